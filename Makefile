@@ -1,0 +1,126 @@
+# uft build. `make` builds the library, the tool and the examples into build/;
+# `make demo` and `make test` are the README's two commands.
+
+CC ?= gcc
+ifeq ($(origin CC),default)
+CC := gcc
+endif
+BUILD ?= build
+SAN ?=
+OPT ?= -O2
+
+PKGS := libtraceevent libtracecmd
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+
+WARN := -Wall -Wextra -Werror -Wno-unused-parameter
+BASE_CFLAGS := -std=gnu11 $(OPT) -g $(WARN) -fPIC -Iinclude -Isrc -MMD -MP
+ifneq ($(SAN),)
+BASE_CFLAGS += -fsanitize=$(SAN) -fno-omit-frame-pointer -fno-sanitize-recover=all
+SAN_LDFLAGS := -fsanitize=$(SAN)
+endif
+CFLAGS_ALL := $(BASE_CFLAGS) $(CFLAGS)
+LDFLAGS_ALL := $(SAN_LDFLAGS) $(LDFLAGS)
+
+# Programs that trace with uft keep NOPs at function entries for the function tracers.
+TRACED_CFLAGS :=
+
+COMMON_SRC := $(wildcard src/common/*.c)
+LIB_SRC := $(wildcard src/lib/*.c)
+TOOL_SRC := $(filter-out src/tools/main.c,$(wildcard src/tools/*.c))
+TEST_SRC := $(wildcard tests/unit/test_*.c)
+FUZZ_SRC := $(wildcard fuzz/fuzz_*.c)
+
+OBJ = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
+
+LIBUFT_SO := $(BUILD)/lib/libuft.so
+LIBUFT_A := $(BUILD)/lib/libuft.a
+LIBTOOLS_A := $(BUILD)/lib/libufttools.a
+UFT := $(BUILD)/bin/uft
+EXAMPLES := $(BUILD)/bin/demo $(BUILD)/bin/stress $(BUILD)/lib/libdemo_plugin.so
+TESTS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(TEST_SRC))
+FUZZ_RUNNERS := $(patsubst fuzz/%.c,$(BUILD)/fuzz/%,$(FUZZ_SRC))
+
+RPATH := -Wl,-rpath,'$$ORIGIN/../lib'
+LIB_LDLIBS := -lpthread -ldl
+
+.PHONY: all demo test check deps bench clean format format-check fuzz
+all: $(LIBUFT_SO) $(LIBUFT_A) $(UFT) $(EXAMPLES) $(BUILD)/lib/pkgconfig/uft.pc
+
+$(BUILD)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) $(PKG_CFLAGS) -c $< -o $@
+
+# Example and test sources are traced programs: they get the patchable entries.
+$(BUILD)/obj/examples/%.o: examples/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) $(TRACED_CFLAGS) -Iexamples -c $< -o $@
+
+$(LIBUFT_SO): $(call OBJ,$(LIB_SRC) $(COMMON_SRC))
+	@mkdir -p $(dir $@)
+	$(CC) -shared -Wl,-soname,libuft.so.0 $(LDFLAGS_ALL) -o $@ $^ $(LIB_LDLIBS)
+	ln -sf libuft.so $(BUILD)/lib/libuft.so.0
+
+$(LIBUFT_A): $(call OBJ,$(LIB_SRC) $(COMMON_SRC))
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
+$(LIBTOOLS_A): $(call OBJ,$(TOOL_SRC) $(COMMON_SRC))
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
+$(UFT): $(call OBJ,src/tools/main.c) $(LIBTOOLS_A)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(PKG_LIBS) -lpthread -lm
+
+$(BUILD)/bin/%: $(BUILD)/obj/examples/%.o $(LIBUFT_SO)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS_ALL) -o $@ $< -L$(BUILD)/lib -luft $(RPATH) $(LIB_LDLIBS)
+
+$(BUILD)/lib/libdemo_plugin.so: $(BUILD)/obj/examples/demo_plugin.o $(LIBUFT_SO)
+	$(CC) -shared $(LDFLAGS_ALL) -o $@ $< -L$(BUILD)/lib -luft
+
+$(BUILD)/lib/pkgconfig/uft.pc: uft.pc.in
+	@mkdir -p $(dir $@)
+	sed -e 's|@PREFIX@|$(abspath $(BUILD))|' -e 's|@INCLUDEDIR@|$(abspath include)|' $< > $@
+
+$(BUILD)/tests/%: tests/unit/%.c $(LIBUFT_A) $(LIBTOOLS_A)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) $(PKG_CFLAGS) $(TRACED_CFLAGS) -Itests/unit -Iexamples -o $@ $< \
+		$(LIBTOOLS_A) $(LIBUFT_A) $(LDFLAGS_ALL) $(PKG_LIBS) -lcmocka -lpthread -ldl -lm
+
+$(BUILD)/fuzz/%: fuzz/%.c fuzz/standalone_main.c $(LIBTOOLS_A)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) $(PKG_CFLAGS) -o $@ $< fuzz/standalone_main.c $(LIBTOOLS_A) \
+		$(LDFLAGS_ALL) $(PKG_LIBS) -lpthread -lm
+
+tests-bin: $(TESTS) $(FUZZ_RUNNERS)
+
+deps:
+	@scripts/deps.sh
+
+demo: deps
+	$(MAKE) all
+	$(UFT) record -o $(BUILD)/demo.dat -- $(BUILD)/bin/demo
+	$(UFT) report -i $(BUILD)/demo.dat
+
+test: deps
+	scripts/test.sh
+
+check: test
+
+bench: deps
+	$(MAKE) all
+	$(MAKE) -C bench BUILD=$(abspath $(BUILD))
+	bench/run.sh $(abspath $(BUILD))
+
+format:
+	clang-format -i $$(git ls-files '*.c' '*.h')
+
+format-check:
+	clang-format --dry-run --Werror $$(git ls-files '*.c' '*.h')
+
+clean:
+	rm -rf build
+
+-include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

@@ -1,0 +1,58 @@
+/* Event descriptors: what a definition site emits and the registry consumes. */
+#ifndef UFT_EVENT_H
+#define UFT_EVENT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define UFT_EVENT_MAGIC 0x55465445u /* "UFTE" */
+
+enum uft_field_kind {
+	UFT_FIELD_SCALAR = 0, /* integer, bool or pointer */
+	UFT_FIELD_ARRAY = 1,  /* fixed array such as char comm[16] */
+	UFT_FIELD_DYN = 2,    /* __data_loc: dynamic string or array */
+};
+
+struct uft_field {
+	const char *type; /* C type as printed in the format file ("int", "char") */
+	const char *name; /* field name, with [N] for fixed arrays */
+	uint32_t offset;
+	uint32_t size;
+	uint8_t is_signed;
+	uint8_t kind; /* enum uft_field_kind */
+	uint16_t elem_size; /* element size of arrays */
+};
+
+enum uft_event_style {
+	UFT_STYLE_STRUCT = 0, /* UFT_EVENT definition */
+	UFT_STYLE_PRINTF = 1, /* UFT_TRACE one-liner: fields from the format */
+};
+
+struct uft_event {
+	uint32_t magic;
+	uint8_t style;    /* enum uft_event_style */
+	uint8_t enabled;  /* recorded into the buffers */
+	uint16_t id;      /* common_type; 0 until registered */
+	volatile uint16_t *gate; /* fast-path flag; also the SDT semaphore */
+	const char *system;
+	const char *name;
+	const struct uft_field *fields; /* event fields, common ones excluded */
+	uint32_t nr_fields;
+	uint32_t fixed_size; /* bytes before dynamic data, common header included */
+	const char *print_fmt; /* text after "print fmt: " */
+	const char *printf_fmt; /* UFT_TRACE: the call's format string */
+	const char *file;
+	uint32_t line;
+	uint32_t nr_args; /* UFT_TRACE: arguments at the call site */
+	void *priv;       /* registry state */
+};
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,22 @@
+#!/bin/sh
+# Installs the Debian packages uft needs to build and test (when run as root),
+# or says which to install.
+set -e
+PKGS="gcc clang make pkg-config libtraceevent-dev libtracecmd-dev libtracefs-dev trace-cmd \
+libcmocka-dev systemtap-sdt-dev"
+[ -n "$UFT_EXTRA_PKGS" ] && PKGS="$PKGS $UFT_EXTRA_PKGS"
+missing=""
+for p in $PKGS; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+	echo "uft: installing:$missing"
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -qq >/dev/null
+	apt-get install -y -qq --no-install-recommends $missing >/dev/null
+else
+	echo "uft: missing Debian packages:$missing" >&2
+	echo "uft: install them with: sudo apt-get install$missing" >&2
+	exit 1
+fi

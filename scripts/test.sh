@@ -1,0 +1,90 @@
+#!/bin/bash
+# `make test`: builds with gcc and clang (-Werror), runs the unit tests, the
+# integration tests, the fuzz corpora, and the sanitizer builds.
+set -u
+cd "$(dirname "$0")/.."
+JOBS=$(nproc)
+pass=0
+fail=0
+skip=0
+failed=()
+
+step() { printf '\n== %s\n' "$*"; }
+run() {
+	local name=$1
+	shift
+	local log
+	log=$(mktemp)
+	"$@" >"$log" 2>&1
+	local rc=$?
+	if [ $rc -eq 0 ]; then
+		pass=$((pass + 1))
+		printf 'PASS %s\n' "$name"
+	elif [ $rc -eq 77 ]; then
+		skip=$((skip + 1))
+		printf 'SKIP %s: %s\n' "$name" "$(tail -n 1 "$log")"
+	else
+		fail=$((fail + 1))
+		failed+=("$name")
+		printf 'FAIL %s (exit %d)\n' "$name" $rc
+		tail -n 40 "$log" | sed 's/^/    /'
+	fi
+	rm -f "$log"
+}
+
+build() {
+	local dir=$1
+	shift
+	make -s -j"$JOBS" BUILD="$dir" "$@" all tests-bin >/dev/null
+}
+
+step "build (gcc)"
+build build CC=gcc || { echo "gcc build failed"; exit 1; }
+step "build (clang)"
+build build/clang CC=clang || { echo "clang build failed"; exit 1; }
+
+suite() {
+	local dir=$1 tag=$2
+	for t in "$dir"/tests/test_*; do
+		[ -x "$t" ] || continue
+		run "$tag$(basename "$t")" env UFT_BUILD="$dir" "$t"
+	done
+	for f in "$dir"/fuzz/fuzz_*; do
+		[ -x "$f" ] || continue
+		local n
+		n=$(basename "$f")
+		run "$tag$n-corpus" "$f" fuzz/corpus/"${n#fuzz_}"
+	done
+}
+
+step "unit tests (gcc)"
+suite build ""
+step "unit tests (clang)"
+suite build/clang "clang:"
+
+step "integration tests"
+for t in tests/integration/*.sh; do
+	[ -f "$t" ] || continue
+	run "$(basename "$t" .sh)" env UFT_BUILD=build bash "$t"
+done
+
+if [ "${UFT_SKIP_SAN:-0}" != 1 ]; then
+	step "ASan+UBSan build"
+	build build/asan CC=clang SAN=address,undefined OPT=-O1 || { echo "asan build failed"; exit 1; }
+	suite build/asan "asan:"
+	for t in tests/integration/*.sh; do
+		[ -f "$t" ] || continue
+		run "asan:$(basename "$t" .sh)" env UFT_BUILD=build/asan ASAN_OPTIONS=detect_leaks=0 bash "$t"
+	done
+	step "TSan build (buffer tests)"
+	build build/tsan CC=clang SAN=thread OPT=-O1 || { echo "tsan build failed"; exit 1; }
+	for t in build/tsan/tests/test_ring* build/tsan/tests/test_stress*; do
+		[ -x "$t" ] || continue
+		run "tsan:$(basename "$t")" env UFT_BUILD=build/tsan "$t"
+	done
+fi
+
+echo
+[ ${#failed[@]} -gt 0 ] && printf 'failed: %s\n' "${failed[*]}"
+echo "$pass passed, $fail failed, $skip skipped"
+[ $fail -eq 0 ]

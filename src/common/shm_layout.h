@@ -1,0 +1,145 @@
+/* Layout of a traced process's shared-memory region (one memfd per process).
+ *
+ * The region is shared by the traced process (writer) and any consumer that
+ * received its memfd (uft record, later uft ctl). Everything a consumer needs to
+ * decode the data after the writer died lives here: event formats, thread rings
+ * and their pages.
+ *
+ *   [0, UFT_SHM_HDR_SIZE)            struct uft_shm_header (+ ring offset table)
+ *   [formats_off, +formats_cap)      append-only event format records
+ *   [rings_off, size)                rings, bump-allocated (struct uft_ring + pages)
+ */
+#ifndef UFT_SHM_LAYOUT_H
+#define UFT_SHM_LAYOUT_H
+
+#include <stdatomic.h>
+#include <stdint.h>
+
+#define UFT_SHM_MAGIC 0x314d48535446555ull /* "UFTSHM1" */
+#define UFT_SHM_VERSION 1
+#define UFT_RING_MAGIC 0x474e4952u /* "RING" */
+
+#define UFT_SUBBUF_SIZE 4096u
+#define UFT_PAGE_HDR_SIZE 16u /* u64 time_stamp + long commit */
+#define UFT_PAGE_DATA_SIZE (UFT_SUBBUF_SIZE - UFT_PAGE_HDR_SIZE)
+
+#define UFT_SHM_HDR_SIZE (256u * 1024u)
+#define UFT_SHM_MAX_RINGS 16384u
+#define UFT_SHM_FORMATS_CAP (8u * 1024u * 1024u)
+#define UFT_SHM_DEFAULT_SIZE (1ull << 32) /* sparse: pages exist only once touched */
+
+/* Nesting levels a thread may trace at: normal context plus signal handlers
+ * interrupting a write, each with its own ring so no level corrupts another. */
+#define UFT_MAX_NEST 4
+
+/* Kernel event-header constants (ring-buffer.md). */
+#define UFT_RB_TYPE_PADDING 29u
+#define UFT_RB_TYPE_TIME_EXTEND 30u
+#define UFT_RB_TYPE_TIME_STAMP 31u
+#define UFT_RB_TYPE_DATA_MAX 28u
+#define UFT_RB_DELTA_BITS 27u
+#define UFT_RB_DELTA_MAX ((1u << UFT_RB_DELTA_BITS) - 1)
+#define UFT_RB_COMMIT_MASK ((1ull << 27) - 1)
+#define UFT_RB_MISSED_EVENTS (1ull << 31)
+#define UFT_RB_MISSED_STORED (1ull << 30)
+
+/* Reserved event ids. 1..UFT_FTRACE_ID_MAX mirror the kernel's ftrace entries
+ * (function = 1, ..., print = 5); the cpu marker is internal to uft rings and never
+ * leaves them (consumers strip it when they re-encode per-CPU pages). */
+#define UFT_ID_FUNCTION 1
+#define UFT_ID_PRINT 5
+#define UFT_FTRACE_ID_MAX 31
+#define UFT_ID_CPU_MARK 32
+#define UFT_ID_FIRST_DYNAMIC 100
+
+enum uft_ring_state {
+	UFT_RING_FREE = 0,
+	UFT_RING_ACTIVE = 1,
+	UFT_RING_EXITED = 2, /* writer thread gone; drain then free */
+};
+
+enum uft_buffer_mode {
+	UFT_MODE_OVERWRITE = 0, /* flight recorder: oldest pages are overwritten */
+	UFT_MODE_DISCARD = 1,   /* producer/consumer: new events are dropped when full */
+};
+
+/* Per page slot data kept beside the pages (the page itself is kernel format). */
+struct uft_slot_meta {
+	uint64_t first_entry; /* writer's event sequence number of the first record */
+	uint32_t cpu;         /* CPU in effect at the start of the page */
+	uint32_t seq_lo;      /* low bits of the page index written into this slot */
+};
+
+struct uft_ring {
+	uint32_t magic;
+	_Atomic uint32_t state;
+	int32_t tid;
+	int32_t pid;
+	uint32_t level;    /* nesting level served */
+	uint32_t nr_pages; /* slots in the ring */
+	uint32_t hdr_size; /* bytes from ring start to page slot 0 */
+	uint32_t mode;     /* enum uft_buffer_mode */
+	char comm[16];
+	uint64_t total_size; /* hdr_size + nr_pages * UFT_SUBBUF_SIZE */
+
+	/* Written by the writer. */
+	_Atomic uint64_t produced; /* index of the page being written */
+	_Atomic uint64_t entries;  /* committed events, published at page switch and exit */
+	_Atomic uint64_t dropped;  /* discard mode: events refused because full */
+	_Atomic uint64_t lost;     /* nesting too deep, record too large */
+	/* Written by writer (overwrite) and consumer, with compare-and-swap. */
+	_Atomic uint64_t consumed; /* first page neither read nor overwritten */
+	/* Consumer-side. */
+	_Atomic uint64_t read_entries; /* events handed to a consumer */
+	_Atomic uint32_t wake_pending; /* writer asked for a wake-up, not yet served */
+	uint32_t pad0;
+	char reserved[256 - 112];
+	struct uft_slot_meta meta[];
+};
+
+_Static_assert(sizeof(struct uft_ring) == 256, "ring header layout");
+
+/* A format record in the formats area: header then `len` bytes of the kernel
+ * `format` text (not NUL terminated), padded to 8 bytes. */
+struct uft_format_rec {
+	uint32_t len;
+	uint16_t id;
+	uint8_t live; /* 0 once the defining library was unloaded */
+	uint8_t pad;
+	char system[32];
+	char text[];
+};
+
+struct uft_shm_header {
+	uint64_t magic;
+	uint32_t version;
+	int32_t pid;
+	uint32_t subbuf_size;
+	uint32_t clock_id; /* enum uft_clock */
+	uint32_t mode;     /* default enum uft_buffer_mode for new rings */
+	uint32_t ring_pages; /* default slots per ring */
+	uint64_t size;       /* bytes mapped */
+	uint64_t formats_off;
+	uint64_t formats_cap;
+	_Atomic uint64_t formats_len; /* bytes of complete format records */
+	uint64_t rings_off;
+	_Atomic uint64_t alloc_off; /* next free byte for rings */
+	_Atomic uint32_t nr_rings;  /* entries used in ring_off[] */
+	_Atomic uint32_t tracing_on;
+	/* TSC to ns conversion used by the writer, for consumers and trace.dat. */
+	uint32_t tsc_mult;
+	uint32_t tsc_shift;
+	uint64_t tsc_offset_ns;
+	char comm[16]; /* process name at creation */
+	char reserved[4096 - 120];
+	_Atomic uint64_t ring_off[UFT_SHM_MAX_RINGS]; /* 0 = slot unused */
+};
+
+_Static_assert(sizeof(struct uft_shm_header) <= UFT_SHM_HDR_SIZE, "shm header too big");
+
+static inline char *uft_ring_page(struct uft_ring *r, uint64_t page_index)
+{
+	return (char *)r + r->hdr_size + (page_index % r->nr_pages) * (uint64_t)UFT_SUBBUF_SIZE;
+}
+
+#endif
