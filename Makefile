@@ -37,7 +37,7 @@ LIBUFT_SO := $(BUILD)/lib/libuft.so
 LIBUFT_A := $(BUILD)/lib/libuft.a
 LIBTOOLS_A := $(BUILD)/lib/libufttools.a
 UFT := $(BUILD)/bin/uft
-EXAMPLES := $(BUILD)/bin/demo $(BUILD)/bin/stress $(BUILD)/lib/libdemo_plugin.so
+EXAMPLES := $(BUILD)/bin/demo
 TESTS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(TEST_SRC))
 FUZZ_RUNNERS := $(patsubst fuzz/%.c,$(BUILD)/fuzz/%,$(FUZZ_SRC))
 

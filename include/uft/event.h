@@ -33,6 +33,18 @@ enum uft_event_style {
 	UFT_STYLE_PRINTF = 1, /* UFT_TRACE one-liner: fields from the format */
 };
 
+/* The 8 bytes every record starts with, as the kernel's common fields. */
+struct uft_common_entry {
+	uint16_t type;
+	uint8_t flags;
+	uint8_t preempt_count;
+	int32_t pid;
+};
+
+/* common_flags bits and their user-space meanings. */
+#define UFT_FLAG_SIGS_BLOCKED 0x01 /* kernel: irqs-off */
+#define UFT_FLAG_IN_SIGNAL 0x08    /* kernel: hardirq */
+
 struct uft_event {
 	uint32_t magic;
 	uint8_t style;    /* enum uft_event_style */
@@ -43,6 +55,8 @@ struct uft_event {
 	const char *name;
 	const struct uft_field *fields; /* event fields, common ones excluded */
 	uint32_t nr_fields;
+	/* UFT_EVENT definitions hand their field table out through a function. */
+	const struct uft_field *(*fields_fn)(uint32_t *nr_fields);
 	uint32_t fixed_size; /* bytes before dynamic data, common header included */
 	const char *print_fmt; /* text after "print fmt: " */
 	const char *printf_fmt; /* UFT_TRACE: the call's format string */

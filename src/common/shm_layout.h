@@ -56,6 +56,7 @@ enum uft_ring_state {
 	UFT_RING_FREE = 0,
 	UFT_RING_ACTIVE = 1,
 	UFT_RING_EXITED = 2, /* writer thread gone; drain then free */
+	UFT_RING_INIT = 3,   /* being set up for a new thread */
 };
 
 enum uft_buffer_mode {
@@ -92,7 +93,7 @@ struct uft_ring {
 	/* Consumer-side. */
 	_Atomic uint64_t read_entries; /* events handed to a consumer */
 	_Atomic uint32_t wake_pending; /* writer asked for a wake-up, not yet served */
-	uint32_t pad0;
+	uint32_t generation; /* bumped each time the ring is reused by a new thread */
 	char reserved[256 - 112];
 	struct uft_slot_meta meta[];
 };

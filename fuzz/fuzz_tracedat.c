@@ -1,0 +1,66 @@
+/* Fuzzes the trace.dat parser, then walks whatever it accepted the way a
+ * consumer would: texts, options and every CPU page. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/page.h"
+#include "tools/tracedat.h"
+
+static volatile size_t sink;
+
+static void touch(const char *s, size_t len)
+{
+	if (s)
+		sink += strlen(s) + len;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	/* An exactly sized copy, so sanitizers see any read past the end. */
+	uint8_t *buf = malloc(size ? size : 1);
+	if (!buf)
+		return 0;
+	memcpy(buf, data, size);
+	char err[256];
+	struct tracedat *td = tracedat_parse(buf, size, err, sizeof(err));
+	if (!td) {
+		if (!err[0])
+			abort(); /* every failure must say why */
+		free(buf);
+		return 0;
+	}
+	touch(td->header_page, td->header_page_len);
+	touch(td->header_event, td->header_event_len);
+	for (size_t i = 0; i < td->nr_ftrace; i++)
+		touch(td->ftrace[i].text, td->ftrace[i].len);
+	for (size_t i = 0; i < td->nr_events; i++)
+		touch(td->events[i].system, td->events[i].len);
+	touch(td->kallsyms, td->kallsyms_len);
+	touch(td->printk, td->printk_len);
+	touch(td->cmdlines, td->cmdlines_len);
+	touch(td->clock, 0);
+	for (size_t i = 0; i < td->nr_options; i++)
+		for (uint32_t k = 0; k < td->options[i].size; k++)
+			sink += td->options[i].data[k];
+	for (size_t i = 0; i < td->nr_instances; i++)
+		touch(td->instances[i].name, 0);
+	if (td->latency && td->latency_len)
+		sink += (uint8_t)td->latency_text[td->latency_len - 1];
+
+	for (size_t i = 0; i < td->nr_cpu_data; i++) {
+		const struct tracedat_cpu *c = &td->cpus[i];
+		if (c->offset + c->size > size || (c->size && c->data != buf + c->offset))
+			abort();
+		for (uint64_t off = 0; off + td->page_size <= c->size; off += td->page_size) {
+			struct uft_page_iter it;
+			struct uft_page_rec r;
+			uft_page_iter_init(&it, c->data + off, td->page_size);
+			while (uft_page_iter_next(&it, &r) == 1)
+				sink += r.len ? ((const uint8_t *)r.data)[r.len - 1] : 0;
+		}
+	}
+	tracedat_free(td);
+	free(buf);
+	return 0;
+}

@@ -1,0 +1,208 @@
+/* Expands the UFT_EVENT definitions of UFT_INCLUDE_FILE into their record
+ * structs, field tables, format strings, descriptors and writer functions.
+ * Active only in the one file that defines UFT_CREATE_EVENTS; the event header
+ * is re-read once per stage, as the kernel's define_trace.h does. */
+#if defined(UFT_CREATE_EVENTS) && !defined(UFT__CREATING) && !defined(UFT_DISABLE)
+#define UFT__CREATING
+
+#ifndef UFT_INCLUDE_FILE
+#error "define UFT_INCLUDE_FILE (the event header, as a string) before including uft/define_events.h"
+#endif
+
+#if !defined(UFT_NO_SDT) && __has_include(<sys/sdt.h>)
+#define _SDT_HAS_SEMAPHORES 1
+#ifndef SDT_USE_VARIADIC
+#define SDT_USE_VARIADIC 1
+#endif
+#include <sys/sdt.h>
+#define UFT__SDT_PROBE(sys, name, ...) STAP_PROBEV(sys, name, ##__VA_ARGS__)
+#define UFT__GATE_SECTION __attribute__((section(".probes")))
+#else
+#define UFT__SDT_PROBE(sys, name, ...) ((void)0)
+#define UFT__GATE_SECTION
+#endif
+
+#define UFT_HEADER_MULTI_READ
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wunused-parameter"
+
+#define UFT__XSTR2(x) #x
+#define UFT__XSTR1(x) UFT__XSTR2(x)
+#define uft__is_signed(type)                                                                       \
+	_Generic((type)0, char: ((char)-1 < 0), signed char: 1, short: 1, int: 1, long: 1,         \
+		 long long: 1, default: 0)
+
+/* ---- stage 1: the record layout ---- */
+#undef UFT_EVENT
+#define __field(type, item) type item;
+#define __array(type, item, len) type item[len];
+#define __dynamic_array(type, item, len) uint32_t __data_loc_##item;
+#define __string(item, src) uint32_t __data_loc_##item;
+#define UFT_EVENT(evn, proto, args, tstruct, assign, print)                                       \
+	struct uft_raw_##evn {                                                                    \
+		struct uft_common_entry uft__common;                                               \
+		tstruct char __data[];                                                             \
+	};
+#include UFT_INCLUDE_FILE
+
+/* ---- stage 2: where each dynamic field lands ---- */
+#undef UFT_EVENT
+#undef __field
+#undef __array
+#undef __dynamic_array
+#undef __string
+#define __field(type, item)
+#define __array(type, item, len)
+#define __dynamic_array(type, item, len)                                                           \
+	uint32_t item;                                                                             \
+	const void *item##_src;
+#define __string(item, src)                                                                        \
+	uint32_t item;                                                                             \
+	const char *item##_src;
+#define UFT_EVENT(evn, proto, args, tstruct, assign, print)                                       \
+	struct uft_data_offsets_##evn {                                                           \
+		tstruct int uft__unused;                                                           \
+	};
+#include UFT_INCLUDE_FILE
+
+/* ---- stage 3: sizes of the dynamic fields from the arguments ---- */
+#undef UFT_EVENT
+#undef __dynamic_array
+#undef __string
+#define __dynamic_array(type, item, len)                                                           \
+	__item_length = (uint32_t)(len) * (uint32_t)sizeof(type);                                  \
+	__data_offsets->item = (__data_base + __data_size) | (__item_length << 16);                \
+	__data_size += __item_length;
+#define __string(item, src)                                                                        \
+	__data_offsets->item##_src = (src) ? (const char *)(src) : "(null)";                       \
+	__item_length = (uint32_t)strnlen(__data_offsets->item##_src, UFT_MAX_STRING - 1) + 1;     \
+	__data_offsets->item = (__data_base + __data_size) | (__item_length << 16);                \
+	__data_size += __item_length;
+#define UFT_EVENT(evn, proto, args, tstruct, assign, print)                                       \
+	static inline uint32_t uft__get_offsets_##evn(                                           \
+		struct uft_data_offsets_##evn *__data_offsets, proto)                             \
+	{                                                                                          \
+		uint32_t __data_size = 0, __item_length = 0;                                       \
+		const uint32_t __data_base = (uint32_t)offsetof(struct uft_raw_##evn, __data);    \
+		(void)__data_base;                                                                 \
+		(void)__item_length;                                                               \
+		(void)__data_offsets;                                                              \
+		tstruct return __data_size;                                                        \
+	}
+#include UFT_INCLUDE_FILE
+
+/* ---- stage 4: the field table of the format file ---- */
+#undef UFT_EVENT
+#undef __field
+#undef __array
+#undef __dynamic_array
+#undef __string
+#define __field(type, item)                                                                        \
+	{ #type, #item, offsetof(uft__rec_t, item), sizeof(type), uft__is_signed(type),            \
+	  UFT_FIELD_SCALAR, sizeof(type) },
+#define __array(type, item, len)                                                                   \
+	{ #type, #item "[" UFT__XSTR1(len) "]", offsetof(uft__rec_t, item),                        \
+	  (uint32_t)(sizeof(type) * (len)), uft__is_signed(type), UFT_FIELD_ARRAY, sizeof(type) },
+#define __dynamic_array(type, item, len)                                                           \
+	{ "__data_loc " #type "[]", #item, offsetof(uft__rec_t, __data_loc_##item), 4,             \
+	  uft__is_signed(type), UFT_FIELD_DYN, sizeof(type) },
+#define __string(item, src) __dynamic_array(char, item, -1)
+#define UFT_EVENT(evn, proto, args, tstruct, assign, print)                                       \
+	static const struct uft_field *uft__fields_##evn(uint32_t *nr)                           \
+	{                                                                                          \
+		typedef struct uft_raw_##evn uft__rec_t;                                          \
+		static const struct uft_field fields[] = { tstruct { 0, 0, 0, 0, 0, 0, 0 } };     \
+		*nr = (uint32_t)(sizeof(fields) / sizeof(fields[0]) - 1);                          \
+		return fields;                                                                     \
+	}
+#include UFT_INCLUDE_FILE
+
+/* ---- stage 5: the print format as the format file shows it ---- */
+#undef UFT_EVENT
+#undef __field
+#undef __array
+#undef __dynamic_array
+#undef __string
+#define __field(type, item)
+#define __array(type, item, len)
+#define __dynamic_array(type, item, len)
+#define __string(item, src)
+#define __entry REC
+#define UFT_PRINT(fmt, ...) UFT__PRINT_TEXT(fmt, __VA_ARGS__)
+#define UFT__PRINT_TEXT(fmt, ...) #fmt __VA_OPT__(", ") #__VA_ARGS__
+#define UFT_EVENT(evn, proto, args, tstruct, assign, print)                                       \
+	static const char uft__print_fmt_##evn[] = print;
+#include UFT_INCLUDE_FILE
+
+/* ---- stage 6: descriptor, gate and writer ---- */
+#undef UFT_EVENT
+#undef __entry
+#undef UFT_PRINT
+#undef UFT__PRINT_TEXT
+#undef __dynamic_array
+#undef __string
+#define __dynamic_array(type, item, len) __entry->__data_loc_##item = __data_offsets.item;
+#define __string(item, src) __entry->__data_loc_##item = __data_offsets.item;
+#define __get_dynamic_array(item) ((void *)((char *)__entry + (__entry->__data_loc_##item & 0xffff)))
+#define __get_dynamic_array_len(item) (__entry->__data_loc_##item >> 16)
+#define __get_str(item) ((char *)__get_dynamic_array(item))
+#define __assign_str(item, ...)                                                                    \
+	do {                                                                                       \
+		uint32_t uft__n = __data_offsets.item >> 16;                                       \
+		memcpy(__get_str(item), __data_offsets.item##_src, uft__n - 1);                    \
+		__get_str(item)[uft__n - 1] = '\0';                                                \
+	} while (0)
+#define UFT_EVENT(evn, proto, args, tstruct, assign, print)                                       \
+	volatile unsigned short UFT__GATE(UFT_SYSTEM, evn) UFT__GATE_SECTION;                     \
+	struct uft_event uft_event_##evn = {                                                      \
+		.magic = UFT_EVENT_MAGIC,                                                          \
+		.style = UFT_STYLE_STRUCT,                                                         \
+		.gate = &UFT__GATE(UFT_SYSTEM, evn),                                              \
+		.system = UFT__XSTR1(UFT_SYSTEM),                                                  \
+		.name = #evn,                                                                     \
+		.fields_fn = uft__fields_##evn,                                                   \
+		.fixed_size = sizeof(struct uft_raw_##evn),                                       \
+		.print_fmt = uft__print_fmt_##evn,                                                \
+		.file = __FILE__,                                                                  \
+		.line = __LINE__,                                                                  \
+	};                                                                                         \
+	static struct uft_event *const uft__ptr_##evn                                             \
+		__attribute__((section(UFT_SECTION), used)) = &uft_event_##evn;                   \
+	__attribute__((noinline)) void uft__do_trace_##evn(proto)                                 \
+	{                                                                                          \
+		UFT__SDT_PROBE(UFT_SYSTEM, evn, args);                                            \
+		if (!uft_event_##evn.enabled)                                                     \
+			return;                                                                    \
+		struct uft_data_offsets_##evn __data_offsets;                                     \
+		uint32_t __data_size = uft__get_offsets_##evn(&__data_offsets, args);             \
+		struct uft_rsv __rsv;                                                              \
+		struct uft_raw_##evn *__entry = (struct uft_raw_##evn *)uft_reserve(             \
+			&__rsv, &uft_event_##evn,                                                 \
+			(uint32_t)sizeof(struct uft_raw_##evn) + __data_size);                    \
+		if (!__entry)                                                                      \
+			return;                                                                    \
+		/* Padding between fields must not leak stale buffer bytes. */                     \
+		memset((char *)__entry + sizeof(struct uft_common_entry), 0,                       \
+		       sizeof(struct uft_raw_##evn) - sizeof(struct uft_common_entry));           \
+		tstruct assign uft_commit(&__rsv);                                                 \
+	}
+#include UFT_INCLUDE_FILE
+
+/* ---- back to declarations for whatever follows ---- */
+#undef UFT_EVENT
+#undef __field
+#undef __array
+#undef __dynamic_array
+#undef __string
+#undef __get_dynamic_array
+#undef __get_dynamic_array_len
+#undef __get_str
+#undef __assign_str
+#undef uft__is_signed
+#define UFT_EVENT(evn, proto, args, tstruct, assign, print)                                       \
+	UFT__EVENT_DECLARE(name, UFT_PROTO(proto), UFT_ARGS(args))
+
+#pragma GCC diagnostic pop
+#undef UFT_HEADER_MULTI_READ
+#undef UFT__CREATING
+#endif

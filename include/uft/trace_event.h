@@ -1,0 +1,77 @@
+/* UFT_EVENT: typed trace events in the style of the kernel's TRACE_EVENT.
+ *
+ * An event header looks like this (see docs/uft-events.3.md):
+ *
+ *   #undef UFT_SYSTEM
+ *   #define UFT_SYSTEM demo
+ *   #if !defined(DEMO_EVENTS_H) || defined(UFT_HEADER_MULTI_READ)
+ *   #define DEMO_EVENTS_H
+ *   #include <uft/trace_event.h>
+ *   UFT_EVENT(request,
+ *       UFT_PROTO(const char *path, int status),
+ *       UFT_ARGS(path, status),
+ *       UFT_STRUCT(__string(path, path) __field(int, status)),
+ *       UFT_ASSIGN(__assign_str(path); __entry->status = status;),
+ *       UFT_PRINT("path=%s status=%d", __get_str(path), __entry->status))
+ *   #endif
+ *   #undef UFT_INCLUDE_FILE
+ *   #define UFT_INCLUDE_FILE "demo_events.h"
+ *   #include <uft/define_events.h>
+ *
+ * Every file that includes it can call trace_request(path, status) and
+ * trace_request_enabled(); exactly one file defines UFT_CREATE_EVENTS before
+ * including it, which emits the descriptors, formats and writer functions. */
+#ifndef UFT_TRACE_EVENT_H
+#define UFT_TRACE_EVENT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <uft/uft.h>
+
+#define UFT_PROTO(...) __VA_ARGS__
+#define UFT_ARGS(...) __VA_ARGS__
+#define UFT_STRUCT(...) __VA_ARGS__
+#define UFT_ASSIGN(...) __VA_ARGS__
+
+/* Longest string a __string field keeps, NUL included; longer ones are cut. */
+#define UFT_MAX_STRING 1024u
+
+#define UFT__GATE(sys, name) UFT__GATE_(sys, name)
+#define UFT__GATE_(sys, name) sys##_##name##_semaphore
+
+#ifdef UFT_DISABLE
+#define UFT__EVENT_DECLARE(name, proto, args)                              \
+	static inline void trace_##name(proto)                                                     \
+	{                                                                                          \
+	}                                                                                          \
+	static inline bool trace_##name##_enabled(void)                                            \
+	{                                                                                          \
+		return false;                                                                      \
+	}
+#else
+/* The gate is the fast-path flag and the SDT semaphore at once: uft adds one
+ * while the event is enabled, perf/bpftrace add theirs while they attach. */
+#define UFT__EVENT_DECLARE(name, proto, args)                              \
+	extern struct uft_event uft_event_##name;                                                  \
+	extern volatile unsigned short UFT__GATE(UFT_SYSTEM, name);                                \
+	void uft__do_trace_##name(proto);                                                          \
+	static inline __attribute__((always_inline)) void trace_##name(proto)                      \
+	{                                                                                          \
+		if (__builtin_expect(UFT__GATE(UFT_SYSTEM, name) != 0, 0))                         \
+			uft__do_trace_##name(args);                                                \
+	}                                                                                          \
+	static inline __attribute__((always_inline)) bool trace_##name##_enabled(void)             \
+	{                                                                                          \
+		return __builtin_expect(UFT__GATE(UFT_SYSTEM, name) != 0, 0);                      \
+	}
+#endif
+
+#endif /* UFT_TRACE_EVENT_H */
+
+#ifndef UFT_HEADER_MULTI_READ
+#undef UFT_EVENT
+#define UFT_EVENT(name, proto, args, tstruct, assign, print)                                       \
+	UFT__EVENT_DECLARE(name, UFT_PROTO(proto), UFT_ARGS(args))
+#endif

@@ -1,0 +1,143 @@
+#include "common/ring_reader.h"
+
+#include <stdatomic.h>
+#include <string.h>
+
+#include "common/page.h"
+#include <uft/event.h>
+
+void uft_ring_cursor_init(struct uft_ring_cursor *c, const struct uft_ring *r)
+{
+	memset(c, 0, sizeof(*c));
+	c->generation = r->generation;
+}
+
+struct page_copy {
+	struct uft_slot_meta meta;
+	uint8_t page[UFT_SUBBUF_SIZE];
+};
+
+/* Copies slot `idx` and its meta; false if the writer reused the slot before
+ * the copy was complete. */
+static bool copy_page(struct uft_ring *r, uint64_t idx, struct page_copy *out, bool partial)
+{
+	const char *src = uft_ring_page(r, idx);
+	uint64_t commit = atomic_load_explicit((_Atomic uint64_t *)(src + 8), memory_order_acquire);
+	uint32_t len = (uint32_t)(commit & UFT_RB_COMMIT_MASK);
+	if (len > UFT_PAGE_DATA_SIZE)
+		len = UFT_PAGE_DATA_SIZE;
+	out->meta = r->meta[idx % r->nr_pages];
+	if (partial) {
+		memcpy(out->page, src, UFT_PAGE_HDR_SIZE + len);
+		memset(out->page + UFT_PAGE_HDR_SIZE + len, 0, UFT_PAGE_DATA_SIZE - len);
+		uint64_t c = len;
+		memcpy(out->page + 8, &c, 8);
+	} else {
+		memcpy(out->page, src, UFT_SUBBUF_SIZE);
+	}
+	atomic_thread_fence(memory_order_acquire);
+	uint64_t p = atomic_load_explicit(&r->produced, memory_order_acquire);
+	return p < idx + r->nr_pages && (idx == 0 || out->meta.seq_lo == (uint32_t)idx);
+}
+
+static long deliver(struct uft_ring_cursor *c, struct page_copy *pc, uft_ring_record_fn fn,
+		    void *ctx, bool *stop)
+{
+	struct uft_page_iter it;
+	struct uft_page_rec rec;
+	long n = 0;
+	uft_page_iter_init(&it, pc->page, UFT_SUBBUF_SIZE);
+	if (c->off == 0) {
+		c->cpu = pc->meta.cpu;
+		if (pc->meta.first_entry > c->next_entry) {
+			uint64_t gap = pc->meta.first_entry - c->next_entry;
+			c->missed += gap;
+			c->missed_pending += gap;
+			c->next_entry = pc->meta.first_entry;
+		}
+	} else {
+		uft_page_iter_seek(&it, c->off, c->ts);
+	}
+	int rc;
+	while (!*stop && (rc = uft_page_iter_next(&it, &rec)) > 0) {
+		const struct uft_common_entry *e = rec.data;
+		c->off = it.off;
+		c->ts = it.ts;
+		if (rec.len < sizeof(*e))
+			continue;
+		if (e->type == UFT_ID_CPU_MARK) {
+			if (rec.len >= sizeof(*e) + 4)
+				memcpy(&c->cpu, (const char *)rec.data + sizeof(*e), 4);
+			continue;
+		}
+		uint64_t lost = c->missed_pending;
+		c->missed_pending = 0;
+		c->next_entry++;
+		c->delivered++;
+		n++;
+		if (fn(ctx, rec.ts, c->cpu, rec.data, rec.len, lost))
+			*stop = true;
+	}
+	if (it.corrupt)
+		c->corrupt++;
+	c->off = it.off;
+	c->ts = it.ts;
+	return n;
+}
+
+long uft_ring_drain(struct uft_ring *r, struct uft_ring_cursor *c, bool partial,
+		    uft_ring_record_fn fn, void *ctx)
+{
+	static __thread struct page_copy pc;
+	long total = 0;
+	bool stop = false;
+	if (c->generation != r->generation)
+		uft_ring_cursor_init(c, r);
+	while (!stop) {
+		uint64_t p = atomic_load_explicit(&r->produced, memory_order_acquire);
+		uint64_t cons = atomic_load_explicit(&r->consumed, memory_order_acquire);
+		if (c->page < cons) {
+			/* The writer retired pages we had not read (overwrite mode). */
+			c->page = cons;
+			c->off = 0;
+			continue;
+		}
+		if (c->page < p) {
+			uint64_t want = c->page;
+			if (cons == want &&
+			    !atomic_compare_exchange_strong(&r->consumed, &want, want + 1))
+				continue;
+			if (copy_page(r, c->page, &pc, false))
+				total += deliver(c, &pc, fn, ctx, &stop);
+			c->page++;
+			c->off = 0;
+			continue;
+		}
+		if (partial && c->page == p) {
+			if (copy_page(r, c->page, &pc, true))
+				total += deliver(c, &pc, fn, ctx, &stop);
+		}
+		break;
+	}
+	atomic_store_explicit(&r->read_entries, c->delivered, memory_order_relaxed);
+	atomic_store_explicit(&r->wake_pending, 0, memory_order_relaxed);
+	return total;
+}
+
+uint64_t uft_ring_written(struct uft_ring *r)
+{
+	uint64_t p = atomic_load_explicit(&r->produced, memory_order_acquire);
+	struct page_copy *pc = &(struct page_copy){ 0 };
+	if (!copy_page(r, p, pc, true))
+		return atomic_load(&r->entries);
+	struct uft_page_iter it;
+	struct uft_page_rec rec;
+	uint64_t n = p ? pc->meta.first_entry : 0;
+	uft_page_iter_init(&it, pc->page, UFT_SUBBUF_SIZE);
+	while (uft_page_iter_next(&it, &rec) > 0) {
+		const struct uft_common_entry *e = rec.data;
+		if (rec.len >= sizeof(*e) && e->type != UFT_ID_CPU_MARK)
+			n++;
+	}
+	return n;
+}

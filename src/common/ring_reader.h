@@ -1,0 +1,40 @@
+/* Reading a thread ring from another process (or thread) without a lock: the
+ * produced/consumed protocol. Complete pages are claimed by advancing
+ * `consumed` with compare-and-swap, copied, and kept only if the writer did
+ * not lap them meanwhile; the page being written is read up to its commit. */
+#ifndef UFT_RING_READER_H
+#define UFT_RING_READER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "common/shm_layout.h"
+
+struct uft_ring_cursor {
+	uint32_t generation; /* ring generation the cursor belongs to */
+	uint64_t page;       /* page index to read next */
+	uint32_t off;        /* data bytes of `page` already delivered */
+	uint64_t ts;         /* timestamp at `off` */
+	uint32_t cpu;        /* CPU in effect at `off` */
+	uint64_t next_entry; /* writer sequence number expected next */
+	uint64_t delivered;  /* events handed to the callback */
+	uint64_t missed;     /* events lost to overwrite before they were read */
+	uint64_t missed_pending; /* lost right before the next delivered event */
+	uint64_t corrupt;    /* pages that failed to decode */
+};
+
+/* One event: its timestamp, CPU, payload (common header first) and the number
+ * of events of this ring lost right before it. Return non-zero to stop. */
+typedef int (*uft_ring_record_fn)(void *ctx, uint64_t ts, uint32_t cpu, const void *data,
+				  uint32_t len, uint64_t missed_before);
+
+void uft_ring_cursor_init(struct uft_ring_cursor *c, const struct uft_ring *r);
+/* Delivers what is readable now; with `partial` also the committed part of the
+ * page being written. Returns the number of events delivered. */
+long uft_ring_drain(struct uft_ring *r, struct uft_ring_cursor *c, bool partial,
+		    uft_ring_record_fn fn, void *ctx);
+/* Events the writer committed, counted from its page metadata and the page it
+ * is on (exact once the writer is gone). */
+uint64_t uft_ring_written(struct uft_ring *r);
+
+#endif

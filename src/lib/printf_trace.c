@@ -1,0 +1,19 @@
+/* Writer for UFT_TRACE one-liners: the layout comes from the format string,
+ * parsed once at registration. */
+#include "common/printf_event.h"
+#include "lib/runtime.h"
+#include <uft/uft.h>
+
+void uft__trace_printf(struct uft_event *ev, const uint64_t *args, uint32_t nr_args)
+{
+	const struct uft_printf_layout *l = ev->priv;
+	if (!ev->enabled || !l || nr_args != l->nr_args)
+		return;
+	uint32_t size = uft_printf_record_size(l, args);
+	struct uft_rsv rsv;
+	void *rec = uft_reserve(&rsv, ev, size);
+	if (!rec)
+		return;
+	uft_printf_record_fill(l, args, rec, size);
+	uft_commit(&rsv);
+}

@@ -1,0 +1,408 @@
+/* The event registry: descriptors found in the uft_events sections of every
+ * loaded object, their ids and formats, and which of them are enabled.
+ *
+ * Descriptors of the same SYSTEM:EVENT with the same format share one id (an
+ * event header included by two libraries); a different format under a name
+ * already taken is refused. Ids are never reused while the process lives, so a
+ * recorded id always means one format. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fnmatch.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common/format.h"
+#include "common/printf_event.h"
+#include "lib/runtime.h"
+#include <uft/uft.h>
+
+struct reg_event {
+	char *system;
+	char *name;
+	uint16_t id;
+	bool enabled;
+	bool live;
+	char *format; /* format file text */
+	uint32_t format_len;
+	struct uft_event **descs;
+	uint32_t nr_descs, cap_descs;
+};
+
+struct reg_section {
+	struct uft_event *const *start, *const *stop;
+	unsigned refs;
+};
+
+static pthread_mutex_t reg_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct reg_event *events;
+static uint32_t nr_events, cap_events;
+static struct reg_section *sections;
+static uint32_t nr_sections, cap_sections;
+static uint32_t next_id = UFT_ID_FIRST_DYNAMIC;
+/* Enable specs in the order given; applied to events registered later too. */
+static char **specs;
+static uint32_t nr_specs;
+
+static void *grow(void *p, uint32_t *cap, size_t elem)
+{
+	uint32_t n = *cap ? *cap * 2 : 16;
+	void *q = realloc(p, n * elem);
+	if (!q)
+		return NULL;
+	*cap = n;
+	return q;
+}
+
+static bool glob_match(const char *pat, const char *s)
+{
+	return fnmatch(pat, s, 0) == 0;
+}
+
+/* trace-cmd -e semantics: "all", "SYS:EV", "SYS:*", or a bare word naming a
+ * system or an event. Globs work in every part. */
+static bool spec_matches(const char *spec, const char *sys, const char *name)
+{
+	if (strcmp(spec, "all") == 0 || strcmp(spec, "*") == 0 || strcmp(spec, "*:*") == 0)
+		return true;
+	const char *colon = strchr(spec, ':');
+	if (!colon)
+		return glob_match(spec, sys) || glob_match(spec, name);
+	char sysp[128];
+	size_t n = (size_t)(colon - spec);
+	if (n >= sizeof(sysp))
+		return false;
+	memcpy(sysp, spec, n);
+	sysp[n] = 0;
+	const char *evp = colon + 1;
+	if (!*sysp)
+		strcpy(sysp, "*");
+	if (!*evp)
+		evp = "*";
+	return glob_match(sysp, sys) && glob_match(evp, name);
+}
+
+static void set_enabled(struct reg_event *e, bool on)
+{
+	if (e->enabled == on)
+		return;
+	e->enabled = on;
+	for (uint32_t i = 0; i < e->nr_descs; i++) {
+		struct uft_event *d = e->descs[i];
+		if (on && !d->enabled) {
+			d->enabled = 1;
+			__atomic_add_fetch(d->gate, 1, __ATOMIC_RELAXED);
+		} else if (!on && d->enabled) {
+			d->enabled = 0;
+			__atomic_sub_fetch(d->gate, 1, __ATOMIC_RELAXED);
+		}
+	}
+}
+
+static bool wanted(const struct reg_event *e)
+{
+	bool on = false;
+	for (uint32_t i = 0; i < nr_specs; i++) {
+		const char *s = specs[i];
+		bool neg = s[0] == '!';
+		if (spec_matches(s + neg, e->system, e->name))
+			on = !neg;
+	}
+	return on;
+}
+
+static struct reg_event *find_event(const char *sys, const char *name)
+{
+	for (uint32_t i = 0; i < nr_events; i++)
+		if (events[i].live && strcmp(events[i].system, sys) == 0 &&
+		    strcmp(events[i].name, name) == 0)
+			return &events[i];
+	return NULL;
+}
+
+/* Fills in what a printf-style descriptor derives from its format string. */
+static int prepare_printf(struct uft_event *d)
+{
+	if (d->priv)
+		return 0;
+	struct uft_printf_layout *l = calloc(1, sizeof(*l));
+	char err[256];
+	if (!l)
+		return -1;
+	if (uft_printf_layout_parse(d->printf_fmt, l, err, sizeof(err)) != 0) {
+		fprintf(stderr, "uft: %s:%u: event %s:%s: %s\n", d->file, d->line, d->system,
+			d->name, err);
+		free(l);
+		return -1;
+	}
+	d->fields = l->fields;
+	d->nr_fields = l->nr_args;
+	d->fixed_size = l->fixed_size;
+	d->print_fmt = l->print_fmt;
+	d->nr_args = l->nr_args;
+	d->priv = l;
+	return 0;
+}
+
+static char *make_format(struct uft_event *d, uint16_t id, uint32_t *len)
+{
+	int n = uft_format_text(d, id, NULL, 0);
+	if (n < 0)
+		return NULL;
+	char *buf = malloc((size_t)n + 1);
+	if (!buf)
+		return NULL;
+	uft_format_text(d, id, buf, (size_t)n + 1);
+	*len = (uint32_t)n;
+	return buf;
+}
+
+static void add_desc(struct reg_event *e, struct uft_event *d)
+{
+	if (e->nr_descs == e->cap_descs) {
+		void *p = grow(e->descs, &e->cap_descs, sizeof(*e->descs));
+		if (!p)
+			return;
+		e->descs = p;
+	}
+	e->descs[e->nr_descs++] = d;
+	d->id = e->id;
+	if (e->enabled) {
+		d->enabled = 1;
+		__atomic_add_fetch(d->gate, 1, __ATOMIC_RELAXED);
+	}
+}
+
+static void register_desc(struct uft_event *d)
+{
+	if (d->magic != UFT_EVENT_MAGIC || d->id)
+		return;
+	if (d->style == UFT_STYLE_PRINTF && prepare_printf(d) != 0)
+		return;
+	if (d->style == UFT_STYLE_STRUCT && d->fields_fn && !d->fields)
+		d->fields = d->fields_fn(&d->nr_fields);
+
+	struct reg_event *e = find_event(d->system, d->name);
+	if (e) {
+		uint32_t len;
+		char *text = make_format(d, e->id, &len);
+		if (!text)
+			return;
+		bool same = len == e->format_len && memcmp(text, e->format, len) == 0;
+		free(text);
+		if (!same) {
+			fprintf(stderr,
+				"uft: %s:%u: event %s:%s is already defined with a different format "
+				"(%s:%u); this definition is not registered\n",
+				d->file, d->line, d->system, d->name,
+				e->descs && e->nr_descs ? e->descs[0]->file : "?",
+				e->descs && e->nr_descs ? e->descs[0]->line : 0);
+			return;
+		}
+		add_desc(e, d);
+		return;
+	}
+	if (next_id > 0xffff) {
+		fprintf(stderr, "uft: event id space exhausted; %s:%s not registered\n", d->system,
+			d->name);
+		return;
+	}
+	if (nr_events == cap_events) {
+		void *p = grow(events, &cap_events, sizeof(*events));
+		if (!p)
+			return;
+		events = p;
+	}
+	e = &events[nr_events];
+	memset(e, 0, sizeof(*e));
+	e->id = (uint16_t)next_id;
+	e->format = make_format(d, e->id, &e->format_len);
+	e->system = strdup(d->system);
+	e->name = strdup(d->name);
+	if (!e->format || !e->system || !e->name) {
+		free(e->format);
+		free(e->system);
+		free(e->name);
+		return;
+	}
+	next_id++;
+	nr_events++;
+	e->live = true;
+	add_desc(e, d);
+	if (uft_sess.hdr)
+		uft_shm_add_format(uft_sess.hdr, e->id, e->system, e->format, e->format_len);
+	if (wanted(e))
+		set_enabled(e, true);
+}
+
+void uft__register_section(struct uft_event *const *start, struct uft_event *const *stop)
+{
+	uft_init();
+	pthread_mutex_lock(&reg_lock);
+	for (uint32_t i = 0; i < nr_sections; i++) {
+		if (sections[i].start == start) {
+			sections[i].refs++;
+			pthread_mutex_unlock(&reg_lock);
+			return;
+		}
+	}
+	if (nr_sections == cap_sections) {
+		void *p = grow(sections, &cap_sections, sizeof(*sections));
+		if (!p) {
+			pthread_mutex_unlock(&reg_lock);
+			return;
+		}
+		sections = p;
+	}
+	sections[nr_sections++] = (struct reg_section){ start, stop, 1 };
+	for (struct uft_event *const *p = start; p < stop; p++)
+		if (*p)
+			register_desc(*p);
+	pthread_mutex_unlock(&reg_lock);
+}
+
+static void unregister_desc(struct uft_event *d)
+{
+	for (uint32_t i = 0; i < nr_events; i++) {
+		struct reg_event *e = &events[i];
+		for (uint32_t j = 0; j < e->nr_descs; j++) {
+			if (e->descs[j] != d)
+				continue;
+			if (d->enabled) {
+				d->enabled = 0;
+				__atomic_sub_fetch(d->gate, 1, __ATOMIC_RELAXED);
+			}
+			e->descs[j] = e->descs[--e->nr_descs];
+			if (e->nr_descs == 0)
+				e->live = false; /* the id stays retired */
+			d->id = 0;
+			return;
+		}
+	}
+}
+
+void uft__unregister_section(struct uft_event *const *start, struct uft_event *const *stop)
+{
+	pthread_mutex_lock(&reg_lock);
+	for (uint32_t i = 0; i < nr_sections; i++) {
+		if (sections[i].start != start)
+			continue;
+		if (--sections[i].refs == 0) {
+			for (struct uft_event *const *p = start; p < stop; p++)
+				if (*p)
+					unregister_desc(*p);
+			sections[i] = sections[--nr_sections];
+		}
+		break;
+	}
+	pthread_mutex_unlock(&reg_lock);
+}
+
+static int apply_spec(const char *spec, int on)
+{
+	int changed = 0;
+	for (uint32_t i = 0; i < nr_events; i++) {
+		struct reg_event *e = &events[i];
+		if (!e->live || !spec_matches(spec, e->system, e->name))
+			continue;
+		if (e->enabled != (on != 0))
+			changed++;
+		set_enabled(e, on != 0);
+	}
+	return changed;
+}
+
+static void remember_spec(const char *spec, int on)
+{
+	char **p = realloc(specs, (nr_specs + 1) * sizeof(*specs));
+	if (!p)
+		return;
+	specs = p;
+	if (asprintf(&specs[nr_specs], "%s%s", on ? "" : "!", spec) >= 0)
+		nr_specs++;
+}
+
+int uft_set_event(const char *spec, int on)
+{
+	if (!spec || !*spec)
+		return -EINVAL;
+	uft_init();
+	if (on && uft_session_start() != 0)
+		return -ENOMEM;
+	pthread_mutex_lock(&reg_lock);
+	remember_spec(spec, on);
+	int n = apply_spec(spec, on);
+	pthread_mutex_unlock(&reg_lock);
+	return n;
+}
+
+/* UFT_EVENTS: comma-separated specs, "!" before one disables. */
+int uft_registry_apply_spec_list(const char *list)
+{
+	char *copy = strdup(list), *save = NULL;
+	if (!copy)
+		return -ENOMEM;
+	pthread_mutex_lock(&reg_lock);
+	for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		while (*tok == ' ')
+			tok++;
+		if (!*tok)
+			continue;
+		bool neg = tok[0] == '!';
+		remember_spec(tok + neg, !neg);
+		apply_spec(tok + neg, !neg);
+	}
+	pthread_mutex_unlock(&reg_lock);
+	free(copy);
+	return 0;
+}
+
+struct uft_event *uft_find_event(const char *system, const char *name)
+{
+	pthread_mutex_lock(&reg_lock);
+	struct reg_event *e = find_event(system, name);
+	struct uft_event *d = e && e->nr_descs ? e->descs[0] : NULL;
+	pthread_mutex_unlock(&reg_lock);
+	return d;
+}
+
+/* Called with the region just created: every format registered so far. */
+void uft_registry_publish_formats(struct uft_shm_header *h)
+{
+	pthread_mutex_lock(&reg_lock);
+	for (uint32_t i = 0; i < nr_events; i++)
+		uft_shm_add_format(h, events[i].id, events[i].system, events[i].format,
+				   events[i].format_len);
+	pthread_mutex_unlock(&reg_lock);
+}
+
+static void write_all(int fd, const char *p, size_t n)
+{
+	while (n) {
+		ssize_t w = write(fd, p, n);
+		if (w <= 0)
+			return;
+		p += w;
+		n -= (size_t)w;
+	}
+}
+
+/* For `uft list`: "system\0" then the format text, each record framed by a
+ * u32 length, on `fd`. */
+void uft_registry_list_formats(int fd)
+{
+	pthread_mutex_lock(&reg_lock);
+	for (uint32_t i = 0; i < nr_events; i++) {
+		struct reg_event *e = &events[i];
+		if (!e->live)
+			continue;
+		uint32_t slen = (uint32_t)strlen(e->system) + 1;
+		uint32_t total = slen + e->format_len;
+		write_all(fd, (const char *)&total, sizeof(total));
+		write_all(fd, e->system, slen);
+		write_all(fd, e->format, e->format_len);
+	}
+	pthread_mutex_unlock(&reg_lock);
+}

@@ -1,0 +1,160 @@
+/* uft report: a trace.dat file printed as the kernel's `trace` file reads:
+ * header, legend, then every event of every CPU merged in time order. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <event-parse.h>
+
+#include "common/clocks.h"
+#include "common/page.h"
+#include "tools/commands.h"
+#include "tools/output.h"
+#include "tools/trace_file.h"
+
+struct cpu_cursor {
+	const struct tracedat_cpu *cpu;
+	uint64_t page_off; /* offset of the current page within the CPU's data */
+	struct uft_page_iter it;
+	struct uft_page_rec rec;
+	bool have;
+	bool started;
+	uint64_t missed; /* announced by the current page */
+};
+
+static bool cursor_next(struct cpu_cursor *c, uint32_t page_size)
+{
+	for (;;) {
+		if (c->started && uft_page_iter_next(&c->it, &c->rec) > 0) {
+			c->have = true;
+			return true;
+		}
+		if (c->started)
+			c->page_off += page_size;
+		c->started = true;
+		if (page_size == 0 || c->page_off + page_size > c->cpu->size) {
+			c->have = false;
+			return false;
+		}
+		uft_page_iter_init(&c->it, c->cpu->data + c->page_off, page_size);
+		c->missed = c->it.missed ? (c->it.missed_stored ? c->it.missed_count : UINT64_MAX) : 0;
+	}
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: uft report [-i FILE] [--cpu N]\n"
+		   "  -i FILE    trace.dat file to read (default trace.dat)\n"
+		   "  --cpu N    only events of CPU N (repeatable)\n");
+}
+
+int cmd_report(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "input", required_argument, NULL, 'i' },
+		{ "cpu", required_argument, NULL, 'c' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *in = "trace.dat";
+	unsigned long long cpu_mask[64] = { 0 };
+	bool cpu_filter = false;
+	int opt;
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "i:h", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'i':
+			in = optarg;
+			break;
+		case 'c': {
+			char *end;
+			long n = strtol(optarg, &end, 10);
+			if (*end || n < 0 || n >= 4096) {
+				fprintf(stderr, "uft report: bad cpu '%s'\n", optarg);
+				return 2;
+			}
+			cpu_mask[n / 64] |= 1ull << (n % 64);
+			cpu_filter = true;
+			break;
+		}
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (optind < argc)
+		in = argv[optind];
+
+	struct trace_file tf;
+	char err[256];
+	if (trace_file_open(&tf, in, err, sizeof(err)) != 0) {
+		fprintf(stderr, "uft report: %s: %s\n", in, err);
+		return 1;
+	}
+	if (tf.td->latency) {
+		fwrite(tf.td->latency_text, 1, tf.td->latency_len, stdout);
+		trace_file_close(&tf);
+		return 0;
+	}
+	unsigned flags = 0;
+	int clk = uft_clock_by_name(tf.td->clock);
+	if (clk >= 0 && !uft_clock_is_ns((enum uft_clock)clk))
+		flags |= UFT_OUT_RAW_CLOCK;
+
+	size_t n = tf.td->nr_cpu_data;
+	struct cpu_cursor *cur = calloc(n ? n : 1, sizeof(*cur));
+	if (!cur) {
+		trace_file_close(&tf);
+		return 1;
+	}
+	uint32_t psz = tf.td->page_size;
+	uint64_t entries = 0, lost = 0;
+	for (size_t i = 0; i < n; i++) {
+		cur[i].cpu = &tf.td->cpus[i];
+		int cpu = cur[i].cpu->cpu;
+		if (cpu_filter && (cpu >= 4096 || !(cpu_mask[cpu / 64] & (1ull << (cpu % 64)))))
+			continue;
+		/* First pass: the header's entry counts. */
+		struct cpu_cursor c = { .cpu = cur[i].cpu };
+		while (cursor_next(&c, psz)) {
+			entries++;
+			if (c.missed && c.missed != UINT64_MAX)
+				lost += c.missed;
+			c.missed = 0;
+		}
+		cursor_next(&cur[i], psz);
+	}
+	uft_out_header(stdout, "nop", entries, entries + lost, tf.td->nr_cpus, flags);
+	for (;;) {
+		struct cpu_cursor *best = NULL;
+		for (size_t i = 0; i < n; i++) {
+			if (!cur[i].have)
+				continue;
+			int cpu = cur[i].cpu->cpu;
+			if (cpu_filter &&
+			    (cpu >= 4096 || !(cpu_mask[cpu / 64] & (1ull << (cpu % 64)))))
+				continue;
+			if (!best || cur[i].rec.ts < best->rec.ts)
+				best = &cur[i];
+		}
+		if (!best)
+			break;
+		if (best->missed) {
+			uft_out_lost(stdout, best->cpu->cpu, best->missed);
+			best->missed = 0;
+		}
+		struct uft_out_record r = { best->cpu->cpu, best->rec.ts, best->rec.data,
+					    best->rec.len };
+		uft_out_event(stdout, tf.tep, trace_file_comm, &tf, &r, flags);
+		cursor_next(best, psz);
+	}
+	free(cur);
+	trace_file_close(&tf);
+	return 0;
+}
