@@ -30,6 +30,7 @@ LIB_SRC := $(wildcard src/lib/*.c)
 TOOL_SRC := $(filter-out src/tools/main.c,$(wildcard src/tools/*.c))
 TEST_SRC := $(wildcard tests/unit/test_*.c)
 FUZZ_SRC := $(wildcard fuzz/fuzz_*.c)
+FIXTURE_SRC := $(wildcard tests/fixtures/*.c)
 
 OBJ = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
 
@@ -40,6 +41,7 @@ UFT := $(BUILD)/bin/uft
 EXAMPLES := $(BUILD)/bin/demo
 TESTS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(TEST_SRC))
 FUZZ_RUNNERS := $(patsubst fuzz/%.c,$(BUILD)/fuzz/%,$(FUZZ_SRC))
+FIXTURES := $(patsubst tests/fixtures/%.c,$(BUILD)/tests/lib%.so,$(FIXTURE_SRC))
 
 RPATH := -Wl,-rpath,'$$ORIGIN/../lib'
 LIB_LDLIBS := -lpthread -ldl
@@ -77,24 +79,28 @@ $(BUILD)/bin/%: $(BUILD)/obj/examples/%.o $(LIBUFT_SO)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS_ALL) -o $@ $< -L$(BUILD)/lib -luft $(RPATH) $(LIB_LDLIBS)
 
-$(BUILD)/lib/libdemo_plugin.so: $(BUILD)/obj/examples/demo_plugin.o $(LIBUFT_SO)
-	$(CC) -shared $(LDFLAGS_ALL) -o $@ $< -L$(BUILD)/lib -luft
-
 $(BUILD)/lib/pkgconfig/uft.pc: uft.pc.in
 	@mkdir -p $(dir $@)
 	sed -e 's|@PREFIX@|$(abspath $(BUILD))|' -e 's|@INCLUDEDIR@|$(abspath include)|' $< > $@
 
+# Test programs carry libuft statically and export it (-rdynamic), so the
+# fixture libraries they dlopen bind to that one copy.
 $(BUILD)/tests/%: tests/unit/%.c $(LIBUFT_A) $(LIBTOOLS_A)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) $(PKG_CFLAGS) $(TRACED_CFLAGS) -Itests/unit -Iexamples -o $@ $< \
-		$(LIBTOOLS_A) $(LIBUFT_A) $(LDFLAGS_ALL) $(PKG_LIBS) -lcmocka -lpthread -ldl -lm
+		-rdynamic -Wl,--whole-archive $(LIBUFT_A) -Wl,--no-whole-archive $(LIBTOOLS_A) \
+		$(LDFLAGS_ALL) $(PKG_LIBS) -lcmocka -lpthread -ldl -lm
+
+$(BUILD)/tests/lib%.so: tests/fixtures/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -shared -Itests/fixtures -o $@ $<
 
 $(BUILD)/fuzz/%: fuzz/%.c fuzz/standalone_main.c $(LIBTOOLS_A)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) $(PKG_CFLAGS) -o $@ $< fuzz/standalone_main.c $(LIBTOOLS_A) \
 		$(LDFLAGS_ALL) $(PKG_LIBS) -lpthread -lm
 
-tests-bin: $(TESTS) $(FUZZ_RUNNERS)
+tests-bin: $(TESTS) $(FUZZ_RUNNERS) $(FIXTURES)
 
 deps:
 	@scripts/deps.sh

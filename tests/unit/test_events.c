@@ -1,0 +1,284 @@
+/* The event definitions: formats generated from UFT_EVENT and UFT_TRACE,
+ * registration from ELF sections (dlopen and dlclose included), refusal of a
+ * conflicting definition, enable state and the record bytes written. */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <event-parse.h>
+
+#define UFT_CREATE_EVENTS
+#include "demo_events.h"
+
+#include "common/format.h"
+#include "common/ring_reader.h"
+#include "lib/runtime.h"
+
+static char *format_of(const char *sys, const char *name)
+{
+	struct uft_event *ev = uft_find_event(sys, name);
+	if (!ev)
+		return NULL;
+	int n = uft_format_text(ev, ev->id, NULL, 0);
+	char *buf = malloc((size_t)n + 1);
+	uft_format_text(ev, ev->id, buf, (size_t)n + 1);
+	return buf;
+}
+
+static const char common_fields[] =
+	"format:\n"
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n";
+
+static void test_struct_event_format(void **state)
+{
+	(void)state;
+	struct uft_event *ev = uft_find_event("demo", "request");
+	assert_non_null(ev);
+	char expect[2048];
+	snprintf(expect, sizeof(expect),
+		 "name: request\nID: %u\n%s"
+		 "\tfield:__data_loc char[] path;\toffset:8;\tsize:4;\tsigned:1;\n"
+		 "\tfield:int status;\toffset:12;\tsize:4;\tsigned:1;\n"
+		 "\tfield:uint64_t latency;\toffset:16;\tsize:8;\tsigned:0;\n\n"
+		 "print fmt: \"path=%%s status=%%d latency=%%llu\", __get_str(path), REC->status, "
+		 "(unsigned long long)REC->latency\n",
+		 ev->id, common_fields);
+	char *got = format_of("demo", "request");
+	assert_string_equal(got, expect);
+	free(got);
+
+	got = format_of("demo", "worker_state");
+	assert_non_null(strstr(got, "\tfield:char comm[16];\toffset:8;\tsize:16;\tsigned:1;\n"
+				    "\tfield:int worker;\toffset:24;\tsize:4;\tsigned:1;\n"
+				    "\tfield:int state;\toffset:28;\tsize:4;\tsigned:1;\n"
+				    "\tfield:unsigned char prio;\toffset:32;\tsize:1;\tsigned:0;\n"
+				    "\tfield:bool busy;\toffset:33;\tsize:1;\tsigned:0;\n\n"));
+	free(got);
+
+	got = format_of("demo", "batch");
+	assert_non_null(strstr(got, "\tfield:__data_loc int[] values;\toffset:8;\tsize:4;\tsigned:1;\n"
+				    "\tfield:unsigned int count;\toffset:12;\tsize:4;\tsigned:0;\n"
+				    "\tfield:long sum;\toffset:16;\tsize:8;\tsigned:1;\n"));
+	free(got);
+}
+
+static void test_formats_parse_in_libtraceevent(void **state)
+{
+	(void)state;
+	const char *names[] = { "request", "worker_state", "batch" };
+	struct tep_handle *tep = tep_alloc();
+	for (size_t i = 0; i < 3; i++) {
+		char *text = format_of("demo", names[i]);
+		assert_int_equal(tep_parse_event(tep, text, strlen(text), "demo"), 0);
+		struct tep_event *e = tep_find_event_by_name(tep, "demo", names[i]);
+		assert_non_null(e);
+		assert_int_equal(e->id, uft_find_event("demo", names[i])->id);
+		free(text);
+	}
+	struct tep_event *e = tep_find_event_by_name(tep, "demo", "request");
+	struct tep_format_field *f = tep_find_field(e, "path");
+	assert_non_null(f);
+	assert_true(f->flags & TEP_FIELD_IS_DYNAMIC);
+	f = tep_find_field(e, "latency");
+	assert_int_equal(f->offset, 16);
+	assert_int_equal(f->size, 8);
+	tep_free(tep);
+}
+
+static void demo_oneliner(int n)
+{
+	UFT_TRACE(tev, oneliner, "n=%d name=%s big=%llu", n, "x", 1ull << 40);
+}
+
+static void test_printf_event_format(void **state)
+{
+	(void)state;
+	demo_oneliner(0);
+	char *got = format_of("tev", "oneliner");
+	assert_non_null(got);
+	assert_non_null(strstr(got, "\tfield:int n;\toffset:8;\tsize:4;\tsigned:1;\n"
+				    "\tfield:__data_loc char[] name;\toffset:12;\tsize:4;\tsigned:0;\n"
+				    "\tfield:unsigned long long big;\toffset:16;\tsize:8;\tsigned:0;\n"));
+	assert_non_null(strstr(got, "print fmt: \"n=%d name=%s big=%llu\", REC->n, "
+				    "__get_str(name), REC->big\n"));
+	free(got);
+}
+
+static void test_enable_gate(void **state)
+{
+	(void)state;
+	assert_false(trace_request_enabled());
+	assert_int_equal(uft_set_event("demo:request", 1), 1);
+	assert_true(trace_request_enabled());
+	assert_false(trace_batch_enabled());
+	assert_int_equal(uft_set_event("demo:*", 1), 2); /* request was on already */
+	assert_true(trace_batch_enabled());
+	assert_int_equal(uft_set_event("demo:*", 0), 3);
+	assert_false(trace_request_enabled());
+	assert_int_equal(uft_set_event("", 1), -EINVAL);
+}
+
+static void test_ids_unique(void **state)
+{
+	(void)state;
+	const char *names[] = { "request", "worker_state", "batch", "oneliner" };
+	uint16_t ids[4];
+	demo_oneliner(0);
+	for (int i = 0; i < 4; i++) {
+		struct uft_event *ev = uft_find_event(i < 3 ? "demo" : "tev", names[i]);
+		assert_non_null(ev);
+		ids[i] = ev->id;
+		assert_true(ids[i] >= UFT_ID_FIRST_DYNAMIC);
+		for (int j = 0; j < i; j++)
+			assert_int_not_equal(ids[i], ids[j]);
+	}
+}
+
+static char *fixture(const char *name)
+{
+	static char path[4096];
+	const char *build = getenv("UFT_BUILD");
+	snprintf(path, sizeof(path), "%s/tests/lib%s.so", build ? build : "build", name);
+	return path;
+}
+
+static void test_dlopen_registers_and_dlclose_removes(void **state)
+{
+	(void)state;
+	assert_null(uft_find_event("tplug", "hello"));
+	void *h = dlopen(fixture("tev_plugin"), RTLD_NOW);
+	assert_non_null(h);
+	struct uft_event *ev = uft_find_event("tplug", "hello");
+	assert_non_null(ev);
+	assert_non_null(uft_find_event("tplug", "said"));
+	int (*hello)(int) = (int (*)(int))dlsym(h, "tev_plugin_hello");
+	assert_int_equal(hello(1), 0);
+	assert_int_equal(uft_set_event("tplug:*", 1), 2);
+	assert_int_equal(hello(2), 1);
+	uint16_t id = ev->id;
+	dlclose(h);
+	assert_null(uft_find_event("tplug", "hello"));
+
+	/* Loaded again: a new id, never the retired one. */
+	h = dlopen(fixture("tev_plugin"), RTLD_NOW);
+	assert_non_null(h);
+	ev = uft_find_event("tplug", "hello");
+	assert_non_null(ev);
+	assert_int_not_equal(ev->id, id);
+	/* The enable spec given earlier applies to events that arrive later. */
+	hello = (int (*)(int))dlsym(h, "tev_plugin_hello");
+	assert_int_equal(hello(3), 1);
+	dlclose(h);
+}
+
+static void test_conflicting_definition_refused(void **state)
+{
+	(void)state;
+	void *h = dlopen(fixture("tev_plugin"), RTLD_NOW);
+	assert_non_null(h);
+	uint16_t id = uft_find_event("tplug", "hello")->id;
+	void *c = dlopen(fixture("tev_conflict"), RTLD_NOW);
+	assert_non_null(c);
+	int (*cid)(void) = (int (*)(void))dlsym(c, "tev_conflict_id");
+	assert_int_equal(cid(), 0); /* not registered */
+	assert_int_equal(uft_find_event("tplug", "hello")->id, id);
+	dlclose(c);
+	dlclose(h);
+}
+
+static void test_disabled_build_has_no_events(void **state)
+{
+	(void)state;
+	void *h = dlopen(fixture("tev_disabled"), RTLD_NOW);
+	assert_non_null(h);
+	int (*run)(int) = (int (*)(int))dlsym(h, "tev_disabled_run");
+	assert_int_equal(run(1), 0);
+	assert_null(uft_find_event("tdis", "gone"));
+	dlclose(h);
+}
+
+struct found {
+	uint16_t id;
+	uint8_t rec[256];
+	uint32_t len;
+	int n;
+};
+
+static int grab(void *ctx, uint64_t ts, uint32_t cpu, const void *data, uint32_t len,
+		uint64_t missed)
+{
+	(void)ts;
+	(void)cpu;
+	(void)missed;
+	struct found *f = ctx;
+	const struct uft_common_entry *e = data;
+	if (e->type == f->id && len <= sizeof(f->rec)) {
+		memcpy(f->rec, data, len);
+		f->len = len;
+		f->n++;
+	}
+	return 0;
+}
+
+static void test_record_bytes(void **state)
+{
+	(void)state;
+	assert_int_equal(uft_set_event("demo:request", 1), 1);
+	trace_request("/abc", -7, 123456789ull);
+	uft_set_event("demo:request", 0);
+	struct found f = { .id = uft_find_event("demo", "request")->id };
+	struct uft_shm_header *h = uft_sess.hdr;
+	assert_non_null(h);
+	for (uint32_t i = 0; i < h->nr_rings; i++) {
+		struct uft_ring *r = (struct uft_ring *)((char *)h + h->ring_off[i]);
+		struct uft_ring_cursor c;
+		uft_ring_cursor_init(&c, r);
+		uft_ring_drain(r, &c, true, grab, &f);
+	}
+	assert_int_equal(f.n, 1);
+	/* 24 bytes fixed + "/abc\0", rounded to 4 in the buffer. */
+	assert_int_equal(f.len, 32);
+	const struct uft_common_entry *e = (const void *)f.rec;
+	assert_int_equal(e->pid, gettid());
+	assert_int_equal(e->flags, 0);
+	assert_int_equal(e->preempt_count, 0);
+	uint32_t loc;
+	memcpy(&loc, f.rec + 8, 4);
+	assert_int_equal(loc & 0xffff, 24);
+	assert_int_equal(loc >> 16, 5);
+	assert_string_equal((const char *)f.rec + 24, "/abc");
+	int status;
+	memcpy(&status, f.rec + 12, 4);
+	assert_int_equal(status, -7);
+	uint64_t lat;
+	memcpy(&lat, f.rec + 16, 8);
+	assert_int_equal(lat, 123456789ull);
+	assert_int_equal(f.rec[29] | f.rec[30] | f.rec[31], 0); /* rounding zeroed */
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_struct_event_format),
+		cmocka_unit_test(test_formats_parse_in_libtraceevent),
+		cmocka_unit_test(test_printf_event_format),
+		cmocka_unit_test(test_enable_gate),
+		cmocka_unit_test(test_ids_unique),
+		cmocka_unit_test(test_dlopen_registers_and_dlclose_removes),
+		cmocka_unit_test(test_conflicting_definition_refused),
+		cmocka_unit_test(test_disabled_build_has_no_events),
+		cmocka_unit_test(test_record_bytes),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
