@@ -11,8 +11,7 @@
 #define UFT_CREATE_EVENTS
 #include "demo_events.h"
 
-static const char *const paths[] = { "/index.html", "/api/users", "/static/app.js",
-				      "/api/orders" };
+static const char *const paths[] = {"/index.html", "/api/users", "/static/app.js", "/api/orders"};
 
 static uint64_t fake_latency(unsigned seed)
 {
@@ -34,7 +33,7 @@ static void *worker(void *arg)
 		UFT_TRACE(demo, tick, "worker=%d step=%u path=%s", id, i, path);
 		usleep(200);
 	}
-	int values[4] = { id, id * 2, id * 3, id * 4 };
+	int values[4] = {id, id * 2, id * 3, id * 4};
 	if (trace_batch_enabled())
 		trace_batch(values, 4, (long)id * 10);
 	trace_worker_state(id, name, 0, (uint8_t)(10 + id));

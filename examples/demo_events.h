@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <uft/trace_event.h>
 
+/* clang-format off */
 UFT_EVENT(request,
 	UFT_PROTO(const char *path, int status, uint64_t latency_ns),
 	UFT_ARGS(path, status, latency_ns),
@@ -59,6 +60,7 @@ UFT_EVENT(batch,
 	),
 	UFT_PRINT("count=%u sum=%ld", __entry->count, __entry->sum))
 
+/* clang-format on */
 #endif
 
 #undef UFT_INCLUDE_FILE

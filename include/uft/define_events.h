@@ -6,7 +6,8 @@
 #define UFT__CREATING
 
 #ifndef UFT_INCLUDE_FILE
-#error "define UFT_INCLUDE_FILE (the event header, as a string) before including uft/define_events.h"
+#error                                                                                             \
+    "define UFT_INCLUDE_FILE (the event header, as a string) before including uft/define_events.h"
 #endif
 
 #if !defined(UFT_NO_SDT) && __has_include(<sys/sdt.h>)
@@ -29,8 +30,9 @@
 #define UFT__XSTR2(x) #x
 #define UFT__XSTR1(x) UFT__XSTR2(x)
 #define uft__is_signed(type)                                                                       \
-	_Generic((type)0, char: ((char)-1 < 0), signed char: 1, short: 1, int: 1, long: 1,         \
-		 long long: 1, default: 0)
+	_Generic((type)0, char                                                                     \
+		 : ((char)-1 < 0), signed char : 1, short : 1, int : 1, long : 1, long long : 1,   \
+		   default : 0)
 
 /* ---- stage 1: the record layout ---- */
 #undef UFT_EVENT
@@ -38,8 +40,8 @@
 #define __array(type, item, len) type item[len];
 #define __dynamic_array(type, item, len) uint32_t __data_loc_##item;
 #define __string(item, src) uint32_t __data_loc_##item;
-#define UFT_EVENT(evn, proto, args, tstruct, assign, print)                                       \
-	struct uft_raw_##evn {                                                                    \
+#define UFT_EVENT(evn, proto, args, tstruct, assign, print)                                        \
+	struct uft_raw_##evn {                                                                     \
 		struct uft_common_entry uft__common;                                               \
 		tstruct char __data[];                                                             \
 	};
@@ -59,8 +61,8 @@
 #define __string(item, src)                                                                        \
 	uint32_t item;                                                                             \
 	const char *item##_src;
-#define UFT_EVENT(evn, proto, args, tstruct, assign, print)                                       \
-	struct uft_data_offsets_##evn {                                                           \
+#define UFT_EVENT(evn, proto, args, tstruct, assign, print)                                        \
+	struct uft_data_offsets_##evn {                                                            \
 		tstruct int uft__unused;                                                           \
 	};
 #include UFT_INCLUDE_FILE
@@ -78,12 +80,12 @@
 	__item_length = (uint32_t)strnlen(__data_offsets->item##_src, UFT_MAX_STRING - 1) + 1;     \
 	__data_offsets->item = (__data_base + __data_size) | (__item_length << 16);                \
 	__data_size += __item_length;
-#define UFT_EVENT(evn, proto, args, tstruct, assign, print)                                       \
-	static inline uint32_t uft__get_offsets_##evn(                                           \
-		struct uft_data_offsets_##evn *__data_offsets, proto)                             \
+#define UFT_EVENT(evn, proto, args, tstruct, assign, print)                                        \
+	static inline uint32_t uft__get_offsets_##evn(                                             \
+	    struct uft_data_offsets_##evn *__data_offsets, proto)                                  \
 	{                                                                                          \
 		uint32_t __data_size = 0, __item_length = 0;                                       \
-		const uint32_t __data_base = (uint32_t)offsetof(struct uft_raw_##evn, __data);    \
+		const uint32_t __data_base = (uint32_t)offsetof(struct uft_raw_##evn, __data);     \
 		(void)__data_base;                                                                 \
 		(void)__item_length;                                                               \
 		(void)__data_offsets;                                                              \
@@ -98,20 +100,35 @@
 #undef __dynamic_array
 #undef __string
 #define __field(type, item)                                                                        \
-	{ #type, #item, offsetof(uft__rec_t, item), sizeof(type), uft__is_signed(type),            \
-	  UFT_FIELD_SCALAR, sizeof(type) },
+	{#type,                                                                                    \
+	 #item,                                                                                    \
+	 offsetof(uft__rec_t, item),                                                               \
+	 sizeof(type),                                                                             \
+	 uft__is_signed(type),                                                                     \
+	 UFT_FIELD_SCALAR,                                                                         \
+	 sizeof(type)},
 #define __array(type, item, len)                                                                   \
-	{ #type, #item "[" UFT__XSTR1(len) "]", offsetof(uft__rec_t, item),                        \
-	  (uint32_t)(sizeof(type) * (len)), uft__is_signed(type), UFT_FIELD_ARRAY, sizeof(type) },
+	{#type,                                                                                    \
+	 #item "[" UFT__XSTR1(len) "]",                                                            \
+	 offsetof(uft__rec_t, item),                                                               \
+	 (uint32_t)(sizeof(type) * (len)),                                                         \
+	 uft__is_signed(type),                                                                     \
+	 UFT_FIELD_ARRAY,                                                                          \
+	 sizeof(type)},
 #define __dynamic_array(type, item, len)                                                           \
-	{ "__data_loc " #type "[]", #item, offsetof(uft__rec_t, __data_loc_##item), 4,             \
-	  uft__is_signed(type), UFT_FIELD_DYN, sizeof(type) },
+	{"__data_loc " #type "[]",                                                                 \
+	 #item,                                                                                    \
+	 offsetof(uft__rec_t, __data_loc_##item),                                                  \
+	 4,                                                                                        \
+	 uft__is_signed(type),                                                                     \
+	 UFT_FIELD_DYN,                                                                            \
+	 sizeof(type)},
 #define __string(item, src) __dynamic_array(char, item, -1)
-#define UFT_EVENT(evn, proto, args, tstruct, assign, print)                                       \
-	static const struct uft_field *uft__fields_##evn(uint32_t *nr)                           \
+#define UFT_EVENT(evn, proto, args, tstruct, assign, print)                                        \
+	static const struct uft_field *uft__fields_##evn(uint32_t *nr)                             \
 	{                                                                                          \
-		typedef struct uft_raw_##evn uft__rec_t;                                          \
-		static const struct uft_field fields[] = { tstruct { 0, 0, 0, 0, 0, 0, 0 } };     \
+		typedef struct uft_raw_##evn uft__rec_t;                                           \
+		static const struct uft_field fields[] = {tstruct{0, 0, 0, 0, 0, 0, 0}};           \
 		*nr = (uint32_t)(sizeof(fields) / sizeof(fields[0]) - 1);                          \
 		return fields;                                                                     \
 	}
@@ -130,7 +147,7 @@
 #define __entry REC
 #define UFT_PRINT(fmt, ...) UFT__PRINT_TEXT(fmt, __VA_ARGS__)
 #define UFT__PRINT_TEXT(fmt, ...) #fmt __VA_OPT__(", ") #__VA_ARGS__
-#define UFT_EVENT(evn, proto, args, tstruct, assign, print)                                       \
+#define UFT_EVENT(evn, proto, args, tstruct, assign, print)                                        \
 	static const char uft__print_fmt_##evn[] = print;
 #include UFT_INCLUDE_FILE
 
@@ -143,7 +160,8 @@
 #undef __string
 #define __dynamic_array(type, item, len) __entry->__data_loc_##item = __data_offsets.item;
 #define __string(item, src) __entry->__data_loc_##item = __data_offsets.item;
-#define __get_dynamic_array(item) ((void *)((char *)__entry + (__entry->__data_loc_##item & 0xffff)))
+#define __get_dynamic_array(item)                                                                  \
+	((void *)((char *)__entry + (__entry->__data_loc_##item & 0xffff)))
 #define __get_dynamic_array_len(item) (__entry->__data_loc_##item >> 16)
 #define __get_str(item) ((char *)__get_dynamic_array(item))
 #define __assign_str(item, ...)                                                                    \
@@ -152,38 +170,38 @@
 		memcpy(__get_str(item), __data_offsets.item##_src, uft__n - 1);                    \
 		__get_str(item)[uft__n - 1] = '\0';                                                \
 	} while (0)
-#define UFT_EVENT(evn, proto, args, tstruct, assign, print)                                       \
-	volatile unsigned short UFT__GATE(UFT_SYSTEM, evn) UFT__GATE_SECTION;                     \
-	struct uft_event uft_event_##evn = {                                                      \
-		.magic = UFT_EVENT_MAGIC,                                                          \
-		.style = UFT_STYLE_STRUCT,                                                         \
-		.gate = &UFT__GATE(UFT_SYSTEM, evn),                                              \
-		.system = UFT__XSTR1(UFT_SYSTEM),                                                  \
-		.name = #evn,                                                                     \
-		.fields_fn = uft__fields_##evn,                                                   \
-		.fixed_size = sizeof(struct uft_raw_##evn),                                       \
-		.print_fmt = uft__print_fmt_##evn,                                                \
-		.file = __FILE__,                                                                  \
-		.line = __LINE__,                                                                  \
+#define UFT_EVENT(evn, proto, args, tstruct, assign, print)                                        \
+	volatile unsigned short UFT__GATE(UFT_SYSTEM, evn) UFT__GATE_SECTION;                      \
+	struct uft_event uft_event_##evn = {                                                       \
+	    .magic = UFT_EVENT_MAGIC,                                                              \
+	    .style = UFT_STYLE_STRUCT,                                                             \
+	    .gate = &UFT__GATE(UFT_SYSTEM, evn),                                                   \
+	    .system = UFT__XSTR1(UFT_SYSTEM),                                                      \
+	    .name = #evn,                                                                          \
+	    .fields_fn = uft__fields_##evn,                                                        \
+	    .fixed_size = sizeof(struct uft_raw_##evn),                                            \
+	    .print_fmt = uft__print_fmt_##evn,                                                     \
+	    .file = __FILE__,                                                                      \
+	    .line = __LINE__,                                                                      \
 	};                                                                                         \
-	static struct uft_event *const uft__ptr_##evn                                             \
-		__attribute__((section(UFT_SECTION), used)) = &uft_event_##evn;                   \
-	__attribute__((noinline)) void uft__do_trace_##evn(proto)                                 \
+	static struct uft_event *const uft__ptr_##evn                                              \
+	    __attribute__((section(UFT_SECTION), used)) = &uft_event_##evn;                        \
+	__attribute__((noinline)) void uft__do_trace_##evn(proto)                                  \
 	{                                                                                          \
-		UFT__SDT_PROBE(UFT_SYSTEM, evn, args);                                            \
-		if (!uft_event_##evn.enabled)                                                     \
+		UFT__SDT_PROBE(UFT_SYSTEM, evn, args);                                             \
+		if (!uft_event_##evn.enabled)                                                      \
 			return;                                                                    \
-		struct uft_data_offsets_##evn __data_offsets;                                     \
-		uint32_t __data_size = uft__get_offsets_##evn(&__data_offsets, args);             \
+		struct uft_data_offsets_##evn __data_offsets;                                      \
+		uint32_t __data_size = uft__get_offsets_##evn(&__data_offsets, args);              \
 		struct uft_rsv __rsv;                                                              \
-		struct uft_raw_##evn *__entry = (struct uft_raw_##evn *)uft_reserve(             \
-			&__rsv, &uft_event_##evn,                                                 \
-			(uint32_t)sizeof(struct uft_raw_##evn) + __data_size);                    \
+		struct uft_raw_##evn *__entry = (struct uft_raw_##evn *)uft_reserve(               \
+		    &__rsv, &uft_event_##evn,                                                      \
+		    (uint32_t)sizeof(struct uft_raw_##evn) + __data_size);                         \
 		if (!__entry)                                                                      \
 			return;                                                                    \
 		/* Padding between fields must not leak stale buffer bytes. */                     \
 		memset((char *)__entry + sizeof(struct uft_common_entry), 0,                       \
-		       sizeof(struct uft_raw_##evn) - sizeof(struct uft_common_entry));           \
+		       sizeof(struct uft_raw_##evn) - sizeof(struct uft_common_entry));            \
 		tstruct assign uft_commit(&__rsv);                                                 \
 	}
 #include UFT_INCLUDE_FILE
@@ -199,7 +217,7 @@
 #undef __get_str
 #undef __assign_str
 #undef uft__is_signed
-#define UFT_EVENT(evn, proto, args, tstruct, assign, print)                                       \
+#define UFT_EVENT(evn, proto, args, tstruct, assign, print)                                        \
 	UFT__EVENT_DECLARE(name, UFT_PROTO(proto), UFT_ARGS(args))
 
 #pragma GCC diagnostic pop

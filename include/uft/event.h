@@ -24,7 +24,7 @@ struct uft_field {
 	uint32_t offset;
 	uint32_t size;
 	uint8_t is_signed;
-	uint8_t kind; /* enum uft_field_kind */
+	uint8_t kind;	    /* enum uft_field_kind */
 	uint16_t elem_size; /* element size of arrays */
 };
 
@@ -43,13 +43,13 @@ struct uft_common_entry {
 
 /* common_flags bits and their user-space meanings. */
 #define UFT_FLAG_SIGS_BLOCKED 0x01 /* kernel: irqs-off */
-#define UFT_FLAG_IN_SIGNAL 0x08    /* kernel: hardirq */
+#define UFT_FLAG_IN_SIGNAL 0x08	   /* kernel: hardirq */
 
 struct uft_event {
 	uint32_t magic;
-	uint8_t style;    /* enum uft_event_style */
-	uint8_t enabled;  /* recorded into the buffers */
-	uint16_t id;      /* common_type; 0 until registered */
+	uint8_t style;		 /* enum uft_event_style */
+	uint8_t enabled;	 /* recorded into the buffers */
+	uint16_t id;		 /* common_type; 0 until registered */
 	volatile uint16_t *gate; /* fast-path flag; also the SDT semaphore */
 	const char *system;
 	const char *name;
@@ -57,13 +57,13 @@ struct uft_event {
 	uint32_t nr_fields;
 	/* UFT_EVENT definitions hand their field table out through a function. */
 	const struct uft_field *(*fields_fn)(uint32_t *nr_fields);
-	uint32_t fixed_size; /* bytes before dynamic data, common header included */
-	const char *print_fmt; /* text after "print fmt: " */
+	uint32_t fixed_size;	/* bytes before dynamic data, common header included */
+	const char *print_fmt;	/* text after "print fmt: " */
 	const char *printf_fmt; /* UFT_TRACE: the call's format string */
 	const char *file;
 	uint32_t line;
 	uint32_t nr_args; /* UFT_TRACE: arguments at the call site */
-	void *priv;       /* registry state */
+	void *priv;	  /* registry state */
 };
 
 #ifdef __cplusplus

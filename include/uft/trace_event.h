@@ -42,7 +42,7 @@
 #define UFT__GATE_(sys, name) sys##_##name##_semaphore
 
 #ifdef UFT_DISABLE
-#define UFT__EVENT_DECLARE(name, proto, args)                              \
+#define UFT__EVENT_DECLARE(name, proto, args)                                                      \
 	static inline void trace_##name(proto)                                                     \
 	{                                                                                          \
 	}                                                                                          \
@@ -53,7 +53,7 @@
 #else
 /* The gate is the fast-path flag and the SDT semaphore at once: uft adds one
  * while the event is enabled, perf/bpftrace add theirs while they attach. */
-#define UFT__EVENT_DECLARE(name, proto, args)                              \
+#define UFT__EVENT_DECLARE(name, proto, args)                                                      \
 	extern struct uft_event uft_event_##name;                                                  \
 	extern volatile unsigned short UFT__GATE(UFT_SYSTEM, name);                                \
 	void uft__do_trace_##name(proto);                                                          \

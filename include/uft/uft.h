@@ -113,7 +113,8 @@ uft__check_format(const char *fmt __attribute__((unused)), ...)
 }
 
 #ifdef UFT_DISABLE
-#define UFT_TRACEPOINT(id, system, name, fmt) static const int uft__tp_##id __attribute__((unused)) = 0
+#define UFT_TRACEPOINT(id, system, name, fmt)                                                      \
+	static const int uft__tp_##id __attribute__((unused)) = 0
 #define uft_tracepoint_enabled(id) 0
 #define uft_tracepoint(id, ...) ((void)0)
 #define UFT_TRACE(system, name, ...) ((void)0)
@@ -122,7 +123,7 @@ uft__check_format(const char *fmt __attribute__((unused)), ...)
 #define UFT__DESC_INIT(sys_, ev_, fmt_, gate_)                                                     \
 	{                                                                                          \
 		.magic = UFT_EVENT_MAGIC, .style = UFT_STYLE_PRINTF, .gate = &(gate_),             \
-		.system = #sys_, .name = #ev_, .printf_fmt = fmt_, .file = __FILE__,                \
+		.system = #sys_, .name = #ev_, .printf_fmt = fmt_, .file = __FILE__,               \
 		.line = __LINE__,                                                                  \
 	}
 
@@ -133,9 +134,9 @@ uft__check_format(const char *fmt __attribute__((unused)), ...)
 #define UFT_TRACEPOINT(id, system, name, fmt)                                                      \
 	static volatile uint16_t uft__gate_##id;                                                   \
 	static const char uft__fmt_##id[] = fmt;                                                   \
-	static struct uft_event uft__tp_##id = UFT__DESC_INIT(system, name, fmt, uft__gate_##id); \
-	static struct uft_event *const uft__tpp_##id                                               \
-		__attribute__((section(UFT_SECTION), used)) = &uft__tp_##id
+	static struct uft_event uft__tp_##id = UFT__DESC_INIT(system, name, fmt, uft__gate_##id);  \
+	static struct uft_event *const uft__tpp_##id __attribute__((section(UFT_SECTION), used)) = \
+	    &uft__tp_##id
 
 #define uft_tracepoint_enabled(id) __builtin_expect(uft__gate_##id != 0, 0)
 
@@ -144,7 +145,7 @@ uft__check_format(const char *fmt __attribute__((unused)), ...)
 		if (0)                                                                             \
 			uft__check_format(uft__fmt_##id, ##__VA_ARGS__);                           \
 		if (uft_tracepoint_enabled(id)) {                                                  \
-			const uint64_t uft__a[] = { UFT__MAP(UFT__ARG, ##__VA_ARGS__) 0 };         \
+			const uint64_t uft__a[] = {UFT__MAP(UFT__ARG, ##__VA_ARGS__) 0};           \
 			uft__trace_printf(&uft__tp_##id, uft__a,                                   \
 					  (uint32_t)(sizeof(uft__a) / sizeof(uft__a[0]) - 1));     \
 		}                                                                                  \
@@ -156,11 +157,11 @@ uft__check_format(const char *fmt __attribute__((unused)), ...)
 		static volatile uint16_t uft__gate;                                                \
 		static struct uft_event uft__tp = UFT__DESC_INIT(system, name, fmt, uft__gate);    \
 		static struct uft_event *const uft__tpp                                            \
-			__attribute__((section(UFT_SECTION), used)) = &uft__tp;                   \
+		    __attribute__((section(UFT_SECTION), used)) = &uft__tp;                        \
 		if (0)                                                                             \
 			uft__check_format(fmt, ##__VA_ARGS__);                                     \
-		if (__builtin_expect(uft__gate != 0, 0)) {                                        \
-			const uint64_t uft__a[] = { UFT__MAP(UFT__ARG, ##__VA_ARGS__) 0 };         \
+		if (__builtin_expect(uft__gate != 0, 0)) {                                         \
+			const uint64_t uft__a[] = {UFT__MAP(UFT__ARG, ##__VA_ARGS__) 0};           \
 			uft__trace_printf(&uft__tp, uft__a,                                        \
 					  (uint32_t)(sizeof(uft__a) / sizeof(uft__a[0]) - 1));     \
 		}                                                                                  \

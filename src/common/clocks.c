@@ -4,7 +4,7 @@
 #include <string.h>
 
 static const char *const clock_names[UFT_NR_CLOCKS] = {
-	"local", "global", "counter", "uptime", "perf", "mono", "mono_raw", "boot", "tai", "x86-tsc",
+    "local", "global", "counter", "uptime", "perf", "mono", "mono_raw", "boot", "tai", "x86-tsc",
 };
 
 const char *uft_clock_name(enum uft_clock c)
@@ -29,8 +29,8 @@ int uft_clock_list(enum uft_clock c, char *buf, size_t len)
 {
 	size_t off = 0;
 	for (int i = 0; i < UFT_NR_CLOCKS; i++) {
-		int n = snprintf(buf + off, off < len ? len - off : 0, i == (int)c ? "%s[%s]" : "%s%s",
-				 i ? " " : "", clock_names[i]);
+		int n = snprintf(buf + off, off < len ? len - off : 0,
+				 i == (int)c ? "%s[%s]" : "%s%s", i ? " " : "", clock_names[i]);
 		off += (size_t)n;
 	}
 	int n = snprintf(buf + off, off < len ? len - off : 0, "\n");

@@ -11,11 +11,11 @@ enum uft_clock {
 	UFT_CLOCK_GLOBAL,    /* same source: the TSC is synchronized (constant/nonstop) */
 	UFT_CLOCK_COUNTER,   /* process-wide event counter, not a time */
 	UFT_CLOCK_UPTIME,    /* jiffies-like ticks (1/250 s) of CLOCK_MONOTONIC_COARSE */
-	UFT_CLOCK_PERF,      /* perf_clock: identical to local in user space */
-	UFT_CLOCK_MONO,      /* CLOCK_MONOTONIC */
+	UFT_CLOCK_PERF,	     /* perf_clock: identical to local in user space */
+	UFT_CLOCK_MONO,	     /* CLOCK_MONOTONIC */
 	UFT_CLOCK_MONO_RAW,  /* CLOCK_MONOTONIC_RAW */
-	UFT_CLOCK_BOOT,      /* CLOCK_BOOTTIME */
-	UFT_CLOCK_TAI,       /* CLOCK_TAI */
+	UFT_CLOCK_BOOT,	     /* CLOCK_BOOTTIME */
+	UFT_CLOCK_TAI,	     /* CLOCK_TAI */
 	UFT_CLOCK_X86_TSC,   /* raw TSC cycles */
 	UFT_NR_CLOCKS,
 };

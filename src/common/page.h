@@ -62,7 +62,7 @@ static inline void uft_rb_put_padding(void *data, uint32_t tail, uint32_t data_s
 struct uft_page_rec {
 	uint64_t ts;
 	const void *data; /* payload */
-	uint32_t len;     /* payload bytes (rounded to 4 as stored) */
+	uint32_t len;	  /* payload bytes (rounded to 4 as stored) */
 	uint32_t offset;  /* offset of the record header in the data area */
 };
 
@@ -71,8 +71,8 @@ struct uft_page_iter {
 	uint32_t commit;     /* bytes of event data */
 	uint32_t off;
 	uint64_t ts;
-	bool missed;          /* RB_MISSED_EVENTS set */
-	bool missed_stored;   /* count stored after the data */
+	bool missed;	    /* RB_MISSED_EVENTS set */
+	bool missed_stored; /* count stored after the data */
 	uint64_t missed_count;
 	bool corrupt;
 };

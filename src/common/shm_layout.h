@@ -61,13 +61,13 @@ enum uft_ring_state {
 
 enum uft_buffer_mode {
 	UFT_MODE_OVERWRITE = 0, /* flight recorder: oldest pages are overwritten */
-	UFT_MODE_DISCARD = 1,   /* producer/consumer: new events are dropped when full */
+	UFT_MODE_DISCARD = 1,	/* producer/consumer: new events are dropped when full */
 };
 
 /* Per page slot data kept beside the pages (the page itself is kernel format). */
 struct uft_slot_meta {
 	uint64_t first_entry; /* writer's event sequence number of the first record */
-	uint32_t cpu;         /* CPU in effect at the start of the page */
+	uint32_t cpu;	      /* CPU in effect at the start of the page */
 	uint32_t seq_lo;      /* low bits of the page index written into this slot */
 };
 
@@ -76,10 +76,10 @@ struct uft_ring {
 	_Atomic uint32_t state;
 	int32_t tid;
 	int32_t pid;
-	uint32_t level;    /* nesting level served */
+	uint32_t level;	   /* nesting level served */
 	uint32_t nr_pages; /* slots in the ring */
 	uint32_t hdr_size; /* bytes from ring start to page slot 0 */
-	uint32_t mode;     /* enum uft_buffer_mode */
+	uint32_t mode;	   /* enum uft_buffer_mode */
 	char comm[16];
 	uint64_t total_size; /* hdr_size + nr_pages * UFT_SUBBUF_SIZE */
 
@@ -87,13 +87,13 @@ struct uft_ring {
 	_Atomic uint64_t produced; /* index of the page being written */
 	_Atomic uint64_t entries;  /* committed events, published at page switch and exit */
 	_Atomic uint64_t dropped;  /* discard mode: events refused because full */
-	_Atomic uint64_t lost;     /* nesting too deep, record too large */
+	_Atomic uint64_t lost;	   /* nesting too deep, record too large */
 	/* Written by writer (overwrite) and consumer, with compare-and-swap. */
 	_Atomic uint64_t consumed; /* first page neither read nor overwritten */
 	/* Consumer-side. */
 	_Atomic uint64_t read_entries; /* events handed to a consumer */
 	_Atomic uint32_t wake_pending; /* writer asked for a wake-up, not yet served */
-	uint32_t generation; /* bumped each time the ring is reused by a new thread */
+	uint32_t generation;	       /* bumped each time the ring is reused by a new thread */
 	char reserved[256 - 112];
 	struct uft_slot_meta meta[];
 };
@@ -116,10 +116,10 @@ struct uft_shm_header {
 	uint32_t version;
 	int32_t pid;
 	uint32_t subbuf_size;
-	uint32_t clock_id; /* enum uft_clock */
-	uint32_t mode;     /* default enum uft_buffer_mode for new rings */
+	uint32_t clock_id;   /* enum uft_clock */
+	uint32_t mode;	     /* default enum uft_buffer_mode for new rings */
 	uint32_t ring_pages; /* default slots per ring */
-	uint64_t size;       /* bytes mapped */
+	uint64_t size;	     /* bytes mapped */
 	uint64_t formats_off;
 	uint64_t formats_cap;
 	_Atomic uint64_t formats_len; /* bytes of complete format records */

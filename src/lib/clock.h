@@ -10,7 +10,6 @@
 
 #include "common/clocks.h"
 
-
 struct uft_tsc_conv {
 	uint32_t mult;
 	uint32_t shift;

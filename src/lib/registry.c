@@ -193,12 +193,13 @@ static void register_desc(struct uft_event *d)
 		bool same = len == e->format_len && memcmp(text, e->format, len) == 0;
 		free(text);
 		if (!same) {
-			fprintf(stderr,
-				"uft: %s:%u: event %s:%s is already defined with a different format "
-				"(%s:%u); this definition is not registered\n",
-				d->file, d->line, d->system, d->name,
-				e->descs && e->nr_descs ? e->descs[0]->file : "?",
-				e->descs && e->nr_descs ? e->descs[0]->line : 0);
+			fprintf(
+			    stderr,
+			    "uft: %s:%u: event %s:%s is already defined with a different format "
+			    "(%s:%u); this definition is not registered\n",
+			    d->file, d->line, d->system, d->name,
+			    e->descs && e->nr_descs ? e->descs[0]->file : "?",
+			    e->descs && e->nr_descs ? e->descs[0]->line : 0);
 			return;
 		}
 		add_desc(e, d);
@@ -256,7 +257,7 @@ void uft__register_section(struct uft_event *const *start, struct uft_event *con
 		}
 		sections = p;
 	}
-	sections[nr_sections++] = (struct reg_section){ start, stop, 1 };
+	sections[nr_sections++] = (struct reg_section){start, stop, 1};
 	for (struct uft_event *const *p = start; p < stop; p++)
 		if (*p)
 			register_desc(*p);

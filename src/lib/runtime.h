@@ -16,12 +16,12 @@ struct uft_wring {
 	struct uft_ring *r;
 	char *page; /* current page (header + data) */
 	uint64_t page_idx;
-	uint32_t tail;     /* bytes of data committed in the current page */
-	uint32_t cpu;      /* CPU of the last record */
-	uint64_t last_ts;  /* timestamp of the last record */
-	uint64_t entries;  /* events committed in this ring */
-	uint64_t dropped;  /* events refused (discard mode, full) */
-	uint64_t lost;     /* events that could not be written at all */
+	uint32_t tail;	  /* bytes of data committed in the current page */
+	uint32_t cpu;	  /* CPU of the last record */
+	uint64_t last_ts; /* timestamp of the last record */
+	uint64_t entries; /* events committed in this ring */
+	uint64_t dropped; /* events refused (discard mode, full) */
+	uint64_t lost;	  /* events that could not be written at all */
 	uint32_t generation;
 };
 
@@ -37,7 +37,7 @@ struct uft_tls {
 struct uft_session {
 	struct uft_shm_header *hdr; /* NULL until created */
 	int memfd;
-	int notify_fd; /* connection to the recorder, -1 if none */
+	int notify_fd;	     /* connection to the recorder, -1 if none */
 	uint32_t generation; /* bumped when the region is replaced (fork) */
 	uint32_t ring_pages;
 	uint32_t mode;

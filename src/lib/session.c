@@ -20,7 +20,7 @@
 #include "lib/runtime.h"
 #include <uft/uft.h>
 
-struct uft_session uft_sess = { .memfd = -1, .notify_fd = -1, .ring_pages = 256 };
+struct uft_session uft_sess = {.memfd = -1, .notify_fd = -1, .ring_pages = 256};
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
 static char record_sock[sizeof(((struct sockaddr_un *)0)->sun_path)];
 
@@ -29,7 +29,7 @@ static int connect_recorder(void)
 	int fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
 	if (fd < 0)
 		return -1;
-	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	struct sockaddr_un sa = {.sun_family = AF_UNIX};
 	memcpy(sa.sun_path, record_sock, sizeof(record_sock));
 	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) != 0) {
 		close(fd);
@@ -40,13 +40,13 @@ static int connect_recorder(void)
 
 static int send_region(int sock, int memfd)
 {
-	struct uft_hello hello = { .magic = UFT_HELLO_MAGIC, .pid = getpid(), .ppid = getppid() };
+	struct uft_hello hello = {.magic = UFT_HELLO_MAGIC, .pid = getpid(), .ppid = getppid()};
 	prctl(PR_GET_NAME, hello.comm, 0, 0, 0);
-	struct iovec iov = { &hello, sizeof(hello) };
+	struct iovec iov = {&hello, sizeof(hello)};
 	char cbuf[CMSG_SPACE(sizeof(int))];
 	memset(cbuf, 0, sizeof(cbuf));
-	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = cbuf,
-			      .msg_controllen = sizeof(cbuf) };
+	struct msghdr msg = {
+	    .msg_iov = &iov, .msg_iovlen = 1, .msg_control = cbuf, .msg_controllen = sizeof(cbuf)};
 	struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
 	c->cmsg_level = SOL_SOCKET;
 	c->cmsg_type = SCM_RIGHTS;

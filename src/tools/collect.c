@@ -165,7 +165,7 @@ static uint16_t global_id(struct collect *c, const char *system, const char *tex
 		return 0;
 	}
 	c->formats = n;
-	c->formats[c->nr_formats++] = (struct collect_format){ strdup(system), name, body, id };
+	c->formats[c->nr_formats++] = (struct collect_format){strdup(system), name, body, id};
 	return id;
 }
 
@@ -177,7 +177,7 @@ static void import_formats(struct collect *c, struct collect_proc *p)
 		len = h->formats_cap;
 	while (p->formats_seen + sizeof(struct uft_format_rec) <= len) {
 		const struct uft_format_rec *r =
-			(const void *)((char *)h + h->formats_off + p->formats_seen);
+		    (const void *)((char *)h + h->formats_off + p->formats_seen);
 		uint64_t need = (sizeof(*r) + r->len + 7) & ~7ull;
 		if (p->formats_seen + need > len)
 			break;
@@ -198,7 +198,8 @@ static struct collect_cpu *cpu_stream(struct collect *c, uint32_t cpu)
 		if (!n)
 			return NULL;
 		c->cpus = n;
-		memset(c->cpus + c->nr_cpus, 0, (cpu + 1 - (uint32_t)c->nr_cpus) * sizeof(*c->cpus));
+		memset(c->cpus + c->nr_cpus, 0,
+		       (cpu + 1 - (uint32_t)c->nr_cpus) * sizeof(*c->cpus));
 		c->nr_cpus = (int)cpu + 1;
 	}
 	return &c->cpus[cpu];
@@ -239,8 +240,8 @@ static int on_record(void *arg, uint64_t ts, uint32_t cpu, const void *data, uin
 	}
 	memcpy(c->arena + c->arena_len, data, len);
 	((struct uft_common_entry *)(c->arena + c->arena_len))->type = id;
-	s->ev[s->nr++] = (struct collect_event){ ts, c->seq++, c->arena_len, len,
-						 missed > UINT32_MAX ? UINT32_MAX : (uint32_t)missed };
+	s->ev[s->nr++] = (struct collect_event){
+	    ts, c->seq++, c->arena_len, len, missed > UINT32_MAX ? UINT32_MAX : (uint32_t)missed};
 	s->overrun += missed;
 	c->arena_len += len;
 	c->totals.recorded++;
@@ -281,7 +282,7 @@ void collect_drain(struct collect *c, struct collect_proc *p, bool final)
 		memset(p->rings + p->nr_rings, 0, (n - p->nr_rings) * sizeof(*p->rings));
 		p->nr_rings = n;
 	}
-	struct drain_ctx d = { c, p };
+	struct drain_ctx d = {c, p};
 	for (uint32_t i = 0; i < p->nr_rings; i++) {
 		struct collect_ring *cr = &p->rings[i];
 		if (!cr->off) {
@@ -375,8 +376,8 @@ int collect_write(struct collect *c, const char *path, uint64_t *file_size)
 	if (nr_cpus < 1)
 		nr_cpus = 1;
 	cpu_stream(c, (uint32_t)nr_cpus - 1);
-	const char *clock = uft_clock_name(c->clock_id < 0 ? UFT_CLOCK_LOCAL
-							   : (enum uft_clock)c->clock_id);
+	const char *clock =
+	    uft_clock_name(c->clock_id < 0 ? UFT_CLOCK_LOCAL : (enum uft_clock)c->clock_id);
 	struct tracedat_writer *w = tracedat_writer_open(path, nr_cpus, UFT_SUBBUF_SIZE, clock);
 	if (!w)
 		return -errno;

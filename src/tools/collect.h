@@ -19,7 +19,7 @@ struct collect_ring {
 
 struct collect_proc {
 	pid_t pid;
-	int conn;   /* record socket connection, -1 once closed */
+	int conn; /* record socket connection, -1 once closed */
 	struct uft_shm_header *hdr;
 	size_t map_len;
 	uint64_t formats_seen; /* bytes of the formats area already imported */
@@ -42,7 +42,7 @@ struct collect_cpu {
 	size_t nr, cap;
 	uint64_t overrun; /* events lost to overwrite, attributed here */
 	uint64_t dropped; /* discard-mode drops, attributed to the ring's last CPU */
-	uint64_t lost;    /* events that could not be written at all */
+	uint64_t lost;	  /* events that could not be written at all */
 };
 
 struct collect_format {
@@ -73,7 +73,7 @@ struct collect {
 	struct {
 		int pid;
 		char comm[16];
-	} *comms;
+	} * comms;
 	size_t nr_comms;
 	struct collect_totals totals;
 	int clock_id;

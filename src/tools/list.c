@@ -157,9 +157,9 @@ static void usage(FILE *f)
 int cmd_list(int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		{ "full", no_argument, NULL, 'U' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	    {"full", no_argument, NULL, 'U'},
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
 	};
 	const char *file = NULL, *regex = NULL;
 	bool events = false, tracers = false;
@@ -172,7 +172,8 @@ int cmd_list(int argc, char **argv)
 			events = true;
 			if (optarg)
 				regex = optarg;
-			else if (optind < argc && argv[optind][0] != '-' && (file || optind + 1 < argc))
+			else if (optind < argc && argv[optind][0] != '-' &&
+				 (file || optind + 1 < argc))
 				regex = argv[optind++];
 			break;
 		case 'F':
@@ -204,7 +205,7 @@ int cmd_list(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
-	struct list l = { 0 };
+	struct list l = {0};
 	if ((file ? from_file(&l, file) : from_program(&l, argv + optind)) != 0) {
 		free_list(&l);
 		return 1;
@@ -221,7 +222,8 @@ int cmd_list(int argc, char **argv)
 		snprintf(full, sizeof(full), "%s:%s", l.v[i].system, l.v[i].name);
 		if (regex && regexec(&re, full, 0, NULL, 0) != 0)
 			continue;
-		uft_list_event(stdout, l.v[i].system, l.v[i].name, l.v[i].format, l.v[i].len, flags);
+		uft_list_event(stdout, l.v[i].system, l.v[i].name, l.v[i].format, l.v[i].len,
+			       flags);
 	}
 	if (regex)
 		regfree(&re);

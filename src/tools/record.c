@@ -37,15 +37,16 @@ static void on_sigint(int sig)
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: uft record [-e EVENT]... [-o FILE] [-b KB] [-C CLOCK] [-M overwrite|discard]"
-		   " [-q] -- CMD [ARGS]\n"
-		   "  -e EVENT   SYSTEM:EVENT, SYSTEM:*, SYSTEM, EVENT or all (default all)\n"
-		   "  -o FILE    output file (default trace.dat)\n"
-		   "  -b KB      buffer size per thread in KiB (default 1024)\n"
-		   "  -C CLOCK   trace clock: local global counter uptime perf mono mono_raw boot"
-		   " tai x86-tsc\n"
-		   "  -M MODE    overwrite (flight recorder, default) or discard (drop new events)\n"
-		   "  -q         no summary\n");
+	fprintf(
+	    f, "usage: uft record [-e EVENT]... [-o FILE] [-b KB] [-C CLOCK] [-M overwrite|discard]"
+	       " [-q] -- CMD [ARGS]\n"
+	       "  -e EVENT   SYSTEM:EVENT, SYSTEM:*, SYSTEM, EVENT or all (default all)\n"
+	       "  -o FILE    output file (default trace.dat)\n"
+	       "  -b KB      buffer size per thread in KiB (default 1024)\n"
+	       "  -C CLOCK   trace clock: local global counter uptime perf mono mono_raw boot"
+	       " tai x86-tsc\n"
+	       "  -M MODE    overwrite (flight recorder, default) or discard (drop new events)\n"
+	       "  -q         no summary\n");
 }
 
 static int accept_proc(struct collect *c, int lsock)
@@ -62,9 +63,9 @@ static int accept_proc(struct collect *c, int lsock)
 	}
 	struct uft_hello hello;
 	char cbuf[CMSG_SPACE(sizeof(int))];
-	struct iovec iov = { &hello, sizeof(hello) };
-	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = cbuf,
-			      .msg_controllen = sizeof(cbuf) };
+	struct iovec iov = {&hello, sizeof(hello)};
+	struct msghdr msg = {
+	    .msg_iov = &iov, .msg_iovlen = 1, .msg_control = cbuf, .msg_controllen = sizeof(cbuf)};
 	ssize_t n = recvmsg(s, &msg, MSG_CMSG_CLOEXEC);
 	struct cmsghdr *cm = CMSG_FIRSTHDR(&msg);
 	int memfd = -1;
@@ -132,8 +133,8 @@ static char *join_events(char **ev, int n)
 int cmd_record(int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
 	};
 	const char *out = "trace.dat", *clock = NULL, *mode = NULL;
 	char *events[256];
@@ -192,7 +193,7 @@ int cmd_record(int argc, char **argv)
 		perror("uft record: mkdtemp");
 		return 1;
 	}
-	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	struct sockaddr_un sa = {.sun_family = AF_UNIX};
 	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s/sock", dir);
 	int lsock = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
 	if (lsock < 0 || bind(lsock, (struct sockaddr *)&sa, sizeof(sa)) != 0 ||
@@ -202,7 +203,7 @@ int cmd_record(int argc, char **argv)
 		return 1;
 	}
 
-	struct sigaction sact = { .sa_handler = on_sigint };
+	struct sigaction sact = {.sa_handler = on_sigint};
 	sigaction(SIGINT, &sact, NULL);
 	sigaction(SIGTERM, &sact, NULL);
 
@@ -242,9 +243,9 @@ int cmd_record(int argc, char **argv)
 		size_t nfds = 1 + c.nr_procs;
 		struct pollfd pfd[nfds];
 		size_t open_conns = 0;
-		pfd[0] = (struct pollfd){ .fd = lsock, .events = POLLIN };
+		pfd[0] = (struct pollfd){.fd = lsock, .events = POLLIN};
 		for (size_t i = 0; i < c.nr_procs; i++) {
-			pfd[1 + i] = (struct pollfd){ .fd = c.procs[i]->conn, .events = POLLIN };
+			pfd[1 + i] = (struct pollfd){.fd = c.procs[i]->conn, .events = POLLIN};
 			open_conns += c.procs[i]->conn >= 0;
 		}
 		if (!child_done) {
@@ -280,7 +281,8 @@ int cmd_record(int argc, char **argv)
 		}
 		struct timespec now;
 		clock_gettime(CLOCK_MONOTONIC, &now);
-		long ms = (now.tv_sec - last.tv_sec) * 1000 + (now.tv_nsec - last.tv_nsec) / 1000000;
+		long ms =
+		    (now.tv_sec - last.tv_sec) * 1000 + (now.tv_nsec - last.tv_nsec) / 1000000;
 		if (ms >= DRAIN_INTERVAL_MS) {
 			for (size_t i = 0; i < c.nr_procs; i++)
 				if (c.procs[i]->conn >= 0)

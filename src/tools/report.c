@@ -40,7 +40,8 @@ static bool cursor_next(struct cpu_cursor *c, uint32_t page_size)
 			return false;
 		}
 		uft_page_iter_init(&c->it, c->cpu->data + c->page_off, page_size);
-		c->missed = c->it.missed ? (c->it.missed_stored ? c->it.missed_count : UINT64_MAX) : 0;
+		c->missed =
+		    c->it.missed ? (c->it.missed_stored ? c->it.missed_count : UINT64_MAX) : 0;
 	}
 }
 
@@ -54,13 +55,13 @@ static void usage(FILE *f)
 int cmd_report(int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		{ "input", required_argument, NULL, 'i' },
-		{ "cpu", required_argument, NULL, 'c' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	    {"input", required_argument, NULL, 'i'},
+	    {"cpu", required_argument, NULL, 'c'},
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
 	};
 	const char *in = "trace.dat";
-	unsigned long long cpu_mask[64] = { 0 };
+	unsigned long long cpu_mask[64] = {0};
 	bool cpu_filter = false;
 	int opt;
 	optind = 1;
@@ -121,7 +122,7 @@ int cmd_report(int argc, char **argv)
 		if (cpu_filter && (cpu >= 4096 || !(cpu_mask[cpu / 64] & (1ull << (cpu % 64)))))
 			continue;
 		/* First pass: the header's entry counts. */
-		struct cpu_cursor c = { .cpu = cur[i].cpu };
+		struct cpu_cursor c = {.cpu = cur[i].cpu};
 		while (cursor_next(&c, psz)) {
 			entries++;
 			if (c.missed && c.missed != UINT64_MAX)
@@ -149,8 +150,8 @@ int cmd_report(int argc, char **argv)
 			uft_out_lost(stdout, best->cpu->cpu, best->missed);
 			best->missed = 0;
 		}
-		struct uft_out_record r = { best->cpu->cpu, best->rec.ts, best->rec.data,
-					    best->rec.len };
+		struct uft_out_record r = {best->cpu->cpu, best->rec.ts, best->rec.data,
+					   best->rec.len};
 		uft_out_event(stdout, tf.tep, trace_file_comm, &tf, &r, flags);
 		cursor_next(best, psz);
 	}

@@ -23,7 +23,8 @@ static void load_comms(struct trace_file *tf)
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		const char *eol = nl ? nl : end;
 		char line[64];
-		size_t n = (size_t)(eol - p) < sizeof(line) - 1 ? (size_t)(eol - p) : sizeof(line) - 1;
+		size_t n =
+		    (size_t)(eol - p) < sizeof(line) - 1 ? (size_t)(eol - p) : sizeof(line) - 1;
 		memcpy(line, p, n);
 		line[n] = 0;
 		int pid;
@@ -74,7 +75,8 @@ int trace_file_open(struct trace_file *tf, const char *path, char *err, size_t e
 	tep_set_page_size(tf->tep, (int)tf->td->page_size);
 	tep_set_file_bigendian(tf->tep, tf->td->big_endian ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
 	if (tf->td->header_page)
-		tep_parse_header_page(tf->tep, tf->td->header_page, (unsigned long)tf->td->header_page_len,
+		tep_parse_header_page(tf->tep, tf->td->header_page,
+				      (unsigned long)tf->td->header_page_len,
 				      tf->td->long_size ? tf->td->long_size : 8);
 	for (size_t i = 0; i < tf->td->nr_ftrace; i++)
 		tep_parse_event(tf->tep, tf->td->ftrace[i].text, tf->td->ftrace[i].len, "ftrace");

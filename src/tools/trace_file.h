@@ -15,7 +15,7 @@ struct trace_file {
 	struct {
 		int pid;
 		char comm[17];
-	} *comms;
+	} * comms;
 	size_t nr_comms;
 };
 

@@ -34,11 +34,11 @@ static char *format_of(const char *sys, const char *name)
 }
 
 static const char common_fields[] =
-	"format:\n"
-	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
-	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
-	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
-	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n";
+    "format:\n"
+    "\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+    "\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+    "\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+    "\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n";
 
 static void test_struct_event_format(void **state)
 {
@@ -67,16 +67,17 @@ static void test_struct_event_format(void **state)
 	free(got);
 
 	got = format_of("demo", "batch");
-	assert_non_null(strstr(got, "\tfield:__data_loc int[] values;\toffset:8;\tsize:4;\tsigned:1;\n"
-				    "\tfield:unsigned int count;\toffset:12;\tsize:4;\tsigned:0;\n"
-				    "\tfield:long sum;\toffset:16;\tsize:8;\tsigned:1;\n"));
+	assert_non_null(strstr(got,
+			       "\tfield:__data_loc int[] values;\toffset:8;\tsize:4;\tsigned:1;\n"
+			       "\tfield:unsigned int count;\toffset:12;\tsize:4;\tsigned:0;\n"
+			       "\tfield:long sum;\toffset:16;\tsize:8;\tsigned:1;\n"));
 	free(got);
 }
 
 static void test_formats_parse_in_libtraceevent(void **state)
 {
 	(void)state;
-	const char *names[] = { "request", "worker_state", "batch" };
+	const char *names[] = {"request", "worker_state", "batch"};
 	struct tep_handle *tep = tep_alloc();
 	for (size_t i = 0; i < 3; i++) {
 		char *text = format_of("demo", names[i]);
@@ -107,9 +108,10 @@ static void test_printf_event_format(void **state)
 	demo_oneliner(0);
 	char *got = format_of("tev", "oneliner");
 	assert_non_null(got);
-	assert_non_null(strstr(got, "\tfield:int n;\toffset:8;\tsize:4;\tsigned:1;\n"
-				    "\tfield:__data_loc char[] name;\toffset:12;\tsize:4;\tsigned:0;\n"
-				    "\tfield:unsigned long long big;\toffset:16;\tsize:8;\tsigned:0;\n"));
+	assert_non_null(
+	    strstr(got, "\tfield:int n;\toffset:8;\tsize:4;\tsigned:1;\n"
+			"\tfield:__data_loc char[] name;\toffset:12;\tsize:4;\tsigned:0;\n"
+			"\tfield:unsigned long long big;\toffset:16;\tsize:8;\tsigned:0;\n"));
 	assert_non_null(strstr(got, "print fmt: \"n=%d name=%s big=%llu\", REC->n, "
 				    "__get_str(name), REC->big\n"));
 	free(got);
@@ -132,7 +134,7 @@ static void test_enable_gate(void **state)
 static void test_ids_unique(void **state)
 {
 	(void)state;
-	const char *names[] = { "request", "worker_state", "batch", "oneliner" };
+	const char *names[] = {"request", "worker_state", "batch", "oneliner"};
 	uint16_t ids[4];
 	demo_oneliner(0);
 	for (int i = 0; i < 4; i++) {
@@ -237,7 +239,7 @@ static void test_record_bytes(void **state)
 	assert_int_equal(uft_set_event("demo:request", 1), 1);
 	trace_request("/abc", -7, 123456789ull);
 	uft_set_event("demo:request", 0);
-	struct found f = { .id = uft_find_event("demo", "request")->id };
+	struct found f = {.id = uft_find_event("demo", "request")->id};
 	struct uft_shm_header *h = uft_sess.hdr;
 	assert_non_null(h);
 	for (uint32_t i = 0; i < h->nr_rings; i++) {
@@ -270,15 +272,15 @@ static void test_record_bytes(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_struct_event_format),
-		cmocka_unit_test(test_formats_parse_in_libtraceevent),
-		cmocka_unit_test(test_printf_event_format),
-		cmocka_unit_test(test_enable_gate),
-		cmocka_unit_test(test_ids_unique),
-		cmocka_unit_test(test_dlopen_registers_and_dlclose_removes),
-		cmocka_unit_test(test_conflicting_definition_refused),
-		cmocka_unit_test(test_disabled_build_has_no_events),
-		cmocka_unit_test(test_record_bytes),
+	    cmocka_unit_test(test_struct_event_format),
+	    cmocka_unit_test(test_formats_parse_in_libtraceevent),
+	    cmocka_unit_test(test_printf_event_format),
+	    cmocka_unit_test(test_enable_gate),
+	    cmocka_unit_test(test_ids_unique),
+	    cmocka_unit_test(test_dlopen_registers_and_dlclose_removes),
+	    cmocka_unit_test(test_conflicting_definition_refused),
+	    cmocka_unit_test(test_disabled_build_has_no_events),
+	    cmocka_unit_test(test_record_bytes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
