@@ -103,11 +103,15 @@ long uft_ring_drain(struct uft_ring *r, struct uft_ring_cursor *c, bool partial,
 			continue;
 		}
 		if (c->page < p) {
+			/* Copy first, then release the slot: the writer reuses a slot only
+			 * once `consumed` has passed it, so a successful release proves the
+			 * copy was not overwritten. A failed one means the writer retired
+			 * the page meanwhile (overwrite mode): the copy is dropped. */
+			bool ok = copy_page(r, c->page, &pc, false);
 			uint64_t want = c->page;
-			if (cons == want &&
-			    !atomic_compare_exchange_strong(&r->consumed, &want, want + 1))
+			if (!atomic_compare_exchange_strong(&r->consumed, &want, want + 1))
 				continue;
-			if (copy_page(r, c->page, &pc, false))
+			if (ok)
 				total += deliver(c, &pc, fn, ctx, &stop);
 			c->page++;
 			c->off = 0;

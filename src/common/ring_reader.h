@@ -1,7 +1,8 @@
 /* Reading a thread ring from another process (or thread) without a lock: the
- * produced/consumed protocol. Complete pages are claimed by advancing
- * `consumed` with compare-and-swap, copied, and kept only if the writer did
- * not lap them meanwhile; the page being written is read up to its commit. */
+ * produced/consumed protocol. A complete page is copied and then released by
+ * advancing `consumed` with compare-and-swap; the copy counts only if the
+ * release succeeds (the writer did not retire the page meanwhile). The page
+ * being written is read up to its commit word without releasing it. */
 #ifndef UFT_RING_READER_H
 #define UFT_RING_READER_H
 

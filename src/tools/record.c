@@ -301,6 +301,10 @@ int cmd_record(int argc, char **argv)
 	unlink(sa.sun_path);
 	rmdir(dir);
 
+	if (c.nr_procs == 0 && WIFEXITED(status) && WEXITSTATUS(status) == 127) {
+		collect_free(&c); /* the program could not be started */
+		return 127;
+	}
 	if (c.nr_procs == 0)
 		fprintf(stderr, "uft record: no process registered (is %s linked with libuft?)\n",
 			argv[optind]);

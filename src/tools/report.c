@@ -95,7 +95,7 @@ int cmd_report(int argc, char **argv)
 	struct trace_file tf;
 	char err[256];
 	if (trace_file_open(&tf, in, err, sizeof(err)) != 0) {
-		fprintf(stderr, "uft report: %s: %s\n", in, err);
+		fprintf(stderr, "uft report: %s\n", err);
 		return 1;
 	}
 	if (tf.td->latency) {
