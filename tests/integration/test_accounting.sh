@@ -1,0 +1,55 @@
+#!/bin/bash
+# Buffer accounting through the recorder: with a buffer far too small, overwrite
+# mode keeps the newest events and counts the rest as overruns, discard mode keeps
+# the oldest and counts the rest as dropped; the counts add up exactly.
+set -euo pipefail
+B=${UFT_BUILD:-build}
+UFT=$B/bin/uft
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+N=200000
+
+summary() { grep '^total:' "$1" | sed -E 's/[^0-9]+/ /g'; }
+
+# overwrite: written = recorded + overrun, nothing dropped, newest kept
+$UFT record -M overwrite -b 16 -o "$tmp/o.dat" -- "$B/bin/flood" $N 2 >"$tmp/o.txt"
+read -r w r o d _ <<<"$(summary "$tmp/o.txt")"
+echo "overwrite: written=$w recorded=$r overrun=$o dropped=$d"
+[ "$w" -eq $((2 * N)) ] || { echo "written $w != $((2 * N))"; exit 1; }
+[ "$d" -eq 0 ] || { echo "dropped in overwrite mode"; exit 1; }
+[ $((r + o)) -eq "$w" ] || { echo "recorded + overrun != written"; exit 1; }
+[ "$o" -gt 0 ] || { echo "expected overruns with a 16 KiB buffer"; exit 1; }
+$UFT report -i "$tmp/o.dat" >"$tmp/o.rep"
+grep -q "entries-in-buffer/entries-written: $r/" "$tmp/o.rep"
+# each thread's last event is kept (the newest survive)
+for t in 0 1; do
+	grep -q "seq: thread=$t n=$N\$" "$tmp/o.rep" || { echo "thread $t lost its newest event"; exit 1; }
+done
+# what is kept is a run of consecutive pages per thread: numbers only increase
+awk '/ seq: /{split($NF,a,"="); split($(NF-1),t,"="); if (a[2] <= last[t[2]]) bad=1; last[t[2]]=a[2]}
+     END{exit bad}' "$tmp/o.rep" || { echo "events out of order"; exit 1; }
+
+# discard: written = recorded, no overrun, written + dropped = attempted, oldest kept
+$UFT record -M discard -b 16 -o "$tmp/d.dat" -- "$B/bin/flood" $N 2 >"$tmp/d.txt"
+read -r w r o d _ <<<"$(summary "$tmp/d.txt")"
+echo "discard: written=$w recorded=$r overrun=$o dropped=$d"
+[ "$o" -eq 0 ] || { echo "overrun in discard mode"; exit 1; }
+[ "$w" -eq "$r" ] || { echo "written != recorded"; exit 1; }
+[ $((w + d)) -eq $((2 * N)) ] || { echo "written + dropped != attempted"; exit 1; }
+$UFT report -i "$tmp/d.dat" >"$tmp/d.rep"
+for t in 0 1; do
+	grep -q "seq: thread=$t n=1\$" "$tmp/d.rep" || { echo "thread $t lost its first event"; exit 1; }
+done
+
+# a big enough buffer loses nothing
+$UFT record -M discard -b 65536 -o "$tmp/all.dat" -- "$B/bin/flood" $N 2 >"$tmp/all.txt"
+read -r w r o d _ <<<"$(summary "$tmp/all.txt")"
+[ "$w" -eq $((2 * N)) ] && [ "$r" -eq "$w" ] && [ "$d" -eq 0 ] || {
+	echo "lost events with a large buffer: $(cat "$tmp/all.txt")"
+	exit 1
+}
+if command -v trace-cmd >/dev/null; then
+	n=$(trace-cmd report -i "$tmp/all.dat" 2>/dev/null | grep -c ' seq: ')
+	[ "$n" -eq $((2 * N)) ] || { echo "trace-cmd sees $n events"; exit 1; }
+fi
+echo ok
