@@ -63,13 +63,13 @@ extern struct uft_event *const __stop_uft_events[] __attribute__((weak, visibili
 
 __attribute__((constructor, used)) static void uft__register_this_object(void)
 {
-	if (&__start_uft_events[0] != &__stop_uft_events[0])
+	if ((const void *)__start_uft_events != (const void *)__stop_uft_events)
 		uft__register_section(__start_uft_events, __stop_uft_events);
 }
 
 __attribute__((destructor, used)) static void uft__unregister_this_object(void)
 {
-	if (&__start_uft_events[0] != &__stop_uft_events[0])
+	if ((const void *)__start_uft_events != (const void *)__stop_uft_events)
 		uft__unregister_section(__start_uft_events, __stop_uft_events);
 }
 #endif

@@ -36,6 +36,24 @@ static inline void *uft_rb_put_data_header(void *p, uint32_t len, uint32_t delta
 	return w + 2;
 }
 
+/* The runtime writes every record in the kernel's forced-8-byte-alignment form
+ * (type_len 0, length word, payload rounded to 8): payloads then start 8-byte
+ * aligned, so the generated code may store 64-bit fields through typed
+ * pointers. Size of such a record, header included: */
+static inline uint32_t uft_rb_aligned_record_size(uint32_t len)
+{
+	return 8u + ((len + 7u) & ~7u);
+}
+
+/* Writes the header of an aligned record at `p`; returns the payload. */
+static inline void *uft_rb_put_aligned_header(void *p, uint32_t len, uint32_t delta)
+{
+	uint32_t *w = (uint32_t *)p;
+	w[0] = delta << 5; /* type_len 0 */
+	w[1] = ((len + 7u) & ~7u) + 4u;
+	return w + 2;
+}
+
 /* Writes an 8-byte TIME_EXTEND record carrying `delta`. */
 static inline void uft_rb_put_time_extend(void *p, uint64_t delta)
 {

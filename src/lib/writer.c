@@ -186,10 +186,10 @@ static int write_cpu_mark(struct uft_tls *t, struct uft_wring *w, uint64_t ts, u
 		uint32_t pad;
 	} mark = { { UFT_ID_CPU_MARK, 0, 0, t->tid }, cpu, 0 };
 	uint32_t tail;
-	char *p = reserve_space(w, &ts, uft_rb_record_size(sizeof(mark)), &tail);
+	char *p = reserve_space(w, &ts, uft_rb_aligned_record_size(sizeof(mark)), &tail);
 	if (!p)
 		return -1;
-	void *rec = uft_rb_put_data_header(p, sizeof(mark), *(uint32_t *)p);
+	void *rec = uft_rb_put_aligned_header(p, sizeof(mark), *(uint32_t *)p);
 	memcpy(rec, &mark, sizeof(mark));
 	w->tail = tail;
 	w->last_ts = ts;
@@ -209,7 +209,7 @@ void *uft_reserve(struct uft_rsv *rsv, const struct uft_event *ev, uint32_t len)
 	struct uft_wring *w = &t->lv[lvl];
 	if (unlikely(!w->r) && wring_open(t, w, lvl) != 0)
 		goto fail;
-	if (unlikely(len > UFT_PAGE_DATA_SIZE - 16)) {
+	if (unlikely(len > UFT_PAGE_DATA_SIZE - 24)) {
 		count_lost(w);
 		goto fail;
 	}
@@ -218,12 +218,12 @@ void *uft_reserve(struct uft_rsv *rsv, const struct uft_event *ev, uint32_t len)
 	if (unlikely(cpu != w->cpu) && write_cpu_mark(t, w, ts, cpu) != 0)
 		goto full;
 	uint32_t tail;
-	char *p = reserve_space(w, &ts, uft_rb_record_size(len), &tail);
+	char *p = reserve_space(w, &ts, uft_rb_aligned_record_size(len), &tail);
 	if (unlikely(!p))
 		goto full;
-	char *rec = uft_rb_put_data_header(p, len, *(uint32_t *)p);
-	if (len & 3)
-		*(uint32_t *)(rec + (len & ~3u)) = 0; /* no stale bytes in the rounding */
+	char *rec = uft_rb_put_aligned_header(p, len, *(uint32_t *)p);
+	if (len & 7)
+		*(uint64_t *)(rec + (len & ~7u)) = 0; /* no stale bytes in the rounding */
 	struct uft_common_entry *c = (struct uft_common_entry *)rec;
 	c->type = ev->id;
 	c->flags = lvl ? UFT_FLAG_IN_SIGNAL : 0;

@@ -335,7 +335,8 @@ static int write_cpu(struct collect *c, struct tracedat_writer *w, int cpu)
 	static uint8_t page[UFT_SUBBUF_SIZE];
 	struct uft_page_builder b;
 	uint64_t pending_missed = 0;
-	qsort(s->ev, s->nr, sizeof(*s->ev), cmp_event);
+	if (s->nr)
+		qsort(s->ev, s->nr, sizeof(*s->ev), cmp_event);
 	uft_page_builder_init(&b, page, UFT_SUBBUF_SIZE);
 	for (size_t i = 0; i < s->nr; i++) {
 		struct collect_event *e = &s->ev[i];

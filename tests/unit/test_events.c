@@ -212,7 +212,7 @@ static void test_disabled_build_has_no_events(void **state)
 
 struct found {
 	uint16_t id;
-	uint8_t rec[256];
+	_Alignas(8) uint8_t rec[256];
 	uint32_t len;
 	int n;
 };
