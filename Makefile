@@ -38,7 +38,7 @@ LIBUFT_SO := $(BUILD)/lib/libuft.so
 LIBUFT_A := $(BUILD)/lib/libuft.a
 LIBTOOLS_A := $(BUILD)/lib/libufttools.a
 UFT := $(BUILD)/bin/uft
-EXAMPLES := $(BUILD)/bin/demo $(BUILD)/bin/flood
+EXAMPLES := $(BUILD)/bin/demo $(BUILD)/bin/flood $(BUILD)/bin/killme
 TESTS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(TEST_SRC))
 FUZZ_RUNNERS := $(patsubst fuzz/%.c,$(BUILD)/fuzz/%,$(FUZZ_SRC))
 FIXTURES := $(patsubst tests/fixtures/%.c,$(BUILD)/tests/lib%.so,$(FIXTURE_SRC))
@@ -129,4 +129,4 @@ format-check:
 clean:
 	rm -rf build
 
--include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
+-include $(shell find $(BUILD)/obj $(BUILD)/tests $(BUILD)/fuzz -name '*.d' 2>/dev/null)

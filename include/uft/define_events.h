@@ -179,7 +179,7 @@
 	    .system = UFT__XSTR1(UFT_SYSTEM),                                                      \
 	    .name = #evn,                                                                          \
 	    .fields_fn = uft__fields_##evn,                                                        \
-	    .fixed_size = sizeof(struct uft_raw_##evn),                                            \
+	    .fixed_size = offsetof(struct uft_raw_##evn, __data),                                  \
 	    .print_fmt = uft__print_fmt_##evn,                                                     \
 	    .file = __FILE__,                                                                      \
 	    .line = __LINE__,                                                                      \
@@ -196,12 +196,12 @@
 		struct uft_rsv __rsv;                                                              \
 		struct uft_raw_##evn *__entry = (struct uft_raw_##evn *)uft_reserve(               \
 		    &__rsv, &uft_event_##evn,                                                      \
-		    (uint32_t)sizeof(struct uft_raw_##evn) + __data_size);                         \
+		    (uint32_t)offsetof(struct uft_raw_##evn, __data) + __data_size);               \
 		if (!__entry)                                                                      \
 			return;                                                                    \
 		/* Padding between fields must not leak stale buffer bytes. */                     \
 		memset((char *)__entry + sizeof(struct uft_common_entry), 0,                       \
-		       sizeof(struct uft_raw_##evn) - sizeof(struct uft_common_entry));            \
+		       offsetof(struct uft_raw_##evn, __data) - sizeof(struct uft_common_entry));  \
 		tstruct assign uft_commit(&__rsv);                                                 \
 	}
 #include UFT_INCLUDE_FILE

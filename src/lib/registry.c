@@ -7,7 +7,6 @@
  * recorded id always means one format. */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <fnmatch.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +15,7 @@
 
 #include "common/format.h"
 #include "common/printf_event.h"
+#include "common/spec.h"
 #include "lib/runtime.h"
 #include <uft/uft.h>
 
@@ -56,34 +56,6 @@ static void *grow(void *p, uint32_t *cap, size_t elem)
 	return q;
 }
 
-static bool glob_match(const char *pat, const char *s)
-{
-	return fnmatch(pat, s, 0) == 0;
-}
-
-/* trace-cmd -e semantics: "all", "SYS:EV", "SYS:*", or a bare word naming a
- * system or an event. Globs work in every part. */
-static bool spec_matches(const char *spec, const char *sys, const char *name)
-{
-	if (strcmp(spec, "all") == 0 || strcmp(spec, "*") == 0 || strcmp(spec, "*:*") == 0)
-		return true;
-	const char *colon = strchr(spec, ':');
-	if (!colon)
-		return glob_match(spec, sys) || glob_match(spec, name);
-	char sysp[128];
-	size_t n = (size_t)(colon - spec);
-	if (n >= sizeof(sysp))
-		return false;
-	memcpy(sysp, spec, n);
-	sysp[n] = 0;
-	const char *evp = colon + 1;
-	if (!*sysp)
-		strcpy(sysp, "*");
-	if (!*evp)
-		evp = "*";
-	return glob_match(sysp, sys) && glob_match(evp, name);
-}
-
 static void set_enabled(struct reg_event *e, bool on)
 {
 	if (e->enabled == on)
@@ -107,7 +79,7 @@ static bool wanted(const struct reg_event *e)
 	for (uint32_t i = 0; i < nr_specs; i++) {
 		const char *s = specs[i];
 		bool neg = s[0] == '!';
-		if (spec_matches(s + neg, e->system, e->name))
+		if (uft_event_spec_matches(s + neg, e->system, e->name))
 			on = !neg;
 	}
 	return on;
@@ -279,6 +251,14 @@ static void unregister_desc(struct uft_event *d)
 			if (e->nr_descs == 0)
 				e->live = false; /* the id stays retired */
 			d->id = 0;
+			if (d->style == UFT_STYLE_PRINTF && d->priv) {
+				/* The descriptor leaves with its object; its layout with it. */
+				uft_printf_layout_free(d->priv);
+				free(d->priv);
+				d->priv = NULL;
+				d->fields = NULL;
+				d->print_fmt = NULL;
+			}
 			return;
 		}
 	}
@@ -306,7 +286,7 @@ static int apply_spec(const char *spec, int on)
 	int changed = 0;
 	for (uint32_t i = 0; i < nr_events; i++) {
 		struct reg_event *e = &events[i];
-		if (!e->live || !spec_matches(spec, e->system, e->name))
+		if (!e->live || !uft_event_spec_matches(spec, e->system, e->name))
 			continue;
 		if (e->enabled != (on != 0))
 			changed++;

@@ -24,7 +24,8 @@ volatile int uft_tracing_on = 1;
 
 static pthread_key_t exit_key;
 static pthread_once_t exit_key_once = PTHREAD_ONCE_INIT;
-static int rseq_usable = -1;
+/* Decided by the first thread that asks; others may race to the same answer. */
+static _Atomic int rseq_usable = -1;
 
 #define likely(x) __builtin_expect(!!(x), 1)
 #define unlikely(x) __builtin_expect(!!(x), 0)
@@ -39,9 +40,12 @@ static inline uint32_t rseq_cpu(void)
 
 static uint32_t current_cpu_slow(void)
 {
-	if (rseq_usable < 0)
-		rseq_usable = __rseq_size >= 32 && (int32_t)rseq_cpu() >= 0;
-	if (rseq_usable)
+	int usable = atomic_load_explicit(&rseq_usable, memory_order_relaxed);
+	if (usable < 0) {
+		usable = __rseq_size >= 32 && (int32_t)rseq_cpu() >= 0;
+		atomic_store_explicit(&rseq_usable, usable, memory_order_relaxed);
+	}
+	if (usable)
 		return rseq_cpu();
 	int c = sched_getcpu();
 	return c < 0 ? 0 : (uint32_t)c;
@@ -49,7 +53,7 @@ static uint32_t current_cpu_slow(void)
 
 static inline uint32_t current_cpu(void)
 {
-	if (likely(rseq_usable > 0))
+	if (likely(atomic_load_explicit(&rseq_usable, memory_order_relaxed) > 0))
 		return rseq_cpu();
 	return current_cpu_slow();
 }
@@ -70,11 +74,14 @@ static inline void publish_commit(struct uft_wring *w)
 	atomic_store_explicit((_Atomic uint64_t *)(w->page + 8), w->tail, memory_order_release);
 }
 
+/* Counts an event that could not be written. A write nested too deep counts
+ * on the deepest level, possibly interrupting that level's own count: atomic
+ * adds, not a read-modify-write a signal could split (failure paths only). */
 static void count_lost(struct uft_wring *w)
 {
-	w->lost++;
+	__atomic_add_fetch(&w->lost, 1, __ATOMIC_RELAXED);
 	if (w->r)
-		atomic_store_explicit(&w->r->lost, w->lost, memory_order_relaxed);
+		atomic_fetch_add_explicit(&w->r->lost, 1, memory_order_relaxed);
 }
 
 static void maybe_wake(struct uft_ring *r, uint64_t produced)
@@ -111,13 +118,15 @@ static int next_page(struct uft_wring *w, uint64_t ts)
 	struct uft_slot_meta *m = &r->meta[next % r->nr_pages];
 	m->first_entry = w->entries;
 	m->cpu = w->cpu;
-	m->seq_lo = (uint32_t)next;
 	char *page = uft_ring_page(r, next);
 	*(uint64_t *)page = ts;
 	w->page = page;
 	w->page_idx = next;
 	w->tail = 0;
 	publish_commit(w);
+	/* Naming the page in its slot comes last: until then the slot still holds
+	 * the page it replaces, whose commit word a reader must not pair with it. */
+	__atomic_store_n(&m->seq_lo, (uint32_t)next, __ATOMIC_RELEASE);
 	w->last_ts = ts;
 	maybe_wake(r, next);
 	return 0;
@@ -130,7 +139,7 @@ static int wring_open(struct uft_tls *t, struct uft_wring *w, uint32_t lvl)
 	if (!t->tid)
 		t->tid = (int32_t)syscall(SYS_gettid);
 	struct uft_ring *r =
-		uft_shm_ring_alloc(uft_sess.hdr, uft_sess.ring_pages, t->tid, lvl, uft_sess.mode);
+	    uft_shm_ring_alloc(uft_sess.hdr, uft_sess.ring_pages, t->tid, lvl, uft_sess.mode);
 	if (!r)
 		return -1;
 	uint64_t ts = uft_clock_now();
@@ -184,7 +193,7 @@ static int write_cpu_mark(struct uft_tls *t, struct uft_wring *w, uint64_t ts, u
 		struct uft_common_entry c;
 		uint32_t cpu;
 		uint32_t pad;
-	} mark = { { UFT_ID_CPU_MARK, 0, 0, t->tid }, cpu, 0 };
+	} mark = {{UFT_ID_CPU_MARK, 0, 0, t->tid}, cpu, 0};
 	uint32_t tail;
 	char *p = reserve_space(w, &ts, uft_rb_aligned_record_size(sizeof(mark)), &tail);
 	if (!p)
@@ -204,8 +213,11 @@ void *uft_reserve(struct uft_rsv *rsv, const struct uft_event *ev, uint32_t len)
 	uint32_t lvl = t->nest;
 	t->nest = lvl + 1;
 	signal_fence();
-	if (unlikely(lvl >= UFT_MAX_NEST || !uft_tracing_on))
+	if (unlikely(lvl >= UFT_MAX_NEST || !uft_tracing_on)) {
+		if (lvl >= UFT_MAX_NEST) /* no ring for it: counted beside the one it interrupts */
+			count_lost(&t->lv[UFT_MAX_NEST - 1]);
 		goto fail;
+	}
 	struct uft_wring *w = &t->lv[lvl];
 	if (unlikely(!w->r) && wring_open(t, w, lvl) != 0)
 		goto fail;

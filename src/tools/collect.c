@@ -13,6 +13,7 @@
 
 #include "common/clocks.h"
 #include "common/page.h"
+#include "common/spec.h"
 #include "tools/tracedat.h"
 #include <uft/event.h>
 
@@ -319,6 +320,14 @@ void collect_drain(struct collect *c, struct collect_proc *p, bool final)
 	}
 	if (final)
 		import_formats(c, p);
+}
+
+bool collect_spec_matches(const struct collect *c, const char *spec)
+{
+	for (size_t i = 0; i < c->nr_formats; i++)
+		if (uft_event_spec_matches(spec, c->formats[i].system, c->formats[i].name))
+			return true;
+	return false;
 }
 
 static int cmp_event(const void *a, const void *b)

@@ -86,6 +86,8 @@ int collect_add_proc(struct collect *c, pid_t pid, int memfd, int conn, const ch
 /* Imports new formats and events of one process (`final`: the process is
  * gone, read the last partial pages and account its rings). */
 void collect_drain(struct collect *c, struct collect_proc *p, bool final);
+/* Whether an -e spec names any event the traced processes defined. */
+bool collect_spec_matches(const struct collect *c, const char *spec);
 /* Writes everything collected as trace.dat; 0 or -errno. */
 int collect_write(struct collect *c, const char *path, uint64_t *file_size);
 

@@ -180,7 +180,7 @@ int cmd_list(int argc, char **argv)
 			flags |= UFT_LIST_FORMAT;
 			break;
 		case 'U':
-			flags |= UFT_LIST_FULL;
+			flags |= UFT_LIST_FULL | UFT_LIST_FORMAT;
 			break;
 		case 't':
 			tracers = true;

@@ -308,6 +308,9 @@ int cmd_record(int argc, char **argv)
 	if (c.nr_procs == 0)
 		fprintf(stderr, "uft record: no process registered (is %s linked with libuft?)\n",
 			argv[optind]);
+	for (int i = 0; i < nr_events; i++)
+		if (events[i][0] != '!' && c.nr_procs && !collect_spec_matches(&c, events[i]))
+			fprintf(stderr, "uft record: no event matches '%s'\n", events[i]);
 	uint64_t size = 0;
 	int rc = collect_write(&c, out, &size);
 	if (rc != 0) {
