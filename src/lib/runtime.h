@@ -27,6 +27,8 @@ struct uft_wring {
 
 struct uft_tls {
 	uint32_t nest;
+	uint32_t in_signal;   /* signal handlers running on this thread */
+	uint8_t sigs_blocked; /* every blockable signal blocked */
 	int32_t tid;
 	uint32_t generation; /* session generation the rings belong to */
 	uint8_t exiting;

@@ -238,7 +238,8 @@ void *uft_reserve(struct uft_rsv *rsv, const struct uft_event *ev, uint32_t len)
 		*(uint64_t *)(rec + (len & ~7u)) = 0; /* no stale bytes in the rounding */
 	struct uft_common_entry *c = (struct uft_common_entry *)rec;
 	c->type = ev->id;
-	c->flags = lvl ? UFT_FLAG_IN_SIGNAL : 0;
+	c->flags = (lvl || t->in_signal ? UFT_FLAG_IN_SIGNAL : 0) |
+		   (t->sigs_blocked ? UFT_FLAG_SIGS_BLOCKED : 0);
 	c->preempt_count = (uint8_t)lvl;
 	c->pid = t->tid;
 	rsv->w = w;
@@ -302,5 +303,9 @@ void uft_writer_thread_exit(void)
 /* In a forked child: the parent's rings are not ours to write. */
 void uft_writer_reset_after_fork(void)
 {
+	uint32_t in_signal = uft_tls.in_signal;
+	uint8_t blocked = uft_tls.sigs_blocked; /* the mask survives fork */
 	memset(&uft_tls, 0, sizeof(uft_tls));
+	uft_tls.in_signal = in_signal;
+	uft_tls.sigs_blocked = blocked;
 }

@@ -234,7 +234,9 @@ static int on_record(void *ctx, uint64_t ts, uint32_t cpu, const void *data, uin
 		return 0;
 	}
 	uint32_t lvl = v->level;
-	uint8_t want_flags = lvl ? UFT_FLAG_IN_SIGNAL : 0;
+	/* Every record written from a handler says so, nested or not; the main
+	 * loop never runs with every signal blocked. */
+	uint8_t want_flags = r->ctx ? UFT_FLAG_IN_SIGNAL : 0;
 	if (r->type != uft_event_seq.id || r->pid != atomic_load(&workers[v->worker].tid) ||
 	    r->preempt_count != lvl || r->flags != want_flags)
 		c->bad_header++;
