@@ -64,6 +64,9 @@ struct uft_event {
 	uint32_t line;
 	uint32_t nr_args; /* UFT_TRACE: arguments at the call site */
 	void *priv;	  /* registry state */
+	/* Compiled filter (struct uft_filter) or NULL; records it rejects are
+	 * abandoned before they take buffer space. */
+	const void *volatile filter;
 };
 
 #ifdef __cplusplus

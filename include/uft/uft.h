@@ -10,6 +10,7 @@
 #ifndef UFT_UFT_H
 #define UFT_UFT_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <uft/event.h>
 
@@ -23,6 +24,11 @@ extern "C" {
  * "SYSTEM:EVENT", "SYSTEM:*", "EVENT", "all"; globs allowed in either part.
  * Returns the number of events changed, or -errno. */
 int uft_set_event(const char *spec, int on);
+/* Sets the filter of the events matching SPEC (the kernel's filter grammar;
+ * "0" clears it), for events registered later too. Returns the number of
+ * events given the filter, or -EINVAL with the kernel's `filter` file text
+ * of the error (expression, caret, parse_error line) in err. */
+int uft_set_filter(const char *spec, const char *expr, char *err, size_t errlen);
 /* Makes everything committed so far visible to consumers and publishes counts. */
 void uft_flush(void);
 /* Looks up a registered event. */
@@ -33,9 +39,11 @@ struct uft_event *uft_find_event(const char *system, const char *name);
 struct uft_rsv {
 	void *w;   /* writer ring */
 	void *rec; /* payload: common header then fields */
+	const struct uft_event *ev;
 	uint64_t ts;
 	uint32_t tail; /* page tail once committed */
 	uint32_t lvl;
+	uint32_t len;
 };
 
 /* Reserves a record of `len` bytes (common header included) for `ev` and fills

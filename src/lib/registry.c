@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/filter.h"
 #include "common/format.h"
 #include "common/printf_event.h"
 #include "common/spec.h"
@@ -45,6 +46,17 @@ static uint32_t next_id = UFT_ID_FIRST_DYNAMIC;
 /* Enable specs in the order given; applied to events registered later too. */
 static char **specs;
 static uint32_t nr_specs;
+/* Filter settings in the order given, likewise. */
+struct filter_spec {
+	char *spec;
+	char *expr;
+};
+static struct filter_spec *fspecs;
+static uint32_t nr_fspecs;
+/* Filters replaced while a writer may still be evaluating them: kept, never
+ * freed, as nothing tells when the last reader is done. */
+static struct uft_filter **retired;
+static uint32_t nr_retired, cap_retired;
 
 static void *grow(void *p, uint32_t *cap, size_t elem)
 {
@@ -83,6 +95,50 @@ static bool wanted(const struct reg_event *e)
 			on = !neg;
 	}
 	return on;
+}
+
+static void retire(const struct uft_filter *f)
+{
+	if (!f)
+		return;
+	if (nr_retired == cap_retired) {
+		void *p = grow(retired, &cap_retired, sizeof(*retired));
+		if (!p)
+			return; /* leaked rather than freed under a reader */
+		retired = p;
+	}
+	retired[nr_retired++] = (struct uft_filter *)f;
+}
+
+/* Compiles `expr` for one event and installs it on all its descriptors.
+ * Returns 1 if installed, 0 if cleared, -EINVAL with the error text. */
+static int install_filter(struct reg_event *e, const char *expr, char *err, size_t errlen)
+{
+	struct uft_event *d = e->descs[0];
+	struct uft_filter *f = NULL;
+	struct uft_filter_error fe = {0, 0};
+	int rc = uft_filter_compile(expr, d->fields, d->nr_fields, &f, &fe);
+	if (rc < 0) {
+		if (err && errlen)
+			uft_filter_error_text(expr, &fe, err, errlen);
+		return -EINVAL;
+	}
+	const void *old = d->filter;
+	for (uint32_t i = 0; i < e->nr_descs; i++)
+		__atomic_store_n(&e->descs[i]->filter, f, __ATOMIC_RELEASE);
+	retire(old);
+	return rc == UFT_FILTER_CLEAR ? 0 : 1;
+}
+
+static void apply_filters(struct reg_event *e)
+{
+	for (uint32_t i = 0; i < nr_fspecs; i++) {
+		if (!uft_event_spec_matches(fspecs[i].spec, e->system, e->name))
+			continue;
+		char err[1024];
+		if (install_filter(e, fspecs[i].expr, err, sizeof(err)) < 0)
+			fprintf(stderr, "uft: filter of %s:%s:\n%s", e->system, e->name, err);
+	}
 }
 
 static struct reg_event *find_event(const char *sys, const char *name)
@@ -141,6 +197,8 @@ static void add_desc(struct reg_event *e, struct uft_event *d)
 	}
 	e->descs[e->nr_descs++] = d;
 	d->id = e->id;
+	if (e->nr_descs > 1)
+		d->filter = e->descs[0]->filter;
 	if (e->enabled) {
 		d->enabled = 1;
 		__atomic_add_fetch(d->gate, 1, __ATOMIC_RELAXED);
@@ -206,6 +264,7 @@ static void register_desc(struct uft_event *d)
 	add_desc(e, d);
 	if (uft_sess.hdr)
 		uft_shm_add_format(uft_sess.hdr, e->id, e->system, e->format, e->format_len);
+	apply_filters(e);
 	if (wanted(e))
 		set_enabled(e, true);
 }
@@ -317,6 +376,63 @@ int uft_set_event(const char *spec, int on)
 	int n = apply_spec(spec, on);
 	pthread_mutex_unlock(&reg_lock);
 	return n;
+}
+
+int uft_set_filter(const char *spec, const char *expr, char *err, size_t errlen)
+{
+	if (!spec || !*spec || !expr)
+		return -EINVAL;
+	uft_init();
+	char *text = strdup(expr);
+	if (!text)
+		return -ENOMEM;
+	size_t n = strlen(text);
+	while (n && (text[n - 1] == ' ' || text[n - 1] == '\t' || text[n - 1] == '\n'))
+		text[--n] = 0; /* as the kernel trims a write */
+	pthread_mutex_lock(&reg_lock);
+	int installed = 0, rc = 0;
+	for (uint32_t i = 0; i < nr_events && rc == 0; i++) {
+		struct reg_event *e = &events[i];
+		if (!e->live || !uft_event_spec_matches(spec, e->system, e->name))
+			continue;
+		int r = install_filter(e, text, err, errlen);
+		if (r < 0)
+			rc = r;
+		else
+			installed += r;
+	}
+	if (rc == 0) {
+		struct filter_spec *p = realloc(fspecs, (nr_fspecs + 1) * sizeof(*fspecs));
+		if (p) {
+			fspecs = p;
+			fspecs[nr_fspecs].spec = strdup(spec);
+			fspecs[nr_fspecs].expr = text;
+			text = NULL;
+			nr_fspecs++;
+		}
+	}
+	pthread_mutex_unlock(&reg_lock);
+	free(text);
+	return rc ? rc : installed;
+}
+
+/* UFT_FILTERS: records "SPEC\x1fEXPR" separated by \x1e. */
+int uft_registry_apply_filter_list(const char *list)
+{
+	char *copy = strdup(list), *save = NULL;
+	if (!copy)
+		return -ENOMEM;
+	for (char *rec = strtok_r(copy, "\x1e", &save); rec; rec = strtok_r(NULL, "\x1e", &save)) {
+		char *sep = strchr(rec, '\x1f');
+		if (!sep)
+			continue;
+		*sep = 0;
+		char err[1024];
+		if (uft_set_filter(rec, sep + 1, err, sizeof(err)) < 0)
+			fprintf(stderr, "uft: filter of %s:\n%s", rec, err);
+	}
+	free(copy);
+	return 0;
 }
 
 /* UFT_EVENTS: comma-separated specs, "!" before one disables. */

@@ -69,6 +69,7 @@ void uft_writer_flush_self(void);
 /* registry.c */
 void uft_registry_publish_formats(struct uft_shm_header *hdr);
 int uft_registry_apply_spec_list(const char *list);
+int uft_registry_apply_filter_list(const char *list);
 void uft_registry_list_formats(int fd);
 
 /* elf_scan.c */

@@ -166,6 +166,9 @@ static void do_init(void)
 	if (record_sock[0]) {
 		session_create();
 		const char *ev = getenv("UFT_EVENTS");
+		const char *flt = getenv("UFT_FILTERS");
+		if (flt && *flt)
+			uft_registry_apply_filter_list(flt);
 		uft_registry_apply_spec_list(ev && *ev ? ev : "all");
 	}
 	in_init = false;

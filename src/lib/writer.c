@@ -15,6 +15,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "common/filter.h"
 #include "common/page.h"
 #include "lib/runtime.h"
 #include <uft/uft.h>
@@ -244,6 +245,8 @@ void *uft_reserve(struct uft_rsv *rsv, const struct uft_event *ev, uint32_t len)
 	c->pid = t->tid;
 	rsv->w = w;
 	rsv->rec = rec;
+	rsv->ev = ev;
+	rsv->len = len;
 	rsv->ts = ts;
 	rsv->tail = tail;
 	rsv->lvl = lvl;
@@ -257,8 +260,26 @@ fail:
 	return NULL;
 }
 
+static bool filtered_out(const struct uft_filter *f, struct uft_rsv *rsv)
+{
+	struct uft_wring *w = rsv->w;
+	char comm[17];
+	const char *name = NULL;
+	if (uft_filter_needs(f) & UFT_FILTER_NEEDS_COMM) {
+		memcpy(comm, w->r->comm, 16);
+		comm[16] = 0;
+		name = comm;
+	}
+	return !uft_filter_match(f, rsv->rec, rsv->len, w->cpu, name);
+}
+
 void uft_commit(struct uft_rsv *rsv)
 {
+	const struct uft_filter *f = rsv->ev->filter;
+	if (unlikely(f != NULL) && filtered_out(f, rsv)) {
+		uft_discard(rsv);
+		return;
+	}
 	struct uft_wring *w = rsv->w;
 	w->tail = rsv->tail;
 	w->last_ts = rsv->ts;

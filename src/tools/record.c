@@ -130,6 +130,22 @@ static char *join_events(char **ev, int n)
 	return s;
 }
 
+/* "SPEC\x1fFILTER" records separated by \x1e, as libuft reads UFT_FILTERS. */
+static char *join_filters(char **ev, char **flt, int n)
+{
+	size_t len = 1;
+	for (int i = 0; i < n; i++)
+		if (flt[i])
+			len += strlen(ev[i]) + strlen(flt[i]) + 2;
+	char *s = calloc(1, len), *p = s;
+	if (!s)
+		return NULL;
+	for (int i = 0; i < n; i++)
+		if (flt[i])
+			p += sprintf(p, "%s%s\x1f%s", p == s ? "" : "\x1e", ev[i], flt[i]);
+	return s;
+}
+
 int cmd_record(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -138,15 +154,23 @@ int cmd_record(int argc, char **argv)
 	};
 	const char *out = "trace.dat", *clock = NULL, *mode = NULL;
 	char *events[256];
+	char *filters[256] = {0}; /* filters[i] applies to events[i] */
 	int nr_events = 0, opt;
 	long buffer_kb = 0;
 	bool quiet = false;
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "+e:o:b:C:M:qh", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "+e:f:o:b:C:M:qh", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'e':
 			if (nr_events < 256)
 				events[nr_events++] = optarg;
+			break;
+		case 'f':
+			if (nr_events == 0 || events[nr_events - 1][0] == '!') {
+				fprintf(stderr, "uft record: -f must follow the -e it filters\n");
+				return 2;
+			}
+			filters[nr_events - 1] = optarg;
 			break;
 		case 'o':
 			out = optarg;
@@ -225,6 +249,9 @@ int cmd_record(int argc, char **argv)
 			setenv("UFT_CLOCK", clock, 1);
 		if (mode)
 			setenv("UFT_MODE", mode, 1);
+		char *fl = join_filters(events, filters, nr_events);
+		if (fl && *fl)
+			setenv("UFT_FILTERS", fl, 1);
 		signal(SIGINT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);
 		execvp(argv[optind], argv + optind);

@@ -269,6 +269,78 @@ static void test_record_bytes(void **state)
 	assert_int_equal(f.rec[29] | f.rec[30] | f.rec[31], 0); /* rounding zeroed */
 }
 
+struct counter {
+	uint16_t id;
+	int statuses[16];
+	int n;
+};
+
+static int count_requests(void *ctx, uint64_t ts, uint32_t cpu, const void *data, uint32_t len,
+			  uint64_t missed)
+{
+	(void)ts;
+	(void)cpu;
+	(void)missed;
+	(void)len;
+	struct counter *c = ctx;
+	const struct uft_common_entry *e = data;
+	if (e->type == c->id && c->n < 16)
+		memcpy(&c->statuses[c->n++], (const char *)data + 12, 4);
+	return 0;
+}
+
+static void drain_requests(struct counter *c, struct uft_ring_cursor *cur, uint32_t nr)
+{
+	struct uft_shm_header *h = uft_sess.hdr;
+	for (uint32_t i = 0; i < h->nr_rings && i < nr; i++) {
+		struct uft_ring *r = (struct uft_ring *)((char *)h + h->ring_off[i]);
+		uft_ring_drain(r, &cur[i], true, count_requests, c);
+	}
+}
+
+static void test_filters(void **state)
+{
+	(void)state;
+	static struct uft_ring_cursor cur[64];
+	struct counter c = {.id = uft_find_event("demo", "request")->id};
+	assert_int_equal(uft_set_event("demo:request", 1), 1);
+	drain_requests(&c, cur, 64); /* skip what earlier tests wrote */
+	c.n = 0;
+
+	char err[512];
+	assert_int_equal(
+	    uft_set_filter("demo:request", "status >= 400 && path ~ \"/api*\"", err, sizeof(err)),
+	    1);
+	trace_request("/api/x", 404, 1);
+	trace_request("/index", 404, 1);
+	trace_request("/api/y", 200, 1);
+	trace_request("/api/z", 500, 1);
+	drain_requests(&c, cur, 64);
+	assert_int_equal(c.n, 2);
+	assert_int_equal(c.statuses[0], 404);
+	assert_int_equal(c.statuses[1], 500);
+
+	/* A bad filter is refused with the kernel's text and changes nothing. */
+	assert_int_equal(
+	    uft_set_filter("demo:request", "status > 1 && nosuch == 1", err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "status > 1 && nosuch == 1\n"
+				 "                     ^\n"
+				 "parse_error: Field not found\n");
+	c.n = 0;
+	trace_request("/api/a", 404, 1);
+	trace_request("/api/b", 200, 1);
+	drain_requests(&c, cur, 64);
+	assert_int_equal(c.n, 1);
+
+	/* "0" clears it. */
+	assert_int_equal(uft_set_filter("demo:request", "0", err, sizeof(err)), 0);
+	c.n = 0;
+	trace_request("/api/b", 200, 1);
+	drain_requests(&c, cur, 64);
+	assert_int_equal(c.n, 1);
+	uft_set_event("demo:request", 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -281,6 +353,7 @@ int main(void)
 	    cmocka_unit_test(test_conflicting_definition_refused),
 	    cmocka_unit_test(test_disabled_build_has_no_events),
 	    cmocka_unit_test(test_record_bytes),
+	    cmocka_unit_test(test_filters),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
