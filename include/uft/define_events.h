@@ -23,6 +23,8 @@
 #define UFT__GATE_SECTION
 #endif
 
+#include <uft/fastpath.h>
+
 #define UFT_HEADER_MULTI_READ
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wunused-parameter"
@@ -167,6 +169,9 @@
 #define __assign_str(item, ...)                                                                    \
 	do {                                                                                       \
 		uint32_t uft__n = __data_offsets.item >> 16;                                       \
+		/* Hide the bound from the compiler: inlined as rep movs it costs more than        \
+		 * a call to memcpy. */                                                            \
+		__asm__("" : "+r"(uft__n));                                                        \
 		memcpy(__get_str(item), __data_offsets.item##_src, uft__n - 1);                    \
 		__get_str(item)[uft__n - 1] = '\0';                                                \
 	} while (0)
@@ -186,11 +191,8 @@
 	};                                                                                         \
 	static struct uft_event *const uft__ptr_##evn                                              \
 	    __attribute__((section(UFT_SECTION), used)) = &uft_event_##evn;                        \
-	__attribute__((noinline)) void uft__do_trace_##evn(proto)                                  \
+	static __attribute__((noinline, cold)) void uft__slow_trace_##evn(proto)                   \
 	{                                                                                          \
-		UFT__SDT_PROBE(UFT_SYSTEM, evn, args);                                             \
-		if (!uft_event_##evn.enabled)                                                      \
-			return;                                                                    \
 		struct uft_data_offsets_##evn __data_offsets;                                      \
 		uint32_t __data_size = uft__get_offsets_##evn(&__data_offsets, args);              \
 		struct uft_rsv __rsv;                                                              \
@@ -203,6 +205,25 @@
 		memset((char *)__entry + sizeof(struct uft_common_entry), 0,                       \
 		       offsetof(struct uft_raw_##evn, __data) - sizeof(struct uft_common_entry));  \
 		tstruct assign uft_commit(&__rsv);                                                 \
+	}                                                                                          \
+	__attribute__((noinline)) void uft__do_trace_##evn(proto)                                  \
+	{                                                                                          \
+		UFT__SDT_PROBE(UFT_SYSTEM, evn, args);                                             \
+		if (!uft_event_##evn.enabled)                                                      \
+			return;                                                                    \
+		struct uft_data_offsets_##evn __data_offsets;                                      \
+		uint32_t __data_size = uft__get_offsets_##evn(&__data_offsets, args);              \
+		struct uft_fast_rsv __frsv;                                                        \
+		struct uft_raw_##evn *__entry = (struct uft_raw_##evn *)uft_fast_reserve(          \
+		    &uft_event_##evn,                                                              \
+		    (uint32_t)offsetof(struct uft_raw_##evn, __data) + __data_size, &__frsv);      \
+		if (__builtin_expect(!__entry, 0)) {                                               \
+			uft__slow_trace_##evn(args);                                               \
+			return;                                                                    \
+		}                                                                                  \
+		memset((char *)__entry + sizeof(struct uft_common_entry), 0,                       \
+		       offsetof(struct uft_raw_##evn, __data) - sizeof(struct uft_common_entry));  \
+		tstruct assign uft_fast_commit(&__frsv);                                           \
 	}
 #include UFT_INCLUDE_FILE
 

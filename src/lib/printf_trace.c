@@ -2,18 +2,33 @@
  * parsed once at registration. */
 #include "common/printf_event.h"
 #include "lib/runtime.h"
+#include <uft/fastpath.h>
 #include <uft/uft.h>
 
-void uft__trace_printf(struct uft_event *ev, const uint64_t *args, uint32_t nr_args)
+__attribute__((noinline, cold)) static void trace_printf_slow(struct uft_event *ev,
+							      const struct uft_printf_layout *l,
+							      const uint64_t *args, uint32_t size)
 {
-	const struct uft_printf_layout *l = ev->priv;
-	if (!ev->enabled || !l || nr_args != l->nr_args)
-		return;
-	uint32_t size = uft_printf_record_size(l, args);
 	struct uft_rsv rsv;
 	void *rec = uft_reserve(&rsv, ev, size);
 	if (!rec)
 		return;
 	uft_printf_record_fill(l, args, rec, size);
 	uft_commit(&rsv);
+}
+
+void uft__trace_printf(struct uft_event *ev, const uint64_t *args, uint32_t nr_args)
+{
+	const struct uft_printf_layout *l = ev->priv;
+	if (!ev->enabled || !l || nr_args != l->nr_args)
+		return;
+	uint32_t size = l->nr_strings ? uft_printf_record_size(l, args) : l->fixed_size;
+	struct uft_fast_rsv frsv;
+	void *rec = uft_fast_reserve(ev, size, &frsv);
+	if (__builtin_expect(!rec, 0)) {
+		trace_printf_slow(ev, l, args, size);
+		return;
+	}
+	uft_printf_record_fill(l, args, rec, size);
+	uft_fast_commit(&frsv);
 }

@@ -13,26 +13,29 @@
  * own, so a signal handler that traces never touches the state of the write it
  * interrupted. */
 struct uft_wring {
-	struct uft_ring *r;
-	char *page; /* current page (header + data) */
-	uint64_t page_idx;
+	/* struct uft_fast_ring: what the inline fast path reads (level 0). */
+	char *page;	  /* current page (header + data) */
 	uint32_t tail;	  /* bytes of data committed in the current page */
 	uint32_t cpu;	  /* CPU of the last record */
 	uint64_t last_ts; /* timestamp of the last record */
 	uint64_t entries; /* events committed in this ring */
+	/* Writer-private. */
+	struct uft_ring *r;
+	uint64_t page_idx;
 	uint64_t dropped; /* events refused (discard mode, full) */
 	uint64_t lost;	  /* events that could not be written at all */
 	uint32_t generation;
 };
 
 struct uft_tls {
+	/* struct uft_fast_tls up to and including lv[0]'s first fields. */
 	uint32_t nest;
-	uint32_t in_signal;   /* signal handlers running on this thread */
-	uint8_t sigs_blocked; /* every blockable signal blocked */
+	uint32_t in_signal;    /* signal handlers running on this thread */
+	uint32_t sigs_blocked; /* every blockable signal blocked */
 	int32_t tid;
+	struct uft_wring lv[UFT_MAX_NEST];
 	uint32_t generation; /* session generation the rings belong to */
 	uint8_t exiting;
-	struct uft_wring lv[UFT_MAX_NEST];
 };
 
 /* The process's session: its shared region and settings. */
@@ -65,6 +68,7 @@ void uft_shm_add_format(struct uft_shm_header *hdr, uint16_t id, const char *sys
 void uft_writer_thread_exit(void);
 void uft_writer_reset_after_fork(void);
 void uft_writer_flush_self(void);
+void uft_writer_setup_fast_path(void);
 
 /* registry.c */
 void uft_registry_publish_formats(struct uft_shm_header *hdr);

@@ -12,6 +12,8 @@
 #include <signal.h>
 #include <stdatomic.h>
 #include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include "lib/runtime.h"
 
@@ -19,13 +21,25 @@
 #define _NSIG 65
 #endif
 
-typedef int (*sigaction_fn)(int, const struct sigaction *, struct sigaction *);
-typedef int (*sigmask_fn)(int, const sigset_t *, sigset_t *);
+/* The definitions behind ours are libc's, reached without dlsym(): a
+ * sanitizer runtime may call our sigaction() while it initializes (it looks up
+ * "the next sigaction" and finds libuft's), when neither dlsym() nor its own
+ * interceptors may run. Masks go to the system call as libc's do, keeping
+ * libc's two internal signals out of reach. */
+extern int __sigaction(int, const struct sigaction *, struct sigaction *);
 
-static sigaction_fn real_sigaction;
-static sigmask_fn real_sigprocmask;
-static sigmask_fn real_pthread_sigmask;
-static pthread_once_t resolve_once = PTHREAD_ONCE_INIT;
+static int libc_sigmask(int how, const sigset_t *set, sigset_t *old)
+{
+	sigset_t copy;
+	if (set && how != SIG_UNBLOCK) {
+		copy = *set;
+		sigdelset(&copy, 32); /* SIGCANCEL */
+		sigdelset(&copy, 33); /* SIGSETXID */
+		set = &copy;
+	}
+	long rc = syscall(SYS_rt_sigprocmask, how, set, old, _NSIG / 8);
+	return rc == 0 ? 0 : errno;
+}
 
 /* The handler the program installed per signal, as it installed it. Written
  * under the lock, read by the trampoline with one atomic pointer load. */
@@ -34,21 +48,11 @@ static _Atomic(struct sigaction *) user_ptr[_NSIG];
 static bool handler_blocks_all[_NSIG];
 static pthread_mutex_t act_lock = PTHREAD_MUTEX_INITIALIZER;
 
-/* The next definition in line: a sanitizer's interceptor when one is linked
- * into the program (it must keep seeing the handlers), else libc's. */
+/* The next definition of `name` after libuft's (used for the long jumps,
+ * which only ever run once the program is up). */
 static void *next_symbol(const char *name)
 {
-	char ic[64] = "__interceptor_";
-	strncat(ic, name, sizeof(ic) - strlen(ic) - 1);
-	void *p = dlsym(RTLD_DEFAULT, ic);
-	return p ? p : dlsym(RTLD_NEXT, name);
-}
-
-static void resolve(void)
-{
-	real_sigaction = (sigaction_fn)next_symbol("sigaction");
-	real_sigprocmask = (sigmask_fn)next_symbol("sigprocmask");
-	real_pthread_sigmask = (sigmask_fn)next_symbol("pthread_sigmask");
+	return dlsym(RTLD_NEXT, name);
 }
 
 static bool blocks_all(const sigset_t *set)
@@ -88,16 +92,11 @@ static void trampoline(int sig, siginfo_t *si, void *uc)
 
 int sigaction(int sig, const struct sigaction *act, struct sigaction *oldact)
 {
-	pthread_once(&resolve_once, resolve);
-	if (!real_sigaction) {
-		errno = ENOSYS;
-		return -1;
-	}
 	if (sig <= 0 || sig >= _NSIG)
-		return real_sigaction(sig, act, oldact);
+		return __sigaction(sig, act, oldact);
 	pthread_mutex_lock(&act_lock);
 	struct sigaction prev, prev_user = user_act[sig];
-	int rc = real_sigaction(sig, NULL, &prev);
+	int rc = __sigaction(sig, NULL, &prev);
 	bool wrapped = rc == 0 && (prev.sa_flags & SA_SIGINFO) && prev.sa_sigaction == trampoline;
 	if (rc == 0 && act) {
 		struct sigaction k = *act;
@@ -111,7 +110,7 @@ int sigaction(int sig, const struct sigaction *act, struct sigaction *oldact)
 			handler_blocks_all[sig] = blocks_all(&act->sa_mask);
 			atomic_store_explicit(&user_ptr[sig], &user_act[sig], memory_order_release);
 		}
-		rc = real_sigaction(sig, &k, NULL);
+		rc = __sigaction(sig, &k, NULL);
 		if (rc != 0 && is_handler)
 			user_act[sig] = prev_user;
 		else if (rc == 0 && !is_handler)
@@ -136,36 +135,30 @@ sighandler_t signal(int sig, sighandler_t handler)
 					   : old.sa_handler;
 }
 
-static void note_mask(int rc)
+static void note_mask(void)
 {
-	if (rc != 0)
-		return;
 	sigset_t now;
-	if (real_pthread_sigmask && real_pthread_sigmask(SIG_BLOCK, NULL, &now) == 0)
+	if (libc_sigmask(SIG_BLOCK, NULL, &now) == 0)
 		uft_tls.sigs_blocked = blocks_all(&now);
 }
 
 int sigprocmask(int how, const sigset_t *set, sigset_t *old)
 {
-	pthread_once(&resolve_once, resolve);
-	if (!real_sigprocmask) {
-		errno = ENOSYS;
+	int rc = libc_sigmask(how, set, old);
+	if (rc != 0) {
+		errno = rc;
 		return -1;
 	}
-	int rc = real_sigprocmask(how, set, old);
 	if (set)
-		note_mask(rc);
-	return rc;
+		note_mask();
+	return 0;
 }
 
 int pthread_sigmask(int how, const sigset_t *set, sigset_t *old)
 {
-	pthread_once(&resolve_once, resolve);
-	if (!real_pthread_sigmask)
-		return ENOSYS;
-	int rc = real_pthread_sigmask(how, set, old);
-	if (set)
-		note_mask(rc);
+	int rc = libc_sigmask(how, set, old);
+	if (rc == 0 && set)
+		note_mask();
 	return rc;
 }
 

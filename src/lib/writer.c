@@ -5,6 +5,7 @@
  * returns, which makes the counter's own read-modify-write safe too. */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <stddef.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
@@ -18,10 +19,27 @@
 #include "common/filter.h"
 #include "common/page.h"
 #include "lib/runtime.h"
+#include <uft/fastpath.h>
 #include <uft/uft.h>
 
 __thread struct uft_tls uft_tls __attribute__((tls_model("initial-exec")));
+/* The same storage under its public, ABI-stable name (uft/fastpath.h). */
+extern __thread struct uft_fast_tls uft_fast
+    __attribute__((alias("uft_tls"), tls_model("initial-exec")));
 volatile int uft_tracing_on = 1;
+struct uft_fast_clock uft_fast_clock;
+
+_Static_assert(
+    offsetof(struct uft_tls, nest) == offsetof(struct uft_fast_tls, nest) &&
+	offsetof(struct uft_tls, in_signal) == offsetof(struct uft_fast_tls, in_signal) &&
+	offsetof(struct uft_tls, sigs_blocked) == offsetof(struct uft_fast_tls, sigs_blocked) &&
+	offsetof(struct uft_tls, tid) == offsetof(struct uft_fast_tls, tid) &&
+	offsetof(struct uft_tls, lv[0].page) == offsetof(struct uft_fast_tls, lv0.page) &&
+	offsetof(struct uft_tls, lv[0].tail) == offsetof(struct uft_fast_tls, lv0.tail) &&
+	offsetof(struct uft_tls, lv[0].cpu) == offsetof(struct uft_fast_tls, lv0.cpu) &&
+	offsetof(struct uft_tls, lv[0].last_ts) == offsetof(struct uft_fast_tls, lv0.last_ts) &&
+	offsetof(struct uft_tls, lv[0].entries) == offsetof(struct uft_fast_tls, lv0.entries),
+    "uft/fastpath.h must describe the start of struct uft_tls");
 
 static pthread_key_t exit_key;
 static pthread_once_t exit_key_once = PTHREAD_ONCE_INIT;
@@ -43,7 +61,7 @@ static uint32_t current_cpu_slow(void)
 {
 	int usable = atomic_load_explicit(&rseq_usable, memory_order_relaxed);
 	if (usable < 0) {
-		usable = __rseq_size >= 32 && (int32_t)rseq_cpu() >= 0;
+		usable = __rseq_size >= 8 && (int32_t)rseq_cpu() >= 0;
 		atomic_store_explicit(&rseq_usable, usable, memory_order_relaxed);
 	}
 	if (usable)
@@ -329,4 +347,19 @@ void uft_writer_reset_after_fork(void)
 	memset(&uft_tls, 0, sizeof(uft_tls));
 	uft_tls.in_signal = in_signal;
 	uft_tls.sigs_blocked = blocked;
+}
+
+/* Enables the inline fast path once the clock and the CPU source are known:
+ * local clock on a usable TSC with a conversion shift of at most 32 (rescaled
+ * to exactly 32, which gives the same values), and rseq. */
+void uft_writer_setup_fast_path(void)
+{
+	current_cpu_slow(); /* decides whether rseq is usable */
+	bool ok = uft_clock_id == UFT_CLOCK_LOCAL && uft_tsc.usable && uft_tsc.shift <= 32 &&
+		  atomic_load(&rseq_usable) > 0;
+	if (ok) {
+		uft_fast_clock.mult32 = (uint64_t)uft_tsc.mult << (32 - uft_tsc.shift);
+		uft_fast_clock.zero = uft_tsc.zero;
+	}
+	uft_fast_clock.ok = ok;
 }

@@ -1,0 +1,44 @@
+/* Trace events of the uft benchmarks. */
+#undef UFT_SYSTEM
+#define UFT_SYSTEM bench
+
+#if !defined(BENCH_EVENTS_H) || defined(UFT_HEADER_MULTI_READ)
+#define BENCH_EVENTS_H
+
+#include <uft/trace_event.h>
+
+/* clang-format off */
+/* Three integers: the shape every row compares. */
+UFT_EVENT(ints,
+	UFT_PROTO(int a, uint32_t b, uint64_t c),
+	UFT_ARGS(a, b, c),
+	UFT_STRUCT(
+		__field(int, a)
+		__field(uint32_t, b)
+		__field(uint64_t, c)
+	),
+	UFT_ASSIGN(
+		__entry->a = a;
+		__entry->b = b;
+		__entry->c = c;
+	),
+	UFT_PRINT("a=%d b=%u c=%llu", __entry->a, __entry->b, (unsigned long long)__entry->c))
+
+/* A short string copied into the record. */
+UFT_EVENT(str,
+	UFT_PROTO(const char *s),
+	UFT_ARGS(s),
+	UFT_STRUCT(
+		__string(s, s)
+	),
+	UFT_ASSIGN(
+		__assign_str(s);
+	),
+	UFT_PRINT("s=%s", __get_str(s)))
+/* clang-format on */
+
+#endif
+
+#undef UFT_INCLUDE_FILE
+#define UFT_INCLUDE_FILE "bench_events.h"
+#include <uft/define_events.h>

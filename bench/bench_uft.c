@@ -1,0 +1,126 @@
+/* uft tracepoint costs, per iteration of the same loop:
+ *   none   the loop alone
+ *   floor  a TSC read and a 32-byte store into a per-thread array of 1 MiB
+ *   floor64  the same over 64 MiB, the size of the rings run.sh records with
+ *   ints   trace_ints(int, u32, u64), a UFT_EVENT
+ *   str    trace_str("hello-world!"), a UFT_EVENT with a __string field
+ *   trace  UFT_TRACE with three integers
+ * The tracepoints are off unless -e (enable in-process with uft_set_event) is
+ * given or the program runs under `uft record`; under a recorder every timed
+ * run starts once the consumer has drained the ring. */
+#define _GNU_SOURCE
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define UFT_CREATE_EVENTS
+#include "bench_events.h"
+
+#include "bench.h"
+#include "uft_stats.h"
+
+/* ---- floor ---- */
+
+struct floor_slot {
+	uint64_t w[4];
+};
+
+#define FLOOR_SLOTS (1u << 15)	 /* 1 MiB, as uft's default ring */
+#define FLOOR64_SLOTS (1u << 21) /* 64 MiB */
+
+static __thread struct floor_slot *floor_buf;
+static __thread uint32_t floor_idx;
+
+static inline __attribute__((always_inline)) void floor_loop(uint64_t n, uint32_t mask)
+{
+	struct floor_slot *buf = floor_buf;
+	uint32_t idx = floor_idx;
+	BENCH_LOOP(n, i, {
+		struct floor_slot *s = &buf[idx++ & mask];
+		s->w[0] = __rdtsc();
+		s->w[1] = i;
+		s->w[2] = i;
+		s->w[3] = i;
+	});
+	floor_idx = idx;
+}
+
+static __attribute__((noinline)) void loop_floor(uint64_t n)
+{
+	floor_loop(n, FLOOR_SLOTS - 1);
+}
+
+static __attribute__((noinline)) void loop_floor64(uint64_t n)
+{
+	floor_loop(n, FLOOR64_SLOTS - 1);
+}
+
+/* ---- uft tracepoints ---- */
+
+static __attribute__((noinline)) void loop_ints(uint64_t n)
+{
+	BENCH_LOOP(n, i, trace_ints((int)i, (uint32_t)i, i));
+}
+
+static const char *volatile short_str = "hello-world!"; /* 12 characters */
+
+static __attribute__((noinline)) void loop_str(uint64_t n)
+{
+	const char *s = short_str;
+	BENCH_LOOP(n, i, trace_str(s));
+}
+
+static __attribute__((noinline)) void loop_trace(uint64_t n)
+{
+	BENCH_LOOP(n, i,
+		   UFT_TRACE(bench, trace3, "a=%d b=%u c=%llu", (int)i, (uint32_t)i,
+			     (unsigned long long)i));
+}
+
+/* ---- hooks ---- */
+
+static bool enable_in_process, enabled, recording;
+
+static void before_run(void)
+{
+	if (enable_in_process && !enabled) {
+		if (uft_set_event("bench:*", 1) <= 0) {
+			fprintf(stderr, "bench_uft: cannot enable bench:*\n");
+			exit(1);
+		}
+		enabled = true;
+	}
+	/* A timed run starts with an empty ring: discard mode then never drops
+	 * as long as one run fits in the ring. */
+	if (recording)
+		bench_uft_wait_drained(2000);
+}
+
+static const struct bench_variant variants[] = {
+    {"none", bench_loop_none, before_run, bench_uft_counts},
+    {"floor", loop_floor, before_run, bench_uft_counts},
+    {"floor64", loop_floor64, before_run, bench_uft_counts},
+    {"ints", loop_ints, before_run, bench_uft_counts},
+    {"str", loop_str, before_run, bench_uft_counts},
+    {"trace", loop_trace, before_run, bench_uft_counts},
+};
+
+int main(int argc, char **argv)
+{
+	if (argc > 1 && strcmp(argv[1], "-e") == 0) {
+		enable_in_process = true;
+		argv[1] = argv[0];
+		argc--;
+		argv++;
+	}
+	const char *rec = getenv("UFT_RECORD");
+	recording = rec && *rec;
+	floor_buf = aligned_alloc(64, FLOOR64_SLOTS * sizeof(struct floor_slot));
+	if (!floor_buf)
+		return 1;
+	memset(floor_buf, 0, FLOOR64_SLOTS * sizeof(struct floor_slot));
+	int rc = bench_main(argc, argv, variants, sizeof(variants) / sizeof(variants[0]));
+	uft_flush();
+	return rc;
+}

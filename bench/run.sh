@@ -1,0 +1,215 @@
+#!/bin/bash
+# Runs every uft benchmark once and prints one table: ns per event of the same
+# loop with nothing in it, with the physical floor (a TSC read plus a 32-byte
+# store), with uft tracepoints off and on, with LTTng-UST off and on, and the
+# rate at which `uft record` turns events into trace.dat.
+#
+#   bench/run.sh BUILD_DIR
+#
+# Knobs (environment): BENCH_ITERS (iterations per timed run of the loops that
+# need no consumer, default 10M; ten times that for the empty and disabled
+# loops), BENCH_REC_ITERS (per timed run while a consumer drains, default 1M),
+# BENCH_REPS (timed runs, median reported, default 7), BENCH_DRAIN_EVENTS
+# (default 5M). Timings are printed, never checked: this is not a test.
+set -u
+
+BUILD=$(cd "${1:-build}" && pwd) || exit 1
+B=$BUILD/bench
+UFT=$BUILD/bin/uft
+ITERS=${BENCH_ITERS:-10000000}
+REC_ITERS=${BENCH_REC_ITERS:-1000000}
+REPS=${BENCH_REPS:-7}
+# Sub-nanosecond loops run longer, so that an interrupt weighs little.
+OFF_ITERS=$((ITERS * 10))
+DRAIN_EVENTS=${BENCH_DRAIN_EVENTS:-5000000}
+# Rings while a consumer drains: one timed run (about 32 MiB) fits twice.
+REC_RING_KB=65536
+DRAIN_RING_KB=262144
+
+for f in "$B/bench_uft" "$UFT"; do
+	[ -x "$f" ] || { echo "bench: $f is missing; run 'make bench'" >&2; exit 1; }
+done
+
+TMP=$(mktemp -d /tmp/uft-bench.XXXXXX)
+RES=$TMP/results
+: >"$RES"
+SESSIOND_PID=""
+LTTNG_SESSION=""
+
+cleanup() {
+	if [ -n "$LTTNG_SESSION" ]; then
+		lttng destroy "$LTTNG_SESSION" >/dev/null 2>&1
+	fi
+	if [ -n "$SESSIOND_PID" ]; then
+		kill "$SESSIOND_PID" 2>/dev/null
+	fi
+	rm -rf "$TMP"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# Writer on one CPU, consumers on another.
+NCPU=$(nproc)
+PIN_W=()
+PIN_C=()
+PINNING="not pinned"
+if command -v taskset >/dev/null 2>&1; then
+	if [ "$NCPU" -ge 2 ]; then
+		PIN_W=(taskset -c 1)
+		PIN_C=(taskset -c 0)
+		PINNING="writer on CPU 1, consumers on CPU 0"
+	else
+		PIN_W=(taskset -c 0)
+		PIN_C=(taskset -c 0)
+		PINNING="everything on CPU 0 (one CPU)"
+	fi
+else
+	echo "bench: taskset not found; running unpinned"
+fi
+# Other load on the machine shows up in the numbers; as root, favour ours.
+NICE=()
+if [ "$(id -u)" = 0 ]; then
+	NICE=(nice -n -10)
+	PINNING="$PINNING, nice -10"
+fi
+# Top-level writer runs, recorders (whose children inherit the nice value).
+RUN_W=("${NICE[@]}" "${PIN_W[@]}")
+RUN_C=("${NICE[@]}" "${PIN_C[@]}")
+
+# Runs a bench program, keeping its ROW lines; other output goes to the log.
+collect() {
+	local log=$TMP/log.$RANDOM
+	"$@" >"$log" 2>&1
+	local rc=$?
+	grep '^ROW ' "$log" >>"$RES"
+	grep -v '^ROW \|^TSC ' "$log" | sed 's/^/  | /'
+	TSC_GHZ=$(awk '/^TSC /{print $2}' "$log" | tail -1)
+	[ $rc -eq 0 ] || echo "bench: '$*' exited with status $rc"
+	return $rc
+}
+
+echo "== uft benchmarks"
+echo "machine: $NCPU CPUs, $(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //'), kernel $(uname -r)"
+echo "load average before the run: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "runs: median of $REPS timed runs after a warm-up, variants interleaved; $ITERS iterations" \
+	"per run ($OFF_ITERS for loops under 1 ns, $REC_ITERS while a consumer drains); $PINNING"
+echo
+
+echo "-- loop alone and uft tracepoints off ($OFF_ITERS iterations per run), floor"
+collect "${RUN_W[@]}" "$B/bench_uft" -n "$OFF_ITERS" -r "$REPS" -p off_ none ints str trace
+collect "${RUN_W[@]}" "$B/bench_uft" -n "$ITERS" -r "$REPS" -p off_ floor floor64
+
+echo "-- uft on, in-process, overwrite ring of 1 MiB, no consumer"
+UFT_MODE=overwrite UFT_BUFFER_KB=1024 collect "${RUN_W[@]}" "$B/bench_uft" -e -n "$ITERS" -r "$REPS" -p ow_ \
+	ints str trace
+
+echo "-- uft on, uft record -M discard -b $REC_RING_KB, consumer draining"
+collect "${RUN_C[@]}" "$UFT" record -M discard -b "$REC_RING_KB" -e 'bench:*' \
+	-o "$TMP/rec.dat" -- "${PIN_W[@]}" "$B/bench_uft" -n "$REC_ITERS" -r "$REPS" -p rec_ \
+	ints str trace
+
+
+echo "-- uft record drain rate: $DRAIN_EVENTS events written as fast as possible"
+t0=$(date +%s%N)
+collect "${RUN_C[@]}" "$UFT" record -M discard -b "$DRAIN_RING_KB" -e 'bench:ints' \
+	-o "$TMP/drain.dat" -- "${PIN_W[@]}" "$B/bench_uft" -n "$DRAIN_EVENTS" -r 1 -w 0 -c 20 \
+	-p drain_ ints | tee "$TMP/drain.log"
+t1=$(date +%s%N)
+drain_ns=$((t1 - t0))
+drain_size=$(stat -c %s "$TMP/drain.dat" 2>/dev/null || echo 0)
+read -r drain_rec drain_drop < <(awk '/^  \| total:/{
+	for (i = 1; i <= NF; i++) { if ($(i+1) ~ /^recorded/) r = $i; if ($(i+1) ~ /^dropped/) d = $i }
+	sub(",", "", r); sub(",", "", d); print r + 0, d + 0 }' "$TMP/drain.log")
+echo "DRAIN ${drain_rec:-0} ${drain_drop:-0} $drain_ns $drain_size" >>"$RES"
+
+echo "-- LTTng-UST"
+LTTNG_NOTE=""
+if [ ! -x "$B/bench_lttng" ]; then
+	LTTNG_NOTE="skipped: bench_lttng not built (liblttng-ust-dev missing)"
+elif ! command -v lttng >/dev/null 2>&1 || ! command -v lttng-sessiond >/dev/null 2>&1; then
+	LTTNG_NOTE="skipped: lttng-tools not installed"
+else
+	if ! pgrep -u "$(id -u)" -x lttng-sessiond >/dev/null 2>&1; then
+		if lttng-sessiond --daemonize --no-kernel >/dev/null 2>&1; then
+			SESSIOND_PID=$(pgrep -n -u "$(id -u)" -x lttng-sessiond)
+			echo "  started lttng-sessiond (pid $SESSIOND_PID)"
+		fi
+	fi
+	LTTNG_SESSION=uft-bench-$$
+	if lttng create "$LTTNG_SESSION" --output="$TMP/lttng" >/dev/null &&
+		lttng enable-channel --userspace --discard --subbuf-size=8M --num-subbuf=8 \
+			-s "$LTTNG_SESSION" bench >/dev/null &&
+		lttng enable-event --userspace 'bench_lttng:*' -c bench -s "$LTTNG_SESSION" >/dev/null &&
+		lttng start "$LTTNG_SESSION" >/dev/null; then
+		BENCH_PAUSE_MS=200 collect "${RUN_W[@]}" "$B/bench_lttng" -n "$REC_ITERS" -r "$REPS" \
+			-p lttng_on_ ints
+		lttng stop "$LTTNG_SESSION" >/dev/null 2>&1
+		lost=$(lttng list "$LTTNG_SESSION" 2>/dev/null |
+			awk '/Discarded events:/ { n += $3 } END { print n + 0 }')
+		echo "LTTNG_LOST $lost" >>"$RES"
+		echo "  lttng: $lost events discarded"
+		lttng destroy "$LTTNG_SESSION" >/dev/null 2>&1
+		LTTNG_SESSION=""
+		collect "${RUN_W[@]}" "$B/bench_lttng" -n "$OFF_ITERS" -r "$REPS" -p lttng_off_ none ints
+	else
+		LTTNG_NOTE="skipped: could not set up an LTTng session"
+		lttng destroy "$LTTNG_SESSION" >/dev/null 2>&1
+		LTTNG_SESSION=""
+	fi
+fi
+[ -n "$LTTNG_NOTE" ] && echo "  $LTTNG_NOTE"
+echo
+
+awk -v tsc="${TSC_GHZ:-0}" -v lnote="$LTTNG_NOTE" '
+function row(key, label,    m) {
+	if (!(key in ns)) return
+	m = sprintf("%-46s %9.2f %8.1f %8.2f-%-8.2f", label, ns[key], cyc[key], lo[key], hi[key])
+	if (floor > 0) m = m sprintf(" %6.2fx", ns[key] / floor)
+	else m = m sprintf(" %7s", "")
+	if (com[key] != "" && (com[key] > 0 || drop[key] > 0)) m = m sprintf("  %d/%d", com[key], drop[key])
+	print m
+}
+$1 == "ROW" { ns[$2] = $3; cyc[$2] = $4; lo[$2] = $5; hi[$2] = $6; com[$2] = $7; drop[$2] = $8 }
+$1 == "DRAIN" { drec = $2; ddrop = $3; dns = $4; dsize = $5 }
+$1 == "LTTNG_LOST" { llost = $2 }
+END {
+	floor = ("off_floor" in ns) ? ns["off_floor"] : 0
+	printf "%-46s %9s %8s %17s %7s  %s\n", "row", "ns/event", "TSC cyc", "min-max ns", "/floor", "committed/dropped"
+	printf "%-46s %9s %8s %17s %7s  %s\n", "---", "--------", "-------", "----------", "------", "-----------------"
+	row("off_none", "1 no tracepoint (empty loop)")
+	row("off_floor", "2 floor: rdtsc + 32-byte store, 1 MiB array")
+	row("off_floor64", "2 floor, 64 MiB array (size of the rings)")
+	row("rec_ints", "3 uft on, UFT_EVENT 3 ints (record, discard)")
+	row("rec_str", "4 uft on, UFT_EVENT __string 12 ch (record)")
+	row("rec_trace", "4 uft on, UFT_TRACE 3 ints (record)")
+	row("ow_ints", "3 uft on, 3 ints (in-process, overwrite 1 MiB)")
+	row("ow_str", "4 uft on, __string (in-process, overwrite)")
+	row("ow_trace", "4 uft on, UFT_TRACE (in-process, overwrite)")
+	row("off_ints", "5 uft off, UFT_EVENT 3 ints")
+	row("off_str", "5 uft off, UFT_EVENT __string")
+	row("off_trace", "5 uft off, UFT_TRACE 3 ints")
+	row("lttng_on_ints", "6 LTTng-UST on, 3 ints (discard, consumerd)")
+	row("lttng_off_none", "6 no tracepoint (LTTng process)")
+	row("lttng_off_ints", "6 LTTng-UST off, 3 ints")
+	if (lnote != "") printf "6 LTTng-UST: %s\n", lnote
+	if (dns > 0) {
+		printf "7 uft record drain: %d events in %.3f s end to end = %.2f M events/s, %.1f MB/s into trace.dat, %d dropped\n",
+			drec, dns / 1e9, drec / (dns / 1e9) / 1e6, dsize / (dns / 1e9) / 1e6, ddrop
+		if ("drain_ints" in ns) printf "  (writer side during that run: %.2f ns/event, fresh ring pages included)\n", ns["drain_ints"]
+	}
+	if (llost != "") printf "6 LTTng-UST discarded %d events (warm-up and timed runs)\n", llost
+	print ""
+	print "ratios (targets in brackets; informational, never asserted):"
+	if (floor > 0 && "rec_ints" in ns)
+		printf "  uft/floor          %6.2f   [<= 1.25]  (uft record, discard)\n", ns["rec_ints"] / floor
+	if (floor > 0 && "ow_ints" in ns)
+		printf "  uft/floor          %6.2f   [<= 1.25]  (in-process overwrite ring)\n", ns["ow_ints"] / floor
+	if ("lttng_on_ints" in ns && "rec_ints" in ns)
+		printf "  LTTng/uft          %6.2f   [>= 7]\n", ns["lttng_on_ints"] / ns["rec_ints"]
+	if ("off_ints" in ns && "off_none" in ns)
+		printf "  uft off - none     %+6.3f ns [<= 0.2 ns]  (UFT_EVENT; UFT_TRACE %+.3f ns)\n",
+			ns["off_ints"] - ns["off_none"], ns["off_trace"] - ns["off_none"]
+	if ("lttng_off_ints" in ns && "lttng_off_none" in ns)
+		printf "  LTTng off - none   %+6.3f ns\n", ns["lttng_off_ints"] - ns["lttng_off_none"]
+	if (tsc > 0) printf "(TSC %.3f GHz; TSC cycles are reference cycles, not core cycles)\n", tsc
+}' "$RES"
