@@ -344,7 +344,11 @@ static int write_cpu(struct collect *c, struct tracedat_writer *w, int cpu)
 	static uint8_t page[UFT_SUBBUF_SIZE];
 	struct uft_page_builder b;
 	uint64_t pending_missed = 0;
-	if (s->nr)
+	/* Often one thread per CPU: its events arrive in order already. */
+	bool sorted = true;
+	for (size_t i = 1; i < s->nr && sorted; i++)
+		sorted = cmp_event(&s->ev[i - 1], &s->ev[i]) <= 0;
+	if (!sorted)
 		qsort(s->ev, s->nr, sizeof(*s->ev), cmp_event);
 	uft_page_builder_init(&b, page, UFT_SUBBUF_SIZE);
 	for (size_t i = 0; i < s->nr; i++) {
