@@ -15,7 +15,7 @@ run() {
 	shift
 	local log
 	log=$(mktemp)
-	"$@" >"$log" 2>&1
+	timeout --kill-after=10 300 "$@" >"$log" 2>&1
 	local rc=$?
 	if [ $rc -eq 0 ]; then
 		pass=$((pass + 1))

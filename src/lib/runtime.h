@@ -70,6 +70,9 @@ void uft_writer_reset_after_fork(void);
 void uft_writer_flush_self(void);
 void uft_writer_setup_fast_path(void);
 
+/* signals.c */
+void uft_signals_init(void);
+
 /* registry.c */
 void uft_registry_publish_formats(struct uft_shm_header *hdr);
 int uft_registry_apply_spec_list(const char *list);

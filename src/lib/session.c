@@ -156,6 +156,7 @@ static void do_init(void)
 	uft_clock_init();
 	parse_env();
 	uft_writer_setup_fast_path();
+	uft_signals_init();
 	pthread_atfork(NULL, NULL, after_fork_child);
 	const char *list = getenv("UFT_LIST_FORMATS");
 	if (list && *list) {

@@ -28,6 +28,34 @@
  * libc's two internal signals out of reach. */
 extern int __sigaction(int, const struct sigaction *, struct sigaction *);
 
+/* Under ThreadSanitizer the handler must still pass through its interceptor,
+ * which defers signals to safe points in its runtime; the guard stops the
+ * interceptor's own call to "the next sigaction" from coming back here. */
+#if defined(__SANITIZE_THREAD__)
+#define UFT_UNDER_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define UFT_UNDER_TSAN 1
+#endif
+#endif
+#ifdef UFT_UNDER_TSAN
+extern int __interceptor_sigaction(int, const struct sigaction *, struct sigaction *)
+    __attribute__((weak));
+static __thread int in_interceptor;
+
+static int next_sigaction(int sig, const struct sigaction *act, struct sigaction *old)
+{
+	if (!__interceptor_sigaction || in_interceptor)
+		return __sigaction(sig, act, old);
+	in_interceptor = 1;
+	int rc = __interceptor_sigaction(sig, act, old);
+	in_interceptor = 0;
+	return rc;
+}
+#else
+#define next_sigaction __sigaction
+#endif
+
 static int libc_sigmask(int how, const sigset_t *set, sigset_t *old)
 {
 	sigset_t copy;
@@ -93,10 +121,10 @@ static void trampoline(int sig, siginfo_t *si, void *uc)
 int sigaction(int sig, const struct sigaction *act, struct sigaction *oldact)
 {
 	if (sig <= 0 || sig >= _NSIG)
-		return __sigaction(sig, act, oldact);
+		return next_sigaction(sig, act, oldact);
 	pthread_mutex_lock(&act_lock);
 	struct sigaction prev, prev_user = user_act[sig];
-	int rc = __sigaction(sig, NULL, &prev);
+	int rc = next_sigaction(sig, NULL, &prev);
 	bool wrapped = rc == 0 && (prev.sa_flags & SA_SIGINFO) && prev.sa_sigaction == trampoline;
 	if (rc == 0 && act) {
 		struct sigaction k = *act;
@@ -110,7 +138,7 @@ int sigaction(int sig, const struct sigaction *act, struct sigaction *oldact)
 			handler_blocks_all[sig] = blocks_all(&act->sa_mask);
 			atomic_store_explicit(&user_ptr[sig], &user_act[sig], memory_order_release);
 		}
-		rc = __sigaction(sig, &k, NULL);
+		rc = next_sigaction(sig, &k, NULL);
 		if (rc != 0 && is_handler)
 			user_act[sig] = prev_user;
 		else if (rc == 0 && !is_handler)
@@ -170,16 +198,33 @@ typedef void (*jump_fn)(void *, int) __attribute__((noreturn));
 
 enum { JUMP_SIGLONGJMP, JUMP_LONGJMP, JUMP_LONGJMP_CHK, NR_JUMPS };
 static const char *const jump_names[NR_JUMPS] = {"siglongjmp", "longjmp", "__longjmp_chk"};
-static _Atomic(jump_fn) jumps[NR_JUMPS];
+static jump_fn jumps[NR_JUMPS];
+
+#ifdef UFT_UNDER_TSAN
+/* ThreadSanitizer keeps its own signal state across long jumps. */
+extern void __interceptor_siglongjmp(sigjmp_buf, int) __attribute__((weak, noreturn));
+extern void __interceptor_longjmp(jmp_buf, int) __attribute__((weak, noreturn));
+#endif
+
+/* Resolved at start-up: a jump may run in a signal handler, where dlsym()
+ * must not. */
+void uft_signals_init(void)
+{
+	for (int i = 0; i < NR_JUMPS; i++)
+		jumps[i] = (jump_fn)next_symbol(jump_names[i]);
+#ifdef UFT_UNDER_TSAN
+	if (__interceptor_siglongjmp)
+		jumps[JUMP_SIGLONGJMP] = (jump_fn)__interceptor_siglongjmp;
+	if (__interceptor_longjmp)
+		jumps[JUMP_LONGJMP] = jumps[JUMP_LONGJMP_CHK] = (jump_fn)__interceptor_longjmp;
+#endif
+}
 
 static jump_fn next_jump(int which)
 {
-	jump_fn f = atomic_load_explicit(&jumps[which], memory_order_relaxed);
-	if (!f) {
-		f = (jump_fn)next_symbol(jump_names[which]);
-		atomic_store_explicit(&jumps[which], f, memory_order_relaxed);
-	}
-	return f;
+	if (!jumps[which])
+		uft_signals_init();
+	return jumps[which];
 }
 
 void siglongjmp(sigjmp_buf env, int val)
