@@ -383,6 +383,35 @@ static int write_cpu(struct collect *c, struct tracedat_writer *w, int cpu)
 	return 0;
 }
 
+/* The kernel's per_cpu/cpuN/stats as trace-cmd stores it (CPUSTAT option),
+ * which `trace-cmd report --stat` prints. Everything was drained, so no
+ * entries are left in the buffers. */
+static int add_cpu_stats(struct collect *c, struct tracedat_writer *w, int cpu)
+{
+	struct collect_cpu *s = &c->cpus[cpu];
+	uint64_t bytes = 0, first = s->nr ? s->ev[0].ts : 0, last = s->nr ? s->ev[s->nr - 1].ts : 0;
+	for (size_t i = 0; i < s->nr; i++)
+		bytes += s->ev[i].len;
+	char ts[2][48];
+	uint64_t t[2] = {first, last};
+	for (int i = 0; i < 2; i++) {
+		if (c->clock_id >= 0 && !uft_clock_is_ns((enum uft_clock)c->clock_id))
+			snprintf(ts[i], sizeof(ts[i]), "%llu", (unsigned long long)t[i]);
+		else
+			snprintf(ts[i], sizeof(ts[i]), "%5llu.%06llu",
+				 (unsigned long long)(t[i] / 1000000000ull),
+				 (unsigned long long)(t[i] % 1000000000ull / 1000));
+	}
+	char buf[512];
+	int n =
+	    snprintf(buf, sizeof(buf),
+		     "CPU: %d\nentries: 0\noverrun: %llu\ncommit overrun: 0\nbytes: %llu\n"
+		     "oldest event ts: %s\nnow ts: %s\ndropped events: %llu\nread events: %zu\n",
+		     cpu, (unsigned long long)s->overrun, (unsigned long long)bytes, ts[0], ts[1],
+		     (unsigned long long)s->dropped, s->nr);
+	return tracedat_writer_add_option(w, TRACEDAT_OPT_CPUSTAT, buf, (uint32_t)n + 1);
+}
+
 int collect_write(struct collect *c, const char *path, uint64_t *file_size)
 {
 	long online = sysconf(_SC_NPROCESSORS_CONF);
@@ -417,6 +446,8 @@ int collect_write(struct collect *c, const char *path, uint64_t *file_size)
 	}
 	for (int cpu = 0; cpu < nr_cpus && !rc; cpu++)
 		rc = write_cpu(c, w, cpu);
+	for (int cpu = 0; cpu < nr_cpus && !rc; cpu++)
+		rc = add_cpu_stats(c, w, cpu);
 	if (rc) {
 		tracedat_writer_abort(w);
 		return rc;

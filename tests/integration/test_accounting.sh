@@ -20,6 +20,12 @@ echo "overwrite: written=$w recorded=$r overrun=$o dropped=$d"
 [ $((r + o)) -eq "$w" ] || { echo "recorded + overrun != written"; exit 1; }
 [ "$o" -gt 0 ] || { echo "expected overruns with a 16 KiB buffer"; exit 1; }
 $UFT report -i "$tmp/o.dat" >"$tmp/o.rep"
+if command -v trace-cmd >/dev/null; then
+	# the per-CPU stats trace-cmd shows add up to the summary's
+	stat_o=$(trace-cmd report --stat -i "$tmp/o.dat" 2>/dev/null | awk '/^overrun:/{s+=$2} END{print s}')
+	stat_r=$(trace-cmd report --stat -i "$tmp/o.dat" 2>/dev/null | awk '/^read events:/{s+=$3} END{print s}')
+	[ "$stat_o" -eq "$o" ] && [ "$stat_r" -eq "$r" ] || { echo "--stat says $stat_o/$stat_r"; exit 1; }
+fi
 grep -q "entries-in-buffer/entries-written: $r/" "$tmp/o.rep"
 # each thread's last event is kept (the newest survive)
 for t in 0 1; do
@@ -37,6 +43,10 @@ echo "discard: written=$w recorded=$r overrun=$o dropped=$d"
 [ "$w" -eq "$r" ] || { echo "written != recorded"; exit 1; }
 [ $((w + d)) -eq $((2 * N)) ] || { echo "written + dropped != attempted"; exit 1; }
 $UFT report -i "$tmp/d.dat" >"$tmp/d.rep"
+if command -v trace-cmd >/dev/null; then
+	stat_d=$(trace-cmd report --stat -i "$tmp/d.dat" 2>/dev/null | awk '/^dropped events:/{s+=$3} END{print s}')
+	[ "$stat_d" -eq "$d" ] || { echo "--stat says $stat_d dropped"; exit 1; }
+fi
 for t in 0 1; do
 	grep -q "seq: thread=$t n=1\$" "$tmp/d.rep" || { echo "thread $t lost its first event"; exit 1; }
 done
