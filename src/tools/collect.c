@@ -20,6 +20,10 @@
 void collect_init(struct collect *c)
 {
 	memset(c, 0, sizeof(*c));
+	c->spill_limit = 256u << 20;
+	const char *v = getenv("UFT_RECORD_SPILL_MB");
+	if (v && *v && strtoul(v, NULL, 0) > 0)
+		c->spill_limit = (size_t)strtoul(v, NULL, 0) << 20;
 }
 
 void collect_free(struct collect *c)
@@ -33,8 +37,12 @@ void collect_free(struct collect *c)
 		free(p);
 	}
 	free(c->procs);
-	for (int i = 0; i < c->nr_cpus; i++)
+	for (int i = 0; i < c->nr_cpus; i++) {
 		free(c->cpus[i].ev);
+		free(c->cpus[i].runs);
+		if (c->cpus[i].spill_fd >= 0)
+			close(c->cpus[i].spill_fd);
+	}
 	free(c->cpus);
 	for (size_t i = 0; i < c->nr_formats; i++) {
 		free(c->formats[i].system);
@@ -201,6 +209,8 @@ static struct collect_cpu *cpu_stream(struct collect *c, uint32_t cpu)
 		c->cpus = n;
 		memset(c->cpus + c->nr_cpus, 0,
 		       (cpu + 1 - (uint32_t)c->nr_cpus) * sizeof(*c->cpus));
+		for (uint32_t i = (uint32_t)c->nr_cpus; i <= cpu; i++)
+			c->cpus[i].spill_fd = -1;
 		c->nr_cpus = (int)cpu + 1;
 	}
 	return &c->cpus[cpu];
@@ -244,8 +254,16 @@ static int on_record(void *arg, uint64_t ts, uint32_t cpu, const void *data, uin
 	s->ev[s->nr++] = (struct collect_event){
 	    ts, c->seq++, c->arena_len, len, missed > UINT32_MAX ? UINT32_MAX : (uint32_t)missed};
 	s->overrun += missed;
+	if (!s->total || ts < s->first_ts)
+		s->first_ts = ts;
+	if (ts > s->last_ts)
+		s->last_ts = ts;
+	s->total++;
+	s->bytes += len;
 	c->arena_len += len;
 	c->totals.recorded++;
+	if (c->arena_len >= c->spill_limit && collect_spill(c) != 0)
+		return 1;
 	return 0;
 }
 
@@ -330,57 +348,55 @@ bool collect_spec_matches(const struct collect *c, const char *spec)
 	return false;
 }
 
-static int cmp_event(const void *a, const void *b)
+struct emit {
+	struct tracedat_writer *w;
+	int cpu;
+	struct uft_page_builder b;
+	uint64_t pending_missed;
+	uint8_t page[UFT_SUBBUF_SIZE];
+};
+
+static int emit_page(struct emit *e)
 {
-	const struct collect_event *x = a, *y = b;
-	if (x->ts != y->ts)
-		return x->ts < y->ts ? -1 : 1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
+	uft_page_builder_finish(&e->b, e->pending_missed);
+	e->pending_missed = 0;
+	int rc = tracedat_writer_add_page(e->w, e->cpu, e->page);
+	uft_page_builder_init(&e->b, e->page, UFT_SUBBUF_SIZE);
+	return rc;
+}
+
+/* Appends one event to the CPU's pages; a gap before it starts a new page
+ * whose commit word says how many events were lost. */
+static int emit_event(void *ctx, const struct collect_event *ev, const void *data)
+{
+	struct emit *e = ctx;
+	if (ev->missed_before && e->b.nr_records) {
+		int rc = emit_page(e);
+		if (rc)
+			return rc;
+	}
+	e->pending_missed += ev->missed_before;
+	int rc = uft_page_builder_add(&e->b, ev->ts, data, ev->len);
+	if (rc == -1) {
+		rc = emit_page(e);
+		if (rc)
+			return rc;
+		uft_page_builder_add(&e->b, ev->ts, data, ev->len);
+	}
+	return 0;
 }
 
 static int write_cpu(struct collect *c, struct tracedat_writer *w, int cpu)
 {
-	struct collect_cpu *s = &c->cpus[cpu];
-	static uint8_t page[UFT_SUBBUF_SIZE];
-	struct uft_page_builder b;
-	uint64_t pending_missed = 0;
-	/* Often one thread per CPU: its events arrive in order already. */
-	bool sorted = true;
-	for (size_t i = 1; i < s->nr && sorted; i++)
-		sorted = cmp_event(&s->ev[i - 1], &s->ev[i]) <= 0;
-	if (!sorted)
-		qsort(s->ev, s->nr, sizeof(*s->ev), cmp_event);
-	uft_page_builder_init(&b, page, UFT_SUBBUF_SIZE);
-	for (size_t i = 0; i < s->nr; i++) {
-		struct collect_event *e = &s->ev[i];
-		if (e->missed_before && b.nr_records) {
-			uft_page_builder_finish(&b, pending_missed);
-			int rc = tracedat_writer_add_page(w, cpu, page);
-			if (rc)
-				return rc;
-			pending_missed = 0;
-			uft_page_builder_init(&b, page, UFT_SUBBUF_SIZE);
-		}
-		pending_missed += e->missed_before;
-		const void *data = c->arena + e->data_off;
-		int rc = uft_page_builder_add(&b, e->ts, data, e->len);
-		if (rc == -1) {
-			uft_page_builder_finish(&b, pending_missed);
-			rc = tracedat_writer_add_page(w, cpu, page);
-			if (rc)
-				return rc;
-			pending_missed = 0;
-			uft_page_builder_init(&b, page, UFT_SUBBUF_SIZE);
-			rc = uft_page_builder_add(&b, e->ts, data, e->len);
-		}
-		if (rc)
-			continue;
-	}
-	if (b.nr_records) {
-		uft_page_builder_finish(&b, pending_missed);
-		return tracedat_writer_add_page(w, cpu, page);
-	}
-	return 0;
+	static struct emit e;
+	e.w = w;
+	e.cpu = cpu;
+	e.pending_missed = 0;
+	uft_page_builder_init(&e.b, e.page, UFT_SUBBUF_SIZE);
+	int rc = collect_each_event(c, cpu, emit_event, &e);
+	if (!rc && e.b.nr_records)
+		rc = emit_page(&e);
+	return rc;
 }
 
 /* The kernel's per_cpu/cpuN/stats as trace-cmd stores it (CPUSTAT option),
@@ -389,9 +405,7 @@ static int write_cpu(struct collect *c, struct tracedat_writer *w, int cpu)
 static int add_cpu_stats(struct collect *c, struct tracedat_writer *w, int cpu)
 {
 	struct collect_cpu *s = &c->cpus[cpu];
-	uint64_t bytes = 0, first = s->nr ? s->ev[0].ts : 0, last = s->nr ? s->ev[s->nr - 1].ts : 0;
-	for (size_t i = 0; i < s->nr; i++)
-		bytes += s->ev[i].len;
+	uint64_t first = s->first_ts, last = s->last_ts;
 	char ts[2][48];
 	uint64_t t[2] = {first, last};
 	for (int i = 0; i < 2; i++) {
@@ -406,9 +420,9 @@ static int add_cpu_stats(struct collect *c, struct tracedat_writer *w, int cpu)
 	int n =
 	    snprintf(buf, sizeof(buf),
 		     "CPU: %d\nentries: 0\noverrun: %llu\ncommit overrun: 0\nbytes: %llu\n"
-		     "oldest event ts: %s\nnow ts: %s\ndropped events: %llu\nread events: %zu\n",
-		     cpu, (unsigned long long)s->overrun, (unsigned long long)bytes, ts[0], ts[1],
-		     (unsigned long long)s->dropped, s->nr);
+		     "oldest event ts: %s\nnow ts: %s\ndropped events: %llu\nread events: %llu\n",
+		     cpu, (unsigned long long)s->overrun, (unsigned long long)s->bytes, ts[0],
+		     ts[1], (unsigned long long)s->dropped, (unsigned long long)s->total);
 	return tracedat_writer_add_option(w, TRACEDAT_OPT_CPUSTAT, buf, (uint32_t)n + 1);
 }
 

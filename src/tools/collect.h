@@ -37,12 +37,26 @@ struct collect_event {
 	uint32_t missed_before;
 };
 
+/* A sorted run of one CPU's events spilled to its temporary file. */
+struct collect_run {
+	uint64_t off;
+	uint64_t count;
+};
+
 struct collect_cpu {
-	struct collect_event *ev;
+	struct collect_event *ev; /* events held in memory (payloads in the arena) */
 	size_t nr, cap;
+	uint64_t total;	   /* events collected, spilled ones included */
+	uint64_t bytes;	   /* their payload bytes */
+	uint64_t first_ts; /* oldest and newest timestamps */
+	uint64_t last_ts;
 	uint64_t overrun; /* events lost to overwrite, attributed here */
 	uint64_t dropped; /* discard-mode drops, attributed to the ring's last CPU */
 	uint64_t lost;	  /* events that could not be written at all */
+	int spill_fd;	  /* -1 until the first spill */
+	uint64_t spill_len;
+	struct collect_run *runs;
+	size_t nr_runs;
 };
 
 struct collect_format {
@@ -77,6 +91,9 @@ struct collect {
 	size_t nr_comms;
 	struct collect_totals totals;
 	int clock_id;
+	/* Memory for held events before they are sorted and spilled to disk, so
+	 * a long recording needs disk, not memory (UFT_RECORD_SPILL_MB). */
+	size_t spill_limit;
 };
 
 void collect_init(struct collect *c);
@@ -88,6 +105,14 @@ int collect_add_proc(struct collect *c, pid_t pid, int memfd, int conn, const ch
 void collect_drain(struct collect *c, struct collect_proc *p, bool final);
 /* Whether an -e spec names any event the traced processes defined. */
 bool collect_spec_matches(const struct collect *c, const char *spec);
+/* Sorts the held events of every CPU and appends them to its spill file as a
+ * run; 0 or -errno. (collect_spill.c) */
+int collect_spill(struct collect *c);
+/* Feeds one CPU's events in time order to `fn`, from memory or merged from
+ * its spilled runs; stops at the first non-zero return. */
+int collect_each_event(struct collect *c, int cpu,
+		       int (*fn)(void *ctx, const struct collect_event *e, const void *data),
+		       void *ctx);
 /* Writes everything collected as trace.dat; 0 or -errno. */
 int collect_write(struct collect *c, const char *path, uint64_t *file_size);
 

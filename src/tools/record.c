@@ -98,8 +98,9 @@ static void print_summary(struct collect *c, const char *path, uint64_t size)
 {
 	for (int i = 0; i < c->nr_cpus; i++) {
 		struct collect_cpu *s = &c->cpus[i];
-		printf("CPU%d: %zu events, %llu overrun, %llu dropped", i, s->nr,
-		       (unsigned long long)s->overrun, (unsigned long long)s->dropped);
+		printf("CPU%d: %llu events, %llu overrun, %llu dropped", i,
+		       (unsigned long long)s->total, (unsigned long long)s->overrun,
+		       (unsigned long long)s->dropped);
 		if (s->lost)
 			printf(", %llu lost", (unsigned long long)s->lost);
 		printf("\n");
