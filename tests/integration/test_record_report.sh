@@ -140,7 +140,8 @@ for f in 'field:unsigned short common_type;	offset:0;	size:2;	signed:0;' \
 	'field:__data_loc char\[\] path;' 'field:int status;' 'field:uint64_t latency;'; do
 	grep -q "	$f" "$tmp/request.fmt" || fail "request format lacks '$f'"
 done
-"$UFT" list -F --full -i "$tmp/all.dat" | grep -q '^print fmt: "path=%s status=%d latency=%llu"' ||
+"$UFT" list -F --full -i "$tmp/all.dat" >"$tmp/full.txt"
+grep -q '^print fmt: "path=%s status=%d latency=%llu"' "$tmp/full.txt" ||
 	fail "list -F --full: no print fmt"
 
 # ---- exit codes ----

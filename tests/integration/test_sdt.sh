@@ -6,12 +6,14 @@ B=${UFT_BUILD:-build}
 command -v readelf >/dev/null || { echo "readelf not installed"; exit 77; }
 notes=$(readelf -n "$B/bin/demo")
 for ev in request worker_state batch; do
-	grep -B1 "Name: $ev\$" <<<"$notes" | grep -q "Provider: demo" ||
-		{ echo "no SDT note for demo:$ev"; exit 1; }
-	sem=$(grep -A2 "Name: $ev\$" <<<"$notes" | sed -nE 's/.*Semaphore: (0x[0-9a-f]+).*/\1/p')
+	note=$(grep -B1 -A2 "Name: $ev\$" <<<"$notes" || true)
+	[[ $note == *"Provider: demo"* ]] || { echo "no SDT note for demo:$ev"; exit 1; }
+	sem=$(sed -nE 's/.*Semaphore: (0x[0-9a-f]+).*/\1/p' <<<"$note")
 	[ -n "$sem" ] && [ "$((sem))" -ne 0 ] || { echo "demo:$ev has no semaphore"; exit 1; }
 done
-# the semaphore is the gate symbol in .probes
-nm "$B/bin/demo" | grep -q ' demo_request_semaphore$'
-readelf -S "$B/bin/demo" | grep -q '\.probes'
+# the semaphore is the gate symbol, in .probes
+syms=$(nm "$B/bin/demo")
+[[ $syms == *" demo_request_semaphore"* ]] || { echo "no demo_request_semaphore"; exit 1; }
+sections=$(readelf -S "$B/bin/demo")
+[[ $sections == *".probes"* ]] || { echo "no .probes section"; exit 1; }
 echo ok
