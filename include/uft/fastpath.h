@@ -61,6 +61,8 @@ static inline __attribute__((always_inline)) void *
 uft_fast_reserve(const struct uft_event *ev, uint32_t len, struct uft_fast_rsv *rsv)
 {
 #ifdef UFT_HAVE_FAST_PATH
+	/* The timestamp first: its latency overlaps the checks below. */
+	uint64_t tsc = __rdtsc();
 	struct uft_fast_tls *t = &uft_fast;
 	struct uft_fast_ring *w = &t->lv0;
 	uint32_t size = 8u + ((len + 7u) & ~7u); /* aligned record: header, length, payload */
@@ -73,7 +75,7 @@ uft_fast_reserve(const struct uft_event *ev, uint32_t len, struct uft_fast_rsv *
 	char *page = w->page;
 	uint32_t tail = w->tail;
 	uint64_t ts = uft_fast_clock.zero +
-		      (uint64_t)(((unsigned __int128)__rdtsc() * uft_fast_clock.mult32) >> 32);
+		      (uint64_t)(((unsigned __int128)tsc * uft_fast_clock.mult32) >> 32);
 	uint32_t cpu;
 	__asm__ volatile("movl %%fs:(%1), %0" : "=r"(cpu) : "r"(__rseq_offset + 4));
 	uint64_t delta = ts - w->last_ts;
