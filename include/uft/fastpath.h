@@ -40,11 +40,9 @@ struct uft_fast_tls {
 	struct uft_fast_ring lv0;
 };
 
-/* TSC to ns as (tsc * mult32) >> 32 + zero; `ok` when the fast path may run
- * (local clock on a usable TSC, rseq available). */
+/* `ok` when the fast path may run: rings hold raw TSC cycles (the local clock
+ * on a usable TSC) and rseq gives the CPU. */
 struct uft_fast_clock {
-	uint64_t mult32;
-	uint64_t zero;
 	int ok;
 };
 
@@ -74,8 +72,7 @@ uft_fast_reserve(const struct uft_event *ev, uint32_t len, struct uft_fast_rsv *
 	atomic_signal_fence(memory_order_seq_cst);
 	char *page = w->page;
 	uint32_t tail = w->tail;
-	uint64_t ts = uft_fast_clock.zero +
-		      (uint64_t)(((unsigned __int128)tsc * uft_fast_clock.mult32) >> 32);
+	uint64_t ts = tsc; /* rings hold raw cycles; readers convert */
 	uint32_t cpu;
 	__asm__ volatile("movl %%fs:(%1), %0" : "=r"(cpu) : "r"(__rseq_offset + 4));
 	uint64_t delta = ts - w->last_ts;

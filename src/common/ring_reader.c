@@ -69,8 +69,16 @@ static bool copy_page(struct uft_ring *r, uint64_t idx, struct page_copy *out, b
 	return p < idx + r->nr_pages;
 }
 
-static long deliver(struct uft_ring_cursor *c, struct page_copy *pc, uft_ring_record_fn fn,
-		    void *ctx, bool *stop)
+/* Ring units to the clock's units: raw TSC cycles become nanoseconds. */
+static inline uint64_t ring_time(const struct uft_ring *r, uint64_t ts)
+{
+	if (!r->ts_raw)
+		return ts;
+	return r->ts_zero + (uint64_t)(((unsigned __int128)ts * r->ts_mult) >> (r->ts_shift & 63));
+}
+
+static long deliver(const struct uft_ring *r, struct uft_ring_cursor *c, struct page_copy *pc,
+		    uft_ring_record_fn fn, void *ctx, bool *stop)
 {
 	struct uft_page_iter it;
 	struct uft_page_rec rec;
@@ -104,7 +112,7 @@ static long deliver(struct uft_ring_cursor *c, struct page_copy *pc, uft_ring_re
 		c->next_entry++;
 		c->delivered++;
 		n++;
-		if (fn(ctx, rec.ts, c->cpu, rec.data, rec.len, lost))
+		if (fn(ctx, ring_time(r, rec.ts), c->cpu, rec.data, rec.len, lost))
 			*stop = true;
 	}
 	if (it.corrupt)
@@ -141,14 +149,14 @@ long uft_ring_drain(struct uft_ring *r, struct uft_ring_cursor *c, bool partial,
 			if (!atomic_compare_exchange_strong(&r->consumed, &want, want + 1))
 				continue;
 			if (ok)
-				total += deliver(c, &pc, fn, ctx, &stop);
+				total += deliver(r, c, &pc, fn, ctx, &stop);
 			c->page++;
 			c->off = 0;
 			continue;
 		}
 		if (partial && c->page == p) {
 			if (copy_page(r, c->page, &pc, true))
-				total += deliver(c, &pc, fn, ctx, &stop);
+				total += deliver(r, c, &pc, fn, ctx, &stop);
 		}
 		break;
 	}

@@ -94,7 +94,13 @@ struct uft_ring {
 	_Atomic uint64_t read_entries; /* events handed to a consumer */
 	_Atomic uint32_t wake_pending; /* writer asked for a wake-up, not yet served */
 	uint32_t generation;	       /* bumped each time the ring is reused by a new thread */
-	char reserved[256 - 112];
+	/* Timestamps in this ring are raw TSC cycles when ts_raw is set; readers
+	 * hand them out as zero + (cycles * mult) >> shift nanoseconds. */
+	uint32_t ts_raw;
+	uint32_t ts_shift;
+	uint64_t ts_mult;
+	uint64_t ts_zero;
+	char reserved[256 - 136];
 	struct uft_slot_meta meta[];
 };
 

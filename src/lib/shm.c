@@ -51,13 +51,16 @@ struct uft_shm_header *uft_shm_create(uint64_t size, int *memfd_out)
 	return h;
 }
 
-static void ring_init(struct uft_ring *r, uint32_t nr_pages, int tid, uint32_t level,
-		      uint32_t mode)
+static void ring_init(struct uft_ring *r, uint32_t nr_pages, int tid, uint32_t level, uint32_t mode)
 {
 	r->tid = tid;
 	r->pid = getpid();
 	r->level = level;
 	r->mode = mode;
+	r->ts_raw = uft_clock_raw_tsc();
+	r->ts_mult = uft_tsc.mult;
+	r->ts_shift = uft_tsc.shift;
+	r->ts_zero = uft_tsc.zero;
 	memset(r->comm, 0, sizeof(r->comm));
 	prctl(PR_GET_NAME, r->comm, 0, 0, 0);
 	atomic_store_explicit(&r->produced, 0, memory_order_relaxed);
@@ -95,7 +98,8 @@ struct uft_ring *uft_shm_ring_alloc(struct uft_shm_header *h, uint32_t nr_pages,
 		return r;
 	}
 
-	uint64_t hdr_size = sizeof(struct uft_ring) + (uint64_t)nr_pages * sizeof(struct uft_slot_meta);
+	uint64_t hdr_size =
+	    sizeof(struct uft_ring) + (uint64_t)nr_pages * sizeof(struct uft_slot_meta);
 	hdr_size = (hdr_size + UFT_SUBBUF_SIZE - 1) & ~(uint64_t)(UFT_SUBBUF_SIZE - 1);
 	uint64_t total = hdr_size + (uint64_t)nr_pages * UFT_SUBBUF_SIZE;
 	uint64_t off = atomic_fetch_add(&h->alloc_off, total);
@@ -117,8 +121,8 @@ struct uft_ring *uft_shm_ring_alloc(struct uft_shm_header *h, uint32_t nr_pages,
 }
 
 /* Appends a format record; consumers read records up to formats_len. */
-void uft_shm_add_format(struct uft_shm_header *h, uint16_t id, const char *system,
-			const char *text, uint32_t len)
+void uft_shm_add_format(struct uft_shm_header *h, uint16_t id, const char *system, const char *text,
+			uint32_t len)
 {
 	uint64_t need = (sizeof(struct uft_format_rec) + len + 7) & ~7ull;
 	uint64_t at = atomic_load(&h->formats_len);

@@ -161,7 +161,7 @@ static int wring_open(struct uft_tls *t, struct uft_wring *w, uint32_t lvl)
 	    uft_shm_ring_alloc(uft_sess.hdr, uft_sess.ring_pages, t->tid, lvl, uft_sess.mode);
 	if (!r)
 		return -1;
-	uint64_t ts = uft_clock_now();
+	uint64_t ts = uft_clock_ring_now();
 	memset(w, 0, sizeof(*w));
 	w->r = r;
 	w->cpu = current_cpu_slow();
@@ -244,7 +244,7 @@ void *uft_reserve(struct uft_rsv *rsv, const struct uft_event *ev, uint32_t len)
 		count_lost(w);
 		goto fail;
 	}
-	uint64_t ts = uft_clock_now();
+	uint64_t ts = uft_clock_ring_now();
 	uint32_t cpu = current_cpu();
 	if (unlikely(cpu != w->cpu) && write_cpu_mark(t, w, ts, cpu) != 0)
 		goto full;
@@ -350,16 +350,9 @@ void uft_writer_reset_after_fork(void)
 }
 
 /* Enables the inline fast path once the clock and the CPU source are known:
- * local clock on a usable TSC with a conversion shift of at most 32 (rescaled
- * to exactly 32, which gives the same values), and rseq. */
+ * rings holding raw TSC cycles (the local clock on a usable TSC), and rseq. */
 void uft_writer_setup_fast_path(void)
 {
 	current_cpu_slow(); /* decides whether rseq is usable */
-	bool ok = uft_clock_id == UFT_CLOCK_LOCAL && uft_tsc.usable && uft_tsc.shift <= 32 &&
-		  atomic_load(&rseq_usable) > 0;
-	if (ok) {
-		uft_fast_clock.mult32 = (uint64_t)uft_tsc.mult << (32 - uft_tsc.shift);
-		uft_fast_clock.zero = uft_tsc.zero;
-	}
-	uft_fast_clock.ok = ok;
+	uft_fast_clock.ok = uft_clock_raw_tsc() && atomic_load(&rseq_usable) > 0;
 }
