@@ -17,6 +17,7 @@
 
 #define UFT_CREATE_EVENTS
 #include "demo_events.h"
+#include "tev_types_events.h"
 
 #include "common/format.h"
 #include "common/ring_reader.h"
@@ -341,6 +342,65 @@ static void test_filters(void **state)
 	uft_set_event("demo:request", 0);
 }
 
+static void test_every_field_type(void **state)
+{
+	(void)state;
+	char *got = format_of("ttypes", "all");
+	assert_non_null(got);
+	/* Natural alignment after the 8-byte common header, as the kernel lays out
+	 * its records; signedness from the type. */
+	const char *want = "\tfield:int8_t a;\toffset:8;\tsize:1;\tsigned:1;\n"
+			   "\tfield:uint8_t b;\toffset:9;\tsize:1;\tsigned:0;\n"
+			   "\tfield:int16_t c;\toffset:10;\tsize:2;\tsigned:1;\n"
+			   "\tfield:uint16_t d;\toffset:12;\tsize:2;\tsigned:0;\n"
+			   "\tfield:int32_t e;\toffset:16;\tsize:4;\tsigned:1;\n"
+			   "\tfield:uint32_t f;\toffset:20;\tsize:4;\tsigned:0;\n"
+			   "\tfield:int64_t g;\toffset:24;\tsize:8;\tsigned:1;\n"
+			   "\tfield:uint64_t h;\toffset:32;\tsize:8;\tsigned:0;\n"
+			   "\tfield:bool i;\toffset:40;\tsize:1;\tsigned:0;\n"
+			   "\tfield:const void * j;\toffset:48;\tsize:8;\tsigned:0;\n"
+			   "\tfield:char comm[16];\toffset:56;\tsize:16;\tsigned:1;\n"
+			   "\tfield:__data_loc char[] name;\toffset:72;\tsize:4;\tsigned:1;\n"
+			   "\tfield:__data_loc uint16_t[] arr;\toffset:76;\tsize:4;\tsigned:0;\n\n";
+	assert_non_null(strstr(got, want));
+
+	/* libtraceevent renders a record the way printf would. */
+	struct tep_handle *tep = tep_alloc();
+	tep_set_long_size(tep, 8);
+	assert_int_equal(tep_parse_event(tep, got, strlen(got), "ttypes"), 0);
+	free(got);
+	struct uft_event *ev = uft_find_event("ttypes", "all");
+	_Alignas(8) uint8_t rec[128] = {0};
+	struct uft_raw_all *r = (struct uft_raw_all *)rec;
+	r->uft__common.type = ev->id;
+	/* libtraceevent reads print arguments zero-extended, so negative 8- and
+	 * 16-bit values would print as their unsigned values: keep them positive. */
+	r->a = 5;
+	r->b = 250;
+	r->c = 300;
+	r->d = 60000;
+	r->e = -70000;
+	r->f = 4000000000u;
+	r->g = -5000000000ll;
+	r->h = 18000000000000000000ull;
+	r->i = true;
+	r->j = (const void *)0x1234;
+	memcpy(r->comm, "comm-field", 11);
+	r->__data_loc_name = 80 | (4u << 16);
+	memcpy(rec + 80, "abc", 4);
+	r->__data_loc_arr = 84 | (4u << 16);
+	struct tep_record tr = {.data = rec, .size = 88, .cpu = 0};
+	struct trace_seq s;
+	trace_seq_init(&s);
+	tep_print_event(tep, &s, &tr, "%s", TEP_PRINT_INFO);
+	trace_seq_terminate(&s);
+	assert_string_equal(s.buffer, "a=5 b=250 c=300 d=60000 e=-70000 f=4000000000 "
+				      "g=-5000000000 h=18000000000000000000 i=1 j=0x1234 "
+				      "comm=comm-field name=abc");
+	trace_seq_destroy(&s);
+	tep_free(tep);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -354,6 +414,7 @@ int main(void)
 	    cmocka_unit_test(test_disabled_build_has_no_events),
 	    cmocka_unit_test(test_record_bytes),
 	    cmocka_unit_test(test_filters),
+	    cmocka_unit_test(test_every_field_type),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
