@@ -23,6 +23,11 @@
 
 #define UFT_FAST_ABI 1
 
+/* The symbols carry the ABI version, so code built against another layout
+ * fails to load instead of writing through the wrong offsets. */
+#define uft_fast uft_fast_abi1
+#define uft_fast_clock uft_fast_clock_abi1
+
 /* Level-0 ring of a thread, as the writer keeps it. */
 struct uft_fast_ring {
 	char *page;	  /* current page, NULL before the thread's first event */
