@@ -38,6 +38,11 @@ build() {
 	make -s -j"$JOBS" BUILD="$dir" "$@" all tests-bin >/dev/null
 }
 
+step "format"
+if command -v clang-format >/dev/null; then
+	run "clang-format" make -s format-check
+fi
+
 step "build (gcc)"
 build build CC=gcc || { echo "gcc build failed"; exit 1; }
 step "build (clang)"

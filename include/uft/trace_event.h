@@ -43,10 +43,10 @@
 
 #ifdef UFT_DISABLE
 #define UFT__EVENT_DECLARE(name, proto, args)                                                      \
-	static inline __attribute__((unused)) void trace_##name(proto)                                                     \
+	static inline __attribute__((unused)) void trace_##name(proto)                             \
 	{                                                                                          \
 	}                                                                                          \
-	static inline __attribute__((unused)) bool trace_##name##_enabled(void)                                            \
+	static inline __attribute__((unused)) bool trace_##name##_enabled(void)                    \
 	{                                                                                          \
 		return false;                                                                      \
 	}
@@ -57,12 +57,12 @@
 	extern struct uft_event uft_event_##name;                                                  \
 	extern volatile unsigned short UFT__GATE(UFT_SYSTEM, name);                                \
 	void uft__do_trace_##name(proto);                                                          \
-	static inline __attribute__((always_inline, unused)) void trace_##name(proto)                      \
+	static inline __attribute__((always_inline, unused)) void trace_##name(proto)              \
 	{                                                                                          \
 		if (__builtin_expect(UFT__GATE(UFT_SYSTEM, name) != 0, 0))                         \
 			uft__do_trace_##name(args);                                                \
 	}                                                                                          \
-	static inline __attribute__((always_inline, unused)) bool trace_##name##_enabled(void)             \
+	static inline __attribute__((always_inline, unused)) bool trace_##name##_enabled(void)     \
 	{                                                                                          \
 		return __builtin_expect(UFT__GATE(UFT_SYSTEM, name) != 0, 0);                      \
 	}

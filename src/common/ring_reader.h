@@ -12,16 +12,16 @@
 #include "common/shm_layout.h"
 
 struct uft_ring_cursor {
-	uint32_t generation; /* ring generation the cursor belongs to */
-	uint64_t page;       /* page index to read next */
-	uint32_t off;        /* data bytes of `page` already delivered */
-	uint64_t ts;         /* timestamp at `off` */
-	uint32_t cpu;        /* CPU in effect at `off` */
-	uint64_t next_entry; /* writer sequence number expected next */
-	uint64_t delivered;  /* events handed to the callback */
-	uint64_t missed;     /* events lost to overwrite before they were read */
+	uint32_t generation;	 /* ring generation the cursor belongs to */
+	uint64_t page;		 /* page index to read next */
+	uint32_t off;		 /* data bytes of `page` already delivered */
+	uint64_t ts;		 /* timestamp at `off` */
+	uint32_t cpu;		 /* CPU in effect at `off` */
+	uint64_t next_entry;	 /* writer sequence number expected next */
+	uint64_t delivered;	 /* events handed to the callback */
+	uint64_t missed;	 /* events lost to overwrite before they were read */
 	uint64_t missed_pending; /* lost right before the next delivered event */
-	uint64_t corrupt;    /* pages that failed to decode */
+	uint64_t corrupt;	 /* pages that failed to decode */
 };
 
 /* One event: its timestamp, CPU, payload (common header first) and the number
