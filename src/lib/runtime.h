@@ -24,7 +24,6 @@ struct uft_wring {
 	uint64_t page_idx;
 	uint64_t dropped; /* events refused (discard mode, full) */
 	uint64_t lost;	  /* events that could not be written at all */
-	uint32_t generation;
 };
 
 struct uft_tls {
@@ -34,19 +33,15 @@ struct uft_tls {
 	uint32_t sigs_blocked; /* every blockable signal blocked */
 	int32_t tid;
 	struct uft_wring lv[UFT_MAX_NEST];
-	uint32_t generation; /* session generation the rings belong to */
-	uint8_t exiting;
 };
 
 /* The process's session: its shared region and settings. */
 struct uft_session {
 	struct uft_shm_header *hdr; /* NULL until created */
 	int memfd;
-	int notify_fd;	     /* connection to the recorder, -1 if none */
-	uint32_t generation; /* bumped when the region is replaced (fork) */
+	int notify_fd; /* connection to the recorder, -1 if none */
 	uint32_t ring_pages;
 	uint32_t mode;
-	bool recording;
 };
 
 extern struct uft_session uft_sess;
@@ -54,7 +49,6 @@ extern __thread struct uft_tls uft_tls __attribute__((tls_model("initial-exec"))
 
 /* session.c */
 void uft_init(void);
-int uft_session_ensure(void);
 void uft_session_wake(void);
 
 /* shm.c */

@@ -79,7 +79,6 @@ static int session_create(void)
 		int s = connect_recorder();
 		if (s >= 0 && send_region(s, memfd) == 0) {
 			uft_sess.notify_fd = s;
-			uft_sess.recording = true;
 		} else {
 			if (s >= 0)
 				close(s);
@@ -88,11 +87,6 @@ static int session_create(void)
 		}
 	}
 	return 0;
-}
-
-int uft_session_ensure(void)
-{
-	return uft_sess.hdr ? 0 : -1;
 }
 
 int uft_session_start(void)
@@ -119,7 +113,6 @@ static void after_fork_child(void)
 	uft_sess.notify_fd = -1;
 	uft_sess.memfd = -1;
 	uft_sess.hdr = NULL;
-	uft_sess.generation++;
 	session_create();
 }
 
@@ -194,6 +187,5 @@ void uft_flush(void)
 
 __attribute__((destructor)) static void uft_lib_fini(void)
 {
-	uft_writer_flush_self();
 	uft_writer_thread_exit();
 }

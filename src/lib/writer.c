@@ -153,7 +153,7 @@ static int next_page(struct uft_wring *w, uint64_t ts)
 
 static int wring_open(struct uft_tls *t, struct uft_wring *w, uint32_t lvl)
 {
-	if (uft_session_ensure() != 0)
+	if (!uft_sess.hdr) /* created at start-up or when an event is enabled */
 		return -1;
 	if (!t->tid)
 		t->tid = (int32_t)syscall(SYS_gettid);
@@ -177,11 +177,13 @@ static int wring_open(struct uft_tls *t, struct uft_wring *w, uint32_t lvl)
 	return 0;
 }
 
-/* Reserves `size` record bytes (headers included) plus a time extend when the
- * delta needs one. Returns the address for the record header, or NULL. */
-static inline char *reserve_space(struct uft_wring *w, uint64_t *ts, uint32_t size,
-				  uint32_t *new_tail)
+/* Reserves an aligned record of `len` payload bytes, preceded by a time extend
+ * when the delta needs one, and writes its header. Returns the payload, or
+ * NULL when the ring is full (discard mode). */
+static inline char *reserve_record(struct uft_wring *w, uint64_t *ts, uint32_t len,
+				   uint32_t *new_tail)
 {
+	uint32_t size = uft_rb_aligned_record_size(len);
 	uint64_t delta = *ts - w->last_ts;
 	if (unlikely(*ts < w->last_ts)) {
 		*ts = w->last_ts; /* never run backwards within a ring */
@@ -201,9 +203,7 @@ static inline char *reserve_space(struct uft_wring *w, uint64_t *ts, uint32_t si
 		delta = 0;
 	}
 	*new_tail = w->tail + ext + size;
-	/* The header word goes in last by the caller; return the delta in place. */
-	*(uint32_t *)p = (uint32_t)delta;
-	return p;
+	return uft_rb_put_aligned_header(p, len, (uint32_t)delta);
 }
 
 static int write_cpu_mark(struct uft_tls *t, struct uft_wring *w, uint64_t ts, uint32_t cpu)
@@ -214,10 +214,9 @@ static int write_cpu_mark(struct uft_tls *t, struct uft_wring *w, uint64_t ts, u
 		uint32_t pad;
 	} mark = {{UFT_ID_CPU_MARK, 0, 0, t->tid}, cpu, 0};
 	uint32_t tail;
-	char *p = reserve_space(w, &ts, uft_rb_aligned_record_size(sizeof(mark)), &tail);
-	if (!p)
+	char *rec = reserve_record(w, &ts, sizeof(mark), &tail);
+	if (!rec)
 		return -1;
-	void *rec = uft_rb_put_aligned_header(p, sizeof(mark), *(uint32_t *)p);
 	memcpy(rec, &mark, sizeof(mark));
 	w->tail = tail;
 	w->last_ts = ts;
@@ -249,10 +248,9 @@ void *uft_reserve(struct uft_rsv *rsv, const struct uft_event *ev, uint32_t len)
 	if (unlikely(cpu != w->cpu) && write_cpu_mark(t, w, ts, cpu) != 0)
 		goto full;
 	uint32_t tail;
-	char *p = reserve_space(w, &ts, uft_rb_aligned_record_size(len), &tail);
-	if (unlikely(!p))
+	char *rec = reserve_record(w, &ts, len, &tail);
+	if (unlikely(!rec))
 		goto full;
-	char *rec = uft_rb_put_aligned_header(p, len, *(uint32_t *)p);
 	if (len & 7)
 		*(uint64_t *)(rec + (len & ~7u)) = 0; /* no stale bytes in the rounding */
 	struct uft_common_entry *c = (struct uft_common_entry *)rec;
@@ -328,12 +326,11 @@ void uft_writer_flush_self(void)
 void uft_writer_thread_exit(void)
 {
 	struct uft_tls *t = &uft_tls;
-	t->exiting = 1;
+	uft_writer_flush_self();
 	for (int i = 0; i < UFT_MAX_NEST; i++) {
 		struct uft_wring *w = &t->lv[i];
 		if (!w->r)
 			continue;
-		atomic_store_explicit(&w->r->entries, w->entries, memory_order_release);
 		atomic_store_explicit(&w->r->state, UFT_RING_EXITED, memory_order_release);
 		w->r = NULL;
 	}
@@ -343,7 +340,7 @@ void uft_writer_thread_exit(void)
 void uft_writer_reset_after_fork(void)
 {
 	uint32_t in_signal = uft_tls.in_signal;
-	uint8_t blocked = uft_tls.sigs_blocked; /* the mask survives fork */
+	uint32_t blocked = uft_tls.sigs_blocked; /* the mask survives fork */
 	memset(&uft_tls, 0, sizeof(uft_tls));
 	uft_tls.in_signal = in_signal;
 	uft_tls.sigs_blocked = blocked;
