@@ -229,8 +229,15 @@ static int on_record(void *arg, uint64_t ts, uint32_t cpu, const void *data, uin
 	const struct uft_common_entry *e = data;
 	uint16_t id = d->p->id_map[e->type];
 	struct collect_cpu *s = cpu_stream(c, cpu);
-	if (!s || !id)
+	if (!s)
+		return 1;
+	if (!id) {
+		/* No format for it (the process's formats area was full): it cannot
+		 * be written, but it is counted. */
+		s->lost++;
+		c->totals.lost++;
 		return 0;
+	}
 	if (c->arena_len + len > c->arena_cap) {
 		size_t cap = c->arena_cap ? c->arena_cap * 2 : 1 << 20;
 		while (cap < c->arena_len + len)

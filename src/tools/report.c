@@ -45,6 +45,19 @@ static bool cursor_next(struct cpu_cursor *c, uint32_t page_size)
 	}
 }
 
+/* The CPUs --cpu asked for; none asked means all. */
+struct cpu_set {
+	unsigned long long mask[64];
+	bool any;
+};
+
+static bool cpu_selected(const struct cpu_set *s, int cpu)
+{
+	if (!s->any)
+		return true;
+	return cpu >= 0 && cpu < 4096 && (s->mask[cpu / 64] & (1ull << (cpu % 64)));
+}
+
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: uft report [-i FILE] [--cpu N]\n"
@@ -61,8 +74,7 @@ int cmd_report(int argc, char **argv)
 	    {NULL, 0, NULL, 0},
 	};
 	const char *in = "trace.dat";
-	unsigned long long cpu_mask[64] = {0};
-	bool cpu_filter = false;
+	struct cpu_set sel = {0};
 	int opt;
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "i:h", longopts, NULL)) != -1) {
@@ -77,8 +89,8 @@ int cmd_report(int argc, char **argv)
 				fprintf(stderr, "uft report: bad cpu '%s'\n", optarg);
 				return 2;
 			}
-			cpu_mask[n / 64] |= 1ull << (n % 64);
-			cpu_filter = true;
+			sel.mask[n / 64] |= 1ull << (n % 64);
+			sel.any = true;
 			break;
 		}
 		case 'h':
@@ -119,7 +131,7 @@ int cmd_report(int argc, char **argv)
 	for (size_t i = 0; i < n; i++) {
 		cur[i].cpu = &tf.td->cpus[i];
 		int cpu = cur[i].cpu->cpu;
-		if (cpu_filter && (cpu >= 4096 || !(cpu_mask[cpu / 64] & (1ull << (cpu % 64)))))
+		if (!cpu_selected(&sel, cpu))
 			continue;
 		/* First pass: the header's entry counts. */
 		struct cpu_cursor c = {.cpu = cur[i].cpu};
@@ -135,11 +147,7 @@ int cmd_report(int argc, char **argv)
 	for (;;) {
 		struct cpu_cursor *best = NULL;
 		for (size_t i = 0; i < n; i++) {
-			if (!cur[i].have)
-				continue;
-			int cpu = cur[i].cpu->cpu;
-			if (cpu_filter &&
-			    (cpu >= 4096 || !(cpu_mask[cpu / 64] & (1ull << (cpu % 64)))))
+			if (!cur[i].have) /* exhausted, or a CPU not asked for */
 				continue;
 			if (!best || cur[i].rec.ts < best->rec.ts)
 				best = &cur[i];

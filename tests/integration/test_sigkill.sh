@@ -26,18 +26,8 @@ fail() {
 	exit 1
 }
 
-# The Makefile builds examples it lists; otherwise build killme here, with the
-# sanitizer runtime when libuft carries one.
 KILLME=$B/bin/killme
-if [ ! -x "$KILLME" ]; then
-	KILLME=$tmp/killme
-	cc=${CC:-cc} san=
-	if nm -D "$B/lib/libuft.so" 2>/dev/null | grep ' __asan_init' >/dev/null; then
-		cc=clang san=-fsanitize=address,undefined
-	fi
-	$cc -std=gnu11 $san -Iinclude -Iexamples examples/killme.c -L"$B/lib" -luft \
-		-Wl,-rpath,"$B/lib" -lpthread -o "$KILLME" || fail "cannot build killme"
-fi
+[ -x "$KILLME" ] || fail "$KILLME is missing (make all builds it)"
 
 # "total: W events written, R recorded, O overrun, D dropped" -> W R O D
 totals() { sed -nE 's/^total: ([0-9]+) events written, ([0-9]+) recorded, ([0-9]+) overrun, ([0-9]+) dropped.*/\1 \2 \3 \4/p' "$1"; }
