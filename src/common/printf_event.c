@@ -64,6 +64,17 @@ static size_t skip_digits(const char *p)
 	return n;
 }
 
+/* Skips a width or precision: digits, or `*` with an optional `N$`. */
+static const char *skip_count(const char *q, bool *star)
+{
+	if (*q != '*')
+		return q + skip_digits(q);
+	*star = true;
+	q++;
+	size_t n = skip_digits(q);
+	return n && q[n] == '$' ? q + n + 1 : q;
+}
+
 /* Scans one conversion leniently so errors can quote all of it. */
 static void scan_spec(const char *p, struct spec *s)
 {
@@ -82,29 +93,13 @@ static void scan_spec(const char *p, struct spec *s)
 		q++;
 	s->nflags = (size_t)(q - s->flags);
 	s->width = q;
-	if (*q == '*') {
-		s->star = true;
-		q++;
-		n = skip_digits(q);
-		if (n && q[n] == '$')
-			q += n + 1;
-	} else {
-		q += skip_digits(q);
-	}
+	q = skip_count(q, &s->star);
 	s->nwidth = (size_t)(q - s->width);
 	if (*q == '.') {
 		s->has_prec = true;
 		q++;
 		s->prec = q;
-		if (*q == '*') {
-			s->star = true;
-			q++;
-			n = skip_digits(q);
-			if (n && q[n] == '$')
-				q += n + 1;
-		} else {
-			q += skip_digits(q);
-		}
+		q = skip_count(q, &s->star);
 		s->nprec = (size_t)(q - s->prec);
 	}
 	switch (*q) {

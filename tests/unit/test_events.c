@@ -20,8 +20,8 @@
 #include "tev_types_events.h"
 
 #include "common/format.h"
-#include "common/ring_reader.h"
 #include "lib/runtime.h"
+#include "own_rings.h"
 
 static char *format_of(const char *sys, const char *name)
 {
@@ -241,14 +241,8 @@ static void test_record_bytes(void **state)
 	trace_request("/abc", -7, 123456789ull);
 	uft_set_event("demo:request", 0);
 	struct found f = {.id = uft_find_event("demo", "request")->id};
-	struct uft_shm_header *h = uft_sess.hdr;
-	assert_non_null(h);
-	for (uint32_t i = 0; i < h->nr_rings; i++) {
-		struct uft_ring *r = (struct uft_ring *)((char *)h + h->ring_off[i]);
-		struct uft_ring_cursor c;
-		uft_ring_cursor_init(&c, r);
-		uft_ring_drain(r, &c, true, grab, &f);
-	}
+	assert_non_null(uft_sess.hdr);
+	drain_own_rings(NULL, 0, grab, &f);
 	assert_int_equal(f.n, 1);
 	/* 24 bytes fixed + "/abc\0", rounded to 4 in the buffer. */
 	assert_int_equal(f.len, 32);
@@ -292,11 +286,7 @@ static int count_requests(void *ctx, uint64_t ts, uint32_t cpu, const void *data
 
 static void drain_requests(struct counter *c, struct uft_ring_cursor *cur, uint32_t nr)
 {
-	struct uft_shm_header *h = uft_sess.hdr;
-	for (uint32_t i = 0; i < h->nr_rings && i < nr; i++) {
-		struct uft_ring *r = (struct uft_ring *)((char *)h + h->ring_off[i]);
-		uft_ring_drain(r, &cur[i], true, count_requests, c);
-	}
+	drain_own_rings(cur, nr, count_requests, c);
 }
 
 static void test_filters(void **state)

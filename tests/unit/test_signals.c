@@ -12,8 +12,8 @@
 
 #include <cmocka.h>
 
-#include "common/ring_reader.h"
 #include "lib/runtime.h"
+#include "own_rings.h"
 #include <uft/uft.h>
 
 static void mark(int where)
@@ -59,13 +59,7 @@ static int grab(void *ctx, uint64_t ts, uint32_t cpu, const void *data, uint32_t
 static void collect(struct seen *s)
 {
 	memset(s, 0, sizeof(*s));
-	struct uft_shm_header *h = uft_sess.hdr;
-	for (uint32_t i = 0; i < h->nr_rings; i++) {
-		struct uft_ring *r = (struct uft_ring *)((char *)h + h->ring_off[i]);
-		struct uft_ring_cursor c;
-		uft_ring_cursor_init(&c, r);
-		uft_ring_drain(r, &c, true, grab, s);
-	}
+	drain_own_rings(NULL, 0, grab, s);
 }
 
 static void test_flags_from_handlers_and_masks(void **state)
