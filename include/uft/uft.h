@@ -148,16 +148,21 @@ uft__check_format(const char *fmt __attribute__((unused)), ...)
 
 #define uft_tracepoint_enabled(id) __builtin_expect(uft__gate_##id != 0, 0)
 
-#define uft_tracepoint(id, ...)                                                                    \
+/* The call site of a one-liner: the compile-time format check, the gate, and
+ * the arguments collected only while enabled. */
+#define UFT__EMIT(tp, gate, fmt, ...)                                                              \
 	do {                                                                                       \
 		if (0)                                                                             \
-			uft__check_format(uft__fmt_##id, ##__VA_ARGS__);                           \
-		if (uft_tracepoint_enabled(id)) {                                                  \
+			uft__check_format(fmt, ##__VA_ARGS__);                                     \
+		if (__builtin_expect((gate) != 0, 0)) {                                            \
 			const uint64_t uft__a[] = {UFT__MAP(UFT__ARG, ##__VA_ARGS__) 0};           \
-			uft__trace_printf(&uft__tp_##id, uft__a,                                   \
+			uft__trace_printf(&(tp), uft__a,                                           \
 					  (uint32_t)(sizeof(uft__a) / sizeof(uft__a[0]) - 1));     \
 		}                                                                                  \
 	} while (0)
+
+#define uft_tracepoint(id, ...)                                                                    \
+	UFT__EMIT(uft__tp_##id, uft__gate_##id, uft__fmt_##id, ##__VA_ARGS__)
 
 /* A tracepoint in one line; its arguments are evaluated only while enabled. */
 #define UFT_TRACE(system, name, fmt, ...)                                                          \
@@ -166,13 +171,7 @@ uft__check_format(const char *fmt __attribute__((unused)), ...)
 		static struct uft_event uft__tp = UFT__DESC_INIT(system, name, fmt, uft__gate);    \
 		static struct uft_event *const uft__tpp                                            \
 		    __attribute__((section(UFT_SECTION), used)) = &uft__tp;                        \
-		if (0)                                                                             \
-			uft__check_format(fmt, ##__VA_ARGS__);                                     \
-		if (__builtin_expect(uft__gate != 0, 0)) {                                         \
-			const uint64_t uft__a[] = {UFT__MAP(UFT__ARG, ##__VA_ARGS__) 0};           \
-			uft__trace_printf(&uft__tp, uft__a,                                        \
-					  (uint32_t)(sizeof(uft__a) / sizeof(uft__a[0]) - 1));     \
-		}                                                                                  \
+		UFT__EMIT(uft__tp, uft__gate, fmt, ##__VA_ARGS__);                                 \
 	} while (0)
 #endif
 

@@ -103,6 +103,62 @@ static void demo_oneliner(int n)
 	UFT_TRACE(tev, oneliner, "n=%d name=%s big=%llu", n, "x", 1ull << 40);
 }
 
+UFT_TRACEPOINT(named, tev, named, "n=%d who=%s");
+
+struct named_seen {
+	uint16_t id;
+	int n;
+	char who[16];
+	int count;
+};
+
+static int grab_named(void *ctx, uint64_t ts, uint32_t cpu, const void *data, uint32_t len,
+		      uint64_t missed)
+{
+	(void)ts;
+	(void)cpu;
+	(void)missed;
+	struct named_seen *s = ctx;
+	const struct uft_common_entry *e = data;
+	uint32_t loc;
+	if (e->type != s->id || len < 16)
+		return 0;
+	memcpy(&s->n, (const char *)data + 8, 4);
+	memcpy(&loc, (const char *)data + 12, 4);
+	if ((loc & 0xffff) + (loc >> 16) <= len && (loc >> 16) <= sizeof(s->who))
+		memcpy(s->who, (const char *)data + (loc & 0xffff), loc >> 16);
+	s->count++;
+	return 0;
+}
+
+static int costly_calls;
+
+static int costly(void)
+{
+	return ++costly_calls;
+}
+
+static void test_named_tracepoint(void **state)
+{
+	(void)state;
+	struct uft_event *ev = uft_find_event("tev", "named");
+	assert_non_null(ev);
+	/* Disabled: the caller's test is false and no argument is computed. */
+	assert_false(uft_tracepoint_enabled(named));
+	uft_tracepoint(named, costly(), "no");
+	assert_int_equal(costly_calls, 0);
+
+	assert_int_equal(uft_set_event("tev:named", 1), 1);
+	assert_true(uft_tracepoint_enabled(named));
+	uft_tracepoint(named, 42, "yes");
+	uft_set_event("tev:named", 0);
+	struct named_seen s = {.id = ev->id};
+	drain_own_rings(NULL, 0, grab_named, &s);
+	assert_int_equal(s.count, 1);
+	assert_int_equal(s.n, 42);
+	assert_string_equal(s.who, "yes");
+}
+
 static void test_printf_event_format(void **state)
 {
 	(void)state;
@@ -397,6 +453,7 @@ int main(void)
 	    cmocka_unit_test(test_struct_event_format),
 	    cmocka_unit_test(test_formats_parse_in_libtraceevent),
 	    cmocka_unit_test(test_printf_event_format),
+	    cmocka_unit_test(test_named_tracepoint),
 	    cmocka_unit_test(test_enable_gate),
 	    cmocka_unit_test(test_ids_unique),
 	    cmocka_unit_test(test_dlopen_registers_and_dlclose_removes),
