@@ -13,6 +13,7 @@
 #define UFT_SHM_LAYOUT_H
 
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #define UFT_SHM_MAGIC 0x314d48535446555ull /* "UFTSHM1" */
@@ -122,25 +123,20 @@ struct uft_shm_header {
 	uint32_t version;
 	int32_t pid;
 	uint32_t subbuf_size;
-	uint32_t clock_id;   /* enum uft_clock */
-	uint32_t mode;	     /* default enum uft_buffer_mode for new rings */
-	uint32_t ring_pages; /* default slots per ring */
-	uint64_t size;	     /* bytes mapped */
+	uint32_t clock_id; /* enum uft_clock; each ring says how its stamps convert */
+	uint64_t size;	   /* bytes mapped */
 	uint64_t formats_off;
 	uint64_t formats_cap;
 	_Atomic uint64_t formats_len; /* bytes of complete format records */
 	uint64_t rings_off;
 	_Atomic uint64_t alloc_off; /* next free byte for rings */
 	_Atomic uint32_t nr_rings;  /* entries used in ring_off[] */
-	_Atomic uint32_t tracing_on;
-	/* TSC to ns conversion used by the writer, for consumers and trace.dat. */
-	uint32_t tsc_mult;
-	uint32_t tsc_shift;
-	uint64_t tsc_offset_ns;
-	char comm[16]; /* process name at creation */
-	char reserved[4096 - 120];
+	uint32_t pad;
+	char reserved[4096 - 80];
 	_Atomic uint64_t ring_off[UFT_SHM_MAX_RINGS]; /* 0 = slot unused */
 };
+
+_Static_assert(offsetof(struct uft_shm_header, ring_off) == 4096, "shm header layout");
 
 _Static_assert(sizeof(struct uft_shm_header) <= UFT_SHM_HDR_SIZE, "shm header too big");
 

@@ -69,8 +69,6 @@ static int session_create(void)
 	struct uft_shm_header *h = uft_shm_create(UFT_SHM_DEFAULT_SIZE, &memfd);
 	if (!h)
 		return -1;
-	h->ring_pages = uft_sess.ring_pages;
-	h->mode = uft_sess.mode;
 	uft_sess.memfd = memfd;
 	uft_registry_publish_formats(h);
 	atomic_store_explicit((_Atomic(struct uft_shm_header *) *)&uft_sess.hdr, h,

@@ -39,12 +39,7 @@ struct uft_shm_header *uft_shm_create(uint64_t size, int *memfd_out)
 	h->formats_cap = UFT_SHM_FORMATS_CAP;
 	h->rings_off = UFT_SHM_HDR_SIZE + UFT_SHM_FORMATS_CAP;
 	atomic_store(&h->alloc_off, h->rings_off);
-	atomic_store(&h->tracing_on, 1);
-	h->tsc_mult = uft_tsc.mult;
-	h->tsc_shift = uft_tsc.shift;
-	h->tsc_offset_ns = uft_tsc.zero;
 	h->clock_id = (uint32_t)uft_clock_id;
-	prctl(PR_GET_NAME, h->comm, 0, 0, 0);
 	atomic_thread_fence(memory_order_release);
 	h->magic = UFT_SHM_MAGIC;
 	*memfd_out = fd;
