@@ -196,15 +196,17 @@
 		struct uft_data_offsets_##evn __data_offsets;                                      \
 		uint32_t __data_size = uft__get_offsets_##evn(&__data_offsets, args);              \
 		struct uft_rsv __rsv;                                                              \
-		struct uft_raw_##evn *__entry = (struct uft_raw_##evn *)uft_reserve(               \
-		    &__rsv, &uft_event_##evn,                                                      \
-		    (uint32_t)offsetof(struct uft_raw_##evn, __data) + __data_size);               \
-		if (!__entry)                                                                      \
-			return;                                                                    \
-		/* Padding between fields must not leak stale buffer bytes. */                     \
-		memset((char *)__entry + sizeof(struct uft_common_entry), 0,                       \
-		       offsetof(struct uft_raw_##evn, __data) - sizeof(struct uft_common_entry));  \
-		tstruct assign uft_commit(&__rsv);                                                 \
+		/* Once per buffer the event goes to. */                                           \
+		for (struct uft_raw_##evn *__entry = (struct uft_raw_##evn *)uft_reserve(          \
+			 &__rsv, &uft_event_##evn,                                                 \
+			 (uint32_t)offsetof(struct uft_raw_##evn, __data) + __data_size);          \
+		     __entry; __entry = (struct uft_raw_##evn *)uft_reserve_next(&__rsv)) {        \
+			/* Padding between fields must not leak stale buffer bytes. */             \
+			memset((char *)__entry + sizeof(struct uft_common_entry), 0,               \
+			       offsetof(struct uft_raw_##evn, __data) -                            \
+				   sizeof(struct uft_common_entry));                               \
+			tstruct assign uft_commit(&__rsv);                                         \
+		}                                                                                  \
 	}                                                                                          \
 	__attribute__((noinline)) void uft__do_trace_##evn(proto)                                  \
 	{                                                                                          \

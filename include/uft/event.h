@@ -47,9 +47,12 @@ struct uft_common_entry {
 
 struct uft_event {
 	uint32_t magic;
-	uint8_t style;		 /* enum uft_event_style */
-	uint8_t enabled;	 /* recorded into the buffers */
-	uint16_t id;		 /* common_type; 0 until registered */
+	uint8_t style;	 /* enum uft_event_style */
+	uint8_t enabled; /* recorded into at least one buffer */
+	uint16_t id;	 /* common_type; 0 until registered */
+	/* Non-zero when a record needs more than the global buffer's plain write:
+	 * a filter, an instance's buffer, a trigger. */
+	volatile uint8_t slow;
 	volatile uint16_t *gate; /* fast-path flag; also the SDT semaphore */
 	const char *system;
 	const char *name;
@@ -64,9 +67,9 @@ struct uft_event {
 	uint32_t line;
 	uint32_t nr_args; /* UFT_TRACE: arguments at the call site */
 	void *priv;	  /* registry state */
-	/* Compiled filter (struct uft_filter) or NULL; records it rejects are
-	 * abandoned before they take buffer space. */
-	const void *volatile filter;
+	/* Where records go (the registry's struct uft_targets): buffers, each with
+	 * its compiled filter; records a filter rejects take no buffer space. */
+	const void *volatile targets;
 };
 
 #ifdef __cplusplus

@@ -1,10 +1,10 @@
 /* The inline fast path of generated event writers.
  *
- * The common case — a thread writing outside any signal handler, no filter on
- * the event, the record fits the current page, same CPU as the last record, a
- * delta that needs no time extend, the default local clock — is done inline
- * with plain loads and stores on the thread's level-0 ring state. Every other
- * case returns NULL and the caller goes through uft_reserve()/uft_commit().
+ * The common case — a thread writing outside any signal handler, an event
+ * recorded into the global buffer only and without a filter, the record fits the current page, same
+ * CPU as the last record, a delta that needs no time extend, the default local clock — is done
+ * inline with plain loads and stores on the thread's level-0 ring state. Every other case returns
+ * NULL and the caller goes through uft_reserve()/uft_commit().
  *
  * The structures below are the part of libuft's per-thread state this code
  * reads: their layout is ABI (UFT_FAST_ABI) and libuft checks it at build time. */
@@ -21,12 +21,12 @@
 #define UFT_HAVE_FAST_PATH 1
 #endif
 
-#define UFT_FAST_ABI 1
+#define UFT_FAST_ABI 2
 
 /* The symbols carry the ABI version, so code built against another layout
  * fails to load instead of writing through the wrong offsets. */
-#define uft_fast uft_fast_abi1
-#define uft_fast_clock uft_fast_clock_abi1
+#define uft_fast uft_fast_abi2
+#define uft_fast_epoch uft_fast_epoch_abi2
 
 /* Level-0 ring of a thread, as the writer keeps it. */
 struct uft_fast_ring {
@@ -42,18 +42,18 @@ struct uft_fast_tls {
 	uint32_t in_signal;    /* signal handlers running */
 	uint32_t sigs_blocked; /* every signal blocked */
 	int32_t tid;
+	uint32_t epoch; /* uft_fast_epoch when lv0 was opened */
+	uint32_t pad;
 	struct uft_fast_ring lv0;
 };
 
-/* `ok` when the fast path may run: rings hold raw TSC cycles (the local clock
- * on a usable TSC) and rseq gives the CPU. */
-struct uft_fast_clock {
-	int ok;
-};
-
+/* Non-zero while the fast path may write into the global buffer: tracing on,
+ * rings holding raw TSC cycles (the local clock on a usable TSC), rseq giving
+ * the CPU. It is the buffer's generation, so a thread whose level-0 ring
+ * belongs to an older one (before a resize or a clock change) takes the full
+ * path, which opens a new ring. */
 extern __thread struct uft_fast_tls uft_fast __attribute__((tls_model("initial-exec")));
-extern struct uft_fast_clock uft_fast_clock;
-extern volatile int uft_tracing_on;
+extern volatile uint32_t uft_fast_epoch;
 
 struct uft_fast_rsv {
 	uint64_t ts;
@@ -70,7 +70,7 @@ uft_fast_reserve(const struct uft_event *ev, uint32_t len, struct uft_fast_rsv *
 	struct uft_fast_ring *w = &t->lv0;
 	uint32_t size = 8u + ((len + 7u) & ~7u); /* aligned record: header, length, payload */
 	if (__builtin_expect((t->nest | t->in_signal | t->sigs_blocked) != 0 ||
-				 !uft_fast_clock.ok || ev->filter != NULL,
+				 t->epoch != uft_fast_epoch || ev->slow,
 			     0))
 		return (void *)0;
 	t->nest = 1;
@@ -82,9 +82,7 @@ uft_fast_reserve(const struct uft_event *ev, uint32_t len, struct uft_fast_rsv *
 	__asm__ volatile("movl %%fs:(%1), %0" : "=r"(cpu) : "r"(__rseq_offset + 4));
 	uint64_t delta = ts - w->last_ts;
 	/* 4080 data bytes per page; deltas must fit the header's 27 bits. */
-	if (__builtin_expect(!page || delta > ((1u << 27) - 1) || cpu != w->cpu ||
-				 tail + size > 4080u || !uft_tracing_on,
-			     0)) {
+	if (__builtin_expect(delta > ((1u << 27) - 1) || cpu != w->cpu || tail + size > 4080u, 0)) {
 		atomic_signal_fence(memory_order_seq_cst);
 		t->nest = 0;
 		return (void *)0;

@@ -40,18 +40,30 @@ struct uft_rsv {
 	void *w;   /* writer ring */
 	void *rec; /* payload: common header then fields */
 	const struct uft_event *ev;
+	const void *targets; /* the event's target list when reserved */
+	const void *filter;  /* the current target's filter */
 	uint64_t ts;
 	uint32_t tail; /* page tail once committed */
 	uint32_t lvl;
 	uint32_t len;
+	uint32_t ti; /* index of the current target */
 };
 
-/* Reserves a record of `len` bytes (common header included) for `ev` and fills
- * the common header. Returns the record or NULL (tracing off, full, nested too
- * deep). Every non-NULL reserve must be followed by uft_commit(). */
+/* Reserves a record of `len` bytes (common header included) for `ev` in the
+ * first buffer the event goes to and fills the common header. Returns the
+ * record or NULL (not enabled, tracing off, full, nested too deep). Every
+ * non-NULL reserve must be followed by uft_commit() or uft_discard(), then
+ * uft_reserve_next() for the next buffer, until it returns NULL:
+ *
+ *	for (rec = uft_reserve(&r, ev, len); rec; rec = uft_reserve_next(&r)) {
+ *		fill(rec);
+ *		uft_commit(&r);
+ *	}
+ */
 void *uft_reserve(struct uft_rsv *rsv, const struct uft_event *ev, uint32_t len);
+void *uft_reserve_next(struct uft_rsv *rsv);
 void uft_commit(struct uft_rsv *rsv);
-/* Abandons a reservation (a filter rejected the record): it takes no space. */
+/* Abandons a reservation: it takes no space. */
 void uft_discard(struct uft_rsv *rsv);
 void uft__register_section(struct uft_event *const *start, struct uft_event *const *stop);
 void uft__unregister_section(struct uft_event *const *start, struct uft_event *const *stop);

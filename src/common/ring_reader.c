@@ -77,8 +77,21 @@ static inline uint64_t ring_time(const struct uft_ring *r, uint64_t ts)
 	return r->ts_zero + (uint64_t)(((unsigned __int128)ts * r->ts_mult) >> (r->ts_shift & 63));
 }
 
+/* Records before (clear_page, clear_off) were cleared by a reader of the
+ * buffer (`echo > trace`): skipped, and not counted as lost. */
+static inline bool cleared(const struct uft_ring *r, uint64_t page, uint32_t off)
+{
+	uint64_t cp =
+	    atomic_load_explicit(&((struct uft_ring *)r)->clear_page, memory_order_acquire);
+	if (page != cp)
+		return page < cp;
+	return off < atomic_load_explicit(&((struct uft_ring *)r)->clear_off, memory_order_relaxed);
+}
+
+/* Delivers the records of a page copy from the cursor's offset on. Returns
+ * the events delivered; *stop is set when the callback asked to stop. */
 static long deliver(const struct uft_ring *r, struct uft_ring_cursor *c, struct page_copy *pc,
-		    uft_ring_record_fn fn, void *ctx, bool *stop)
+		    uft_ring_record_fn fn, void *ctx, bool *stop, bool *ended)
 {
 	struct uft_page_iter it;
 	struct uft_page_rec rec;
@@ -95,8 +108,17 @@ static long deliver(const struct uft_ring *r, struct uft_ring_cursor *c, struct 
 	} else {
 		uft_page_iter_seek(&it, c->off, c->ts);
 	}
-	int rc;
-	while (!*stop && (rc = uft_page_iter_next(&it, &rec)) > 0) {
+	*ended = false;
+	for (;;) {
+		uint32_t at = it.off;
+		if (uft_page_iter_next(&it, &rec) <= 0) {
+			*ended = true;
+			break;
+		}
+		if (*stop) { /* one past the last delivered: the page goes on */
+			it.off = at;
+			break;
+		}
 		const struct uft_common_entry *e = rec.data;
 		c->off = it.off;
 		c->ts = it.ts;
@@ -107,9 +129,13 @@ static long deliver(const struct uft_ring *r, struct uft_ring_cursor *c, struct 
 				memcpy(&c->cpu, (const char *)rec.data + sizeof(*e), 4);
 			continue;
 		}
+		c->next_entry++;
+		if (cleared(r, c->page, at)) {
+			c->missed_pending = 0;
+			continue;
+		}
 		uint64_t lost = c->missed_pending;
 		c->missed_pending = 0;
-		c->next_entry++;
 		c->delivered++;
 		n++;
 		if (fn(ctx, ring_time(r, rec.ts), c->cpu, rec.data, rec.len, lost))
@@ -117,8 +143,10 @@ static long deliver(const struct uft_ring *r, struct uft_ring_cursor *c, struct 
 	}
 	if (it.corrupt)
 		c->corrupt++;
-	c->off = it.off;
-	c->ts = it.ts;
+	if (*ended) {
+		c->off = it.off;
+		c->ts = it.ts;
+	}
 	return n;
 }
 
@@ -140,29 +168,69 @@ long uft_ring_drain(struct uft_ring *r, struct uft_ring_cursor *c, bool partial,
 			continue;
 		}
 		if (c->page < p) {
-			/* Copy first, then release the slot: the writer reuses a slot only
-			 * once `consumed` has passed it, so a successful release proves the
-			 * copy was not overwritten. A failed one means the writer retired
-			 * the page meanwhile (overwrite mode): the copy is dropped. */
-			bool ok = copy_page(r, c->page, &pc, false);
+			/* A copy is good if the writer had not moved on to reuse its slot
+			 * when the copy was done (copy_page checks `produced` after it). */
+			bool ended = true;
+			if (copy_page(r, c->page, &pc, false))
+				total += deliver(r, c, &pc, fn, ctx, &stop, &ended);
+			if (!ended)
+				break; /* the rest of the page is for the next call */
+			/* Release the slot; failing means the writer retired it first. */
 			uint64_t want = c->page;
-			if (!atomic_compare_exchange_strong(&r->consumed, &want, want + 1))
-				continue;
-			if (ok)
-				total += deliver(r, c, &pc, fn, ctx, &stop);
+			atomic_compare_exchange_strong(&r->consumed, &want, want + 1);
 			c->page++;
 			c->off = 0;
 			continue;
 		}
 		if (partial && c->page == p) {
+			bool ended;
 			if (copy_page(r, c->page, &pc, true))
-				total += deliver(r, c, &pc, fn, ctx, &stop);
+				total += deliver(r, c, &pc, fn, ctx, &stop, &ended);
 		}
 		break;
 	}
 	atomic_store_explicit(&r->read_entries, c->delivered, memory_order_relaxed);
 	atomic_store_explicit(&r->wake_pending, 0, memory_order_relaxed);
 	return total;
+}
+
+long uft_ring_peek(struct uft_ring *r, uft_ring_record_fn fn, void *ctx)
+{
+	static __thread struct page_copy pc;
+	struct uft_ring_cursor c;
+	long total = 0;
+	bool stop = false;
+	uft_ring_cursor_init(&c, r);
+	uint64_t p = atomic_load_explicit(&r->produced, memory_order_acquire);
+	uint64_t start = atomic_load_explicit(&r->consumed, memory_order_acquire);
+	uint64_t cp = atomic_load_explicit(&r->clear_page, memory_order_acquire);
+	if (cp > start)
+		start = cp;
+	for (uint64_t idx = start; idx <= p && !stop; idx++) {
+		if (!copy_page(r, idx, &pc, idx == p))
+			continue; /* overwritten while we looked */
+		c.page = idx;
+		c.off = 0;
+		c.next_entry = pc.meta.first_entry; /* a snapshot reports no losses */
+		bool ended;
+		total += deliver(r, &c, &pc, fn, ctx, &stop, &ended);
+	}
+	return total;
+}
+
+void uft_ring_clear(struct uft_ring *r)
+{
+	uint64_t p = atomic_load_explicit(&r->produced, memory_order_acquire);
+	const char *page = uft_ring_page(r, p);
+	uint64_t commit =
+	    atomic_load_explicit((_Atomic uint64_t *)(page + 8), memory_order_acquire);
+	atomic_store_explicit(&r->clear_off, (uint32_t)(commit & UFT_RB_COMMIT_MASK),
+			      memory_order_relaxed);
+	atomic_store_explicit(&r->clear_page, p, memory_order_release);
+	/* Complete pages go back to the writer. */
+	uint64_t c = atomic_load_explicit(&r->consumed, memory_order_acquire);
+	while (c < p && !atomic_compare_exchange_weak(&r->consumed, &c, p))
+		;
 }
 
 uint64_t uft_ring_written(struct uft_ring *r)

@@ -30,10 +30,19 @@ typedef int (*uft_ring_record_fn)(void *ctx, uint64_t ts, uint32_t cpu, const vo
 				  uint32_t len, uint64_t missed_before);
 
 void uft_ring_cursor_init(struct uft_ring_cursor *c, const struct uft_ring *r);
-/* Delivers what is readable now; with `partial` also the committed part of the
- * page being written. Returns the number of events delivered. */
+/* Delivers what is readable now and consumes it; with `partial` also the
+ * committed part of the page being written. When the callback stops in the
+ * middle of a page, the rest of it is delivered by the next call. Returns the
+ * number of events delivered. */
 long uft_ring_drain(struct uft_ring *r, struct uft_ring_cursor *c, bool partial,
 		    uft_ring_record_fn fn, void *ctx);
+/* Delivers everything readable now without consuming it (the `trace` file's
+ * view): from the oldest unread page to what is committed of the current one,
+ * nothing before the ring's clear point. */
+long uft_ring_peek(struct uft_ring *r, uft_ring_record_fn fn, void *ctx);
+/* Hides everything committed so far from every reader and hands the complete
+ * pages back to the writer (`echo > trace`). */
+void uft_ring_clear(struct uft_ring *r);
 /* Events the writer committed, counted from its page metadata and the page it
  * is on (exact once the writer is gone). */
 uint64_t uft_ring_written(struct uft_ring *r);

@@ -101,7 +101,14 @@ struct uft_ring {
 	uint32_t ts_shift;
 	uint64_t ts_mult;
 	uint64_t ts_zero;
-	char reserved[256 - 136];
+	uint32_t buffer; /* 0: the global buffer, else an instance's */
+	uint32_t clock;	 /* enum uft_clock of the stamps */
+	/* Set by a reader that cleared the buffer: the page and data offset
+	 * before which nothing is shown any more. */
+	_Atomic uint64_t clear_page;
+	_Atomic uint32_t clear_off;
+	uint32_t pad2;
+	char reserved[256 - 160];
 	struct uft_slot_meta meta[];
 };
 

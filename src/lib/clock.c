@@ -17,7 +17,6 @@
 #include <unistd.h>
 
 struct uft_tsc_conv uft_tsc;
-enum uft_clock uft_clock_id = UFT_CLOCK_LOCAL;
 static _Atomic uint64_t uft_counter_clock;
 
 static uint64_t ts_of(clockid_t id)

@@ -19,7 +19,6 @@ struct uft_tsc_conv {
 };
 
 extern struct uft_tsc_conv uft_tsc;
-extern enum uft_clock uft_clock_id;
 
 void uft_clock_init(void);
 uint64_t uft_clock_read_slow(enum uft_clock c);
@@ -29,27 +28,12 @@ static inline uint64_t uft_tsc_to_ns(uint64_t tsc)
 	return uft_tsc.zero + (uint64_t)(((unsigned __int128)tsc * uft_tsc.mult) >> uft_tsc.shift);
 }
 
-/* Whether rings hold raw TSC cycles (the local clock on a usable TSC): the
- * writer then skips the conversion and readers apply it. */
-static inline bool uft_clock_raw_tsc(void)
+/* The clock `c` in its own units (nanoseconds for the ns clocks). */
+static inline uint64_t uft_clock_now(enum uft_clock c)
 {
-	return uft_clock_id == UFT_CLOCK_LOCAL && uft_tsc.usable;
-}
-
-/* A timestamp in ring units: raw TSC cycles or the clock's own units. */
-static inline uint64_t uft_clock_ring_now(void)
-{
-	if (__builtin_expect(uft_clock_raw_tsc(), 1))
-		return __rdtsc();
-	return uft_clock_read_slow(uft_clock_id);
-}
-
-/* The selected clock in its own units (nanoseconds for the ns clocks). */
-static inline uint64_t uft_clock_now(void)
-{
-	if (__builtin_expect(uft_clock_id == UFT_CLOCK_LOCAL && uft_tsc.usable, 1))
+	if (__builtin_expect(c == UFT_CLOCK_LOCAL && uft_tsc.usable, 1))
 		return uft_tsc_to_ns(__rdtsc());
-	return uft_clock_read_slow(uft_clock_id);
+	return uft_clock_read_slow(c);
 }
 
 #endif

@@ -10,11 +10,10 @@ __attribute__((noinline, cold)) static void trace_printf_slow(struct uft_event *
 							      const uint64_t *args, uint32_t size)
 {
 	struct uft_rsv rsv;
-	void *rec = uft_reserve(&rsv, ev, size);
-	if (!rec)
-		return;
-	uft_printf_record_fill(l, args, rec, size);
-	uft_commit(&rsv);
+	for (void *rec = uft_reserve(&rsv, ev, size); rec; rec = uft_reserve_next(&rsv)) {
+		uft_printf_record_fill(l, args, rec, size);
+		uft_commit(&rsv);
+	}
 }
 
 void uft__trace_printf(struct uft_event *ev, const uint64_t *args, uint32_t nr_args)

@@ -24,8 +24,11 @@ struct reg_event {
 	char *system;
 	char *name;
 	uint16_t id;
-	bool enabled;
 	bool live;
+	uint32_t on_mask; /* buffers the event is enabled in (bit 0: global) */
+	/* Per buffer: the compiled filter and the text it came from. */
+	struct uft_filter *filter[UFT_MAX_BUFFERS];
+	char *filter_text[UFT_MAX_BUFFERS];
 	char *format; /* format file text */
 	uint32_t format_len;
 	struct uft_event **descs;
@@ -53,9 +56,9 @@ struct filter_spec {
 };
 static struct filter_spec *fspecs;
 static uint32_t nr_fspecs;
-/* Filters replaced while a writer may still be evaluating them: kept, never
- * freed, as nothing tells when the last reader is done. */
-static struct uft_filter **retired;
+/* Filters and target lists replaced while a writer may still be reading
+ * them: kept, never freed, as nothing tells when the last reader is done. */
+static void **retired;
 static uint32_t nr_retired, cap_retired;
 
 static void *grow(void *p, uint32_t *cap, size_t elem)
@@ -68,21 +71,70 @@ static void *grow(void *p, uint32_t *cap, size_t elem)
 	return q;
 }
 
-static void set_enabled(struct reg_event *e, bool on)
+static void retire(const void *p)
 {
-	if (e->enabled == on)
+	if (!p)
 		return;
-	e->enabled = on;
+	if (nr_retired == cap_retired) {
+		void *q = grow(retired, &cap_retired, sizeof(*retired));
+		if (!q)
+			return; /* leaked rather than freed under a reader */
+		retired = q;
+	}
+	retired[nr_retired++] = (void *)p;
+}
+
+/* Publishes where the event's records go: one target per buffer it is
+ * enabled in, with that buffer's filter. */
+static void publish_targets(struct reg_event *e)
+{
+	struct uft_targets *tg = NULL;
+	uint32_t n = (uint32_t)__builtin_popcount(e->on_mask);
+	if (n) {
+		tg = calloc(1, sizeof(*tg) + n * sizeof(tg->t[0]));
+		if (!tg)
+			return; /* the old list stays */
+		for (uint32_t b = 0; b < UFT_MAX_BUFFERS; b++) {
+			if (!(e->on_mask & (1u << b)))
+				continue;
+			tg->t[tg->nr].buffer = b;
+			tg->t[tg->nr].filter = e->filter[b];
+			tg->nr++;
+		}
+	}
+	uint8_t slow = !(e->on_mask == 1u && !e->filter[0]);
+	const void *old = e->nr_descs ? e->descs[0]->targets : NULL;
 	for (uint32_t i = 0; i < e->nr_descs; i++) {
 		struct uft_event *d = e->descs[i];
-		if (on && !d->enabled) {
+		/* Off the fast path before the list changes; back on after. */
+		if (slow)
+			d->slow = 1;
+		__atomic_store_n(&d->targets, tg, __ATOMIC_RELEASE);
+		if (n && !d->enabled) {
 			d->enabled = 1;
 			__atomic_add_fetch(d->gate, 1, __ATOMIC_RELAXED);
-		} else if (!on && d->enabled) {
+		} else if (!n && d->enabled) {
 			d->enabled = 0;
 			__atomic_sub_fetch(d->gate, 1, __ATOMIC_RELAXED);
 		}
+		d->slow = slow;
 	}
+	if (old != tg)
+		retire(old);
+}
+
+static void set_enabled_in(struct reg_event *e, uint32_t buffer, bool on)
+{
+	uint32_t mask = on ? e->on_mask | (1u << buffer) : e->on_mask & ~(1u << buffer);
+	if (mask == e->on_mask)
+		return;
+	e->on_mask = mask;
+	publish_targets(e);
+}
+
+static void set_enabled(struct reg_event *e, bool on)
+{
+	set_enabled_in(e, 0, on);
 }
 
 static bool wanted(const struct reg_event *e)
@@ -97,37 +149,34 @@ static bool wanted(const struct reg_event *e)
 	return on;
 }
 
-static void retire(const struct uft_filter *f)
-{
-	if (!f)
-		return;
-	if (nr_retired == cap_retired) {
-		void *p = grow(retired, &cap_retired, sizeof(*retired));
-		if (!p)
-			return; /* leaked rather than freed under a reader */
-		retired = p;
-	}
-	retired[nr_retired++] = (struct uft_filter *)f;
-}
-
-/* Compiles `expr` for one event and installs it on all its descriptors.
- * Returns 1 if installed, 0 if cleared, -EINVAL with the error text. */
-static int install_filter(struct reg_event *e, const char *expr, char *err, size_t errlen)
+/* Compiles `expr` for one event and installs it in one buffer. Returns 1 if
+ * installed, 0 if cleared, -EINVAL with the error position in fe. */
+static int install_filter(struct reg_event *e, uint32_t buffer, const char *expr,
+			  struct uft_filter_error *fe)
 {
 	struct uft_event *d = e->descs[0];
 	struct uft_filter *f = NULL;
-	struct uft_filter_error fe = {0, 0};
-	int rc = uft_filter_compile(expr, d->fields, d->nr_fields, &f, &fe);
-	if (rc < 0) {
-		if (err && errlen)
-			uft_filter_error_text(expr, &fe, err, errlen);
-		return -EINVAL;
-	}
-	const void *old = d->filter;
-	for (uint32_t i = 0; i < e->nr_descs; i++)
-		__atomic_store_n(&e->descs[i]->filter, f, __ATOMIC_RELEASE);
-	retire(old);
+	int rc = uft_filter_compile(expr, d->fields, d->nr_fields, &f, fe);
+	if (rc < 0)
+		return rc == -ENOMEM ? -ENOMEM : -EINVAL;
+	char *text = rc == UFT_FILTER_CLEAR ? NULL : strdup(expr);
+	if (rc != UFT_FILTER_CLEAR && !text)
+		return -ENOMEM;
+	retire(e->filter[buffer]);
+	free(e->filter_text[buffer]);
+	e->filter[buffer] = rc == UFT_FILTER_CLEAR ? NULL : f;
+	e->filter_text[buffer] = text;
+	publish_targets(e);
 	return rc == UFT_FILTER_CLEAR ? 0 : 1;
+}
+
+static int install_filter_text(struct reg_event *e, const char *expr, char *err, size_t errlen)
+{
+	struct uft_filter_error fe = {0, 0};
+	int rc = install_filter(e, 0, expr, &fe);
+	if (rc == -EINVAL && err && errlen)
+		uft_filter_error_text(expr, &fe, err, errlen);
+	return rc;
 }
 
 static void apply_filters(struct reg_event *e)
@@ -136,7 +185,7 @@ static void apply_filters(struct reg_event *e)
 		if (!uft_event_spec_matches(fspecs[i].spec, e->system, e->name))
 			continue;
 		char err[1024];
-		if (install_filter(e, fspecs[i].expr, err, sizeof(err)) < 0)
+		if (install_filter_text(e, fspecs[i].expr, err, sizeof(err)) < 0)
 			fprintf(stderr, "uft: filter of %s:%s:\n%s", e->system, e->name, err);
 	}
 }
@@ -197,12 +246,8 @@ static void add_desc(struct reg_event *e, struct uft_event *d)
 	}
 	e->descs[e->nr_descs++] = d;
 	d->id = e->id;
-	if (e->nr_descs > 1)
-		d->filter = e->descs[0]->filter;
-	if (e->enabled) {
-		d->enabled = 1;
-		__atomic_add_fetch(d->gate, 1, __ATOMIC_RELAXED);
-	}
+	if (e->on_mask)
+		publish_targets(e);
 }
 
 static void register_desc(struct uft_event *d)
@@ -306,6 +351,7 @@ static void unregister_desc(struct uft_event *d)
 				d->enabled = 0;
 				__atomic_sub_fetch(d->gate, 1, __ATOMIC_RELAXED);
 			}
+			__atomic_store_n(&d->targets, NULL, __ATOMIC_RELEASE);
 			e->descs[j] = e->descs[--e->nr_descs];
 			if (e->nr_descs == 0)
 				e->live = false; /* the id stays retired */
@@ -347,7 +393,7 @@ static int apply_spec(const char *spec, int on)
 		struct reg_event *e = &events[i];
 		if (!e->live || !uft_event_spec_matches(spec, e->system, e->name))
 			continue;
-		if (e->enabled != (on != 0))
+		if (!!(e->on_mask & 1u) != (on != 0))
 			changed++;
 		set_enabled(e, on != 0);
 	}
@@ -395,7 +441,7 @@ int uft_set_filter(const char *spec, const char *expr, char *err, size_t errlen)
 		struct reg_event *e = &events[i];
 		if (!e->live || !uft_event_spec_matches(spec, e->system, e->name))
 			continue;
-		int r = install_filter(e, text, err, errlen);
+		int r = install_filter_text(e, text, err, errlen);
 		if (r < 0)
 			rc = r;
 		else

@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "common/shm_layout.h"
+#include "lib/buffer.h"
 #include "lib/clock.h"
 #include <uft/event.h>
 
@@ -24,6 +25,8 @@ struct uft_wring {
 	uint64_t page_idx;
 	uint64_t dropped; /* events refused (discard mode, full) */
 	uint64_t lost;	  /* events that could not be written at all */
+	uint32_t gen;	  /* buffer generation the ring was opened for */
+	uint32_t buffer;  /* index in uft_buffers */
 };
 
 struct uft_tls {
@@ -32,7 +35,26 @@ struct uft_tls {
 	uint32_t in_signal;    /* signal handlers running on this thread */
 	uint32_t sigs_blocked; /* every blockable signal blocked */
 	int32_t tid;
-	struct uft_wring lv[UFT_MAX_NEST];
+	uint32_t epoch;
+	uint32_t pad;
+	struct uft_wring lv[UFT_MAX_NEST]; /* the global buffer */
+	/* Rings of the instances' buffers, [buffer - 1][level], mapped on the
+	 * thread's first event into an instance. */
+	struct uft_wring (*xb)[UFT_MAX_NEST];
+	uint32_t notrace; /* a door thread: never records */
+};
+
+/* Where an event's records go: the registry builds an immutable list each
+ * time an enable, filter or trigger changes, and the writer follows the one
+ * it loads. Lists replaced while a writer may read them are never freed. */
+struct uft_target {
+	uint32_t buffer;		 /* index in uft_buffers */
+	const struct uft_filter *filter; /* NULL: every record */
+};
+
+struct uft_targets {
+	uint32_t nr;
+	struct uft_target t[];
 };
 
 /* The process's session: its shared region and settings. */
@@ -40,12 +62,18 @@ struct uft_session {
 	struct uft_shm_header *hdr; /* NULL until created */
 	int memfd;
 	int notify_fd; /* connection to the recorder, -1 if none */
-	uint32_t ring_pages;
-	uint32_t mode;
 };
 
 extern struct uft_session uft_sess;
 extern __thread struct uft_tls uft_tls __attribute__((tls_model("initial-exec")));
+
+/* A timestamp in the units of a ring: raw TSC cycles or its clock's own. */
+static inline uint64_t uft_ring_now(const struct uft_ring *r)
+{
+	if (__builtin_expect(r->ts_raw, 1))
+		return __rdtsc();
+	return uft_clock_read_slow((enum uft_clock)r->clock);
+}
 
 /* session.c */
 void uft_init(void);
@@ -53,8 +81,8 @@ void uft_session_wake(void);
 
 /* shm.c */
 struct uft_shm_header *uft_shm_create(uint64_t size, int *memfd_out);
-struct uft_ring *uft_shm_ring_alloc(struct uft_shm_header *hdr, uint32_t nr_pages, int tid,
-				    uint32_t level, uint32_t mode);
+struct uft_ring *uft_shm_ring_alloc(struct uft_shm_header *hdr, const struct uft_buffer *b,
+				    uint32_t buffer, int tid, uint32_t level);
 void uft_shm_add_format(struct uft_shm_header *hdr, uint16_t id, const char *system,
 			const char *text, uint32_t len);
 
@@ -63,6 +91,8 @@ void uft_writer_thread_exit(void);
 void uft_writer_reset_after_fork(void);
 void uft_writer_flush_self(void);
 void uft_writer_setup_fast_path(void);
+extern bool uft_fast_cpu_ok; /* buffer.c: rseq gives the CPU */
+void uft_writer_set_notrace(void);
 
 /* signals.c */
 void uft_signals_init(void);

@@ -20,7 +20,7 @@
 #include "lib/runtime.h"
 #include <uft/uft.h>
 
-struct uft_session uft_sess = {.memfd = -1, .notify_fd = -1, .ring_pages = 256};
+struct uft_session uft_sess = {.memfd = -1, .notify_fd = -1};
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
 static char record_sock[sizeof(((struct sockaddr_un *)0)->sun_path)];
 
@@ -124,14 +124,15 @@ static void parse_env(void)
 			pages = 4;
 		if (pages > (1ul << 20))
 			pages = 1ul << 20;
-		uft_sess.ring_pages = (uint32_t)pages;
+		uft_buffers[0].ring_pages = (uint32_t)pages;
 	}
 	if ((v = getenv("UFT_MODE")) && *v)
-		uft_sess.mode = strcmp(v, "discard") == 0 ? UFT_MODE_DISCARD : UFT_MODE_OVERWRITE;
+		uft_buffers[0].mode =
+		    strcmp(v, "discard") == 0 ? UFT_MODE_DISCARD : UFT_MODE_OVERWRITE;
 	if ((v = getenv("UFT_CLOCK")) && *v) {
 		int c = uft_clock_by_name(v);
 		if (c >= 0)
-			uft_clock_id = (enum uft_clock)c;
+			uft_buffers[0].clock = (uint32_t)c;
 		else
 			fprintf(stderr, "uft: unknown clock '%s', using local\n", v);
 	}

@@ -39,20 +39,26 @@ struct uft_shm_header *uft_shm_create(uint64_t size, int *memfd_out)
 	h->formats_cap = UFT_SHM_FORMATS_CAP;
 	h->rings_off = UFT_SHM_HDR_SIZE + UFT_SHM_FORMATS_CAP;
 	atomic_store(&h->alloc_off, h->rings_off);
-	h->clock_id = (uint32_t)uft_clock_id;
+	h->clock_id = uft_buffers[0].clock;
 	atomic_thread_fence(memory_order_release);
 	h->magic = UFT_SHM_MAGIC;
 	*memfd_out = fd;
 	return h;
 }
 
-static void ring_init(struct uft_ring *r, uint32_t nr_pages, int tid, uint32_t level, uint32_t mode)
+static void ring_init(struct uft_ring *r, const struct uft_buffer *b, uint32_t buffer, int tid,
+		      uint32_t level)
 {
+	uint32_t nr_pages = r->nr_pages;
 	r->tid = tid;
 	r->pid = getpid();
 	r->level = level;
-	r->mode = mode;
-	r->ts_raw = uft_clock_raw_tsc();
+	r->mode = b->mode;
+	r->buffer = buffer;
+	r->clock = b->clock;
+	r->ts_raw = uft_buffer_raw_tsc(b);
+	atomic_store_explicit(&r->clear_page, 0, memory_order_relaxed);
+	atomic_store_explicit(&r->clear_off, 0, memory_order_relaxed);
 	r->ts_mult = uft_tsc.mult;
 	r->ts_shift = uft_tsc.shift;
 	r->ts_zero = uft_tsc.zero;
@@ -73,9 +79,10 @@ static void ring_init(struct uft_ring *r, uint32_t nr_pages, int tid, uint32_t l
 /* Reuses a drained ring of the same geometry, or carves a new one. Called on a
  * thread's first event at a nesting level, possibly from a signal handler:
  * only atomics, no locks, no allocation. */
-struct uft_ring *uft_shm_ring_alloc(struct uft_shm_header *h, uint32_t nr_pages, int tid,
-				    uint32_t level, uint32_t mode)
+struct uft_ring *uft_shm_ring_alloc(struct uft_shm_header *h, const struct uft_buffer *b,
+				    uint32_t buffer, int tid, uint32_t level)
 {
+	uint32_t nr_pages = b->ring_pages;
 	uint32_t n = atomic_load_explicit(&h->nr_rings, memory_order_acquire);
 	for (uint32_t i = 0; i < n; i++) {
 		uint64_t off = atomic_load_explicit(&h->ring_off[i], memory_order_acquire);
@@ -87,7 +94,7 @@ struct uft_ring *uft_shm_ring_alloc(struct uft_shm_header *h, uint32_t nr_pages,
 			continue;
 		if (!atomic_compare_exchange_strong(&r->state, &st, UFT_RING_INIT))
 			continue;
-		ring_init(r, nr_pages, tid, level, mode);
+		ring_init(r, b, buffer, tid, level);
 		r->generation++;
 		atomic_store_explicit(&r->state, UFT_RING_ACTIVE, memory_order_release);
 		return r;
@@ -109,7 +116,7 @@ struct uft_ring *uft_shm_ring_alloc(struct uft_shm_header *h, uint32_t nr_pages,
 	r->hdr_size = (uint32_t)hdr_size;
 	r->total_size = total;
 	r->generation = 1;
-	ring_init(r, nr_pages, tid, level, mode);
+	ring_init(r, b, buffer, tid, level);
 	atomic_store_explicit(&r->state, UFT_RING_ACTIVE, memory_order_release);
 	atomic_store_explicit(&h->ring_off[idx], off, memory_order_release);
 	return r;

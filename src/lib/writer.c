@@ -12,6 +12,7 @@
 #include <stdatomic.h>
 #include <string.h>
 #include <sys/rseq.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -26,14 +27,14 @@ __thread struct uft_tls uft_tls __attribute__((tls_model("initial-exec")));
 /* The same storage under its public, ABI-stable name (uft/fastpath.h). */
 extern __thread struct uft_fast_tls uft_fast
     __attribute__((alias("uft_tls"), tls_model("initial-exec")));
-volatile int uft_tracing_on = 1;
-struct uft_fast_clock uft_fast_clock;
+volatile uint32_t uft_fast_epoch;
 
 _Static_assert(
     offsetof(struct uft_tls, nest) == offsetof(struct uft_fast_tls, nest) &&
 	offsetof(struct uft_tls, in_signal) == offsetof(struct uft_fast_tls, in_signal) &&
 	offsetof(struct uft_tls, sigs_blocked) == offsetof(struct uft_fast_tls, sigs_blocked) &&
 	offsetof(struct uft_tls, tid) == offsetof(struct uft_fast_tls, tid) &&
+	offsetof(struct uft_tls, epoch) == offsetof(struct uft_fast_tls, epoch) &&
 	offsetof(struct uft_tls, lv[0].page) == offsetof(struct uft_fast_tls, lv0.page) &&
 	offsetof(struct uft_tls, lv[0].tail) == offsetof(struct uft_fast_tls, lv0.tail) &&
 	offsetof(struct uft_tls, lv[0].cpu) == offsetof(struct uft_fast_tls, lv0.cpu) &&
@@ -151,25 +152,59 @@ static int next_page(struct uft_wring *w, uint64_t ts)
 	return 0;
 }
 
-static int wring_open(struct uft_tls *t, struct uft_wring *w, uint32_t lvl)
+/* Where a thread's ring of `buffer` at `lvl` is kept: the global buffer's in
+ * the TLS block the fast path reads, the instances' in a block mapped on
+ * first use (mmap is safe in a signal handler, malloc is not). */
+static struct uft_wring *wring_of(struct uft_tls *t, uint32_t buffer, uint32_t lvl)
+{
+	if (likely(buffer == 0))
+		return &t->lv[lvl];
+	if (unlikely(!t->xb)) {
+		void *p = mmap(NULL, sizeof(*t->xb) * (UFT_MAX_BUFFERS - 1), PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (p == MAP_FAILED)
+			return NULL;
+		t->xb = p;
+	}
+	return &t->xb[buffer - 1][lvl];
+}
+
+/* The thread is done with a ring: its counters become final and a consumer
+ * drains and frees it. */
+static void wring_close(struct uft_wring *w)
+{
+	if (!w->r)
+		return;
+	atomic_store_explicit(&w->r->entries, w->entries, memory_order_release);
+	atomic_store_explicit(&w->r->state, UFT_RING_EXITED, memory_order_release);
+	w->r = NULL;
+}
+
+static int wring_open(struct uft_tls *t, struct uft_wring *w, uint32_t buffer, uint32_t lvl)
 {
 	if (!uft_sess.hdr) /* created at start-up or when an event is enabled */
 		return -1;
 	if (!t->tid)
 		t->tid = (int32_t)syscall(SYS_gettid);
-	struct uft_ring *r =
-	    uft_shm_ring_alloc(uft_sess.hdr, uft_sess.ring_pages, t->tid, lvl, uft_sess.mode);
+	const struct uft_buffer *b = &uft_buffers[buffer];
+	uint32_t gen = atomic_load_explicit(&b->gen, memory_order_acquire);
+	struct uft_ring *r = uft_shm_ring_alloc(uft_sess.hdr, b, buffer, t->tid, lvl);
 	if (!r)
 		return -1;
-	uint64_t ts = uft_clock_ring_now();
+	wring_close(w); /* the ring of an older generation */
+	uint64_t ts = uft_ring_now(r);
 	memset(w, 0, sizeof(*w));
 	w->r = r;
+	w->gen = gen;
+	w->buffer = buffer;
 	w->cpu = current_cpu_slow();
 	w->page = uft_ring_page(r, 0);
 	*(uint64_t *)w->page = ts;
 	w->last_ts = ts;
 	r->meta[0].cpu = w->cpu;
 	publish_commit(w);
+	if (buffer == 0 && lvl == 0)
+		t->epoch = gen;
 	if (lvl == 0) {
 		pthread_once(&exit_key_once, make_exit_key);
 		pthread_setspecific(exit_key, t);
@@ -225,25 +260,34 @@ static int write_cpu_mark(struct uft_tls *t, struct uft_wring *w, uint64_t ts, u
 	return 0;
 }
 
-void *uft_reserve(struct uft_rsv *rsv, const struct uft_event *ev, uint32_t len)
+/* Reserves a record in one buffer's ring at the thread's nesting level. */
+static void *reserve_in(struct uft_rsv *rsv, uint32_t buffer)
 {
 	struct uft_tls *t = &uft_tls;
 	uint32_t lvl = t->nest;
 	t->nest = lvl + 1;
 	signal_fence();
-	if (unlikely(lvl >= UFT_MAX_NEST || !uft_tracing_on)) {
-		if (lvl >= UFT_MAX_NEST) /* no ring for it: counted beside the one it interrupts */
-			count_lost(&t->lv[UFT_MAX_NEST - 1]);
+	const struct uft_buffer *b = &uft_buffers[buffer];
+	if (unlikely(lvl >= UFT_MAX_NEST || !b->on)) {
+		/* No ring for it: counted beside the one it interrupts. */
+		struct uft_wring *deepest;
+		if (lvl >= UFT_MAX_NEST && !t->notrace &&
+		    (deepest = wring_of(t, buffer, UFT_MAX_NEST - 1)))
+			count_lost(deepest);
 		goto fail;
 	}
-	struct uft_wring *w = &t->lv[lvl];
-	if (unlikely(!w->r) && wring_open(t, w, lvl) != 0)
+	struct uft_wring *w = wring_of(t, buffer, lvl);
+	if (unlikely(!w))
 		goto fail;
+	if (unlikely(!w->r || w->gen != atomic_load_explicit(&b->gen, memory_order_relaxed)) &&
+	    wring_open(t, w, buffer, lvl) != 0)
+		goto fail;
+	uint32_t len = rsv->len;
 	if (unlikely(len > UFT_PAGE_DATA_SIZE - 24)) {
 		count_lost(w);
 		goto fail;
 	}
-	uint64_t ts = uft_clock_ring_now();
+	uint64_t ts = uft_ring_now(w->r);
 	uint32_t cpu = current_cpu();
 	if (unlikely(cpu != w->cpu) && write_cpu_mark(t, w, ts, cpu) != 0)
 		goto full;
@@ -254,15 +298,13 @@ void *uft_reserve(struct uft_rsv *rsv, const struct uft_event *ev, uint32_t len)
 	if (len & 7)
 		*(uint64_t *)(rec + (len & ~7u)) = 0; /* no stale bytes in the rounding */
 	struct uft_common_entry *c = (struct uft_common_entry *)rec;
-	c->type = ev->id;
+	c->type = rsv->ev->id;
 	c->flags = (lvl || t->in_signal ? UFT_FLAG_IN_SIGNAL : 0) |
 		   (t->sigs_blocked ? UFT_FLAG_SIGS_BLOCKED : 0);
 	c->preempt_count = (uint8_t)lvl;
 	c->pid = t->tid;
 	rsv->w = w;
 	rsv->rec = rec;
-	rsv->ev = ev;
-	rsv->len = len;
 	rsv->ts = ts;
 	rsv->tail = tail;
 	rsv->lvl = lvl;
@@ -274,6 +316,30 @@ fail:
 	signal_fence();
 	t->nest = lvl;
 	return NULL;
+}
+
+void *uft_reserve_next(struct uft_rsv *rsv)
+{
+	const struct uft_targets *tg = rsv->targets;
+	while (++rsv->ti < tg->nr) {
+		rsv->filter = tg->t[rsv->ti].filter;
+		void *rec = reserve_in(rsv, tg->t[rsv->ti].buffer);
+		if (rec)
+			return rec;
+	}
+	return NULL;
+}
+
+void *uft_reserve(struct uft_rsv *rsv, const struct uft_event *ev, uint32_t len)
+{
+	const struct uft_targets *tg = __atomic_load_n(&ev->targets, __ATOMIC_ACQUIRE);
+	if (!tg)
+		return NULL;
+	rsv->ev = ev;
+	rsv->len = len;
+	rsv->targets = tg;
+	rsv->ti = (uint32_t)-1;
+	return uft_reserve_next(rsv);
 }
 
 static bool filtered_out(const struct uft_filter *f, struct uft_rsv *rsv)
@@ -291,7 +357,7 @@ static bool filtered_out(const struct uft_filter *f, struct uft_rsv *rsv)
 
 void uft_commit(struct uft_rsv *rsv)
 {
-	const struct uft_filter *f = rsv->ev->filter;
+	const struct uft_filter *f = rsv->filter;
 	if (unlikely(f != NULL) && filtered_out(f, rsv)) {
 		uft_discard(rsv);
 		return;
@@ -315,24 +381,28 @@ void uft_discard(struct uft_rsv *rsv)
 void uft_writer_flush_self(void)
 {
 	struct uft_tls *t = &uft_tls;
-	for (int i = 0; i < UFT_MAX_NEST; i++) {
-		struct uft_wring *w = &t->lv[i];
-		if (!w->r)
-			continue;
-		atomic_store_explicit(&w->r->entries, w->entries, memory_order_release);
+	for (uint32_t b = 0; b < UFT_MAX_BUFFERS; b++) {
+		if (b && !t->xb)
+			break;
+		for (uint32_t i = 0; i < UFT_MAX_NEST; i++) {
+			struct uft_wring *w = wring_of(t, b, i);
+			if (w->r)
+				atomic_store_explicit(&w->r->entries, w->entries,
+						      memory_order_release);
+		}
 	}
 }
 
 void uft_writer_thread_exit(void)
 {
 	struct uft_tls *t = &uft_tls;
-	uft_writer_flush_self();
-	for (int i = 0; i < UFT_MAX_NEST; i++) {
-		struct uft_wring *w = &t->lv[i];
-		if (!w->r)
-			continue;
-		atomic_store_explicit(&w->r->state, UFT_RING_EXITED, memory_order_release);
-		w->r = NULL;
+	t->epoch = 0;
+	for (uint32_t i = 0; i < UFT_MAX_NEST; i++)
+		wring_close(&t->lv[i]);
+	if (t->xb) {
+		for (uint32_t b = 1; b < UFT_MAX_BUFFERS; b++)
+			for (uint32_t i = 0; i < UFT_MAX_NEST; i++)
+				wring_close(&t->xb[b - 1][i]);
 	}
 }
 
@@ -341,9 +411,15 @@ void uft_writer_reset_after_fork(void)
 {
 	uint32_t in_signal = uft_tls.in_signal;
 	uint32_t blocked = uft_tls.sigs_blocked; /* the mask survives fork */
+	uint32_t notrace = uft_tls.notrace;
+	struct uft_wring(*xb)[UFT_MAX_NEST] = uft_tls.xb;
 	memset(&uft_tls, 0, sizeof(uft_tls));
+	if (xb)
+		memset(xb, 0, sizeof(*xb) * (UFT_MAX_BUFFERS - 1));
+	uft_tls.xb = xb;
 	uft_tls.in_signal = in_signal;
 	uft_tls.sigs_blocked = blocked;
+	uft_tls.notrace = notrace;
 }
 
 /* Enables the inline fast path once the clock and the CPU source are known:
@@ -351,5 +427,14 @@ void uft_writer_reset_after_fork(void)
 void uft_writer_setup_fast_path(void)
 {
 	current_cpu_slow(); /* decides whether rseq is usable */
-	uft_fast_clock.ok = uft_clock_raw_tsc() && atomic_load(&rseq_usable) > 0;
+	uft_fast_cpu_ok = atomic_load(&rseq_usable) > 0;
+	uft_buffer_update_fast();
+}
+
+void uft_writer_set_notrace(void)
+{
+	uft_tls.notrace = 1;
+	uft_tls.epoch = 0;
+	/* The fast path's nest check keeps it off the inline path for good. */
+	uft_tls.nest = UFT_MAX_NEST;
 }

@@ -322,6 +322,8 @@ void collect_drain(struct collect *c, struct collect_proc *p, bool final)
 		uint32_t state = atomic_load_explicit(&r->state, memory_order_acquire);
 		if (state == UFT_RING_FREE || state == UFT_RING_INIT)
 			continue;
+		if (r->buffer != 0) /* an instance's: not recorded */
+			continue;
 		if (cr->cur.generation != r->generation) {
 			uft_ring_cursor_init(&cr->cur, r);
 			cr->retired = false;

@@ -90,10 +90,10 @@ static void *writer(void *arg)
 		uint32_t sum = rtest_fill(blob, i, 0, len);
 		uint64_t d0 = uft_tls.lv[0].dropped, l0 = uft_tls.lv[0].lost;
 		if (a->t_before)
-			a->t_before[i] = uft_clock_now();
+			a->t_before[i] = uft_clock_now(UFT_CLOCK_LOCAL);
 		trace_seq(i, 0, sum, blob, len);
 		if (a->t_after)
-			a->t_after[i] = uft_clock_now();
+			a->t_after[i] = uft_clock_now(UFT_CLOCK_LOCAL);
 		bool refused = uft_tls.lv[0].dropped != d0 || uft_tls.lv[0].lost != l0;
 		a->nr_dropped += uft_tls.lv[0].dropped != d0;
 		a->nr_lost += uft_tls.lv[0].lost != l0;
@@ -188,8 +188,8 @@ static void check_rec(const struct rec *r, const struct wargs *a)
 
 static void new_rings(uint32_t pages, enum uft_buffer_mode mode)
 {
-	uft_sess.ring_pages = pages;
-	uft_sess.mode = mode;
+	uft_buffers[0].ring_pages = pages;
+	uft_buffers[0].mode = mode;
 }
 
 /* ---- raw pages ---- */

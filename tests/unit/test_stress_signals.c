@@ -375,10 +375,10 @@ static void test_signal_storm(void **state)
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	assert_int_equal(uft_session_start(), 0);
 	assert_int_equal(uft_set_event("rtest:*", 1), 1);
-	uft_sess.mode = UFT_MODE_DISCARD;
-	uft_sess.ring_pages = 8192; /* 32 MiB a ring: room for a whole round */
-	install(SIGUSR1, 0);	    /* SIGUSR2 stays deliverable inside it */
-	install(SIGUSR2, SIGUSR1);  /* strictly nested: 1 inside 2 never */
+	uft_buffers[0].mode = UFT_MODE_DISCARD;
+	uft_buffers[0].ring_pages = 8192; /* 32 MiB a ring: room for a whole round */
+	install(SIGUSR1, 0);		  /* SIGUSR2 stays deliverable inside it */
+	install(SIGUSR2, SIGUSR1);	  /* strictly nested: 1 inside 2 never */
 
 	struct totals t = {0};
 	int round = 0;

@@ -1,0 +1,76 @@
+/* The in-process tracefs tree: the kernel's control files, by path.
+ *
+ * Every door (the control socket, FUSE in the process, `uft mount` from
+ * outside) goes through these calls, so a file behaves the same whichever way
+ * it is reached. Paths are relative to the tree's root ("" is the root,
+ * "events/demo/enable", "instances/foo/trace"), without a leading slash.
+ * Errors are negative errno values, the ones the kernel returns for the same
+ * mistake. The calls are thread-safe; the thread that makes them never traces
+ * (uft_tracefs_thread_notrace), so reading the tree does not trace itself. */
+#ifndef UFT_LIB_TRACEFS_H
+#define UFT_LIB_TRACEFS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum uft_tfs_type {
+	UFT_TFS_FILE = 1,
+	UFT_TFS_DIR = 2,
+};
+
+struct uft_tfs_stat {
+	int type;      /* enum uft_tfs_type */
+	unsigned mode; /* permission bits as tracefs shows them (0444, 0644, 0200, 0750 ...) */
+};
+
+/* Open flags: the subset of open(2)'s that changes what a control file does. */
+enum {
+	UFT_TFS_READ = 1u << 0,
+	UFT_TFS_WRITE = 1u << 1,
+	UFT_TFS_TRUNC = 1u << 2,    /* O_TRUNC: `>` (clears trace, replaces set_event ...) */
+	UFT_TFS_APPEND = 1u << 3,   /* O_APPEND: `>>` */
+	UFT_TFS_NONBLOCK = 1u << 4, /* O_NONBLOCK: trace_pipe returns -EAGAIN when empty */
+};
+
+struct uft_tfs_handle; /* an open file */
+
+typedef int (*uft_tfs_dirent_fn)(void *ctx, const char *name, int type);
+
+int uft_tracefs_stat(const char *path, struct uft_tfs_stat *st);
+/* Calls fn for each entry of a directory (no "." or ".."); stops when fn
+ * returns non-zero. */
+int uft_tracefs_readdir(const char *path, uft_tfs_dirent_fn fn, void *ctx);
+int uft_tracefs_open(const char *path, unsigned flags, struct uft_tfs_handle **out);
+/* Reads at `off` (snapshot files are generated at open and read by offset;
+ * pipes ignore off and consume). Returns bytes read, 0 at the end, or -errno.
+ * A pipe opened without UFT_TFS_NONBLOCK blocks until data arrives. */
+ssize_t uft_tracefs_read(struct uft_tfs_handle *h, char *buf, size_t len, uint64_t off);
+/* One write is one command, as one write(2) on the kernel's files. Returns
+ * len or -errno; a failed write changes nothing. */
+ssize_t uft_tracefs_write(struct uft_tfs_handle *h, const char *buf, size_t len, uint64_t off);
+/* Non-zero when a read would not block (pipes; other files are always ready). */
+int uft_tracefs_poll(struct uft_tfs_handle *h);
+/* Waits until the handle is readable, up to timeout_ms (-1: forever). Returns
+ * 1 when readable, 0 on time-out. Wakes up when uft_tracefs_interrupt() is
+ * called for the handle. */
+int uft_tracefs_wait(struct uft_tfs_handle *h, int timeout_ms);
+/* Makes a blocked read or wait on h return (-EINTR for a read). */
+void uft_tracefs_interrupt(struct uft_tfs_handle *h);
+void uft_tracefs_release(struct uft_tfs_handle *h);
+/* Only under instances/: makes or removes an instance. */
+int uft_tracefs_mkdir(const char *path);
+int uft_tracefs_rmdir(const char *path);
+
+/* Marks the calling thread as one that never records events (door threads). */
+void uft_tracefs_thread_notrace(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
