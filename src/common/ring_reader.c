@@ -218,6 +218,16 @@ long uft_ring_peek(struct uft_ring *r, uft_ring_record_fn fn, void *ctx)
 	return total;
 }
 
+void uft_ring_consumed_to(struct uft_ring *r, const struct uft_ring_cursor *c)
+{
+	uint64_t cp = atomic_load_explicit(&r->clear_page, memory_order_acquire);
+	uint32_t co = atomic_load_explicit(&r->clear_off, memory_order_relaxed);
+	if (c->page < cp || (c->page == cp && c->off <= co))
+		return;
+	atomic_store_explicit(&r->clear_off, c->off, memory_order_relaxed);
+	atomic_store_explicit(&r->clear_page, c->page, memory_order_release);
+}
+
 void uft_ring_clear(struct uft_ring *r)
 {
 	uint64_t p = atomic_load_explicit(&r->produced, memory_order_acquire);
@@ -227,6 +237,7 @@ void uft_ring_clear(struct uft_ring *r)
 	atomic_store_explicit(&r->clear_off, (uint32_t)(commit & UFT_RB_COMMIT_MASK),
 			      memory_order_relaxed);
 	atomic_store_explicit(&r->clear_page, p, memory_order_release);
+	r->overrun_base = atomic_load_explicit(&r->overrun, memory_order_relaxed);
 	/* Complete pages go back to the writer. */
 	uint64_t c = atomic_load_explicit(&r->consumed, memory_order_acquire);
 	while (c < p && !atomic_compare_exchange_weak(&r->consumed, &c, p))

@@ -43,6 +43,9 @@ long uft_ring_peek(struct uft_ring *r, uft_ring_record_fn fn, void *ctx);
 /* Hides everything committed so far from every reader and hands the complete
  * pages back to the writer (`echo > trace`). */
 void uft_ring_clear(struct uft_ring *r);
+/* Moves the ring's clear point up to a consuming cursor, so what it read is
+ * gone for every reader, as a consuming read is in the kernel. */
+void uft_ring_consumed_to(struct uft_ring *r, const struct uft_ring_cursor *c);
 /* Events the writer committed, counted from its page metadata and the page it
  * is on (exact once the writer is gone). */
 uint64_t uft_ring_written(struct uft_ring *r);

@@ -108,7 +108,11 @@ struct uft_ring {
 	_Atomic uint64_t clear_page;
 	_Atomic uint32_t clear_off;
 	uint32_t pad2;
-	char reserved[256 - 160];
+	/* Events lost to overwriting (overwrite mode), counted by the writer as
+	 * it retires a page; overrun_base is the count at the last clear. */
+	_Atomic uint64_t overrun;
+	uint64_t overrun_base;
+	char reserved[256 - 176];
 	struct uft_slot_meta meta[];
 };
 

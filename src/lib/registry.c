@@ -15,8 +15,10 @@
 
 #include "common/filter.h"
 #include "common/format.h"
+#include "common/print_fmt.h"
 #include "common/printf_event.h"
 #include "common/spec.h"
+#include "lib/registry.h"
 #include "lib/runtime.h"
 #include <uft/uft.h>
 
@@ -29,6 +31,8 @@ struct reg_event {
 	/* Per buffer: the compiled filter and the text it came from. */
 	struct uft_filter *filter[UFT_MAX_BUFFERS];
 	char *filter_text[UFT_MAX_BUFFERS];
+	struct uft_print_fmt *pf; /* compiled print fmt, for the live trace files */
+	bool pf_failed;
 	char *format; /* format file text */
 	uint32_t format_len;
 	struct uft_event **descs;
@@ -548,4 +552,109 @@ void uft_registry_list_formats(int fd)
 		write_all(fd, e->format, e->format_len);
 	}
 	pthread_mutex_unlock(&reg_lock);
+}
+
+int uft_registry_visit(uft_reg_visit_fn fn, void *ctx)
+{
+	int rc = 0;
+	pthread_mutex_lock(&reg_lock);
+	for (uint32_t i = 0; i < nr_events && rc == 0; i++) {
+		struct reg_event *e = &events[i];
+		if (!e->live)
+			continue;
+		struct uft_reg_view v = {e->system,	e->name,    e->id,	e->format,
+					 e->format_len, e->on_mask, e->descs[0]};
+		rc = fn(ctx, &v);
+	}
+	pthread_mutex_unlock(&reg_lock);
+	return rc;
+}
+
+static bool name_matches(const char *pat, const char *s)
+{
+	return !pat || (pat[0] == '*' && !pat[1]) || strcmp(pat, s) == 0;
+}
+
+int uft_registry_enable_in(uint32_t buffer, const char *system, const char *name, bool on)
+{
+	int n = 0;
+	if (buffer >= UFT_MAX_BUFFERS)
+		return 0;
+	if (on && uft_session_start() != 0)
+		return -ENOMEM;
+	pthread_mutex_lock(&reg_lock);
+	for (uint32_t i = 0; i < nr_events; i++) {
+		struct reg_event *e = &events[i];
+		if (!e->live || !name_matches(system, e->system) || !name_matches(name, e->name))
+			continue;
+		set_enabled_in(e, buffer, on);
+		n++;
+	}
+	pthread_mutex_unlock(&reg_lock);
+	return n;
+}
+
+int uft_registry_filter_in(uint32_t buffer, const char *system, const char *name, const char *expr,
+			   struct uft_filter_error *fe)
+{
+	if (buffer >= UFT_MAX_BUFFERS)
+		return -ENOENT;
+	pthread_mutex_lock(&reg_lock);
+	struct reg_event *e = find_event(system, name);
+	int rc = e ? install_filter(e, buffer, expr, fe) : -ENOENT;
+	pthread_mutex_unlock(&reg_lock);
+	return rc < 0 ? rc : 0;
+}
+
+char *uft_registry_filter_text(uint32_t buffer, const char *system, const char *name)
+{
+	char *t = NULL;
+	if (buffer >= UFT_MAX_BUFFERS)
+		return NULL;
+	pthread_mutex_lock(&reg_lock);
+	struct reg_event *e = find_event(system, name);
+	if (e && e->filter_text[buffer])
+		t = strdup(e->filter_text[buffer]);
+	pthread_mutex_unlock(&reg_lock);
+	return t;
+}
+
+void uft_registry_buffer_reset(uint32_t buffer)
+{
+	if (buffer >= UFT_MAX_BUFFERS)
+		return;
+	pthread_mutex_lock(&reg_lock);
+	for (uint32_t i = 0; i < nr_events; i++) {
+		struct reg_event *e = &events[i];
+		retire(e->filter[buffer]);
+		free(e->filter_text[buffer]);
+		e->filter[buffer] = NULL;
+		e->filter_text[buffer] = NULL;
+		e->on_mask &= ~(1u << buffer);
+		if (e->nr_descs)
+			publish_targets(e);
+	}
+	pthread_mutex_unlock(&reg_lock);
+}
+
+const struct uft_print_fmt *uft_registry_print_fmt(uint16_t id, const char **system,
+						   const char **name)
+{
+	const struct uft_print_fmt *pf = NULL;
+	pthread_mutex_lock(&reg_lock);
+	if (id >= UFT_ID_FIRST_DYNAMIC && (uint32_t)(id - UFT_ID_FIRST_DYNAMIC) < nr_events) {
+		struct reg_event *e = &events[id - UFT_ID_FIRST_DYNAMIC];
+		*system = e->system;
+		*name = e->name;
+		if (!e->pf && !e->pf_failed && e->nr_descs) {
+			const struct uft_event *d = e->descs[0];
+			char err[256];
+			if (uft_print_fmt_compile(d->print_fmt, d->fields, d->nr_fields, &e->pf,
+						  err, sizeof(err)) != 0)
+				e->pf_failed = true;
+		}
+		pf = e->pf;
+	}
+	pthread_mutex_unlock(&reg_lock);
+	return pf;
 }

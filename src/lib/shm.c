@@ -59,6 +59,8 @@ static void ring_init(struct uft_ring *r, const struct uft_buffer *b, uint32_t b
 	r->ts_raw = uft_buffer_raw_tsc(b);
 	atomic_store_explicit(&r->clear_page, 0, memory_order_relaxed);
 	atomic_store_explicit(&r->clear_off, 0, memory_order_relaxed);
+	atomic_store_explicit(&r->overrun, 0, memory_order_relaxed);
+	r->overrun_base = 0;
 	r->ts_mult = uft_tsc.mult;
 	r->ts_shift = uft_tsc.shift;
 	r->ts_zero = uft_tsc.zero;

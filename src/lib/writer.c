@@ -127,7 +127,11 @@ static int next_page(struct uft_wring *w, uint64_t ts)
 		if (r->mode == UFT_MODE_DISCARD)
 			return -1;
 		/* Overwrite: retire the oldest page unless a reader claimed it first. */
-		atomic_compare_exchange_strong(&r->consumed, &c, c + 1);
+		if (atomic_compare_exchange_strong(&r->consumed, &c, c + 1)) {
+			uint64_t lost = r->meta[(c + 1) % r->nr_pages].first_entry -
+					r->meta[c % r->nr_pages].first_entry;
+			atomic_fetch_add_explicit(&r->overrun, lost, memory_order_relaxed);
+		}
 	}
 	uft_rb_put_padding(w->page + UFT_PAGE_HDR_SIZE, w->tail, UFT_PAGE_DATA_SIZE);
 	atomic_store_explicit(&r->entries, w->entries, memory_order_relaxed);

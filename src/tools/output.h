@@ -7,16 +7,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "common/trace_text.h"
+
 struct tep_handle;
-
-/* Output options (flags arguments). */
-enum {
-	UFT_OUT_NO_IRQ_INFO = 1u << 0, /* option irq-info off: no flags column */
-	UFT_OUT_RAW_CLOCK = 1u << 1,   /* counter, x86-tsc, uptime: raw " %12llu" stamps */
-};
-
-/* Returns the comm of pid, or NULL if unknown. */
-typedef const char *(*uft_comm_fn)(void *ctx, int pid);
 
 struct uft_out_record {
 	int cpu;
@@ -25,19 +18,10 @@ struct uft_out_record {
 	uint32_t size;
 };
 
-/* "# tracer: ..." through the column legend. */
-void uft_out_header(FILE *f, const char *tracer, uint64_t entries, uint64_t written, int nr_cpus,
-		    unsigned flags);
-/* The 5-character flags column of a record payload (out gets a NUL too). */
-void uft_out_flags(const void *data, char out[6]);
-/* comm for a pid the way the trace file shows it: <idle> for 0, <...> unknown. */
-const char *uft_out_comm(uft_comm_fn comm, void *ctx, int pid);
 /* One event line. Returns 0, or -EINVAL for a record shorter than the
  * common header (nothing printed). */
 int uft_out_event(FILE *f, struct tep_handle *tep, uft_comm_fn comm, void *ctx,
 		  const struct uft_out_record *rec, unsigned flags);
-/* "CPU:n [LOST m EVENTS]"; lost == UINT64_MAX when the count is unknown. */
-void uft_out_lost(FILE *f, int cpu, uint64_t lost);
 
 /* `uft list` flags, as trace-cmd list: -F shows formats, --full adds print fmt. */
 enum {

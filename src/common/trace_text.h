@@ -1,0 +1,31 @@
+/* The kernel's `trace` text (output-format.md §1-3): header, legend, the
+ * line prefix and lost-event lines, for `uft report` and the live files. */
+#ifndef UFT_TRACE_TEXT_H
+#define UFT_TRACE_TEXT_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+/* Output options (flags arguments). */
+enum {
+	UFT_OUT_NO_IRQ_INFO = 1u << 0, /* option irq-info off: no flags column */
+	UFT_OUT_RAW_CLOCK = 1u << 1,   /* counter, x86-tsc, uptime: raw " %12llu" stamps */
+};
+
+/* Returns the comm of pid, or NULL if unknown. */
+typedef const char *(*uft_comm_fn)(void *ctx, int pid);
+
+/* "# tracer: ..." through the column legend. */
+void uft_out_header(FILE *f, const char *tracer, uint64_t entries, uint64_t written, int nr_cpus,
+		    unsigned flags);
+/* The 5-character flags column of a record payload (out gets a NUL too). */
+void uft_out_flags(const void *data, char out[6]);
+/* comm for a pid the way the trace file shows it: <idle> for 0, <...> unknown. */
+const char *uft_out_comm(uft_comm_fn comm, void *ctx, int pid);
+/* "TASK-PID [CPU] flags TIMESTAMP: " of one record. */
+void uft_out_prefix(FILE *f, const char *comm, int pid, int cpu, const void *data, uint64_t ts,
+		    unsigned flags);
+/* "CPU:n [LOST m EVENTS]"; lost == UINT64_MAX when the count is unknown. */
+void uft_out_lost(FILE *f, int cpu, uint64_t lost);
+
+#endif

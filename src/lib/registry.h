@@ -1,0 +1,50 @@
+/* What the tracefs tree needs from the event registry: a view of each live
+ * event and per-buffer enable and filter state. */
+#ifndef UFT_LIB_REGISTRY_H
+#define UFT_LIB_REGISTRY_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "common/filter.h"
+#include <uft/event.h>
+
+struct uft_print_fmt;
+
+/* Strings stay valid for the life of the process (events are never freed). */
+struct uft_reg_view {
+	const char *system;
+	const char *name;
+	uint16_t id;
+	const char *format; /* the `format` file text */
+	uint32_t format_len;
+	uint32_t on_mask; /* buffers the event is enabled in */
+	const struct uft_event *desc;
+};
+
+/* Calls fn for each live event in id order, under the registry's lock (fn
+ * must not call back into the registry); stops when fn returns non-zero. */
+typedef int (*uft_reg_visit_fn)(void *ctx, const struct uft_reg_view *v);
+int uft_registry_visit(uft_reg_visit_fn fn, void *ctx);
+
+/* Enables or disables the live events matching system and name (NULL or "*"
+ * match all) in one buffer. Returns the number of events matched. */
+int uft_registry_enable_in(uint32_t buffer, const char *system, const char *name, bool on);
+
+/* Compiles and installs a filter for one event in one buffer ("0" clears).
+ * Returns 0, -ENOENT (no such event), -EINVAL with fe set, or -ENOMEM. */
+int uft_registry_filter_in(uint32_t buffer, const char *system, const char *name, const char *expr,
+			   struct uft_filter_error *fe);
+/* The filter text of an event in a buffer, malloc'd, or NULL when none. */
+char *uft_registry_filter_text(uint32_t buffer, const char *system, const char *name);
+
+/* Disables every event in a buffer and drops its filters (a new or removed
+ * instance). */
+void uft_registry_buffer_reset(uint32_t buffer);
+
+/* For rendering a record of type id: the event's name and compiled print
+ * format (compiled on first use; NULL when it cannot be). */
+const struct uft_print_fmt *uft_registry_print_fmt(uint16_t id, const char **system,
+						   const char **name);
+
+#endif

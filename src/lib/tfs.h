@@ -1,0 +1,134 @@
+/* Internals of the tracefs tree shared by its files: instances, resolved
+ * paths, the file table entries and the error log. */
+#ifndef UFT_LIB_TFS_H
+#define UFT_LIB_TFS_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+#include "lib/buffer.h"
+#include "lib/tracefs.h"
+
+#define TFS_NAME_MAX 64
+#define TFS_ERRLOG_MAX 8
+
+struct tfs_err {
+	uint64_t ts_ns;
+	char *loc;
+	char *cmd;
+	char *msg;
+	unsigned pos;
+};
+
+struct tfs_snapshot;
+
+/* An instance: the top of the tree (buffer 0) or a directory under
+ * instances/, each with its own buffer, events, options and error log. */
+struct tfs_inst {
+	char name[TFS_NAME_MAX]; /* "" for the top */
+	uint32_t buffer;	 /* index in uft_buffers */
+	uint64_t opts;		 /* option bits (tfs_options.c) */
+	unsigned busy;		 /* open handles */
+	struct tfs_err log[TFS_ERRLOG_MAX];
+	unsigned log_n;	   /* entries in use */
+	unsigned log_next; /* slot the next entry goes to */
+	int *pids;	   /* set_event_pid */
+	size_t nr_pids;
+	struct tfs_snapshot *snap; /* NULL: snapshot freed */
+};
+
+extern pthread_mutex_t tfs_lock;
+extern struct tfs_inst *tfs_insts[UFT_MAX_BUFFERS]; /* [0] the top */
+
+/* Directory kinds. */
+enum tfs_dir {
+	TFS_D_ROOT = 1,	 /* the top, or an instance's directory */
+	TFS_D_INSTANCES, /* instances/ */
+	TFS_D_EVENTS,	 /* events/ */
+	TFS_D_SYS,	 /* events/SYSTEM/ */
+	TFS_D_EVENT,	 /* events/SYSTEM/EVENT/ */
+	TFS_D_OPTIONS,	 /* options/ */
+	TFS_D_PER_CPU,	 /* per_cpu/ */
+	TFS_D_CPU,	 /* per_cpu/cpuN/ */
+};
+
+struct tfs_file;
+
+/* A resolved path. */
+struct tfs_node {
+	struct tfs_inst *inst;
+	int dir;		     /* kind of the directory (the file's directory for files) */
+	const struct tfs_file *file; /* NULL for a directory */
+	char sys[TFS_NAME_MAX];
+	char ev[TFS_NAME_MAX];
+	int cpu; /* per_cpu/cpuN */
+	int opt; /* options/NAME */
+};
+
+struct uft_tfs_handle {
+	struct tfs_node n;
+	unsigned flags;
+	char *data; /* content generated at open */
+	size_t len;
+	void *priv; /* file-specific state */
+	_Atomic int intr;
+};
+
+/* Where a file appears. */
+enum {
+	TFS_TOP_ONLY = 1u << 0, /* at the top only, not in instances */
+};
+
+struct tfs_file {
+	const char *name;
+	int dir;
+	unsigned mode;
+	unsigned where;
+	/* The text a read returns, generated at open (tfs_lock held). */
+	int (*show)(const struct tfs_node *n, FILE *out);
+	/* One write: buf is a NUL-terminated copy (tfs_lock held). */
+	int (*write)(const struct tfs_node *n, char *buf, size_t len, unsigned oflags);
+	/* At open, after the checks (tfs_lock held): O_TRUNC effects, state. */
+	int (*open)(struct uft_tfs_handle *h);
+	/* Streaming reads (pipes); called without tfs_lock. */
+	ssize_t (*read)(struct uft_tfs_handle *h, char *buf, size_t len);
+	int (*poll)(struct uft_tfs_handle *h);
+	void (*release)(struct uft_tfs_handle *h);
+};
+
+/* File tables, each ended by an entry without a name. */
+extern const struct tfs_file tfs_core_files[];
+extern const struct tfs_file tfs_event_files[];
+extern const struct tfs_file tfs_trace_files[];
+extern const struct tfs_file tfs_option_files[];
+
+/* Options (tfs_options.c). */
+int tfs_option_count(void);
+const char *tfs_option_name(int i);
+int tfs_option_find(const char *name);
+bool tfs_opt(const struct tfs_inst *in, const char *name);
+int tfs_option_set(struct tfs_inst *in, int i, bool on);
+uint64_t tfs_option_defaults(void);
+
+/* error_log (tfs_errlog.c). */
+void tfs_log_error(struct tfs_inst *in, const char *loc, const char *cmd, const char *msg,
+		   unsigned pos);
+void tfs_log_clear(struct tfs_inst *in);
+int tfs_log_show(const struct tfs_inst *in, FILE *out);
+
+/* Instances (tracefs.c). */
+int tfs_nr_cpus(void);
+/* Strips trailing whitespace in place; returns the new length. */
+size_t tfs_strip(char *s, size_t len);
+/* Parses a whole unsigned decimal number; -EINVAL if it is not one. */
+int tfs_parse_ulong(const char *s, unsigned long *out);
+
+/* Buffer contents (tfs_trace.c). */
+void tfs_trace_clear(uint32_t buffer);
+void tfs_snapshot_free(struct tfs_inst *in);
+
+#endif

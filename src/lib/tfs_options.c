@@ -1,0 +1,122 @@
+/* trace_options and options/: the kernel's option names that mean something
+ * for a user-space tracer, each a bit of an instance's option word. */
+#include <errno.h>
+#include <string.h>
+
+#include "lib/runtime.h"
+#include "lib/tfs.h"
+
+struct option {
+	const char *name;
+	bool def;
+};
+
+/* In the kernel's order. Function-tracer options (print-parent, sym-offset,
+ * sym-addr, function-trace, function-fork) are kept for the function tracers. */
+static const struct option options[] = {
+    {"print-parent", true},    {"sym-offset", false},	 {"sym-addr", false},
+    {"verbose", false},	       {"context-info", true},	 {"latency-format", false},
+    {"record-cmd", true},      {"record-tgid", false},	 {"overwrite", true},
+    {"irq-info", true},	       {"markers", true},	 {"event-fork", false},
+    {"pause-on-trace", false}, {"function-trace", true}, {"function-fork", false},
+};
+
+#define NR_OPTIONS ((int)(sizeof(options) / sizeof(options[0])))
+
+int tfs_option_count(void)
+{
+	return NR_OPTIONS;
+}
+
+const char *tfs_option_name(int i)
+{
+	return options[i].name;
+}
+
+int tfs_option_find(const char *name)
+{
+	for (int i = 0; i < NR_OPTIONS; i++)
+		if (strcmp(options[i].name, name) == 0)
+			return i;
+	return -1;
+}
+
+uint64_t tfs_option_defaults(void)
+{
+	uint64_t v = 0;
+	for (int i = 0; i < NR_OPTIONS; i++)
+		if (options[i].def)
+			v |= 1ull << i;
+	return v;
+}
+
+bool tfs_opt(const struct tfs_inst *in, const char *name)
+{
+	int i = tfs_option_find(name);
+	return i >= 0 && (in->opts >> i & 1);
+}
+
+int tfs_option_set(struct tfs_inst *in, int i, bool on)
+{
+	if (i < 0 || i >= NR_OPTIONS)
+		return -EINVAL;
+	bool was = in->opts >> i & 1;
+	if (was == on)
+		return 0;
+	if (strcmp(options[i].name, "overwrite") == 0) {
+		/* Rings take the mode when opened: writers move to new ones. */
+		uft_buffers[in->buffer].mode = on ? UFT_MODE_OVERWRITE : UFT_MODE_DISCARD;
+		uft_buffer_new_generation(in->buffer);
+	}
+	if (on)
+		in->opts |= 1ull << i;
+	else
+		in->opts &= ~(1ull << i);
+	return 0;
+}
+
+static int show_trace_options(const struct tfs_node *n, FILE *out)
+{
+	for (int i = 0; i < NR_OPTIONS; i++)
+		fprintf(out, "%s%s\n", n->inst->opts >> i & 1 ? "" : "no", options[i].name);
+	return 0;
+}
+
+static int write_trace_options(const struct tfs_node *n, char *buf, size_t len, unsigned of)
+{
+	tfs_strip(buf, len);
+	while (*buf == ' ' || *buf == '\t')
+		buf++;
+	bool on = strncmp(buf, "no", 2) != 0;
+	int i = tfs_option_find(on ? buf : buf + 2);
+	if (i < 0 && !on)
+		i = tfs_option_find(buf), on = true; /* a name that starts with "no" */
+	if (i < 0)
+		return -EINVAL;
+	return tfs_option_set(n->inst, i, on);
+}
+
+static int show_option(const struct tfs_node *n, FILE *out)
+{
+	fprintf(out, "%d\n", (int)(n->inst->opts >> n->opt & 1));
+	return 0;
+}
+
+static int write_option(const struct tfs_node *n, char *buf, size_t len, unsigned of)
+{
+	unsigned long v;
+	tfs_strip(buf, len);
+	if (tfs_parse_ulong(buf, &v) || v > 1)
+		return -EINVAL;
+	return tfs_option_set(n->inst, n->opt, v != 0);
+}
+
+const struct tfs_file tfs_option_files[] = {
+    {.name = "trace_options",
+     .dir = TFS_D_ROOT,
+     .mode = 0644,
+     .show = show_trace_options,
+     .write = write_trace_options},
+    {.name = "*", .dir = TFS_D_OPTIONS, .mode = 0644, .show = show_option, .write = write_option},
+    {0},
+};

@@ -1,0 +1,396 @@
+/* The tracefs tree's control and buffer files, driven through the path API
+ * every door uses: kernel names, contents, errno values and effects. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <pthread.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#define UFT_CREATE_EVENTS
+#include "tfs_test_events.h"
+
+#include "lib/registry.h"
+#include "tfs_helpers.h"
+#include <uft/uft.h>
+
+static char *cat(const char *path)
+{
+	int err = 0;
+	char *s = tfs_cat(path, &err);
+	assert_int_equal(err, 0);
+	return s;
+}
+
+static void expect_file(const char *path, const char *want)
+{
+	char *s = cat(path);
+	assert_string_equal(s, want);
+	free(s);
+}
+
+static int setup(void **state)
+{
+	uft_set_event("tfst:*", 0);
+	assert_int_equal(tfs_echo("trace", "", UFT_TFS_TRUNC), 0);
+	assert_int_equal(tfs_echo("tracing_on", "1", UFT_TFS_TRUNC), 0);
+	return 0;
+}
+
+static void test_tracers_and_tracing_on(void **state)
+{
+	expect_file("available_tracers", "nop\n");
+	expect_file("current_tracer", "nop\n");
+	assert_int_equal(tfs_echo("current_tracer", "nop", UFT_TFS_TRUNC), 0);
+	assert_int_equal(tfs_echo("current_tracer", "bogus", UFT_TFS_TRUNC), -EINVAL);
+	expect_file("tracing_on", "1\n");
+	assert_int_equal(tfs_echo("tracing_on", "0", UFT_TFS_TRUNC), 0);
+	expect_file("tracing_on", "0\n");
+	assert_int_equal(tfs_echo("tracing_on", "x", UFT_TFS_TRUNC), -EINVAL);
+	expect_file("tracing_on", "0\n");
+	/* Off: nothing is recorded. */
+	uft_set_event("tfst:*", 1);
+	trace_ping(1, "off");
+	char *t = cat("trace");
+	assert_int_equal(tfs_count(t, "ping:"), 0);
+	free(t);
+	assert_int_equal(tfs_echo("tracing_on", "1", UFT_TFS_TRUNC), 0);
+	trace_ping(2, "on");
+	t = cat("trace");
+	assert_int_equal(tfs_count(t, "ping: n=2 s=on\n"), 1);
+	free(t);
+}
+
+static void test_paths(void **state)
+{
+	struct uft_tfs_stat st;
+	assert_int_equal(uft_tracefs_stat("", &st), 0);
+	assert_int_equal(st.type, UFT_TFS_DIR);
+	assert_int_equal(uft_tracefs_stat("trace", &st), 0);
+	assert_int_equal(st.type, UFT_TFS_FILE);
+	assert_int_equal(st.mode, 0644);
+	assert_int_equal(uft_tracefs_stat("nosuch", &st), -ENOENT);
+	assert_int_equal(uft_tracefs_stat("trace/x", &st), -ENOTDIR);
+	assert_int_equal(uft_tracefs_stat("per_cpu/cpu0/stats", &st), 0);
+	assert_int_equal(uft_tracefs_stat("per_cpu/cpu99999/stats", &st), -ENOENT);
+	assert_int_equal(uft_tracefs_stat("options/irq-info", &st), 0);
+	struct uft_tfs_handle *h;
+	assert_int_equal(uft_tracefs_open("events", UFT_TFS_READ, &h), -EISDIR);
+	assert_int_equal(uft_tracefs_open("README", UFT_TFS_WRITE, &h), -EACCES);
+	char *r = cat("README");
+	assert_non_null(strstr(r, "tracing mini-HOWTO"));
+	free(r);
+}
+
+static void test_trace_and_clear(void **state)
+{
+	uft_set_event("tfst:*", 1);
+	for (int i = 0; i < 3; i++)
+		trace_ping(i, "abc");
+	char *t = cat("trace");
+	assert_true(strncmp(t, "# tracer: nop\n#\n# entries-in-buffer/entries-written: 3/3   #P:",
+			    62) == 0);
+	assert_non_null(strstr(t, "#           TASK-PID     CPU#  |||||  TIMESTAMP  FUNCTION\n"));
+	assert_int_equal(tfs_count(t, "ping: n="), 3);
+	assert_non_null(strstr(t, "ping: n=0 s=abc\n"));
+	free(t);
+	/* `echo > trace` clears, and so does any write. */
+	assert_int_equal(tfs_echo("trace", "", UFT_TFS_TRUNC), 0);
+	t = cat("trace");
+	assert_non_null(strstr(t, "entries-in-buffer/entries-written: 0/0 "));
+	assert_int_equal(tfs_count(t, "ping:"), 0);
+	free(t);
+	trace_ping(7, "after");
+	t = cat("trace");
+	assert_int_equal(tfs_count(t, "ping:"), 1);
+	free(t);
+}
+
+static void *late_writer(void *arg)
+{
+	usleep(100000);
+	trace_ping(42, "late");
+	return NULL;
+}
+
+static void test_trace_pipe(void **state)
+{
+	uft_set_event("tfst:*", 1);
+	struct uft_tfs_handle *h;
+	char buf[8192];
+	assert_int_equal(uft_tracefs_open("trace_pipe", UFT_TFS_READ | UFT_TFS_NONBLOCK, &h), 0);
+	assert_int_equal(uft_tracefs_read(h, buf, sizeof(buf), 0), -EAGAIN);
+	trace_ping(1, "x");
+	trace_ping(2, "y");
+	ssize_t n = uft_tracefs_read(h, buf, sizeof(buf) - 1, 0);
+	assert_true(n > 0);
+	buf[n] = 0;
+	assert_int_equal(tfs_count(buf, "ping: n="), 2);
+	assert_null(strstr(buf, "# tracer")); /* no header */
+	assert_int_equal(uft_tracefs_read(h, buf, sizeof(buf), 0), -EAGAIN);
+	uft_tracefs_release(h);
+	/* Consumed: `trace` no longer shows them. */
+	char *t = cat("trace");
+	assert_int_equal(tfs_count(t, "ping:"), 0);
+	free(t);
+
+	/* A blocking read waits for the next event. */
+	assert_int_equal(uft_tracefs_open("trace_pipe", UFT_TFS_READ, &h), 0);
+	pthread_t th;
+	pthread_create(&th, NULL, late_writer, NULL);
+	n = uft_tracefs_read(h, buf, sizeof(buf) - 1, 0);
+	pthread_join(th, NULL);
+	assert_true(n > 0);
+	buf[n] = 0;
+	assert_non_null(strstr(buf, "ping: n=42 s=late\n"));
+	uft_tracefs_release(h);
+
+	/* A short read leaves the rest of a line for the next one. */
+	trace_ping(3, "split");
+	assert_int_equal(uft_tracefs_open("trace_pipe", UFT_TFS_READ | UFT_TFS_NONBLOCK, &h), 0);
+	char whole[512] = "";
+	size_t len = 0;
+	while ((n = uft_tracefs_read(h, whole + len, 5, 0)) > 0)
+		len += (size_t)n;
+	whole[len] = 0;
+	assert_non_null(strstr(whole, "ping: n=3 s=split\n"));
+	uft_tracefs_release(h);
+}
+
+static void test_buffer_size_and_clock(void **state)
+{
+	uft_set_event("tfst:*", 1);
+	assert_int_equal(tfs_echo("buffer_size_kb", "0", UFT_TFS_TRUNC), -EINVAL);
+	assert_int_equal(tfs_echo("buffer_size_kb", "abc", UFT_TFS_TRUNC), -EINVAL);
+	assert_int_equal(tfs_echo("buffer_size_kb", "64", UFT_TFS_TRUNC), 0);
+	expect_file("buffer_size_kb", "64\n");
+	trace_ping(1, "resized");
+	char *t = cat("trace");
+	assert_int_equal(tfs_count(t, "s=resized"), 1);
+	free(t);
+	t = cat("buffer_total_size_kb");
+	assert_true(atoi(t) >= 64);
+	free(t);
+
+	expect_file("trace_clock",
+		    "[local] global counter uptime perf mono mono_raw boot tai x86-tsc\n");
+	assert_int_equal(tfs_echo("trace_clock", "bogus", UFT_TFS_TRUNC), -EINVAL);
+	assert_int_equal(tfs_echo("trace_clock", "counter", UFT_TFS_TRUNC), 0);
+	expect_file("trace_clock",
+		    "local global [counter] uptime perf mono mono_raw boot tai x86-tsc\n");
+	/* A clock change empties the buffer; the counter prints raw numbers. */
+	t = cat("trace");
+	assert_int_equal(tfs_count(t, "ping:"), 0);
+	free(t);
+	trace_ping(5, "counted");
+	t = cat("trace");
+	assert_int_equal(tfs_count(t, "s=counted"), 1);
+	/* "[CPU] flags       STAMP: ": a plain number, no seconds.micros. */
+	const char *stamp = strstr(strstr(t, "] ....."), "..... ") + 6;
+	while (*stamp == ' ')
+		stamp++;
+	assert_true(*stamp >= '0' && *stamp <= '9');
+	assert_true(strspn(stamp, "0123456789") == (size_t)(strchr(stamp, ':') - stamp));
+	free(t);
+	assert_int_equal(tfs_echo("trace_clock", "local", UFT_TFS_TRUNC), 0);
+}
+
+static void test_options(void **state)
+{
+	char *o = cat("trace_options");
+	assert_non_null(strstr(o, "print-parent\nnosym-offset\nnosym-addr\n"));
+	assert_non_null(strstr(o, "\nirq-info\n"));
+	free(o);
+	assert_int_equal(tfs_echo("trace_options", "bogus", UFT_TFS_TRUNC), -EINVAL);
+	assert_int_equal(tfs_echo("trace_options", "noirq-info", UFT_TFS_TRUNC), 0);
+	expect_file("options/irq-info", "0\n");
+	char *t = cat("trace");
+	assert_non_null(strstr(t, "#           TASK-PID     CPU#     TIMESTAMP  FUNCTION\n"));
+	free(t);
+	assert_int_equal(tfs_echo("options/irq-info", "2", UFT_TFS_TRUNC), -EINVAL);
+	assert_int_equal(tfs_echo("options/irq-info", "1", UFT_TFS_TRUNC), 0);
+	o = cat("trace_options");
+	assert_non_null(strstr(o, "\nirq-info\n"));
+	free(o);
+
+	/* overwrite off: a full buffer refuses new events and counts them. */
+	assert_int_equal(tfs_echo("options/overwrite", "0", UFT_TFS_TRUNC), 0);
+	assert_int_equal(tfs_echo("buffer_size_kb", "8", UFT_TFS_TRUNC), 0);
+	uft_set_event("tfst:*", 1);
+	for (int i = 0; i < 2000; i++)
+		trace_ping(i, "fill");
+	t = cat("trace");
+	assert_true(tfs_count(t, "s=fill") > 0);
+	assert_true(tfs_count(t, "s=fill") < 2000);
+	assert_non_null(strstr(t, "ping: n=0 s=fill\n")); /* the oldest kept */
+	free(t);
+	assert_int_equal(tfs_echo("options/overwrite", "1", UFT_TFS_TRUNC), 0);
+	for (int i = 0; i < 2000; i++)
+		trace_ping(i, "wrap");
+	t = cat("trace");
+	assert_non_null(strstr(t, "ping: n=1999 s=wrap\n")); /* the newest kept */
+	assert_null(strstr(t, "ping: n=0 s=wrap\n"));
+	/* Overwritten events show in entries-written. */
+	unsigned long e = 0, w = 0;
+	const char *hdr = strstr(t, "entries-written: ");
+	assert_non_null(hdr);
+	sscanf(hdr, "entries-written: %lu/%lu", &e, &w);
+	assert_true(w > e);
+	free(t);
+	assert_int_equal(tfs_echo("buffer_size_kb", "1024", UFT_TFS_TRUNC), 0);
+}
+
+static void test_snapshot(void **state)
+{
+	char *s = cat("snapshot");
+	assert_non_null(strstr(s, "#\n# * Snapshot is freed *\n#\n# Snapshot commands:\n"));
+	free(s);
+	uft_set_event("tfst:*", 1);
+	trace_ping(9, "snap");
+	assert_int_equal(tfs_echo("snapshot", "1", UFT_TFS_TRUNC), 0);
+	s = cat("snapshot");
+	assert_int_equal(tfs_count(s, "ping: n=9 s=snap\n"), 1);
+	free(s);
+	s = cat("trace");
+	assert_int_equal(tfs_count(s, "ping:"), 0);
+	free(s);
+	assert_int_equal(tfs_echo("snapshot", "2", UFT_TFS_TRUNC), 0);
+	s = cat("snapshot");
+	assert_non_null(strstr(s, "# * Snapshot is allocated *"));
+	free(s);
+	assert_int_equal(tfs_echo("snapshot", "0", UFT_TFS_TRUNC), 0);
+	s = cat("snapshot");
+	assert_non_null(strstr(s, "# * Snapshot is freed *"));
+	free(s);
+	assert_int_equal(tfs_echo("snapshot", "x", UFT_TFS_TRUNC), -EINVAL);
+}
+
+static void test_instances(void **state)
+{
+	uft_set_event("tfst:*", 0);
+	assert_int_equal(uft_tracefs_mkdir("instances/foo"), 0);
+	assert_int_equal(uft_tracefs_mkdir("instances/foo"), -EEXIST);
+	assert_int_equal(uft_tracefs_mkdir("events/foo"), -EPERM);
+	struct uft_tfs_stat st;
+	assert_int_equal(uft_tracefs_stat("instances/foo/trace", &st), 0);
+	assert_int_equal(uft_tracefs_stat("instances/foo/README", &st), -ENOENT);
+	assert_int_equal(uft_tracefs_stat("instances/foo/instances", &st), -ENOENT);
+	uft_registry_enable_in(1, "tfst", NULL, true);
+	trace_ping(11, "inst");
+	char *t = cat("instances/foo/trace");
+	assert_int_equal(tfs_count(t, "ping: n=11 s=inst\n"), 1);
+	free(t);
+	t = cat("trace");
+	assert_int_equal(tfs_count(t, "s=inst"), 0); /* the top buffer has none */
+	free(t);
+	/* Both buffers at once, each its own copy. */
+	uft_set_event("tfst:*", 1);
+	trace_ping(12, "both");
+	t = cat("trace");
+	assert_int_equal(tfs_count(t, "s=both"), 1);
+	free(t);
+	t = cat("instances/foo/trace");
+	assert_int_equal(tfs_count(t, "s=both"), 1);
+	free(t);
+	/* Own tracing_on. */
+	assert_int_equal(tfs_echo("instances/foo/tracing_on", "0", UFT_TFS_TRUNC), 0);
+	trace_ping(13, "half");
+	t = cat("instances/foo/trace");
+	assert_int_equal(tfs_count(t, "s=half"), 0);
+	free(t);
+	t = cat("trace");
+	assert_int_equal(tfs_count(t, "s=half"), 1);
+	free(t);
+	/* Busy while a file is open. */
+	struct uft_tfs_handle *h;
+	assert_int_equal(uft_tracefs_open("instances/foo/trace", UFT_TFS_READ, &h), 0);
+	assert_int_equal(uft_tracefs_rmdir("instances/foo"), -EBUSY);
+	uft_tracefs_release(h);
+	assert_int_equal(uft_tracefs_rmdir("instances/foo"), 0);
+	assert_int_equal(uft_tracefs_rmdir("instances/foo"), -ENOENT);
+	assert_int_equal(uft_tracefs_stat("instances/foo", &st), -ENOENT);
+	trace_ping(14, "gone");
+	/* A new instance starts empty and with nothing enabled. */
+	assert_int_equal(uft_tracefs_mkdir("instances/bar"), 0);
+	t = cat("instances/bar/trace");
+	assert_int_equal(tfs_count(t, "ping:"), 0);
+	free(t);
+	assert_int_equal(uft_tracefs_rmdir("instances/bar"), 0);
+}
+
+static void test_per_cpu(void **state)
+{
+	uft_set_event("tfst:*", 1);
+	trace_ping(21, "cpu");
+	char *all = cat("trace");
+	const char *line = strstr(all, "s=cpu");
+	assert_non_null(line);
+	while (line > all && line[-1] != '\n')
+		line--;
+	int cpu = -1;
+	const char *br = strchr(line, '[');
+	assert_non_null(br);
+	cpu = atoi(br + 1);
+	free(all);
+	char path[64];
+	snprintf(path, sizeof(path), "per_cpu/cpu%d/trace", cpu);
+	char *t = cat(path);
+	assert_int_equal(tfs_count(t, "s=cpu"), 1);
+	free(t);
+	snprintf(path, sizeof(path), "per_cpu/cpu%d/stats", cpu);
+	t = cat(path);
+	assert_true(strncmp(t, "entries: ", 9) == 0);
+	assert_non_null(strstr(t, "\noverrun: "));
+	assert_non_null(strstr(t, "\ncommit overrun: 0\nbytes: "));
+	assert_non_null(strstr(t, "\ndropped events: "));
+	assert_non_null(strstr(t, "\nread events: "));
+	free(t);
+	/* Raw pages of that CPU: one kernel page per read. */
+	snprintf(path, sizeof(path), "per_cpu/cpu%d/trace_pipe_raw", cpu);
+	struct uft_tfs_handle *h;
+	assert_int_equal(uft_tracefs_open(path, UFT_TFS_READ | UFT_TFS_NONBLOCK, &h), 0);
+	static char page[4096];
+	assert_int_equal(uft_tracefs_read(h, page, sizeof(page), 0), 4096);
+	uint64_t commit;
+	memcpy(&commit, page + 8, 8);
+	assert_true((commit & 0xffffff) > 0);
+	uft_tracefs_release(h);
+}
+
+static void test_cmdlines_and_errlog(void **state)
+{
+	uft_set_event("tfst:*", 1);
+	trace_ping(1, "comm");
+	char *c = cat("saved_cmdlines");
+	char want[64];
+	snprintf(want, sizeof(want), "%d test_tracefs\n", (int)gettid());
+	assert_non_null(strstr(c, want));
+	free(c);
+	expect_file("saved_cmdlines_size", "128\n");
+	assert_int_equal(tfs_echo("saved_cmdlines_size", "0", UFT_TFS_TRUNC), -EINVAL);
+	expect_file("error_log", "");
+	assert_int_equal(tfs_echo("error_log", "", UFT_TFS_TRUNC), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test_setup(test_paths, setup),
+	    cmocka_unit_test_setup(test_tracers_and_tracing_on, setup),
+	    cmocka_unit_test_setup(test_trace_and_clear, setup),
+	    cmocka_unit_test_setup(test_trace_pipe, setup),
+	    cmocka_unit_test_setup(test_buffer_size_and_clock, setup),
+	    cmocka_unit_test_setup(test_options, setup),
+	    cmocka_unit_test_setup(test_snapshot, setup),
+	    cmocka_unit_test_setup(test_instances, setup),
+	    cmocka_unit_test_setup(test_per_cpu, setup),
+	    cmocka_unit_test_setup(test_cmdlines_and_errlog, setup),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,64 @@
+/* Reading and writing tracefs files through the tree's API, as cat and echo
+ * would. */
+#ifndef TFS_HELPERS_H
+#define TFS_HELPERS_H
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/tracefs.h"
+
+/* The whole file, NUL terminated (malloc'd), or NULL with *err set. */
+static inline char *tfs_cat(const char *path, int *err)
+{
+	struct uft_tfs_handle *h;
+	int rc = uft_tracefs_open(path, UFT_TFS_READ | UFT_TFS_NONBLOCK, &h);
+	if (rc) {
+		if (err)
+			*err = rc;
+		return NULL;
+	}
+	size_t cap = 4096, len = 0;
+	char *buf = malloc(cap);
+	for (;;) {
+		if (cap - len < 2048)
+			buf = realloc(buf, cap *= 2);
+		ssize_t n = uft_tracefs_read(h, buf + len, cap - len - 1, len);
+		if (n <= 0)
+			break;
+		len += (size_t)n;
+	}
+	buf[len] = 0;
+	uft_tracefs_release(h);
+	if (err)
+		*err = 0;
+	return buf;
+}
+
+/* echo TEXT > PATH (flags UFT_TFS_TRUNC) or >> (UFT_TFS_APPEND): one write. */
+static inline int tfs_echo(const char *path, const char *text, unsigned flags)
+{
+	struct uft_tfs_handle *h;
+	int rc = uft_tracefs_open(path, UFT_TFS_WRITE | flags, &h);
+	if (rc)
+		return rc;
+	size_t n = strlen(text);
+	char *line = malloc(n + 2);
+	memcpy(line, text, n);
+	line[n] = '\n';
+	ssize_t w = uft_tracefs_write(h, line, n + 1, 0);
+	free(line);
+	uft_tracefs_release(h);
+	return w < 0 ? (int)w : 0;
+}
+
+/* Number of lines of text that contain `needle`. */
+static inline int tfs_count(const char *text, const char *needle)
+{
+	int n = 0;
+	for (const char *p = text; p && (p = strstr(p, needle)); p += strlen(needle))
+		n++;
+	return n;
+}
+
+#endif
