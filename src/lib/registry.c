@@ -254,7 +254,9 @@ static void add_desc(struct reg_event *e, struct uft_event *d)
 		publish_targets(e);
 }
 
-static void register_desc(struct uft_event *d)
+/* Registers a descriptor under a new id, or under fixed_id (the ftrace
+ * entries' small ids) when non-zero. */
+static void register_desc_id(struct uft_event *d, uint16_t fixed_id)
 {
 	if (d->magic != UFT_EVENT_MAGIC || d->id)
 		return;
@@ -284,7 +286,7 @@ static void register_desc(struct uft_event *d)
 		add_desc(e, d);
 		return;
 	}
-	if (next_id > 0xffff) {
+	if (!fixed_id && next_id > 0xffff) {
 		fprintf(stderr, "uft: event id space exhausted; %s:%s not registered\n", d->system,
 			d->name);
 		return;
@@ -297,7 +299,7 @@ static void register_desc(struct uft_event *d)
 	}
 	e = &events[nr_events];
 	memset(e, 0, sizeof(*e));
-	e->id = (uint16_t)next_id;
+	e->id = fixed_id ? fixed_id : (uint16_t)next_id;
 	e->format = make_format(d, e->id, &e->format_len);
 	e->system = strdup(d->system);
 	e->name = strdup(d->name);
@@ -307,7 +309,8 @@ static void register_desc(struct uft_event *d)
 		free(e->name);
 		return;
 	}
-	next_id++;
+	if (!fixed_id)
+		next_id++;
 	nr_events++;
 	e->live = true;
 	add_desc(e, d);
@@ -316,6 +319,18 @@ static void register_desc(struct uft_event *d)
 	apply_filters(e);
 	if (wanted(e))
 		set_enabled(e, true);
+}
+
+static void register_desc(struct uft_event *d)
+{
+	register_desc_id(d, 0);
+}
+
+void uft_registry_add_fixed(struct uft_event *d, uint16_t id)
+{
+	pthread_mutex_lock(&reg_lock);
+	register_desc_id(d, id);
+	pthread_mutex_unlock(&reg_lock);
 }
 
 void uft__register_section(struct uft_event *const *start, struct uft_event *const *stop)
@@ -355,10 +370,13 @@ static void unregister_desc(struct uft_event *d)
 				d->enabled = 0;
 				__atomic_sub_fetch(d->gate, 1, __ATOMIC_RELAXED);
 			}
+			const void *tg = d->targets;
 			__atomic_store_n(&d->targets, NULL, __ATOMIC_RELEASE);
 			e->descs[j] = e->descs[--e->nr_descs];
-			if (e->nr_descs == 0)
+			if (e->nr_descs == 0) {
 				e->live = false; /* the id stays retired */
+				retire(tg);	 /* no descriptor holds the list any more */
+			}
 			d->id = 0;
 			if (d->style == UFT_STYLE_PRINTF && d->priv) {
 				/* The descriptor leaves with its object; its layout with it. */
@@ -642,8 +660,11 @@ const struct uft_print_fmt *uft_registry_print_fmt(uint16_t id, const char **sys
 {
 	const struct uft_print_fmt *pf = NULL;
 	pthread_mutex_lock(&reg_lock);
-	if (id >= UFT_ID_FIRST_DYNAMIC && (uint32_t)(id - UFT_ID_FIRST_DYNAMIC) < nr_events) {
-		struct reg_event *e = &events[id - UFT_ID_FIRST_DYNAMIC];
+	struct reg_event *e = NULL;
+	for (uint32_t i = 0; i < nr_events && !e; i++)
+		if (events[i].id == id)
+			e = &events[i];
+	if (e) {
 		*system = e->system;
 		*name = e->name;
 		if (!e->pf && !e->pf_failed && e->nr_descs) {
@@ -657,4 +678,52 @@ const struct uft_print_fmt *uft_registry_print_fmt(uint16_t id, const char **sys
 	}
 	pthread_mutex_unlock(&reg_lock);
 	return pf;
+}
+
+/* ---- for the tracefs events/ files (tfs_events.c) ---- */
+
+/* Installs in one buffer of one event the filter compiled from `expr` (NULL:
+ * none) while the event's filter text becomes `text` (NULL: none). The tree
+ * uses it to add its set_event_pid check around the expression written, and
+ * to keep a failed expression's error text as the kernel's filter file shows
+ * it. Returns 0, -ENOENT, -EINVAL with fe set, or -ENOMEM; on an error nothing
+ * changes. */
+int uft_registry_filter_set_in(uint32_t buffer, const char *system, const char *name,
+			       const char *expr, const char *text, struct uft_filter_error *fe)
+{
+	if (buffer >= UFT_MAX_BUFFERS)
+		return -ENOENT;
+	struct uft_filter *f = NULL;
+	char *t = NULL;
+	int rc = 0;
+	pthread_mutex_lock(&reg_lock);
+	struct reg_event *e = find_event(system, name);
+	if (!e || !e->nr_descs) {
+		rc = -ENOENT;
+		goto out;
+	}
+	if (expr) {
+		struct uft_event *d = e->descs[0];
+		rc = uft_filter_compile(expr, d->fields, d->nr_fields, &f, fe);
+		if (rc < 0) {
+			rc = rc == -ENOMEM ? -ENOMEM : -EINVAL;
+			goto out;
+		}
+		if (rc == UFT_FILTER_CLEAR)
+			f = NULL;
+		rc = 0;
+	}
+	if (text && !(t = strdup(text))) {
+		uft_filter_free(f);
+		rc = -ENOMEM;
+		goto out;
+	}
+	retire(e->filter[buffer]);
+	free(e->filter_text[buffer]);
+	e->filter[buffer] = f;
+	e->filter_text[buffer] = t;
+	publish_targets(e);
+out:
+	pthread_mutex_unlock(&reg_lock);
+	return rc;
 }

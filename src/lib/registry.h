@@ -42,9 +42,18 @@ char *uft_registry_filter_text(uint32_t buffer, const char *system, const char *
  * instance). */
 void uft_registry_buffer_reset(uint32_t buffer);
 
+/* Registers a built-in event (ftrace:print ...) under a fixed small id. */
+void uft_registry_add_fixed(struct uft_event *d, uint16_t id);
+
 /* For rendering a record of type id: the event's name and compiled print
  * format (compiled on first use; NULL when it cannot be). */
 const struct uft_print_fmt *uft_registry_print_fmt(uint16_t id, const char **system,
 						   const char **name);
+
+/* For tfs_events.c: installs the filter compiled from expr (NULL: none) for
+ * one event in one buffer while its filter text becomes text (NULL: none);
+ * same returns as uft_registry_filter_in, nothing changed on an error. */
+int uft_registry_filter_set_in(uint32_t buffer, const char *system, const char *name,
+			       const char *expr, const char *text, struct uft_filter_error *fe);
 
 #endif

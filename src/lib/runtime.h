@@ -93,6 +93,12 @@ void uft_writer_flush_self(void);
 void uft_writer_setup_fast_path(void);
 extern bool uft_fast_cpu_ok; /* buffer.c: rseq gives the CPU */
 void uft_writer_set_notrace(void);
+/* Writes one record into one buffer, whatever the event's targets: head
+ * (head_len bytes, common header included; its common part is filled in)
+ * then payload. Returns 0, or -EBUSY when it could not be written (tracing
+ * off, full). */
+int uft_write_to_buffer(uint32_t buffer, const struct uft_event *ev, const void *head,
+			uint32_t head_len, const void *payload, uint32_t payload_len);
 
 /* signals.c */
 void uft_signals_init(void);

@@ -90,7 +90,8 @@ struct tfs_file {
 	unsigned where;
 	/* The text a read returns, generated at open (tfs_lock held). */
 	int (*show)(const struct tfs_node *n, FILE *out);
-	/* One write: buf is a NUL-terminated copy (tfs_lock held). */
+	/* One write: buf is a NUL-terminated copy (tfs_lock held). Returns 0
+	 * (all written), a count of bytes taken, or -errno. */
 	int (*write)(const struct tfs_node *n, char *buf, size_t len, unsigned oflags);
 	/* At open, after the checks (tfs_lock held): O_TRUNC effects, state. */
 	int (*open)(struct uft_tfs_handle *h);
@@ -105,6 +106,7 @@ extern const struct tfs_file tfs_core_files[];
 extern const struct tfs_file tfs_event_files[];
 extern const struct tfs_file tfs_trace_files[];
 extern const struct tfs_file tfs_option_files[];
+extern const struct tfs_file tfs_marker_files[];
 
 /* Options (tfs_options.c). */
 int tfs_option_count(void);

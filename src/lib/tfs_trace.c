@@ -18,6 +18,7 @@
 #include "lib/registry.h"
 #include "lib/runtime.h"
 #include "lib/tfs.h"
+#include "lib/tfs_marker.h"
 
 struct tfs_rec {
 	uint64_t ts;
@@ -336,6 +337,10 @@ static void print_line(FILE *f, const struct tfs_inst *in, struct comms *cm,
 	if (tfs_opt(in, "context-info"))
 		uft_out_prefix(f, uft_out_comm(comm_of, cm, e->pid), e->pid, (int)r->cpu, r->data,
 			       r->ts, out_flags(in));
+	if (tfs_marker_render(f, r->data, r->len)) {
+		fputc('\n', f);
+		return;
+	}
 	const char *sys = NULL, *name = NULL;
 	const struct uft_print_fmt *pf = uft_registry_print_fmt(e->type, &sys, &name);
 	if (!name) {

@@ -12,19 +12,21 @@
 #include "lib/registry.h"
 #include "lib/runtime.h"
 #include "lib/tfs.h"
+#include "lib/tfs_marker.h"
 
 pthread_mutex_t tfs_lock = PTHREAD_MUTEX_INITIALIZER;
 struct tfs_inst *tfs_insts[UFT_MAX_BUFFERS];
 static struct tfs_inst top_inst;
 static pthread_once_t tfs_once = PTHREAD_ONCE_INIT;
 
-static const struct tfs_file *const file_tables[] = {tfs_core_files, tfs_event_files,
-						     tfs_trace_files, tfs_option_files};
+static const struct tfs_file *const file_tables[] = {
+    tfs_core_files, tfs_event_files, tfs_trace_files, tfs_option_files, tfs_marker_files};
 
 static void tfs_setup(void)
 {
 	uft_init();
 	top_inst.opts = tfs_option_defaults();
+	tfs_marker_init();
 	tfs_insts[0] = &top_inst;
 }
 
@@ -401,7 +403,7 @@ ssize_t uft_tracefs_write(struct uft_tfs_handle *h, const char *buf, size_t len,
 	int rc = f->write(&h->n, copy, len, h->flags);
 	tfs_leave();
 	free(copy);
-	return rc < 0 ? rc : (ssize_t)len;
+	return rc < 0 ? rc : rc > 0 ? (ssize_t)rc : (ssize_t)len;
 }
 
 int uft_tracefs_poll(struct uft_tfs_handle *h)

@@ -346,6 +346,31 @@ void *uft_reserve(struct uft_rsv *rsv, const struct uft_event *ev, uint32_t len)
 	return uft_reserve_next(rsv);
 }
 
+int uft_write_to_buffer(uint32_t buffer, const struct uft_event *ev, const void *head,
+			uint32_t head_len, const void *payload, uint32_t payload_len)
+{
+	struct uft_tls *t = &uft_tls;
+	uint32_t nest = t->nest, notrace = t->notrace;
+	if (notrace) { /* a door thread writing trace_marker: on purpose */
+		t->notrace = 0;
+		t->nest = 0;
+	}
+	struct uft_rsv rsv = {.ev = ev, .len = head_len + payload_len};
+	char *rec = reserve_in(&rsv, buffer);
+	int rc = -EBUSY;
+	if (rec) {
+		memcpy(rec + sizeof(struct uft_common_entry),
+		       (const char *)head + sizeof(struct uft_common_entry),
+		       head_len - sizeof(struct uft_common_entry));
+		memcpy(rec + head_len, payload, payload_len);
+		uft_commit(&rsv);
+		rc = 0;
+	}
+	t->nest = nest;
+	t->notrace = notrace;
+	return rc;
+}
+
 static bool filtered_out(const struct uft_filter *f, struct uft_rsv *rsv)
 {
 	struct uft_wring *w = rsv->w;

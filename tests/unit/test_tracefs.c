@@ -378,6 +378,41 @@ static void test_cmdlines_and_errlog(void **state)
 	assert_int_equal(tfs_echo("error_log", "", UFT_TFS_TRUNC), 0);
 }
 
+static void test_markers(void **state)
+{
+	assert_int_equal(tfs_echo("trace_marker", "hello there", UFT_TFS_TRUNC), 0);
+	char *t = cat("trace");
+	assert_int_equal(tfs_count(t, ": tracing_mark_write: hello there\n"), 1);
+	free(t);
+	struct uft_tfs_handle *h;
+	assert_int_equal(uft_tracefs_open("trace_marker", UFT_TFS_READ, &h), -EACCES);
+	/* Raw: a 4-byte id, then bytes. */
+	assert_int_equal(uft_tracefs_open("trace_marker_raw", UFT_TFS_WRITE, &h), 0);
+	const char raw[] = {0x2a, 0, 0, 0, 1, 2, (char)0xff};
+	assert_int_equal(uft_tracefs_write(h, raw, sizeof(raw), 0), (ssize_t)sizeof(raw));
+	assert_int_equal(uft_tracefs_write(h, raw, 3, 0), -EINVAL);
+	uft_tracefs_release(h);
+	t = cat("trace");
+	/* Records are 8-byte aligned: like the kernel, which prints its 4-byte
+	 * alignment, the padding shows. */
+	assert_int_equal(tfs_count(t, ": # 2a buf: 01 02 ff 00\n"), 1);
+	free(t);
+	/* markers off: refused. */
+	assert_int_equal(tfs_echo("options/markers", "0", UFT_TFS_TRUNC), 0);
+	assert_int_equal(tfs_echo("trace_marker", "no", UFT_TFS_TRUNC), -EINVAL);
+	assert_int_equal(tfs_echo("options/markers", "1", UFT_TFS_TRUNC), 0);
+	/* An instance's marker goes to its buffer only. */
+	assert_int_equal(uft_tracefs_mkdir("instances/m"), 0);
+	assert_int_equal(tfs_echo("instances/m/trace_marker", "inner", UFT_TFS_TRUNC), 0);
+	t = cat("instances/m/trace");
+	assert_int_equal(tfs_count(t, "tracing_mark_write: inner\n"), 1);
+	free(t);
+	t = cat("trace");
+	assert_int_equal(tfs_count(t, "inner"), 0);
+	free(t);
+	assert_int_equal(uft_tracefs_rmdir("instances/m"), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -391,6 +426,7 @@ int main(void)
 	    cmocka_unit_test_setup(test_instances, setup),
 	    cmocka_unit_test_setup(test_per_cpu, setup),
 	    cmocka_unit_test_setup(test_cmdlines_and_errlog, setup),
+	    cmocka_unit_test_setup(test_markers, setup),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
