@@ -21,13 +21,31 @@ static const char legend_flags[] = "#                                _-----=> si
 static const char legend_plain[] = "#           TASK-PID     CPU#     TIMESTAMP  FUNCTION\n"
 				   "#              | |         |         |         |\n";
 
+/* With record-tgid: ten more columns before the flags. */
+static const char legend_tgid_flags[] =
+    "#                                          _-----=> signals-off\n"
+    "#                                         / _----=> need-resched\n"
+    "#                                        | / _---=> signal-handler\n"
+    "#                                        || / _--=> nesting-depth\n"
+    "#                                        ||| / _-=> reserved\n"
+    "#                                        |||| /     delay\n"
+    "#           TASK-PID       TGID    CPU#  |||||  TIMESTAMP  FUNCTION\n"
+    "#              | |           |       |   |||||     |         |\n";
+
+static const char legend_tgid_plain[] =
+    "#           TASK-PID       TGID    CPU#     TIMESTAMP  FUNCTION\n"
+    "#              | |           |       |         |         |\n";
+
 void uft_out_header(FILE *f, const char *tracer, uint64_t entries, uint64_t written, int nr_cpus,
 		    unsigned flags)
 {
 	fprintf(f, "# tracer: %s\n#\n", tracer ? tracer : "nop");
 	fprintf(f, "# entries-in-buffer/entries-written: %llu/%llu   #P:%d\n#\n",
 		(unsigned long long)entries, (unsigned long long)written, nr_cpus);
-	fputs(flags & UFT_OUT_NO_IRQ_INFO ? legend_plain : legend_flags, f);
+	if (flags & UFT_OUT_TGID)
+		fputs(flags & UFT_OUT_NO_IRQ_INFO ? legend_tgid_plain : legend_tgid_flags, f);
+	else
+		fputs(flags & UFT_OUT_NO_IRQ_INFO ? legend_plain : legend_flags, f);
 }
 
 void uft_out_flags(const void *data, char out[6])
@@ -56,7 +74,20 @@ const char *uft_out_comm(uft_comm_fn comm, void *ctx, int pid)
 void uft_out_prefix(FILE *f, const char *comm, int pid, int cpu, const void *data, uint64_t ts,
 		    unsigned flags)
 {
-	fprintf(f, "%16s-%-7d [%03d] ", comm, pid, cpu);
+	uft_out_prefix_tgid(f, comm, pid, -1, cpu, data, ts, flags);
+}
+
+void uft_out_prefix_tgid(FILE *f, const char *comm, int pid, int tgid, int cpu, const void *data,
+			 uint64_t ts, unsigned flags)
+{
+	fprintf(f, "%16s-%-7d ", comm, pid);
+	if (flags & UFT_OUT_TGID) {
+		if (tgid > 0)
+			fprintf(f, "(%7d) ", tgid);
+		else
+			fputs("(-------) ", f);
+	}
+	fprintf(f, "[%03d] ", cpu);
 	if (!(flags & UFT_OUT_NO_IRQ_INFO)) {
 		char fl[6];
 		uft_out_flags(data, fl);

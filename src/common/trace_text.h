@@ -10,6 +10,7 @@
 enum {
 	UFT_OUT_NO_IRQ_INFO = 1u << 0, /* option irq-info off: no flags column */
 	UFT_OUT_RAW_CLOCK = 1u << 1,   /* counter, x86-tsc, uptime: raw " %12llu" stamps */
+	UFT_OUT_TGID = 1u << 2,	       /* option record-tgid: the TGID column */
 };
 
 /* Returns the comm of pid, or NULL if unknown. */
@@ -25,6 +26,9 @@ const char *uft_out_comm(uft_comm_fn comm, void *ctx, int pid);
 /* "TASK-PID [CPU] flags TIMESTAMP: " of one record. */
 void uft_out_prefix(FILE *f, const char *comm, int pid, int cpu, const void *data, uint64_t ts,
 		    unsigned flags);
+/* The same with the TGID column (UFT_OUT_TGID); tgid <= 0 when unknown. */
+void uft_out_prefix_tgid(FILE *f, const char *comm, int pid, int tgid, int cpu, const void *data,
+			 uint64_t ts, unsigned flags);
 /* "CPU:n [LOST m EVENTS]"; lost == UINT64_MAX when the count is unknown. */
 void uft_out_lost(FILE *f, int cpu, uint64_t lost);
 

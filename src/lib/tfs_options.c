@@ -14,11 +14,12 @@ struct option {
 /* In the kernel's order. Function-tracer options (print-parent, sym-offset,
  * sym-addr, function-trace, function-fork) are kept for the function tracers. */
 static const struct option options[] = {
-    {"print-parent", true},    {"sym-offset", false},	 {"sym-addr", false},
-    {"verbose", false},	       {"context-info", true},	 {"latency-format", false},
-    {"record-cmd", true},      {"record-tgid", false},	 {"overwrite", true},
-    {"irq-info", true},	       {"markers", true},	 {"event-fork", false},
-    {"pause-on-trace", false}, {"function-trace", true}, {"function-fork", false},
+    {"print-parent", true},   {"sym-offset", false},	{"sym-addr", false},
+    {"verbose", false},	      {"raw", false},		{"hex", false},
+    {"bin", false},	      {"context-info", true},	{"latency-format", false},
+    {"record-cmd", true},     {"record-tgid", false},	{"overwrite", true},
+    {"irq-info", true},	      {"markers", true},	{"event-fork", false},
+    {"function-trace", true}, {"function-fork", false},
 };
 
 #define NR_OPTIONS ((int)(sizeof(options) / sizeof(options[0])))

@@ -18,15 +18,8 @@
 #include "lib/registry.h"
 #include "lib/runtime.h"
 #include "lib/tfs.h"
+#include "lib/tfs_text.h"
 #include "lib/tfs_marker.h"
-
-struct tfs_rec {
-	uint64_t ts;
-	uint64_t lost; /* events lost right before this one */
-	uint32_t cpu;
-	uint32_t len;
-	char *data;
-};
 
 struct tfs_recs {
 	struct tfs_rec *v;
@@ -60,7 +53,8 @@ static int recs_add(struct tfs_recs *rs, uint64_t ts, uint32_t cpu, const void *
 	if (!copy)
 		return -ENOMEM;
 	memcpy(copy, data, len);
-	rs->v[rs->n++] = (struct tfs_rec){ts, lost, cpu, len, copy};
+	rs->v[rs->n] = (struct tfs_rec){ts, lost, rs->n, cpu, len, copy};
+	rs->n++;
 	return 0;
 }
 
@@ -273,97 +267,6 @@ void tfs_trace_clear(uint32_t buffer)
 
 /* ---- text ---- */
 
-struct comms {
-	int *tid;
-	char (*comm)[17];
-	size_t n;
-};
-
-static void comm_ring(void *ctx, struct uft_ring *r, uint32_t slot)
-{
-	struct comms *c = ctx;
-	void *a = realloc(c->tid, (c->n + 1) * sizeof(*c->tid));
-	if (!a)
-		return;
-	c->tid = a;
-	void *b = realloc(c->comm, (c->n + 1) * sizeof(*c->comm));
-	if (!b)
-		return;
-	c->comm = b;
-	c->tid[c->n] = r->tid;
-	memcpy(c->comm[c->n], r->comm, 16);
-	c->comm[c->n][16] = 0;
-	c->n++;
-}
-
-static const char *comm_of(void *ctx, int pid)
-{
-	struct comms *c = ctx;
-	for (size_t i = c->n; i-- > 0;)
-		if (c->tid[i] == pid)
-			return c->comm[i];
-	return NULL;
-}
-
-static void comms_load(struct comms *c, uint32_t buffer)
-{
-	memset(c, 0, sizeof(*c));
-	if (tfs_opt(tfs_insts[0], "record-cmd"))
-		for_each_ring(buffer, comm_ring, c);
-}
-
-static void comms_free(struct comms *c)
-{
-	free(c->tid);
-	free(c->comm);
-}
-
-static unsigned out_flags(const struct tfs_inst *in)
-{
-	unsigned f = 0;
-	if (!tfs_opt(in, "irq-info"))
-		f |= UFT_OUT_NO_IRQ_INFO;
-	if (!uft_clock_is_ns((enum uft_clock)uft_buffers[in->buffer].clock))
-		f |= UFT_OUT_RAW_CLOCK;
-	return f;
-}
-
-static void print_line(FILE *f, const struct tfs_inst *in, struct comms *cm,
-		       const struct tfs_rec *r)
-{
-	const struct uft_common_entry *e = (const void *)r->data;
-	if (r->len < sizeof(*e))
-		return;
-	if (tfs_opt(in, "context-info"))
-		uft_out_prefix(f, uft_out_comm(comm_of, cm, e->pid), e->pid, (int)r->cpu, r->data,
-			       r->ts, out_flags(in));
-	if (tfs_marker_render(f, r->data, r->len)) {
-		fputc('\n', f);
-		return;
-	}
-	const char *sys = NULL, *name = NULL;
-	const struct uft_print_fmt *pf = uft_registry_print_fmt(e->type, &sys, &name);
-	if (!name) {
-		fprintf(f, "type: %u\n", e->type);
-		return;
-	}
-	fprintf(f, "%s: ", name);
-	char buf[1024];
-	int n = pf ? uft_print_fmt_render(pf, r->data, r->len, buf, sizeof(buf)) : -1;
-	char *text = buf;
-	if (n >= (int)sizeof(buf) && (text = malloc((size_t)n + 1)))
-		uft_print_fmt_render(pf, r->data, r->len, text, (size_t)n + 1);
-	if (n > 0 && text) {
-		size_t len = (size_t)n;
-		if (text[len - 1] == '\n') /* printf habit: still one line */
-			len--;
-		fwrite(text, 1, len, f);
-	}
-	if (text != buf)
-		free(text);
-	fputc('\n', f);
-}
-
 struct overrun_ctx {
 	uint64_t overrun;
 };
@@ -374,24 +277,17 @@ static void add_overrun(void *ctx, struct uft_ring *r, uint32_t slot)
 	o->overrun += atomic_load(&r->overrun) - r->overrun_base;
 }
 
-static void print_header(FILE *f, const struct tfs_inst *in, uint64_t entries, uint64_t overrun)
+static void print_recs(FILE *f, const struct tfs_inst *in, struct tfs_recs *rs, uint64_t overrun)
 {
-	if (!tfs_opt(in, "context-info")) {
-		fputs("# tracer: nop\n#\n", f);
-		return;
+	struct tfs_comms cm;
+	tfs_comms_load(&cm, in->buffer);
+	tfs_text_header(f, in, rs->n, overrun, rs->n ? &rs->v[0] : NULL);
+	uint64_t first = rs->n ? rs->v[0].ts : 0;
+	for (size_t i = 0; i < rs->n; i++) {
+		rs->v[i].seq = i;
+		tfs_text_line(f, in, &cm, &rs->v[i], first, i + 1 < rs->n ? rs->v[i + 1].ts : 0);
 	}
-	uft_out_header(f, "nop", entries, entries + overrun, tfs_nr_cpus(), out_flags(in));
-}
-
-static void print_recs(FILE *f, const struct tfs_inst *in, const struct tfs_recs *rs,
-		       uint64_t overrun)
-{
-	struct comms cm;
-	comms_load(&cm, in->buffer);
-	print_header(f, in, rs->n, overrun);
-	for (size_t i = 0; i < rs->n; i++)
-		print_line(f, in, &cm, &rs->v[i]);
-	comms_free(&cm);
+	tfs_comms_free(&cm);
 }
 
 /* ---- trace ---- */
@@ -473,18 +369,18 @@ static int pipe_format(struct uft_tfs_handle *h, size_t want)
 	FILE *m = open_memstream(&ps->text, &ps->len);
 	if (!m)
 		return -ENOMEM;
-	struct comms cm;
-	comms_load(&cm, h->n.inst->buffer);
+	struct tfs_comms cm;
+	tfs_comms_load(&cm, h->n.inst->buffer);
 	struct tfs_rec r;
 	long pos;
 	while ((pos = ftell(m)) >= 0 && (size_t)pos < want &&
 	       pipes_take(h->n.inst->buffer, cpu, &r)) {
 		if (r.lost)
 			uft_out_lost(m, (int)r.cpu, r.lost);
-		print_line(m, h->n.inst, &cm, &r);
+		tfs_text_line(m, h->n.inst, &cm, &r, r.ts, 0);
 		free(r.data);
 	}
-	comms_free(&cm);
+	tfs_comms_free(&cm);
 	return fclose(m) == 0 ? 0 : -ENOMEM;
 }
 
@@ -650,7 +546,7 @@ static int show_snapshot(const struct tfs_node *n, FILE *out)
 		print_recs(out, in, &in->snap->recs, 0);
 		return 0;
 	}
-	print_header(out, in, 0, 0);
+	tfs_text_header(out, in, 0, 0, NULL);
 	fprintf(out, "#\n# * Snapshot is %s *\n#\n", in->snap ? "allocated" : "freed");
 	fputs(snapshot_help, out);
 	return 0;

@@ -413,6 +413,102 @@ static void test_markers(void **state)
 	assert_int_equal(uft_tracefs_rmdir("instances/m"), 0);
 }
 
+static void set_opt(const char *name, const char *v)
+{
+	char path[64];
+	snprintf(path, sizeof(path), "options/%s", name);
+	assert_int_equal(tfs_echo(path, v, UFT_TFS_TRUNC), 0);
+}
+
+static void test_output_forms(void **state)
+{
+	uft_set_event("tfst:*", 1);
+	trace_ping(5, "form");
+	uint16_t id = uft_find_event("tfst", "ping")->id;
+	int pid = (int)gettid();
+	char want[128];
+
+	/* raw: "pid cpu ts " and, for an event without a raw form, its type. */
+	set_opt("raw", "1");
+	char *t = cat("trace");
+	assert_int_equal(tfs_count(t, "# tracer"), 0);
+	int rpid = 0;
+	unsigned cpu = 0, type = 0;
+	unsigned long long ts = 0;
+	assert_int_equal(sscanf(t, "%d %u %llu type: %u\n", &rpid, &cpu, &ts, &type), 4);
+	assert_int_equal(rpid, pid);
+	assert_int_equal(type, id);
+	free(t);
+	set_opt("raw", "0");
+
+	/* hex: the same three values as fixed-width hex, then the type. */
+	set_opt("hex", "1");
+	t = cat("trace");
+	snprintf(want, sizeof(want), "%08x %08x %016llx type: %u\n\n", pid, cpu, ts, id);
+	assert_string_equal(t, want);
+	free(t);
+	set_opt("hex", "0");
+
+	/* bin: pid, cpu and ts as bytes. */
+	set_opt("bin", "1");
+	struct uft_tfs_handle *h;
+	assert_int_equal(uft_tracefs_open("trace", UFT_TFS_READ, &h), 0);
+	char buf[256];
+	ssize_t n = uft_tracefs_read(h, buf, sizeof(buf), 0);
+	uft_tracefs_release(h);
+	assert_true(n > 16);
+	int32_t bpid, bcpu;
+	uint64_t bts;
+	memcpy(&bpid, buf, 4);
+	memcpy(&bcpu, buf + 4, 4);
+	memcpy(&bts, buf + 8, 8);
+	assert_int_equal(bpid, pid);
+	assert_int_equal(bcpu, (int32_t)cpu);
+	assert_true(bts == ts);
+	snprintf(want, sizeof(want), "type: %u\n", id);
+	assert_int_equal((size_t)n, 16 + strlen(want));
+	assert_memory_equal(buf + 16, want, strlen(want));
+	set_opt("bin", "0");
+
+	/* context-info off: bodies only. */
+	set_opt("context-info", "0");
+	t = cat("trace");
+	assert_string_equal(t, "# tracer: nop\n#\nping: n=5 s=form\n");
+	free(t);
+	set_opt("context-info", "1");
+
+	/* record-tgid: the TGID column. */
+	set_opt("record-tgid", "1");
+	t = cat("trace");
+	assert_non_null(
+	    strstr(t, "#           TASK-PID       TGID    CPU#  |||||  TIMESTAMP  FUNCTION\n"));
+	snprintf(want, sizeof(want), "-%-7d (%7d) [%03u] ", pid, (int)getpid(), cpu);
+	assert_non_null(strstr(t, want));
+	free(t);
+	set_opt("record-tgid", "0");
+
+	/* latency-format: the latency header, times relative to the first event. */
+	trace_ping(6, "later");
+	set_opt("latency-format", "1");
+	t = cat("trace");
+	assert_true(strncmp(t, "# tracer: nop\n#\n# nop latency trace v1.1.5 on uft-", 50) == 0);
+	assert_non_null(strstr(t, "\n# latency: 0 us, #2/2, CPU#"));
+	assert_non_null(strstr(t, "#  cmd     pid     |||||| time  |   caller     \n"));
+	/* The comm is cut to 8 columns. */
+	snprintf(want, sizeof(want), "test_tra-%-7d %3u.....    0us", pid, cpu);
+	assert_non_null(strstr(t, want));
+	assert_non_null(strstr(t, ": ping: n=6 s=later\n"));
+	free(t);
+	set_opt("verbose", "1");
+	t = cat("trace");
+	assert_null(strstr(t, "#  cmd     pid"));
+	snprintf(want, sizeof(want), "    test_tracefs %7d %3u 0 00000000 00000000 [", pid, cpu);
+	assert_non_null(strstr(t, want));
+	free(t);
+	set_opt("verbose", "0");
+	set_opt("latency-format", "0");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -427,6 +523,7 @@ int main(void)
 	    cmocka_unit_test_setup(test_per_cpu, setup),
 	    cmocka_unit_test_setup(test_cmdlines_and_errlog, setup),
 	    cmocka_unit_test_setup(test_markers, setup),
+	    cmocka_unit_test_setup(test_output_forms, setup),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

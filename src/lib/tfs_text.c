@@ -1,0 +1,286 @@
+/* Record lines of the live trace files in each of the kernel's output forms. */
+#define _GNU_SOURCE
+#include "lib/tfs_text.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/print_fmt.h"
+#include "common/shm_layout.h"
+#include "common/trace_text.h"
+#include "lib/registry.h"
+#include "lib/runtime.h"
+#include "lib/tfs_marker.h"
+#include <uft/event.h>
+
+#ifndef UFT_VERSION
+#define UFT_VERSION "0.1"
+#endif
+
+/* ---- comms ---- */
+
+struct comm_walk {
+	struct tfs_comms *c;
+	uint32_t buffer;
+};
+
+void tfs_comms_load(struct tfs_comms *c, uint32_t buffer)
+{
+	memset(c, 0, sizeof(*c));
+	struct uft_shm_header *h = uft_sess.hdr;
+	if (!h || !tfs_opt(tfs_insts[0], "record-cmd"))
+		return;
+	uint32_t nr = atomic_load(&h->nr_rings);
+	if (nr > UFT_SHM_MAX_RINGS)
+		nr = UFT_SHM_MAX_RINGS;
+	for (uint32_t i = 0; i < nr; i++) {
+		uint64_t off = atomic_load_explicit(&h->ring_off[i], memory_order_acquire);
+		if (!off)
+			continue;
+		struct uft_ring *r = (struct uft_ring *)((char *)h + off);
+		if (r->buffer != buffer || atomic_load(&r->state) == UFT_RING_FREE)
+			continue;
+		void *a = realloc(c->tid, (c->n + 1) * sizeof(*c->tid));
+		if (!a)
+			return;
+		c->tid = a;
+		void *g = realloc(c->tgid, (c->n + 1) * sizeof(*c->tgid));
+		if (!g)
+			return;
+		c->tgid = g;
+		void *b = realloc(c->comm, (c->n + 1) * sizeof(*c->comm));
+		if (!b)
+			return;
+		c->comm = b;
+		c->tid[c->n] = r->tid;
+		c->tgid[c->n] = r->pid;
+		memcpy(c->comm[c->n], r->comm, 16);
+		c->comm[c->n][16] = 0;
+		c->n++;
+	}
+}
+
+void tfs_comms_free(struct tfs_comms *c)
+{
+	free(c->tid);
+	free(c->tgid);
+	free(c->comm);
+}
+
+static const char *comm_of(void *ctx, int pid)
+{
+	struct tfs_comms *c = ctx;
+	for (size_t i = c->n; i-- > 0;)
+		if (c->tid[i] == pid)
+			return c->comm[i];
+	return NULL;
+}
+
+static int tgid_of(struct tfs_comms *c, int pid)
+{
+	for (size_t i = c->n; i-- > 0;)
+		if (c->tid[i] == pid)
+			return c->tgid[i];
+	return -1;
+}
+
+/* ---- header ---- */
+
+static unsigned out_flags(const struct tfs_inst *in)
+{
+	unsigned f = 0;
+	if (!tfs_opt(in, "irq-info"))
+		f |= UFT_OUT_NO_IRQ_INFO;
+	if (!uft_clock_is_ns((enum uft_clock)uft_buffers[in->buffer].clock))
+		f |= UFT_OUT_RAW_CLOCK;
+	if (tfs_opt(in, "record-tgid"))
+		f |= UFT_OUT_TGID;
+	return f;
+}
+
+static bool plain_text(const struct tfs_inst *in)
+{
+	return !tfs_opt(in, "raw") && !tfs_opt(in, "hex") && !tfs_opt(in, "bin");
+}
+
+static const char lat_legend[] = "#                    _------=> CPU#            \n"
+				 "#                   / _-----=> signals-off     \n"
+				 "#                  | / _----=> need-resched    \n"
+				 "#                  || / _---=> signal-handler  \n"
+				 "#                  ||| / _--=> nesting-depth   \n"
+				 "#                  |||| / _-=> reserved        \n"
+				 "#                  ||||| /     delay           \n"
+				 "#  cmd     pid     |||||| time  |   caller     \n"
+				 "#     \\   /        ||||||  \\    |    /       \n";
+
+void tfs_text_header(FILE *f, const struct tfs_inst *in, uint64_t entries, uint64_t overrun,
+		     const struct tfs_rec *first)
+{
+	/* Binary and hex forms carry no header; neither does a header-less view. */
+	if (!plain_text(in) || !tfs_opt(in, "context-info")) {
+		if (plain_text(in))
+			fputs("# tracer: nop\n#\n", f);
+		return;
+	}
+	if (!tfs_opt(in, "latency-format")) {
+		uft_out_header(f, "nop", entries, entries + overrun, tfs_nr_cpus(), out_flags(in));
+		return;
+	}
+	fputs("# tracer: nop\n#\n", f);
+	if (!first)
+		return; /* as the kernel: no latency header over an empty buffer */
+	fprintf(f, "# nop latency trace v1.1.5 on uft-%s\n", UFT_VERSION);
+	fputs("# --------------------------------------------------------------------\n", f);
+	fprintf(f,
+		"# latency: 0 us, #%llu/%llu, CPU#%u | (M:preempt VP:0, KP:0, SP:0 HP:0 #P:%d)\n",
+		(unsigned long long)entries, (unsigned long long)(entries + overrun), first->cpu,
+		tfs_nr_cpus());
+	fputs("#    -----------------\n", f);
+	fputs("#    | task: -0 (uid:0 nice:0 policy:0 rt_prio:0)\n", f);
+	fputs("#    -----------------\n#\n", f);
+	if (!tfs_opt(in, "verbose"))
+		fputs(lat_legend, f);
+}
+
+/* ---- bodies ---- */
+
+static void body_text(FILE *f, const struct tfs_rec *r)
+{
+	const struct uft_common_entry *e = (const void *)r->data;
+	if (tfs_marker_render(f, r->data, r->len)) {
+		fputc('\n', f);
+		return;
+	}
+	const char *sys = NULL, *name = NULL;
+	const struct uft_print_fmt *pf = uft_registry_print_fmt(e->type, &sys, &name);
+	if (!name) {
+		fprintf(f, "Unknown type %u\n", e->type);
+		return;
+	}
+	fprintf(f, "%s: ", name);
+	char buf[1024];
+	int n = pf ? uft_print_fmt_render(pf, r->data, r->len, buf, sizeof(buf)) : -1;
+	char *text = buf;
+	if (n >= (int)sizeof(buf) && (text = malloc((size_t)n + 1)))
+		uft_print_fmt_render(pf, r->data, r->len, text, (size_t)n + 1);
+	if (n > 0 && text) {
+		size_t len = (size_t)n;
+		if (text[len - 1] == '\n') /* printf habit: still one line */
+			len--;
+		fwrite(text, 1, len, f);
+	}
+	if (text != buf)
+		free(text);
+	fputc('\n', f);
+}
+
+/* What an event without its own raw, hex or binary form prints in them. */
+static void body_nop(FILE *f, const struct tfs_rec *r)
+{
+	const struct uft_common_entry *e = (const void *)r->data;
+	fprintf(f, "type: %u\n", e->type);
+}
+
+static void body_raw(FILE *f, const struct tfs_rec *r)
+{
+	const struct uft_common_entry *e = (const void *)r->data;
+	if (e->type == UFT_ID_PRINT && r->len >= 16) {
+		uint64_t ip;
+		memcpy(&ip, r->data + 8, 8);
+		fprintf(f, "# %llx %.*s", (unsigned long long)ip, (int)(r->len - 16), r->data + 16);
+		return;
+	}
+	if (e->type == UFT_ID_RAW_DATA) {
+		tfs_marker_render(f, r->data, r->len);
+		fputc('\n', f);
+		return;
+	}
+	body_nop(f, r);
+}
+
+/* A value as the kernel's hex form writes it: most significant byte first,
+ * then a space. */
+static void put_hex(FILE *f, uint64_t v, unsigned bytes)
+{
+	fprintf(f, "%0*llx ", (int)bytes * 2, (unsigned long long)v);
+}
+
+/* Mark for the time to the next event, as the kernel's trace_find_mark. */
+static char delay_mark(uint64_t d)
+{
+	if (d > 1000000000ull)
+		return '$';
+	if (d > 100000000ull)
+		return '@';
+	if (d > 10000000ull)
+		return '*';
+	if (d > 1000000ull)
+		return '#';
+	if (d > 100000ull)
+		return '!';
+	if (d > 10000ull)
+		return '+';
+	return ' ';
+}
+
+void tfs_text_line(FILE *f, const struct tfs_inst *in, struct tfs_comms *cm,
+		   const struct tfs_rec *r, uint64_t first_ts, uint64_t next_ts)
+{
+	const struct uft_common_entry *e = (const void *)r->data;
+	if (r->len < sizeof(*e))
+		return;
+	bool ctx = tfs_opt(in, "context-info");
+	if (tfs_opt(in, "bin")) {
+		if (ctx) {
+			int32_t pid = e->pid, cpu = (int32_t)r->cpu;
+			fwrite(&pid, 4, 1, f);
+			fwrite(&cpu, 4, 1, f);
+			fwrite(&r->ts, 8, 1, f);
+		}
+		body_nop(f, r);
+		return;
+	}
+	if (tfs_opt(in, "hex")) {
+		if (ctx) {
+			put_hex(f, (uint32_t)e->pid, 4);
+			put_hex(f, r->cpu, 4);
+			put_hex(f, r->ts, 8);
+		}
+		body_nop(f, r);
+		fputc('\n', f);
+		return;
+	}
+	if (tfs_opt(in, "raw")) {
+		if (ctx)
+			fprintf(f, "%d %u %llu ", e->pid, r->cpu, (unsigned long long)r->ts);
+		body_raw(f, r);
+		return;
+	}
+	if (ctx && tfs_opt(in, "latency-format") && tfs_opt(in, "verbose")) {
+		uint64_t rel = r->ts - first_ts, delta = next_ts > r->ts ? next_ts - r->ts : 0;
+		fprintf(f, "%16s %7d %3u %d %08x %08lx ", uft_out_comm(comm_of, cm, e->pid), e->pid,
+			r->cpu, e->flags, e->preempt_count, (unsigned long)r->seq);
+		fprintf(f, "[%08llx] %llu.%03llums (+%llu.%03llums): ", (unsigned long long)r->ts,
+			(unsigned long long)(rel / 1000000),
+			(unsigned long long)(rel / 1000 % 1000),
+			(unsigned long long)(delta / 1000000),
+			(unsigned long long)(delta / 1000 % 1000));
+	} else if (ctx && tfs_opt(in, "latency-format")) {
+		char fl[6];
+		uft_out_flags(r->data, fl);
+		fprintf(f, "%8.8s-%-7d %3u%s", uft_out_comm(comm_of, cm, e->pid), e->pid, r->cpu,
+			fl);
+		if (uft_clock_is_ns((enum uft_clock)uft_buffers[in->buffer].clock)) {
+			uint64_t rel = r->ts - first_ts;
+			char mark = next_ts > r->ts ? delay_mark(next_ts - r->ts) : ' ';
+			fprintf(f, " %4lldus%c: ", (long long)(rel / 1000), mark);
+		} else {
+			fprintf(f, " %4lld: ", (long long)(r->ts - first_ts));
+		}
+	} else if (ctx) {
+		uft_out_prefix_tgid(f, uft_out_comm(comm_of, cm, e->pid), e->pid,
+				    tgid_of(cm, e->pid), (int)r->cpu, r->data, r->ts,
+				    out_flags(in));
+	}
+	body_text(f, r);
+}
