@@ -65,6 +65,23 @@ static uint32_t nr_fspecs;
 static void **retired;
 static uint32_t nr_retired, cap_retired;
 
+static void lock_for_fork(void)
+{
+	pthread_mutex_lock(&reg_lock);
+}
+
+static void unlock_after_fork(void)
+{
+	pthread_mutex_unlock(&reg_lock);
+}
+
+/* A fork never catches the registry half-changed, and handlers that run in
+ * the child after this one's (the tree's) may use it. */
+void uft_registry_fork_setup(void)
+{
+	pthread_atfork(lock_for_fork, unlock_after_fork, unlock_after_fork);
+}
+
 static void *grow(void *p, uint32_t *cap, size_t elem)
 {
 	uint32_t n = *cap ? *cap * 2 : 16;

@@ -104,6 +104,7 @@ int uft_write_to_buffer(uint32_t buffer, const struct uft_event *ev, const void 
 void uft_signals_init(void);
 
 /* registry.c */
+void uft_registry_fork_setup(void);
 void uft_registry_publish_formats(struct uft_shm_header *hdr);
 int uft_registry_apply_spec_list(const char *list);
 int uft_registry_apply_filter_list(const char *list);

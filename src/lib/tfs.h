@@ -129,8 +129,14 @@ size_t tfs_strip(char *s, size_t len);
 /* Parses a whole unsigned decimal number; -EINVAL if it is not one. */
 int tfs_parse_ulong(const char *s, unsigned long *out);
 
+/* events/ (tfs_events.c): re-installs an instance's filters after its
+ * set_event_pid list changed. */
+int tfs_events_refresh_pids(const struct tfs_inst *in);
+
 /* Buffer contents (tfs_trace.c). */
 void tfs_trace_clear(uint32_t buffer);
 void tfs_snapshot_free(struct tfs_inst *in);
+/* In a forked child: forgets the consuming readers' positions. */
+void tfs_trace_after_fork(uint32_t buffer);
 
 #endif

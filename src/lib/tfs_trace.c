@@ -259,6 +259,11 @@ static bool pipes_ready(uint32_t buffer, int cpu)
 	return false;
 }
 
+void tfs_trace_after_fork(uint32_t buffer)
+{
+	pipes_free(buffer);
+}
+
 void tfs_trace_clear(uint32_t buffer)
 {
 	for_each_ring(buffer, clear_ring, NULL);

@@ -22,9 +22,50 @@ static pthread_once_t tfs_once = PTHREAD_ONCE_INIT;
 static const struct tfs_file *const file_tables[] = {
     tfs_core_files, tfs_event_files, tfs_trace_files, tfs_option_files, tfs_marker_files};
 
+static pid_t forking_tid; /* the thread that called fork, for event-fork */
+
+static void fork_prepare(void)
+{
+	pthread_mutex_lock(&tfs_lock);
+	forking_tid = gettid();
+}
+
+static void fork_parent(void)
+{
+	pthread_mutex_unlock(&tfs_lock);
+}
+
+/* The child has its own region and rings: readers' positions in the parent's
+ * mean nothing there. With event-fork, a listed parent's child is listed too. */
+static void fork_child(void)
+{
+	pid_t self = getpid(), parent = forking_tid;
+	for (int i = 0; i < UFT_MAX_BUFFERS; i++) {
+		struct tfs_inst *in = tfs_insts[i];
+		if (!in)
+			continue;
+		tfs_trace_after_fork(in->buffer);
+		if (!tfs_opt(in, "event-fork"))
+			continue;
+		bool listed = false;
+		for (size_t k = 0; k < in->nr_pids && !listed; k++)
+			listed = in->pids[k] == parent;
+		if (!listed)
+			continue;
+		int *p = realloc(in->pids, (in->nr_pids + 1) * sizeof(*p));
+		if (p) {
+			p[in->nr_pids++] = self;
+			in->pids = p;
+			tfs_events_refresh_pids(in);
+		}
+	}
+	pthread_mutex_unlock(&tfs_lock);
+}
+
 static void tfs_setup(void)
 {
 	uft_init();
+	pthread_atfork(fork_prepare, fork_parent, fork_child);
 	top_inst.opts = tfs_option_defaults();
 	tfs_marker_init();
 	tfs_insts[0] = &top_inst;

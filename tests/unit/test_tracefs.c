@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -509,6 +510,35 @@ static void test_output_forms(void **state)
 	set_opt("latency-format", "0");
 }
 
+/* In a forked child: whether the child's own event reaches its own buffer. */
+static int child_traces(void)
+{
+	pid_t p = fork();
+	if (p == 0) {
+		trace_ping(77, "child");
+		char *t = tfs_cat("trace", NULL);
+		_exit(t && strstr(t, "s=child") ? 0 : 1);
+	}
+	int st = 0;
+	waitpid(p, &st, 0);
+	return WIFEXITED(st) && WEXITSTATUS(st) == 0;
+}
+
+static void test_event_fork(void **state)
+{
+	char me[32];
+	snprintf(me, sizeof(me), "%d", (int)gettid());
+	assert_int_equal(tfs_echo("events/tfst/enable", "1", UFT_TFS_TRUNC), 0);
+	assert_int_equal(tfs_echo("set_event_pid", me, UFT_TFS_TRUNC), 0);
+	/* Without event-fork the child is not listed: its events are filtered. */
+	assert_false(child_traces());
+	assert_int_equal(tfs_echo("options/event-fork", "1", UFT_TFS_TRUNC), 0);
+	assert_true(child_traces());
+	assert_int_equal(tfs_echo("options/event-fork", "0", UFT_TFS_TRUNC), 0);
+	assert_int_equal(tfs_echo("set_event_pid", "", UFT_TFS_TRUNC), 0);
+	assert_true(child_traces());
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -524,6 +554,7 @@ int main(void)
 	    cmocka_unit_test_setup(test_cmdlines_and_errlog, setup),
 	    cmocka_unit_test_setup(test_markers, setup),
 	    cmocka_unit_test_setup(test_output_forms, setup),
+	    cmocka_unit_test_setup(test_event_fork, setup),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
