@@ -13,6 +13,11 @@ PKGS := libtraceevent libtracecmd
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 
+# libfuse serves the FUSE doors: the uft tool links it, and libuft_fuse.so,
+# which libuft loads only when a process is asked to mount its tree.
+FUSE_CFLAGS := $(shell pkg-config --cflags fuse3 2>/dev/null)
+FUSE_LIBS := $(shell pkg-config --libs fuse3 2>/dev/null)
+
 WARN := -Wall -Wextra -Werror -Wno-unused-parameter
 BASE_CFLAGS := -std=gnu11 $(OPT) -g $(WARN) -fPIC -Iinclude -Isrc -MMD -MP
 ifneq ($(SAN),)
@@ -28,6 +33,7 @@ TRACED_CFLAGS :=
 COMMON_SRC := $(wildcard src/common/*.c)
 LIB_SRC := $(wildcard src/lib/*.c)
 TOOL_SRC := $(filter-out src/tools/main.c,$(wildcard src/tools/*.c))
+FUSE_SRC := $(wildcard src/fuse/*.c)
 TEST_SRC := $(wildcard tests/unit/test_*.c)
 FUZZ_SRC := $(wildcard fuzz/fuzz_*.c)
 FIXTURE_SRC := $(wildcard tests/fixtures/*.c)
@@ -37,8 +43,9 @@ OBJ = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
 LIBUFT_SO := $(BUILD)/lib/libuft.so
 LIBUFT_A := $(BUILD)/lib/libuft.a
 LIBTOOLS_A := $(BUILD)/lib/libufttools.a
+LIBUFT_FUSE := $(BUILD)/lib/libuft_fuse.so
 UFT := $(BUILD)/bin/uft
-EXAMPLES := $(BUILD)/bin/demo $(BUILD)/bin/flood $(BUILD)/bin/killme
+EXAMPLES := $(BUILD)/bin/demo $(BUILD)/bin/flood $(BUILD)/bin/killme $(BUILD)/bin/server
 TESTS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(TEST_SRC))
 FUZZ_RUNNERS := $(patsubst fuzz/%.c,$(BUILD)/fuzz/%,$(FUZZ_SRC))
 FIXTURES := $(patsubst tests/fixtures/%.c,$(BUILD)/tests/lib%.so,$(FIXTURE_SRC))
@@ -47,11 +54,15 @@ RPATH := -Wl,-rpath,'$$ORIGIN/../lib'
 LIB_LDLIBS := -lpthread -ldl
 
 .PHONY: all demo test check deps bench clean format format-check fuzz
-all: $(LIBUFT_SO) $(LIBUFT_A) $(UFT) $(EXAMPLES) $(BUILD)/lib/pkgconfig/uft.pc
+all: $(LIBUFT_SO) $(LIBUFT_A) $(LIBUFT_FUSE) $(UFT) $(EXAMPLES) $(BUILD)/lib/pkgconfig/uft.pc
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) $(PKG_CFLAGS) -c $< -o $@
+
+$(BUILD)/obj/src/fuse/%.o: src/fuse/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) $(FUSE_CFLAGS) -c $< -o $@
 
 # Example and test sources are traced programs: they get the patchable entries.
 $(BUILD)/obj/examples/%.o: examples/%.c
@@ -71,9 +82,13 @@ $(LIBTOOLS_A): $(call OBJ,$(TOOL_SRC) $(COMMON_SRC))
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
 
-$(UFT): $(call OBJ,src/tools/main.c) $(LIBTOOLS_A)
+$(LIBUFT_FUSE): $(call OBJ,$(FUSE_SRC))
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(PKG_LIBS) -lpthread -lm
+	$(CC) -shared $(LDFLAGS_ALL) -o $@ $^ $(FUSE_LIBS) -lpthread
+
+$(UFT): $(call OBJ,src/tools/main.c) $(LIBTOOLS_A) $(call OBJ,$(FUSE_SRC))
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(PKG_LIBS) $(FUSE_LIBS) -lpthread -lm
 
 $(BUILD)/bin/%: $(BUILD)/obj/examples/%.o $(LIBUFT_SO)
 	@mkdir -p $(dir $@)

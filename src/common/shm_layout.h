@@ -49,6 +49,10 @@
  * leaves them (consumers strip it when they re-encode per-CPU pages). */
 #define UFT_ID_FUNCTION 1
 #define UFT_ID_PRINT 5
+/* The ip of trace_marker records, and the symbol trace.dat files map it to so
+ * that libtraceevent prints "tracing_mark_write: TEXT" as for the kernel's. */
+#define UFT_MARKER_IP 0x1000ull
+#define UFT_MARKER_KALLSYMS "0000000000001000 T tracing_mark_write\n"
 #define UFT_FTRACE_ID_MAX 31
 #define UFT_ID_CPU_MARK 32
 #define UFT_ID_FIRST_DYNAMIC 100

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "common/protocol.h"
+#include "lib/doors.h"
 #include "lib/runtime.h"
 #include <uft/uft.h>
 
@@ -166,6 +167,8 @@ static void do_init(void)
 			uft_registry_apply_filter_list(flt);
 		uft_registry_apply_spec_list(ev && *ev ? ev : "all");
 	}
+	uft_ctl_server_start();
+	uft_fuse_door_start();
 	in_init = false;
 }
 

@@ -80,7 +80,8 @@ struct uft_tfs_handle {
 
 /* Where a file appears. */
 enum {
-	TFS_TOP_ONLY = 1u << 0, /* at the top only, not in instances */
+	TFS_TOP_ONLY = 1u << 0,	  /* at the top only, not in instances */
+	TFS_NOT_FTRACE = 1u << 1, /* not under events/ftrace/ (markers cannot be enabled) */
 };
 
 struct tfs_file {

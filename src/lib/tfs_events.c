@@ -53,6 +53,9 @@ struct ev_list {
 static int collect_cb(void *ctx, const struct uft_reg_view *v)
 {
 	struct ev_list *l = ctx;
+	/* The ftrace entries (markers) are written by their files, never enabled. */
+	if (strcmp(v->system, "ftrace") == 0)
+		return 0;
 	if ((l->sys && strcmp(l->sys, v->system) != 0) ||
 	    (l->name && strcmp(l->name, v->name) != 0))
 		return 0;
@@ -633,20 +636,28 @@ const struct tfs_file tfs_event_files[] = {
      .write = write_enable},
     {.name = "header_page", .dir = TFS_D_EVENTS, .mode = 0444, .show = show_header_page},
     {.name = "header_event", .dir = TFS_D_EVENTS, .mode = 0444, .show = show_header_event},
-    {.name = "enable", .dir = TFS_D_SYS, .mode = 0644, .show = show_enable, .write = write_enable},
+    {.name = "enable",
+     .dir = TFS_D_SYS,
+     .mode = 0644,
+     .where = TFS_NOT_FTRACE,
+     .show = show_enable,
+     .write = write_enable},
     {.name = "filter",
      .dir = TFS_D_SYS,
      .mode = 0644,
+     .where = TFS_NOT_FTRACE,
      .show = show_sys_filter,
      .write = write_sys_filter},
     {.name = "enable",
      .dir = TFS_D_EVENT,
      .mode = 0644,
+     .where = TFS_NOT_FTRACE,
      .show = show_enable,
      .write = write_enable},
     {.name = "filter",
      .dir = TFS_D_EVENT,
      .mode = 0644,
+     .where = TFS_NOT_FTRACE,
      .show = show_event_filter,
      .write = write_event_filter},
     {.name = "format", .dir = TFS_D_EVENT, .mode = 0444, .show = show_format},

@@ -75,7 +75,7 @@ static int write_marker(const struct tfs_node *n, char *buf, size_t len, unsigne
 	struct {
 		struct uft_common_entry c;
 		uint64_t ip;
-	} head = {{0, 0, 0, 0}, (uint64_t)(uintptr_t)write_marker};
+	} head = {{0, 0, 0, 0}, UFT_MARKER_IP};
 	if (uft_session_start() != 0)
 		return -ENOMEM;
 	uft_write_to_buffer(n->inst->buffer, &print_event, &head, sizeof(head), body,

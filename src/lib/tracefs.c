@@ -121,12 +121,33 @@ void uft_tracefs_thread_notrace(void)
 
 /* ---- paths ---- */
 
-static const struct tfs_file *find_file(int dir, const char *name, bool top)
+/* Whether file f appears in the directory n names. */
+static bool file_here(const struct tfs_file *f, const struct tfs_node *n)
+{
+	if (f->dir != n->dir || f->name[0] == '*')
+		return false;
+	if ((f->where & TFS_TOP_ONLY) && n->inst != tfs_insts[0])
+		return false;
+	if ((f->where & TFS_NOT_FTRACE) && strcmp(n->sys, "ftrace") == 0)
+		return false;
+	return true;
+}
+
+static const struct tfs_file *find_file(const struct tfs_node *n, const char *name)
 {
 	for (size_t t = 0; t < sizeof(file_tables) / sizeof(file_tables[0]); t++)
 		for (const struct tfs_file *f = file_tables[t]; f->name; f++)
-			if (f->dir == dir && strcmp(f->name, name) == 0 &&
-			    (top || !(f->where & TFS_TOP_ONLY)))
+			if (strcmp(f->name, name) == 0 && file_here(f, n))
+				return f;
+	return NULL;
+}
+
+/* The handler of every options/NAME file. */
+static const struct tfs_file *option_file(void)
+{
+	for (size_t t = 0; t < sizeof(file_tables) / sizeof(file_tables[0]); t++)
+		for (const struct tfs_file *f = file_tables[t]; f->name; f++)
+			if (f->dir == TFS_D_OPTIONS && f->name[0] == '*')
 				return f;
 	return NULL;
 }
@@ -186,7 +207,7 @@ static int resolve(const char *path, struct tfs_node *n)
 		if (n->file)
 			return -ENOTDIR;
 		bool top = n->inst == tfs_insts[0];
-		const struct tfs_file *f = find_file(n->dir, c, top);
+		const struct tfs_file *f = find_file(n, c);
 		if (f) {
 			n->file = f;
 			continue;
@@ -227,7 +248,7 @@ static int resolve(const char *path, struct tfs_node *n)
 			if (i < 0)
 				return -ENOENT;
 			n->opt = i;
-			n->file = find_file(TFS_D_OPTIONS, "*", true);
+			n->file = option_file();
 			break;
 		}
 		case TFS_D_PER_CPU: {
@@ -321,8 +342,7 @@ int uft_tracefs_readdir(const char *path, uft_tfs_dirent_fn fn, void *ctx)
 	bool top = n.inst == tfs_insts[0];
 	for (size_t t = 0; t < sizeof(file_tables) / sizeof(file_tables[0]); t++)
 		for (const struct tfs_file *f = file_tables[t]; f->name; f++)
-			if (f->dir == n.dir && f->name[0] != '*' &&
-			    (top || !(f->where & TFS_TOP_ONLY)))
+			if (file_here(f, &n))
 				list_add(&l, f->name, UFT_TFS_FILE);
 	switch (n.dir) {
 	case TFS_D_ROOT:
@@ -461,8 +481,8 @@ int uft_tracefs_wait(struct uft_tfs_handle *h, int timeout_ms)
 	for (int waited = 0; timeout_ms < 0 || waited <= timeout_ms; waited += 10) {
 		if (uft_tracefs_poll(h))
 			return 1;
-		if (atomic_load(&h->intr))
-			return 0;
+		if (atomic_exchange(&h->intr, 0))
+			return 0; /* the interrupt is spent on this wait */
 		usleep(10000);
 	}
 	return 0;

@@ -57,8 +57,8 @@ ssize_t uft_tracefs_write(struct uft_tfs_handle *h, const char *buf, size_t len,
 /* Non-zero when a read would not block (pipes; other files are always ready). */
 int uft_tracefs_poll(struct uft_tfs_handle *h);
 /* Waits until the handle is readable, up to timeout_ms (-1: forever). Returns
- * 1 when readable, 0 on time-out. Wakes up when uft_tracefs_interrupt() is
- * called for the handle. */
+ * 1 when readable, 0 on time-out or interrupt. An uft_tracefs_interrupt()
+ * ends the wait or read it finds pending (or the next one) and is spent. */
 int uft_tracefs_wait(struct uft_tfs_handle *h, int timeout_ms);
 /* Makes a blocked read or wait on h return (-EINTR for a read). */
 void uft_tracefs_interrupt(struct uft_tfs_handle *h);

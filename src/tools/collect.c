@@ -460,6 +460,9 @@ int collect_write(struct collect *c, const char *path, uint64_t *file_size)
 	}
 	for (size_t i = 0; i < c->nr_comms && !rc; i++)
 		rc = tracedat_writer_add_cmdline(w, c->comms[i].pid, c->comms[i].comm);
+	if (!rc)
+		rc = tracedat_writer_set_kallsyms(w, UFT_MARKER_KALLSYMS,
+						  sizeof(UFT_MARKER_KALLSYMS) - 1);
 	struct utsname u;
 	if (!rc && uname(&u) == 0) {
 		char buf[512];

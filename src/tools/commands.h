@@ -5,5 +5,15 @@
 int cmd_record(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_list(int argc, char **argv);
+int cmd_ctl(int argc, char **argv);
+int cmd_mount(int argc, char **argv);
+/* The live commands (live_cmds.c, extract.c). */
+int cmd_start(int argc, char **argv);
+int cmd_stop(int argc, char **argv);
+int cmd_restart(int argc, char **argv);
+int cmd_show(int argc, char **argv);
+int cmd_reset(int argc, char **argv);
+int cmd_extract(int argc, char **argv);
+int cmd_stat(int argc, char **argv);
 
 #endif

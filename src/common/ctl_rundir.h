@@ -1,0 +1,19 @@
+/* Where control sockets live: <rundir>/<pid>.sock, the directory private to
+ * its user. Shared by libuft (which listens) and the uft tool (which connects). */
+#ifndef UFT_CTL_RUNDIR_H
+#define UFT_CTL_RUNDIR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+/* The directory: $UFT_RUNDIR, else $XDG_RUNTIME_DIR/uft, else /tmp/uft-<uid>.
+ * With create, a missing directory is made (mode 0700). It must be a real
+ * directory owned by the effective uid with no group or other access.
+ * Returns 0, or -errno (-EPERM when it is not safe, -ENAMETOOLONG). */
+int uft_ctl_rundir(char *buf, size_t cap, bool create);
+
+/* <dir>/<pid>.sock, checked to fit a sockaddr_un; 0 or -ENAMETOOLONG. */
+int uft_ctl_sock_path(char *buf, size_t cap, const char *dir, pid_t pid);
+
+#endif

@@ -1,0 +1,103 @@
+#!/bin/bash
+# The live commands on a running process: start (events, filters, size, clock,
+# options), stop, restart, show, stat, extract (read back by trace-cmd and by
+# uft report), reset, and their errors. Exit 0 pass, 77 skip, else fail.
+set -uo pipefail
+cd "$(dirname "$0")/../.." || exit 1
+B=${UFT_BUILD:-build}
+case $B in /*) ;; *) B=$PWD/$B ;; esac
+UFT=$B/bin/uft
+SERVER=$B/bin/server
+[ -x "$UFT" ] && [ -x "$SERVER" ] || {
+	echo "skip: build $B first"
+	exit 77
+}
+tmp=$(mktemp -d)
+export UFT_RUNDIR=$tmp/run
+pid=
+cleanup() {
+	[ -n "$pid" ] && kill "$pid" 2>/dev/null
+	wait 2>/dev/null
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+fail() {
+	echo "FAIL: $*"
+	exit 1
+}
+
+"$SERVER" 2 &
+pid=$!
+for _ in $(seq 200); do
+	[ -S "$UFT_RUNDIR/$pid.sock" ] && break
+	sleep 0.05
+done
+[ -S "$UFT_RUNDIR/$pid.sock" ] || fail "no control socket"
+u() { "$UFT" "$@"; }
+# Waits until the process's trace holds at least $1 reply events.
+wait_events() {
+	for _ in $(seq 200); do
+		[ "$(u show -p "$pid" | grep -c ' reply: ')" -ge "$1" ] && return 0
+		sleep 0.05
+	done
+	fail "fewer than $1 events in the trace"
+}
+
+# start: only the events given, with a filter on them.
+u start -p "$pid" -e server:reply -f 'bytes < 150' -b 256 -C mono -O noirq-info || fail "start"
+[ "$(u show -p "$pid" --tracing_on)" = 1 ] || fail "tracing_on after start"
+[ "$(u show -p "$pid" --buffer_size)" = 256 ] || fail "buffer size after start"
+u show -p "$pid" | grep -q '^#           TASK-PID     CPU#     TIMESTAMP  FUNCTION$' ||
+	fail "irq-info not off"
+u ctl -p "$pid" cat trace_clock | grep -q '\[mono\]' || fail "clock not mono"
+wait_events 3
+u show -p "$pid" | grep ' reply: ' | grep -v 'bytes=1[0-4][0-9]$' | grep -q . &&
+	fail "the filter let other events through"
+u stat -p "$pid" >"$tmp/stat" || fail "stat"
+grep -q '^   server$' "$tmp/stat" && grep -q '^      reply$' "$tmp/stat" || fail "stat events"
+grep -q '^  server:reply "bytes < 150"$' "$tmp/stat" || fail "stat filter: $(cat "$tmp/stat")"
+grep -q '^Tracing is enabled$' "$tmp/stat" || fail "stat tracing"
+grep -q '^   256$' "$tmp/stat" || fail "stat buffer size"
+
+# stop and restart
+u stop -p "$pid" || fail "stop"
+[ "$(u show -p "$pid" --tracing_on)" = 0 ] || fail "tracing_on after stop"
+n1=$(u show -p "$pid" | grep -c ' reply: ')
+sleep 0.3
+n2=$(u show -p "$pid" | grep -c ' reply: ')
+[ "$n1" = "$n2" ] || fail "events recorded while stopped ($n1 -> $n2)"
+u stat -p "$pid" | grep -q '^Tracing is disabled$' || fail "stat after stop"
+u restart -p "$pid" || fail "restart"
+wait_events $((n2 + 2))
+
+# extract: the buffer into trace.dat, consumed; trace-cmd and uft report agree.
+u extract -p "$pid" -o "$tmp/x.dat" >"$tmp/extract" || fail "extract"
+grep -q "x.dat: [0-9]* bytes" "$tmp/extract" || fail "extract summary: $(cat "$tmp/extract")"
+u report -i "$tmp/x.dat" | grep ' reply: ' | sed 's/^.*: reply: //' >"$tmp/uft.txt"
+[ -s "$tmp/uft.txt" ] || fail "extracted file has no events"
+if command -v trace-cmd >/dev/null; then
+	trace-cmd report "$tmp/x.dat" 2>/dev/null | grep ' reply: ' |
+		sed 's/^.*reply: *//' >"$tmp/tc.txt"
+	cmp -s "$tmp/uft.txt" "$tmp/tc.txt" || fail "trace-cmd and uft report differ"
+fi
+
+# Errors: exit 1 and the reason; nothing changes.
+u start -p "$pid" -e nosuch 2>"$tmp/err" && fail "start -e nosuch succeeded"
+grep -q "no event matches 'nosuch'" "$tmp/err" || fail "message: $(cat "$tmp/err")"
+u start -p "$pid" -e server -f 'nosuch == 1' 2>"$tmp/err" && fail "a bad filter succeeded"
+grep -q 'Invalid argument' "$tmp/err" && grep -q 'Command: nosuch == 1' "$tmp/err" ||
+	fail "bad filter message: $(cat "$tmp/err")"
+u show -p 1 2>"$tmp/err" && fail "show -p 1 succeeded"
+u show -p "$pid" -B nosuch 2>"$tmp/err" && fail "show of a missing instance succeeded"
+
+# An instance, then reset: events off, defaults back, instances gone.
+u ctl -p "$pid" mkdir instances/live || fail "mkdir"
+u start -p "$pid" -B live -e server || fail "start -B"
+u show -p "$pid" -B live --tracing_on | grep -qx 1 || fail "instance tracing_on"
+u reset -p "$pid" || fail "reset"
+[ -z "$(u ctl -p "$pid" cat set_event)" ] || fail "events still enabled after reset"
+[ "$(u show -p "$pid" --buffer_size)" = 1024 ] || fail "buffer size after reset"
+u ctl -p "$pid" cat trace_clock | grep -q '\[local\]' || fail "clock after reset"
+[ -z "$(u ctl -p "$pid" ls instances)" ] || fail "instances left after reset"
+[ "$(u show -p "$pid" | grep -c ' reply: ')" = 0 ] || fail "trace not empty after reset"
+exit 0
