@@ -135,6 +135,11 @@ int tfs_parse_ulong(const char *s, unsigned long *out);
 int tfs_events_refresh_pids(const struct tfs_inst *in);
 
 /* Buffer contents (tfs_trace.c). */
+struct uft_ring;
+#define TFS_ALL_BUFFERS UINT32_MAX
+typedef void (*tfs_ring_fn)(void *ctx, struct uft_ring *r, uint32_t slot);
+/* Calls fn for each live or drained-but-unread ring of a buffer (or of all). */
+void tfs_for_each_ring(uint32_t buffer, tfs_ring_fn fn, void *ctx);
 void tfs_trace_clear(uint32_t buffer);
 void tfs_snapshot_free(struct tfs_inst *in);
 /* In a forked child: forgets the consuming readers' positions. */

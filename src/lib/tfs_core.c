@@ -145,23 +145,15 @@ static int write_buffer_size(const struct tfs_node *n, char *buf, size_t len, un
 	return 0;
 }
 
+static void add_ring_kb(void *ctx, struct uft_ring *r, uint32_t slot)
+{
+	*(unsigned long *)ctx += (unsigned long)r->nr_pages * 4ul;
+}
+
 static int show_buffer_total(const struct tfs_node *n, FILE *out)
 {
-	struct uft_shm_header *h = uft_sess.hdr;
 	unsigned long kb = 0;
-	if (h) {
-		uint32_t nr = atomic_load(&h->nr_rings);
-		for (uint32_t i = 0; i < nr && i < UFT_SHM_MAX_RINGS; i++) {
-			uint64_t off = atomic_load(&h->ring_off[i]);
-			if (!off)
-				continue;
-			struct uft_ring *r = (struct uft_ring *)((char *)h + off);
-			uint32_t st = atomic_load(&r->state);
-			if (r->buffer == n->inst->buffer &&
-			    (st == UFT_RING_ACTIVE || st == UFT_RING_EXITED))
-				kb += (unsigned long)r->nr_pages * 4ul;
-		}
-	}
+	tfs_for_each_ring(n->inst->buffer, add_ring_kb, &kb);
 	fprintf(out, "%lu\n", kb);
 	return 0;
 }
@@ -235,39 +227,49 @@ static int write_cmdlines_size(const struct tfs_node *n, char *buf, size_t len, 
 	return 0;
 }
 
+struct cmdlines {
+	int *tid;
+	char (*comm)[17];
+	size_t n;
+};
+
+/* Each thread once, with the comm of its newest ring. */
+static void add_cmdline(void *ctx, struct uft_ring *r, uint32_t slot)
+{
+	struct cmdlines *c = ctx;
+	if (r->tid <= 0)
+		return;
+	size_t i = 0;
+	while (i < c->n && c->tid[i] != r->tid)
+		i++;
+	if (i == c->n) {
+		void *a = realloc(c->tid, (c->n + 1) * sizeof(*c->tid));
+		if (!a)
+			return;
+		c->tid = a;
+		void *b = realloc(c->comm, (c->n + 1) * sizeof(*c->comm));
+		if (!b)
+			return;
+		c->comm = b;
+		c->tid[c->n++] = r->tid;
+	}
+	memcpy(c->comm[i], r->comm, 16);
+	c->comm[i][16] = 0;
+}
+
 /* The comms of the threads that wrote events: each ring carries its
- * thread's; the newest rings win, up to saved_cmdlines_size pids. */
+ * thread's; the last saved_cmdlines_size threads are shown. */
 static int show_cmdlines(const struct tfs_node *n, FILE *out)
 {
-	struct uft_shm_header *h = uft_sess.hdr;
-	if (!h || !tfs_opt(tfs_insts[0], "record-cmd"))
+	if (!tfs_opt(tfs_insts[0], "record-cmd"))
 		return 0;
-	uint32_t nr = atomic_load(&h->nr_rings);
-	if (nr > UFT_SHM_MAX_RINGS)
-		nr = UFT_SHM_MAX_RINGS;
-	int *seen = calloc(cmdlines_size, sizeof(int));
-	if (!seen)
-		return -ENOMEM;
-	unsigned long count = 0;
-	for (uint32_t i = nr; i-- > 0 && count < cmdlines_size;) {
-		uint64_t off = atomic_load(&h->ring_off[i]);
-		if (!off)
-			continue;
-		struct uft_ring *r = (struct uft_ring *)((char *)h + off);
-		if (atomic_load(&r->state) == UFT_RING_FREE || r->tid <= 0)
-			continue;
-		bool dup = false;
-		for (unsigned long k = 0; k < count && !dup; k++)
-			dup = seen[k] == r->tid;
-		if (dup)
-			continue;
-		seen[count++] = r->tid;
-		char comm[17];
-		memcpy(comm, r->comm, 16);
-		comm[16] = 0;
-		fprintf(out, "%d %s\n", r->tid, comm);
-	}
-	free(seen);
+	struct cmdlines c = {0};
+	tfs_for_each_ring(TFS_ALL_BUFFERS, add_cmdline, &c);
+	size_t first = c.n > cmdlines_size ? c.n - cmdlines_size : 0;
+	for (size_t i = first; i < c.n; i++)
+		fprintf(out, "%d %s\n", c.tid[i], c.comm[i]);
+	free(c.tid);
+	free(c.comm);
 	return 0;
 }
 

@@ -19,45 +19,33 @@
 
 /* ---- comms ---- */
 
-struct comm_walk {
-	struct tfs_comms *c;
-	uint32_t buffer;
-};
+static void comm_ring(void *ctx, struct uft_ring *r, uint32_t slot)
+{
+	struct tfs_comms *c = ctx;
+	void *a = realloc(c->tid, (c->n + 1) * sizeof(*c->tid));
+	if (!a)
+		return;
+	c->tid = a;
+	void *g = realloc(c->tgid, (c->n + 1) * sizeof(*c->tgid));
+	if (!g)
+		return;
+	c->tgid = g;
+	void *b = realloc(c->comm, (c->n + 1) * sizeof(*c->comm));
+	if (!b)
+		return;
+	c->comm = b;
+	c->tid[c->n] = r->tid;
+	c->tgid[c->n] = r->pid;
+	memcpy(c->comm[c->n], r->comm, 16);
+	c->comm[c->n][16] = 0;
+	c->n++;
+}
 
 void tfs_comms_load(struct tfs_comms *c, uint32_t buffer)
 {
 	memset(c, 0, sizeof(*c));
-	struct uft_shm_header *h = uft_sess.hdr;
-	if (!h || !tfs_opt(tfs_insts[0], "record-cmd"))
-		return;
-	uint32_t nr = atomic_load(&h->nr_rings);
-	if (nr > UFT_SHM_MAX_RINGS)
-		nr = UFT_SHM_MAX_RINGS;
-	for (uint32_t i = 0; i < nr; i++) {
-		uint64_t off = atomic_load_explicit(&h->ring_off[i], memory_order_acquire);
-		if (!off)
-			continue;
-		struct uft_ring *r = (struct uft_ring *)((char *)h + off);
-		if (r->buffer != buffer || atomic_load(&r->state) == UFT_RING_FREE)
-			continue;
-		void *a = realloc(c->tid, (c->n + 1) * sizeof(*c->tid));
-		if (!a)
-			return;
-		c->tid = a;
-		void *g = realloc(c->tgid, (c->n + 1) * sizeof(*c->tgid));
-		if (!g)
-			return;
-		c->tgid = g;
-		void *b = realloc(c->comm, (c->n + 1) * sizeof(*c->comm));
-		if (!b)
-			return;
-		c->comm = b;
-		c->tid[c->n] = r->tid;
-		c->tgid[c->n] = r->pid;
-		memcpy(c->comm[c->n], r->comm, 16);
-		c->comm[c->n][16] = 0;
-		c->n++;
-	}
+	if (tfs_opt(tfs_insts[0], "record-cmd"))
+		tfs_for_each_ring(buffer, comm_ring, c);
 }
 
 void tfs_comms_free(struct tfs_comms *c)

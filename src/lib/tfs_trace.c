@@ -66,9 +66,7 @@ static int rec_cmp(const void *a, const void *b)
 
 /* ---- rings of a buffer ---- */
 
-typedef void (*ring_fn)(void *ctx, struct uft_ring *r, uint32_t slot);
-
-static void for_each_ring(uint32_t buffer, ring_fn fn, void *ctx)
+void tfs_for_each_ring(uint32_t buffer, tfs_ring_fn fn, void *ctx)
 {
 	struct uft_shm_header *h = uft_sess.hdr;
 	if (!h)
@@ -82,7 +80,8 @@ static void for_each_ring(uint32_t buffer, ring_fn fn, void *ctx)
 			continue;
 		struct uft_ring *r = (struct uft_ring *)((char *)h + off);
 		uint32_t st = atomic_load_explicit(&r->state, memory_order_acquire);
-		if (r->buffer != buffer || (st != UFT_RING_ACTIVE && st != UFT_RING_EXITED))
+		if ((buffer != TFS_ALL_BUFFERS && r->buffer != buffer) ||
+		    (st != UFT_RING_ACTIVE && st != UFT_RING_EXITED))
 			continue;
 		fn(ctx, r, i);
 	}
@@ -115,7 +114,7 @@ static void peek_ring(void *ctx, struct uft_ring *r, uint32_t slot)
 static int collect(uint32_t buffer, int cpu, struct tfs_recs *out)
 {
 	struct peek_ctx p = {out, cpu, 0};
-	for_each_ring(buffer, peek_ring, &p);
+	tfs_for_each_ring(buffer, peek_ring, &p);
 	if (out->n > 1)
 		qsort(out->v, out->n, sizeof(*out->v), rec_cmp);
 	return p.err;
@@ -216,7 +215,7 @@ static int pipes_fill(uint32_t buffer)
 	for (int c = 0; c < ncpu; c++)
 		before[c] = p->q[c].n;
 	struct fill_ctx f = {p, 0};
-	for_each_ring(buffer, fill_ring, &f);
+	tfs_for_each_ring(buffer, fill_ring, &f);
 	for (int c = 0; c < ncpu; c++) {
 		struct tfs_recs *q = &p->q[c];
 		if (q->n != before[c])
@@ -266,7 +265,7 @@ void tfs_trace_after_fork(uint32_t buffer)
 
 void tfs_trace_clear(uint32_t buffer)
 {
-	for_each_ring(buffer, clear_ring, NULL);
+	tfs_for_each_ring(buffer, clear_ring, NULL);
 	pipes_free(buffer);
 }
 
@@ -303,7 +302,7 @@ static int show_trace(const struct tfs_node *n, FILE *out)
 	int cpu = n->dir == TFS_D_CPU ? n->cpu : -1;
 	int rc = collect(n->inst->buffer, cpu, &rs);
 	struct overrun_ctx o = {0};
-	for_each_ring(n->inst->buffer, add_overrun, &o);
+	tfs_for_each_ring(n->inst->buffer, add_overrun, &o);
 	if (rc == 0)
 		print_recs(out, n->inst, &rs, cpu < 0 ? o.overrun : 0);
 	recs_free(&rs);
@@ -497,7 +496,7 @@ static int show_stats(const struct tfs_node *n, FILE *out)
 		return rc;
 	}
 	struct stats_ctx s = {n->cpu, 0, 0, 0};
-	for_each_ring(n->inst->buffer, stats_ring, &s);
+	tfs_for_each_ring(n->inst->buffer, stats_ring, &s);
 	uint64_t bytes = 0;
 	for (size_t i = 0; i < rs.n; i++)
 		bytes += rs.v[i].len;

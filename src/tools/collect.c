@@ -8,7 +8,6 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
-#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "common/clocks.h"
@@ -463,13 +462,8 @@ int collect_write(struct collect *c, const char *path, uint64_t *file_size)
 	if (!rc)
 		rc = tracedat_writer_set_kallsyms(w, UFT_MARKER_KALLSYMS,
 						  sizeof(UFT_MARKER_KALLSYMS) - 1);
-	struct utsname u;
-	if (!rc && uname(&u) == 0) {
-		char buf[512];
-		int n = snprintf(buf, sizeof(buf), "%s %s %s %s", u.sysname, u.nodename, u.release,
-				 u.machine);
-		rc = tracedat_writer_add_option(w, TRACEDAT_OPT_UNAME, buf, (uint32_t)n + 1);
-	}
+	if (!rc)
+		rc = tracedat_writer_add_uname(w);
 	for (int cpu = 0; cpu < nr_cpus && !rc; cpu++)
 		rc = write_cpu(c, w, cpu);
 	for (int cpu = 0; cpu < nr_cpus && !rc; cpu++)

@@ -2,7 +2,6 @@
  * way ls, cat and echo reach the kernel's. Errors say what the same shell
  * command would: `uft: PATH: strerror`, exit status 1. */
 #define _GNU_SOURCE
-#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <signal.h>
@@ -12,7 +11,6 @@
 #include <unistd.h>
 
 #include "common/ctl_proto.h"
-#include "common/ctl_rundir.h"
 #include "tools/commands.h"
 #include "tools/ctl_client.h"
 
@@ -164,43 +162,18 @@ static int do_write(struct uft_ctl_conn *c, int argc, char **argv)
 	return rc;
 }
 
-static int cmp_pid(const void *a, const void *b)
-{
-	return *(const int *)a - *(const int *)b;
-}
-
-/* Every socket in the run directory whose process answers. */
+/* Every process whose socket in the run directory answers. */
 static int do_list(void)
 {
-	char dir[108];
-	int rc = uft_ctl_rundir(dir, sizeof(dir), false);
-	if (rc == -ENOENT)
-		return 0;
+	pid_t *pids;
+	size_t n;
+	int rc = uft_ctl_list_pids(&pids, &n);
 	if (rc < 0)
-		return fail(dir, rc);
-	DIR *d = opendir(dir);
-	if (!d)
-		return fail(dir, -errno);
-	int *pids = NULL;
-	size_t n = 0;
-	struct dirent *e;
-	while ((e = readdir(d))) {
-		char *end;
-		long pid = strtol(e->d_name, &end, 10);
-		if (pid <= 0 || strcmp(end, ".sock") != 0)
-			continue;
-		int *m = realloc(pids, (n + 1) * sizeof(*pids));
-		if (!m)
-			break;
-		pids = m;
-		pids[n++] = (int)pid;
-	}
-	closedir(d);
-	qsort(pids, n, sizeof(*pids), cmp_pid);
+		return fail("run directory", rc);
 	for (size_t i = 0; i < n; i++) {
 		struct uft_ctl_conn *c;
 		if (uft_ctl_connect_pid(pids[i], &c) != 0)
-			continue; /* stale: its process is gone */
+			continue; /* gone since */
 		printf("%d %s\n", (int)uft_ctl_peer_pid(c), uft_ctl_peer_comm(c));
 		uft_ctl_close(c);
 	}

@@ -1,5 +1,6 @@
 /* The control socket's client (ctl_client.h). */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -319,4 +320,48 @@ int uft_ctl_rmdir(struct uft_ctl_conn *c, const char *path)
 	struct uft_ctl_req r = {.op = UFT_CTL_RMDIR};
 	int rc = set_path(&r, path);
 	return rc ? rc : (int)simple_call(c, &r);
+}
+
+static int cmp_pid(const void *a, const void *b)
+{
+	pid_t x = *(const pid_t *)a, y = *(const pid_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+int uft_ctl_list_pids(pid_t **out, size_t *nout)
+{
+	*out = NULL;
+	*nout = 0;
+	char dir[108];
+	int rc = uft_ctl_rundir(dir, sizeof(dir), false);
+	if (rc == -ENOENT)
+		return 0;
+	if (rc < 0)
+		return rc;
+	DIR *d = opendir(dir);
+	if (!d)
+		return -errno;
+	pid_t *pids = NULL;
+	size_t n = 0;
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		char *end;
+		long pid = strtol(e->d_name, &end, 10);
+		if (pid <= 0 || strcmp(end, ".sock") != 0)
+			continue;
+		struct uft_ctl_conn *c;
+		if (uft_ctl_connect_pid((pid_t)pid, &c) != 0)
+			continue; /* stale: its process is gone */
+		uft_ctl_close(c);
+		pid_t *m = realloc(pids, (n + 1) * sizeof(*pids));
+		if (!m)
+			break;
+		pids = m;
+		pids[n++] = (pid_t)pid;
+	}
+	closedir(d);
+	qsort(pids, n, sizeof(*pids), cmp_pid);
+	*out = pids;
+	*nout = n;
+	return 0;
 }

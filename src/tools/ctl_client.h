@@ -26,6 +26,10 @@ int uft_ctl_connect_pid(pid_t pid, struct uft_ctl_conn **out);
 int uft_ctl_connect_path(const char *path, struct uft_ctl_conn **out);
 void uft_ctl_close(struct uft_ctl_conn *c);
 
+/* The pids whose control socket in the run directory answers, sorted
+ * (malloc'd; *n of them). Returns 0 or -errno. */
+int uft_ctl_list_pids(pid_t **pids, size_t *n);
+
 pid_t uft_ctl_peer_pid(const struct uft_ctl_conn *c);
 const char *uft_ctl_peer_comm(const struct uft_ctl_conn *c);
 

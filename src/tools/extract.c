@@ -10,52 +10,22 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/utsname.h>
 
 #include "common/shm_layout.h"
 #include "tools/commands.h"
 #include "tools/live.h"
 #include "tools/tracedat.h"
 
-struct names {
-	char **v;
-	size_t n;
-	bool dirs_only;
-};
-
-static int add_name(void *ctx, const char *name, int type)
-{
-	struct names *ns = ctx;
-	if (ns->dirs_only && type != UFT_TFS_DIR)
-		return 0;
-	char **v = realloc(ns->v, (ns->n + 1) * sizeof(*v));
-	if (!v)
-		return 1;
-	ns->v = v;
-	ns->v[ns->n++] = strdup(name);
-	return 0;
-}
-
-static void names_free(struct names *ns)
-{
-	for (size_t i = 0; i < ns->n; i++)
-		free(ns->v[i]);
-	free(ns->v);
-	ns->v = NULL;
-	ns->n = 0;
-}
-
 /* Formats of every event, from events/SYSTEM/EVENT/format. */
 static int add_formats(struct live *l, struct tracedat_writer *w)
 {
-	struct names sys = {.dirs_only = true};
-	char path[512];
-	int rc = uft_ctl_readdir(l->c, live_path(l, "events", path, sizeof(path)), add_name, &sys);
+	struct live_names sys = {.dirs_only = true};
+	int rc = live_readdir(l, "events", &sys);
 	for (size_t i = 0; i < sys.n && rc == 0; i++) {
-		struct names ev = {.dirs_only = true};
+		struct live_names ev = {.dirs_only = true};
 		char dir[256];
 		snprintf(dir, sizeof(dir), "events/%s", sys.v[i]);
-		rc = uft_ctl_readdir(l->c, live_path(l, dir, path, sizeof(path)), add_name, &ev);
+		rc = live_readdir(l, dir, &ev);
 		for (size_t j = 0; j < ev.n && rc == 0; j++) {
 			char file[384];
 			snprintf(file, sizeof(file), "%s/%s/format", dir, ev.v[j]);
@@ -68,9 +38,9 @@ static int add_formats(struct live *l, struct tracedat_writer *w)
 			rc = tracedat_writer_add_format(w, sys.v[i], text);
 			free(text);
 		}
-		names_free(&ev);
+		live_names_free(&ev);
 	}
-	names_free(&sys);
+	live_names_free(&sys);
 	return rc;
 }
 
@@ -156,35 +126,20 @@ static char *bracketed(char *s)
 
 int cmd_extract(int argc, char **argv)
 {
-	const char *pid = NULL, *inst = NULL, *out = "trace.dat";
-	int c;
-	optind = 1;
-	while ((c = getopt(argc, argv, "p:B:o:h")) != -1) {
-		if (c == 'p') {
-			pid = optarg;
-		} else if (c == 'B') {
-			inst = optarg;
-		} else if (c == 'o') {
-			out = optarg;
-		} else {
-			fputs(
-			    "usage: uft extract [-p PID] [-B INSTANCE] [-o FILE]\n"
-			    "  Writes what the process's buffer holds now into FILE (trace.dat),\n"
-			    "  consuming it as trace_pipe_raw does.\n",
-			    c == 'h' ? stdout : stderr);
-			return c == 'h' ? 0 : 2;
-		}
-	}
-	if (optind != argc)
-		return 2;
+	const char *out = "trace.dat";
 	struct live l;
-	if (live_open(&l, pid, inst))
-		return 1;
-	struct names cpus = {0};
-	char path[256];
-	uft_ctl_readdir(l.c, live_path(&l, "per_cpu", path, sizeof(path)), add_name, &cpus);
+	int rc =
+	    live_open_args(&l, argc, argv,
+			   "usage: uft extract [-p PID] [-B INSTANCE] [-o FILE]\n"
+			   "  Writes what the process's buffer holds now into FILE (trace.dat),\n"
+			   "  consuming it as trace_pipe_raw does.\n",
+			   'o', &out);
+	if (rc >= 0)
+		return rc;
+	struct live_names cpus = {0};
+	live_readdir(&l, "per_cpu", &cpus);
 	int nr_cpus = (int)cpus.n > 0 ? (int)cpus.n : 1;
-	names_free(&cpus);
+	live_names_free(&cpus);
 	int err;
 	char *clock_text = live_cat(&l, "trace_clock", NULL, &err);
 	const char *clock = bracketed(clock_text);
@@ -195,19 +150,14 @@ int cmd_extract(int argc, char **argv)
 		live_close(&l);
 		return live_fail(out, -errno);
 	}
-	int rc = add_formats(&l, w);
+	rc = add_formats(&l, w);
 	if (!rc)
 		rc = add_cmdlines(&l, w);
 	if (!rc)
 		rc = tracedat_writer_set_kallsyms(w, UFT_MARKER_KALLSYMS,
 						  sizeof(UFT_MARKER_KALLSYMS) - 1);
-	struct utsname u;
-	if (!rc && uname(&u) == 0) {
-		char buf[512];
-		int n = snprintf(buf, sizeof(buf), "%s %s %s %s", u.sysname, u.nodename, u.release,
-				 u.machine);
-		rc = tracedat_writer_add_option(w, TRACEDAT_OPT_UNAME, buf, (uint32_t)n + 1);
-	}
+	if (!rc)
+		rc = tracedat_writer_add_uname(w);
 	long total = 0;
 	for (int cpu = 0; cpu < nr_cpus && !rc; cpu++) {
 		long pages = add_pages(&l, w, cpu);

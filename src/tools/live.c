@@ -2,14 +2,13 @@
 #define _GNU_SOURCE
 #include "tools/live.h"
 
-#include <dirent.h>
 #include <errno.h>
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "common/ctl_proto.h"
-#include "common/ctl_rundir.h"
 
 int live_fail(const char *what, int err)
 {
@@ -20,29 +19,15 @@ int live_fail(const char *what, int err)
 /* The pid of the only process whose socket answers; 0 if none or several. */
 static int only_process(int *count)
 {
-	char dir[108];
+	pid_t *pids;
+	size_t n;
 	*count = 0;
-	if (uft_ctl_rundir(dir, sizeof(dir), false) < 0)
+	if (uft_ctl_list_pids(&pids, &n) < 0)
 		return 0;
-	DIR *d = opendir(dir);
-	if (!d)
-		return 0;
-	int found = 0;
-	struct dirent *e;
-	while ((e = readdir(d))) {
-		char *end;
-		long pid = strtol(e->d_name, &end, 10);
-		if (pid <= 0 || strcmp(end, ".sock") != 0)
-			continue;
-		struct uft_ctl_conn *c;
-		if (uft_ctl_connect_pid((pid_t)pid, &c) != 0)
-			continue;
-		uft_ctl_close(c);
-		found = (int)pid;
-		++*count;
-	}
-	closedir(d);
-	return *count == 1 ? found : 0;
+	*count = (int)n;
+	int pid = n == 1 ? (int)pids[0] : 0;
+	free(pids);
+	return pid;
 }
 
 int live_open(struct live *l, const char *pid, const char *instance)
@@ -160,4 +145,67 @@ int live_write(struct live *l, const char *file, const char *text, unsigned flag
 	ssize_t w = n ? uft_ctl_write(l->c, h, text, n, 0) : 0;
 	uft_ctl_release(l->c, h);
 	return w < 0 ? (int)w : 0;
+}
+
+int live_open_args(struct live *l, int argc, char **argv, const char *usage, char extra,
+		   const char **extra_val)
+{
+	const char *pid = NULL, *inst = NULL;
+	char optstr[8] = "p:B:h";
+	if (extra) {
+		optstr[5] = extra;
+		optstr[6] = ':';
+	}
+	int c;
+	optind = 1;
+	while ((c = getopt(argc, argv, optstr)) != -1) {
+		if (c == 'p') {
+			pid = optarg;
+		} else if (c == 'B') {
+			inst = optarg;
+		} else if (extra && c == extra) {
+			*extra_val = optarg;
+		} else {
+			fputs(usage, c == 'h' ? stdout : stderr);
+			return c == 'h' ? 0 : 2;
+		}
+	}
+	if (optind != argc) {
+		fputs(usage, stderr);
+		return 2;
+	}
+	return live_open(l, pid, inst) ? 1 : -1;
+}
+
+int live_names_add(void *ctx, const char *name, int type)
+{
+	struct live_names *ns = ctx;
+	if (ns->dirs_only && type != UFT_TFS_DIR)
+		return 0;
+	char **v = realloc(ns->v, (ns->n + 1) * sizeof(*v));
+	char *copy = strdup(name);
+	if (!v || !copy) {
+		free(copy);
+		if (v)
+			ns->v = v;
+		return 1;
+	}
+	ns->v = v;
+	ns->v[ns->n++] = copy;
+	return 0;
+}
+
+void live_names_free(struct live_names *ns)
+{
+	for (size_t i = 0; i < ns->n; i++)
+		free(ns->v[i]);
+	free(ns->v);
+	ns->v = NULL;
+	ns->n = 0;
+}
+
+int live_readdir(struct live *l, const char *dir, struct live_names *ns)
+{
+	char path[512];
+	return uft_ctl_readdir(l->c, live_path(l, dir, path, sizeof(path)), live_names_add, ns);
 }

@@ -177,38 +177,25 @@ int cmd_start(int argc, char **argv)
 }
 
 /* stop and restart: tracing_on 0 or 1. */
-static int switch_tracing(int argc, char **argv, const char *value, const char *name)
+static int switch_tracing(int argc, char **argv, const char *value, const char *usage)
 {
-	const char *pid = NULL, *inst = NULL;
-	int c;
-	optind = 1;
-	while ((c = getopt(argc, argv, "p:B:h")) != -1) {
-		if (c == 'p') {
-			pid = optarg;
-		} else if (c == 'B') {
-			inst = optarg;
-		} else {
-			fprintf(c == 'h' ? stdout : stderr,
-				"usage: uft %s [-p PID] [-B INSTANCE]\n", name);
-			return c == 'h' ? 0 : 2;
-		}
-	}
 	struct live l;
-	if (live_open(&l, pid, inst))
-		return 1;
-	int rc = put(&l, "tracing_on", value, UFT_TFS_TRUNC);
+	int rc = live_open_args(&l, argc, argv, usage, 0, NULL);
+	if (rc >= 0)
+		return rc;
+	rc = put(&l, "tracing_on", value, UFT_TFS_TRUNC);
 	live_close(&l);
 	return rc;
 }
 
 int cmd_stop(int argc, char **argv)
 {
-	return switch_tracing(argc, argv, "0", "stop");
+	return switch_tracing(argc, argv, "0", "usage: uft stop [-p PID] [-B INSTANCE]\n");
 }
 
 int cmd_restart(int argc, char **argv)
 {
-	return switch_tracing(argc, argv, "1", "restart");
+	return switch_tracing(argc, argv, "1", "usage: uft restart [-p PID] [-B INSTANCE]\n");
 }
 
 /* ---- show ---- */
@@ -373,56 +360,22 @@ static int reset_one(struct live *l)
 	return rc;
 }
 
-struct names {
-	char **v;
-	size_t n;
-};
-
-static int add_name(void *ctx, const char *name, int type)
-{
-	struct names *ns = ctx;
-	char **v = realloc(ns->v, (ns->n + 1) * sizeof(*v));
-	if (!v)
-		return 1;
-	ns->v = v;
-	ns->v[ns->n++] = strdup(name);
-	return 0;
-}
-
-static void names_free(struct names *ns)
-{
-	for (size_t i = 0; i < ns->n; i++)
-		free(ns->v[i]);
-	free(ns->v);
-}
-
 int cmd_reset(int argc, char **argv)
 {
-	const char *pid = NULL, *inst = NULL;
-	int c;
-	optind = 1;
-	while ((c = getopt(argc, argv, "p:B:h")) != -1) {
-		if (c == 'p') {
-			pid = optarg;
-		} else if (c == 'B') {
-			inst = optarg;
-		} else {
-			fputs(
-			    "usage: uft reset [-p PID] [-B INSTANCE]\n"
-			    "  Disables every event, clears filters, the buffer and the snapshot,\n"
-			    "  restores the tracer, clock and buffer size and turns tracing on;\n"
-			    "  without -B also removes every instance.\n",
-			    c == 'h' ? stdout : stderr);
-			return c == 'h' ? 0 : 2;
-		}
-	}
 	struct live l;
-	if (live_open(&l, pid, inst))
-		return 1;
-	int rc = reset_one(&l);
-	if (!inst) {
-		struct names ns = {0};
-		uft_ctl_readdir(l.c, "instances", add_name, &ns);
+	int rc =
+	    live_open_args(&l, argc, argv,
+			   "usage: uft reset [-p PID] [-B INSTANCE]\n"
+			   "  Disables every event, clears filters, the buffer and the snapshot,\n"
+			   "  restores the tracer, clock and buffer size and turns tracing on;\n"
+			   "  without -B also removes every instance.\n",
+			   0, NULL);
+	if (rc >= 0)
+		return rc;
+	rc = reset_one(&l);
+	if (!l.instance) {
+		struct live_names ns = {0};
+		live_readdir(&l, "/instances", &ns);
 		for (size_t i = 0; i < ns.n; i++) {
 			char path[256];
 			snprintf(path, sizeof(path), "instances/%s", ns.v[i]);
@@ -430,7 +383,7 @@ int cmd_reset(int argc, char **argv)
 			if (r)
 				rc |= live_fail(path, r);
 		}
-		names_free(&ns);
+		live_names_free(&ns);
 	}
 	live_close(&l);
 	return rc;
@@ -489,9 +442,8 @@ static void stat_events(struct live *l)
 
 static void stat_cpus(struct live *l)
 {
-	struct names ns = {0};
-	char path[256];
-	uft_ctl_readdir(l->c, live_path(l, "per_cpu", path, sizeof(path)), add_name, &ns);
+	struct live_names ns = {0};
+	live_readdir(l, "per_cpu", &ns);
 	printf("\nBuffer statistics:\n");
 	for (size_t i = 0; i < ns.n; i++) {
 		char file[128];
@@ -514,35 +466,24 @@ static void stat_cpus(struct live *l)
 		       entries, overrun, dropped, readev);
 		free(s);
 	}
-	names_free(&ns);
+	live_names_free(&ns);
 }
 
 int cmd_stat(int argc, char **argv)
 {
-	const char *pid = NULL, *inst = NULL;
-	int c;
-	optind = 1;
-	while ((c = getopt(argc, argv, "p:B:h")) != -1) {
-		if (c == 'p') {
-			pid = optarg;
-		} else if (c == 'B') {
-			inst = optarg;
-		} else {
-			fputs(
-			    "usage: uft stat [-p PID] [-B INSTANCE]\n"
-			    "  What is enabled and filtered, buffer sizes, clock, tracing state,\n"
-			    "  and per-CPU entries, overruns and drops.\n",
-			    c == 'h' ? stdout : stderr);
-			return c == 'h' ? 0 : 2;
-		}
-	}
 	struct live l;
-	if (live_open(&l, pid, inst))
-		return 1;
+	int rc =
+	    live_open_args(&l, argc, argv,
+			   "usage: uft stat [-p PID] [-B INSTANCE]\n"
+			   "  What is enabled and filtered, buffer sizes, clock, tracing state,\n"
+			   "  and per-CPU entries, overruns and drops.\n",
+			   0, NULL);
+	if (rc >= 0)
+		return rc;
 	int err;
 	printf("Process: %d %s\n", (int)uft_ctl_peer_pid(l.c), uft_ctl_peer_comm(l.c));
-	if (inst)
-		printf("Instance: %s\n", inst);
+	if (l.instance)
+		printf("Instance: %s\n", l.instance);
 	char *s = live_cat(&l, "current_tracer", NULL, &err);
 	printf("Tracer: %s\n", s ? trim(s) : "?");
 	free(s);
@@ -563,15 +504,15 @@ int cmd_stat(int argc, char **argv)
 	s = live_cat(&l, "tracing_on", NULL, &err);
 	printf("\nTracing is %s\n", s && s[0] == '1' ? "enabled" : "disabled");
 	free(s);
-	if (!inst) {
-		struct names ns = {0};
-		uft_ctl_readdir(l.c, "instances", add_name, &ns);
+	if (!l.instance) {
+		struct live_names ns = {0};
+		live_readdir(&l, "/instances", &ns);
 		if (ns.n) {
 			printf("\nInstances:\n");
 			for (size_t i = 0; i < ns.n; i++)
 				printf("   %s\n", ns.v[i]);
 		}
-		names_free(&ns);
+		live_names_free(&ns);
 	}
 	live_close(&l);
 	return 0;

@@ -56,6 +56,8 @@ int tracedat_writer_add_cmdline(struct tracedat_writer *w, int pid, const char *
  * the v7 section ids >= 15): -EINVAL for those. */
 int tracedat_writer_add_option(struct tracedat_writer *w, uint16_t id, const void *data,
 			       uint32_t size);
+/* The UNAME option from uname(2), as trace-cmd records it. */
+int tracedat_writer_add_uname(struct tracedat_writer *w);
 /* /proc/kallsyms- and printk_formats-style texts (replace earlier ones). */
 int tracedat_writer_set_kallsyms(struct tracedat_writer *w, const char *text, size_t len);
 int tracedat_writer_set_printk(struct tracedat_writer *w, const char *text, size_t len);

@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <libgen.h>
 #include <stdio.h>
+#include <sys/utsname.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -514,4 +515,15 @@ void tracedat_writer_abort(struct tracedat_writer *w)
 	if (w->created)
 		unlink(w->path);
 	free_writer(w);
+}
+
+int tracedat_writer_add_uname(struct tracedat_writer *w)
+{
+	struct utsname u;
+	if (uname(&u) != 0)
+		return 0; /* the option is optional */
+	char buf[512];
+	int n =
+	    snprintf(buf, sizeof(buf), "%s %s %s %s", u.sysname, u.nodename, u.release, u.machine);
+	return tracedat_writer_add_option(w, TRACEDAT_OPT_UNAME, buf, (uint32_t)n + 1);
 }
