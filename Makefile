@@ -115,7 +115,13 @@ $(BUILD)/fuzz/%: fuzz/%.c fuzz/standalone_main.c $(LIBTOOLS_A)
 	$(CC) $(CFLAGS_ALL) $(PKG_CFLAGS) -o $@ $< fuzz/standalone_main.c $(LIBTOOLS_A) \
 		$(LDFLAGS_ALL) $(PKG_LIBS) -lpthread -lm
 
-tests-bin: $(TESTS) $(FUZZ_RUNNERS) $(FIXTURES)
+# Small programs the integration tests run.
+TEST_HELPERS := $(patsubst tests/helpers/%.c,$(BUILD)/tests/%,$(wildcard tests/helpers/*.c))
+$(BUILD)/tests/%: tests/helpers/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -o $@ $< $(LDFLAGS_ALL)
+
+tests-bin: $(TESTS) $(FUZZ_RUNNERS) $(FIXTURES) $(TEST_HELPERS)
 
 deps:
 	@scripts/deps.sh

@@ -22,6 +22,8 @@ struct uft_door_backend {
 	int (*open)(void *ctx, const char *path, unsigned flags, void **file);
 	ssize_t (*read)(void *file, char *buf, size_t len, uint64_t off);
 	ssize_t (*write)(void *file, const char *buf, size_t len, uint64_t off);
+	/* Non-zero when a read would not block (NULL: always). */
+	int (*poll)(void *file);
 	/* From another thread: the file's pending read ends with -EINTR. */
 	void (*interrupt)(void *file);
 	void (*release)(void *file);

@@ -8,7 +8,9 @@
  * and are generated at open. Files are direct I/O with size 0, as on tracefs. */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <poll.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -30,6 +32,7 @@ struct node {
 struct file {
 	void *h;
 	struct file *prev, *next;
+	struct fuse_pollhandle *ph; /* a poll waiting for the file to be readable */
 };
 
 struct dir_list {
@@ -46,6 +49,10 @@ struct uft_fuse_fs {
 	struct node *by_path[BUCKETS], *by_ino[BUCKETS];
 	uint64_t next_ino;
 	struct file *files; /* open files, to interrupt at shutdown */
+	/* Polls that wait: a thread checks them every few milliseconds (the
+	 * tree's readers are woken in batches, never per event). */
+	pthread_t watcher;
+	bool watching, stopping;
 	uid_t uid;
 	gid_t gid;
 	struct timespec t0;
@@ -353,6 +360,9 @@ static unsigned tfs_flags(int flags)
 static void close_file(struct uft_fuse_fs *fs, struct file *f)
 {
 	pthread_mutex_lock(&fs->lock);
+	if (f->ph)
+		fuse_pollhandle_destroy(f->ph);
+	f->ph = NULL;
 	if (f->prev)
 		f->prev->next = f->next;
 	else
@@ -434,6 +444,55 @@ static void op_release(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi
 	fuse_reply_err(req, 0);
 }
 
+/* Wakes the pollers whose file became readable, until the file system stops. */
+static void *watch_polls(void *arg)
+{
+	struct uft_fuse_fs *fs = arg;
+	sigset_t all;
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, NULL);
+	if (fs->be->thread_init)
+		fs->be->thread_init();
+	pthread_mutex_lock(&fs->lock);
+	while (!fs->stopping) {
+		for (struct file *f = fs->files; f; f = f->next) {
+			if (f->ph && fs->be->poll(f->h)) {
+				fuse_lowlevel_notify_poll(f->ph);
+				fuse_pollhandle_destroy(f->ph);
+				f->ph = NULL;
+			}
+		}
+		pthread_mutex_unlock(&fs->lock);
+		usleep(10000);
+		pthread_mutex_lock(&fs->lock);
+	}
+	pthread_mutex_unlock(&fs->lock);
+	return NULL;
+}
+
+static void op_poll(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi,
+		    struct fuse_pollhandle *ph)
+{
+	struct uft_fuse_fs *fs = fs_of(req);
+	struct file *f = (struct file *)(uintptr_t)fi->fh;
+	if (!fs->be->poll || fs->be->poll(f->h)) {
+		if (ph)
+			fuse_pollhandle_destroy(ph);
+		fuse_reply_poll(req, POLLIN | POLLRDNORM);
+		return;
+	}
+	if (ph) {
+		pthread_mutex_lock(&fs->lock);
+		if (f->ph)
+			fuse_pollhandle_destroy(f->ph);
+		f->ph = ph;
+		if (!fs->watching && !fs->stopping)
+			fs->watching = pthread_create(&fs->watcher, NULL, watch_polls, fs) == 0;
+		pthread_mutex_unlock(&fs->lock);
+	}
+	fuse_reply_poll(req, 0);
+}
+
 static void op_mkdir(fuse_req_t req, fuse_ino_t parent, const char *name, mode_t mode)
 {
 	struct uft_fuse_fs *fs = fs_of(req);
@@ -483,6 +542,7 @@ const struct fuse_lowlevel_ops uft_fuse_ops = {
     .read = op_read,
     .write = op_write,
     .release = op_release,
+    .poll = op_poll,
     .mkdir = op_mkdir,
     .rmdir = op_rmdir,
     .create = op_create,
@@ -517,6 +577,12 @@ void uft_fuse_fs_interrupt_all(struct uft_fuse_fs *fs)
 
 void uft_fuse_fs_free(struct uft_fuse_fs *fs)
 {
+	pthread_mutex_lock(&fs->lock);
+	fs->stopping = true;
+	bool joined = fs->watching;
+	pthread_mutex_unlock(&fs->lock);
+	if (joined)
+		pthread_join(fs->watcher, NULL);
 	for (unsigned b = 0; b < BUCKETS; b++) {
 		while (fs->by_ino[b]) {
 			struct node *n = fs->by_ino[b];
@@ -527,6 +593,8 @@ void uft_fuse_fs_free(struct uft_fuse_fs *fs)
 	while (fs->files) {
 		struct file *f = fs->files;
 		fs->files = f->next;
+		if (f->ph)
+			fuse_pollhandle_destroy(f->ph);
 		fs->be->release(f->h);
 		free(f);
 	}

@@ -49,6 +49,11 @@ static ssize_t be_write(void *file, const char *buf, size_t len, uint64_t off)
 	return uft_tracefs_write(file, buf, len, off);
 }
 
+static int be_poll(void *file)
+{
+	return uft_tracefs_poll(file);
+}
+
 static void be_interrupt(void *file)
 {
 	uft_tracefs_interrupt(file);
@@ -76,6 +81,7 @@ static const struct uft_door_backend in_process = {
     .open = be_open,
     .read = be_read,
     .write = be_write,
+    .poll = be_poll,
     .interrupt = be_interrupt,
     .release = be_release,
     .mkdir = be_mkdir,

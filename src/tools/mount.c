@@ -84,6 +84,13 @@ static ssize_t r_write(void *file, const char *buf, size_t len, uint64_t off)
 	return gone((int)n) == -ENOTCONN ? -ENOTCONN : n;
 }
 
+static int r_poll(void *file)
+{
+	struct remote_file *f = file;
+	int rc = uft_ctl_poll(f->c, f->h);
+	return rc != 0; /* a gone process reads as ready: the read tells */
+}
+
 static void r_interrupt(void *file)
 {
 	struct remote_file *f = file;
@@ -216,6 +223,7 @@ int cmd_mount(int argc, char **argv)
 	    .open = r_open,
 	    .read = r_read,
 	    .write = r_write,
+	    .poll = r_poll,
 	    .interrupt = r_interrupt,
 	    .release = r_release,
 	    .mkdir = r_mkdir,

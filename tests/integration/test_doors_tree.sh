@@ -11,7 +11,7 @@ B=${UFT_BUILD:-build}
 case $B in /*) ;; *) B=$PWD/$B ;; esac
 UFT=$B/bin/uft
 SERVER=$B/bin/server
-[ -x "$UFT" ] && [ -x "$SERVER" ] || {
+[ -x "$UFT" ] && [ -x "$SERVER" ] && [ -x "$B/tests/pollwait" ] || {
 	echo "skip: build $B first"
 	exit 77
 }
@@ -106,6 +106,18 @@ session() {
 	wr trace "" || fail "clear"
 	timeout 5 head -n 1 < <(rd trace_pipe 2>/dev/null) >"$tmp/pipe"
 	grep -q ' reply: ' "$tmp/pipe" || fail "trace_pipe gave: $(cat "$tmp/pipe")"
+
+	# poll(2) on a mounted trace_pipe: not ready while nothing is traced,
+	# woken when an event comes.
+	if [ "$door" = fuse ]; then
+		wr events/server/enable 0
+		wr trace "" || fail "clear"
+		"$B/tests/pollwait" "$mnt/trace_pipe" 300 >/dev/null && fail "poll: ready on an empty pipe"
+		(sleep 0.3 && wr events/server/enable 1) &
+		local enabler=$!
+		"$B/tests/pollwait" "$mnt/trace_pipe" 5000 >/dev/null || fail "poll: not woken by an event"
+		wait "$enabler"
+	fi
 
 	# Resize while tracing, then switch the clock (which clears).
 	wr buffer_size_kb 64 || fail "resize"
