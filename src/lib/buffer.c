@@ -9,8 +9,12 @@
 #include <uft/fastpath.h>
 
 struct uft_buffer uft_buffers[UFT_MAX_BUFFERS] = {
-    [0] = {.gen = 1, .on = 1, .ring_pages = 256, .mode = UFT_MODE_OVERWRITE,
-	   .clock = UFT_CLOCK_LOCAL, .in_use = 1},
+    [0] = {.gen = 1,
+	   .on = 1,
+	   .ring_pages = 256,
+	   .mode = UFT_MODE_OVERWRITE,
+	   .clock = UFT_CLOCK_LOCAL,
+	   .in_use = 1},
 };
 
 /* Set by the writer once it knows whether rseq gives the CPU. */

@@ -351,10 +351,14 @@ static void unregister_desc(struct uft_event *d)
 				d->enabled = 0;
 				__atomic_sub_fetch(d->gate, 1, __ATOMIC_RELAXED);
 			}
+			const void *tg = d->targets;
 			__atomic_store_n(&d->targets, NULL, __ATOMIC_RELEASE);
 			e->descs[j] = e->descs[--e->nr_descs];
-			if (e->nr_descs == 0)
+			if (e->nr_descs == 0) {
 				e->live = false; /* the id stays retired */
+				/* The event's last descriptor held its targets list. */
+				retire(tg);
+			}
 			d->id = 0;
 			if (d->style == UFT_STYLE_PRINTF && d->priv) {
 				/* The descriptor leaves with its object; its layout with it. */
