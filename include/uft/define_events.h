@@ -193,6 +193,8 @@
 	    __attribute__((section(UFT_SECTION), used)) = &uft_event_##evn;                        \
 	static __attribute__((noinline, cold)) void uft__slow_trace_##evn(proto)                   \
 	{                                                                                          \
+		if (!uft_event_##evn.enabled)                                                      \
+			return;                                                                    \
 		struct uft_data_offsets_##evn __data_offsets;                                      \
 		uint32_t __data_size = uft__get_offsets_##evn(&__data_offsets, args);              \
 		struct uft_rsv __rsv;                                                              \
@@ -211,8 +213,8 @@
 	__attribute__((noinline)) void uft__do_trace_##evn(proto)                                  \
 	{                                                                                          \
 		UFT__SDT_PROBE(UFT_SYSTEM, evn, args);                                             \
-		if (!uft_event_##evn.enabled)                                                      \
-			return;                                                                    \
+		/* Off (the gate may be up for an SDT tracer alone) or not for the fast            \
+		 * path: the slow path sorts it out. */                                            \
 		struct uft_data_offsets_##evn __data_offsets;                                      \
 		uint32_t __data_size = uft__get_offsets_##evn(&__data_offsets, args);              \
 		struct uft_fast_rsv __frsv;                                                        \

@@ -47,12 +47,9 @@ struct uft_common_entry {
 
 struct uft_event {
 	uint32_t magic;
-	uint8_t style;	 /* enum uft_event_style */
-	uint8_t enabled; /* recorded into at least one buffer */
-	uint16_t id;	 /* common_type; 0 until registered */
-	/* Non-zero when a record needs more than the global buffer's plain write:
-	 * a filter, an instance's buffer, a trigger. */
-	volatile uint8_t slow;
+	uint8_t style;		 /* enum uft_event_style */
+	uint8_t enabled;	 /* recorded into at least one buffer */
+	uint16_t id;		 /* common_type; 0 until registered */
 	volatile uint16_t *gate; /* fast-path flag; also the SDT semaphore */
 	const char *system;
 	const char *name;
@@ -70,6 +67,10 @@ struct uft_event {
 	/* Where records go (the registry's struct uft_targets): buffers, each with
 	 * its compiled filter; records a filter rejects take no buffer space. */
 	const void *volatile targets;
+	/* The id while a record needs no more than the global buffer's plain
+	 * write, which the inline fast path does; 0 while it needs more (a filter,
+	 * an instance's buffer) or the event is off. */
+	volatile uint64_t fast_type;
 };
 
 #ifdef __cplusplus

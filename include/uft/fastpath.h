@@ -1,10 +1,11 @@
 /* The inline fast path of generated event writers.
  *
- * The common case — a thread writing outside any signal handler, an event
- * recorded into the global buffer only and without a filter, the record fits the current page, same
- * CPU as the last record, a delta that needs no time extend, the default local clock — is done
- * inline with plain loads and stores on the thread's level-0 ring state. Every other case returns
- * NULL and the caller goes through uft_reserve()/uft_commit().
+ * The common case — a thread writing at nesting level 0 (in a signal handler
+ * too, as long as it interrupted no write), an event recorded into the global buffer only and
+ * without a filter, the record fits the current page, same CPU as the last record, a delta that
+ * needs no time extend, the default local clock — is done inline with plain loads and stores on
+ * the thread's level-0 ring state. Every other case returns NULL and the caller goes through
+ * uft_reserve()/uft_commit().
  *
  * The structures below are the part of libuft's per-thread state this code
  * reads: their layout is ABI (UFT_FAST_ABI) and libuft checks it at build time. */
@@ -21,12 +22,12 @@
 #define UFT_HAVE_FAST_PATH 1
 #endif
 
-#define UFT_FAST_ABI 2
+#define UFT_FAST_ABI 3
 
 /* The symbols carry the ABI version, so code built against another layout
  * fails to load instead of writing through the wrong offsets. */
-#define uft_fast uft_fast_abi2
-#define uft_fast_epoch uft_fast_epoch_abi2
+#define uft_fast uft_fast_abi3
+#define uft_fast_epoch uft_fast_epoch_abi3
 
 /* Level-0 ring of a thread, as the writer keeps it. */
 struct uft_fast_ring {
@@ -44,6 +45,10 @@ struct uft_fast_tls {
 	int32_t tid;
 	uint32_t epoch; /* uft_fast_epoch when lv0 was opened */
 	uint32_t pad;
+	/* Bytes 2-7 of a level-0 record's common fields, bytes 0-1 (common_type)
+	 * zero: the flags for in_signal and sigs_blocked, preempt_count 0, the tid.
+	 * Kept in step with those fields by whatever changes them. */
+	uint64_t common;
 	struct uft_fast_ring lv0;
 };
 
@@ -69,9 +74,10 @@ uft_fast_reserve(const struct uft_event *ev, uint32_t len, struct uft_fast_rsv *
 	struct uft_fast_tls *t = &uft_fast;
 	struct uft_fast_ring *w = &t->lv0;
 	uint32_t size = 8u + ((len + 7u) & ~7u); /* aligned record: header, length, payload */
-	if (__builtin_expect((t->nest | t->in_signal | t->sigs_blocked) != 0 ||
-				 t->epoch != uft_fast_epoch || ev->slow,
-			     0))
+	/* fast_type is the event's id while it is enabled for the global buffer
+	 * alone without a filter, else 0. */
+	uint64_t type = ev->fast_type;
+	if (__builtin_expect(type == 0 || t->nest != 0 || t->epoch != uft_fast_epoch, 0))
 		return (void *)0;
 	t->nest = 1;
 	atomic_signal_fence(memory_order_seq_cst);
@@ -79,7 +85,7 @@ uft_fast_reserve(const struct uft_event *ev, uint32_t len, struct uft_fast_rsv *
 	uint32_t tail = w->tail;
 	uint64_t ts = tsc; /* rings hold raw cycles; readers convert */
 	uint32_t cpu;
-	__asm__ volatile("movl %%fs:(%1), %0" : "=r"(cpu) : "r"(__rseq_offset + 4));
+	__asm__ volatile("movl %%fs:4(%1), %0" : "=r"(cpu) : "r"(__rseq_offset));
 	uint64_t delta = ts - w->last_ts;
 	/* 4080 data bytes per page; deltas must fit the header's 27 bits. */
 	if (__builtin_expect(delta > ((1u << 27) - 1) || cpu != w->cpu || tail + size > 4080u, 0)) {
@@ -88,12 +94,19 @@ uft_fast_reserve(const struct uft_event *ev, uint32_t len, struct uft_fast_rsv *
 		return (void *)0;
 	}
 	char *p = page + 16 + tail;
-	*(uint64_t *)p = (delta << 5) | ((uint64_t)(((len + 7u) & ~7u) + 4u) << 32);
+	/* The line 512 bytes on, for writing: in a ring larger than the cache,
+	 * which a consumer on another CPU read last, its ownership arrives before
+	 * the stores that need it. */
+	if (((tail + 16u) & 63u) < size)
+		__asm__ volatile("prefetchw %0" : : "m"(*(p + 512)));
+	/* type_len 0 and the delta, then the length word (payload and itself) */
+	*(uint32_t *)p = (uint32_t)delta << 5;
+	*(uint32_t *)(p + 4) = ((len + 7u) & ~7u) + 4u;
 	char *rec = p + 8;
 	if (len & 7)
 		*(uint64_t *)(rec + (len & ~7u)) = 0; /* no stale bytes in the rounding */
-	/* common_type, flags 0, preempt_count 0, common_pid */
-	*(uint64_t *)rec = (uint64_t)ev->id | ((uint64_t)(uint32_t)t->tid << 32);
+	/* common_type, flags, preempt_count 0, common_pid */
+	*(uint64_t *)rec = type | t->common;
 	rsv->tail = tail + size;
 	rsv->ts = ts;
 	return rec;

@@ -19,13 +19,14 @@ __attribute__((noinline, cold)) static void trace_printf_slow(struct uft_event *
 void uft__trace_printf(struct uft_event *ev, const uint64_t *args, uint32_t nr_args)
 {
 	const struct uft_printf_layout *l = ev->priv;
-	if (!ev->enabled || !l || nr_args != l->nr_args)
+	if (!l || nr_args != l->nr_args)
 		return;
 	uint32_t size = l->nr_strings ? uft_printf_record_size(l, args) : l->fixed_size;
 	struct uft_fast_rsv frsv;
 	void *rec = uft_fast_reserve(ev, size, &frsv);
 	if (__builtin_expect(!rec, 0)) {
-		trace_printf_slow(ev, l, args, size);
+		if (ev->enabled)
+			trace_printf_slow(ev, l, args, size);
 		return;
 	}
 	uft_printf_record_fill(l, args, rec, size);

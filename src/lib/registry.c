@@ -129,7 +129,7 @@ static void publish_targets(struct reg_event *e)
 		struct uft_event *d = e->descs[i];
 		/* Off the fast path before the list changes; back on after. */
 		if (slow)
-			d->slow = 1;
+			d->fast_type = 0;
 		__atomic_store_n(&d->targets, tg, __ATOMIC_RELEASE);
 		if (n && !d->enabled) {
 			d->enabled = 1;
@@ -138,7 +138,7 @@ static void publish_targets(struct reg_event *e)
 			d->enabled = 0;
 			__atomic_sub_fetch(d->gate, 1, __ATOMIC_RELAXED);
 		}
-		d->slow = slow;
+		d->fast_type = n && !slow ? d->id : 0;
 	}
 	if (old != tg)
 		retire(old);
@@ -383,6 +383,7 @@ static void unregister_desc(struct uft_event *d)
 		for (uint32_t j = 0; j < e->nr_descs; j++) {
 			if (e->descs[j] != d)
 				continue;
+			d->fast_type = 0;
 			if (d->enabled) {
 				d->enabled = 0;
 				__atomic_sub_fetch(d->gate, 1, __ATOMIC_RELAXED);

@@ -25,8 +25,11 @@ struct uft_wring {
 	uint64_t page_idx;
 	uint64_t dropped; /* events refused (discard mode, full) */
 	uint64_t lost;	  /* events that could not be written at all */
-	uint32_t gen;	  /* buffer generation the ring was opened for */
-	uint32_t buffer;  /* index in uft_buffers */
+	/* `consumed` as last read: a lower bound of it, which spares a page switch
+	 * the cache line the consumer writes while the ring has room. */
+	uint64_t cons_seen;
+	uint32_t gen;	 /* buffer generation the ring was opened for */
+	uint32_t buffer; /* index in uft_buffers */
 };
 
 struct uft_tls {
@@ -37,6 +40,7 @@ struct uft_tls {
 	int32_t tid;
 	uint32_t epoch;
 	uint32_t pad;
+	uint64_t common; /* flags and tid of level-0 records: uft_tls_sync_common() */
 	struct uft_wring lv[UFT_MAX_NEST]; /* the global buffer */
 	/* Rings of the instances' buffers, [buffer - 1][level], mapped on the
 	 * thread's first event into an instance. */
@@ -66,6 +70,17 @@ struct uft_session {
 
 extern struct uft_session uft_sess;
 extern __thread struct uft_tls uft_tls __attribute__((tls_model("initial-exec")));
+
+/* Recomputes the common fields the fast path stores (flags, preempt_count 0,
+ * pid) after tid, in_signal or sigs_blocked changed. A signal handler that
+ * interrupts this restores those fields and recomputes before it returns, so
+ * the value stored here is still the right one. */
+static inline void uft_tls_sync_common(struct uft_tls *t)
+{
+	uint64_t flags =
+	    (t->in_signal ? UFT_FLAG_IN_SIGNAL : 0) | (t->sigs_blocked ? UFT_FLAG_SIGS_BLOCKED : 0);
+	t->common = ((uint64_t)(uint32_t)t->tid << 32) | (flags << 16);
+}
 
 /* A timestamp in the units of a ring: raw TSC cycles or its clock's own. */
 static inline uint64_t uft_ring_now(const struct uft_ring *r)

@@ -103,6 +103,7 @@ static void trampoline(int sig, siginfo_t *si, void *uc)
 	t->in_signal++;
 	if (sig > 0 && sig < _NSIG && handler_blocks_all[sig])
 		t->sigs_blocked = 1;
+	uft_tls_sync_common(t);
 	atomic_signal_fence(memory_order_seq_cst);
 	struct sigaction *a = sig > 0 && sig < _NSIG
 				  ? atomic_load_explicit(&user_ptr[sig], memory_order_acquire)
@@ -116,6 +117,7 @@ static void trampoline(int sig, siginfo_t *si, void *uc)
 	atomic_signal_fence(memory_order_seq_cst);
 	t->in_signal--;
 	t->sigs_blocked = was_blocked;
+	uft_tls_sync_common(t);
 }
 
 int sigaction(int sig, const struct sigaction *act, struct sigaction *oldact)
@@ -166,8 +168,10 @@ sighandler_t signal(int sig, sighandler_t handler)
 static void note_mask(void)
 {
 	sigset_t now;
-	if (libc_sigmask(SIG_BLOCK, NULL, &now) == 0)
+	if (libc_sigmask(SIG_BLOCK, NULL, &now) == 0) {
 		uft_tls.sigs_blocked = blocks_all(&now);
+		uft_tls_sync_common(&uft_tls);
+	}
 }
 
 int sigprocmask(int how, const sigset_t *set, sigset_t *old)
@@ -231,17 +235,20 @@ void siglongjmp(sigjmp_buf env, int val)
 {
 	uft_tls.in_signal = 0;
 	uft_tls.sigs_blocked = 0;
+	uft_tls_sync_common(&uft_tls);
 	next_jump(JUMP_SIGLONGJMP)(env, val);
 }
 
 void longjmp(jmp_buf env, int val)
 {
 	uft_tls.in_signal = 0;
+	uft_tls_sync_common(&uft_tls);
 	next_jump(JUMP_LONGJMP)(env, val);
 }
 
 void __longjmp_chk(jmp_buf env, int val)
 {
 	uft_tls.in_signal = 0;
+	uft_tls_sync_common(&uft_tls);
 	next_jump(JUMP_LONGJMP_CHK)(env, val);
 }

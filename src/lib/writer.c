@@ -35,6 +35,7 @@ _Static_assert(
 	offsetof(struct uft_tls, sigs_blocked) == offsetof(struct uft_fast_tls, sigs_blocked) &&
 	offsetof(struct uft_tls, tid) == offsetof(struct uft_fast_tls, tid) &&
 	offsetof(struct uft_tls, epoch) == offsetof(struct uft_fast_tls, epoch) &&
+	offsetof(struct uft_tls, common) == offsetof(struct uft_fast_tls, common) &&
 	offsetof(struct uft_tls, lv[0].page) == offsetof(struct uft_fast_tls, lv0.page) &&
 	offsetof(struct uft_tls, lv[0].tail) == offsetof(struct uft_fast_tls, lv0.tail) &&
 	offsetof(struct uft_tls, lv[0].cpu) == offsetof(struct uft_fast_tls, lv0.cpu) &&
@@ -104,9 +105,12 @@ static void count_lost(struct uft_wring *w)
 		atomic_fetch_add_explicit(&w->r->lost, 1, memory_order_relaxed);
 }
 
-static void maybe_wake(struct uft_ring *r, uint64_t produced)
+static void maybe_wake(struct uft_wring *w, struct uft_ring *r, uint64_t produced)
 {
+	if ((produced - w->cons_seen) * 2 < r->nr_pages)
+		return;
 	uint64_t c = atomic_load_explicit(&r->consumed, memory_order_relaxed);
+	w->cons_seen = c;
 	if ((produced - c) * 2 < r->nr_pages)
 		return;
 	if (atomic_load_explicit(&r->wake_pending, memory_order_relaxed))
@@ -120,8 +124,9 @@ static int next_page(struct uft_wring *w, uint64_t ts)
 {
 	struct uft_ring *r = w->r;
 	uint64_t next = w->page_idx + 1;
-	for (;;) {
+	while (next >= w->cons_seen + r->nr_pages) {
 		uint64_t c = atomic_load_explicit(&r->consumed, memory_order_acquire);
+		w->cons_seen = c;
 		if (next < c + r->nr_pages)
 			break;
 		if (r->mode == UFT_MODE_DISCARD)
@@ -131,14 +136,18 @@ static int next_page(struct uft_wring *w, uint64_t ts)
 			uint64_t lost = r->meta[(c + 1) % r->nr_pages].first_entry -
 					r->meta[c % r->nr_pages].first_entry;
 			atomic_fetch_add_explicit(&r->overrun, lost, memory_order_relaxed);
+			w->cons_seen = c + 1;
 		}
 	}
 	uft_rb_put_padding(w->page + UFT_PAGE_HDR_SIZE, w->tail, UFT_PAGE_DATA_SIZE);
 	atomic_store_explicit(&r->entries, w->entries, memory_order_relaxed);
 	atomic_store_explicit(&r->produced, next, memory_order_release);
 	/* Readers validate a copied page by re-reading `produced` afterwards, so it
-	 * must be visible before any byte of the recycled slot changes. */
-	atomic_thread_fence(memory_order_seq_cst);
+	 * must be visible before any byte of the recycled slot changes: a release
+	 * fence orders it before the stores below (the readers' acquire fence
+	 * pairs with it), and costs nothing on x86, where a full fence would wait
+	 * for every store still in flight to the ring. */
+	atomic_thread_fence(memory_order_release);
 	struct uft_slot_meta *m = &r->meta[next % r->nr_pages];
 	m->first_entry = w->entries;
 	m->cpu = w->cpu;
@@ -152,7 +161,7 @@ static int next_page(struct uft_wring *w, uint64_t ts)
 	 * the page it replaces, whose commit word a reader must not pair with it. */
 	__atomic_store_n(&m->seq_lo, (uint32_t)next, __ATOMIC_RELEASE);
 	w->last_ts = ts;
-	maybe_wake(r, next);
+	maybe_wake(w, r, next);
 	return 0;
 }
 
@@ -188,8 +197,10 @@ static int wring_open(struct uft_tls *t, struct uft_wring *w, uint32_t buffer, u
 {
 	if (!uft_sess.hdr) /* created at start-up or when an event is enabled */
 		return -1;
-	if (!t->tid)
+	if (!t->tid) {
 		t->tid = (int32_t)syscall(SYS_gettid);
+		uft_tls_sync_common(t);
+	}
 	const struct uft_buffer *b = &uft_buffers[buffer];
 	uint32_t gen = atomic_load_explicit(&b->gen, memory_order_acquire);
 	struct uft_ring *r = uft_shm_ring_alloc(uft_sess.hdr, b, buffer, t->tid, lvl);
@@ -449,6 +460,7 @@ void uft_writer_reset_after_fork(void)
 	uft_tls.in_signal = in_signal;
 	uft_tls.sigs_blocked = blocked;
 	uft_tls.notrace = notrace;
+	uft_tls_sync_common(&uft_tls);
 }
 
 /* Enables the inline fast path once the clock and the CPU source are known:
