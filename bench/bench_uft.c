@@ -5,6 +5,8 @@
  *   ints   trace_ints(int, u32, u64), a UFT_EVENT
  *   str    trace_str("hello-world!"), a UFT_EVENT with a __string field
  *   trace  UFT_TRACE with three integers
+ *   fpass  trace_fpass(): the ints event under a two-term filter that passes
+ *   frej   trace_frej(): the same under a two-term filter that rejects
  * The tracepoints are off unless -e (enable in-process with uft_set_event) is
  * given or the program runs under `uft record`; under a recorder every timed
  * run starts once the consumer has drained the ring. */
@@ -78,6 +80,28 @@ static __attribute__((noinline)) void loop_trace(uint64_t n)
 			     (unsigned long long)i));
 }
 
+static __attribute__((noinline)) void loop_fpass(uint64_t n)
+{
+	BENCH_LOOP(n, i, trace_fpass((int)(i & 0x7fffffff), (uint32_t)i, i));
+}
+
+static __attribute__((noinline)) void loop_frej(uint64_t n)
+{
+	BENCH_LOOP(n, i, trace_frej((int)(i & 0x7fffffff), (uint32_t)i, i));
+}
+
+/* Both filters evaluate both terms: a >= 0 always holds, b never is 2^32-1
+ * (the loops stay far below). */
+static void set_filters(void)
+{
+	char err[512];
+	if (uft_set_filter("bench:fpass", "a >= 0 && b != 4294967295", err, sizeof(err)) < 0 ||
+	    uft_set_filter("bench:frej", "a >= 0 && b == 4294967295", err, sizeof(err)) < 0) {
+		fprintf(stderr, "bench_uft: filter: %s", err);
+		exit(1);
+	}
+}
+
 /* ---- hooks ---- */
 
 static bool enable_in_process, enabled, recording;
@@ -104,6 +128,8 @@ static const struct bench_variant variants[] = {
     {"ints", loop_ints, before_run, bench_uft_counts},
     {"str", loop_str, before_run, bench_uft_counts},
     {"trace", loop_trace, before_run, bench_uft_counts},
+    {"fpass", loop_fpass, before_run, bench_uft_counts},
+    {"frej", loop_frej, before_run, bench_uft_counts},
 };
 
 int main(int argc, char **argv)
@@ -116,6 +142,7 @@ int main(int argc, char **argv)
 	}
 	const char *rec = getenv("UFT_RECORD");
 	recording = rec && *rec;
+	set_filters();
 	floor_buf = aligned_alloc(64, FLOOR64_SLOTS * sizeof(struct floor_slot));
 	if (!floor_buf)
 		return 1;

@@ -101,7 +101,7 @@ collect "${RUN_W[@]}" "$B/bench_uft" -n "$ITERS" -r "$REPS" -p off_ floor floor6
 
 echo "-- uft on, in-process, overwrite ring of 1 MiB, no consumer"
 UFT_MODE=overwrite UFT_BUFFER_KB=1024 collect "${RUN_W[@]}" "$B/bench_uft" -e -n "$ITERS" -r "$REPS" -p ow_ \
-	ints str trace
+	ints str trace fpass frej
 
 echo "-- uft on, uft record -M discard -b $REC_RING_KB, consumer draining"
 collect "${RUN_C[@]}" "$UFT" record -M discard -b "$REC_RING_KB" -e 'bench:*' \
@@ -185,6 +185,8 @@ END {
 	row("ow_ints", "3 uft on, 3 ints (in-process, overwrite 1 MiB)")
 	row("ow_str", "4 uft on, __string (in-process, overwrite)")
 	row("ow_trace", "4 uft on, UFT_TRACE (in-process, overwrite)")
+	row("ow_fpass", "8 uft on, 3 ints, 2-term filter passes")
+	row("ow_frej", "8 uft on, 3 ints, 2-term filter rejects")
 	row("off_ints", "5 uft off, UFT_EVENT 3 ints")
 	row("off_str", "5 uft off, UFT_EVENT __string")
 	row("off_trace", "5 uft off, UFT_TRACE 3 ints")
@@ -211,5 +213,11 @@ END {
 			ns["off_ints"] - ns["off_none"], ns["off_trace"] - ns["off_none"]
 	if ("lttng_off_ints" in ns && "lttng_off_none" in ns)
 		printf "  LTTng off - none   %+6.3f ns\n", ns["lttng_off_ints"] - ns["lttng_off_none"]
+	if ("ow_fpass" in ns && "ow_ints" in ns)
+		printf "  filter passes      %+6.2f ns over the unfiltered event (%.2fx)\n",
+			ns["ow_fpass"] - ns["ow_ints"], ns["ow_fpass"] / ns["ow_ints"]
+	if ("ow_frej" in ns && "ow_ints" in ns)
+		printf "  filter rejects     %+6.2f ns over the unfiltered event (%.2fx), no buffer space\n",
+			ns["ow_frej"] - ns["ow_ints"], ns["ow_frej"] / ns["ow_ints"]
 	if (tsc > 0) printf "(TSC %.3f GHz; TSC cycles are reference cycles, not core cycles)\n", tsc
 }' "$RES"
