@@ -11,13 +11,7 @@
 
 #include "common/filter.h"
 
-#define CHECK(cond)                                                                                \
-	do {                                                                                       \
-		if (!(cond)) {                                                                     \
-			fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond);   \
-			abort();                                                                   \
-		}                                                                                  \
-	} while (0)
+#include "fuzz_check.h"
 
 /* 8-byte common header, then the fields; strings after offset 80. */
 static const struct uft_field fields[] = {

@@ -9,29 +9,8 @@
 
 #include "common/print_fmt.h"
 
-#define CHECK(cond)                                                                                \
-	do {                                                                                       \
-		if (!(cond)) {                                                                     \
-			fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond);   \
-			abort();                                                                   \
-		}                                                                                  \
-	} while (0)
-
-static const struct uft_field fields[] = {
-    {"signed char", "c8", 8, 1, 1, UFT_FIELD_SCALAR, 1},
-    {"unsigned char", "b", 9, 1, 0, UFT_FIELD_SCALAR, 1},
-    {"short", "s16", 10, 2, 1, UFT_FIELD_SCALAR, 2},
-    {"unsigned short", "u16", 12, 2, 0, UFT_FIELD_SCALAR, 2},
-    {"bool", "flag", 14, 1, 0, UFT_FIELD_SCALAR, 1},
-    {"int", "i32", 16, 4, 1, UFT_FIELD_SCALAR, 4},
-    {"unsigned int", "u32", 20, 4, 0, UFT_FIELD_SCALAR, 4},
-    {"long", "l64", 24, 8, 1, UFT_FIELD_SCALAR, 8},
-    {"unsigned long", "u64", 32, 8, 0, UFT_FIELD_SCALAR, 8},
-    {"char", "name[8]", 40, 8, 1, UFT_FIELD_ARRAY, 1},
-    {"__data_loc char[]", "str", 48, 4, 0, UFT_FIELD_DYN, 1},
-    {"__data_loc unsigned char[]", "arr", 52, 4, 0, UFT_FIELD_DYN, 1},
-    {"void *", "ptr", 56, 8, 0, UFT_FIELD_SCALAR, 8},
-};
+#include "../tests/unit/field_kinds.h"
+#include "fuzz_check.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -44,8 +23,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	struct uft_print_fmt *pf;
 	char err[256];
-	int ret = uft_print_fmt_compile(fmt, fields, sizeof(fields) / sizeof(fields[0]), &pf, err,
-					sizeof(err));
+	int ret = uft_print_fmt_compile(
+	    fmt, field_kinds, sizeof(field_kinds) / sizeof(field_kinds[0]), &pf, err, sizeof(err));
 	free(fmt);
 	if (ret) {
 		CHECK(!pf && err[0]);

@@ -13,13 +13,7 @@
 #include "common/format.h"
 #include "common/printf_event.h"
 
-#define CHECK(cond)                                                                                \
-	do {                                                                                       \
-		if (!(cond)) {                                                                     \
-			fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond);   \
-			abort();                                                                   \
-		}                                                                                  \
-	} while (0)
+#include "fuzz_check.h"
 
 static const char *const strings[] = {"", "abc", "hello world", NULL, "x%d\\n"};
 

@@ -3,41 +3,8 @@
 # ls, cat, write (and the tree's errors, as echo would report them), pipe,
 # mkdir/rmdir of instances, --list, stale sockets, and the refusal of another
 # user. Exit 0 pass, 77 skip, else fail.
-set -uo pipefail
-cd "$(dirname "$0")/../.." || exit 1
-B=${UFT_BUILD:-build}
-case $B in /*) ;; *) B=$PWD/$B ;; esac
-UFT=$B/bin/uft
-SERVER=$B/bin/server
-[ -x "$UFT" ] && [ -x "$SERVER" ] || {
-	echo "skip: build $B first"
-	exit 77
-}
-tmp=$(mktemp -d)
-export UFT_RUNDIR=$tmp/run
-pids=()
-cleanup() {
-	for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done
-	wait 2>/dev/null
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-fail() {
-	echo "FAIL: $*"
-	exit 1
-}
+source "$(dirname "$0")/lib/live.sh"
 
-# Starts the example server; waits for its socket (slow under sanitizers).
-start_server() {
-	"$SERVER" 2 &
-	pid=$!
-	pids+=("$pid")
-	for _ in $(seq 100); do
-		[ -S "$UFT_RUNDIR/$pid.sock" ] && return 0
-		sleep 0.05
-	done
-	fail "no control socket $UFT_RUNDIR/$pid.sock"
-}
 ctl() { "$UFT" ctl -p "$pid" "$@"; }
 
 start_server

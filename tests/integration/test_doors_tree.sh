@@ -5,45 +5,20 @@
 # byte, clearing trace, a blocking trace_pipe read woken by a new event, an
 # instance, buffer resize while tracing, clock switch, markers.
 # Exit 0 pass, 77 skip, else fail.
-set -uo pipefail
-cd "$(dirname "$0")/../.." || exit 1
-B=${UFT_BUILD:-build}
-case $B in /*) ;; *) B=$PWD/$B ;; esac
-UFT=$B/bin/uft
-SERVER=$B/bin/server
-[ -x "$UFT" ] && [ -x "$SERVER" ] && [ -x "$B/tests/pollwait" ] || {
-	echo "skip: build $B first"
+source "$(dirname "$0")/lib/live.sh"
+[ -x "$B/tests/pollwait" ] || {
+	echo "skip: build $B's tests first"
 	exit 77
 }
-tmp=$(mktemp -d)
-export UFT_RUNDIR=$tmp/run
-pid=
 mnt=$tmp/mnt
-mountpid=
 mounted() { grep -q " $1 fuse.uft " /proc/self/mounts; }
-cleanup() {
-	[ -n "$mountpid" ] && kill "$mountpid" 2>/dev/null
-	[ -n "$pid" ] && kill "$pid" 2>/dev/null
-	wait 2>/dev/null
-	mounted "$mnt" && umount -l "$mnt" 2>/dev/null
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
+after_exit() { mounted "$mnt" && umount -l "$mnt" 2>/dev/null; }
+door=setup
 fail() {
 	echo "FAIL ($door): $*"
 	exit 1
 }
-
-"$SERVER" 2 &
-pid=$!
-for _ in $(seq 200); do
-	[ -S "$UFT_RUNDIR/$pid.sock" ] && break
-	sleep 0.05
-done
-[ -S "$UFT_RUNDIR/$pid.sock" ] || {
-	door=setup
-	fail "no control socket"
-}
+start_server
 
 # The two doors: rd PATH prints a file, wr PATH TEXT writes it like echo >,
 # ap PATH TEXT like echo >>; md and rd_dir make and remove an instance.
@@ -152,7 +127,7 @@ session ctl
 if [ -c /dev/fuse ] && { [ "$(id -u)" = 0 ] || command -v fusermount3 >/dev/null; }; then
 	mkdir -p "$mnt"
 	"$UFT" mount -p "$pid" "$mnt" 2>"$tmp/mount.log" &
-	mountpid=$!
+	pids+=($!)
 	for _ in $(seq 100); do
 		mounted "$mnt" && break
 		sleep 0.05

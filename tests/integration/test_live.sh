@@ -2,37 +2,9 @@
 # The live commands on a running process: start (events, filters, size, clock,
 # options), stop, restart, show, stat, extract (read back by trace-cmd and by
 # uft report), reset, and their errors. Exit 0 pass, 77 skip, else fail.
-set -uo pipefail
-cd "$(dirname "$0")/../.." || exit 1
-B=${UFT_BUILD:-build}
-case $B in /*) ;; *) B=$PWD/$B ;; esac
-UFT=$B/bin/uft
-SERVER=$B/bin/server
-[ -x "$UFT" ] && [ -x "$SERVER" ] || {
-	echo "skip: build $B first"
-	exit 77
-}
-tmp=$(mktemp -d)
-export UFT_RUNDIR=$tmp/run
-pid=
-cleanup() {
-	[ -n "$pid" ] && kill "$pid" 2>/dev/null
-	wait 2>/dev/null
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-fail() {
-	echo "FAIL: $*"
-	exit 1
-}
+source "$(dirname "$0")/lib/live.sh"
 
-"$SERVER" 2 &
-pid=$!
-for _ in $(seq 200); do
-	[ -S "$UFT_RUNDIR/$pid.sock" ] && break
-	sleep 0.05
-done
-[ -S "$UFT_RUNDIR/$pid.sock" ] || fail "no control socket"
+start_server
 u() { "$UFT" "$@"; }
 # Waits until the process's trace holds at least $1 reply events.
 wait_events() {

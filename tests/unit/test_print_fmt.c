@@ -17,6 +17,7 @@
 #include "common/format.h"
 #include "common/print_fmt.h"
 #include "common/printf_event.h"
+#include "field_kinds.h"
 #include "tep_body.h"
 
 #define P(x) ((uint64_t)(uintptr_t)(x))
@@ -198,22 +199,7 @@ static void test_printf_layouts(void **state)
 
 /* ---- expressions and helpers on a table of every integer kind ---- */
 
-static const struct uft_field kinds[] = {
-    {"signed char", "c8", 8, 1, 1, UFT_FIELD_SCALAR, 1},
-    {"unsigned char", "b", 9, 1, 0, UFT_FIELD_SCALAR, 1},
-    {"short", "s16", 10, 2, 1, UFT_FIELD_SCALAR, 2},
-    {"unsigned short", "u16", 12, 2, 0, UFT_FIELD_SCALAR, 2},
-    {"bool", "flag", 14, 1, 0, UFT_FIELD_SCALAR, 1},
-    {"int", "i32", 16, 4, 1, UFT_FIELD_SCALAR, 4},
-    {"unsigned int", "u32", 20, 4, 0, UFT_FIELD_SCALAR, 4},
-    {"long", "l64", 24, 8, 1, UFT_FIELD_SCALAR, 8},
-    {"unsigned long", "u64", 32, 8, 0, UFT_FIELD_SCALAR, 8},
-    {"char", "name[8]", 40, 8, 1, UFT_FIELD_ARRAY, 1},
-    {"__data_loc char[]", "str", 48, 4, 0, UFT_FIELD_DYN, 1},
-    {"__data_loc unsigned char[]", "arr", 52, 4, 0, UFT_FIELD_DYN, 1},
-    {"void *", "ptr", 56, 8, 0, UFT_FIELD_SCALAR, 8},
-};
-#define NKINDS (uint32_t)(sizeof(kinds) / sizeof(kinds[0]))
+#define NKINDS (uint32_t)(sizeof(field_kinds) / sizeof(field_kinds[0]))
 
 static uint32_t kinds_record(uint8_t *rec, int variant)
 {
@@ -251,7 +237,7 @@ static void expr_case(const char *print_fmt)
 	uint8_t rec[128];
 	for (int v = 0; v < 2; v++) {
 		uint32_t len = kinds_record(rec, v);
-		same(print_fmt, kinds, NKINDS, rec, len, NULL);
+		same(print_fmt, field_kinds, NKINDS, rec, len, NULL);
 	}
 }
 
@@ -319,7 +305,7 @@ static void test_bad_records(void **state)
 	assert_int_equal(
 	    uft_print_fmt_compile("\"%s|%s|%d|%s\", __get_str(str), REC->name, "
 				  "REC->i32, __print_hex(__get_dynamic_array(arr), 100)",
-				  kinds, NKINDS, &pf, err, sizeof(err)),
+				  field_kinds, NKINDS, &pf, err, sizeof(err)),
 	    0);
 	uint8_t rec[128];
 	uint32_t len = kinds_record(rec, 0);
@@ -346,8 +332,8 @@ static void expect_refusal(const char *print_fmt, const char *needle)
 {
 	struct uft_print_fmt *pf = (void *)1;
 	char err[256] = "";
-	assert_int_equal(uft_print_fmt_compile(print_fmt, kinds, NKINDS, &pf, err, sizeof(err)),
-			 -EINVAL);
+	assert_int_equal(
+	    uft_print_fmt_compile(print_fmt, field_kinds, NKINDS, &pf, err, sizeof(err)), -EINVAL);
 	assert_null(pf);
 	if (!strstr(err, needle))
 		fail_msg("'%s': error '%s' lacks '%s'", print_fmt, err, needle);

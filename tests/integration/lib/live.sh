@@ -1,0 +1,42 @@
+# Shared by the tests that drive a running traced process (sourced, not run):
+# the build's programs, a private run directory, the processes to stop at the
+# end, fail(), and start_server. The sourcing test may add to `pids` and may
+# define `on_exit` for more clean-up.
+set -uo pipefail
+cd "$(dirname "${BASH_SOURCE[1]}")/../.." || exit 1
+B=${UFT_BUILD:-build}
+case $B in /*) ;; *) B=$PWD/$B ;; esac
+UFT=$B/bin/uft
+SERVER=$B/bin/server
+[ -x "$UFT" ] && [ -x "$SERVER" ] || {
+	echo "skip: build $B first"
+	exit 77
+}
+tmp=$(mktemp -d)
+export UFT_RUNDIR=$tmp/run
+pids=()
+live_cleanup() {
+	declare -F on_exit >/dev/null && on_exit
+	for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done
+	wait 2>/dev/null
+	declare -F after_exit >/dev/null && after_exit
+	rm -rf "$tmp"
+}
+trap live_cleanup EXIT
+fail() {
+	echo "FAIL: $*"
+	exit 1
+}
+
+# Starts the example server (an event every 2 ms) and waits for its control
+# socket (slow under sanitizers); its pid is in $pid.
+start_server() {
+	"$SERVER" 2 &
+	pid=$!
+	pids+=("$pid")
+	for _ in $(seq 200); do
+		[ -S "$UFT_RUNDIR/$pid.sock" ] && return 0
+		sleep 0.05
+	done
+	fail "no control socket $UFT_RUNDIR/$pid.sock"
+}
