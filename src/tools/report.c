@@ -13,6 +13,7 @@
 #include "common/page.h"
 #include "tools/commands.h"
 #include "tools/output.h"
+#include "tools/report_hist.h"
 #include "tools/trace_file.h"
 
 struct cpu_cursor {
@@ -60,9 +61,11 @@ static bool cpu_selected(const struct cpu_set *s, int cpu)
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: uft report [-i FILE] [--cpu N]\n"
+	fprintf(f, "usage: uft report [-i FILE] [--cpu N] [--hist SYSTEM:EVENT:SPEC]\n"
 		   "  -i FILE    trace.dat file to read (default trace.dat)\n"
-		   "  --cpu N    only events of CPU N (repeatable)\n");
+		   "  --cpu N    only events of CPU N (repeatable)\n"
+		   "  --hist S   print the histogram of hist trigger S ('sched:sched_switch:\n"
+		   "             keys=prev_pid:vals=prev_prio'); repeatable; no event lines\n");
 }
 
 int cmd_report(int argc, char **argv)
@@ -70,11 +73,14 @@ int cmd_report(int argc, char **argv)
 	static const struct option longopts[] = {
 	    {"input", required_argument, NULL, 'i'},
 	    {"cpu", required_argument, NULL, 'c'},
+	    {"hist", required_argument, NULL, 'H'},
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0},
 	};
 	const char *in = "trace.dat";
 	struct cpu_set sel = {0};
+	const char **hists = NULL;
+	size_t nr_hists = 0;
 	int opt;
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "i:h", longopts, NULL)) != -1) {
@@ -93,10 +99,22 @@ int cmd_report(int argc, char **argv)
 			sel.any = true;
 			break;
 		}
+		case 'H': {
+			const char **m = realloc(hists, (nr_hists + 1) * sizeof(*hists));
+			if (!m) {
+				free(hists);
+				return 1;
+			}
+			hists = m;
+			hists[nr_hists++] = optarg;
+			break;
+		}
 		case 'h':
+			free(hists);
 			usage(stdout);
 			return 0;
 		default:
+			free(hists);
 			usage(stderr);
 			return 2;
 		}
@@ -108,7 +126,14 @@ int cmd_report(int argc, char **argv)
 	char err[256];
 	if (trace_file_open(&tf, in, err, sizeof(err)) != 0) {
 		fprintf(stderr, "uft report: %s\n", err);
+		free(hists);
 		return 1;
+	}
+	if (nr_hists) {
+		int rc = report_hist(&tf, hists, nr_hists, stdout, stderr);
+		free(hists);
+		trace_file_close(&tf);
+		return rc;
 	}
 	if (tf.td->latency) {
 		fwrite(tf.td->latency_text, 1, tf.td->latency_len, stdout);

@@ -1,0 +1,182 @@
+/* Histogram triggers (histograms.md §1, §4, §5): a `hist:` specification
+ * compiled against an event's fields into a fixed-size table that records
+ * update without allocating or locking, and the kernel's `hist` file text.
+ * Used live by the runtime and over recorded files by `uft report --hist`. */
+#ifndef UFT_HIST_H
+#define UFT_HIST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <uft/event.h>
+
+#include "common/filter.h"
+
+/* Error messages in the kernel's order; uft_hist_strerror() gives the text. */
+enum uft_hist_err {
+	UFT_HIST_ERR_NONE = 0,
+	UFT_HIST_ERR_DUPLICATE_VAR,
+	UFT_HIST_ERR_VAR_NOT_UNIQUE,
+	UFT_HIST_ERR_TOO_MANY_VARS,
+	UFT_HIST_ERR_MALFORMED_ASSIGNMENT,
+	UFT_HIST_ERR_NAMED_MISMATCH,
+	UFT_HIST_ERR_TRIGGER_EEXIST,
+	UFT_HIST_ERR_TRIGGER_ENOENT_CLEAR,
+	UFT_HIST_ERR_SET_CLOCK_FAIL,
+	UFT_HIST_ERR_BAD_FIELD_MODIFIER,
+	UFT_HIST_ERR_TOO_MANY_SUBEXPR,
+	UFT_HIST_ERR_TIMESTAMP_MISMATCH,
+	UFT_HIST_ERR_TOO_MANY_FIELD_VARS,
+	UFT_HIST_ERR_EVENT_FILE_NOT_FOUND,
+	UFT_HIST_ERR_HIST_NOT_FOUND,
+	UFT_HIST_ERR_HIST_CREATE_FAIL,
+	UFT_HIST_ERR_SYNTH_VAR_NOT_FOUND,
+	UFT_HIST_ERR_SYNTH_EVENT_NOT_FOUND,
+	UFT_HIST_ERR_SYNTH_TYPE_MISMATCH,
+	UFT_HIST_ERR_SYNTH_COUNT_MISMATCH,
+	UFT_HIST_ERR_FIELD_VAR_PARSE_FAIL,
+	UFT_HIST_ERR_VAR_CREATE_FIND_FAIL,
+	UFT_HIST_ERR_ONX_NOT_VAR,
+	UFT_HIST_ERR_ONX_VAR_NOT_FOUND,
+	UFT_HIST_ERR_ONX_VAR_CREATE_FAIL,
+	UFT_HIST_ERR_FIELD_VAR_CREATE_FAIL,
+	UFT_HIST_ERR_TOO_MANY_PARAMS,
+	UFT_HIST_ERR_PARAM_NOT_FOUND,
+	UFT_HIST_ERR_INVALID_PARAM,
+	UFT_HIST_ERR_ACTION_NOT_FOUND,
+	UFT_HIST_ERR_NO_SAVE_PARAMS,
+	UFT_HIST_ERR_TOO_MANY_SAVE_ACTIONS,
+	UFT_HIST_ERR_ACTION_MISMATCH,
+	UFT_HIST_ERR_NO_CLOSING_PAREN,
+	UFT_HIST_ERR_SUBSYS_NOT_FOUND,
+	UFT_HIST_ERR_INVALID_SUBSYS_EVENT,
+	UFT_HIST_ERR_INVALID_REF_KEY,
+	UFT_HIST_ERR_VAR_NOT_FOUND,
+	UFT_HIST_ERR_FIELD_NOT_FOUND,
+	UFT_HIST_ERR_EMPTY_ASSIGNMENT,
+	UFT_HIST_ERR_INVALID_SORT_MODIFIER,
+	UFT_HIST_ERR_EMPTY_SORT_FIELD,
+	UFT_HIST_ERR_TOO_MANY_SORT_FIELDS,
+	UFT_HIST_ERR_INVALID_SORT_FIELD,
+	UFT_HIST_ERR_INVALID_STR_OPERAND,
+	UFT_HIST_ERR_EXPECT_NUMBER,
+	UFT_HIST_ERR_UNARY_MINUS_SUBEXPR,
+	UFT_HIST_ERR_DIVISION_BY_ZERO,
+	UFT_HIST_ERR_NEED_NOHC_VAL,
+	UFT_HIST_NR_ERRS,
+};
+
+/* Limits (the kernel's tracing_map.h). */
+#define UFT_HIST_MAX_KEYS 3
+#define UFT_HIST_MAX_VALS 3 /* hitcount included */
+#define UFT_HIST_MAX_SORT 2
+#define UFT_HIST_MAX_VARS 16
+#define UFT_HIST_BITS_MIN 7
+#define UFT_HIST_BITS_MAX 17
+#define UFT_HIST_BITS_DEFAULT 11
+#define UFT_HIST_KEY_MAX 384 /* bytes of a compound key, as the kernel's */
+
+struct uft_hist_error {
+	/* Negative errno of the failure: -EINVAL (most), -ENOENT (nohitcount
+	 * without a value, cont/clear of nothing), -ENOMEM, or -EOPNOTSUPP
+	 * for what uft does not implement yet (variables, expressions,
+	 * actions, stack traces). */
+	int err;
+	/* enum uft_hist_err (0 when the kernel logs nothing) and the byte
+	 * position in the command as error_log shows it: "hist:" followed by
+	 * the specification (see uft_hist_command()). */
+	int code;
+	int pos;
+	/* The `if` filter did not compile: `filter` holds its error, its
+	 * position relative to the filter text, which starts at filter_off in
+	 * the command. */
+	bool in_filter;
+	struct uft_filter_error filter;
+	int filter_off;
+	/* For -EOPNOTSUPP: what is not supported. */
+	const char *unsupported;
+};
+
+/* The event a histogram is attached to. Fields exclude the common ones
+ * (resolved by name at their fixed offsets), as in struct uft_event. */
+struct uft_hist_event {
+	const char *system;
+	const char *name;
+	const struct uft_field *fields;
+	uint32_t nr_fields;
+	/* Timestamps are not nanoseconds (x86-tsc, counter, uptime):
+	 * `.usecs` then leaves them as they are, as the kernel does. */
+	bool raw_clock;
+	/* Resolves `.function` in the filter; NULL: no symbols. */
+	const struct uft_filter_syms *syms;
+};
+
+/* The name of the thread that wrote a record (pid = common_pid), for
+ * `.execname`, `common_comm` and the filter's COMM; NULL when unknown. */
+struct uft_hist_comm {
+	const char *(*lookup)(void *ctx, int pid);
+	void *ctx;
+};
+
+/* Symbol names for `.sym` (function name) and `.sym-offset`
+ * ("name+0xoff/0xsize [module]"): writes the name into buf (NUL
+ * terminated) and returns 0, or -1 when none is known (printed empty). */
+struct uft_hist_syms {
+	int (*lookup)(void *ctx, uint64_t addr, bool offset, char *buf, size_t len);
+	void *ctx;
+};
+
+/* Flags of the specification besides the table's shape. */
+#define UFT_HIST_PAUSE 1u
+#define UFT_HIST_CONT 2u
+#define UFT_HIST_CLEAR 4u
+
+struct uft_hist;
+
+/* Compiles `spec` ("keys=...[:...][ if FILTER]", "hist:" prefix optional,
+ * surrounding whitespace ignored) for `ev` and allocates its table. Returns
+ * 0 with *out set, or the negative errno with *err filled (err may be NULL).
+ * A specification given with `pause` starts paused. */
+int uft_hist_create(const char *spec, const struct uft_hist_event *ev, struct uft_hist **out,
+		    struct uft_hist_error *err);
+void uft_hist_free(struct uft_hist *h);
+
+/* Accounts one record of `len` bytes (common header first) written at
+ * `ts` on `cpu`, if the table is not paused and the filter matches. Never
+ * allocates, locks or reads outside the record; a record too short for a
+ * field it needs is ignored. One writer at a time; readers may print
+ * concurrently. */
+void uft_hist_update(struct uft_hist *h, const void *rec, uint32_t len, uint64_t ts, uint32_t cpu,
+		     const struct uft_hist_comm *comm);
+
+/* Writes the histogram as one trigger's part of the `hist` file: header
+ * with the trigger info, sorted entries, totals. Returns 0 or -errno. */
+int uft_hist_print(const struct uft_hist *h, FILE *out, const struct uft_hist_syms *syms);
+
+/* The trigger info line (also the `trigger` file's line), "\n" included;
+ * snprintf-like. */
+int uft_hist_info(const struct uft_hist *h, char *buf, size_t len);
+
+/* The command as error_log shows it: "hist:" + the specification. */
+const char *uft_hist_command(const struct uft_hist *h);
+
+unsigned uft_hist_flags(const struct uft_hist *h);   /* UFT_HIST_* of the spec */
+const char *uft_hist_name(const struct uft_hist *h); /* name=, or NULL */
+bool uft_hist_paused(const struct uft_hist *h);
+void uft_hist_set_paused(struct uft_hist *h, bool paused);
+/* Empties the table and its totals; the writer must be quiescent. */
+void uft_hist_clear(struct uft_hist *h);
+/* Same keys, values and sort keys and, unless ignore_filter, the same
+ * filter text (or both none); size is not compared. The kernel's test for
+ * "the same trigger" when pausing, continuing, clearing or removing. */
+bool uft_hist_same(const struct uft_hist *a, const struct uft_hist *b, bool ignore_filter);
+
+uint64_t uft_hist_hits(const struct uft_hist *h);
+uint64_t uft_hist_drops(const struct uft_hist *h);
+uint32_t uft_hist_entries(const struct uft_hist *h);
+
+const char *uft_hist_strerror(int code);
+
+#endif

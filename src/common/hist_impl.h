@@ -1,0 +1,98 @@
+/* Internals shared by the histogram parser, table and printer. */
+#ifndef UFT_HIST_IMPL_H
+#define UFT_HIST_IMPL_H
+
+#include "common/hist.h"
+
+/* What a key or value reads. */
+enum hf_src {
+	HF_NUM,	     /* integer field of the record (1, 2, 4 or 8 bytes) */
+	HF_STR,	     /* char array in the record */
+	HF_DYNSTR,   /* __data_loc char[] */
+	HF_RELSTR,   /* __rel_loc char[] */
+	HF_TS,	     /* common_timestamp */
+	HF_CPU,	     /* common_cpu */
+	HF_COMM,     /* common_comm: the writer's name */
+	HF_HITCOUNT, /* 1 per record */
+	HF_CONST,
+};
+
+/* Modifier flags, in the order the kernel prints the first one set. */
+#define HF_HEX (1u << 0)
+#define HF_SYM (1u << 1)
+#define HF_SYM_OFFSET (1u << 2)
+#define HF_EXECNAME (1u << 3)
+#define HF_SYSCALL (1u << 4)
+#define HF_LOG2 (1u << 5)
+#define HF_BUCKET (1u << 6)
+#define HF_USECS (1u << 7)
+#define HF_PERCENT (1u << 8)
+#define HF_GRAPH (1u << 9)
+
+struct hist_field {
+	uint8_t src;	   /* enum hf_src */
+	uint8_t size;	   /* bytes read for HF_NUM */
+	uint8_t is_signed; /* of the field, for loads and key comparisons */
+	uint16_t flags;	   /* HF_* */
+	uint32_t offset;   /* in the record */
+	uint32_t str_max;  /* HF_STR: array size */
+	uint32_t key_off;  /* in the key */
+	uint32_t key_size; /* bytes in the key, multiple of 8 */
+	uint64_t buckets;  /* .buckets=N */
+	uint64_t constant;
+	char *name;	  /* name in entries and sort keys (owned) */
+	bool is_string;	  /* compared and printed as a string */
+	uint8_t cmp_size; /* key comparison: bytes and sign of the field */
+	bool cmp_signed;
+};
+
+struct hist_table {
+	uint32_t bits;
+	uint32_t max_elts;   /* 1 << bits */
+	uint32_t nr_buckets; /* 2 * max_elts */
+	uint32_t *bucket_hash;
+	uint32_t *bucket_elt; /* element index + 1; 0 is empty */
+	uint8_t *keys;	      /* max_elts * key_size */
+	uint64_t *sums;	      /* max_elts * n_vals */
+	char (*comms)[16];    /* per element, when a key has .execname */
+	uint32_t next;	      /* elements in use (published with release) */
+	uint64_t hits;
+	uint64_t drops;
+};
+
+struct uft_hist {
+	char *cmd;  /* "hist:" + spec, as error_log shows it */
+	char *name; /* "name=NAME" as the kernel keeps it, or NULL */
+	char *filter_text;
+	char *clock;
+	struct uft_filter *filter;
+	unsigned needs; /* UFT_FILTER_NEEDS_* of the filter */
+	unsigned spec_flags;
+	bool paused;
+	bool no_hitcount;
+	bool timestamps;
+	bool ts_usecs;
+	bool raw_clock;
+	uint32_t n_vals; /* hitcount included */
+	uint32_t n_keys;
+	struct hist_field vals[UFT_HIST_MAX_VALS];
+	struct hist_field keys[UFT_HIST_MAX_KEYS];
+	/* Sort keys: index into vals (0..n_vals-1) then keys (n_vals..). */
+	uint32_t n_sort;
+	uint32_t sort_idx[UFT_HIST_MAX_SORT];
+	bool sort_desc[UFT_HIST_MAX_SORT];
+	uint32_t key_size;
+	bool has_execname;
+	struct hist_table t;
+};
+
+int uft_hist_table_init(struct hist_table *t, uint32_t bits, uint32_t key_size, uint32_t n_vals,
+			bool comms);
+void uft_hist_table_free(struct hist_table *t);
+
+/* Field printed in the trigger info ("name.modifier"), snprintf-like. */
+int uft_hist_field_spec(const struct hist_field *f, char *buf, size_t len);
+
+const char *uft_hist_syscall_name(uint64_t nr);
+
+#endif

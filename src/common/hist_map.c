@@ -1,0 +1,336 @@
+/* The histogram table: open addressing over 2 x size buckets and size
+ * pre-allocated elements, as the kernel's tracing_map. An update builds the
+ * key on the stack, finds or claims an element and adds the values; a full
+ * table counts the record as dropped. One writer; readers see an element
+ * only after its key is complete (release/acquire on the element count). */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/hist_impl.h"
+
+int uft_hist_table_init(struct hist_table *t, uint32_t bits, uint32_t key_size, uint32_t n_vals,
+			bool comms)
+{
+	t->bits = bits;
+	t->max_elts = 1u << bits;
+	t->nr_buckets = t->max_elts * 2;
+	t->bucket_hash = calloc(t->nr_buckets, sizeof(*t->bucket_hash));
+	t->bucket_elt = calloc(t->nr_buckets, sizeof(*t->bucket_elt));
+	t->keys = calloc(t->max_elts, key_size ? key_size : 1);
+	t->sums = calloc((size_t)t->max_elts * n_vals, sizeof(*t->sums));
+	t->comms = comms ? calloc(t->max_elts, sizeof(*t->comms)) : NULL;
+	if (!t->bucket_hash || !t->bucket_elt || !t->keys || !t->sums || (comms && !t->comms)) {
+		uft_hist_table_free(t);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+void uft_hist_table_free(struct hist_table *t)
+{
+	free(t->bucket_hash);
+	free(t->bucket_elt);
+	free(t->keys);
+	free(t->sums);
+	free(t->comms);
+	t->bucket_hash = t->bucket_elt = NULL;
+	t->keys = NULL;
+	t->sums = NULL;
+	t->comms = NULL;
+}
+
+static uint32_t hash_key(const uint8_t *k, uint32_t n)
+{
+	uint64_t h = 0x9e3779b97f4a7c15ull;
+
+	for (uint32_t i = 0; i < n; i += 8) {
+		uint64_t w;
+		memcpy(&w, k + i, 8);
+		h = (h ^ w) * 0xff51afd7ed558ccdull;
+		h ^= h >> 32;
+	}
+	h *= 0xc4ceb9fe1a85ec53ull;
+	h ^= h >> 29;
+	return (uint32_t)h ? (uint32_t)h : 1;
+}
+
+static void add_relaxed(uint64_t *p, uint64_t v)
+{
+	__atomic_store_n(p, __atomic_load_n(p, __ATOMIC_RELAXED) + v, __ATOMIC_RELAXED);
+}
+
+static uint32_t ld32(const uint8_t *p)
+{
+	uint32_t v;
+	memcpy(&v, p, 4);
+	return v;
+}
+
+/* A field's value as the kernel computes it: the integer sign- or
+ * zero-extended to 64 bits, then log2 or buckets. false: not in the record. */
+static bool num_value(const struct uft_hist *h, const struct hist_field *f, const uint8_t *rec,
+		      uint32_t len, uint64_t ts, uint32_t cpu, uint64_t *out)
+{
+	uint64_t v = 0;
+
+	switch (f->src) {
+	case HF_NUM:
+		if (f->offset > len || f->size > len - f->offset)
+			return false;
+		switch (f->size) {
+		case 1:
+			v = f->is_signed ? (uint64_t)(int64_t)(int8_t)rec[f->offset]
+					 : rec[f->offset];
+			break;
+		case 2: {
+			uint16_t x;
+			memcpy(&x, rec + f->offset, 2);
+			v = f->is_signed ? (uint64_t)(int64_t)(int16_t)x : x;
+			break;
+		}
+		case 4: {
+			uint32_t x = ld32(rec + f->offset);
+			v = f->is_signed ? (uint64_t)(int64_t)(int32_t)x : x;
+			break;
+		}
+		default:
+			memcpy(&v, rec + f->offset, 8);
+			break;
+		}
+		break;
+	case HF_TS:
+		v = h->ts_usecs && !h->raw_clock ? (ts + 500) / 1000 : ts;
+		break;
+	case HF_CPU:
+		v = cpu;
+		break;
+	case HF_HITCOUNT:
+		v = 1;
+		break;
+	case HF_CONST:
+		v = f->constant;
+		break;
+	default:
+		return false;
+	}
+	if (f->flags & HF_LOG2)
+		v = (v <= 1 || v > (1ull << 63)) ? 0 : (uint64_t)(64 - __builtin_clzll(v - 1));
+	else if (f->flags & HF_BUCKET)
+		v = v / f->buckets * f->buckets;
+	*out = v;
+	return true;
+}
+
+/* Copies a string key, bounded by the record, the field and the key slot;
+ * the slot is pre-zeroed so the copy stays NUL terminated. */
+static bool str_key(const struct hist_field *f, const uint8_t *rec, uint32_t len, const char *comm,
+		    uint8_t *dst)
+{
+	const char *s;
+	uint32_t max;
+
+	switch (f->src) {
+	case HF_STR:
+		if (f->offset > len || f->str_max > len - f->offset)
+			return false;
+		s = (const char *)rec + f->offset;
+		max = f->str_max;
+		break;
+	case HF_DYNSTR:
+	case HF_RELSTR: {
+		uint32_t w, off, n;
+
+		if (f->offset > len || 4 > len - f->offset)
+			return false;
+		w = ld32(rec + f->offset);
+		off = (w & 0xffff) + (f->src == HF_RELSTR ? f->offset + 4 : 0);
+		n = w >> 16;
+		if (off > len || n > len - off)
+			return false;
+		s = (const char *)rec + off;
+		max = n;
+		break;
+	}
+	default: /* HF_COMM */
+		s = comm ? comm : "";
+		max = f->key_size - 1;
+		break;
+	}
+	if (max > f->key_size - 1)
+		max = f->key_size - 1;
+	memcpy(dst, s, strnlen(s, max));
+	return true;
+}
+
+/* Finds or claims the element of `key`; -1 when the table is full. */
+static int64_t insert(struct hist_table *t, const uint8_t *key, uint32_t key_size)
+{
+	uint32_t hash = hash_key(key, key_size);
+	uint32_t mask = t->nr_buckets - 1, i = hash & mask, e;
+
+	while ((e = t->bucket_elt[i])) {
+		if (t->bucket_hash[i] == hash &&
+		    !memcmp(t->keys + (size_t)(e - 1) * key_size, key, key_size))
+			return e - 1;
+		i = (i + 1) & mask;
+	}
+	e = t->next;
+	if (e == t->max_elts)
+		return -1;
+	memcpy(t->keys + (size_t)e * key_size, key, key_size);
+	t->bucket_hash[i] = hash;
+	t->bucket_elt[i] = e + 1;
+	return e;
+}
+
+void uft_hist_update(struct uft_hist *h, const void *record, uint32_t len, uint64_t ts,
+		     uint32_t cpu, const struct uft_hist_comm *comm)
+{
+	const uint8_t *rec = record;
+	uint8_t key[UFT_HIST_KEY_MAX];
+	const char *name = NULL;
+	bool have_name = false;
+	struct hist_table *t = &h->t;
+	int32_t pid;
+	int64_t e;
+
+	if (h->paused || len < 8)
+		return;
+	memcpy(&pid, rec + 4, 4);
+	if (h->filter) {
+		if (h->needs & UFT_FILTER_NEEDS_COMM) {
+			name = comm && comm->lookup ? comm->lookup(comm->ctx, pid) : NULL;
+			have_name = true;
+		}
+		if (!uft_filter_match(h->filter, rec, len, cpu, name))
+			return;
+	}
+	memset(key, 0, h->key_size);
+	for (uint32_t i = 0; i < h->n_keys; i++) {
+		const struct hist_field *f = &h->keys[i];
+		uint64_t v;
+
+		if (f->is_string) {
+			if (f->src == HF_COMM && !have_name) {
+				name = comm && comm->lookup ? comm->lookup(comm->ctx, pid) : NULL;
+				have_name = true;
+			}
+			if (!str_key(f, rec, len, name, key + f->key_off))
+				return;
+		} else {
+			if (!num_value(h, f, rec, len, ts, cpu, &v))
+				return;
+			memcpy(key + f->key_off, &v, 8);
+		}
+	}
+	uint64_t vals[UFT_HIST_MAX_VALS];
+	for (uint32_t i = 0; i < h->n_vals; i++)
+		if (!num_value(h, &h->vals[i], rec, len, ts, cpu, &vals[i]))
+			return;
+
+	e = insert(t, key, h->key_size);
+	if (e < 0) {
+		__atomic_store_n(&t->drops, t->drops + 1, __ATOMIC_RELAXED);
+		return;
+	}
+	if ((uint32_t)e == t->next) {
+		if (t->comms) {
+			const char *c = "<idle>";
+			if (pid) {
+				c = comm && comm->lookup ? comm->lookup(comm->ctx, pid) : NULL;
+				if (!c)
+					c = "<...>";
+			}
+			strncpy(t->comms[e], c, sizeof(t->comms[e]) - 1);
+		}
+		__atomic_store_n(&t->next, (uint32_t)e + 1, __ATOMIC_RELEASE);
+	}
+	uint64_t *sums = t->sums + (size_t)e * h->n_vals;
+	for (uint32_t i = 0; i < h->n_vals; i++)
+		add_relaxed(&sums[i], vals[i]);
+	__atomic_store_n(&t->hits, t->hits + 1, __ATOMIC_RELAXED);
+}
+
+void uft_hist_clear(struct uft_hist *h)
+{
+	struct hist_table *t = &h->t;
+
+	memset(t->bucket_hash, 0, t->nr_buckets * sizeof(*t->bucket_hash));
+	memset(t->bucket_elt, 0, t->nr_buckets * sizeof(*t->bucket_elt));
+	memset(t->keys, 0, (size_t)t->max_elts * (h->key_size ? h->key_size : 1));
+	memset(t->sums, 0, (size_t)t->max_elts * h->n_vals * sizeof(*t->sums));
+	if (t->comms)
+		memset(t->comms, 0, (size_t)t->max_elts * sizeof(*t->comms));
+	__atomic_store_n(&t->next, 0, __ATOMIC_RELEASE);
+	__atomic_store_n(&t->hits, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&t->drops, 0, __ATOMIC_RELAXED);
+}
+
+uint64_t uft_hist_hits(const struct uft_hist *h)
+{
+	return __atomic_load_n(&h->t.hits, __ATOMIC_RELAXED);
+}
+
+uint64_t uft_hist_drops(const struct uft_hist *h)
+{
+	return __atomic_load_n(&h->t.drops, __ATOMIC_RELAXED);
+}
+
+uint32_t uft_hist_entries(const struct uft_hist *h)
+{
+	return __atomic_load_n(&h->t.next, __ATOMIC_ACQUIRE);
+}
+
+unsigned uft_hist_flags(const struct uft_hist *h)
+{
+	return h->spec_flags;
+}
+
+const char *uft_hist_name(const struct uft_hist *h)
+{
+	return h->name ? h->name + 5 : NULL;
+}
+
+const char *uft_hist_command(const struct uft_hist *h)
+{
+	return h->cmd;
+}
+
+bool uft_hist_paused(const struct uft_hist *h)
+{
+	return __atomic_load_n(&h->paused, __ATOMIC_RELAXED);
+}
+
+void uft_hist_set_paused(struct uft_hist *h, bool paused)
+{
+	__atomic_store_n(&h->paused, paused, __ATOMIC_RELAXED);
+}
+
+static bool same_field(const struct hist_field *a, const struct hist_field *b)
+{
+	return a->src == b->src && a->flags == b->flags && a->offset == b->offset &&
+	       a->size == b->size && a->is_signed == b->is_signed && a->str_max == b->str_max &&
+	       a->key_size == b->key_size && a->buckets == b->buckets &&
+	       a->constant == b->constant && !strcmp(a->name, b->name);
+}
+
+bool uft_hist_same(const struct uft_hist *a, const struct uft_hist *b, bool ignore_filter)
+{
+	if (a->n_vals != b->n_vals || a->n_keys != b->n_keys || a->n_sort != b->n_sort)
+		return false;
+	if (!ignore_filter && (!a->filter_text != !b->filter_text))
+		return false;
+	for (uint32_t i = 0; i < a->n_vals; i++)
+		if (!same_field(&a->vals[i], &b->vals[i]))
+			return false;
+	for (uint32_t i = 0; i < a->n_keys; i++)
+		if (!same_field(&a->keys[i], &b->keys[i]))
+			return false;
+	for (uint32_t i = 0; i < a->n_sort; i++)
+		if (a->sort_idx[i] != b->sort_idx[i] || a->sort_desc[i] != b->sort_desc[i])
+			return false;
+	if (!ignore_filter && a->filter_text && strcmp(a->filter_text, b->filter_text))
+		return false;
+	return true;
+}

@@ -1,0 +1,694 @@
+/* Compiles a `hist:` specification the way the kernel's hist trigger parser
+ * does: same splitting, same order of checks, same messages and error
+ * positions (the first occurrence of the offending token in the command). */
+#define _GNU_SOURCE
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/clocks.h"
+#include "common/hist_impl.h"
+
+#define STR_MAX 256 /* the kernel's MAX_FILTER_STR_VAL */
+
+struct parse {
+	struct uft_hist *h;
+	const struct uft_hist_event *ev;
+	struct uft_hist_error *err;
+	char *keys_str, *vals_str, *sort_str, *clock;
+	char *assign[UFT_HIST_MAX_VARS];
+	unsigned n_assign, n_actions;
+};
+
+static int fail(struct parse *p, int err, int code, const char *token)
+{
+	p->err->err = err;
+	p->err->code = code;
+	p->err->pos = 0;
+	if (token && p->h->cmd) {
+		const char *at = strstr(p->h->cmd, token);
+		if (at)
+			p->err->pos = (int)(at - p->h->cmd);
+	}
+	return err;
+}
+
+static int unsupported(struct parse *p, const char *what)
+{
+	p->err->err = -EOPNOTSUPP;
+	p->err->unsupported = what;
+	return -EOPNOTSUPP;
+}
+
+static char *strip(char *s)
+{
+	size_t n;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	n = strlen(s);
+	while (n && isspace((unsigned char)s[n - 1]))
+		s[--n] = '\0';
+	return s;
+}
+
+static bool has_prefix(const char *s, const char *pre, size_t *len)
+{
+	size_t n = strlen(pre);
+
+	if (strncmp(s, pre, n))
+		return false;
+	*len = n;
+	return true;
+}
+
+/* kstrtoull(s, 0): optional '+', 0x/0 prefixes, one trailing newline. */
+static bool parse_ull(const char *s, unsigned long long *v)
+{
+	char *end;
+
+	if (*s == '+')
+		s++;
+	if (!isdigit((unsigned char)*s))
+		return false;
+	errno = 0;
+	*v = strtoull(s, &end, 0);
+	if (errno)
+		return false;
+	if (*end == '\n')
+		end++;
+	return *end == '\0';
+}
+
+/* ilog2(roundup_pow_of_two(v)) as the kernel computes it on x86_64, where
+ * 0, 1 and anything above 2^63 give 0. */
+static unsigned log2_up(uint64_t v)
+{
+	if (v <= 1 || v > (1ull << 63))
+		return 0;
+	return (unsigned)(64 - __builtin_clzll(v - 1));
+}
+
+static int parse_assignment(struct parse *p, char *str)
+{
+	size_t len;
+
+	if (has_prefix(str, "key=", &len) || has_prefix(str, "keys=", &len)) {
+		p->keys_str = str + len;
+	} else if (has_prefix(str, "val=", &len) || has_prefix(str, "vals=", &len) ||
+		   has_prefix(str, "values=", &len)) {
+		p->vals_str = str + len;
+	} else if (has_prefix(str, "sort=", &len)) {
+		p->sort_str = str + len;
+	} else if (has_prefix(str, "name=", &len)) {
+		free(p->h->name);
+		p->h->name = strdup(str);
+		if (!p->h->name)
+			return fail(p, -ENOMEM, 0, NULL);
+	} else if (has_prefix(str, "clock=", &len)) {
+		p->clock = strip(str + len);
+	} else if (has_prefix(str, "size=", &len)) {
+		unsigned long long size;
+		unsigned bits;
+
+		if (!parse_ull(str + len, &size))
+			return fail(p, -EINVAL, 0, NULL);
+		bits = log2_up(size);
+		if (bits < UFT_HIST_BITS_MIN || bits > UFT_HIST_BITS_MAX)
+			return fail(p, -EINVAL, 0, NULL);
+		p->h->t.bits = bits;
+	} else {
+		if (p->n_assign == UFT_HIST_MAX_VARS)
+			return fail(p, -EINVAL, UFT_HIST_ERR_TOO_MANY_VARS, str);
+		p->assign[p->n_assign++] = str;
+	}
+	return 0;
+}
+
+static int parse_attrs(struct parse *p, char *s)
+{
+	while (s) {
+		char *str = strsep(&s, ":");
+		char *rhs = strchr(str, '=');
+		size_t len;
+		int rc;
+
+		if (rhs) {
+			if (!rhs[1])
+				return fail(p, -EINVAL, UFT_HIST_ERR_EMPTY_ASSIGNMENT, str);
+			rc = parse_assignment(p, str);
+			if (rc)
+				return rc;
+		} else if (!strcmp(str, "nohitcount") || !strcmp(str, "NOHC")) {
+			p->h->no_hitcount = true;
+		} else if (!strcmp(str, "pause")) {
+			p->h->spec_flags |= UFT_HIST_PAUSE;
+		} else if (!strcmp(str, "cont") || !strcmp(str, "continue")) {
+			p->h->spec_flags |= UFT_HIST_CONT;
+		} else if (!strcmp(str, "clear")) {
+			p->h->spec_flags |= UFT_HIST_CLEAR;
+		} else if (p->n_actions < 8 &&
+			   (has_prefix(str, "onmatch(", &len) || has_prefix(str, "onmax(", &len) ||
+			    has_prefix(str, "onchange(", &len))) {
+			p->n_actions++;
+		} else {
+			return fail(p, -EINVAL, 0, NULL);
+		}
+	}
+	if (!p->keys_str)
+		return fail(p, -EINVAL, 0, NULL);
+	return 0;
+}
+
+/* ---- fields ---- */
+
+static bool name_is(const char *name, const char *s)
+{
+	size_t n = strlen(s);
+	return name && !strncmp(name, s, n) && (name[n] == '\0' || name[n] == '[');
+}
+
+static const struct uft_field common_fields[] = {
+    {"unsigned short", "common_type", 0, 2, 0, UFT_FIELD_SCALAR, 2},
+    {"unsigned char", "common_flags", 2, 1, 0, UFT_FIELD_SCALAR, 1},
+    {"unsigned char", "common_preempt_count", 3, 1, 0, UFT_FIELD_SCALAR, 1},
+    {"int", "common_pid", 4, 4, 1, UFT_FIELD_SCALAR, 4},
+};
+
+static const struct uft_field *find_field(const struct uft_hist_event *ev, const char *name)
+{
+	for (uint32_t i = 0; i < ev->nr_fields; i++)
+		if (name_is(ev->fields[i].name, name))
+			return &ev->fields[i];
+	for (size_t i = 0; i < sizeof(common_fields) / sizeof(common_fields[0]); i++)
+		if (!strcmp(common_fields[i].name, name))
+			return &common_fields[i];
+	return NULL;
+}
+
+static bool has(const char *s, const char *sub)
+{
+	return s && strstr(s, sub);
+}
+
+/* The record's value becomes the field: a string class or an integer. */
+static int field_from_event(struct parse *p, const struct uft_field *f, struct hist_field *hf)
+{
+	hf->offset = f->offset;
+	if (has(f->type, "__rel_loc") && has(f->type, "char")) {
+		hf->src = HF_RELSTR;
+	} else if ((f->kind == UFT_FIELD_DYN || has(f->type, "__data_loc")) &&
+		   has(f->type, "char")) {
+		hf->src = HF_DYNSTR;
+	} else if (f->kind == UFT_FIELD_ARRAY && has(f->type, "char")) {
+		hf->src = HF_STR;
+		hf->str_max = f->size;
+	} else if (f->size == 1 || f->size == 2 || f->size == 4 || f->size == 8) {
+		hf->src = HF_NUM;
+		hf->size = (uint8_t)f->size;
+		hf->is_signed = f->is_signed;
+		hf->cmp_size = hf->size;
+		hf->cmp_signed = f->is_signed;
+		return 0;
+	} else {
+		return fail(p, -EINVAL, 0, NULL);
+	}
+	hf->is_string = true;
+	return 0;
+}
+
+static int set_name(struct parse *p, struct hist_field *hf, const char *name)
+{
+	size_t n = strcspn(name, "[");
+
+	hf->name = strndup(name, n);
+	return hf->name ? 0 : fail(p, -ENOMEM, 0, NULL);
+}
+
+/* `str` is one key or value: NAME[.MODIFIER], a constant, a variable
+ * reference or an expression. */
+static int parse_field(struct parse *p, char *field_name, char *modifier, bool key,
+		       struct hist_field *hf);
+
+static int parse_operand(struct parse *p, char *str, bool key, struct hist_field *hf)
+{
+	char *field_name, *modifier, *s;
+
+	if (strpbrk(str, "+-*/"))
+		return unsupported(p, "expressions");
+	if (isdigit((unsigned char)str[0])) {
+		unsigned long long v;
+
+		if (!parse_ull(str, &v))
+			return fail(p, -EINVAL, UFT_HIST_ERR_EXPECT_NUMBER, str);
+		hf->src = HF_CONST;
+		hf->constant = v;
+		hf->cmp_size = 8;
+		return set_name(p, hf, "");
+	}
+	/* sys.event.field: the field of this event */
+	s = strchr(str, '.');
+	if (s && strchr(s + 1, '.')) {
+		strsep(&str, ".");
+		strsep(&str, ".");
+	}
+	if (strlen(str) >= 2 && str[0] == '$')
+		return fail(p, -EINVAL, UFT_HIST_ERR_VAR_NOT_FOUND, str + 1);
+
+	/* The kernel splits a copy: the caller's text stays whole for the
+	 * positions of later errors. */
+	char *copy = strdup(str);
+	int rc;
+
+	if (!copy)
+		return fail(p, -ENOMEM, 0, NULL);
+	modifier = copy;
+	field_name = strsep(&modifier, ".");
+	rc = parse_field(p, field_name, modifier, key, hf);
+	free(copy);
+	return rc;
+}
+
+static int parse_field(struct parse *p, char *field_name, char *modifier, bool key,
+		       struct hist_field *hf)
+{
+	const struct uft_field *f;
+
+	if (modifier) {
+		if (!strcmp(modifier, "hex")) {
+			hf->flags |= HF_HEX;
+		} else if (!strcmp(modifier, "sym")) {
+			hf->flags |= HF_SYM;
+		} else if (!strcmp(modifier, "symXoffset")) {
+			hf->flags |= HF_SYM_OFFSET;
+		} else if (!strcmp(modifier, "execname") && !strcmp(field_name, "common_pid")) {
+			hf->flags |= HF_EXECNAME;
+		} else if (!strcmp(modifier, "syscall")) {
+			hf->flags |= HF_SYSCALL;
+		} else if (!strcmp(modifier, "stacktrace")) {
+			return unsupported(p, "stack traces");
+		} else if (!strcmp(modifier, "log2")) {
+			hf->flags |= HF_LOG2;
+		} else if (!strcmp(modifier, "usecs")) {
+			hf->flags |= HF_USECS;
+		} else if (!strncmp(modifier, "bucket", 6)) {
+			unsigned long long n;
+
+			modifier += 6;
+			if (*modifier == 's')
+				modifier++;
+			if (*modifier != '=')
+				goto bad_modifier;
+			modifier++;
+			if (!parse_ull(modifier, &n) || !n)
+				goto bad_modifier;
+			hf->flags |= HF_BUCKET;
+			hf->buckets = n;
+		} else if (!strncmp(modifier, "percent", 7)) {
+			if (key)
+				goto bad_modifier;
+			hf->flags |= HF_PERCENT;
+		} else if (!strncmp(modifier, "graph", 5)) {
+			if (key)
+				goto bad_modifier;
+			hf->flags |= HF_GRAPH;
+		} else {
+			goto bad_modifier;
+		}
+	}
+
+	hf->cmp_size = 8;
+	if (!strcmp(field_name, "common_timestamp")) {
+		hf->src = HF_TS;
+		p->h->timestamps = true;
+		if (hf->flags & HF_USECS)
+			p->h->ts_usecs = true;
+		return set_name(p, hf, field_name);
+	}
+	if (!strcmp(field_name, "common_stacktrace"))
+		return unsupported(p, "stack traces");
+	if (!strcmp(field_name, "common_cpu")) {
+		hf->src = HF_CPU;
+		return set_name(p, hf, field_name);
+	}
+	if (!strcmp(field_name, "common_comm")) {
+		hf->src = HF_COMM;
+		hf->is_string = true;
+		return set_name(p, hf, field_name);
+	}
+	if (!strcmp(field_name, "hitcount")) {
+		hf->src = HF_HITCOUNT;
+		return set_name(p, hf, field_name);
+	}
+	f = find_field(p->ev, field_name);
+	if (f && f->size) {
+		int rc = field_from_event(p, f, hf);
+		return rc ? rc : set_name(p, hf, field_name);
+	}
+	/* The kernel's generic fields, reached when the event has none of
+	 * that name; entries show the name as written. */
+	if (!f && (!strcmp(field_name, "CPU") || !strcmp(field_name, "cpu"))) {
+		hf->src = HF_CPU;
+		return set_name(p, hf, field_name);
+	}
+	if (!f && (!strcmp(field_name, "COMM") || !strcmp(field_name, "comm"))) {
+		hf->src = HF_COMM;
+		hf->is_string = true;
+		return set_name(p, hf, field_name);
+	}
+	if (!f && (!strcmp(field_name, "STACKTRACE") || !strcmp(field_name, "stacktrace")))
+		return unsupported(p, "stack traces");
+	return fail(p, -EINVAL, UFT_HIST_ERR_FIELD_NOT_FOUND, field_name);
+
+bad_modifier:
+	return fail(p, -EINVAL, UFT_HIST_ERR_BAD_FIELD_MODIFIER, modifier);
+}
+
+static int create_vals(struct parse *p)
+{
+	struct uft_hist *h = p->h;
+	char *s = p->vals_str, *str;
+	unsigned n_hitcount = 0;
+	int rc = 0;
+
+	h->vals[0].src = HF_HITCOUNT;
+	h->vals[0].cmp_size = 8;
+	h->n_vals = 1;
+	rc = set_name(p, &h->vals[0], "hitcount");
+	if (rc)
+		return rc;
+	for (unsigned i = 0; s && i < UFT_HIST_MAX_VALS && h->n_vals < UFT_HIST_MAX_VALS; i++) {
+		struct hist_field *hf;
+
+		str = strsep(&s, ",");
+		if (!strcmp(str, "hitcount") && !n_hitcount++)
+			continue;
+		hf = &h->vals[h->n_vals++];
+		rc = parse_operand(p, str, false, hf);
+		if (rc)
+			goto out;
+		if (hf->flags & (HF_BUCKET | HF_LOG2 | HF_SYM | HF_SYM_OFFSET | HF_SYSCALL)) {
+			rc = fail(p, -EINVAL, UFT_HIST_ERR_BAD_FIELD_MODIFIER, str);
+			goto out;
+		}
+		/* Sums of string addresses mean nothing: refused. */
+		if (hf->is_string) {
+			rc = fail(p, -EINVAL, 0, NULL);
+			goto out;
+		}
+	}
+	if (s && strcmp(s, "hitcount"))
+		rc = fail(p, -EINVAL, 0, NULL);
+out:
+	if (h->n_vals == 1 && h->no_hitcount)
+		rc = fail(p, -ENOENT, UFT_HIST_ERR_NEED_NOHC_VAL, NULL);
+	return rc;
+}
+
+static int parse_var_defs(struct parse *p)
+{
+	unsigned n_vars = 0;
+
+	for (unsigned i = 0; i < p->n_assign; i++) {
+		char *s = p->assign[i];
+
+		for (unsigned j = 0; j < UFT_HIST_MAX_VARS; j++) {
+			char *field_str = strsep(&s, ","), *var_name;
+
+			if (!field_str)
+				break;
+			var_name = strsep(&field_str, "=");
+			if (!var_name || !field_str)
+				return fail(p, -EINVAL, UFT_HIST_ERR_MALFORMED_ASSIGNMENT,
+					    var_name);
+			if (n_vars == UFT_HIST_MAX_VARS)
+				return fail(p, -EINVAL, UFT_HIST_ERR_TOO_MANY_VARS, var_name);
+			n_vars++;
+		}
+	}
+	return 0;
+}
+
+static int create_keys(struct parse *p)
+{
+	struct uft_hist *h = p->h;
+	char *s = p->keys_str;
+
+	for (unsigned i = 0; s && i < UFT_HIST_MAX_KEYS; i++) {
+		char *str = strsep(&s, ",");
+		struct hist_field *hf = &h->keys[h->n_keys++];
+		int rc;
+
+		if (!strcmp(str, "stacktrace"))
+			return unsupported(p, "stack traces");
+		rc = parse_operand(p, str, true, hf);
+		if (rc)
+			return rc;
+		if (hf->is_string && (hf->flags & (HF_LOG2 | HF_BUCKET)))
+			return fail(p, -EINVAL, 0, NULL);
+		if (hf->flags & HF_EXECNAME)
+			h->has_execname = true;
+		if (hf->src == HF_STR)
+			hf->key_size = (hf->str_max + 7) & ~7u;
+		else if (hf->is_string)
+			hf->key_size = STR_MAX;
+		else
+			hf->key_size = 8;
+		hf->key_off = h->key_size;
+		h->key_size += hf->key_size;
+		if (h->key_size > UFT_HIST_KEY_MAX)
+			return fail(p, -EINVAL, 0, NULL);
+	}
+	if (s)
+		return fail(p, -EINVAL, 0, NULL);
+	return 0;
+}
+
+static int is_descending(struct parse *p, const char *str)
+{
+	if (!str || !strcmp(str, "ascending"))
+		return 0;
+	if (!strcmp(str, "descending"))
+		return 1;
+	return fail(p, -EINVAL, UFT_HIST_ERR_INVALID_SORT_MODIFIER, str);
+}
+
+static int create_sort_keys(struct parse *p)
+{
+	struct uft_hist *h = p->h;
+	char *s = p->sort_str;
+	unsigned i;
+
+	h->n_sort = 1;
+	if (!s)
+		return 0;
+	for (i = 0; i < UFT_HIST_MAX_SORT; i++) {
+		char *field_str = strsep(&s, ","), *field_name;
+		uint32_t idx = UINT32_MAX;
+		int desc;
+
+		if (!field_str)
+			break;
+		if (!*field_str)
+			return fail(p, -EINVAL, UFT_HIST_ERR_EMPTY_SORT_FIELD, "sort=");
+		if (i == UFT_HIST_MAX_SORT - 1 && s)
+			return fail(p, -EINVAL, UFT_HIST_ERR_TOO_MANY_SORT_FIELDS, "sort=");
+		field_name = strsep(&field_str, ".");
+		if (!*field_name)
+			return fail(p, -EINVAL, UFT_HIST_ERR_EMPTY_SORT_FIELD, "sort=");
+		if (!strcmp(field_name, "hitcount")) {
+			idx = 0;
+		} else {
+			for (uint32_t j = 1; j < h->n_vals + h->n_keys && idx == UINT32_MAX; j++) {
+				const struct hist_field *f =
+				    j < h->n_vals ? &h->vals[j] : &h->keys[j - h->n_vals];
+				if (!strcmp(field_name, f->name))
+					idx = j;
+			}
+			if (idx == UINT32_MAX)
+				return fail(p, -EINVAL, UFT_HIST_ERR_INVALID_SORT_FIELD,
+					    field_name);
+		}
+		desc = is_descending(p, field_str);
+		if (desc < 0)
+			return desc;
+		h->sort_idx[i] = idx;
+		h->sort_desc[i] = desc;
+	}
+	h->n_sort = i;
+	return 0;
+}
+
+/* Splits "TRIGGER if FILTER" where the kernel does: the first "if" with a
+ * blank on both sides. Returns the filter (after "if" and one blank) or
+ * NULL, or sets *bad when "if" starts the text or ends it. */
+static char *split_filter(char *buf, bool *bad)
+{
+	char *p = buf;
+	size_t len = strlen(buf);
+
+	*bad = false;
+	for (;;) {
+		p = strstr(p, "if");
+		if (!p)
+			return NULL;
+		if (p == buf) {
+			*bad = true;
+			return NULL;
+		}
+		if (p[-1] != ' ' && p[-1] != '\t') {
+			p++;
+			continue;
+		}
+		if (len < 3 || p >= buf + len - 3) {
+			*bad = true;
+			return NULL;
+		}
+		if (p[2] != ' ' && p[2] != '\t') {
+			p++;
+			continue;
+		}
+		p[-1] = '\0';
+		return p + 3;
+	}
+}
+
+static void init_error(struct uft_hist_error *e)
+{
+	memset(e, 0, sizeof(*e));
+}
+
+static int compile(struct parse *p, char *buf)
+{
+	struct uft_hist *h = p->h;
+	char *param = buf, *filter, *at;
+	bool bad;
+	int rc;
+
+	if (!*buf)
+		return fail(p, -EINVAL, 0, NULL);
+	filter = split_filter(buf, &bad);
+	if (bad)
+		return fail(p, -EINVAL, 0, NULL);
+	if (filter)
+		param = strip(param);
+	/* ".sym-offset" holds the minus sign of an expression: the kernel
+	 * renames it first, and so do positions. */
+	for (at = strstr(param, ".sym-offset"); at; at = strstr(at + 11, ".sym-offset"))
+		at[4] = 'X';
+
+	h->t.bits = UFT_HIST_BITS_DEFAULT;
+	rc = parse_attrs(p, param);
+	if (rc)
+		return rc;
+	if (p->n_actions)
+		return unsupported(p, "actions (onmatch, onmax, onchange)");
+	rc = parse_var_defs(p);
+	if (rc)
+		return rc;
+	if (p->n_assign)
+		return unsupported(p, "variables");
+	rc = create_vals(p);
+	if (rc)
+		return rc;
+	rc = create_keys(p);
+	if (rc)
+		return rc;
+	rc = create_sort_keys(p);
+	if (rc)
+		return rc;
+	rc = uft_hist_table_init(&h->t, h->t.bits, h->key_size, h->n_vals, h->has_execname);
+	if (rc)
+		return fail(p, rc, 0, NULL);
+
+	if (filter) {
+		struct uft_filter_error ferr = {0};
+
+		h->filter_text = strdup(filter);
+		if (!h->filter_text)
+			return fail(p, -ENOMEM, 0, NULL);
+		rc = uft_filter_compile_syms(filter, p->ev->fields, p->ev->nr_fields, p->ev->syms,
+					     &h->filter, &ferr);
+		if (rc == UFT_FILTER_CLEAR)
+			rc = -EINVAL;
+		if (rc) {
+			p->err->err = rc;
+			p->err->in_filter = rc == -EINVAL;
+			p->err->filter = ferr;
+			at = strstr(h->cmd, " if ");
+			p->err->filter_off = at ? (int)(at - h->cmd) + 4 : 0;
+			return rc;
+		}
+		h->needs = uft_filter_needs(h->filter);
+	}
+	if (h->timestamps) {
+		const char *clock = p->clock ? p->clock : "global";
+
+		if (uft_clock_by_name(clock) < 0)
+			return fail(p, -EINVAL, UFT_HIST_ERR_SET_CLOCK_FAIL, clock);
+		h->clock = strdup(clock);
+		if (!h->clock)
+			return fail(p, -ENOMEM, 0, NULL);
+	}
+	h->paused = h->spec_flags & UFT_HIST_PAUSE;
+	return 0;
+}
+
+int uft_hist_create(const char *spec, const struct uft_hist_event *ev, struct uft_hist **out,
+		    struct uft_hist_error *err)
+{
+	struct uft_hist_error dummy;
+	struct parse p = {.ev = ev, .err = err ? err : &dummy};
+	char *copy, *buf;
+	int rc;
+
+	init_error(p.err);
+	*out = NULL;
+	if (!spec || !ev)
+		return fail(&p, -EINVAL, 0, NULL);
+	p.h = calloc(1, sizeof(*p.h));
+	copy = strdup(spec);
+	if (!p.h || !copy) {
+		free(p.h);
+		free(copy);
+		return fail(&p, -ENOMEM, 0, NULL);
+	}
+	buf = strip(copy);
+	if (!strncmp(buf, "hist:", 5))
+		buf += 5;
+	else if (!strcmp(buf, "hist"))
+		buf += 4;
+	if (asprintf(&p.h->cmd, "hist:%s", buf) < 0) {
+		p.h->cmd = NULL;
+		rc = fail(&p, -ENOMEM, 0, NULL);
+	} else {
+		p.h->raw_clock = ev->raw_clock;
+		rc = compile(&p, buf);
+	}
+	free(copy);
+	if (rc) {
+		uft_hist_free(p.h);
+		return rc;
+	}
+	*out = p.h;
+	return 0;
+}
+
+void uft_hist_free(struct uft_hist *h)
+{
+	if (!h)
+		return;
+	for (unsigned i = 0; i < UFT_HIST_MAX_VALS; i++)
+		free(h->vals[i].name);
+	for (unsigned i = 0; i < UFT_HIST_MAX_KEYS; i++)
+		free(h->keys[i].name);
+	uft_filter_free(h->filter);
+	uft_hist_table_free(&h->t);
+	free(h->cmd);
+	free(h->name);
+	free(h->filter_text);
+	free(h->clock);
+	free(h);
+}

@@ -1,0 +1,401 @@
+/* The `hist` file text (histograms.md §4, §5): trigger info, entries
+ * sorted by the sort keys (ties in creation order), the kernel's column
+ * formats, percent and graph columns, totals. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/hist_impl.h"
+
+static const char *const err_text[UFT_HIST_NR_ERRS] = {
+    "No error",
+    "Variable already defined",
+    "Variable name not unique, need to use fully qualified name (subsys.event.var) for variable",
+    "Too many variables defined",
+    "Malformed assignment",
+    "Named hist trigger doesn't match existing named trigger (includes variables)",
+    "Hist trigger already exists",
+    "Can't clear or continue a nonexistent hist trigger",
+    "Couldn't set trace_clock",
+    "Invalid field modifier",
+    "Too many subexpressions (3 max)",
+    "Timestamp units in expression don't match",
+    "Too many field variables defined",
+    "Event file not found",
+    "Matching event histogram not found",
+    "Couldn't create histogram for field",
+    "Couldn't find synthetic variable",
+    "Couldn't find synthetic event",
+    "Param type doesn't match synthetic event field type",
+    "Param count doesn't match synthetic event field count",
+    "Couldn't parse field variable",
+    "Couldn't create or find variable",
+    "For onmax(x) or onchange(x), x must be a variable",
+    "Couldn't find onmax or onchange variable",
+    "Couldn't create onmax or onchange variable",
+    "Couldn't create field variable",
+    "Too many action params",
+    "Couldn't find param",
+    "Invalid action param",
+    "No action found",
+    "No params found for save()",
+    "Can't have more than one save() action per hist",
+    "Handler doesn't support action",
+    "No closing paren found",
+    "Missing subsystem",
+    "Invalid subsystem or event name",
+    "Using variable references in keys not supported",
+    "Couldn't find variable",
+    "Couldn't find field",
+    "Empty assignment",
+    "Invalid sort modifier",
+    "Empty sort field",
+    "Too many sort fields (Max = 2)",
+    "Sort field must be a key or a val",
+    "String type can not be an operand in expression",
+    "Expecting numeric literal",
+    "Unary minus not supported in sub-expressions",
+    "Division by zero",
+    "Non-hitcount value is required for 'nohitcount'",
+};
+
+const char *uft_hist_strerror(int code)
+{
+	return code >= 0 && code < UFT_HIST_NR_ERRS ? err_text[code] : "Unknown error";
+}
+
+/* snprintf-style appender. */
+struct text {
+	char *buf;
+	size_t cap;
+	size_t len;
+};
+
+__attribute__((format(printf, 2, 3))) static void put(struct text *t, const char *fmt, ...)
+{
+	va_list ap;
+	size_t room = t->len < t->cap ? t->cap - t->len : 0;
+
+	va_start(ap, fmt);
+	int n = vsnprintf(room ? t->buf + t->len : NULL, room, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		t->len += (size_t)n;
+}
+
+static const char *modifier_name(unsigned flags)
+{
+	static const char *const names[] = {"hex",  "sym",     "sym-offset", "execname", "syscall",
+					    "log2", "buckets", "usecs",	     "percent",	 "graph"};
+
+	for (unsigned i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (flags & (1u << i))
+			return names[i];
+	return NULL;
+}
+
+static void put_field(struct text *t, const struct hist_field *f)
+{
+	const char *mod = modifier_name(f->flags);
+
+	if (f->src == HF_CPU)
+		put(t, "common_cpu");
+	else if (f->src == HF_COMM)
+		put(t, "common_comm");
+	else if (f->src == HF_CONST)
+		put(t, "%" PRIu64, f->constant);
+	else
+		put(t, "%s", f->name);
+	if (mod)
+		put(t, ".%s", mod);
+	if (f->flags & HF_BUCKET)
+		put(t, "=%" PRIu64, f->buckets);
+}
+
+int uft_hist_field_spec(const struct hist_field *f, char *buf, size_t len)
+{
+	struct text t = {buf, len, 0};
+
+	if (len)
+		buf[0] = '\0';
+	put_field(&t, f);
+	return (int)t.len;
+}
+
+static const struct hist_field *sort_field(const struct uft_hist *h, uint32_t idx)
+{
+	return idx < h->n_vals ? &h->vals[idx] : &h->keys[idx - h->n_vals];
+}
+
+int uft_hist_info(const struct uft_hist *h, char *buf, size_t len)
+{
+	struct text t = {buf, len, 0};
+	bool shown = false;
+
+	if (len)
+		buf[0] = '\0';
+	put(&t, "hist:");
+	if (h->name)
+		put(&t, "%s:", h->name);
+	put(&t, "keys=");
+	for (uint32_t i = 0; i < h->n_keys; i++) {
+		if (i)
+			put(&t, ",");
+		put_field(&t, &h->keys[i]);
+	}
+	put(&t, ":vals=");
+	for (uint32_t i = 0; i < h->n_vals; i++) {
+		if (i == 0) {
+			if (h->no_hitcount)
+				continue;
+			put(&t, "hitcount");
+		} else {
+			if (shown)
+				put(&t, ",");
+			put_field(&t, &h->vals[i]);
+		}
+		shown = true;
+	}
+	put(&t, ":sort=");
+	for (uint32_t i = 0; i < h->n_sort; i++) {
+		if (i)
+			put(&t, ",");
+		if (h->sort_idx[i] == 0)
+			put(&t, "hitcount");
+		else
+			put_field(&t, sort_field(h, h->sort_idx[i]));
+		if (h->sort_desc[i])
+			put(&t, ".descending");
+	}
+	put(&t, ":size=%u", 1u << h->t.bits);
+	if (h->timestamps)
+		put(&t, ":clock=%s", h->clock);
+	if (h->no_hitcount)
+		put(&t, ":nohitcount");
+	if (h->filter_text)
+		put(&t, " if %s", h->filter_text);
+	put(&t, uft_hist_paused(h) ? " [paused]\n" : " [active]\n");
+	return t.len > (size_t)INT32_MAX ? -EOVERFLOW : (int)t.len;
+}
+
+/* ---- entries ---- */
+
+struct view {
+	const struct uft_hist *h;
+	const uint8_t *keys;
+	const uint64_t *sums;
+};
+
+static uint64_t sum_of(const struct view *v, uint32_t e, uint32_t i)
+{
+	return __atomic_load_n(&v->sums[(size_t)e * v->h->n_vals + i], __ATOMIC_RELAXED);
+}
+
+static uint64_t key_u64(const struct view *v, uint32_t e, const struct hist_field *f)
+{
+	uint64_t x;
+	memcpy(&x, v->keys + (size_t)e * v->h->key_size + f->key_off, 8);
+	return x;
+}
+
+/* The kernel compares numeric keys as their field's type. */
+static int cmp_num(uint64_t a, uint64_t b, const struct hist_field *f)
+{
+	unsigned bits = f->cmp_size * 8u;
+
+	if (bits < 64) {
+		uint64_t m = (1ull << bits) - 1;
+		a &= m;
+		b &= m;
+		if (f->cmp_signed) {
+			uint64_t s = 1ull << (bits - 1);
+			a ^= s; /* bias to compare signed as unsigned */
+			b ^= s;
+		}
+	} else if (f->cmp_signed) {
+		a ^= 1ull << 63;
+		b ^= 1ull << 63;
+	}
+	return (a > b) - (a < b);
+}
+
+static int cmp_entries(const void *pa, const void *pb, void *arg)
+{
+	const struct view *v = arg;
+	const struct uft_hist *h = v->h;
+	uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
+
+	for (uint32_t i = 0; i < h->n_sort; i++) {
+		uint32_t idx = h->sort_idx[i];
+		int r;
+
+		if (idx < h->n_vals) {
+			uint64_t x = sum_of(v, a, idx), y = sum_of(v, b, idx);
+			r = (x > y) - (x < y);
+		} else {
+			const struct hist_field *f = &h->keys[idx - h->n_vals];
+			if (f->is_string) {
+				const char *x =
+				    (const char *)v->keys + (size_t)a * h->key_size + f->key_off;
+				const char *y =
+				    (const char *)v->keys + (size_t)b * h->key_size + f->key_off;
+				r = strncmp(x, y, f->key_size);
+				r = (r > 0) - (r < 0);
+			} else {
+				r = cmp_num(key_u64(v, a, f), key_u64(v, b, f), f);
+			}
+		}
+		if (h->sort_desc[i])
+			r = -r;
+		if (r)
+			return r;
+	}
+	return (a > b) - (a < b);
+}
+
+static void print_key(FILE *out, const struct view *v, uint32_t e, const struct uft_hist_syms *syms)
+{
+	const struct uft_hist *h = v->h;
+
+	fputs("{ ", out);
+	for (uint32_t i = 0; i < h->n_keys; i++) {
+		const struct hist_field *f = &h->keys[i];
+		uint64_t x = key_u64(v, e, f);
+		char sym[256];
+
+		if (i)
+			fputs(", ", out);
+		if (f->flags & HF_HEX) {
+			fprintf(out, "%s: %" PRIx64, f->name, x);
+		} else if (f->flags & (HF_SYM | HF_SYM_OFFSET)) {
+			bool off = f->flags & HF_SYM_OFFSET;
+			if (!syms || !syms->lookup ||
+			    syms->lookup(syms->ctx, x, off, sym, sizeof(sym)) != 0)
+				sym[0] = '\0';
+			fprintf(out, off ? "%s: [%" PRIx64 "] %-55s" : "%s: [%" PRIx64 "] %-45s",
+				f->name, x, sym);
+		} else if (f->flags & HF_EXECNAME) {
+			fprintf(out, "%s: %-16s[%10" PRIu64 "]", f->name, h->t.comms[e], x);
+		} else if (f->flags & HF_SYSCALL) {
+			const char *name = uft_hist_syscall_name(x);
+			fprintf(out, "%s: %-30s[%3" PRIu64 "]", f->name,
+				name ? name : "unknown_syscall", x);
+		} else if (f->flags & HF_LOG2) {
+			fprintf(out, "%s: ~ 2^%-2" PRIu64, f->name, x);
+		} else if (f->flags & HF_BUCKET) {
+			fprintf(out, "%s: ~ %" PRIu64 "-%" PRIu64, f->name, x, x + f->buckets - 1);
+		} else if (f->is_string) {
+			const char *s =
+			    (const char *)v->keys + (size_t)e * h->key_size + f->key_off;
+			fprintf(out, "%s: %-50.*s", f->name, (int)f->key_size, s);
+		} else {
+			fprintf(out, "%s: %10" PRIu64, f->name, x);
+		}
+	}
+	fputs(" }", out);
+}
+
+struct val_stat {
+	uint64_t max;
+	uint64_t total;
+};
+
+/* Hundredths of a percent of val in total; UINT32_MAX for val/0. */
+static uint32_t percentage(uint64_t val, uint64_t total)
+{
+	if (!total)
+		return val ? UINT32_MAX : 0;
+	if (val < UINT64_MAX / 10000)
+		return (uint32_t)(val * 10000 / total);
+	total /= 10000;
+	if (!total)
+		return val ? UINT32_MAX : 0;
+	return (uint32_t)(val / total);
+}
+
+static void print_val(FILE *out, const char *name, unsigned flags, uint64_t val,
+		      const struct val_stat *st)
+{
+	if (flags & HF_PERCENT) {
+		uint32_t pc = percentage(val, st->total);
+		if (pc == UINT32_MAX)
+			fprintf(out, " %s (%%):[ERROR]", name);
+		else
+			fprintf(out, " %s (%%): %3u.%02u", name, pc / 100, pc % 100);
+	} else if (flags & HF_GRAPH) {
+		char bar[21];
+		uint32_t len = percentage(val, st->max), i = 0;
+
+		if (len == UINT32_MAX) {
+			snprintf(bar, sizeof(bar), "[ERROR]");
+		} else {
+			len = (uint32_t)((uint64_t)len * 20 / 10000);
+			for (; i < len && i < 20; i++)
+				bar[i] = '#';
+			while (i < 20)
+				bar[i++] = ' ';
+			bar[20] = '\0';
+		}
+		fprintf(out, " %s: %20s", name, bar);
+	} else if (flags & HF_HEX) {
+		fprintf(out, " %s: %10" PRIx64, name, val);
+	} else {
+		fprintf(out, " %s: %10" PRIu64, name, val);
+	}
+}
+
+int uft_hist_print(const struct uft_hist *h, FILE *out, const struct uft_hist_syms *syms)
+{
+	struct view v = {h, h->t.keys, h->t.sums};
+	struct val_stat st[UFT_HIST_MAX_VALS] = {{0, 0}};
+	uint32_t n = uft_hist_entries(h);
+	uint32_t *order = malloc((n ? n : 1) * sizeof(*order));
+	char *info;
+	int len;
+
+	if (!order)
+		return -ENOMEM;
+	len = uft_hist_info(h, NULL, 0);
+	info = malloc((size_t)len + 1);
+	if (!info) {
+		free(order);
+		return -ENOMEM;
+	}
+	uft_hist_info(h, info, (size_t)len + 1);
+	fprintf(out, "# event histogram\n#\n# trigger info: %s#\n\n", info);
+	free(info);
+
+	for (uint32_t i = 0; i < n; i++)
+		order[i] = i;
+	qsort_r(order, n, sizeof(*order), cmp_entries, &v);
+	for (uint32_t j = 0; j < h->n_vals; j++) {
+		if (!(h->vals[j].flags & (HF_PERCENT | HF_GRAPH)))
+			continue;
+		for (uint32_t i = 0; i < n; i++) {
+			uint64_t x = sum_of(&v, i, j);
+			st[j].total += x;
+			if (st[j].max < x)
+				st[j].max = x;
+		}
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t e = order[i];
+
+		print_key(out, &v, e, syms);
+		if (!h->no_hitcount)
+			print_val(out, "hitcount", 0, sum_of(&v, e, 0), &st[0]);
+		for (uint32_t j = 1; j < h->n_vals; j++) {
+			fputc(' ', out);
+			print_val(out, h->vals[j].name, h->vals[j].flags, sum_of(&v, e, j), &st[j]);
+		}
+		fputc('\n', out);
+	}
+	free(order);
+	fprintf(out,
+		"\nTotals:\n    Hits: %" PRIu64 "\n    Entries: %u\n    Dropped: %" PRIu64 "\n",
+		uft_hist_hits(h), n, uft_hist_drops(h));
+	return ferror(out) ? -EIO : 0;
+}
