@@ -100,9 +100,14 @@ $(BUILD)/lib/pkgconfig/uft.pc: uft.pc.in
 
 # Test programs carry libuft statically and export it (-rdynamic), so the
 # fixture libraries they dlopen bind to that one copy.
+# test_events also has call sites in files that do not create the events.
+TEST_EXTRA_test_events := tests/unit/tev_calls_inline.c tests/unit/tev_calls_outline.c
+$(BUILD)/tests/test_events: $(TEST_EXTRA_test_events) tests/unit/tev_calls.h
+
 $(BUILD)/tests/%: tests/unit/%.c $(LIBUFT_A) $(LIBTOOLS_A)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) $(PKG_CFLAGS) $(TRACED_CFLAGS) -Itests/unit -Iexamples -o $@ $< \
+		$(TEST_EXTRA_$*) \
 		-rdynamic -Wl,--whole-archive $(LIBUFT_A) -Wl,--no-whole-archive $(LIBTOOLS_A) \
 		$(LDFLAGS_ALL) $(PKG_LIBS) -lcmocka -lpthread -ldl -lm
 

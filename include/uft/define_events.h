@@ -1,8 +1,17 @@
-/* Expands the UFT_EVENT definitions of UFT_INCLUDE_FILE into their record
- * structs, field tables, format strings, descriptors and writer functions.
- * Active only in the one file that defines UFT_CREATE_EVENTS; the event header
- * is re-read once per stage, as the kernel's define_trace.h does. */
-#if defined(UFT_CREATE_EVENTS) && !defined(UFT__CREATING) && !defined(UFT_DISABLE)
+/* Expands the UFT_EVENT definitions of UFT_INCLUDE_FILE, the event header
+ * re-read once per stage as the kernel's define_trace.h does.
+ *
+ * In every file that includes the header (unless UFT_OUTLINE): the record
+ * struct, the dynamic-field offsets and sizes, and trace_<event>(), which
+ * writes the common case inline at the call site (every definition static
+ * inline, so any number of files may include the header). In the one file
+ * that defines UFT_CREATE_EVENTS, also the field tables, format strings,
+ * descriptors, gates and the out-of-line writers. */
+#ifdef UFT__EVENTS_PENDING
+#undef UFT__EVENTS_PENDING
+
+#if !defined(UFT__CREATING) && !defined(UFT_DISABLE) &&                                            \
+    (defined(UFT_CREATE_EVENTS) || defined(UFT__INLINE))
 #define UFT__CREATING
 
 #ifndef UFT_INCLUDE_FILE
@@ -10,6 +19,7 @@
     "define UFT_INCLUDE_FILE (the event header, as a string) before including uft/define_events.h"
 #endif
 
+#ifdef UFT_CREATE_EVENTS
 #if !defined(UFT_NO_SDT) && __has_include(<sys/sdt.h>)
 #define _SDT_HAS_SEMAPHORES 1
 #ifndef SDT_USE_VARIADIC
@@ -22,19 +32,13 @@
 #define UFT__SDT_PROBE(sys, name, ...) ((void)0)
 #define UFT__GATE_SECTION
 #endif
+#endif
 
 #include <uft/fastpath.h>
 
 #define UFT_HEADER_MULTI_READ
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wunused-parameter"
-
-#define UFT__XSTR2(x) #x
-#define UFT__XSTR1(x) UFT__XSTR2(x)
-#define uft__is_signed(type)                                                                       \
-	_Generic((type)0, char                                                                     \
-		 : ((char)-1 < 0), signed char : 1, short : 1, int : 1, long : 1, long long : 1,   \
-		   default : 0)
 
 /* ---- stage 1: the record layout ---- */
 #undef UFT_EVENT
@@ -79,12 +83,16 @@
 	__data_size += __item_length;
 #define __string(item, src)                                                                        \
 	__data_offsets->item##_src = (src) ? (const char *)(src) : "(null)";                       \
-	__item_length = (uint32_t)strnlen(__data_offsets->item##_src, UFT_MAX_STRING - 1) + 1;     \
+	/* The bound hidden: at a call site that passes a literal, gcc would warn that             \
+	 * it exceeds the literal. */                                                              \
+	__item_length = UFT_MAX_STRING - 1;                                                        \
+	__asm__("" : "+r"(__item_length));                                                         \
+	__item_length = (uint32_t)strnlen(__data_offsets->item##_src, __item_length) + 1;          \
 	__data_offsets->item = (__data_base + __data_size) | (__item_length << 16);                \
 	__data_size += __item_length;
 #define UFT_EVENT(evn, proto, args, tstruct, assign, print)                                        \
-	static inline uint32_t uft__get_offsets_##evn(                                             \
-	    struct uft_data_offsets_##evn *__data_offsets, proto)                                  \
+	static inline __attribute__((always_inline, unused))                                       \
+	uint32_t uft__get_offsets_##evn(struct uft_data_offsets_##evn *__data_offsets, proto)      \
 	{                                                                                          \
 		uint32_t __data_size = 0, __item_length = 0;                                       \
 		const uint32_t __data_base = (uint32_t)offsetof(struct uft_raw_##evn, __data);     \
@@ -94,6 +102,14 @@
 		tstruct return __data_size;                                                        \
 	}
 #include UFT_INCLUDE_FILE
+
+#ifdef UFT_CREATE_EVENTS
+#define UFT__XSTR2(x) #x
+#define UFT__XSTR1(x) UFT__XSTR2(x)
+#define uft__is_signed(type)                                                                       \
+	_Generic((type)0, char                                                                     \
+		 : ((char)-1 < 0), signed char : 1, short : 1, int : 1, long : 1, long long : 1,   \
+		   default : 0)
 
 /* ---- stage 4: the field table of the format file ---- */
 #undef UFT_EVENT
@@ -152,14 +168,20 @@
 #define UFT_EVENT(evn, proto, args, tstruct, assign, print)                                        \
 	static const char uft__print_fmt_##evn[] = print;
 #include UFT_INCLUDE_FILE
-
-/* ---- stage 6: descriptor, gate and writer ---- */
-#undef UFT_EVENT
 #undef __entry
 #undef UFT_PRINT
 #undef UFT__PRINT_TEXT
+#undef uft__is_signed
+#endif /* UFT_CREATE_EVENTS */
+
+/* ---- what the assign block sees (stages 6 and 7) ---- */
+#undef UFT_EVENT
+#undef __field
+#undef __array
 #undef __dynamic_array
 #undef __string
+#define __field(type, item)
+#define __array(type, item, len)
 #define __dynamic_array(type, item, len) __entry->__data_loc_##item = __data_offsets.item;
 #define __string(item, src) __entry->__data_loc_##item = __data_offsets.item;
 #define __get_dynamic_array(item)                                                                  \
@@ -175,6 +197,19 @@
 		memcpy(__get_str(item), __data_offsets.item##_src, uft__n - 1);                    \
 		__get_str(item)[uft__n - 1] = '\0';                                                \
 	} while (0)
+/* The record through the fast path, or NULL: the reservation, then the struct's
+ * holes zeroed so that no stale buffer bytes leak. */
+#define UFT__FAST_BEGIN(evn)                                                                       \
+	struct uft_fast_rsv __frsv;                                                                \
+	struct uft_raw_##evn *__entry = (struct uft_raw_##evn *)uft_fast_reserve(                  \
+	    &uft_event_##evn, (uint32_t)offsetof(struct uft_raw_##evn, __data) + __data_size,      \
+	    &__frsv);                                                                              \
+	if (__builtin_expect(__entry != 0, 1))                                                     \
+		memset((char *)__entry + sizeof(struct uft_common_entry), 0,                       \
+		       offsetof(struct uft_raw_##evn, __data) - sizeof(struct uft_common_entry));
+
+#ifdef UFT_CREATE_EVENTS
+/* ---- stage 6: descriptor, gate and the out-of-line writers ---- */
 #define UFT_EVENT(evn, proto, args, tstruct, assign, print)                                        \
 	volatile unsigned short UFT__GATE(UFT_SYSTEM, evn) UFT__GATE_SECTION;                      \
 	struct uft_event uft_event_##evn = {                                                       \
@@ -191,7 +226,9 @@
 	};                                                                                         \
 	static struct uft_event *const uft__ptr_##evn                                              \
 	    __attribute__((section(UFT_SECTION), used)) = &uft_event_##evn;                        \
-	static __attribute__((noinline, cold)) void uft__slow_trace_##evn(proto)                   \
+	/* Everything the fast path does not do: filters, instances, nesting, a                    \
+	 * page switch, a new thread. */                                                           \
+	static __attribute__((noinline, cold)) void uft__reserve_trace_##evn(proto)                \
 	{                                                                                          \
 		if (!uft_event_##evn.enabled)                                                      \
 			return;                                                                    \
@@ -210,6 +247,11 @@
 			tstruct assign uft_commit(&__rsv);                                         \
 		}                                                                                  \
 	}                                                                                          \
+	__attribute__((noinline, cold)) void uft__slow_trace_##evn(proto)                          \
+	{                                                                                          \
+		UFT__SDT_PROBE(UFT_SYSTEM, evn, args);                                             \
+		uft__reserve_trace_##evn(args);                                                    \
+	}                                                                                          \
 	__attribute__((noinline)) void uft__do_trace_##evn(proto)                                  \
 	{                                                                                          \
 		UFT__SDT_PROBE(UFT_SYSTEM, evn, args);                                             \
@@ -217,22 +259,43 @@
 		 * path: the slow path sorts it out. */                                            \
 		struct uft_data_offsets_##evn __data_offsets;                                      \
 		uint32_t __data_size = uft__get_offsets_##evn(&__data_offsets, args);              \
-		struct uft_fast_rsv __frsv;                                                        \
-		struct uft_raw_##evn *__entry = (struct uft_raw_##evn *)uft_fast_reserve(          \
-		    &uft_event_##evn,                                                              \
-		    (uint32_t)offsetof(struct uft_raw_##evn, __data) + __data_size, &__frsv);      \
+		UFT__FAST_BEGIN(evn)                                                               \
 		if (__builtin_expect(!__entry, 0)) {                                               \
-			uft__slow_trace_##evn(args);                                               \
+			uft__reserve_trace_##evn(args);                                            \
 			return;                                                                    \
 		}                                                                                  \
-		memset((char *)__entry + sizeof(struct uft_common_entry), 0,                       \
-		       offsetof(struct uft_raw_##evn, __data) - sizeof(struct uft_common_entry));  \
 		tstruct assign uft_fast_commit(&__frsv);                                           \
 	}
 #include UFT_INCLUDE_FILE
+#undef UFT_EVENT
+#endif /* UFT_CREATE_EVENTS */
+
+#ifdef UFT__INLINE
+/* ---- stage 7: trace_<event>(), the common case inline ---- */
+/* The gate at 1 is uft's own count alone; an SDT tracer attached raises it,
+ * and its probe is in the out-of-line writer. */
+#define UFT_EVENT(evn, proto, args, tstruct, assign, print)                                        \
+	static inline __attribute__((always_inline, unused)) void trace_##evn(proto)               \
+	{                                                                                          \
+		unsigned short uft__gate = UFT__GATE(UFT_SYSTEM, evn);                             \
+		if (__builtin_expect(uft__gate == 0, 1))                                           \
+			return;                                                                    \
+		if (__builtin_expect(uft__gate == 1, 1)) {                                         \
+			struct uft_data_offsets_##evn __data_offsets;                              \
+			uint32_t __data_size = uft__get_offsets_##evn(&__data_offsets, args);      \
+			UFT__FAST_BEGIN(evn)                                                       \
+			if (__builtin_expect(__entry != 0, 1)) {                                   \
+				tstruct assign uft_fast_commit(&__frsv);                           \
+				return;                                                            \
+			}                                                                          \
+		}                                                                                  \
+		uft__slow_trace_##evn(args);                                                       \
+	}
+#include UFT_INCLUDE_FILE
+#undef UFT_EVENT
+#endif /* UFT__INLINE */
 
 /* ---- back to declarations for whatever follows ---- */
-#undef UFT_EVENT
 #undef __field
 #undef __array
 #undef __dynamic_array
@@ -241,11 +304,12 @@
 #undef __get_dynamic_array_len
 #undef __get_str
 #undef __assign_str
-#undef uft__is_signed
+#undef UFT__FAST_BEGIN
 #define UFT_EVENT(evn, proto, args, tstruct, assign, print)                                        \
-	UFT__EVENT_DECLARE(name, UFT_PROTO(proto), UFT_ARGS(args))
+	UFT__EVENT_DECLARE(evn, UFT_PROTO(proto), UFT_ARGS(args))
 
 #pragma GCC diagnostic pop
 #undef UFT_HEADER_MULTI_READ
 #undef UFT__CREATING
 #endif
+#endif /* UFT__EVENTS_PENDING */

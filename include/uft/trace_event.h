@@ -20,7 +20,9 @@
  *
  * Every file that includes it can call trace_request(path, status) and
  * trace_request_enabled(); exactly one file defines UFT_CREATE_EVENTS before
- * including it, which emits the descriptors, formats and writer functions. */
+ * including it, which emits the descriptors, formats and out-of-line writers.
+ * The common case of the writer is inline in trace_request() (define_events.h),
+ * so the assign block compiles in every file that includes the header. */
 #ifndef UFT_TRACE_EVENT_H
 #define UFT_TRACE_EVENT_H
 
@@ -41,6 +43,14 @@
 #define UFT__GATE(sys, name) UFT__GATE_(sys, name)
 #define UFT__GATE_(sys, name) sys##_##name##_semaphore
 
+/* Call sites write the common case inline (see define_events.h) unless
+ * UFT_OUTLINE is defined before the first uft header: then trace_<event>()
+ * tests the gate and calls the writer in the file that creates the events,
+ * which keeps call sites small. C++ files always call it. */
+#if !defined(UFT_OUTLINE) && !defined(__cplusplus)
+#define UFT__INLINE 1
+#endif
+
 #ifdef UFT_DISABLE
 #define UFT__EVENT_DECLARE(name, proto, args)                                                      \
 	static inline __attribute__((unused)) void trace_##name(proto)                             \
@@ -52,25 +62,39 @@
 	}
 #else
 /* The gate is the fast-path flag and the SDT semaphore at once: uft adds one
- * while the event is enabled, perf/bpftrace add theirs while they attach. */
-#define UFT__EVENT_DECLARE(name, proto, args)                                                      \
+ * while the event is enabled, perf/bpftrace add theirs while they attach.
+ * uft__do_trace_<event> is the whole writer (SDT probe, fast path, the rest);
+ * uft__slow_trace_<event> the SDT probe and the rest, for call sites that
+ * tried the fast path inline. */
+#define UFT__EVENT_EXTERNS(name, proto)                                                            \
 	extern struct uft_event uft_event_##name;                                                  \
 	extern volatile unsigned short UFT__GATE(UFT_SYSTEM, name);                                \
-	void uft__do_trace_##name(proto);                                                          \
-	static inline __attribute__((always_inline, unused)) void trace_##name(proto)              \
-	{                                                                                          \
-		if (__builtin_expect(UFT__GATE(UFT_SYSTEM, name) != 0, 0))                         \
-			uft__do_trace_##name(args);                                                \
-	}                                                                                          \
+	void uft__do_trace_##name(UFT_PROTO proto);                                                \
+	void uft__slow_trace_##name(UFT_PROTO proto);                                              \
 	static inline __attribute__((always_inline, unused)) bool trace_##name##_enabled(void)     \
 	{                                                                                          \
 		return __builtin_expect(UFT__GATE(UFT_SYSTEM, name) != 0, 0);                      \
 	}
+#ifdef UFT__INLINE
+/* trace_<event>() itself comes with the record layout, in define_events.h. */
+#define UFT__EVENT_DECLARE(name, proto, args) UFT__EVENT_EXTERNS(name, (proto))
+#else
+#define UFT__EVENT_DECLARE(name, proto, args)                                                      \
+	UFT__EVENT_EXTERNS(name, (proto))                                                          \
+	static inline __attribute__((always_inline, unused)) void trace_##name(proto)              \
+	{                                                                                          \
+		if (__builtin_expect(UFT__GATE(UFT_SYSTEM, name) != 0, 0))                         \
+			uft__do_trace_##name(args);                                                \
+	}
+#endif
 #endif
 
 #endif /* UFT_TRACE_EVENT_H */
 
 #ifndef UFT_HEADER_MULTI_READ
+/* Read for the first time in this file: define_events.h, at the end of the
+ * event header, expands what the declarations alone do not give. */
+#define UFT__EVENTS_PENDING
 #undef UFT_EVENT
 #define UFT_EVENT(name, proto, args, tstruct, assign, print)                                       \
 	UFT__EVENT_DECLARE(name, UFT_PROTO(proto), UFT_ARGS(args))

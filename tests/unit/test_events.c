@@ -19,6 +19,11 @@
 #include "demo_events.h"
 #include "tev_types_events.h"
 
+#define TEV_CALLS tev_calls_create
+#include "tev_calls.h"
+void tev_calls_inline(int k);
+void tev_calls_outline(int k);
+
 #include "common/format.h"
 #include "lib/runtime.h"
 #include "own_rings.h"
@@ -388,6 +393,76 @@ static void test_filters(void **state)
 	uft_set_event("demo:request", 0);
 }
 
+struct recs {
+	uint16_t id;
+	int n;
+	uint32_t len[8];
+	_Alignas(8) uint8_t rec[8][160];
+};
+
+static int grab_all(void *ctx, uint64_t ts, uint32_t cpu, const void *data, uint32_t len,
+		    uint64_t missed)
+{
+	(void)ts;
+	(void)cpu;
+	(void)missed;
+	struct recs *r = ctx;
+	const struct uft_common_entry *e = data;
+	if (e->type == r->id && r->n < 8 && len <= sizeof(r->rec[0])) {
+		memcpy(r->rec[r->n], data, len);
+		r->len[r->n++] = len;
+	}
+	return 0;
+}
+
+/* The same call in the file that creates the events, in another file (inline
+ * writer) and in a UFT_OUTLINE file, through each way a call site can go:
+ * the inline fast path, the slow path (a filter), the out-of-line writer (an
+ * SDT tracer's count on the gate). Every record has the same bytes. */
+static void test_call_sites_in_other_files(void **state)
+{
+	(void)state;
+	void (*const sites[])(int) = {tev_calls_create, tev_calls_inline, tev_calls_outline};
+	struct uft_event *ev = uft_find_event("ttypes", "all");
+	assert_non_null(ev);
+	assert_int_equal(uft_set_event("ttypes:all", 1), 1);
+	static struct uft_ring_cursor cur[64];
+	struct recs old = {.id = ev->id};
+	drain_own_rings(cur, 64, grab_all, &old);
+	for (int way = 0; way < 3; way++) {
+		char err[256];
+		if (way == 1)
+			assert_int_equal(uft_set_filter("ttypes:all", "e < 0", err, sizeof(err)),
+					 1);
+		if (way == 2)
+			ttypes_all_semaphore++;
+		for (int k = 0; k < 2; k++) {
+			struct recs r = {.id = ev->id};
+			for (int s = 0; s < 3; s++)
+				sites[s](k);
+			drain_own_rings(cur, 64, grab_all, &r);
+			assert_int_equal(r.n, 3);
+			/* 80 bytes fixed, the string and its NUL, the array, rounded to 8 */
+			assert_int_equal(r.len[0], (80 + (k ? 6 : 7) + 4 + 7) & ~7u);
+			const struct uft_raw_all *a = (const void *)r.rec[0];
+			assert_int_equal(a->a, -k);
+			assert_int_equal(a->e, -70000 - k);
+			assert_int_equal(a->i, k & 1);
+			assert_string_equal((const char *)a + (a->__data_loc_name & 0xffff),
+					    k ? "named" : "(null)");
+			for (int s = 1; s < 3; s++) {
+				assert_int_equal(r.len[s], r.len[0]);
+				assert_memory_equal(r.rec[s], r.rec[0], r.len[0]);
+			}
+		}
+		if (way == 1)
+			uft_set_filter("ttypes:all", "0", err, sizeof(err));
+		if (way == 2)
+			ttypes_all_semaphore--;
+	}
+	uft_set_event("ttypes:all", 0);
+}
+
 static void test_every_field_type(void **state)
 {
 	(void)state;
@@ -461,6 +536,7 @@ int main(void)
 	    cmocka_unit_test(test_disabled_build_has_no_events),
 	    cmocka_unit_test(test_record_bytes),
 	    cmocka_unit_test(test_filters),
+	    cmocka_unit_test(test_call_sites_in_other_files),
 	    cmocka_unit_test(test_every_field_type),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

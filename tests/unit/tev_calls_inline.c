@@ -1,0 +1,6 @@
+/* Call sites in a file that includes the event header without creating the
+ * events: the fast path is inline here. */
+#include "tev_types_events.h"
+
+#define TEV_CALLS tev_calls_inline
+#include "tev_calls.h"
