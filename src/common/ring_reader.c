@@ -244,6 +244,66 @@ void uft_ring_clear(struct uft_ring *r)
 		;
 }
 
+long uft_ring_take_until(struct uft_ring *r, uint64_t limit, uft_ring_record_fn fn, void *ctx)
+{
+	static __thread struct page_copy pc;
+	long total = 0;
+	bool past = false, any = false;
+	uint64_t end_page = 0;
+	uint32_t end_off = 0;
+	uint64_t p = atomic_load_explicit(&r->produced, memory_order_acquire);
+	uint64_t start = atomic_load_explicit(&r->consumed, memory_order_acquire);
+	uint64_t cp = atomic_load_explicit(&r->clear_page, memory_order_acquire);
+	if (cp > start)
+		start = cp;
+	for (uint64_t idx = start; idx <= p && !past; idx++) {
+		if (!copy_page(r, idx, &pc, idx == p))
+			continue; /* overwritten while we looked */
+		struct uft_page_iter it;
+		struct uft_page_rec rec;
+		uint32_t cpu = pc.meta.cpu;
+		uft_page_iter_init(&it, pc.page, UFT_SUBBUF_SIZE);
+		for (;;) {
+			uint32_t at = it.off;
+			if (uft_page_iter_next(&it, &rec) <= 0)
+				break;
+			/* A ring's times never go backwards: the rest is later. */
+			if (rec.ts > limit) {
+				past = true;
+				break;
+			}
+			end_page = idx;
+			end_off = it.off;
+			any = true;
+			const struct uft_common_entry *e = rec.data;
+			if (rec.len < sizeof(*e))
+				continue;
+			if (e->type == UFT_ID_CPU_MARK) {
+				if (rec.len >= sizeof(*e) + 4)
+					memcpy(&cpu, (const char *)rec.data + sizeof(*e), 4);
+				continue;
+			}
+			if (cleared(r, idx, at))
+				continue;
+			total++;
+			if (fn(ctx, ring_time(r, rec.ts), cpu, rec.data, rec.len, 0)) {
+				past = true;
+				break;
+			}
+		}
+	}
+	if (!any)
+		return total;
+	struct uft_ring_cursor c = {.page = end_page, .off = end_off};
+	uft_ring_consumed_to(r, &c);
+	r->overrun_base = atomic_load_explicit(&r->overrun, memory_order_relaxed);
+	/* Complete pages before the new clear point go back to the writer. */
+	uint64_t cons = atomic_load_explicit(&r->consumed, memory_order_acquire);
+	while (cons < end_page && !atomic_compare_exchange_weak(&r->consumed, &cons, end_page))
+		;
+	return total;
+}
+
 uint64_t uft_ring_written(struct uft_ring *r)
 {
 	uint64_t p = atomic_load_explicit(&r->produced, memory_order_acquire);

@@ -46,6 +46,11 @@ void uft_ring_clear(struct uft_ring *r);
 /* Moves the ring's clear point up to a consuming cursor, so what it read is
  * gone for every reader, as a consuming read is in the kernel. */
 void uft_ring_consumed_to(struct uft_ring *r, const struct uft_ring_cursor *c);
+/* The snapshot of a time: delivers, as uft_ring_peek does, the records
+ * committed with a timestamp up to `limit` (in the ring's own units), then
+ * moves the clear point past them and hands their complete pages back to
+ * the writer; later records stay. Returns the number delivered. */
+long uft_ring_take_until(struct uft_ring *r, uint64_t limit, uft_ring_record_fn fn, void *ctx);
 /* Events the writer committed, counted from its page metadata and the page it
  * is on (exact once the writer is gone). */
 uint64_t uft_ring_written(struct uft_ring *r);

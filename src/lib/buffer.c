@@ -32,13 +32,20 @@ uint64_t uft_buffer_now(const struct uft_buffer *b)
 	return uft_clock_read_slow((enum uft_clock)b->clock);
 }
 
+/* The tree and traceon/traceoff triggers (in any thread, in signal handlers
+ * too) call this concurrently: each caller checks after its store that the
+ * state it computed from is still current, so the last store is right. */
 void uft_buffer_update_fast(void)
 {
 	struct uft_buffer *b = &uft_buffers[0];
-	uint32_t epoch = 0;
-	if (uft_fast_cpu_ok && b->on && uft_buffer_raw_tsc(b))
-		epoch = atomic_load(&b->gen);
-	__atomic_store_n(&uft_fast_epoch, epoch, __ATOMIC_RELEASE);
+	for (;;) {
+		uint32_t on = __atomic_load_n(&b->on, __ATOMIC_SEQ_CST);
+		uint32_t gen = atomic_load(&b->gen);
+		uint32_t epoch = uft_fast_cpu_ok && on && uft_buffer_raw_tsc(b) ? gen : 0;
+		__atomic_store_n(&uft_fast_epoch, epoch, __ATOMIC_SEQ_CST);
+		if (__atomic_load_n(&b->on, __ATOMIC_SEQ_CST) == on && atomic_load(&b->gen) == gen)
+			return;
+	}
 }
 
 void uft_buffer_new_generation(unsigned idx)

@@ -20,6 +20,7 @@
 #include "common/spec.h"
 #include "lib/registry.h"
 #include "lib/runtime.h"
+#include "lib/trigger.h"
 #include <uft/uft.h>
 
 struct reg_event {
@@ -31,6 +32,14 @@ struct reg_event {
 	/* Per buffer: the compiled filter and the text it came from. */
 	struct uft_filter *filter[UFT_MAX_BUFFERS];
 	char *filter_text[UFT_MAX_BUFFERS];
+	/* Per buffer: soft-mode references (the event's own triggers count
+	 * once, each enable/disable_event aimed at it once), its triggers in
+	 * install order and the list published from them. */
+	uint32_t sm_ref[UFT_MAX_BUFFERS];
+	struct uft_trig **trig[UFT_MAX_BUFFERS];
+	uint32_t nr_trig[UFT_MAX_BUFFERS];
+	struct uft_trig_list *tlist[UFT_MAX_BUFFERS];
+	struct uft_evstate *st;	  /* [UFT_MAX_BUFFERS], never freed */
 	struct uft_print_fmt *pf; /* compiled print fmt, for the live trace files */
 	bool pf_failed;
 	char *format; /* format file text */
@@ -106,7 +115,8 @@ static void retire(const void *p)
 }
 
 /* Publishes where the event's records go: one target per buffer it is
- * enabled in, with that buffer's filter. */
+ * enabled in (soft mode included), with that buffer's filter, soft-disable
+ * flag and triggers. */
 static void publish_targets(struct reg_event *e)
 {
 	struct uft_targets *tg = NULL;
@@ -118,17 +128,21 @@ static void publish_targets(struct reg_event *e)
 		for (uint32_t b = 0; b < UFT_MAX_BUFFERS; b++) {
 			if (!(e->on_mask & (1u << b)))
 				continue;
-			tg->t[tg->nr].buffer = b;
-			tg->t[tg->nr].filter = e->filter[b];
-			tg->nr++;
+			struct uft_target *t = &tg->t[tg->nr++];
+			t->buffer = b;
+			t->filter = e->filter[b];
+			t->st = e->sm_ref[b] ? &e->st[b] : NULL;
+			t->trig = e->tlist[b];
 		}
 	}
-	uint8_t slow = !(e->on_mask == 1u && !e->filter[0]);
+	uint8_t slow = !(e->on_mask == 1u && !e->filter[0] && !e->sm_ref[0]);
 	const void *old = e->nr_descs ? e->descs[0]->targets : NULL;
 	for (uint32_t i = 0; i < e->nr_descs; i++) {
 		struct uft_event *d = e->descs[i];
-		/* Off the fast path before the list changes; back on after. */
-		if (slow)
+		/* Off the fast path before the list changes; back on after. Fields
+		 * writers read are stored only when they change, so republishing a
+		 * list (a trigger added) leaves what they read alone. */
+		if (slow && d->fast_type)
 			d->fast_type = 0;
 		__atomic_store_n(&d->targets, tg, __ATOMIC_RELEASE);
 		if (n && !d->enabled) {
@@ -138,7 +152,9 @@ static void publish_targets(struct reg_event *e)
 			d->enabled = 0;
 			__atomic_sub_fetch(d->gate, 1, __ATOMIC_RELAXED);
 		}
-		d->fast_type = n && !slow ? d->id : 0;
+		uint64_t ft = n && !slow ? d->id : 0;
+		if (d->fast_type != ft)
+			d->fast_type = ft;
 	}
 	if (old != tg)
 		retire(old);
@@ -146,6 +162,11 @@ static void publish_targets(struct reg_event *e)
 
 static void set_enabled_in(struct reg_event *e, uint32_t buffer, bool on)
 {
+	/* In soft mode the event stays armed; `enable` sets its soft-disable. */
+	if (e->sm_ref[buffer]) {
+		atomic_store(&e->st[buffer].soft_disabled, !on);
+		return;
+	}
 	uint32_t mask = on ? e->on_mask | (1u << buffer) : e->on_mask & ~(1u << buffer);
 	if (mask == e->on_mask)
 		return;
@@ -320,10 +341,12 @@ static void register_desc_id(struct uft_event *d, uint16_t fixed_id)
 	e->format = make_format(d, e->id, &e->format_len);
 	e->system = strdup(d->system);
 	e->name = strdup(d->name);
-	if (!e->format || !e->system || !e->name) {
+	e->st = calloc(UFT_MAX_BUFFERS, sizeof(*e->st));
+	if (!e->format || !e->system || !e->name || !e->st) {
 		free(e->format);
 		free(e->system);
 		free(e->name);
+		free(e->st);
 		return;
 	}
 	if (!fixed_id)
@@ -598,8 +621,15 @@ int uft_registry_visit(uft_reg_visit_fn fn, void *ctx)
 		struct reg_event *e = &events[i];
 		if (!e->live)
 			continue;
-		struct uft_reg_view v = {e->system,	e->name,    e->id,	e->format,
-					 e->format_len, e->on_mask, e->descs[0]};
+		struct uft_reg_view v = {e->system,  e->name,	  e->id, e->format, e->format_len,
+					 e->on_mask, e->descs[0], 0,	 0};
+		for (uint32_t b = 0; b < UFT_MAX_BUFFERS; b++) {
+			if (!e->sm_ref[b])
+				continue;
+			v.soft_mask |= 1u << b;
+			if (atomic_load(&e->st[b].soft_disabled))
+				v.sd_mask |= 1u << b;
+		}
 		rc = fn(ctx, &v);
 	}
 	pthread_mutex_unlock(&reg_lock);
@@ -655,6 +685,14 @@ char *uft_registry_filter_text(uint32_t buffer, const char *system, const char *
 	return t;
 }
 
+static void trig_retire(struct uft_trig *t)
+{
+	retire(t->filter);
+	free(t->filter_text);
+	t->filter_text = NULL;
+	retire(t);
+}
+
 void uft_registry_buffer_reset(uint32_t buffer)
 {
 	if (buffer >= UFT_MAX_BUFFERS)
@@ -662,6 +700,15 @@ void uft_registry_buffer_reset(uint32_t buffer)
 	pthread_mutex_lock(&reg_lock);
 	for (uint32_t i = 0; i < nr_events; i++) {
 		struct reg_event *e = &events[i];
+		for (uint32_t k = 0; k < e->nr_trig[buffer]; k++)
+			trig_retire(e->trig[buffer][k]);
+		free(e->trig[buffer]);
+		e->trig[buffer] = NULL;
+		e->nr_trig[buffer] = 0;
+		retire(e->tlist[buffer]);
+		e->tlist[buffer] = NULL;
+		e->sm_ref[buffer] = 0;
+		atomic_store(&e->st[buffer].soft_disabled, 0);
 		retire(e->filter[buffer]);
 		free(e->filter_text[buffer]);
 		e->filter[buffer] = NULL;
@@ -744,4 +791,255 @@ int uft_registry_filter_set_in(uint32_t buffer, const char *system, const char *
 out:
 	pthread_mutex_unlock(&reg_lock);
 	return rc;
+}
+
+/* ---- triggers (tfs_triggers.c) ---- */
+
+/* The kernel's soft mode: while referenced, the event is armed in the
+ * buffer; if it was off, it is armed soft-disabled. When the last reference
+ * goes, a soft-disabled event is off again, an enabled one stays on. */
+static void soft_get(struct reg_event *e, uint32_t b)
+{
+	if (e->sm_ref[b]++)
+		return;
+	if (!(e->on_mask & (1u << b))) {
+		atomic_store(&e->st[b].soft_disabled, 1);
+		e->on_mask |= 1u << b;
+	}
+}
+
+static void soft_put(struct reg_event *e, uint32_t b)
+{
+	if (--e->sm_ref[b])
+		return;
+	if (atomic_load(&e->st[b].soft_disabled))
+		e->on_mask &= ~(1u << b);
+	atomic_store(&e->st[b].soft_disabled, 0);
+}
+
+/* Builds the list writers follow from `v` (n triggers); NULL when n is 0
+ * (and on failure: *err). */
+static struct uft_trig_list *trig_list(struct uft_trig **v, uint32_t n, int *err)
+{
+	*err = 0;
+	if (!n)
+		return NULL;
+	struct uft_trig_list *l = calloc(1, sizeof(*l) + n * sizeof(l->t[0]));
+	if (!l) {
+		*err = -ENOMEM;
+		return NULL;
+	}
+	l->nr = n;
+	for (uint32_t i = 0; i < n; i++) {
+		l->t[i] = v[i];
+		if (v[i]->filter || v[i]->cmd == UFT_TRIG_TRACEOFF)
+			l->cond = true;
+		if (v[i]->filter && (uft_filter_needs(v[i]->filter) & UFT_FILTER_NEEDS_COMM))
+			l->needs_comm = true;
+	}
+	return l;
+}
+
+/* Swaps in the trigger array `v` (n entries) of one event in one buffer. */
+static void set_triggers(struct reg_event *e, uint32_t b, struct uft_trig **v, uint32_t n,
+			 struct uft_trig_list *l)
+{
+	free(e->trig[b]);
+	e->trig[b] = v;
+	e->nr_trig[b] = n;
+	retire(e->tlist[b]);
+	e->tlist[b] = l;
+}
+
+static bool is_enable_cmd(int cmd)
+{
+	return cmd == UFT_TRIG_ENABLE_EVENT || cmd == UFT_TRIG_DISABLE_EVENT;
+}
+
+/* The target of an enable/disable_event command, or NULL. The ftrace
+ * entries cannot be enabled, so they are no target. */
+static struct reg_event *trig_target(const struct uft_trig_spec *sp)
+{
+	struct reg_event *t = find_event(sp->sys, sp->event);
+	if (!t || !t->nr_descs || strcmp(t->system, "ftrace") == 0)
+		return NULL;
+	return t;
+}
+
+/* Index of the installed trigger of the same kind (and target), or -1. */
+static int trig_find(const struct reg_event *e, uint32_t b, int cmd, const struct uft_evstate *st)
+{
+	int type = uft_trigger_cmd_type(cmd);
+	for (uint32_t i = 0; i < e->nr_trig[b]; i++) {
+		const struct uft_trig *t = e->trig[b][i];
+		if (uft_trigger_cmd_type(t->cmd) == type &&
+		    (!is_enable_cmd(cmd) || t->target == st))
+			return (int)i;
+	}
+	return -1;
+}
+
+int uft_registry_trigger_add(uint32_t buffer, const char *system, const char *name,
+			     const struct uft_trig_spec *sp, struct uft_filter_error *fe,
+			     bool *filter_failed)
+{
+	*filter_failed = false;
+	if (buffer >= UFT_MAX_BUFFERS)
+		return -ENOENT;
+	if (uft_session_start() != 0)
+		return -ENOMEM;
+	struct uft_trig *t = NULL;
+	struct uft_filter *f = NULL;
+	struct uft_trig **v = NULL;
+	int rc = 0;
+	pthread_mutex_lock(&reg_lock);
+	struct reg_event *e = find_event(system, name), *te = NULL;
+	if (!e || !e->nr_descs) {
+		rc = -ENOENT;
+		goto out;
+	}
+	if (is_enable_cmd(sp->cmd)) {
+		if (!(te = trig_target(sp))) {
+			rc = -EINVAL;
+			goto out;
+		}
+		if ((rc = sp->late_err))
+			goto out;
+	}
+	if (sp->filter) {
+		struct uft_event *d = e->descs[0];
+		rc = uft_filter_compile(sp->filter, d->fields, d->nr_fields, &f, fe);
+		if (rc == UFT_FILTER_CLEAR) {
+			/* The filter file's "0"; here a field that does not exist. */
+			*fe = (struct uft_filter_error){UFT_FILTER_ERR_FIELD_NOT_FOUND, 2};
+			rc = -EINVAL;
+		}
+		if (rc < 0) {
+			*filter_failed = rc != -ENOMEM;
+			rc = rc == -ENOMEM ? -ENOMEM : -EINVAL;
+			goto out;
+		}
+	}
+	if (trig_find(e, buffer, sp->cmd, te ? &te->st[buffer] : NULL) >= 0) {
+		rc = -EEXIST;
+		goto out;
+	}
+	uint32_t n = e->nr_trig[buffer];
+	t = calloc(1, sizeof(*t));
+	v = malloc((n + 1) * sizeof(*v));
+	if (!t || !v || (sp->filter && !(t->filter_text = strdup(sp->filter)))) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	t->cmd = sp->cmd;
+	t->buffer = buffer;
+	atomic_init(&t->count, sp->count);
+	t->filter = f;
+	if (te) {
+		t->target = &te->st[buffer];
+		t->tsys = te->system;
+		t->tname = te->name;
+	}
+	if (n)
+		memcpy(v, e->trig[buffer], n * sizeof(*v));
+	v[n] = t;
+	struct uft_trig_list *l = trig_list(v, n + 1, &rc);
+	if (rc)
+		goto out;
+	if (!n)
+		soft_get(e, buffer);
+	if (te)
+		soft_get(te, buffer);
+	set_triggers(e, buffer, v, n + 1, l);
+	if (te && te != e)
+		publish_targets(te);
+	publish_targets(e);
+	t = NULL;
+	v = NULL;
+	f = NULL;
+out:
+	pthread_mutex_unlock(&reg_lock);
+	if (t)
+		free(t->filter_text);
+	free(t);
+	free(v);
+	uft_filter_free(f);
+	return rc;
+}
+
+int uft_registry_trigger_remove(uint32_t buffer, const char *system, const char *name,
+				const struct uft_trig_spec *sp)
+{
+	if (buffer >= UFT_MAX_BUFFERS)
+		return -ENOENT;
+	int rc = 0;
+	pthread_mutex_lock(&reg_lock);
+	struct reg_event *e = find_event(system, name), *te = NULL;
+	if (!e || !e->nr_descs) {
+		rc = -ENOENT;
+		goto out;
+	}
+	if (is_enable_cmd(sp->cmd) && !(te = trig_target(sp))) {
+		rc = -EINVAL;
+		goto out;
+	}
+	int i = trig_find(e, buffer, sp->cmd, te ? &te->st[buffer] : NULL);
+	if (i < 0) {
+		rc = -ENOENT;
+		goto out;
+	}
+	uint32_t n = e->nr_trig[buffer];
+	struct uft_trig *t = e->trig[buffer][i];
+	struct uft_trig **v = n > 1 ? malloc((n - 1) * sizeof(*v)) : NULL;
+	if (n > 1 && !v) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	for (uint32_t k = 0, j = 0; k < n; k++)
+		if (k != (uint32_t)i)
+			v[j++] = e->trig[buffer][k];
+	struct uft_trig_list *l = trig_list(v, n - 1, &rc);
+	if (rc) {
+		free(v);
+		goto out;
+	}
+	set_triggers(e, buffer, v, n - 1, l);
+	if (n == 1)
+		soft_put(e, buffer);
+	if (te) {
+		soft_put(te, buffer);
+		if (te != e)
+			publish_targets(te);
+	}
+	publish_targets(e);
+	trig_retire(t);
+out:
+	pthread_mutex_unlock(&reg_lock);
+	return rc;
+}
+
+char *uft_registry_trigger_text(uint32_t buffer, const char *system, const char *name)
+{
+	char *s = NULL;
+	size_t len = 0;
+	if (buffer >= UFT_MAX_BUFFERS)
+		return NULL;
+	pthread_mutex_lock(&reg_lock);
+	struct reg_event *e = find_event(system, name);
+	if (e && e->nr_trig[buffer]) {
+		FILE *m = open_memstream(&s, &len);
+		if (m) {
+			for (uint32_t i = 0; i < e->nr_trig[buffer]; i++) {
+				struct uft_trig *t = e->trig[buffer][i];
+				uft_trigger_print(m, t->cmd, t->tsys, t->tname,
+						  atomic_load(&t->count), t->filter_text);
+			}
+			if (fclose(m) != 0) {
+				free(s);
+				s = NULL;
+			}
+		}
+	}
+	pthread_mutex_unlock(&reg_lock);
+	return s;
 }

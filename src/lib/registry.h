@@ -18,8 +18,10 @@ struct uft_reg_view {
 	uint16_t id;
 	const char *format; /* the `format` file text */
 	uint32_t format_len;
-	uint32_t on_mask; /* buffers the event is enabled in */
+	uint32_t on_mask; /* buffers the event is enabled in (soft mode included) */
 	const struct uft_event *desc;
+	uint32_t soft_mask; /* buffers where it is in soft mode (triggers) */
+	uint32_t sd_mask;   /* ... and soft-disabled */
 };
 
 /* Calls fn for each live event in id order, under the registry's lock (fn
@@ -55,5 +57,25 @@ const struct uft_print_fmt *uft_registry_print_fmt(uint16_t id, const char **sys
  * same returns as uft_registry_filter_in, nothing changed on an error. */
 int uft_registry_filter_set_in(uint32_t buffer, const char *system, const char *name,
 			       const char *expr, const char *text, struct uft_filter_error *fe);
+
+/* ---- triggers (tfs_triggers.c) ---- */
+
+struct uft_trig_spec;
+
+/* Installs a parsed trigger on one event of one buffer. Returns 0, -ENOENT
+ * (no such event), -EINVAL (unknown target event, bad count or "if" part;
+ * a filter that does not compile sets *filter_failed and fe), -EEXIST (one of
+ * its kind is installed), -ERANGE (count) or -ENOMEM. Nothing changes on an
+ * error. */
+int uft_registry_trigger_add(uint32_t buffer, const char *system, const char *name,
+			     const struct uft_trig_spec *sp, struct uft_filter_error *fe,
+			     bool *filter_failed);
+/* Removes the installed trigger a removal command names (same kind and, for
+ * enable/disable_event, same target): 0, -ENOENT or -EINVAL (unknown
+ * target). */
+int uft_registry_trigger_remove(uint32_t buffer, const char *system, const char *name,
+				const struct uft_trig_spec *sp);
+/* The trigger file's lines (malloc'd), or NULL when none is installed. */
+char *uft_registry_trigger_text(uint32_t buffer, const char *system, const char *name);
 
 #endif

@@ -46,14 +46,24 @@ struct uft_tls {
 	 * thread's first event into an instance. */
 	struct uft_wring (*xb)[UFT_MAX_NEST];
 	uint32_t notrace; /* a door thread: never records */
+	/* Per level, where a record that triggers need but no buffer keeps is
+	 * built (mapped on first use). */
+	char *scratch;
 };
 
 /* Where an event's records go: the registry builds an immutable list each
  * time an enable, filter or trigger changes, and the writer follows the one
  * it loads. Lists replaced while a writer may read them are never freed. */
+struct uft_evstate;
+struct uft_trig_list;
 struct uft_target {
 	uint32_t buffer;		 /* index in uft_buffers */
 	const struct uft_filter *filter; /* NULL: every record */
+	/* Set while the event is in soft mode in this buffer (it has triggers
+	 * or is an enable/disable_event target): the writer then checks its
+	 * soft-disabled flag and runs `trig`. NULL otherwise. */
+	struct uft_evstate *st;
+	const struct uft_trig_list *trig; /* NULL: no trigger */
 };
 
 struct uft_targets {

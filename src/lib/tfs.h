@@ -108,6 +108,7 @@ extern const struct tfs_file tfs_event_files[];
 extern const struct tfs_file tfs_trace_files[];
 extern const struct tfs_file tfs_option_files[];
 extern const struct tfs_file tfs_marker_files[];
+extern const struct tfs_file tfs_trigger_files[];
 
 /* Options (tfs_options.c). */
 int tfs_option_count(void);
@@ -144,5 +145,17 @@ void tfs_trace_clear(uint32_t buffer);
 void tfs_snapshot_free(struct tfs_inst *in);
 /* In a forked child: forgets the consuming readers' positions. */
 void tfs_trace_after_fork(uint32_t buffer);
+/* The snapshot becomes the buffer's records up to `cut` (ring units), which
+ * leave the buffer; later ones stay (a snapshot trigger's request). */
+int tfs_snapshot_until(struct tfs_inst *in, uint64_t cut);
+/* Allocates an empty snapshot if there is none (a snapshot trigger's
+ * registration, as the kernel's). */
+int tfs_snapshot_alloc(struct tfs_inst *in);
+
+/* Triggers (tfs_triggers.c): takes the snapshots triggers asked for (tfs_lock
+ * held; every tree call does it first); forgets the snapshot thread in a
+ * forked child. */
+void tfs_triggers_service(void);
+void tfs_triggers_after_fork(void);
 
 #endif

@@ -97,7 +97,8 @@ static int write_current_tracer(const struct tfs_node *n, char *buf, size_t len,
 
 static int show_tracing_on(const struct tfs_node *n, FILE *out)
 {
-	fprintf(out, "%u\n", uft_buffers[n->inst->buffer].on ? 1u : 0u);
+	fprintf(out, "%u\n",
+		__atomic_load_n(&uft_buffers[n->inst->buffer].on, __ATOMIC_RELAXED) ? 1u : 0u);
 	return 0;
 }
 
@@ -107,7 +108,7 @@ static int write_tracing_on(const struct tfs_node *n, char *buf, size_t len, uns
 	tfs_strip(buf, len);
 	if (tfs_parse_ulong(buf, &v))
 		return -EINVAL;
-	uft_buffers[n->inst->buffer].on = v != 0;
+	__atomic_store_n(&uft_buffers[n->inst->buffer].on, v != 0, __ATOMIC_SEQ_CST);
 	if (n->inst->buffer == 0)
 		uft_buffer_update_fast();
 	return 0;

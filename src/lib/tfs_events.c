@@ -40,6 +40,7 @@ struct ev_ref {
 	const char *sys, *name; /* valid for the life of the process */
 	uint16_t id;
 	uint32_t on_mask;
+	uint32_t soft_mask, sd_mask; /* soft mode, soft-disabled (triggers) */
 };
 
 struct ev_list {
@@ -69,7 +70,8 @@ static int collect_cb(void *ctx, const struct uft_reg_view *v)
 		l->v = p;
 		l->cap = cap;
 	}
-	l->v[l->n++] = (struct ev_ref){v->system, v->name, v->id, v->on_mask};
+	l->v[l->n++] =
+	    (struct ev_ref){v->system, v->name, v->id, v->on_mask, v->soft_mask, v->sd_mask};
 	return 0;
 }
 
@@ -327,6 +329,13 @@ static int show_enable(const struct tfs_node *n, FILE *out)
 	size_t on = 0;
 	for (size_t i = 0; i < l.n; i++)
 		on += enabled_in(&l.v[i], n->inst);
+	uint32_t bit = 1u << n->inst->buffer;
+	if (n->dir == TFS_D_EVENT && l.n == 1 && (l.v[0].soft_mask & bit)) {
+		/* The kernel's soft mode: armed for triggers, records kept or not. */
+		fprintf(out, "%s\n", l.v[0].sd_mask & bit ? "0*" : "1*");
+		free(l.v);
+		return 0;
+	}
 	fprintf(out, "%s\n", !l.n ? "?" : on == l.n ? "1" : on ? "X" : "0");
 	free(l.v);
 	return 0;

@@ -11,6 +11,7 @@
 #include "lib/registry.h"
 #include "lib/runtime.h"
 #include "lib/tfs_marker.h"
+#include "lib/stack_event.h"
 #include <uft/event.h>
 
 #ifndef UFT_VERSION
@@ -135,7 +136,7 @@ void tfs_text_header(FILE *f, const struct tfs_inst *in, uint64_t entries, uint6
 static void body_text(FILE *f, const struct tfs_rec *r)
 {
 	const struct uft_common_entry *e = (const void *)r->data;
-	if (tfs_marker_render(f, r->data, r->len)) {
+	if (tfs_marker_render(f, r->data, r->len) || uft_stack_render(f, r->data, r->len)) {
 		fputc('\n', f);
 		return;
 	}

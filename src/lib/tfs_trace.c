@@ -207,6 +207,8 @@ static void fill_ring(void *ctx, struct uft_ring *r, uint32_t slot)
 /* Moves what the rings hold into the per-CPU queues, each kept in time order. */
 static int pipes_fill(uint32_t buffer)
 {
+	/* What a snapshot trigger took is not for the pipes. */
+	tfs_triggers_service();
 	struct tfs_pipes *p = pipes_of(buffer);
 	if (!p)
 		return -ENOMEM;
@@ -587,6 +589,38 @@ static int write_snapshot(const struct tfs_node *n, char *buf, size_t len, unsig
 	in->snap = s;
 	tfs_trace_clear(in->buffer);
 	return 0;
+}
+
+struct take_ctx {
+	struct peek_ctx p;
+	uint64_t cut;
+};
+
+static void take_ring(void *ctx, struct uft_ring *r, uint32_t slot)
+{
+	struct take_ctx *t = ctx;
+	uft_ring_take_until(r, t->cut, peek_one, &t->p);
+}
+
+int tfs_snapshot_until(struct tfs_inst *in, uint64_t cut)
+{
+	struct tfs_snapshot *s = calloc(1, sizeof(*s));
+	if (!s)
+		return -ENOMEM;
+	struct take_ctx t = {{&s->recs, -1, 0}, cut};
+	tfs_for_each_ring(in->buffer, take_ring, &t);
+	if (s->recs.n > 1)
+		qsort(s->recs.v, s->recs.n, sizeof(*s->recs.v), rec_cmp);
+	tfs_snapshot_free(in);
+	in->snap = s;
+	return t.p.err;
+}
+
+int tfs_snapshot_alloc(struct tfs_inst *in)
+{
+	if (!in->snap)
+		in->snap = calloc(1, sizeof(*in->snap));
+	return in->snap ? 0 : -ENOMEM;
 }
 
 const struct tfs_file tfs_trace_files[] = {

@@ -13,14 +13,16 @@
 #include "lib/runtime.h"
 #include "lib/tfs.h"
 #include "lib/tfs_marker.h"
+#include "lib/stack_event.h"
 
 pthread_mutex_t tfs_lock = PTHREAD_MUTEX_INITIALIZER;
 struct tfs_inst *tfs_insts[UFT_MAX_BUFFERS];
 static struct tfs_inst top_inst;
 static pthread_once_t tfs_once = PTHREAD_ONCE_INIT;
 
-static const struct tfs_file *const file_tables[] = {
-    tfs_core_files, tfs_event_files, tfs_trace_files, tfs_option_files, tfs_marker_files};
+static const struct tfs_file *const file_tables[] = {tfs_core_files,   tfs_event_files,
+						     tfs_trace_files,  tfs_option_files,
+						     tfs_marker_files, tfs_trigger_files};
 
 static pid_t forking_tid; /* the thread that called fork, for event-fork */
 
@@ -40,6 +42,7 @@ static void fork_parent(void)
 static void fork_child(void)
 {
 	pid_t self = getpid(), parent = forking_tid;
+	tfs_triggers_after_fork();
 	for (int i = 0; i < UFT_MAX_BUFFERS; i++) {
 		struct tfs_inst *in = tfs_insts[i];
 		if (!in)
@@ -68,6 +71,7 @@ static void tfs_setup(void)
 	pthread_atfork(fork_prepare, fork_parent, fork_child);
 	top_inst.opts = tfs_option_defaults();
 	tfs_marker_init();
+	uft_stack_event_init();
 	tfs_insts[0] = &top_inst;
 }
 
@@ -75,6 +79,7 @@ static void tfs_enter(void)
 {
 	pthread_once(&tfs_once, tfs_setup);
 	pthread_mutex_lock(&tfs_lock);
+	tfs_triggers_service();
 }
 
 static void tfs_leave(void)

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/rseq.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -20,6 +21,7 @@
 #include "common/filter.h"
 #include "common/page.h"
 #include "lib/runtime.h"
+#include "lib/trigger.h"
 #include <uft/fastpath.h>
 #include <uft/uft.h>
 
@@ -283,7 +285,7 @@ static void *reserve_in(struct uft_rsv *rsv, uint32_t buffer)
 	t->nest = lvl + 1;
 	signal_fence();
 	const struct uft_buffer *b = &uft_buffers[buffer];
-	if (unlikely(lvl >= UFT_MAX_NEST || !b->on)) {
+	if (unlikely(lvl >= UFT_MAX_NEST || !__atomic_load_n(&b->on, __ATOMIC_RELAXED))) {
 		/* No ring for it: counted beside the one it interrupts. */
 		struct uft_wring *deepest;
 		if (lvl >= UFT_MAX_NEST && !t->notrace &&
@@ -333,16 +335,84 @@ fail:
 	return NULL;
 }
 
-void *uft_reserve_next(struct uft_rsv *rsv)
+/* Bytes of one level's scratch record: any record fits. */
+#define SCRATCH_SIZE UFT_SUBBUF_SIZE
+
+/* Builds the record outside any buffer, for triggers that need its fields
+ * while no buffer keeps it (soft-disabled, tracing off, full): the kernel's
+ * temporary buffer. rsv->w stays NULL, which uft_commit() reads as "discard
+ * after the triggers ran". */
+static void *reserve_scratch(struct uft_rsv *rsv)
+{
+	struct uft_tls *t = &uft_tls;
+	uint32_t lvl = t->nest;
+	if (lvl >= UFT_MAX_NEST || rsv->len > SCRATCH_SIZE)
+		return NULL;
+	if (unlikely(!t->scratch)) {
+		/* mmap, not malloc: this may run in a signal handler. */
+		void *p = mmap(NULL, (size_t)SCRATCH_SIZE * UFT_MAX_NEST, PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (p == MAP_FAILED)
+			return NULL;
+		t->scratch = p;
+	}
+	if (!t->tid) {
+		t->tid = (int32_t)syscall(SYS_gettid);
+		uft_tls_sync_common(t);
+	}
+	t->nest = lvl + 1;
+	signal_fence();
+	char *rec = t->scratch + (size_t)lvl * SCRATCH_SIZE;
+	struct uft_common_entry *c = (struct uft_common_entry *)rec;
+	c->type = rsv->ev->id;
+	c->flags = (lvl || t->in_signal ? UFT_FLAG_IN_SIGNAL : 0) |
+		   (t->sigs_blocked ? UFT_FLAG_SIGS_BLOCKED : 0);
+	c->preempt_count = (uint8_t)lvl;
+	c->pid = t->tid;
+	rsv->w = NULL;
+	rsv->rec = rec;
+	rsv->lvl = lvl;
+	return rec;
+}
+
+/* A target in soft mode or with triggers. Triggers that need no record run
+ * first, as the kernel runs them before reserving; a soft-disabled event is
+ * built only when its triggers need the record. */
+static void *reserve_special(struct uft_rsv *rsv, const struct uft_target *tt, void *ra)
+{
+	if (uft_tls.notrace)
+		return NULL;
+	const struct uft_trig_list *tl = tt->trig;
+	bool cond = tl && tl->cond;
+	if (tl && !cond)
+		uft_trig_run_early(tl, ra);
+	if (!atomic_load_explicit(&tt->st->soft_disabled, memory_order_relaxed)) {
+		void *rec = reserve_in(rsv, tt->buffer);
+		if (rec || !cond)
+			return rec;
+	} else if (!cond) {
+		return NULL;
+	}
+	return reserve_scratch(rsv);
+}
+
+static void *reserve_next(struct uft_rsv *rsv, void *ra)
 {
 	const struct uft_targets *tg = rsv->targets;
 	while (++rsv->ti < tg->nr) {
-		rsv->filter = tg->t[rsv->ti].filter;
-		void *rec = reserve_in(rsv, tg->t[rsv->ti].buffer);
+		const struct uft_target *tt = &tg->t[rsv->ti];
+		rsv->filter = tt->filter;
+		void *rec = unlikely(tt->st != NULL) ? reserve_special(rsv, tt, ra)
+						     : reserve_in(rsv, tt->buffer);
 		if (rec)
 			return rec;
 	}
 	return NULL;
+}
+
+void *uft_reserve_next(struct uft_rsv *rsv)
+{
+	return reserve_next(rsv, __builtin_return_address(0));
 }
 
 void *uft_reserve(struct uft_rsv *rsv, const struct uft_event *ev, uint32_t len)
@@ -354,7 +424,7 @@ void *uft_reserve(struct uft_rsv *rsv, const struct uft_event *ev, uint32_t len)
 	rsv->len = len;
 	rsv->targets = tg;
 	rsv->ti = (uint32_t)-1;
-	return uft_reserve_next(rsv);
+	return reserve_next(rsv, __builtin_return_address(0));
 }
 
 int uft_write_to_buffer(uint32_t buffer, const struct uft_event *ev, const void *head,
@@ -373,7 +443,8 @@ int uft_write_to_buffer(uint32_t buffer, const struct uft_event *ev, const void 
 		memcpy(rec + sizeof(struct uft_common_entry),
 		       (const char *)head + sizeof(struct uft_common_entry),
 		       head_len - sizeof(struct uft_common_entry));
-		memcpy(rec + head_len, payload, payload_len);
+		if (payload_len)
+			memcpy(rec + head_len, payload, payload_len);
 		uft_commit(&rsv);
 		rc = 0;
 	}
@@ -382,26 +453,34 @@ int uft_write_to_buffer(uint32_t buffer, const struct uft_event *ev, const void 
 	return rc;
 }
 
+/* The writing thread's name for COMM in filters: its ring's copy, else the
+ * kernel's (a system call, safe in a signal handler). */
+static const char *thread_comm(const struct uft_wring *w, char comm[17])
+{
+	if (!w && uft_tls.lv[0].r)
+		w = &uft_tls.lv[0];
+	if (w && w->r) {
+		memcpy(comm, w->r->comm, 16);
+	} else {
+		memset(comm, 0, 17);
+		prctl(PR_GET_NAME, comm);
+	}
+	comm[16] = 0;
+	return comm;
+}
+
 static bool filtered_out(const struct uft_filter *f, struct uft_rsv *rsv)
 {
 	struct uft_wring *w = rsv->w;
 	char comm[17];
 	const char *name = NULL;
-	if (uft_filter_needs(f) & UFT_FILTER_NEEDS_COMM) {
-		memcpy(comm, w->r->comm, 16);
-		comm[16] = 0;
-		name = comm;
-	}
+	if (uft_filter_needs(f) & UFT_FILTER_NEEDS_COMM)
+		name = thread_comm(w, comm);
 	return !uft_filter_match(f, rsv->rec, rsv->len, w->cpu, name);
 }
 
-void uft_commit(struct uft_rsv *rsv)
+static void commit_record(struct uft_rsv *rsv)
 {
-	const struct uft_filter *f = rsv->filter;
-	if (unlikely(f != NULL) && filtered_out(f, rsv)) {
-		uft_discard(rsv);
-		return;
-	}
 	struct uft_wring *w = rsv->w;
 	w->tail = rsv->tail;
 	w->last_ts = rsv->ts;
@@ -409,6 +488,47 @@ void uft_commit(struct uft_rsv *rsv)
 	publish_commit(w);
 	signal_fence();
 	uft_tls.nest = rsv->lvl;
+}
+
+/* The record of a soft-mode target: triggers that need it run on it, it is
+ * kept unless soft-disabled, filtered out or built in scratch, and the
+ * triggers that act after the record (traceoff, snapshot, stacktrace) run
+ * last, at the writer's level again. */
+static void commit_special(struct uft_rsv *rsv, const struct uft_target *tt, void *ra)
+{
+	const struct uft_trig_list *tl = tt->trig;
+	struct uft_trig *post[UFT_TRIG_MAX_POST];
+	unsigned npost = 0;
+	struct uft_wring *w = rsv->w;
+	if (tl && tl->cond) {
+		char comm[17];
+		const char *name = tl->needs_comm ? thread_comm(w, comm) : NULL;
+		npost = uft_trig_run_cond(tl, rsv->rec, rsv->len, w ? w->cpu : current_cpu(), name,
+					  post);
+	}
+	bool keep = w && !atomic_load_explicit(&tt->st->soft_disabled, memory_order_relaxed) &&
+		    !(rsv->filter && filtered_out(rsv->filter, rsv));
+	if (keep)
+		commit_record(rsv);
+	else
+		uft_discard(rsv);
+	if (npost)
+		uft_trig_run_post(post, npost, ra);
+}
+
+void uft_commit(struct uft_rsv *rsv)
+{
+	const struct uft_targets *tg = rsv->targets;
+	if (unlikely(tg && tg->t[rsv->ti].st)) {
+		commit_special(rsv, &tg->t[rsv->ti], __builtin_return_address(0));
+		return;
+	}
+	const struct uft_filter *f = rsv->filter;
+	if (unlikely(f != NULL) && filtered_out(f, rsv)) {
+		uft_discard(rsv);
+		return;
+	}
+	commit_record(rsv);
 }
 
 void uft_discard(struct uft_rsv *rsv)
@@ -453,7 +573,9 @@ void uft_writer_reset_after_fork(void)
 	uint32_t blocked = uft_tls.sigs_blocked; /* the mask survives fork */
 	uint32_t notrace = uft_tls.notrace;
 	struct uft_wring(*xb)[UFT_MAX_NEST] = uft_tls.xb;
+	char *scratch = uft_tls.scratch;
 	memset(&uft_tls, 0, sizeof(uft_tls));
+	uft_tls.scratch = scratch;
 	if (xb)
 		memset(xb, 0, sizeof(*xb) * (UFT_MAX_BUFFERS - 1));
 	uft_tls.xb = xb;

@@ -1,0 +1,125 @@
+/* Triggers firing in the traced thread. Everything here is async-signal-safe:
+ * atomics on the trigger's count and on buffer and event flags, and the
+ * stack trace's own write. Counts follow the kernel: a counted trigger
+ * spends a firing only when it acts (traceon while tracing is off, ...). */
+#include <errno.h>
+#include <unistd.h>
+
+#include "lib/runtime.h"
+#include "lib/stack_event.h"
+#include "lib/trigger.h"
+
+_Atomic uint64_t uft_trig_snap_cut[UFT_MAX_BUFFERS];
+_Atomic int uft_trig_wake_fd = -1;
+
+/* Spends one firing; false when none is left. */
+static bool take_count(struct uft_trig *t)
+{
+	uint64_t c = atomic_load_explicit(&t->count, memory_order_relaxed);
+	for (;;) {
+		if (c == 0)
+			return false;
+		if (c == UFT_TRIG_UNLIMITED)
+			return true;
+		if (atomic_compare_exchange_weak_explicit(
+			&t->count, &c, c - 1, memory_order_relaxed, memory_order_relaxed))
+			return true;
+	}
+}
+
+static void set_tracing(uint32_t b, bool on)
+{
+	__atomic_store_n(&uft_buffers[b].on, on, __ATOMIC_SEQ_CST);
+	if (b == 0)
+		uft_buffer_update_fast();
+}
+
+/* Asks the tree for a snapshot of everything up to now. The latest request
+ * wins: its time only moves forward. */
+static void request_snapshot(uint32_t b)
+{
+	uint64_t now = uft_buffer_now(&uft_buffers[b]);
+	uint64_t old = atomic_load_explicit(&uft_trig_snap_cut[b], memory_order_relaxed);
+	if (now == 0)
+		now = 1; /* 0 means "no request" */
+	while (old < now &&
+	       !atomic_compare_exchange_weak_explicit(&uft_trig_snap_cut[b], &old, now,
+						      memory_order_release, memory_order_relaxed))
+		;
+	int fd = atomic_load_explicit(&uft_trig_wake_fd, memory_order_acquire);
+	if (fd >= 0) {
+		int saved = errno;
+		ssize_t w = write(fd, "s", 1); /* non-blocking; a full pipe wakes it anyway */
+		(void)w;
+		errno = saved;
+	}
+}
+
+static void run_one(struct uft_trig *t, void *ra)
+{
+	const struct uft_buffer *b = &uft_buffers[t->buffer];
+	switch (t->cmd) {
+	case UFT_TRIG_TRACEON:
+	case UFT_TRIG_TRACEOFF: {
+		bool on = t->cmd == UFT_TRIG_TRACEON;
+		if (!__atomic_load_n(&b->on, __ATOMIC_RELAXED) == !on || !take_count(t))
+			return;
+		set_tracing(t->buffer, on);
+		return;
+	}
+	case UFT_TRIG_ENABLE_EVENT:
+	case UFT_TRIG_DISABLE_EVENT: {
+		bool enable = t->cmd == UFT_TRIG_ENABLE_EVENT;
+		uint32_t sd = atomic_load_explicit(&t->target->soft_disabled, memory_order_relaxed);
+		if (enable == !sd || !take_count(t))
+			return;
+		atomic_store_explicit(&t->target->soft_disabled, !enable, memory_order_relaxed);
+		return;
+	}
+	case UFT_TRIG_SNAPSHOT:
+		if (take_count(t))
+			request_snapshot(t->buffer);
+		return;
+	case UFT_TRIG_STACKTRACE:
+		if (take_count(t))
+			uft_stack_record(t->buffer, ra);
+		return;
+	}
+}
+
+void uft_trig_run_early(const struct uft_trig_list *l, void *ra)
+{
+	for (uint32_t i = 0; i < l->nr; i++)
+		run_one(l->t[i], ra);
+}
+
+unsigned uft_trig_run_cond(const struct uft_trig_list *l, const void *rec, uint32_t len,
+			   uint32_t cpu, const char *comm, struct uft_trig **post)
+{
+	unsigned n = 0;
+	for (uint32_t i = 0; i < l->nr; i++) {
+		struct uft_trig *t = l->t[i];
+		if (t->filter && !uft_filter_match(t->filter, rec, len, cpu, comm))
+			continue;
+		if (t->cmd == UFT_TRIG_TRACEOFF || t->cmd == UFT_TRIG_SNAPSHOT ||
+		    t->cmd == UFT_TRIG_STACKTRACE) {
+			if (n < UFT_TRIG_MAX_POST)
+				post[n++] = t;
+			continue;
+		}
+		run_one(t, NULL);
+	}
+	return n;
+}
+
+void uft_trig_run_post(struct uft_trig *const *post, unsigned n, void *ra)
+{
+	/* The kernel records the stack and takes the snapshot before its
+	 * traceoff, which alone waits for the commit. */
+	for (unsigned i = 0; i < n; i++)
+		if (post[i]->cmd != UFT_TRIG_TRACEOFF)
+			run_one(post[i], ra);
+	for (unsigned i = 0; i < n; i++)
+		if (post[i]->cmd == UFT_TRIG_TRACEOFF)
+			run_one(post[i], ra);
+}
