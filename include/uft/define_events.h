@@ -234,6 +234,26 @@
 			return;                                                                    \
 		struct uft_data_offsets_##evn __data_offsets;                                      \
 		uint32_t __data_size = uft__get_offsets_##evn(&__data_offsets, args);              \
+		/* Filtered, global buffer only: the fast reservation, then the filter. */         \
+		const void *uft__flt = uft_event_##evn.fast_filter;                                \
+		if (uft__flt) {                                                                    \
+			uint32_t uft__len =                                                        \
+			    (uint32_t)offsetof(struct uft_raw_##evn, __data) + __data_size;        \
+			struct uft_fast_rsv __frsv;                                                \
+			struct uft_raw_##evn *__entry =                                            \
+			    (struct uft_raw_##evn *)uft_fast_reserve_type(uft_event_##evn.id,      \
+									  uft__len, &__frsv);      \
+			if (__entry) {                                                             \
+				memset((char *)__entry + sizeof(struct uft_common_entry), 0,       \
+				       offsetof(struct uft_raw_##evn, __data) -                    \
+					   sizeof(struct uft_common_entry));                       \
+				tstruct assign if (uft__fast_filter_pass(uft__flt, __entry,        \
+									 uft__len))                \
+				    uft_fast_commit(&__frsv);                                      \
+				else uft_fast_discard();                                           \
+				return;                                                            \
+			}                                                                          \
+		}                                                                                  \
 		struct uft_rsv __rsv;                                                              \
 		/* Once per buffer the event goes to. */                                           \
 		for (struct uft_raw_##evn *__entry = (struct uft_raw_##evn *)uft_reserve(          \

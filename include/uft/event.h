@@ -71,6 +71,10 @@ struct uft_event {
 	 * write, which the inline fast path does; 0 while it needs more (a filter,
 	 * an instance's buffer) or the event is off. */
 	volatile uint64_t fast_type;
+	/* The compiled filter while the event goes to the global buffer alone
+	 * with that filter and nothing else: the cold path then writes through
+	 * the fast reserve and evaluates the filter before committing. */
+	const void *volatile fast_filter;
 };
 
 #ifdef __cplusplus

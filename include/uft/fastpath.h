@@ -22,12 +22,12 @@
 #define UFT_HAVE_FAST_PATH 1
 #endif
 
-#define UFT_FAST_ABI 3
+#define UFT_FAST_ABI 4
 
 /* The symbols carry the ABI version, so code built against another layout
  * fails to load instead of writing through the wrong offsets. */
-#define uft_fast uft_fast_abi3
-#define uft_fast_epoch uft_fast_epoch_abi3
+#define uft_fast uft_fast_abi4
+#define uft_fast_epoch uft_fast_epoch_abi4
 
 /* Level-0 ring of a thread, as the writer keeps it. */
 struct uft_fast_ring {
@@ -65,8 +65,9 @@ struct uft_fast_rsv {
 	uint32_t tail;
 };
 
+/* The fast reservation of a record of type `type` (0: refuse). */
 static inline __attribute__((always_inline)) void *
-uft_fast_reserve(const struct uft_event *ev, uint32_t len, struct uft_fast_rsv *rsv)
+uft_fast_reserve_type(uint64_t type, uint32_t len, struct uft_fast_rsv *rsv)
 {
 #ifdef UFT_HAVE_FAST_PATH
 	/* The timestamp first: its latency overlaps the checks below. */
@@ -74,9 +75,6 @@ uft_fast_reserve(const struct uft_event *ev, uint32_t len, struct uft_fast_rsv *
 	struct uft_fast_tls *t = &uft_fast;
 	struct uft_fast_ring *w = &t->lv0;
 	uint32_t size = 8u + ((len + 7u) & ~7u); /* aligned record: header, length, payload */
-	/* fast_type is the event's id while it is enabled for the global buffer
-	 * alone without a filter, else 0. */
-	uint64_t type = ev->fast_type;
 	if (__builtin_expect(type == 0 || t->nest != 0 || t->epoch != uft_fast_epoch, 0))
 		return (void *)0;
 	t->nest = 1;
@@ -111,11 +109,26 @@ uft_fast_reserve(const struct uft_event *ev, uint32_t len, struct uft_fast_rsv *
 	rsv->ts = ts;
 	return rec;
 #else
-	(void)ev;
+	(void)type;
 	(void)len;
 	(void)rsv;
 	return (void *)0;
 #endif
+}
+
+static inline __attribute__((always_inline)) void *
+uft_fast_reserve(const struct uft_event *ev, uint32_t len, struct uft_fast_rsv *rsv)
+{
+	/* fast_type is the event's id while it is enabled for the global buffer
+	 * alone without a filter, else 0. */
+	return uft_fast_reserve_type(ev->fast_type, len, rsv);
+}
+
+/* Abandons a fast reservation (a filter rejected the record): no space used. */
+static inline __attribute__((always_inline)) void uft_fast_discard(void)
+{
+	atomic_signal_fence(memory_order_seq_cst);
+	uft_fast.nest = 0;
 }
 
 static inline __attribute__((always_inline)) void uft_fast_commit(const struct uft_fast_rsv *rsv)

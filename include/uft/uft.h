@@ -46,7 +46,8 @@ struct uft_rsv {
 	uint32_t tail; /* page tail once committed */
 	uint32_t lvl;
 	uint32_t len;
-	uint32_t ti; /* index of the current target */
+	uint32_t ti;	   /* index of the current target */
+	uint32_t ext_tail; /* page tail after a time extend written ahead, or 0 */
 };
 
 /* Reserves a record of `len` bytes (common header included) for `ev` in the
@@ -68,6 +69,9 @@ void uft_discard(struct uft_rsv *rsv);
 void uft__register_section(struct uft_event *const *start, struct uft_event *const *stop);
 void uft__unregister_section(struct uft_event *const *start, struct uft_event *const *stop);
 void uft__trace_printf(struct uft_event *ev, const uint64_t *args, uint32_t nr_args);
+/* Whether a record reserved through the fast path passes the event's
+ * fast_filter (the cold path of a filtered event). */
+int uft__fast_filter_pass(const void *filter, const void *rec, uint32_t len);
 
 #ifdef __cplusplus
 }

@@ -9,6 +9,20 @@ __attribute__((noinline, cold)) static void trace_printf_slow(struct uft_event *
 							      const struct uft_printf_layout *l,
 							      const uint64_t *args, uint32_t size)
 {
+	/* Filtered, global buffer only: the fast reservation, then the filter. */
+	const void *flt = ev->fast_filter;
+	if (flt) {
+		struct uft_fast_rsv frsv;
+		void *rec = uft_fast_reserve_type(ev->id, size, &frsv);
+		if (rec) {
+			uft_printf_record_fill(l, args, rec, size);
+			if (uft__fast_filter_pass(flt, rec, size))
+				uft_fast_commit(&frsv);
+			else
+				uft_fast_discard();
+			return;
+		}
+	}
 	struct uft_rsv rsv;
 	for (void *rec = uft_reserve(&rsv, ev, size); rec; rec = uft_reserve_next(&rsv)) {
 		uft_printf_record_fill(l, args, rec, size);

@@ -136,6 +136,8 @@ static void publish_targets(struct reg_event *e)
 		}
 	}
 	uint8_t slow = !(e->on_mask == 1u && !e->filter[0] && !e->sm_ref[0]);
+	/* A filter on the global buffer alone keeps the fast reservation. */
+	const void *ff = e->on_mask == 1u && e->filter[0] && !e->sm_ref[0] ? e->filter[0] : NULL;
 	const void *old = e->nr_descs ? e->descs[0]->targets : NULL;
 	for (uint32_t i = 0; i < e->nr_descs; i++) {
 		struct uft_event *d = e->descs[i];
@@ -144,6 +146,8 @@ static void publish_targets(struct reg_event *e)
 		 * list (a trigger added) leaves what they read alone. */
 		if (slow && d->fast_type)
 			d->fast_type = 0;
+		if (d->fast_filter != ff)
+			__atomic_store_n(&d->fast_filter, NULL, __ATOMIC_RELEASE);
 		__atomic_store_n(&d->targets, tg, __ATOMIC_RELEASE);
 		if (n && !d->enabled) {
 			d->enabled = 1;
@@ -155,6 +159,8 @@ static void publish_targets(struct reg_event *e)
 		uint64_t ft = n && !slow ? d->id : 0;
 		if (d->fast_type != ft)
 			d->fast_type = ft;
+		if (d->fast_filter != ff)
+			__atomic_store_n(&d->fast_filter, ff, __ATOMIC_RELEASE);
 	}
 	if (old != tg)
 		retire(old);
@@ -407,6 +413,7 @@ static void unregister_desc(struct uft_event *d)
 			if (e->descs[j] != d)
 				continue;
 			d->fast_type = 0;
+			__atomic_store_n(&d->fast_filter, NULL, __ATOMIC_RELEASE);
 			if (d->enabled) {
 				d->enabled = 0;
 				__atomic_sub_fetch(d->gate, 1, __ATOMIC_RELAXED);

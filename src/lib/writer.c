@@ -233,7 +233,7 @@ static int wring_open(struct uft_tls *t, struct uft_wring *w, uint32_t buffer, u
  * when the delta needs one, and writes its header. Returns the payload, or
  * NULL when the ring is full (discard mode). */
 static inline char *reserve_record(struct uft_wring *w, uint64_t *ts, uint32_t len,
-				   uint32_t *new_tail)
+				   uint32_t *new_tail, uint32_t *ext_tail)
 {
 	uint32_t size = uft_rb_aligned_record_size(len);
 	uint64_t delta = *ts - w->last_ts;
@@ -254,6 +254,7 @@ static inline char *reserve_record(struct uft_wring *w, uint64_t *ts, uint32_t l
 		p += 8;
 		delta = 0;
 	}
+	*ext_tail = ext ? w->tail + ext : 0;
 	*new_tail = w->tail + ext + size;
 	return uft_rb_put_aligned_header(p, len, (uint32_t)delta);
 }
@@ -266,7 +267,8 @@ static int write_cpu_mark(struct uft_tls *t, struct uft_wring *w, uint64_t ts, u
 		uint32_t pad;
 	} mark = {{UFT_ID_CPU_MARK, 0, 0, t->tid}, cpu, 0};
 	uint32_t tail;
-	char *rec = reserve_record(w, &ts, sizeof(mark), &tail);
+	uint32_t ext_tail;
+	char *rec = reserve_record(w, &ts, sizeof(mark), &tail, &ext_tail);
 	if (!rec)
 		return -1;
 	memcpy(rec, &mark, sizeof(mark));
@@ -308,10 +310,11 @@ static void *reserve_in(struct uft_rsv *rsv, uint32_t buffer)
 	uint32_t cpu = current_cpu();
 	if (unlikely(cpu != w->cpu) && write_cpu_mark(t, w, ts, cpu) != 0)
 		goto full;
-	uint32_t tail;
-	char *rec = reserve_record(w, &ts, len, &tail);
+	uint32_t tail, ext_tail;
+	char *rec = reserve_record(w, &ts, len, &tail, &ext_tail);
 	if (unlikely(!rec))
 		goto full;
+	rsv->ext_tail = ext_tail;
 	if (len & 7)
 		*(uint64_t *)(rec + (len & ~7u)) = 0; /* no stale bytes in the rounding */
 	struct uft_common_entry *c = (struct uft_common_entry *)rec;
@@ -469,6 +472,20 @@ static const char *thread_comm(const struct uft_wring *w, char comm[17])
 	return comm;
 }
 
+int uft__fast_filter_pass(const void *filter, const void *rec, uint32_t len)
+{
+	const struct uft_filter *f = filter;
+	struct uft_wring *w = &uft_tls.lv[0];
+	char comm[17];
+	const char *name = NULL;
+	if (uft_filter_needs(f) & UFT_FILTER_NEEDS_COMM) {
+		memcpy(comm, w->r->comm, 16);
+		comm[16] = 0;
+		name = comm;
+	}
+	return uft_filter_match(f, rec, len, w->cpu, name);
+}
+
 static bool filtered_out(const struct uft_filter *f, struct uft_rsv *rsv)
 {
 	struct uft_wring *w = rsv->w;
@@ -533,6 +550,15 @@ void uft_commit(struct uft_rsv *rsv)
 
 void uft_discard(struct uft_rsv *rsv)
 {
+	/* A time extend written ahead of the record stays, as the kernel keeps
+	 * one before a discarded event: otherwise, while a filter rejects every
+	 * event, each would need an extend again and take the slow path. */
+	struct uft_wring *w = rsv->w;
+	if (w && rsv->ext_tail) {
+		w->tail = rsv->ext_tail;
+		w->last_ts = rsv->ts;
+		publish_commit(w);
+	}
 	signal_fence();
 	uft_tls.nest = rsv->lvl;
 }

@@ -539,6 +539,41 @@ static void test_event_fork(void **state)
 	assert_true(child_traces());
 }
 
+/* Seconds.micros of the line holding `needle`: after "[CPU] " and the flags. */
+static double stamp_of(const char *text, const char *needle)
+{
+	const char *p = strstr(text, needle);
+	assert_non_null(p);
+	while (p > text && p[-1] != '\n')
+		p--;
+	p = strstr(p, "] ");
+	assert_non_null(p);
+	return atof(p + 2 + 5);
+}
+
+/* A filter keeps the fast reservation; records it rejects take no space, and
+ * after a long gap the time extend they needed stays, so the time of the
+ * next kept record is right. */
+static void test_filter_fast_path(void **state)
+{
+	uft_set_event("tfst:*", 1);
+	char err[256];
+	assert_int_equal(uft_set_filter("tfst:ping", "n != 2", err, sizeof(err)), 1);
+	trace_ping(1, "kept");
+	usleep(150000); /* more than a 27-bit delta of TSC cycles */
+	for (int i = 0; i < 100; i++)
+		trace_ping(2, "dropped");
+	trace_ping(3, "kept");
+	char *t = cat("trace");
+	assert_int_equal(tfs_count(t, "s=dropped"), 0);
+	assert_int_equal(tfs_count(t, "s=kept"), 2);
+	double gap = stamp_of(t, "n=3 s=kept") - stamp_of(t, "n=1 s=kept");
+	assert_true(gap >= 0.149 && gap < 5.0);
+	assert_non_null(strstr(t, "entries-in-buffer/entries-written: 2/2 "));
+	free(t);
+	assert_int_equal(uft_set_filter("tfst:ping", "0", err, sizeof(err)), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -555,6 +590,7 @@ int main(void)
 	    cmocka_unit_test_setup(test_markers, setup),
 	    cmocka_unit_test_setup(test_output_forms, setup),
 	    cmocka_unit_test_setup(test_event_fork, setup),
+	    cmocka_unit_test_setup(test_filter_fast_path, setup),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
