@@ -6,35 +6,18 @@
 #include <stdarg.h>
 #include <stdio.h>
 
-/* snprintf-style appender: counts every byte, stores what fits. */
-struct text {
-	char *buf;
-	size_t cap;
-	size_t len;
-};
+#include "common/text_put.h"
 
-__attribute__((format(printf, 2, 3))) static void put(struct text *t, const char *fmt, ...)
-{
-	va_list ap;
-	size_t room = t->len < t->cap ? t->cap - t->len : 0;
-
-	va_start(ap, fmt);
-	int n = vsnprintf(room ? t->buf + t->len : NULL, room, fmt, ap);
-	va_end(ap);
-	if (n > 0)
-		t->len += (size_t)n;
-}
-
-static void put_field(struct text *t, const char *type, const char *name, unsigned offset,
+static void put_field(struct uft_text *t, const char *type, const char *name, unsigned offset,
 		      unsigned size, unsigned is_signed)
 {
-	put(t, "\tfield:%s %s;\toffset:%u;\tsize:%u;\tsigned:%u;\n", type, name, offset, size,
-	    is_signed ? 1u : 0u);
+	uft_text_put(t, "\tfield:%s %s;\toffset:%u;\tsize:%u;\tsigned:%u;\n", type, name, offset,
+		     size, is_signed ? 1u : 0u);
 }
 
 int uft_format_text(const struct uft_event *ev, unsigned id, char *buf, size_t len)
 {
-	struct text t = {.buf = buf, .cap = len};
+	struct uft_text t = {.buf = buf, .cap = len};
 	const struct uft_field *fields;
 	uint32_t nr;
 
@@ -52,18 +35,18 @@ int uft_format_text(const struct uft_event *ev, unsigned id, char *buf, size_t l
 	if (len)
 		buf[0] = '\0';
 
-	put(&t, "name: %s\nID: %u\nformat:\n", ev->name, id);
+	uft_text_put(&t, "name: %s\nID: %u\nformat:\n", ev->name, id);
 	put_field(&t, "unsigned short", "common_type", 0, 2, 0);
 	put_field(&t, "unsigned char", "common_flags", 2, 1, 0);
 	put_field(&t, "unsigned char", "common_preempt_count", 3, 1, 0);
 	put_field(&t, "int", "common_pid", 4, 4, 1);
-	put(&t, "\n");
+	uft_text_put(&t, "\n");
 	/* Arrays carry [N] in the name and __data_loc types keep their []
 	 * already, so every kind prints the same way. */
 	for (uint32_t i = 0; i < nr; i++) {
 		const struct uft_field *f = &fields[i];
 		put_field(&t, f->type, f->name, f->offset, f->size, f->is_signed);
 	}
-	put(&t, "\nprint fmt: %s\n", ev->print_fmt ? ev->print_fmt : "\"\"");
+	uft_text_put(&t, "\nprint fmt: %s\n", ev->print_fmt ? ev->print_fmt : "\"\"");
 	return t.len > (size_t)__INT_MAX__ ? -EOVERFLOW : (int)t.len;
 }

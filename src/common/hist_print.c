@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "common/hist_impl.h"
+#include "common/text_put.h"
 
 static const char *const err_text[UFT_HIST_NR_ERRS] = {
     "No error",
@@ -67,25 +68,6 @@ const char *uft_hist_strerror(int code)
 	return code >= 0 && code < UFT_HIST_NR_ERRS ? err_text[code] : "Unknown error";
 }
 
-/* snprintf-style appender. */
-struct text {
-	char *buf;
-	size_t cap;
-	size_t len;
-};
-
-__attribute__((format(printf, 2, 3))) static void put(struct text *t, const char *fmt, ...)
-{
-	va_list ap;
-	size_t room = t->len < t->cap ? t->cap - t->len : 0;
-
-	va_start(ap, fmt);
-	int n = vsnprintf(room ? t->buf + t->len : NULL, room, fmt, ap);
-	va_end(ap);
-	if (n > 0)
-		t->len += (size_t)n;
-}
-
 static const char *modifier_name(unsigned flags)
 {
 	static const char *const names[] = {"hex",  "sym",     "sym-offset", "execname", "syscall",
@@ -97,27 +79,27 @@ static const char *modifier_name(unsigned flags)
 	return NULL;
 }
 
-static void put_field(struct text *t, const struct hist_field *f)
+static void put_field(struct uft_text *t, const struct hist_field *f)
 {
 	const char *mod = modifier_name(f->flags);
 
 	if (f->src == HF_CPU)
-		put(t, "common_cpu");
+		uft_text_put(t, "common_cpu");
 	else if (f->src == HF_COMM)
-		put(t, "common_comm");
+		uft_text_put(t, "common_comm");
 	else if (f->src == HF_CONST)
-		put(t, "%" PRIu64, f->constant);
+		uft_text_put(t, "%" PRIu64, f->constant);
 	else
-		put(t, "%s", f->name);
+		uft_text_put(t, "%s", f->name);
 	if (mod)
-		put(t, ".%s", mod);
+		uft_text_put(t, ".%s", mod);
 	if (f->flags & HF_BUCKET)
-		put(t, "=%" PRIu64, f->buckets);
+		uft_text_put(t, "=%" PRIu64, f->buckets);
 }
 
 int uft_hist_field_spec(const struct hist_field *f, char *buf, size_t len)
 {
-	struct text t = {buf, len, 0};
+	struct uft_text t = {buf, len, 0};
 
 	if (len)
 		buf[0] = '\0';
@@ -132,52 +114,52 @@ static const struct hist_field *sort_field(const struct uft_hist *h, uint32_t id
 
 int uft_hist_info(const struct uft_hist *h, char *buf, size_t len)
 {
-	struct text t = {buf, len, 0};
+	struct uft_text t = {buf, len, 0};
 	bool shown = false;
 
 	if (len)
 		buf[0] = '\0';
-	put(&t, "hist:");
+	uft_text_put(&t, "hist:");
 	if (h->name)
-		put(&t, "%s:", h->name);
-	put(&t, "keys=");
+		uft_text_put(&t, "%s:", h->name);
+	uft_text_put(&t, "keys=");
 	for (uint32_t i = 0; i < h->n_keys; i++) {
 		if (i)
-			put(&t, ",");
+			uft_text_put(&t, ",");
 		put_field(&t, &h->keys[i]);
 	}
-	put(&t, ":vals=");
+	uft_text_put(&t, ":vals=");
 	for (uint32_t i = 0; i < h->n_vals; i++) {
 		if (i == 0) {
 			if (h->no_hitcount)
 				continue;
-			put(&t, "hitcount");
+			uft_text_put(&t, "hitcount");
 		} else {
 			if (shown)
-				put(&t, ",");
+				uft_text_put(&t, ",");
 			put_field(&t, &h->vals[i]);
 		}
 		shown = true;
 	}
-	put(&t, ":sort=");
+	uft_text_put(&t, ":sort=");
 	for (uint32_t i = 0; i < h->n_sort; i++) {
 		if (i)
-			put(&t, ",");
+			uft_text_put(&t, ",");
 		if (h->sort_idx[i] == 0)
-			put(&t, "hitcount");
+			uft_text_put(&t, "hitcount");
 		else
 			put_field(&t, sort_field(h, h->sort_idx[i]));
 		if (h->sort_desc[i])
-			put(&t, ".descending");
+			uft_text_put(&t, ".descending");
 	}
-	put(&t, ":size=%u", 1u << h->t.bits);
+	uft_text_put(&t, ":size=%u", 1u << h->t.bits);
 	if (h->timestamps)
-		put(&t, ":clock=%s", h->clock);
+		uft_text_put(&t, ":clock=%s", h->clock);
 	if (h->no_hitcount)
-		put(&t, ":nohitcount");
+		uft_text_put(&t, ":nohitcount");
 	if (h->filter_text)
-		put(&t, " if %s", h->filter_text);
-	put(&t, uft_hist_paused(h) ? " [paused]\n" : " [active]\n");
+		uft_text_put(&t, " if %s", h->filter_text);
+	uft_text_put(&t, uft_hist_paused(h) ? " [paused]\n" : " [active]\n");
 	return t.len > (size_t)INT32_MAX ? -EOVERFLOW : (int)t.len;
 }
 

@@ -23,6 +23,7 @@
 #include "common/ring_reader.h"
 #include "lib/runtime.h"
 #include "lib/tracefs.h"
+#include "tfs_helpers.h"
 
 #define W (UFT_TFS_WRITE | UFT_TFS_TRUNC)  /* echo > */
 #define A (UFT_TFS_WRITE | UFT_TFS_APPEND) /* echo >> */
@@ -90,24 +91,7 @@ static char *error_log(const char *inst)
 {
 	char path[128];
 	snprintf(path, sizeof(path), "%serror_log", inst);
-	char *s = rd(path);
-	char *out = malloc(strlen(s) + 1), *o = out;
-	for (char *p = s; *p;) {
-		char *nl = strchr(p, '\n');
-		size_t n = nl ? (size_t)(nl - p + 1) : strlen(p);
-		if (*p == '[') {
-			char *close = strstr(p, "] ");
-			assert_non_null(close);
-			n -= (size_t)(close + 2 - p);
-			p = close + 2;
-		}
-		memcpy(o, p, n);
-		o += n;
-		p += n;
-	}
-	*o = 0;
-	free(s);
-	return out;
+	return tfs_strip_stamps(rd(path));
 }
 
 static int tid(void)

@@ -121,24 +121,7 @@ static void expect_nums(const char *path, const char *want)
 /* error_log without the timestamps. */
 static char *error_log(const char *in)
 {
-	char *s = rd(p(in, "error_log"));
-	char *out = malloc(strlen(s) + 1), *o = out;
-	for (char *q = s; *q;) {
-		char *nl = strchr(q, '\n');
-		size_t n = nl ? (size_t)(nl - q + 1) : strlen(q);
-		if (*q == '[') {
-			char *close = strstr(q, "] ");
-			assert_non_null(close);
-			n -= (size_t)(close + 2 - q);
-			q = close + 2;
-		}
-		memcpy(o, q, n);
-		o += n;
-		q += n;
-	}
-	*o = 0;
-	free(s);
-	return out;
+	return tfs_strip_stamps(rd(p(in, "error_log")));
 }
 
 /* ---- tests ---- */

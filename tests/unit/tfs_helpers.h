@@ -61,4 +61,24 @@ static inline int tfs_count(const char *text, const char *needle)
 	return n;
 }
 
+/* error_log text with the "[ secs.usecs] " stamps taken out, in place. */
+static inline char *tfs_strip_stamps(char *s)
+{
+	char *o = s;
+	for (char *q = s; *q;) {
+		char *nl = strchr(q, '\n');
+		size_t n = nl ? (size_t)(nl - q + 1) : strlen(q);
+		char *close = *q == '[' ? strstr(q, "] ") : NULL;
+		if (close && (!nl || close < nl)) {
+			n -= (size_t)(close + 2 - q);
+			q = close + 2;
+		}
+		memmove(o, q, n);
+		o += n;
+		q += n;
+	}
+	*o = 0;
+	return s;
+}
+
 #endif
