@@ -151,6 +151,14 @@ void uft_hist_free(struct uft_hist *h);
 void uft_hist_update(struct uft_hist *h, const void *rec, uint32_t len, uint64_t ts, uint32_t cpu,
 		     const struct uft_hist_comm *comm);
 
+/* Counts as dropped a record the caller could not give to the one writer
+ * (another held it), if the table is not paused and the filter matches.
+ * Lock-free and allocation-free; may run concurrently with an update. */
+void uft_hist_drop(struct uft_hist *h, const void *rec, uint32_t len, uint32_t cpu,
+		   const struct uft_hist_comm *comm);
+/* Whether an update asks `comm` for names (.execname, common_comm, COMM). */
+bool uft_hist_needs_comm(const struct uft_hist *h);
+
 /* Writes the histogram as one trigger's part of the `hist` file: header
  * with the trigger info, sorted entries, totals. Returns 0 or -errno. */
 int uft_hist_print(const struct uft_hist *h, FILE *out, const struct uft_hist_syms *syms);
@@ -168,9 +176,10 @@ bool uft_hist_paused(const struct uft_hist *h);
 void uft_hist_set_paused(struct uft_hist *h, bool paused);
 /* Empties the table and its totals; the writer must be quiescent. */
 void uft_hist_clear(struct uft_hist *h);
-/* Same keys, values and sort keys and, unless ignore_filter, the same
- * filter text (or both none); size is not compared. The kernel's test for
- * "the same trigger" when pausing, continuing, clearing or removing. */
+/* Same keys, values and sort keys and, unless ignore_filter, both with a
+ * filter or both without (the kernel compares presence, not the text); size
+ * is not compared. The kernel's test for "the same trigger" when pausing,
+ * continuing, clearing or removing. */
 bool uft_hist_same(const struct uft_hist *a, const struct uft_hist *b, bool ignore_filter);
 
 uint64_t uft_hist_hits(const struct uft_hist *h);

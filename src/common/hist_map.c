@@ -195,7 +195,7 @@ void uft_hist_update(struct uft_hist *h, const void *record, uint32_t len, uint6
 	int32_t pid;
 	int64_t e;
 
-	if (h->paused || len < 8)
+	if (__atomic_load_n(&h->paused, __ATOMIC_RELAXED) || len < 8)
 		return;
 	memcpy(&pid, rec + 4, 4);
 	if (h->filter) {
@@ -231,7 +231,8 @@ void uft_hist_update(struct uft_hist *h, const void *record, uint32_t len, uint6
 
 	e = insert(t, key, h->key_size);
 	if (e < 0) {
-		__atomic_store_n(&t->drops, t->drops + 1, __ATOMIC_RELAXED);
+		/* Atomic: uft_hist_drop() counts here too, outside the writer. */
+		__atomic_fetch_add(&t->drops, 1, __ATOMIC_RELAXED);
 		return;
 	}
 	if ((uint32_t)e == t->next) {
@@ -250,6 +251,35 @@ void uft_hist_update(struct uft_hist *h, const void *record, uint32_t len, uint6
 	for (uint32_t i = 0; i < h->n_vals; i++)
 		add_relaxed(&sums[i], vals[i]);
 	__atomic_store_n(&t->hits, t->hits + 1, __ATOMIC_RELAXED);
+}
+
+void uft_hist_drop(struct uft_hist *h, const void *rec, uint32_t len, uint32_t cpu,
+		   const struct uft_hist_comm *comm)
+{
+	const char *name = NULL;
+	int32_t pid;
+
+	if (__atomic_load_n(&h->paused, __ATOMIC_RELAXED) || len < 8)
+		return;
+	if (h->filter) {
+		if (h->needs & UFT_FILTER_NEEDS_COMM) {
+			memcpy(&pid, (const uint8_t *)rec + 4, 4);
+			name = comm && comm->lookup ? comm->lookup(comm->ctx, pid) : NULL;
+		}
+		if (!uft_filter_match(h->filter, rec, len, cpu, name))
+			return;
+	}
+	__atomic_fetch_add(&h->t.drops, 1, __ATOMIC_RELAXED);
+}
+
+bool uft_hist_needs_comm(const struct uft_hist *h)
+{
+	if (h->has_execname || (h->needs & UFT_FILTER_NEEDS_COMM))
+		return true;
+	for (uint32_t i = 0; i < h->n_keys; i++)
+		if (h->keys[i].src == HF_COMM)
+			return true;
+	return false;
 }
 
 void uft_hist_clear(struct uft_hist *h)
@@ -330,7 +360,5 @@ bool uft_hist_same(const struct uft_hist *a, const struct uft_hist *b, bool igno
 	for (uint32_t i = 0; i < a->n_sort; i++)
 		if (a->sort_idx[i] != b->sort_idx[i] || a->sort_desc[i] != b->sort_desc[i])
 			return false;
-	if (!ignore_filter && a->filter_text && strcmp(a->filter_text, b->filter_text))
-		return false;
 	return true;
 }

@@ -335,15 +335,26 @@ int uft_hist_print(const struct uft_hist *h, FILE *out, const struct uft_hist_sy
 	struct val_stat st[UFT_HIST_MAX_VALS] = {{0, 0}};
 	uint32_t n = uft_hist_entries(h);
 	uint32_t *order = malloc((n ? n : 1) * sizeof(*order));
+	/* The sums as they are now: a live writer may still add, and sorting
+	 * needs values that hold still. */
+	size_t nsums = (size_t)n * h->n_vals;
+	uint64_t *snap = malloc((nsums ? nsums : 1) * sizeof(*snap));
 	char *info;
 	int len;
 
-	if (!order)
+	if (!order || !snap) {
+		free(order);
+		free(snap);
 		return -ENOMEM;
+	}
+	for (size_t i = 0; i < nsums; i++)
+		snap[i] = __atomic_load_n(&h->t.sums[i], __ATOMIC_RELAXED);
+	v.sums = snap;
 	len = uft_hist_info(h, NULL, 0);
 	info = malloc((size_t)len + 1);
 	if (!info) {
 		free(order);
+		free(snap);
 		return -ENOMEM;
 	}
 	uft_hist_info(h, info, (size_t)len + 1);
@@ -376,6 +387,7 @@ int uft_hist_print(const struct uft_hist *h, FILE *out, const struct uft_hist_sy
 		fputc('\n', out);
 	}
 	free(order);
+	free(snap);
 	fprintf(out,
 		"\nTotals:\n    Hits: %" PRIu64 "\n    Entries: %u\n    Dropped: %" PRIu64 "\n",
 		uft_hist_hits(h), n, uft_hist_drops(h));

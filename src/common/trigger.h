@@ -17,6 +17,7 @@ enum uft_trig_cmd {
 	UFT_TRIG_STACKTRACE,
 	UFT_TRIG_ENABLE_EVENT,
 	UFT_TRIG_DISABLE_EVENT,
+	UFT_TRIG_HIST, /* the histogram engine parses the rest (common/hist.h) */
 	UFT_TRIG_NR_CMDS,
 };
 
@@ -34,6 +35,9 @@ struct uft_trig_spec {
 	 * kernel reports only after it found the target event; else 0. */
 	int late_err;
 	const char *filter; /* text after "if ", NULL when none */
+	/* hist: the whole command without the '!' ("hist:keys=... if ..."),
+	 * for uft_hist_create(), which splits off the filter itself. */
+	const char *hist;
 	char *buf;
 };
 

@@ -11,9 +11,13 @@
 #include <string.h>
 
 static const char *const names[UFT_TRIG_NR_CMDS] = {
-    [UFT_TRIG_TRACEON] = "traceon",	      [UFT_TRIG_TRACEOFF] = "traceoff",
-    [UFT_TRIG_SNAPSHOT] = "snapshot",	      [UFT_TRIG_STACKTRACE] = "stacktrace",
-    [UFT_TRIG_ENABLE_EVENT] = "enable_event", [UFT_TRIG_DISABLE_EVENT] = "disable_event",
+    [UFT_TRIG_TRACEON] = "traceon",
+    [UFT_TRIG_TRACEOFF] = "traceoff",
+    [UFT_TRIG_SNAPSHOT] = "snapshot",
+    [UFT_TRIG_STACKTRACE] = "stacktrace",
+    [UFT_TRIG_ENABLE_EVENT] = "enable_event",
+    [UFT_TRIG_DISABLE_EVENT] = "disable_event",
+    [UFT_TRIG_HIST] = "hist",
 };
 
 const char *uft_trigger_cmd_name(int cmd)
@@ -155,6 +159,16 @@ int uft_trigger_parse(const char *text, struct uft_trig_spec *out)
 	size_t n = strlen(s);
 	while (n && is_space(s[n - 1]))
 		s[--n] = 0;
+
+	/* A hist command is the engine's to parse, filter included. */
+	size_t cmd_len = strcspn(s, ": \t");
+	bool bang = s[0] == '!';
+	if (cmd_len - bang == 4 && strncmp(s + bang, "hist", 4) == 0) {
+		out->cmd = UFT_TRIG_HIST;
+		out->remove = bang;
+		out->hist = s + bang;
+		return 0;
+	}
 
 	char *next = s;
 	char *command = split(&next, ": \t");

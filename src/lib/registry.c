@@ -8,6 +8,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,7 @@
 
 #include "common/filter.h"
 #include "common/format.h"
+#include "common/hist.h"
 #include "common/print_fmt.h"
 #include "common/printf_event.h"
 #include "common/spec.h"
@@ -694,6 +696,7 @@ char *uft_registry_filter_text(uint32_t buffer, const char *system, const char *
 
 static void trig_retire(struct uft_trig *t)
 {
+	retire(t->hist); /* a writer may be in it yet: never freed */
 	retire(t->filter);
 	free(t->filter_text);
 	t->filter_text = NULL;
@@ -843,6 +846,10 @@ static struct uft_trig_list *trig_list(struct uft_trig **v, uint32_t n, int *err
 			l->cond = true;
 		if (v[i]->filter && (uft_filter_needs(v[i]->filter) & UFT_FILTER_NEEDS_COMM))
 			l->needs_comm = true;
+		if (v[i]->hist) {
+			l->cond = l->has_hist = true;
+			l->needs_comm |= uft_hist_needs_comm(v[i]->hist);
+		}
 	}
 	return l;
 }
@@ -886,6 +893,64 @@ static int trig_find(const struct reg_event *e, uint32_t b, int cmd, const struc
 	return -1;
 }
 
+/* Appends t to the triggers of e in buffer b and publishes them; te is the
+ * target of an enable/disable_event. Nothing changes on an error. */
+static int trig_insert(struct reg_event *e, uint32_t b, struct uft_trig *t, struct reg_event *te)
+{
+	uint32_t n = e->nr_trig[b];
+	struct uft_trig **v = malloc((n + 1) * sizeof(*v));
+	int rc;
+	if (!v)
+		return -ENOMEM;
+	if (n)
+		memcpy(v, e->trig[b], n * sizeof(*v));
+	v[n] = t;
+	struct uft_trig_list *l = trig_list(v, n + 1, &rc);
+	if (rc) {
+		free(v);
+		return rc;
+	}
+	if (!n)
+		soft_get(e, b);
+	if (te)
+		soft_get(te, b);
+	set_triggers(e, b, v, n + 1, l);
+	if (te && te != e)
+		publish_targets(te);
+	publish_targets(e);
+	return 0;
+}
+
+/* Takes trigger i of e in buffer b out and retires it (te: its target). */
+static int trig_remove_at(struct reg_event *e, uint32_t b, uint32_t i, struct reg_event *te)
+{
+	uint32_t n = e->nr_trig[b];
+	struct uft_trig *t = e->trig[b][i];
+	struct uft_trig **v = n > 1 ? malloc((n - 1) * sizeof(*v)) : NULL;
+	int rc;
+	if (n > 1 && !v)
+		return -ENOMEM;
+	for (uint32_t k = 0, j = 0; k < n; k++)
+		if (k != i)
+			v[j++] = e->trig[b][k];
+	struct uft_trig_list *l = trig_list(v, n - 1, &rc);
+	if (rc) {
+		free(v);
+		return rc;
+	}
+	set_triggers(e, b, v, n - 1, l);
+	if (n == 1)
+		soft_put(e, b);
+	if (te) {
+		soft_put(te, b);
+		if (te != e)
+			publish_targets(te);
+	}
+	publish_targets(e);
+	trig_retire(t);
+	return 0;
+}
+
 int uft_registry_trigger_add(uint32_t buffer, const char *system, const char *name,
 			     const struct uft_trig_spec *sp, struct uft_filter_error *fe,
 			     bool *filter_failed)
@@ -897,7 +962,6 @@ int uft_registry_trigger_add(uint32_t buffer, const char *system, const char *na
 		return -ENOMEM;
 	struct uft_trig *t = NULL;
 	struct uft_filter *f = NULL;
-	struct uft_trig **v = NULL;
 	int rc = 0;
 	pthread_mutex_lock(&reg_lock);
 	struct reg_event *e = find_event(system, name), *te = NULL;
@@ -931,10 +995,8 @@ int uft_registry_trigger_add(uint32_t buffer, const char *system, const char *na
 		rc = -EEXIST;
 		goto out;
 	}
-	uint32_t n = e->nr_trig[buffer];
 	t = calloc(1, sizeof(*t));
-	v = malloc((n + 1) * sizeof(*v));
-	if (!t || !v || (sp->filter && !(t->filter_text = strdup(sp->filter)))) {
+	if (!t || (sp->filter && !(t->filter_text = strdup(sp->filter)))) {
 		rc = -ENOMEM;
 		goto out;
 	}
@@ -947,29 +1009,15 @@ int uft_registry_trigger_add(uint32_t buffer, const char *system, const char *na
 		t->tsys = te->system;
 		t->tname = te->name;
 	}
-	if (n)
-		memcpy(v, e->trig[buffer], n * sizeof(*v));
-	v[n] = t;
-	struct uft_trig_list *l = trig_list(v, n + 1, &rc);
-	if (rc)
+	if ((rc = trig_insert(e, buffer, t, te)))
 		goto out;
-	if (!n)
-		soft_get(e, buffer);
-	if (te)
-		soft_get(te, buffer);
-	set_triggers(e, buffer, v, n + 1, l);
-	if (te && te != e)
-		publish_targets(te);
-	publish_targets(e);
 	t = NULL;
-	v = NULL;
 	f = NULL;
 out:
 	pthread_mutex_unlock(&reg_lock);
 	if (t)
 		free(t->filter_text);
 	free(t);
-	free(v);
 	uft_filter_free(f);
 	return rc;
 }
@@ -995,34 +1043,20 @@ int uft_registry_trigger_remove(uint32_t buffer, const char *system, const char 
 		rc = -ENOENT;
 		goto out;
 	}
-	uint32_t n = e->nr_trig[buffer];
-	struct uft_trig *t = e->trig[buffer][i];
-	struct uft_trig **v = n > 1 ? malloc((n - 1) * sizeof(*v)) : NULL;
-	if (n > 1 && !v) {
-		rc = -ENOMEM;
-		goto out;
-	}
-	for (uint32_t k = 0, j = 0; k < n; k++)
-		if (k != (uint32_t)i)
-			v[j++] = e->trig[buffer][k];
-	struct uft_trig_list *l = trig_list(v, n - 1, &rc);
-	if (rc) {
-		free(v);
-		goto out;
-	}
-	set_triggers(e, buffer, v, n - 1, l);
-	if (n == 1)
-		soft_put(e, buffer);
-	if (te) {
-		soft_put(te, buffer);
-		if (te != e)
-			publish_targets(te);
-	}
-	publish_targets(e);
-	trig_retire(t);
+	rc = trig_remove_at(e, buffer, (uint32_t)i, te);
 out:
 	pthread_mutex_unlock(&reg_lock);
 	return rc;
+}
+
+/* A hist trigger's line in the trigger file. */
+static void hist_info(FILE *m, const struct uft_hist *h)
+{
+	int n = uft_hist_info(h, NULL, 0);
+	char *line = n >= 0 ? malloc((size_t)n + 1) : NULL;
+	if (line && uft_hist_info(h, line, (size_t)n + 1) == n)
+		fputs(line, m);
+	free(line);
 }
 
 char *uft_registry_trigger_text(uint32_t buffer, const char *system, const char *name)
@@ -1036,11 +1070,16 @@ char *uft_registry_trigger_text(uint32_t buffer, const char *system, const char 
 	if (e && e->nr_trig[buffer]) {
 		FILE *m = open_memstream(&s, &len);
 		if (m) {
+			/* The kernel puts hist triggers at the list's tail. */
 			for (uint32_t i = 0; i < e->nr_trig[buffer]; i++) {
 				struct uft_trig *t = e->trig[buffer][i];
-				uft_trigger_print(m, t->cmd, t->tsys, t->tname,
-						  atomic_load(&t->count), t->filter_text);
+				if (!t->hist)
+					uft_trigger_print(m, t->cmd, t->tsys, t->tname,
+							  atomic_load(&t->count), t->filter_text);
 			}
+			for (uint32_t i = 0; i < e->nr_trig[buffer]; i++)
+				if (e->trig[buffer][i]->hist)
+					hist_info(m, e->trig[buffer][i]->hist);
 			if (fclose(m) != 0) {
 				free(s);
 				s = NULL;
@@ -1048,5 +1087,139 @@ char *uft_registry_trigger_text(uint32_t buffer, const char *system, const char 
 		}
 	}
 	pthread_mutex_unlock(&reg_lock);
+	return s;
+}
+
+/* ---- hist triggers (tfs_hist.c) ---- */
+
+/* The installed hist trigger that `h` names (uft_hist_same), or -1. */
+static int hist_find(const struct reg_event *e, uint32_t b, const struct uft_hist *h)
+{
+	for (uint32_t i = 0; i < e->nr_trig[b]; i++)
+		if (e->trig[b][i]->hist && uft_hist_same(e->trig[b][i]->hist, h, false))
+			return (int)i;
+	return -1;
+}
+
+/* Empties a live table: waits for the writer in it to leave (an update is
+ * short and never blocks), keeps others out meanwhile. */
+static void hist_clear(struct uft_trig *t)
+{
+	while (atomic_exchange_explicit(&t->hist_busy, 1, memory_order_acquire))
+		sched_yield();
+	uft_hist_clear(t->hist);
+	atomic_store_explicit(&t->hist_busy, 0, memory_order_release);
+}
+
+static int hist_fail(struct uft_hist_error *he, int err, int code)
+{
+	he->err = err;
+	he->code = code;
+	he->pos = 0;
+	return err;
+}
+
+int uft_registry_hist_cmd(uint32_t buffer, const char *system, const char *name, const char *cmd,
+			  bool remove, struct uft_hist_error *he)
+{
+	memset(he, 0, sizeof(*he));
+	if (buffer >= UFT_MAX_BUFFERS)
+		return -ENOENT;
+	if (uft_session_start() != 0)
+		return -ENOMEM;
+	struct uft_hist *h = NULL;
+	struct uft_trig *t = NULL;
+	int rc;
+	pthread_mutex_lock(&reg_lock);
+	struct reg_event *e = find_event(system, name);
+	if (!e || !e->nr_descs) {
+		rc = -ENOENT;
+		goto out;
+	}
+	const struct uft_buffer *bf = &uft_buffers[buffer];
+	struct uft_hist_event ev = {
+	    .system = e->system,
+	    .name = e->name,
+	    .fields = e->descs[0]->fields,
+	    .nr_fields = e->descs[0]->nr_fields,
+	    .raw_clock = !uft_clock_is_ns(bf->clock) || uft_buffer_raw_tsc(bf),
+	};
+	if ((rc = uft_hist_create(cmd, &ev, &h, he)))
+		goto out;
+	int i = hist_find(e, buffer, h);
+	unsigned fl = uft_hist_flags(h);
+	if (remove) {
+		rc = i < 0 ? -ENOENT : trig_remove_at(e, buffer, (uint32_t)i, NULL);
+	} else if (i >= 0 && (fl & (UFT_HIST_PAUSE | UFT_HIST_CONT | UFT_HIST_CLEAR))) {
+		/* The kernel's order: pause, else continue, else clear. */
+		struct uft_trig *old = e->trig[buffer][i];
+		if (fl & UFT_HIST_PAUSE)
+			uft_hist_set_paused(old->hist, true);
+		else if (fl & UFT_HIST_CONT)
+			uft_hist_set_paused(old->hist, false);
+		else
+			hist_clear(old);
+		rc = 0;
+	} else if (i >= 0) {
+		rc = hist_fail(he, -EEXIST, UFT_HIST_ERR_TRIGGER_EEXIST);
+	} else if (fl & (UFT_HIST_CONT | UFT_HIST_CLEAR)) {
+		rc = hist_fail(he, -ENOENT, UFT_HIST_ERR_TRIGGER_ENOENT_CLEAR);
+	} else if (!(t = calloc(1, sizeof(*t)))) {
+		rc = -ENOMEM;
+	} else {
+		t->cmd = UFT_TRIG_HIST;
+		t->buffer = buffer;
+		atomic_init(&t->count, UFT_TRIG_UNLIMITED);
+		t->hist = h;
+		if ((rc = trig_insert(e, buffer, t, NULL)) == 0)
+			t = NULL, h = NULL;
+	}
+out:
+	pthread_mutex_unlock(&reg_lock);
+	free(t);
+	uft_hist_free(h);
+	return rc;
+}
+
+int uft_registry_hist_remove_all(uint32_t buffer, const char *system, const char *name)
+{
+	if (buffer >= UFT_MAX_BUFFERS)
+		return -ENOENT;
+	int rc = 0;
+	pthread_mutex_lock(&reg_lock);
+	struct reg_event *e = find_event(system, name);
+	for (uint32_t i = e ? e->nr_trig[buffer] : 0; i-- > 0 && rc == 0;)
+		if (e->trig[buffer][i]->hist)
+			rc = trig_remove_at(e, buffer, i, NULL);
+	pthread_mutex_unlock(&reg_lock);
+	return rc;
+}
+
+char *uft_registry_hist_text(uint32_t buffer, const char *system, const char *name,
+			     const struct uft_hist_syms *syms)
+{
+	char *s = NULL;
+	size_t len = 0;
+	if (buffer >= UFT_MAX_BUFFERS)
+		return NULL;
+	FILE *m = open_memstream(&s, &len);
+	if (!m)
+		return NULL;
+	int rc = 0;
+	pthread_mutex_lock(&reg_lock);
+	struct reg_event *e = find_event(system, name);
+	for (uint32_t i = 0, n = 0; e && i < e->nr_trig[buffer] && rc == 0; i++) {
+		const struct uft_hist *h = e->trig[buffer][i]->hist;
+		if (!h)
+			continue;
+		if (n++)
+			fputs("\n\n", m); /* between triggers, as the kernel's hist file */
+		rc = uft_hist_print(h, m, syms);
+	}
+	pthread_mutex_unlock(&reg_lock);
+	if (fclose(m) != 0 || rc != 0) {
+		free(s);
+		return NULL;
+	}
 	return s;
 }

@@ -78,4 +78,22 @@ int uft_registry_trigger_remove(uint32_t buffer, const char *system, const char 
 /* The trigger file's lines (malloc'd), or NULL when none is installed. */
 char *uft_registry_trigger_text(uint32_t buffer, const char *system, const char *name);
 
+/* ---- hist triggers (tfs_hist.c) ---- */
+
+struct uft_hist_error;
+struct uft_hist_syms;
+
+/* One hist command ("hist:..." without the '!') on one event of one buffer:
+ * install, pause/continue/clear the installed one it names (uft_hist_same),
+ * or with `remove` take that one out. Returns 0 or a negative errno:
+ * -EINVAL or -EOPNOTSUPP from the engine, -EEXIST, -ENOENT (he->code set
+ * for what the kernel logs) or -ENOMEM. Nothing changes on an error. */
+int uft_registry_hist_cmd(uint32_t buffer, const char *system, const char *name, const char *cmd,
+			  bool remove, struct uft_hist_error *he);
+/* Removes every hist trigger of the event in the buffer (O_TRUNC). */
+int uft_registry_hist_remove_all(uint32_t buffer, const char *system, const char *name);
+/* The `hist` file (malloc'd; empty without hist triggers), NULL on error. */
+char *uft_registry_hist_text(uint32_t buffer, const char *system, const char *name,
+			     const struct uft_hist_syms *syms);
+
 #endif

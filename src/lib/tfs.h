@@ -109,6 +109,7 @@ extern const struct tfs_file tfs_trace_files[];
 extern const struct tfs_file tfs_option_files[];
 extern const struct tfs_file tfs_marker_files[];
 extern const struct tfs_file tfs_trigger_files[];
+extern const struct tfs_file tfs_hist_files[];
 
 /* Options (tfs_options.c). */
 int tfs_option_count(void);
@@ -157,5 +158,8 @@ int tfs_snapshot_alloc(struct tfs_inst *in);
  * forked child. */
 void tfs_triggers_service(void);
 void tfs_triggers_after_fork(void);
+/* A parsed hist command written to a trigger file (tfs_hist.c). */
+struct uft_trig_spec;
+int tfs_hist_write(const struct tfs_node *n, const struct uft_trig_spec *sp);
 
 #endif

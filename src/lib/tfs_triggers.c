@@ -3,8 +3,9 @@
  *
  * Each write is one command: add, or remove with a leading '!'. The
  * triggers live in the registry per buffer and run in the traced thread
- * (trigger_run.c). Opening with O_TRUNC removes only hist triggers in the
- * kernel, which uft does not have yet, so `>` and `>>` both add.
+ * (trigger_run.c); hist commands go to tfs_hist.c. Opening with O_TRUNC
+ * removes the event's hist triggers only, as the kernel does; otherwise
+ * `>` and `>>` both add.
  *
  * A snapshot trigger cannot copy a buffer where it fires (maybe inside a
  * signal handler), so it leaves the time it fired at and a byte in a pipe.
@@ -122,6 +123,11 @@ static int write_trigger(const struct tfs_node *n, char *buf, size_t len, unsign
 	int rc = uft_trigger_parse(buf, &sp);
 	if (rc)
 		return rc;
+	if (sp.cmd == UFT_TRIG_HIST) {
+		rc = tfs_hist_write(n, &sp);
+		uft_trigger_spec_free(&sp);
+		return rc;
+	}
 	if (sp.remove) {
 		rc = uft_registry_trigger_remove(in->buffer, n->sys, n->ev, &sp);
 		uft_trigger_spec_free(&sp);
@@ -145,12 +151,20 @@ static int write_trigger(const struct tfs_node *n, char *buf, size_t len, unsign
 	return rc;
 }
 
+static int open_trigger(struct uft_tfs_handle *h)
+{
+	if ((h->flags & UFT_TFS_WRITE) && (h->flags & UFT_TFS_TRUNC))
+		return uft_registry_hist_remove_all(h->n.inst->buffer, h->n.sys, h->n.ev);
+	return 0;
+}
+
 const struct tfs_file tfs_trigger_files[] = {
     {.name = "trigger",
      .dir = TFS_D_EVENT,
      .mode = 0644,
      .where = TFS_NOT_FTRACE,
      .show = show_trigger,
-     .write = write_trigger},
+     .write = write_trigger,
+     .open = open_trigger},
     {0},
 };

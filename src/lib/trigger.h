@@ -31,6 +31,12 @@ struct uft_trig {
 	char *filter_text;
 	struct uft_evstate *target; /* enable/disable_event */
 	const char *tsys, *tname;   /* its names (the registry's, never freed) */
+	/* hist: the table (its own filter inside) and the flag that lets one
+	 * writer at a time into it. A writer that finds it taken (another
+	 * thread, or the code a signal handler interrupted) never waits: its
+	 * record counts as dropped. The tree takes it to clear the table. */
+	struct uft_hist *hist;
+	_Atomic uint32_t hist_busy;
 };
 
 /* The triggers of one event in one buffer, in install order, immutable. */
@@ -39,7 +45,8 @@ struct uft_trig_list {
 	 * or runs after it (traceoff), so all run once the record is built.
 	 * Otherwise all run before anything is reserved. */
 	bool cond;
-	bool needs_comm; /* some filter reads COMM */
+	bool needs_comm; /* some filter or histogram reads the thread's name */
+	bool has_hist;
 	uint32_t nr;
 	struct uft_trig *t[];
 };
@@ -56,7 +63,7 @@ void uft_trig_run_early(const struct uft_trig_list *l, void *ra);
  * last. */
 #define UFT_TRIG_MAX_POST 3
 unsigned uft_trig_run_cond(const struct uft_trig_list *l, const void *rec, uint32_t len,
-			   uint32_t cpu, const char *comm, struct uft_trig **post);
+			   uint64_t ts, uint32_t cpu, const char *comm, struct uft_trig **post);
 void uft_trig_run_post(struct uft_trig *const *post, unsigned n, void *ra);
 
 /* Snapshot requests: a snapshot trigger cannot copy the buffer where it

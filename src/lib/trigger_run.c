@@ -1,10 +1,12 @@
 /* Triggers firing in the traced thread. Everything here is async-signal-safe:
- * atomics on the trigger's count and on buffer and event flags, and the
- * stack trace's own write. Counts follow the kernel: a counted trigger
- * spends a firing only when it acts (traceon while tracing is off, ...). */
+ * atomics on the trigger's count and on buffer and event flags, the stack
+ * trace's own write, and histogram updates, which neither allocate nor wait.
+ * Counts follow the kernel: a counted trigger spends a firing only when it
+ * acts (traceon while tracing is off, ...). */
 #include <errno.h>
 #include <unistd.h>
 
+#include "common/hist.h"
 #include "lib/runtime.h"
 #include "lib/stack_event.h"
 #include "lib/trigger.h"
@@ -93,12 +95,56 @@ void uft_trig_run_early(const struct uft_trig_list *l, void *ra)
 		run_one(l->t[i], ra);
 }
 
+static const char *own_comm(void *ctx, int pid)
+{
+	(void)pid; /* a live record's pid is always the writing thread's */
+	return ctx;
+}
+
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();
+#elif defined(__aarch64__)
+	__asm__ volatile("yield");
+#endif
+}
+
+/* How long a writer waits for another to leave a histogram: a few updates'
+ * time, then it gives up. The holder may be the code a signal handler
+ * interrupted on this very thread, which cannot leave before we do. */
+#define HIST_SPINS 256
+
+/* One record into a histogram, if the writer in it leaves soon enough;
+ * otherwise the record counts as dropped. */
+static void run_hist(struct uft_trig *t, const void *rec, uint32_t len, uint64_t ts, uint32_t cpu,
+		     const char *comm)
+{
+	struct uft_hist_comm c = {own_comm, (void *)comm};
+	for (unsigned i = 0;; i++) {
+		if (!atomic_load_explicit(&t->hist_busy, memory_order_relaxed) &&
+		    !atomic_exchange_explicit(&t->hist_busy, 1, memory_order_acquire))
+			break;
+		if (i == HIST_SPINS) {
+			uft_hist_drop(t->hist, rec, len, cpu, &c);
+			return;
+		}
+		cpu_relax();
+	}
+	uft_hist_update(t->hist, rec, len, ts, cpu, &c);
+	atomic_store_explicit(&t->hist_busy, 0, memory_order_release);
+}
+
 unsigned uft_trig_run_cond(const struct uft_trig_list *l, const void *rec, uint32_t len,
-			   uint32_t cpu, const char *comm, struct uft_trig **post)
+			   uint64_t ts, uint32_t cpu, const char *comm, struct uft_trig **post)
 {
 	unsigned n = 0;
 	for (uint32_t i = 0; i < l->nr; i++) {
 		struct uft_trig *t = l->t[i];
+		if (t->cmd == UFT_TRIG_HIST) {
+			run_hist(t, rec, len, ts, cpu, comm);
+			continue;
+		}
 		if (t->filter && !uft_filter_match(t->filter, rec, len, cpu, comm))
 			continue;
 		if (t->cmd == UFT_TRIG_TRACEOFF || t->cmd == UFT_TRIG_SNAPSHOT ||

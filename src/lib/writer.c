@@ -520,8 +520,14 @@ static void commit_special(struct uft_rsv *rsv, const struct uft_target *tt, voi
 	if (tl && tl->cond) {
 		char comm[17];
 		const char *name = tl->needs_comm ? thread_comm(w, comm) : NULL;
-		npost = uft_trig_run_cond(tl, rsv->rec, rsv->len, w ? w->cpu : current_cpu(), name,
-					  post);
+		/* Histograms read common_timestamp: the record's, or now. */
+		uint64_t ts = 0;
+		if (w)
+			ts = rsv->ts;
+		else if (tl->has_hist)
+			ts = uft_buffer_now(&uft_buffers[tt->buffer]);
+		npost = uft_trig_run_cond(tl, rsv->rec, rsv->len, ts, w ? w->cpu : current_cpu(),
+					  name, post);
 	}
 	bool keep = w && !atomic_load_explicit(&tt->st->soft_disabled, memory_order_relaxed) &&
 		    !(rsv->filter && filtered_out(rsv->filter, rsv));

@@ -27,8 +27,9 @@
 #define W (UFT_TFS_WRITE | UFT_TFS_TRUNC)  /* echo > */
 #define A (UFT_TFS_WRITE | UFT_TFS_APPEND) /* echo >> */
 
-static const char help[] = "# Available triggers:\n"
-			   "# traceon traceoff snapshot stacktrace enable_event disable_event\n";
+static const char help[] =
+    "# Available triggers:\n"
+    "# traceon traceoff snapshot stacktrace enable_event disable_event hist\n";
 
 /* ---- helpers ---- */
 

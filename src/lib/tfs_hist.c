@@ -1,0 +1,101 @@
+/* Hist triggers in the tree (histograms.md §1, §5): the `hist:` commands
+ * written to events/SYSTEM/EVENT/trigger, with the kernel's errno values
+ * and error_log lines, and the read-only events/SYSTEM/EVENT/hist file.
+ *
+ * The registry keeps each histogram as a trigger of its event in one
+ * buffer; the engine (common/hist.h) compiles, updates and prints it.
+ * Reading `hist` while traced threads update is safe: the engine publishes
+ * an element (release) only once its key is written and the printer takes
+ * the sums as they are at that moment. Removed histograms are retired with
+ * the trigger, never freed, since a writer may still be in one. `name=`
+ * tables are not shared across events: each trigger has its own. */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <errno.h>
+#include <link.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/filter.h"
+#include "common/hist.h"
+#include "common/trigger.h"
+#include "lib/registry.h"
+#include "lib/tfs.h"
+
+/* `.sym` and `.sym-offset` keys name functions of this process. */
+static int sym_lookup(void *ctx, uint64_t addr, bool offset, char *buf, size_t len)
+{
+	(void)ctx;
+	Dl_info di;
+	const ElfW(Sym) *sym = NULL;
+	if (!dladdr1((void *)(uintptr_t)addr, &di, (void **)&sym, RTLD_DL_SYMENT) || !di.dli_sname)
+		return -1;
+	if (!offset)
+		snprintf(buf, len, "%s", di.dli_sname);
+	else
+		snprintf(buf, len, "%s+0x%llx/0x%llx", di.dli_sname,
+			 (unsigned long long)(addr - (uintptr_t)di.dli_saddr),
+			 (unsigned long long)(sym ? sym->st_size : 0));
+	return 0;
+}
+
+static int show_hist(const struct tfs_node *n, FILE *out)
+{
+	const struct uft_hist_syms syms = {sym_lookup, NULL};
+	char *text = uft_registry_hist_text(n->inst->buffer, n->sys, n->ev, &syms);
+	if (!text)
+		return -ENOMEM;
+	fputs(text, out);
+	free(text);
+	return 0;
+}
+
+/* Logs an engine or registry failure the kernel's way: location
+ * "hist:SYSTEM:EVENT", the command as "hist:" + specification. */
+static void log_hist_error(const struct tfs_node *n, const char *cmd,
+			   const struct uft_hist_error *he)
+{
+	char loc[2 * TFS_NAME_MAX + 8];
+	snprintf(loc, sizeof(loc), "hist:%s:%s", n->sys, n->ev);
+	if (he->err == -EOPNOTSUPP) {
+		char msg[128];
+		snprintf(msg, sizeof(msg), "%s not supported",
+			 he->unsupported ? he->unsupported : "this");
+		tfs_log_error(n->inst, loc, cmd, msg, (unsigned)he->pos);
+	} else if (he->in_filter) {
+		/* As any trigger's filter: the filter's own entry. */
+		size_t off = (size_t)he->filter_off <= strlen(cmd) ? (size_t)he->filter_off : 0;
+		tfs_log_error(
+		    n->inst, UFT_FILTER_ERR_LOC, cmd + off, uft_filter_strerror(he->filter.code),
+		    he->filter.code > 0 && he->filter.pos > 0 ? (unsigned)he->filter.pos : 0);
+	} else if (he->code > 0) {
+		tfs_log_error(n->inst, loc, cmd, uft_hist_strerror(he->code),
+			      he->pos > 0 ? (unsigned)he->pos : 0);
+	}
+}
+
+int tfs_hist_write(const struct tfs_node *n, const struct uft_trig_spec *sp)
+{
+	struct uft_hist_error he;
+	int rc = uft_registry_hist_cmd(n->inst->buffer, n->sys, n->ev, sp->hist, sp->remove, &he);
+	if (rc == 0 || rc == -ENOMEM)
+		return rc;
+	/* The command as the engine shows it: "hist:" + what follows. */
+	const char *spec = sp->hist;
+	if (strncmp(spec, "hist:", 5) == 0)
+		spec += 5;
+	else if (strcmp(spec, "hist") == 0)
+		spec += 4;
+	char *cmd;
+	if (asprintf(&cmd, "hist:%s", spec) < 0)
+		return -ENOMEM;
+	log_hist_error(n, cmd, &he);
+	free(cmd);
+	return rc == -EOPNOTSUPP ? -EINVAL : rc;
+}
+
+const struct tfs_file tfs_hist_files[] = {
+    {.name = "hist", .dir = TFS_D_EVENT, .mode = 0444, .where = TFS_NOT_FTRACE, .show = show_hist},
+    {0},
+};

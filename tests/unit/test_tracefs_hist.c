@@ -1,0 +1,436 @@
+/* Hist triggers live in the process, through the tree's path calls: the
+ * `hist` file byte for byte, the trigger file's lines, pause, continue,
+ * clear and removal, `>` clearing, errno values and error_log lines, soft
+ * mode, instances, and exact counts with writers on several threads and in
+ * signal handlers. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#define UFT_CREATE_EVENTS
+#include "tfs_ev_events.h"
+
+#include "lib/tracefs.h"
+#include "tfs_helpers.h"
+
+#define W (UFT_TFS_WRITE | UFT_TFS_TRUNC)  /* echo > */
+#define A (UFT_TFS_WRITE | UFT_TFS_APPEND) /* echo >> */
+
+static const char help[] =
+    "# Available triggers:\n"
+    "# traceon traceoff snapshot stacktrace enable_event disable_event hist\n";
+
+/* ---- helpers ---- */
+
+static char *rd(const char *path)
+{
+	int err;
+	char *s = tfs_cat(path, &err);
+	if (!s)
+		fail_msg("read %s: %d", path, err);
+	return s;
+}
+
+static void check(const char *path, const char *expect)
+{
+	char *got = rd(path);
+	if (strcmp(got, expect) != 0)
+		fail_msg("%s:\n--- got\n%s--- expected\n%s---", path, got, expect);
+	free(got);
+}
+
+/* Path of a file of event tfsev/num in instance `in` ("" for the top). */
+static const char *num(const char *in, const char *file)
+{
+	static char buf[16][256];
+	static int k;
+	char *b = buf[k++ & 15];
+	snprintf(b, 256, "%s%s%sevents/tfsev/num/%s", *in ? "instances/" : "", in, *in ? "/" : "",
+		 file);
+	return b;
+}
+
+static int echo(const char *path, unsigned flags, const char *s)
+{
+	return tfs_echo(path, s, flags);
+}
+
+static void mkinst(const char *name)
+{
+	char path[128];
+	snprintf(path, sizeof(path), "instances/%s", name);
+	assert_int_equal(uft_tracefs_mkdir(path), 0);
+}
+
+static void rminst(const char *name)
+{
+	char path[128];
+	snprintf(path, sizeof(path), "instances/%s", name);
+	assert_int_equal(uft_tracefs_rmdir(path), 0);
+}
+
+static char *error_log(const char *in)
+{
+	char path[128];
+	snprintf(path, sizeof(path), "%s%s%serror_log", *in ? "instances/" : "", in,
+		 *in ? "/" : "");
+	return tfs_strip_stamps(rd(path));
+}
+
+/* (a, u) pairs: a=1 three times, a=3 twice, a=2 once. */
+static void emit_six(void)
+{
+	static const int a[6] = {1, 1, 1, 2, 3, 3};
+	static const unsigned u[6] = {10, 20, 30, 5, 1, 2};
+	for (int i = 0; i < 6; i++)
+		trace_num(a[i], u[i], "n", "/p");
+}
+
+static uint64_t total(const char *text, const char *what)
+{
+	const char *p = strstr(text, what);
+	return p ? strtoull(p + strlen(what), NULL, 10) : UINT64_MAX;
+}
+
+/* ---- tests ---- */
+
+static void test_basic_soft_mode(void **state)
+{
+	(void)state;
+	mkinst("b");
+	struct uft_tfs_stat st;
+	assert_int_equal(uft_tracefs_stat(num("b", "hist"), &st), 0);
+	assert_int_equal(st.mode, 0444);
+	assert_int_equal(uft_tracefs_stat("events/ftrace/print/hist", &st), -ENOENT);
+	/* No hist trigger: an empty file. */
+	check(num("b", "hist"), "");
+
+	assert_int_equal(echo(num("b", "trigger"), A, "hist:keys=a:vals=u"), 0);
+	check(num("b", "enable"), "0*\n"); /* armed for the trigger, records not kept */
+	emit_six();
+	check(num("b", "hist"),
+	      "# event histogram\n"
+	      "#\n"
+	      "# trigger info: hist:keys=a:vals=hitcount,u:sort=hitcount:size=2048 "
+	      "[active]\n"
+	      "#\n"
+	      "\n"
+	      "{ a:          2 } hitcount:          1  u:          5\n"
+	      "{ a:          3 } hitcount:          2  u:          3\n"
+	      "{ a:          1 } hitcount:          3  u:         60\n"
+	      "\n"
+	      "Totals:\n"
+	      "    Hits: 6\n"
+	      "    Entries: 3\n"
+	      "    Dropped: 0\n");
+	char *t = rd("instances/b/trace");
+	assert_int_equal(tfs_count(t, "num: a="), 0);
+	free(t);
+	/* The top and other events are untouched. */
+	check(num("", "hist"), "");
+	check(num("", "trigger"), help);
+	check("instances/b/events/tfsev/other/hist", "");
+
+	/* Enabled: records kept and still counted. */
+	assert_int_equal(echo(num("b", "enable"), W, "1"), 0);
+	check(num("b", "enable"), "1*\n");
+	trace_num(2, 7, "n", "/p");
+	t = rd("instances/b/trace");
+	assert_int_equal(tfs_count(t, "num: a=2 u=7"), 1);
+	free(t);
+	t = rd(num("b", "hist"));
+	assert_non_null(strstr(t, "{ a:          2 } hitcount:          2  u:         12\n"));
+	free(t);
+	assert_int_equal(echo(num("b", "trigger"), A, "!hist:keys=a:vals=u"), 0);
+	check(num("b", "hist"), "");
+	check(num("b", "trigger"), help);
+	check(num("b", "enable"), "1\n");
+	rminst("b");
+}
+
+static void test_modifiers_and_listing(void **state)
+{
+	(void)state;
+	mkinst("m");
+	const char *tr = num("m", "trigger");
+	assert_int_equal(echo(tr, A, "stacktrace:0"), 0);
+	assert_int_equal(
+	    echo(tr, A, "hist:keys=common_pid.execname:vals=hitcount,u:sort=u.descending"), 0);
+	assert_int_equal(echo(tr, A, "traceoff:0"), 0);
+	assert_int_equal(echo(tr, A, "hist:keys=u.log2"), 0);
+	assert_int_equal(echo(tr, A, "hist:keys=a:size=100 if u > 10"), 0);
+	/* Other triggers first, hist triggers after in install order, as the
+	 * kernel's list keeps them. */
+	check(tr, "stacktrace:count=0\n"
+		  "traceoff:count=0\n"
+		  "hist:keys=common_pid.execname:vals=hitcount,u:sort=u.descending:size=2048 "
+		  "[active]\n"
+		  "hist:keys=u.log2:vals=hitcount:sort=hitcount:size=2048 [active]\n"
+		  "hist:keys=a:vals=hitcount:sort=hitcount:size=128 if u > 10 [active]\n");
+	emit_six();
+	char line[128];
+	snprintf(line, sizeof(line),
+		 "{ common_pid: histtest        [%10d] } hitcount:          6  u:         68\n",
+		 (int)syscall(SYS_gettid));
+	char expect[2048];
+	snprintf(expect, sizeof(expect),
+		 "# event histogram\n"
+		 "#\n"
+		 "# trigger info: hist:keys=common_pid.execname:vals=hitcount,u:sort=u.descending:"
+		 "size=2048 [active]\n"
+		 "#\n"
+		 "\n"
+		 "%s"
+		 "\n"
+		 "Totals:\n"
+		 "    Hits: 6\n"
+		 "    Entries: 1\n"
+		 "    Dropped: 0\n"
+		 "\n"
+		 "\n"
+		 "# event histogram\n"
+		 "#\n"
+		 "# trigger info: hist:keys=u.log2:vals=hitcount:sort=hitcount:size=2048 [active]\n"
+		 "#\n"
+		 "\n"
+		 "{ u: ~ 2^4  } hitcount:          1\n"
+		 "{ u: ~ 2^3  } hitcount:          1\n"
+		 "{ u: ~ 2^0  } hitcount:          1\n"
+		 "{ u: ~ 2^1  } hitcount:          1\n"
+		 "{ u: ~ 2^5  } hitcount:          2\n"
+		 "\n"
+		 "Totals:\n"
+		 "    Hits: 6\n"
+		 "    Entries: 5\n"
+		 "    Dropped: 0\n"
+		 "\n"
+		 "\n"
+		 "# event histogram\n"
+		 "#\n"
+		 "# trigger info: hist:keys=a:vals=hitcount:sort=hitcount:size=128 if u > 10 "
+		 "[active]\n"
+		 "#\n"
+		 "\n"
+		 "{ a:          1 } hitcount:          2\n"
+		 "\n"
+		 "Totals:\n"
+		 "    Hits: 2\n"
+		 "    Entries: 1\n"
+		 "    Dropped: 0\n",
+		 line);
+	check(num("m", "hist"), expect);
+	rminst("m");
+}
+
+static void test_size_and_drops(void **state)
+{
+	(void)state;
+	mkinst("d");
+	assert_int_equal(echo(num("d", "trigger"), A, "hist:keys=u:size=128"), 0);
+	for (unsigned i = 0; i < 200; i++)
+		trace_num(0, i, "n", "/p");
+	char *t = rd(num("d", "hist"));
+	assert_non_null(strstr(t, "\nTotals:\n    Hits: 128\n    Entries: 128\n    Dropped: 72\n"));
+	assert_int_equal(tfs_count(t, "} hitcount:          1\n"), 128);
+	free(t);
+	rminst("d");
+}
+
+static void test_pause_cont_clear_remove(void **state)
+{
+	(void)state;
+	mkinst("p");
+	const char *tr = num("p", "trigger");
+	assert_int_equal(echo(tr, A, "hist:keys=a"), 0);
+	/* Same keys with a filter: another trigger. */
+	assert_int_equal(echo(tr, A, "hist:keys=a if u < 10"), 0);
+	emit_six();
+	/* Pause names the trigger by keys, values, sort and filter presence;
+	 * size does not matter. */
+	assert_int_equal(echo(tr, A, "hist:keys=a:size=4096:pause"), 0);
+	check(tr, "hist:keys=a:vals=hitcount:sort=hitcount:size=2048 [paused]\n"
+		  "hist:keys=a:vals=hitcount:sort=hitcount:size=2048 if u < 10 [active]\n");
+	emit_six();
+	char *t = rd(num("p", "hist"));
+	assert_int_equal(total(t, "Hits: "), 6);
+	assert_non_null(strstr(t, "# trigger info: hist:keys=a:vals=hitcount:sort=hitcount:"
+				  "size=2048 [paused]\n"));
+	free(t);
+	assert_int_equal(echo(tr, A, "hist:keys=a:continue"), 0);
+	emit_six();
+	t = rd(num("p", "hist"));
+	assert_int_equal(total(t, "Hits: "), 12);
+	free(t);
+	/* Clear empties the one whose filter presence matches, whatever its text. */
+	assert_int_equal(echo(tr, A, "hist:keys=a:clear if a == 99"), 0);
+	t = rd(num("p", "hist"));
+	assert_non_null(strstr(t, "Hits: 12\n"));
+	assert_non_null(strstr(t, "if u < 10 [active]\n#\n\n\nTotals:\n    Hits: 0\n"
+				  "    Entries: 0\n    Dropped: 0\n"));
+	free(t);
+	/* A new trigger given with pause starts paused. */
+	assert_int_equal(echo(tr, A, "hist:keys=u:pause"), 0);
+	emit_six();
+	t = rd(num("p", "hist"));
+	assert_int_equal(tfs_count(t, "[paused]\n#\n\n\nTotals:\n    Hits: 0\n"), 1);
+	free(t);
+	assert_int_equal(echo(tr, A, "hist:keys=u:cont"), 0);
+
+	/* Errors, each with its error_log line; nothing changes. */
+	assert_int_equal(echo(tr, A, "hist:keys=a"), -EEXIST);
+	assert_int_equal(echo(tr, A, "hist:keys=u.hex:clear"), -ENOENT);
+	assert_int_equal(echo(tr, A, "hist:keys=common_pid:cont"), -ENOENT);
+	assert_int_equal(echo(tr, A, "!hist:keys=common_pid"), -ENOENT);
+	char *log = error_log("p");
+	assert_string_equal(log,
+			    "hist:tfsev:num: error: Hist trigger already exists\n"
+			    "  Command: hist:keys=a\n"
+			    "           ^\n"
+			    "hist:tfsev:num: error: Can't clear or continue a nonexistent hist "
+			    "trigger\n"
+			    "  Command: hist:keys=u.hex:clear\n"
+			    "           ^\n"
+			    "hist:tfsev:num: error: Can't clear or continue a nonexistent hist "
+			    "trigger\n"
+			    "  Command: hist:keys=common_pid:cont\n"
+			    "           ^\n");
+	free(log);
+	check(tr, "hist:keys=a:vals=hitcount:sort=hitcount:size=2048 [active]\n"
+		  "hist:keys=a:vals=hitcount:sort=hitcount:size=2048 if u < 10 [active]\n"
+		  "hist:keys=u:vals=hitcount:sort=hitcount:size=2048 [active]\n");
+
+	/* Removal by keys and filter presence. */
+	assert_int_equal(echo(tr, A, "!hist:keys=a if b > 3"), -EINVAL); /* filter must compile */
+	assert_int_equal(echo(tr, A, "!hist:keys=a if a > 3"), 0);
+	check(tr, "hist:keys=a:vals=hitcount:sort=hitcount:size=2048 [active]\n"
+		  "hist:keys=u:vals=hitcount:sort=hitcount:size=2048 [active]\n");
+
+	/* `>` removes every hist trigger and leaves the others. */
+	assert_int_equal(echo(tr, A, "stacktrace:0"), 0);
+	assert_int_equal(echo(tr, W, "traceoff:0"), 0);
+	check(tr, "stacktrace:count=0\ntraceoff:count=0\n");
+	check(num("p", "hist"), "");
+	check(num("p", "enable"), "0*\n");
+	assert_int_equal(echo(tr, A, "!stacktrace"), 0);
+	assert_int_equal(echo(tr, A, "!traceoff"), 0);
+	check(num("p", "enable"), "0\n");
+	rminst("p");
+}
+
+static void test_parse_errors(void **state)
+{
+	(void)state;
+	mkinst("e");
+	const char *tr = num("e", "trigger");
+	assert_int_equal(echo(tr, A, "hist:keys=nosuch"), -EINVAL);
+	assert_int_equal(echo(tr, A, "hist:vals=u"), -EINVAL);
+	assert_int_equal(echo(tr, A, "hist:keys=a:x=u"), -EINVAL);
+	assert_int_equal(echo(tr, A, "hist:keys=a:onmax($x).save(u)"), -EINVAL);
+	assert_int_equal(echo(tr, A, "hist:keys=a if nosuch == 1"), -EINVAL);
+	char *log = error_log("e");
+	assert_string_equal(log, "hist:tfsev:num: error: Couldn't find field\n"
+				 "  Command: hist:keys=nosuch\n"
+				 "                     ^\n"
+				 "hist:tfsev:num: error: variables not supported\n"
+				 "  Command: hist:keys=a:x=u\n"
+				 "           ^\n"
+				 "hist:tfsev:num: error: actions (onmatch, onmax, onchange) not "
+				 "supported\n"
+				 "  Command: hist:keys=a:onmax($x).save(u)\n"
+				 "           ^\n"
+				 "event filter parse error: error: Field not found\n"
+				 "  Command: nosuch == 1\n"
+				 "                  ^\n");
+	free(log);
+	check(tr, help);
+	check(num("e", "enable"), "0\n");
+	rminst("e");
+}
+
+/* ---- concurrency ---- */
+
+static atomic_int fired;
+static atomic_int stop;
+
+static void on_usr1(int sig)
+{
+	(void)sig;
+	trace_num(5, 1, "sig", "/s");
+	atomic_fetch_add(&fired, 1);
+}
+
+#define PER_THREAD 20000
+
+static void *writer(void *arg)
+{
+	(void)arg;
+	for (int i = 0; i < PER_THREAD; i++) {
+		trace_num(i & 7, (unsigned)i, "w", "/w");
+		atomic_fetch_add(&fired, 1);
+	}
+	return NULL;
+}
+
+static void test_concurrent_writers(void **state)
+{
+	(void)state;
+	mkinst("c");
+	assert_int_equal(echo(num("c", "trigger"), A, "hist:keys=a:vals=u"), 0);
+	struct sigaction sa = {0};
+	sa.sa_handler = on_usr1;
+	sigemptyset(&sa.sa_mask);
+	assert_int_equal(sigaction(SIGUSR1, &sa, NULL), 0);
+	atomic_store(&fired, 0);
+	atomic_store(&stop, 0);
+	enum { NT = 4 };
+	pthread_t th[NT];
+	for (int i = 0; i < NT; i++)
+		assert_int_equal(pthread_create(&th[i], NULL, writer, NULL), 0);
+	/* Signals land on the writers mid-update; the tree reads meanwhile. */
+	for (int k = 0; k < 200; k++) {
+		for (int i = 0; i < NT; i++)
+			pthread_kill(th[i], SIGUSR1);
+		if (k % 20 == 0)
+			free(rd(num("c", "hist")));
+	}
+	for (int i = 0; i < NT; i++)
+		pthread_join(th[i], NULL);
+	signal(SIGUSR1, SIG_DFL);
+	char *t = rd(num("c", "hist"));
+	uint64_t hits = total(t, "Hits: "), dropped = total(t, "Dropped: ");
+	print_message("hits %" PRIu64 ", dropped %" PRIu64 "\n", hits, dropped);
+	assert_int_equal(hits + dropped, (uint64_t)atomic_load(&fired));
+	assert_true(atomic_load(&fired) >= NT * PER_THREAD);
+	/* The entries' hitcounts add up to Hits. */
+	uint64_t sum = 0;
+	for (const char *p = t; (p = strstr(p, "hitcount:")); p += 9)
+		sum += strtoull(p + 9, NULL, 10);
+	assert_int_equal(sum, hits);
+	free(t);
+	rminst("c");
+}
+
+int main(void)
+{
+	prctl(PR_SET_NAME, "histtest");
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_basic_soft_mode), cmocka_unit_test(test_modifiers_and_listing),
+	    cmocka_unit_test(test_size_and_drops),  cmocka_unit_test(test_pause_cont_clear_remove),
+	    cmocka_unit_test(test_parse_errors),    cmocka_unit_test(test_concurrent_writers),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
