@@ -48,14 +48,16 @@ struct hist_field {
 
 struct hist_table {
 	uint32_t bits;
-	uint32_t max_elts;   /* 1 << bits */
-	uint32_t nr_buckets; /* 2 * max_elts */
-	uint32_t *bucket_hash;
-	uint32_t *bucket_elt; /* element index + 1; 0 is empty */
-	uint8_t *keys;	      /* max_elts * key_size */
-	uint64_t *sums;	      /* max_elts * n_vals */
-	char (*comms)[16];    /* per element, when a key has .execname */
-	uint32_t next;	      /* elements in use (published with release) */
+	uint32_t max_elts;     /* 1 << bits */
+	uint32_t nr_buckets;   /* 2 * max_elts */
+	uint32_t *bucket_hash; /* 0: free; claimed with compare-and-swap */
+	uint32_t *bucket_elt;  /* element index + 1, stored once the key is in */
+	uint8_t *keys;	       /* max_elts * key_size */
+	uint64_t *sums;	       /* max_elts * n_vals, atomic adds */
+	char (*comms)[16];     /* per element, when a key has .execname */
+	uint32_t alloc;	       /* elements handed out (may pass max_elts) */
+	uint32_t inflight;     /* writers inside an update */
+	uint32_t clearing;     /* a clear waits for them to leave */
 	uint64_t hits;
 	uint64_t drops;
 };
@@ -89,6 +91,8 @@ struct uft_hist {
 int uft_hist_table_init(struct hist_table *t, uint32_t bits, uint32_t key_size, uint32_t n_vals,
 			bool comms);
 void uft_hist_table_free(struct hist_table *t);
+/* The published elements (at most max), in bucket order; their count. */
+uint32_t uft_hist_published(const struct uft_hist *h, uint32_t *elts, uint32_t max);
 
 /* Field printed in the trigger info ("name.modifier"), snprintf-like. */
 int uft_hist_field_spec(const struct hist_field *f, char *buf, size_t len);

@@ -1,9 +1,12 @@
 /* The histogram table: open addressing over 2 x size buckets and size
- * pre-allocated elements, as the kernel's tracing_map. An update builds the
- * key on the stack, finds or claims an element and adds the values; a full
- * table counts the record as dropped. One writer; readers see an element
- * only after its key is complete (release/acquire on the element count). */
+ * pre-allocated elements, lock-free for any number of writers, as the
+ * kernel's tracing_map. An update builds the key on the stack, finds its
+ * bucket or claims a free one with compare-and-swap, takes an element from
+ * the pool and publishes it in the bucket (release) once its key is in; the
+ * values are atomic adds. A full pool counts the record as dropped. Readers
+ * see an element only through a published bucket. */
 #include <errno.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -55,9 +58,11 @@ static uint32_t hash_key(const uint8_t *k, uint32_t n)
 	return (uint32_t)h ? (uint32_t)h : 1;
 }
 
-static void add_relaxed(uint64_t *p, uint64_t v)
+static inline void cpu_relax(void)
 {
-	__atomic_store_n(p, __atomic_load_n(p, __ATOMIC_RELAXED) + v, __ATOMIC_RELAXED);
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();
+#endif
 }
 
 static uint32_t ld32(const uint8_t *p)
@@ -163,29 +168,62 @@ static bool str_key(const struct hist_field *f, const uint8_t *rec, uint32_t len
 	return true;
 }
 
-/* Finds or claims the element of `key`; -1 when the table is full. */
-static int64_t insert(struct hist_table *t, const uint8_t *key, uint32_t key_size)
+/* How long an update waits for another writer to publish the element of a
+ * bucket it claimed with the same hash before counting its record as dropped
+ * (that writer may be the code a signal handler interrupted). */
+#define PUBLISH_SPINS 4096
+
+/* Finds or claims the element of `key`; -1 when the table is full. *fresh
+ * says the element was claimed now, its key written but not published: the
+ * caller fills in its comm and publishes it in bucket *bucket. */
+static int64_t insert(struct hist_table *t, const uint8_t *key, uint32_t key_size, bool *fresh,
+		      uint32_t *bucket)
 {
 	uint32_t hash = hash_key(key, key_size);
-	uint32_t mask = t->nr_buckets - 1, i = hash & mask, e;
+	uint32_t mask = t->nr_buckets - 1, i = hash & mask;
 
-	while ((e = t->bucket_elt[i])) {
-		if (t->bucket_hash[i] == hash &&
-		    !memcmp(t->keys + (size_t)(e - 1) * key_size, key, key_size))
-			return e - 1;
+	*fresh = false;
+	for (uint32_t probes = 0; probes < t->nr_buckets;) {
+		uint32_t hv = __atomic_load_n(&t->bucket_hash[i], __ATOMIC_ACQUIRE);
+		if (hv == 0) {
+			if (!__atomic_compare_exchange_n(&t->bucket_hash[i], &hv, hash, false,
+							 __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+				continue; /* taken meanwhile: look at it again */
+			uint32_t e = __atomic_fetch_add(&t->alloc, 1, __ATOMIC_RELAXED);
+			if (e >= t->max_elts) {
+				/* No element: free the bucket again, as the kernel does. */
+				__atomic_store_n(&t->bucket_hash[i], 0, __ATOMIC_RELEASE);
+				return -1;
+			}
+			memcpy(t->keys + (size_t)e * key_size, key, key_size);
+			*fresh = true;
+			*bucket = i;
+			return e;
+		}
+		if (hv == hash) {
+			uint32_t el = 0;
+			for (unsigned n = 0; n < PUBLISH_SPINS; n++) {
+				el = __atomic_load_n(&t->bucket_elt[i], __ATOMIC_ACQUIRE);
+				if (el ||
+				    __atomic_load_n(&t->bucket_hash[i], __ATOMIC_RELAXED) != hash)
+					break;
+				cpu_relax();
+			}
+			if (!el && __atomic_load_n(&t->bucket_hash[i], __ATOMIC_RELAXED) == 0)
+				continue; /* its claimer found no element: try the bucket again */
+			if (!el)
+				return -1;
+			if (!memcmp(t->keys + (size_t)(el - 1) * key_size, key, key_size))
+				return el - 1;
+		}
 		i = (i + 1) & mask;
+		probes++;
 	}
-	e = t->next;
-	if (e == t->max_elts)
-		return -1;
-	memcpy(t->keys + (size_t)e * key_size, key, key_size);
-	t->bucket_hash[i] = hash;
-	t->bucket_elt[i] = e + 1;
-	return e;
+	return -1;
 }
 
-void uft_hist_update(struct uft_hist *h, const void *record, uint32_t len, uint64_t ts,
-		     uint32_t cpu, const struct uft_hist_comm *comm)
+static void update(struct uft_hist *h, const void *record, uint32_t len, uint64_t ts, uint32_t cpu,
+		   const struct uft_hist_comm *comm)
 {
 	const uint8_t *rec = record;
 	uint8_t key[UFT_HIST_KEY_MAX];
@@ -229,13 +267,14 @@ void uft_hist_update(struct uft_hist *h, const void *record, uint32_t len, uint6
 		if (!num_value(h, &h->vals[i], rec, len, ts, cpu, &vals[i]))
 			return;
 
-	e = insert(t, key, h->key_size);
+	bool fresh;
+	uint32_t bucket;
+	e = insert(t, key, h->key_size, &fresh, &bucket);
 	if (e < 0) {
-		/* Atomic: uft_hist_drop() counts here too, outside the writer. */
 		__atomic_fetch_add(&t->drops, 1, __ATOMIC_RELAXED);
 		return;
 	}
-	if ((uint32_t)e == t->next) {
+	if (fresh) {
 		if (t->comms) {
 			const char *c = "<idle>";
 			if (pid) {
@@ -245,12 +284,22 @@ void uft_hist_update(struct uft_hist *h, const void *record, uint32_t len, uint6
 			}
 			strncpy(t->comms[e], c, sizeof(t->comms[e]) - 1);
 		}
-		__atomic_store_n(&t->next, (uint32_t)e + 1, __ATOMIC_RELEASE);
+		__atomic_store_n(&t->bucket_elt[bucket], (uint32_t)e + 1, __ATOMIC_RELEASE);
 	}
 	uint64_t *sums = t->sums + (size_t)e * h->n_vals;
 	for (uint32_t i = 0; i < h->n_vals; i++)
-		add_relaxed(&sums[i], vals[i]);
-	__atomic_store_n(&t->hits, t->hits + 1, __ATOMIC_RELAXED);
+		__atomic_fetch_add(&sums[i], vals[i], __ATOMIC_RELAXED);
+	__atomic_fetch_add(&t->hits, 1, __ATOMIC_RELAXED);
+}
+
+void uft_hist_update(struct uft_hist *h, const void *record, uint32_t len, uint64_t ts,
+		     uint32_t cpu, const struct uft_hist_comm *comm)
+{
+	struct hist_table *t = &h->t;
+	__atomic_fetch_add(&t->inflight, 1, __ATOMIC_SEQ_CST);
+	if (!__atomic_load_n(&t->clearing, __ATOMIC_SEQ_CST))
+		update(h, record, len, ts, cpu, comm);
+	__atomic_fetch_sub(&t->inflight, 1, __ATOMIC_RELEASE);
 }
 
 void uft_hist_drop(struct uft_hist *h, const void *rec, uint32_t len, uint32_t cpu,
@@ -286,15 +335,21 @@ void uft_hist_clear(struct uft_hist *h)
 {
 	struct hist_table *t = &h->t;
 
+	/* Writers never wait; the clear waits for those inside to leave (an
+	 * update is short and never blocks) and keeps new ones out meanwhile. */
+	__atomic_store_n(&t->clearing, 1, __ATOMIC_SEQ_CST);
+	while (__atomic_load_n(&t->inflight, __ATOMIC_SEQ_CST))
+		sched_yield();
 	memset(t->bucket_hash, 0, t->nr_buckets * sizeof(*t->bucket_hash));
 	memset(t->bucket_elt, 0, t->nr_buckets * sizeof(*t->bucket_elt));
 	memset(t->keys, 0, (size_t)t->max_elts * (h->key_size ? h->key_size : 1));
 	memset(t->sums, 0, (size_t)t->max_elts * h->n_vals * sizeof(*t->sums));
 	if (t->comms)
 		memset(t->comms, 0, (size_t)t->max_elts * sizeof(*t->comms));
-	__atomic_store_n(&t->next, 0, __ATOMIC_RELEASE);
+	__atomic_store_n(&t->alloc, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&t->hits, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&t->drops, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&t->clearing, 0, __ATOMIC_SEQ_CST);
 }
 
 uint64_t uft_hist_hits(const struct uft_hist *h)
@@ -309,7 +364,23 @@ uint64_t uft_hist_drops(const struct uft_hist *h)
 
 uint32_t uft_hist_entries(const struct uft_hist *h)
 {
-	return __atomic_load_n(&h->t.next, __ATOMIC_ACQUIRE);
+	const struct hist_table *t = &h->t;
+	uint32_t n = 0;
+	for (uint32_t i = 0; i < t->nr_buckets; i++)
+		n += __atomic_load_n(&t->bucket_elt[i], __ATOMIC_ACQUIRE) != 0;
+	return n;
+}
+
+uint32_t uft_hist_published(const struct uft_hist *h, uint32_t *elts, uint32_t max)
+{
+	const struct hist_table *t = &h->t;
+	uint32_t n = 0;
+	for (uint32_t i = 0; i < t->nr_buckets && n < max; i++) {
+		uint32_t el = __atomic_load_n(&t->bucket_elt[i], __ATOMIC_ACQUIRE);
+		if (el)
+			elts[n++] = el - 1;
+	}
+	return n;
 }
 
 unsigned uft_hist_flags(const struct uft_hist *h)

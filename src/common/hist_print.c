@@ -333,18 +333,24 @@ int uft_hist_print(const struct uft_hist *h, FILE *out, const struct uft_hist_sy
 {
 	struct view v = {h, h->t.keys, h->t.sums};
 	struct val_stat st[UFT_HIST_MAX_VALS] = {{0, 0}};
-	uint32_t n = uft_hist_entries(h);
-	uint32_t *order = malloc((n ? n : 1) * sizeof(*order));
-	/* The sums as they are now: a live writer may still add, and sorting
+	uint32_t *order = malloc(h->t.max_elts * sizeof(*order));
+	if (!order)
+		return -ENOMEM;
+	/* The elements published so far (ties print in creation order). */
+	uint32_t n = uft_hist_published(h, order, h->t.max_elts);
+	uint32_t top = 0;
+	for (uint32_t i = 0; i < n; i++)
+		if (order[i] + 1 > top)
+			top = order[i] + 1;
+	/* The sums as they are now: live writers may still add, and sorting
 	 * needs values that hold still. */
-	size_t nsums = (size_t)n * h->n_vals;
+	size_t nsums = (size_t)top * h->n_vals;
 	uint64_t *snap = malloc((nsums ? nsums : 1) * sizeof(*snap));
 	char *info;
 	int len;
 
-	if (!order || !snap) {
+	if (!snap) {
 		free(order);
-		free(snap);
 		return -ENOMEM;
 	}
 	for (size_t i = 0; i < nsums; i++)
@@ -361,14 +367,12 @@ int uft_hist_print(const struct uft_hist *h, FILE *out, const struct uft_hist_sy
 	fprintf(out, "# event histogram\n#\n# trigger info: %s#\n\n", info);
 	free(info);
 
-	for (uint32_t i = 0; i < n; i++)
-		order[i] = i;
 	qsort_r(order, n, sizeof(*order), cmp_entries, &v);
 	for (uint32_t j = 0; j < h->n_vals; j++) {
 		if (!(h->vals[j].flags & (HF_PERCENT | HF_GRAPH)))
 			continue;
 		for (uint32_t i = 0; i < n; i++) {
-			uint64_t x = sum_of(&v, i, j);
+			uint64_t x = sum_of(&v, order[i], j);
 			st[j].total += x;
 			if (st[j].max < x)
 				st[j].max = x;

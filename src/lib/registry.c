@@ -1101,14 +1101,10 @@ static int hist_find(const struct reg_event *e, uint32_t b, const struct uft_his
 	return -1;
 }
 
-/* Empties a live table: waits for the writer in it to leave (an update is
- * short and never blocks), keeps others out meanwhile. */
+/* Empties a live table (uft_hist_clear waits for writers inside it). */
 static void hist_clear(struct uft_trig *t)
 {
-	while (atomic_exchange_explicit(&t->hist_busy, 1, memory_order_acquire))
-		sched_yield();
 	uft_hist_clear(t->hist);
-	atomic_store_explicit(&t->hist_busy, 0, memory_order_release);
 }
 
 static int hist_fail(struct uft_hist_error *he, int err, int code)

@@ -31,12 +31,9 @@ struct uft_trig {
 	char *filter_text;
 	struct uft_evstate *target; /* enable/disable_event */
 	const char *tsys, *tname;   /* its names (the registry's, never freed) */
-	/* hist: the table (its own filter inside) and the flag that lets one
-	 * writer at a time into it. A writer that finds it taken (another
-	 * thread, or the code a signal handler interrupted) never waits: its
-	 * record counts as dropped. The tree takes it to clear the table. */
+	/* hist: the table, its own filter inside; lock-free for any number of
+	 * writers, signal handlers included. */
 	struct uft_hist *hist;
-	_Atomic uint32_t hist_busy;
 };
 
 /* The triggers of one event in one buffer, in install order, immutable. */

@@ -101,38 +101,13 @@ static const char *own_comm(void *ctx, int pid)
 	return ctx;
 }
 
-static inline void cpu_relax(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-	__builtin_ia32_pause();
-#elif defined(__aarch64__)
-	__asm__ volatile("yield");
-#endif
-}
-
-/* How long a writer waits for another to leave a histogram: a few updates'
- * time, then it gives up. The holder may be the code a signal handler
- * interrupted on this very thread, which cannot leave before we do. */
-#define HIST_SPINS 256
-
-/* One record into a histogram, if the writer in it leaves soon enough;
- * otherwise the record counts as dropped. */
+/* One record into a histogram: the table takes any number of writers
+ * without a lock (src/common/hist_map.c). */
 static void run_hist(struct uft_trig *t, const void *rec, uint32_t len, uint64_t ts, uint32_t cpu,
 		     const char *comm)
 {
 	struct uft_hist_comm c = {own_comm, (void *)comm};
-	for (unsigned i = 0;; i++) {
-		if (!atomic_load_explicit(&t->hist_busy, memory_order_relaxed) &&
-		    !atomic_exchange_explicit(&t->hist_busy, 1, memory_order_acquire))
-			break;
-		if (i == HIST_SPINS) {
-			uft_hist_drop(t->hist, rec, len, cpu, &c);
-			return;
-		}
-		cpu_relax();
-	}
 	uft_hist_update(t->hist, rec, len, ts, cpu, &c);
-	atomic_store_explicit(&t->hist_busy, 0, memory_order_release);
 }
 
 unsigned uft_trig_run_cond(const struct uft_trig_list *l, const void *rec, uint32_t len,
