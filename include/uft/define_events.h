@@ -230,6 +230,7 @@
 	 * page switch, a new thread. */                                                           \
 	static __attribute__((noinline, cold)) void uft__reserve_trace_##evn(proto)                \
 	{                                                                                          \
+		uint64_t uft__tsc = uft_fast_take_hint();                                          \
 		if (!uft_event_##evn.enabled)                                                      \
 			return;                                                                    \
 		struct uft_data_offsets_##evn __data_offsets;                                      \
@@ -241,8 +242,12 @@
 			    (uint32_t)offsetof(struct uft_raw_##evn, __data) + __data_size;        \
 			struct uft_fast_rsv __frsv;                                                \
 			struct uft_raw_##evn *__entry =                                            \
-			    (struct uft_raw_##evn *)uft_fast_reserve_type(uft_event_##evn.id,      \
-									  uft__len, &__frsv);      \
+			    (struct uft_raw_##evn *)(uft__tsc ? uft_fast_reserve_at(               \
+								    uft_event_##evn.id, uft__tsc,  \
+								    uft__len, &__frsv)             \
+							      : uft_fast_reserve_type(             \
+								    uft_event_##evn.id, uft__len,  \
+								    &__frsv));                     \
 			if (__entry) {                                                             \
 				memset((char *)__entry + sizeof(struct uft_common_entry), 0,       \
 				       offsetof(struct uft_raw_##evn, __data) -                    \
@@ -281,6 +286,7 @@
 		uint32_t __data_size = uft__get_offsets_##evn(&__data_offsets, args);              \
 		UFT__FAST_BEGIN(evn)                                                               \
 		if (__builtin_expect(!__entry, 0)) {                                               \
+			uft_fast_hint(&__frsv);                                                    \
 			uft__reserve_trace_##evn(args);                                            \
 			return;                                                                    \
 		}                                                                                  \
@@ -308,6 +314,7 @@
 				tstruct assign uft_fast_commit(&__frsv);                           \
 				return;                                                            \
 			}                                                                          \
+			uft_fast_hint(&__frsv);                                                    \
 		}                                                                                  \
 		uft__slow_trace_##evn(args);                                                       \
 	}

@@ -22,12 +22,12 @@
 #define UFT_HAVE_FAST_PATH 1
 #endif
 
-#define UFT_FAST_ABI 4
+#define UFT_FAST_ABI 5
 
 /* The symbols carry the ABI version, so code built against another layout
  * fails to load instead of writing through the wrong offsets. */
-#define uft_fast uft_fast_abi4
-#define uft_fast_epoch uft_fast_epoch_abi4
+#define uft_fast uft_fast_abi5
+#define uft_fast_epoch uft_fast_epoch_abi5
 
 /* Level-0 ring of a thread, as the writer keeps it. */
 struct uft_fast_ring {
@@ -49,6 +49,9 @@ struct uft_fast_tls {
 	 * zero: the flags for in_signal and sigs_blocked, preempt_count 0, the tid.
 	 * Kept in step with those fields by whatever changes them. */
 	uint64_t common;
+	/* The TSC the inline path read before it found the event needs the cold
+	 * path, for that path to use instead of reading it again; 0 when none. */
+	uint64_t tsc_hint;
 	struct uft_fast_ring lv0;
 };
 
@@ -65,18 +68,19 @@ struct uft_fast_rsv {
 	uint32_t tail;
 };
 
-/* The fast reservation of a record of type `type` (0: refuse). */
+/* The fast reservation of a record of type `type` (0: refuse) stamped tsc.
+ * On failure rsv->ts still holds tsc, for the cold path (uft_fast_hint). */
 static inline __attribute__((always_inline)) void *
-uft_fast_reserve_type(uint64_t type, uint32_t len, struct uft_fast_rsv *rsv)
+uft_fast_reserve_at(uint64_t type, uint64_t tsc, uint32_t len, struct uft_fast_rsv *rsv)
 {
 #ifdef UFT_HAVE_FAST_PATH
-	/* The timestamp first: its latency overlaps the checks below. */
-	uint64_t tsc = __rdtsc();
 	struct uft_fast_tls *t = &uft_fast;
 	struct uft_fast_ring *w = &t->lv0;
 	uint32_t size = 8u + ((len + 7u) & ~7u); /* aligned record: header, length, payload */
-	if (__builtin_expect(type == 0 || t->nest != 0 || t->epoch != uft_fast_epoch, 0))
+	if (__builtin_expect(type == 0 || t->nest != 0 || t->epoch != uft_fast_epoch, 0)) {
+		rsv->ts = tsc;
 		return (void *)0;
+	}
 	t->nest = 1;
 	atomic_signal_fence(memory_order_seq_cst);
 	char *page = w->page;
@@ -89,6 +93,7 @@ uft_fast_reserve_type(uint64_t type, uint32_t len, struct uft_fast_rsv *rsv)
 	if (__builtin_expect(delta > ((1u << 27) - 1) || cpu != w->cpu || tail + size > 4080u, 0)) {
 		atomic_signal_fence(memory_order_seq_cst);
 		t->nest = 0;
+		rsv->ts = tsc;
 		return (void *)0;
 	}
 	char *p = page + 16 + tail;
@@ -110,10 +115,37 @@ uft_fast_reserve_type(uint64_t type, uint32_t len, struct uft_fast_rsv *rsv)
 	return rec;
 #else
 	(void)type;
+	(void)tsc;
 	(void)len;
-	(void)rsv;
+	rsv->ts = 0;
 	return (void *)0;
 #endif
+}
+
+/* The same, stamped now: the TSC is read first, so its latency overlaps the
+ * checks. */
+static inline __attribute__((always_inline)) void *
+uft_fast_reserve_type(uint64_t type, uint32_t len, struct uft_fast_rsv *rsv)
+{
+#ifdef UFT_HAVE_FAST_PATH
+	return uft_fast_reserve_at(type, __rdtsc(), len, rsv);
+#else
+	return uft_fast_reserve_at(type, 0, len, rsv);
+#endif
+}
+
+/* Hands the TSC of a failed fast reservation to the cold path called next. */
+static inline __attribute__((always_inline)) void uft_fast_hint(const struct uft_fast_rsv *rsv)
+{
+	uft_fast.tsc_hint = rsv->ts;
+}
+
+/* In the cold path: the hint, or 0; either way it is used up. */
+static inline __attribute__((always_inline)) uint64_t uft_fast_take_hint(void)
+{
+	uint64_t h = uft_fast.tsc_hint;
+	uft_fast.tsc_hint = 0;
+	return h;
 }
 
 static inline __attribute__((always_inline)) void *

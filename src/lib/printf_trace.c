@@ -7,13 +7,15 @@
 
 __attribute__((noinline, cold)) static void trace_printf_slow(struct uft_event *ev,
 							      const struct uft_printf_layout *l,
-							      const uint64_t *args, uint32_t size)
+							      const uint64_t *args, uint32_t size,
+							      uint64_t tsc)
 {
 	/* Filtered, global buffer only: the fast reservation, then the filter. */
 	const void *flt = ev->fast_filter;
 	if (flt) {
 		struct uft_fast_rsv frsv;
-		void *rec = uft_fast_reserve_type(ev->id, size, &frsv);
+		void *rec = tsc ? uft_fast_reserve_at(ev->id, tsc, size, &frsv)
+				: uft_fast_reserve_type(ev->id, size, &frsv);
 		if (rec) {
 			uft_printf_record_fill(l, args, rec, size);
 			if (uft__fast_filter_pass(flt, rec, size))
@@ -40,7 +42,7 @@ void uft__trace_printf(struct uft_event *ev, const uint64_t *args, uint32_t nr_a
 	void *rec = uft_fast_reserve(ev, size, &frsv);
 	if (__builtin_expect(!rec, 0)) {
 		if (ev->enabled)
-			trace_printf_slow(ev, l, args, size);
+			trace_printf_slow(ev, l, args, size, frsv.ts);
 		return;
 	}
 	uft_printf_record_fill(l, args, rec, size);

@@ -40,7 +40,8 @@ struct uft_tls {
 	int32_t tid;
 	uint32_t epoch;
 	uint32_t pad;
-	uint64_t common; /* flags and tid of level-0 records: uft_tls_sync_common() */
+	uint64_t common;   /* flags and tid of level-0 records: uft_tls_sync_common() */
+	uint64_t tsc_hint; /* uft_fast_hint() */
 	struct uft_wring lv[UFT_MAX_NEST]; /* the global buffer */
 	/* Rings of the instances' buffers, [buffer - 1][level], mapped on the
 	 * thread's first event into an instance. */

@@ -20,6 +20,7 @@
 #include "lib/registry.h"
 #include "lib/runtime.h"
 #include "lib/stack_event.h"
+#include "lib/symtab.h"
 #include "lib/trigger.h"
 
 #define STACK_ENTRIES 8 /* the kernel's FTRACE_STACK_ENTRIES */
@@ -98,9 +99,9 @@ void uft_stack_record(uint32_t buffer, void *ra)
  * when the compiler kept its frame. */
 static bool writer_frame(uint64_t addr)
 {
-	Dl_info di;
-	return dladdr((void *)(uintptr_t)(addr - 1), &di) && di.dli_sname &&
-	       strncmp(di.dli_sname, "uft__", 5) == 0;
+	char name[256];
+	return uft_symbol_name((uintptr_t)addr - 1, name, sizeof(name)) == 0 &&
+	       strncmp(name, "uft__", 5) == 0;
 }
 
 int uft_stack_render(FILE *f, const void *data, uint32_t len)
@@ -114,11 +115,10 @@ int uft_stack_render(FILE *f, const void *data, uint32_t len)
 		i++;
 	fputs("<stack trace>", f);
 	for (; i < size; i++) {
-		Dl_info di;
 		/* A return address: the call is the byte before it. */
-		void *at = (void *)(uintptr_t)(r->caller[i] - 1);
-		if (dladdr(at, &di) && di.dli_sname)
-			fprintf(f, "\n => %s", di.dli_sname);
+		char name[256];
+		if (uft_symbol_name((uintptr_t)r->caller[i] - 1, name, sizeof(name)) == 0)
+			fprintf(f, "\n => %s", name);
 		else
 			fprintf(f, "\n => 0x%llx", (unsigned long long)r->caller[i]);
 	}

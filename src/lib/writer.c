@@ -38,6 +38,7 @@ _Static_assert(
 	offsetof(struct uft_tls, tid) == offsetof(struct uft_fast_tls, tid) &&
 	offsetof(struct uft_tls, epoch) == offsetof(struct uft_fast_tls, epoch) &&
 	offsetof(struct uft_tls, common) == offsetof(struct uft_fast_tls, common) &&
+	offsetof(struct uft_tls, tsc_hint) == offsetof(struct uft_fast_tls, tsc_hint) &&
 	offsetof(struct uft_tls, lv[0].page) == offsetof(struct uft_fast_tls, lv0.page) &&
 	offsetof(struct uft_tls, lv[0].tail) == offsetof(struct uft_fast_tls, lv0.tail) &&
 	offsetof(struct uft_tls, lv[0].cpu) == offsetof(struct uft_fast_tls, lv0.cpu) &&
