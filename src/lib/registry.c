@@ -381,6 +381,21 @@ void uft_registry_add_fixed(struct uft_event *d, uint16_t id)
 	pthread_mutex_unlock(&reg_lock);
 }
 
+int uft_registry_add_dynamic(struct uft_event *d)
+{
+	int rc = 0;
+	pthread_mutex_lock(&reg_lock);
+	if (find_event(d->system, d->name)) {
+		rc = -EEXIST;
+	} else {
+		register_desc_id(d, 0);
+		if (!d->id)
+			rc = -ENOMEM; /* no memory or no id left */
+	}
+	pthread_mutex_unlock(&reg_lock);
+	return rc;
+}
+
 void uft__register_section(struct uft_event *const *start, struct uft_event *const *stop)
 {
 	uft_init();
@@ -439,6 +454,41 @@ static void unregister_desc(struct uft_event *d)
 			return;
 		}
 	}
+}
+
+/* Enabled or in soft mode anywhere, or holding triggers. */
+static bool event_busy(const struct reg_event *e)
+{
+	if (e->on_mask)
+		return true;
+	for (uint32_t b = 0; b < UFT_MAX_BUFFERS; b++)
+		if (e->sm_ref[b] || e->nr_trig[b])
+			return true;
+	return false;
+}
+
+int uft_registry_remove_dynamic(struct uft_event *d, bool check_only)
+{
+	int rc = -ENOENT;
+	pthread_mutex_lock(&reg_lock);
+	for (uint32_t i = 0; i < nr_events; i++) {
+		struct reg_event *e = &events[i];
+		if (!e->live || !e->nr_descs || e->descs[0] != d)
+			continue;
+		rc = event_busy(e) ? -EBUSY : 0;
+		if (rc == 0 && !check_only) {
+			for (uint32_t b = 0; b < UFT_MAX_BUFFERS; b++) {
+				retire(e->filter[b]);
+				free(e->filter_text[b]);
+				e->filter[b] = NULL;
+				e->filter_text[b] = NULL;
+			}
+			unregister_desc(d);
+		}
+		break;
+	}
+	pthread_mutex_unlock(&reg_lock);
+	return rc;
 }
 
 void uft__unregister_section(struct uft_event *const *start, struct uft_event *const *stop)

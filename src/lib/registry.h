@@ -47,6 +47,14 @@ void uft_registry_buffer_reset(uint32_t buffer);
 /* Registers a built-in event (ftrace:print ...) under a fixed small id. */
 void uft_registry_add_fixed(struct uft_event *d, uint16_t id);
 
+/* Registers a descriptor made at run time (a synthetic event) under a new
+ * id: 0, -EEXIST (a live event has its system and name) or -ENOMEM. */
+int uft_registry_add_dynamic(struct uft_event *d);
+/* Takes it out again (its id stays retired): 0, -EBUSY while it is enabled
+ * or in soft mode in a buffer or has triggers, -ENOENT. With check_only,
+ * only says whether it could. */
+int uft_registry_remove_dynamic(struct uft_event *d, bool check_only);
+
 /* For rendering a record of type id: the event's name and compiled print
  * format (compiled on first use; NULL when it cannot be). */
 const struct uft_print_fmt *uft_registry_print_fmt(uint16_t id, const char **system,

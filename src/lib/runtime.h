@@ -126,6 +126,13 @@ void uft_writer_set_notrace(void);
 int uft_write_to_buffer(uint32_t buffer, const struct uft_event *ev, const void *head,
 			uint32_t head_len, const void *payload, uint32_t payload_len);
 
+/* Reserves a record of ev in one buffer only, through the event's target
+ * there (its filter, soft mode and triggers act at uft_commit()); NULL when
+ * the event is not enabled in that buffer or the buffer takes nothing. */
+struct uft_rsv;
+void *uft_reserve_buffer(struct uft_rsv *rsv, const struct uft_event *ev, uint32_t len,
+			 uint32_t buffer);
+
 /* signals.c */
 void uft_signals_init(void);
 

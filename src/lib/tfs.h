@@ -110,6 +110,7 @@ extern const struct tfs_file tfs_option_files[];
 extern const struct tfs_file tfs_marker_files[];
 extern const struct tfs_file tfs_trigger_files[];
 extern const struct tfs_file tfs_hist_files[];
+extern const struct tfs_file tfs_synth_files[];
 
 /* Options (tfs_options.c). */
 int tfs_option_count(void);

@@ -22,7 +22,7 @@ static pthread_once_t tfs_once = PTHREAD_ONCE_INIT;
 
 static const struct tfs_file *const file_tables[] = {
     tfs_core_files,   tfs_event_files,	 tfs_trace_files, tfs_option_files,
-    tfs_marker_files, tfs_trigger_files, tfs_hist_files};
+    tfs_marker_files, tfs_trigger_files, tfs_hist_files,  tfs_synth_files};
 
 static pid_t forking_tid; /* the thread that called fork, for event-fork */
 

@@ -431,6 +431,26 @@ void *uft_reserve(struct uft_rsv *rsv, const struct uft_event *ev, uint32_t len)
 	return reserve_next(rsv, __builtin_return_address(0));
 }
 
+void *uft_reserve_buffer(struct uft_rsv *rsv, const struct uft_event *ev, uint32_t len,
+			 uint32_t buffer)
+{
+	const struct uft_targets *tg = __atomic_load_n(&ev->targets, __ATOMIC_ACQUIRE);
+	for (uint32_t i = 0; tg && i < tg->nr; i++) {
+		const struct uft_target *tt = &tg->t[i];
+		if (tt->buffer != buffer)
+			continue;
+		rsv->ev = ev;
+		rsv->len = len;
+		rsv->targets = tg;
+		rsv->ti = i;
+		rsv->filter = tt->filter;
+		return unlikely(tt->st != NULL)
+			   ? reserve_special(rsv, tt, __builtin_return_address(0))
+			   : reserve_in(rsv, buffer);
+	}
+	return NULL;
+}
+
 int uft_write_to_buffer(uint32_t buffer, const struct uft_event *ev, const void *head,
 			uint32_t head_len, const void *payload, uint32_t payload_len)
 {

@@ -7,6 +7,8 @@ int cmd_report(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_ctl(int argc, char **argv);
 int cmd_mount(int argc, char **argv);
+/* SQL to hist triggers and synthetic events (sqlhist.c). */
+int cmd_sqlhist(int argc, char **argv);
 /* The live commands (live_cmds.c, extract.c). */
 int cmd_start(int argc, char **argv);
 int cmd_stop(int argc, char **argv);

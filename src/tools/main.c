@@ -16,6 +16,7 @@ static void usage(FILE *f)
 		   "  list     list events and their formats (of a file or a program)\n"
 		   "  ctl      read and write a running process's tracefs files\n"
 		   "  mount    mount a running process's tracefs tree with FUSE\n"
+		   "  sqlhist  translate SQL into hist triggers and synthetic events\n"
 		   "  start    enable events and start tracing in a running process\n"
 		   "  stop     stop tracing in a running process (tracing_on 0)\n"
 		   "  restart  start tracing again (tracing_on 1)\n"
@@ -44,6 +45,8 @@ int main(int argc, char **argv)
 		return cmd_ctl(argc - 1, argv + 1);
 	if (strcmp(cmd, "mount") == 0)
 		return cmd_mount(argc - 1, argv + 1);
+	if (strcmp(cmd, "sqlhist") == 0)
+		return cmd_sqlhist(argc - 1, argv + 1);
 	static const struct {
 		const char *name;
 		int (*fn)(int, char **);

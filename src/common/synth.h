@@ -1,0 +1,74 @@
+/* Synthetic event definitions (histograms.md §6): the synthetic_events and
+ * dynamic_events syntax, parsed into the record layout the kernel gives such
+ * an event, and the texts made from it (listing line, print fmt). */
+#ifndef UFT_COMMON_SYNTH_H
+#define UFT_COMMON_SYNTH_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define UFT_SYNTH_SYSTEM "synthetic"
+#define UFT_SYNTH_FIELDS_MAX 64 /* the 64th field is "Too many fields" */
+#define UFT_SYNTH_STR_MAX 256	/* bytes of a static string's slots */
+
+enum uft_synth_kind {
+	UFT_SYNTH_NUM = 0,   /* a number in one 8-byte slot */
+	UFT_SYNTH_STR = 1,   /* char NAME[N]: 256 bytes of slots */
+	UFT_SYNTH_DSTR = 2,  /* char NAME[]: a __data_loc slot, text after the slots */
+	UFT_SYNTH_STACK = 3, /* long[] NAME: a __data_loc slot, addresses after */
+};
+
+struct uft_synth_field {
+	char *type;	 /* as written, the name's [..] appended: "u64", "char[16]" */
+	char *name;	 /* without [..] */
+	uint32_t offset; /* in the record, common header included */
+	uint32_t size;	 /* the format's size: the C type's, 8 for a __data_loc */
+	uint32_t len;	 /* static strings: N */
+	uint8_t is_signed;
+	uint8_t kind; /* enum uft_synth_kind */
+};
+
+struct uft_synth_def {
+	char *name;
+	uint32_t nr;
+	struct uft_synth_field *f;
+	uint32_t fixed_size; /* common header and slots: where dynamic data starts */
+};
+
+enum { UFT_SYNTH_OP_NONE, UFT_SYNTH_OP_CREATE, UFT_SYNTH_OP_DELETE };
+
+struct uft_synth_cmd {
+	int op;
+	char *name;		  /* DELETE: the event's name */
+	bool any_system;	  /* DELETE from dynamic_events without a group */
+	char *group;		  /* DELETE from dynamic_events: the group written, or NULL */
+	struct uft_synth_def def; /* CREATE */
+};
+
+/* A refused line: the kernel's message (NULL when it logs nothing) and the
+ * caret's offset in the command error_log shows, which is the line from
+ * `cmd_off` on (leading blanks skipped). */
+struct uft_synth_error {
+	const char *msg;
+	unsigned pos;
+	unsigned cmd_off;
+};
+
+/* Whether an event of that name exists (checked where the kernel checks,
+ * before the fields). */
+typedef bool (*uft_synth_exists_fn)(void *ctx, const char *name);
+
+/* Parses one line (no newline, comment removed) written to synthetic_events
+ * (dyn false) or dynamic_events (dyn true). Returns 0 with c set (op NONE for
+ * a blank line), -EINVAL or -EEXIST with e set, or -ENOMEM. */
+int uft_synth_parse(const char *line, bool dyn, uft_synth_exists_fn exists, void *ctx,
+		    struct uft_synth_cmd *c, struct uft_synth_error *e);
+void uft_synth_cmd_free(struct uft_synth_cmd *c);
+void uft_synth_def_free(struct uft_synth_def *d);
+
+/* The listing text "NAME\tTYPE FIELD; TYPE FIELD" (no newline), malloc'd. */
+char *uft_synth_desc(const struct uft_synth_def *d);
+/* The `print fmt` text, malloc'd. */
+char *uft_synth_print_fmt(const struct uft_synth_def *d);
+
+#endif

@@ -1,0 +1,237 @@
+/* Live synthetic events. A definition becomes a descriptor of its own,
+ * registered like any event (id, format in the shared region, events/
+ * directory, per-buffer enable, filter and triggers); the emit builds the
+ * kernel's record layout in place in the buffer.
+ *
+ * A deleted event is kept, never freed: an emit that loaded its target list
+ * just before the delete may still be writing it, and its id stays retired. */
+#define _GNU_SOURCE
+#include "lib/synth.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <uft/uft.h>
+
+#include "common/format.h"
+#include "lib/registry.h"
+#include "lib/runtime.h"
+
+static struct uft_synth **all;
+static uint32_t nr_all, cap_all;
+
+/* The format's field: a static string prints as `char name[N]`, a dynamic
+ * one as `__data_loc char[] name`, numbers with their type as written. */
+static int make_field(const struct uft_synth_field *sf, struct uft_field *f)
+{
+	f->offset = sf->offset;
+	f->size = sf->size;
+	f->is_signed = sf->is_signed;
+	if (sf->kind == UFT_SYNTH_STR) {
+		const char *br = strchr(sf->type, '[');
+		f->type = strndup(sf->type, (size_t)(br - sf->type));
+		if (asprintf((char **)&f->name, "%s%s", sf->name, br) < 0)
+			f->name = NULL;
+		f->kind = UFT_FIELD_ARRAY;
+		f->elem_size = 1;
+	} else if (sf->kind == UFT_SYNTH_DSTR) {
+		if (asprintf((char **)&f->type, "__data_loc %s", sf->type) < 0)
+			f->type = NULL;
+		f->name = strdup(sf->name);
+		f->kind = UFT_FIELD_DYN;
+		f->elem_size = 1;
+	} else {
+		f->type = strdup(sf->type);
+		f->name = strdup(sf->name);
+		f->kind = UFT_FIELD_SCALAR;
+	}
+	return f->type && f->name ? 0 : -ENOMEM;
+}
+
+static void synth_free(struct uft_synth *s)
+{
+	for (uint32_t i = 0; s->fields && i < s->def.nr; i++) {
+		free((char *)s->fields[i].type);
+		free((char *)s->fields[i].name);
+	}
+	free(s->fields);
+	free(s->desc);
+	free((char *)s->ev.print_fmt);
+	uft_synth_def_free(&s->def);
+	free(s);
+}
+
+int uft_synth_create(struct uft_synth_def *def)
+{
+	for (uint32_t i = 0; i < def->nr; i++)
+		if (def->f[i].kind == UFT_SYNTH_STACK)
+			return -EOPNOTSUPP;
+	if (uft_synth_find(def->name))
+		return -EEXIST;
+	if (nr_all == cap_all) {
+		uint32_t n = cap_all ? cap_all * 2 : 8;
+		void *p = realloc(all, n * sizeof(*all));
+		if (!p)
+			return -ENOMEM;
+		all = p;
+		cap_all = n;
+	}
+	struct uft_synth *s = calloc(1, sizeof(*s));
+	if (!s)
+		return -ENOMEM;
+	s->def = *def;
+	memset(def, 0, sizeof(*def));
+	s->fields = calloc(s->def.nr, sizeof(*s->fields));
+	int rc = s->fields ? 0 : -ENOMEM;
+	for (uint32_t i = 0; rc == 0 && i < s->def.nr; i++)
+		rc = make_field(&s->def.f[i], &s->fields[i]);
+	s->desc = uft_synth_desc(&s->def);
+	s->ev.print_fmt = uft_synth_print_fmt(&s->def);
+	if (rc == 0 && (!s->desc || !s->ev.print_fmt))
+		rc = -ENOMEM;
+	if (rc) {
+		synth_free(s);
+		return rc;
+	}
+	s->ev.magic = UFT_EVENT_MAGIC;
+	s->ev.style = UFT_STYLE_STRUCT;
+	s->ev.gate = &s->gate;
+	s->ev.system = UFT_SYNTH_SYSTEM;
+	s->ev.name = s->def.name;
+	s->ev.fields = s->fields;
+	s->ev.nr_fields = s->def.nr;
+	s->ev.fixed_size = s->def.fixed_size;
+	s->ev.file = "synthetic_events";
+	rc = uft_registry_add_dynamic(&s->ev);
+	if (rc) {
+		synth_free(s);
+		return rc;
+	}
+	s->live = true;
+	all[nr_all++] = s;
+	return 0;
+}
+
+struct uft_synth *uft_synth_find(const char *name)
+{
+	for (uint32_t i = 0; i < nr_all; i++)
+		if (all[i]->live && strcmp(all[i]->def.name, name) == 0)
+			return all[i];
+	return NULL;
+}
+
+static int busy(struct uft_synth *s)
+{
+	if (__atomic_load_n(&s->refs, __ATOMIC_ACQUIRE))
+		return -EBUSY;
+	return uft_registry_remove_dynamic(&s->ev, true);
+}
+
+static void drop(uint32_t i)
+{
+	struct uft_synth *s = all[i];
+	uft_registry_remove_dynamic(&s->ev, false);
+	s->live = false;
+	memmove(&all[i], &all[i + 1], (nr_all - i - 1) * sizeof(*all));
+	nr_all--;
+}
+
+int uft_synth_delete(const char *name)
+{
+	for (uint32_t i = 0; i < nr_all; i++) {
+		if (strcmp(all[i]->def.name, name) != 0)
+			continue;
+		int rc = busy(all[i]);
+		if (rc == 0)
+			drop(i);
+		return rc;
+	}
+	return -ENOENT;
+}
+
+int uft_synth_delete_all(void)
+{
+	for (uint32_t i = 0; i < nr_all; i++)
+		if (busy(all[i]))
+			return -EBUSY;
+	while (nr_all)
+		drop(nr_all - 1);
+	return 0;
+}
+
+void uft_synth_each(void (*fn)(void *ctx, const struct uft_synth *s), void *ctx)
+{
+	for (uint32_t i = 0; i < nr_all; i++)
+		fn(ctx, all[i]);
+}
+
+void uft_synth_get(struct uft_synth *s)
+{
+	__atomic_add_fetch(&s->refs, 1, __ATOMIC_ACQ_REL);
+}
+
+void uft_synth_put(struct uft_synth *s)
+{
+	__atomic_sub_fetch(&s->refs, 1, __ATOMIC_ACQ_REL);
+}
+
+/* The longest dynamic string looked at: a record never holds more. */
+#define DSTR_MAX UFT_PAGE_DATA_SIZE
+
+uint32_t uft_synth_size(const struct uft_synth *s, const char *const *strs)
+{
+	const struct uft_synth_def *d = &s->def;
+	uint32_t len = d->fixed_size;
+	for (uint32_t i = 0; i < d->nr; i++)
+		if (d->f[i].kind == UFT_SYNTH_DSTR)
+			len += (uint32_t)strnlen(strs && strs[i] ? strs[i] : "", DSTR_MAX) + 1;
+	return len;
+}
+
+void uft_synth_fill(const struct uft_synth *s, const uint64_t *vals, const char *const *strs,
+		    char *rec, uint32_t len)
+{
+	const struct uft_synth_def *d = &s->def;
+	memset(rec + UFT_COMMON_HDR_SIZE, 0, d->fixed_size - UFT_COMMON_HDR_SIZE);
+	uint32_t dyn = d->fixed_size, left = 0; /* dynamic strings still to come */
+	for (uint32_t i = 0; i < d->nr; i++)
+		left += d->f[i].kind == UFT_SYNTH_DSTR;
+	for (uint32_t i = 0; i < d->nr; i++) {
+		const struct uft_synth_field *f = &d->f[i];
+		const char *str = strs && strs[i] ? strs[i] : "";
+		if (f->kind == UFT_SYNTH_NUM) {
+			/* The value's low bytes, as the kernel's union of sizes. */
+			uint64_t v = vals ? vals[i] : 0;
+			memcpy(rec + f->offset, &v, f->size);
+		} else if (f->kind == UFT_SYNTH_STR) {
+			memcpy(rec + f->offset, str, strnlen(str, f->len - 1));
+		} else if (f->kind == UFT_SYNTH_DSTR) {
+			/* Bounded by the room measured, a NUL kept for each string
+			 * after it: the texts may change meanwhile. */
+			uint32_t n = (uint32_t)strnlen(str, len - dyn - left);
+			left--;
+			uint32_t loc = dyn | (n + 1) << 16;
+			memcpy(rec + f->offset, &loc, sizeof(loc));
+			memcpy(rec + dyn, str, n);
+			rec[dyn + n] = 0;
+			dyn += n + 1;
+		}
+	}
+}
+
+int uft_synth_emit(uint32_t buffer, const struct uft_synth *s, const uint64_t *vals,
+		   const char *const *strs)
+{
+	if (buffer >= UFT_MAX_BUFFERS || !__atomic_load_n(&s->ev.targets, __ATOMIC_ACQUIRE))
+		return 0;
+	uint32_t len = uft_synth_size(s, strs);
+	struct uft_rsv rsv;
+	char *rec = uft_reserve_buffer(&rsv, &s->ev, len, buffer);
+	if (!rec)
+		return 0;
+	uft_synth_fill(s, vals, strs, rec, len);
+	uft_commit(&rsv);
+	return 1;
+}
