@@ -5,6 +5,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #define CHECK(cond)                                                                                \
 	do {                                                                                       \
@@ -13,5 +14,18 @@
 			abort();                                                                   \
 		}                                                                                  \
 	} while (0)
+
+/* The input as a NUL-terminated string (malloc'd), or NULL when longer than
+ * max: text parsers get text and their inputs stay short. */
+static inline char *fuzz_text(const unsigned char *data, size_t size, size_t max)
+{
+	if (size > max)
+		return NULL;
+	char *text = malloc(size + 1);
+	CHECK(text);
+	memcpy(text, data, size);
+	text[size] = 0;
+	return text;
+}
 
 #endif

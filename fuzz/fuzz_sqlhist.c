@@ -39,12 +39,9 @@ static int lookup(void *ctx, const char *system, const char *event, const struct
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	if (size > 4096)
+	char *text = fuzz_text(data, size, 4096);
+	if (!text)
 		return 0;
-	char *text = malloc(size + 1);
-	CHECK(text);
-	memcpy(text, data, size);
-	text[size] = 0;
 
 	struct uft_sql_error err = {.pos = -1};
 	struct uft_sql *q;

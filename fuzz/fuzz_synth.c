@@ -47,12 +47,9 @@ static void check_def(const struct uft_synth_def *d)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	if (size > 4096)
+	char *text = fuzz_text(data, size, 4096);
+	if (!text)
 		return 0;
-	char *text = malloc(size + 1);
-	CHECK(text);
-	memcpy(text, data, size);
-	text[size] = 0;
 	for (int dyn = 0; dyn < 2; dyn++) {
 		struct uft_synth_cmd c;
 		struct uft_synth_error e;

@@ -18,12 +18,9 @@ static bool same(const char *a, const char *b)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	if (size > 4096)
+	char *text = fuzz_text(data, size, 4096);
+	if (!text)
 		return 0;
-	char *text = malloc(size + 1);
-	CHECK(text);
-	memcpy(text, data, size);
-	text[size] = 0;
 
 	struct uft_trig_spec sp, again;
 	int rc = uft_trigger_parse(text, &sp);
