@@ -135,13 +135,47 @@ struct uft_hist_syms {
 
 struct uft_hist;
 
+/* What a histogram needs from its surroundings for variables of other
+ * events' histograms and for actions (histograms.md §2, §3); all optional.
+ * Called at creation (under the caller's lock) except emit, which runs at
+ * event time and must neither lock nor allocate. */
+struct uft_hist_env {
+	/* Histograms of the instance defining variable `var` (system and event
+	 * NULL: any event): their number, the first in *found. */
+	int (*find_var)(void *ctx, const char *system, const char *event, const char *var,
+			struct uft_hist **found);
+	/* Whether the event exists (onmatch). */
+	bool (*event_exists)(void *ctx, const char *system, const char *event);
+	/* Takes a reference on synthetic event `name`: its handle, or NULL.
+	 * Sets *nr to its field count and kinds[i] to 1 for a string field, 2
+	 * for one no parameter can fill, else 0. */
+	void *(*synth_get)(void *ctx, const char *name, uint32_t *nr, uint8_t *kinds);
+	void (*synth_put)(void *ctx, void *synth);
+	/* Emits a record of the synthetic event. */
+	void (*synth_emit)(void *ctx, void *synth, const uint64_t *vals, const char *const *strs);
+	void *ctx;
+};
+
 /* Compiles `spec` ("keys=...[:...][ if FILTER]", "hist:" prefix optional,
  * surrounding whitespace ignored) for `ev` and allocates its table. Returns
  * 0 with *out set, or the negative errno with *err filled (err may be NULL).
  * A specification given with `pause` starts paused. */
 int uft_hist_create(const char *spec, const struct uft_hist_event *ev, struct uft_hist **out,
 		    struct uft_hist_error *err);
+/* As uft_hist_create, with variables of other histograms and actions
+ * resolved through env (copied; its ctx must outlive the histogram). The
+ * histograms whose variables it reads count it as a user until
+ * uft_hist_unlink() or uft_hist_free(). */
+int uft_hist_create_env(const char *spec, const struct uft_hist_event *ev,
+			const struct uft_hist_env *env, struct uft_hist **out,
+			struct uft_hist_error *err);
 void uft_hist_free(struct uft_hist *h);
+/* Drops what h holds on other histograms and synthetic events (once). */
+void uft_hist_unlink(struct uft_hist *h);
+/* Another histogram reads h's variables: h cannot be removed (EBUSY). */
+bool uft_hist_busy(const struct uft_hist *h);
+/* Index of variable `name` of h, or -1. */
+int uft_hist_var_index(const struct uft_hist *h, const char *name);
 
 /* Accounts one record of `len` bytes (common header first) written at
  * `ts` on `cpu`, if the table is not paused and the filter matches. Never

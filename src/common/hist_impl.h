@@ -46,6 +46,53 @@ struct hist_field {
 	bool cmp_signed;
 };
 
+/* Variables and expressions (histograms.md §2). */
+enum hist_op {
+	EX_FIELD, /* a field of the record (f) */
+	EX_CONST,
+	EX_SELF, /* variable `var` of this histogram, as this event set it */
+	EX_REF,	 /* variable `var` of histogram `ref`, entry of this key, read once */
+	EX_ADD,
+	EX_SUB,
+	EX_MUL,
+	EX_DIV,
+	EX_NEG,
+};
+
+#define HIST_UNIT_NONE 0
+#define HIST_UNIT_NS 1
+#define HIST_UNIT_US 2
+
+struct hist_expr {
+	uint8_t op;	      /* enum hist_op */
+	uint8_t unit;	      /* HIST_UNIT_*: timestamps in it */
+	bool is_string;	      /* a string field (only as a variable or param) */
+	uint32_t var;	      /* EX_SELF, EX_REF */
+	struct uft_hist *ref; /* EX_REF */
+	char *ref_name;	      /* EX_SELF, EX_REF: as printed, "$name" */
+	struct hist_field f;  /* EX_FIELD */
+	uint64_t constant;    /* EX_CONST */
+	struct hist_expr *l, *r;
+};
+
+struct hist_var {
+	char *name;
+	struct hist_expr *e;
+};
+
+#define HIST_MAX_ACTIONS 8
+#define HIST_MAX_PARAMS 64
+
+struct hist_action {
+	char *match; /* "sys.event" */
+	char *synth_name;
+	bool legacy; /* .SYNTH(params) */
+	void *synth;
+	uint32_t n_params;
+	struct hist_expr *params[HIST_MAX_PARAMS];
+	char *param_text[HIST_MAX_PARAMS];
+};
+
 struct hist_table {
 	uint32_t bits;
 	uint32_t max_elts;     /* 1 << bits */
@@ -55,9 +102,12 @@ struct hist_table {
 	uint8_t *keys;	       /* max_elts * key_size */
 	uint64_t *sums;	       /* max_elts * n_vals, atomic adds */
 	char (*comms)[16];     /* per element, when a key has .execname */
-	uint32_t alloc;	       /* elements handed out (may pass max_elts) */
-	uint32_t inflight;     /* writers inside an update */
-	uint32_t clearing;     /* a clear waits for them to leave */
+	uint64_t *vars;	       /* max_elts * n_vars: variables of the entries */
+	uint32_t *vars_set;    /* per element: bit i = variable i set */
+	uint32_t n_vars;
+	uint32_t alloc;	   /* elements handed out (may pass max_elts) */
+	uint32_t inflight; /* writers inside an update */
+	uint32_t clearing; /* a clear waits for them to leave */
 	uint64_t hits;
 	uint64_t drops;
 };
@@ -85,11 +135,25 @@ struct uft_hist {
 	bool sort_desc[UFT_HIST_MAX_SORT];
 	uint32_t key_size;
 	bool has_execname;
+	uint32_t n_vars;
+	struct hist_var vars[UFT_HIST_MAX_VARS];
+	uint32_t n_actions;
+	struct hist_action actions[HIST_MAX_ACTIONS];
+	struct uft_hist_env env;
+	/* Histograms whose variables this one reads (each counted once per
+	 * reference in their users). */
+	uint32_t n_uses;
+	struct uft_hist *uses[64];
+	bool linked;
+	uint32_t users;
 	struct hist_table t;
 };
 
 int uft_hist_table_init(struct hist_table *t, uint32_t bits, uint32_t key_size, uint32_t n_vals,
-			bool comms);
+			uint32_t n_vars, bool comms);
+/* An expression as the trigger info shows it, snprintf-like. */
+int uft_hist_expr_spec(const struct hist_expr *e, char *buf, size_t len);
+void uft_hist_expr_free(struct hist_expr *e);
 void uft_hist_table_free(struct hist_table *t);
 /* The published elements (at most max), in bucket order; their count. */
 uint32_t uft_hist_published(const struct uft_hist *h, uint32_t *elts, uint32_t max);

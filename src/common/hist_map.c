@@ -13,7 +13,7 @@
 #include "common/hist_impl.h"
 
 int uft_hist_table_init(struct hist_table *t, uint32_t bits, uint32_t key_size, uint32_t n_vals,
-			bool comms)
+			uint32_t n_vars, bool comms)
 {
 	t->bits = bits;
 	t->max_elts = 1u << bits;
@@ -23,7 +23,11 @@ int uft_hist_table_init(struct hist_table *t, uint32_t bits, uint32_t key_size, 
 	t->keys = calloc(t->max_elts, key_size ? key_size : 1);
 	t->sums = calloc((size_t)t->max_elts * n_vals, sizeof(*t->sums));
 	t->comms = comms ? calloc(t->max_elts, sizeof(*t->comms)) : NULL;
-	if (!t->bucket_hash || !t->bucket_elt || !t->keys || !t->sums || (comms && !t->comms)) {
+	t->n_vars = n_vars;
+	t->vars = n_vars ? calloc((size_t)t->max_elts * n_vars, sizeof(*t->vars)) : NULL;
+	t->vars_set = n_vars ? calloc(t->max_elts, sizeof(*t->vars_set)) : NULL;
+	if (!t->bucket_hash || !t->bucket_elt || !t->keys || !t->sums || (comms && !t->comms) ||
+	    (n_vars && (!t->vars || !t->vars_set))) {
 		uft_hist_table_free(t);
 		return -ENOMEM;
 	}
@@ -37,6 +41,10 @@ void uft_hist_table_free(struct hist_table *t)
 	free(t->keys);
 	free(t->sums);
 	free(t->comms);
+	free(t->vars);
+	free(t->vars_set);
+	t->vars = NULL;
+	t->vars_set = NULL;
 	t->bucket_hash = t->bucket_elt = NULL;
 	t->keys = NULL;
 	t->sums = NULL;
@@ -222,6 +230,148 @@ static int64_t insert(struct hist_table *t, const uint8_t *key, uint32_t key_siz
 	return -1;
 }
 
+/* The published element of `key`, or -1; never claims anything. */
+static int64_t lookup(const struct hist_table *t, const uint8_t *key, uint32_t key_size)
+{
+	uint32_t hash = hash_key(key, key_size);
+	uint32_t mask = t->nr_buckets - 1, i = hash & mask;
+
+	for (uint32_t probes = 0; probes < t->nr_buckets; probes++, i = (i + 1) & mask) {
+		uint32_t hv = __atomic_load_n(&t->bucket_hash[i], __ATOMIC_ACQUIRE);
+		if (hv == 0)
+			return -1;
+		if (hv != hash)
+			continue;
+		uint32_t el = __atomic_load_n(&t->bucket_elt[i], __ATOMIC_ACQUIRE);
+		if (el && !memcmp(t->keys + (size_t)(el - 1) * key_size, key, key_size))
+			return el - 1;
+	}
+	return -1;
+}
+
+struct eval {
+	const struct uft_hist *h;
+	const uint8_t *rec;
+	uint32_t len;
+	uint64_t ts;
+	uint32_t cpu;
+	const uint8_t *key;
+	const uint64_t *vv; /* this event's variables, in definition order */
+};
+
+/* The value of e for this event; false when a field is not in the record
+ * or a referenced variable is unset (the event is then ignored). */
+static bool eval(const struct eval *c, const struct hist_expr *e, uint64_t *out)
+{
+	uint64_t a, b;
+
+	switch (e->op) {
+	case EX_FIELD:
+		return num_value(c->h, &e->f, c->rec, c->len, c->ts, c->cpu, out);
+	case EX_CONST:
+		*out = e->constant;
+		return true;
+	case EX_SELF:
+		*out = c->vv[e->var];
+		return true;
+	case EX_REF: {
+		struct uft_hist *r = e->ref;
+		struct hist_table *t = &r->t;
+		if (r->key_size != c->h->key_size || !t->vars_set)
+			return false;
+		int64_t el = lookup(t, c->key, r->key_size);
+		if (el < 0)
+			return false;
+		/* Read once: the first reader takes the value and unsets it. */
+		uint32_t bit = 1u << e->var;
+		uint32_t was = __atomic_fetch_and(&t->vars_set[el], ~bit, __ATOMIC_ACQ_REL);
+		if (!(was & bit))
+			return false;
+		*out = __atomic_load_n(&t->vars[(size_t)el * t->n_vars + e->var], __ATOMIC_RELAXED);
+		return true;
+	}
+	case EX_NEG:
+		if (!eval(c, e->l, &a))
+			return false;
+		*out = -a;
+		return true;
+	default:
+		if (!eval(c, e->l, &a) || !eval(c, e->r, &b))
+			return false;
+		switch (e->op) {
+		case EX_ADD:
+			*out = a + b;
+			break;
+		case EX_SUB:
+			*out = a - b;
+			break;
+		case EX_MUL:
+			*out = a * b;
+			break;
+		default:
+			*out = b ? a / b : UINT64_MAX;
+			break;
+		}
+		return true;
+	}
+}
+
+/* A string parameter copied into buf (NUL terminated). */
+static const char *str_param(const struct eval *c, const struct hist_expr *e, const char *comm,
+			     char *buf, uint32_t size)
+{
+	struct hist_field f = e->f;
+
+	memset(buf, 0, size);
+	f.key_size = size;
+	if (!str_key(&f, c->rec, c->len, comm, (uint8_t *)buf))
+		buf[0] = '\0';
+	return buf;
+}
+
+#define PARAM_STR_SPACE 1024
+
+static void run_actions(const struct eval *c, const struct uft_hist_comm *comm, int32_t pid)
+{
+	const struct uft_hist *h = c->h;
+
+	for (uint32_t a = 0; a < h->n_actions; a++) {
+		const struct hist_action *act = &h->actions[a];
+		uint64_t vals[HIST_MAX_PARAMS];
+		const char *strs[HIST_MAX_PARAMS];
+		char space[PARAM_STR_SPACE];
+		uint32_t used = 0;
+		const char *name = NULL;
+		bool have_name = false;
+
+		for (uint32_t i = 0; i < act->n_params; i++) {
+			const struct hist_expr *e = act->params[i];
+			strs[i] = NULL;
+			vals[i] = 0;
+			if (e->op == EX_SELF && h->vars[e->var].e->is_string)
+				e = h->vars[e->var].e;
+			if (e->is_string) {
+				uint32_t n = PARAM_STR_SPACE - used;
+				if (n > 256)
+					n = 256;
+				if (n < 2)
+					continue;
+				if (e->f.src == HF_COMM && !have_name) {
+					name = comm && comm->lookup ? comm->lookup(comm->ctx, pid)
+								    : NULL;
+					have_name = true;
+				}
+				strs[i] = str_param(c, e, name, space + used, n);
+				used += n;
+			} else if (!eval(c, e, &vals[i])) {
+				vals[i] = 0;
+			}
+		}
+		if (h->env.synth_emit)
+			h->env.synth_emit(h->env.ctx, act->synth, vals, strs);
+	}
+}
+
 static void update(struct uft_hist *h, const void *record, uint32_t len, uint64_t ts, uint32_t cpu,
 		   const struct uft_hist_comm *comm)
 {
@@ -266,6 +416,13 @@ static void update(struct uft_hist *h, const void *record, uint32_t len, uint64_
 	for (uint32_t i = 0; i < h->n_vals; i++)
 		if (!num_value(h, &h->vals[i], rec, len, ts, cpu, &vals[i]))
 			return;
+	uint64_t vv[UFT_HIST_MAX_VARS];
+	struct eval ec = {h, rec, len, ts, cpu, key, vv};
+	for (uint32_t i = 0; i < h->n_vars; i++) {
+		vv[i] = 0;
+		if (!h->vars[i].e->is_string && !eval(&ec, h->vars[i].e, &vv[i]))
+			return;
+	}
 
 	bool fresh;
 	uint32_t bucket;
@@ -289,7 +446,20 @@ static void update(struct uft_hist *h, const void *record, uint32_t len, uint64_
 	uint64_t *sums = t->sums + (size_t)e * h->n_vals;
 	for (uint32_t i = 0; i < h->n_vals; i++)
 		__atomic_fetch_add(&sums[i], vals[i], __ATOMIC_RELAXED);
+	if (h->n_vars) {
+		uint32_t set = 0;
+		for (uint32_t i = 0; i < h->n_vars; i++) {
+			if (h->vars[i].e->is_string)
+				continue;
+			__atomic_store_n(&t->vars[(size_t)e * h->n_vars + i], vv[i],
+					 __ATOMIC_RELAXED);
+			set |= 1u << i;
+		}
+		__atomic_fetch_or(&t->vars_set[e], set, __ATOMIC_RELEASE);
+	}
 	__atomic_fetch_add(&t->hits, 1, __ATOMIC_RELAXED);
+	if (h->n_actions)
+		run_actions(&ec, comm, pid);
 }
 
 void uft_hist_update(struct uft_hist *h, const void *record, uint32_t len, uint64_t ts,
@@ -346,6 +516,10 @@ void uft_hist_clear(struct uft_hist *h)
 	memset(t->sums, 0, (size_t)t->max_elts * h->n_vals * sizeof(*t->sums));
 	if (t->comms)
 		memset(t->comms, 0, (size_t)t->max_elts * sizeof(*t->comms));
+	if (t->vars) {
+		memset(t->vars, 0, (size_t)t->max_elts * t->n_vars * sizeof(*t->vars));
+		memset(t->vars_set, 0, (size_t)t->max_elts * sizeof(*t->vars_set));
+	}
 	__atomic_store_n(&t->alloc, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&t->hits, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&t->drops, 0, __ATOMIC_RELAXED);
@@ -431,5 +605,41 @@ bool uft_hist_same(const struct uft_hist *a, const struct uft_hist *b, bool igno
 	for (uint32_t i = 0; i < a->n_sort; i++)
 		if (a->sort_idx[i] != b->sort_idx[i] || a->sort_desc[i] != b->sort_desc[i])
 			return false;
+	if (a->n_vars != b->n_vars)
+		return false;
+	for (uint32_t i = 0; i < a->n_vars; i++) {
+		char x[256], y[256];
+		if (strcmp(a->vars[i].name, b->vars[i].name))
+			return false;
+		uft_hist_expr_spec(a->vars[i].e, x, sizeof(x));
+		uft_hist_expr_spec(b->vars[i].e, y, sizeof(y));
+		if (strcmp(x, y))
+			return false;
+	}
 	return true;
+}
+
+int uft_hist_var_index(const struct uft_hist *h, const char *name)
+{
+	for (uint32_t i = 0; i < h->n_vars; i++)
+		if (!strcmp(h->vars[i].name, name))
+			return (int)i;
+	return -1;
+}
+
+bool uft_hist_busy(const struct uft_hist *h)
+{
+	return h->users != 0;
+}
+
+void uft_hist_unlink(struct uft_hist *h)
+{
+	if (!h || !h->linked)
+		return;
+	h->linked = false;
+	for (uint32_t i = 0; i < h->n_uses; i++)
+		h->uses[i]->users--;
+	for (uint32_t i = 0; i < h->n_actions; i++)
+		if (h->actions[i].synth && h->env.synth_put)
+			h->env.synth_put(h->env.ctx, h->actions[i].synth);
 }

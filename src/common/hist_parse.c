@@ -19,7 +19,9 @@ struct parse {
 	struct uft_hist_error *err;
 	char *keys_str, *vals_str, *sort_str, *clock;
 	char *assign[UFT_HIST_MAX_VARS];
+	char *action_str[HIST_MAX_ACTIONS];
 	unsigned n_assign, n_actions;
+	unsigned depth;
 };
 
 static int fail(struct parse *p, int err, int code, const char *token)
@@ -152,7 +154,7 @@ static int parse_attrs(struct parse *p, char *s)
 		} else if (p->n_actions < 8 &&
 			   (has_prefix(str, "onmatch(", &len) || has_prefix(str, "onmax(", &len) ||
 			    has_prefix(str, "onchange(", &len))) {
-			p->n_actions++;
+			p->action_str[p->n_actions++] = str;
 		} else {
 			return fail(p, -EINVAL, 0, NULL);
 		}
@@ -407,26 +409,395 @@ out:
 	return rc;
 }
 
-static int parse_var_defs(struct parse *p)
+/* ---- variables and expressions ---- */
+
+void uft_hist_expr_free(struct hist_expr *e)
+{
+	if (!e)
+		return;
+	uft_hist_expr_free(e->l);
+	uft_hist_expr_free(e->r);
+	free(e->f.name);
+	free(e->ref_name);
+	free(e);
+}
+
+static struct hist_expr *new_expr(struct parse *p, uint8_t op)
+{
+	struct hist_expr *e = calloc(1, sizeof(*e));
+	if (!e)
+		fail(p, -ENOMEM, 0, NULL);
+	else
+		e->op = op;
+	return e;
+}
+
+static int add_use(struct parse *p, struct uft_hist *r)
+{
+	if (p->h->n_uses == sizeof(p->h->uses) / sizeof(p->h->uses[0]))
+		return fail(p, -EINVAL, UFT_HIST_ERR_TOO_MANY_VARS, NULL);
+	p->h->uses[p->h->n_uses++] = r;
+	r->users++;
+	return 0;
+}
+
+/* `$name` or `sys.event.$name`: a variable of this trigger (defined
+ * before) or of another hist trigger of the instance. */
+static int parse_ref(struct parse *p, char *str, struct hist_expr **out)
+{
+	const char *sys = NULL, *evn = NULL;
+	char *dollar = strchr(str, '$'), *name, *copy = NULL;
+	struct uft_hist *found = NULL;
+	struct hist_expr *e;
+	int n = 0, idx, rc;
+
+	if (dollar != str) {
+		/* "sys.event." before the '$' */
+		copy = strndup(str, (size_t)(dollar - str));
+		if (!copy)
+			return fail(p, -ENOMEM, 0, NULL);
+		size_t n = strlen(copy);
+		char *dot = strchr(copy, '.');
+		if (copy[n - 1] != '.' || !dot || dot == copy + n - 1 || dot == copy) {
+			free(copy);
+			return fail(p, -EINVAL, UFT_HIST_ERR_VAR_NOT_FOUND, dollar + 1);
+		}
+		copy[n - 1] = '\0';
+		*dot = '\0';
+		sys = copy;
+		evn = dot + 1;
+	}
+	name = dollar + 1;
+	idx = uft_hist_var_index(p->h, name);
+	if (idx >= 0 && (!sys || (!strcmp(sys, p->ev->system) && !strcmp(evn, p->ev->name)))) {
+		e = new_expr(p, EX_SELF);
+		if (!e) {
+			free(copy);
+			return -ENOMEM;
+		}
+		e->var = (uint32_t)idx;
+		e->unit = p->h->vars[idx].e->unit;
+		e->is_string = p->h->vars[idx].e->is_string;
+	} else {
+		if (p->h->env.find_var)
+			n = p->h->env.find_var(p->h->env.ctx, sys, evn, name, &found);
+		free(copy);
+		copy = NULL;
+		if (n > 1)
+			return fail(p, -EINVAL, UFT_HIST_ERR_VAR_NOT_UNIQUE, name);
+		if (n < 1 || !found || (idx = uft_hist_var_index(found, name)) < 0)
+			return fail(p, -EINVAL, UFT_HIST_ERR_VAR_NOT_FOUND, name);
+		if (found->vars[idx].e->is_string)
+			return fail(p, -EINVAL, UFT_HIST_ERR_INVALID_STR_OPERAND, name);
+		e = new_expr(p, EX_REF);
+		if (!e)
+			return -ENOMEM;
+		e->ref = found;
+		e->var = (uint32_t)idx;
+		e->unit = found->vars[idx].e->unit;
+		if ((rc = add_use(p, found))) {
+			free(e);
+			return rc;
+		}
+	}
+	free(copy);
+	if (asprintf(&e->ref_name, "%s", str) < 0) {
+		e->ref_name = NULL;
+		uft_hist_expr_free(e);
+		return fail(p, -ENOMEM, 0, NULL);
+	}
+	*out = e;
+	return 0;
+}
+
+/* One operand: constant, reference or field (with modifier). */
+static int parse_leaf(struct parse *p, char *str, struct hist_expr **out)
+{
+	struct hist_expr *e;
+	int rc;
+
+	if (strchr(str, '$'))
+		return parse_ref(p, str, out);
+	e = new_expr(p, EX_FIELD);
+	if (!e)
+		return -ENOMEM;
+	rc = parse_operand(p, str, false, &e->f);
+	if (rc) {
+		uft_hist_expr_free(e);
+		return rc;
+	}
+	if (e->f.src == HF_CONST) {
+		e->op = EX_CONST;
+		e->constant = e->f.constant;
+	} else if (e->f.src == HF_TS) {
+		e->unit = e->f.flags & HF_USECS ? HIST_UNIT_US : HIST_UNIT_NS;
+	}
+	if (e->f.flags & (HF_PERCENT | HF_GRAPH | HF_SYM | HF_SYM_OFFSET | HF_SYSCALL |
+			  HF_EXECNAME | HF_LOG2 | HF_BUCKET)) {
+		uft_hist_expr_free(e);
+		return fail(p, -EINVAL, UFT_HIST_ERR_BAD_FIELD_MODIFIER, str);
+	}
+	e->is_string = e->f.is_string;
+	*out = e;
+	return 0;
+}
+
+/* An expression: the last + or - splits it, else the last * or /, so
+ * equal precedences associate left to right; -(...) only at the start. */
+static int parse_expr(struct parse *p, char *str, bool top, struct hist_expr **out)
+{
+	struct hist_expr *e, *l = NULL, *r = NULL;
+	char *op = NULL;
+	int rc;
+
+	if (str[0] == '-') {
+		size_t n = strlen(str);
+		if (!top)
+			return fail(p, -EINVAL, UFT_HIST_ERR_UNARY_MINUS_SUBEXPR, str);
+		if (str[1] != '(' || str[n - 1] != ')')
+			return fail(p, -EINVAL, UFT_HIST_ERR_UNARY_MINUS_SUBEXPR, str);
+		str[n - 1] = '\0';
+		if (++p->depth > 3)
+			return fail(p, -EINVAL, UFT_HIST_ERR_TOO_MANY_SUBEXPR, str);
+		rc = parse_expr(p, str + 2, false, &l);
+		if (rc)
+			return rc;
+		if (l->is_string) {
+			uft_hist_expr_free(l);
+			return fail(p, -EINVAL, UFT_HIST_ERR_INVALID_STR_OPERAND, str + 2);
+		}
+		if (!(e = new_expr(p, EX_NEG))) {
+			uft_hist_expr_free(l);
+			return -ENOMEM;
+		}
+		e->l = l;
+		e->unit = l->unit;
+		*out = e;
+		return 0;
+	}
+	for (char *c = str; *c; c++)
+		if (*c == '+' || *c == '-')
+			op = c;
+	if (!op)
+		for (char *c = str; *c; c++)
+			if (*c == '*' || *c == '/')
+				op = c;
+	if (!op)
+		return parse_leaf(p, str, out);
+	if (++p->depth > 3)
+		return fail(p, -EINVAL, UFT_HIST_ERR_TOO_MANY_SUBEXPR, str);
+	if (op > str && strchr("+-*/", op[-1]))
+		return fail(p, -EINVAL, UFT_HIST_ERR_UNARY_MINUS_SUBEXPR, op);
+	char opc = *op;
+	*op = '\0';
+	rc = parse_expr(p, str, false, &l);
+	if (!rc)
+		rc = parse_expr(p, op + 1, false, &r);
+	if (!rc && (l->is_string || r->is_string))
+		rc =
+		    fail(p, -EINVAL, UFT_HIST_ERR_INVALID_STR_OPERAND, l->is_string ? str : op + 1);
+	if (!rc && l->unit && r->unit && l->unit != r->unit)
+		rc = fail(p, -EINVAL, UFT_HIST_ERR_TIMESTAMP_MISMATCH, str);
+	if (!rc && opc == '/' && r->op == EX_CONST && r->constant == 0)
+		rc = fail(p, -EINVAL, UFT_HIST_ERR_DIVISION_BY_ZERO, op + 1);
+	if (!rc && !(e = new_expr(p, EX_ADD)))
+		rc = -ENOMEM;
+	if (rc) {
+		uft_hist_expr_free(l);
+		uft_hist_expr_free(r);
+		return rc;
+	}
+	e->op = opc == '+' ? EX_ADD : opc == '-' ? EX_SUB : opc == '*' ? EX_MUL : EX_DIV;
+	e->l = l;
+	e->r = r;
+	e->unit = l->unit ? l->unit : r->unit;
+	*out = e;
+	return 0;
+}
+
+/* The syntax of every assignment first, as the kernel checks it. */
+static int check_var_defs(struct parse *p)
 {
 	unsigned n_vars = 0;
 
 	for (unsigned i = 0; i < p->n_assign; i++) {
-		char *s = p->assign[i];
+		char *copy = strdup(p->assign[i]), *s = copy;
+		int rc = 0;
 
-		for (unsigned j = 0; j < UFT_HIST_MAX_VARS; j++) {
+		if (!copy)
+			return fail(p, -ENOMEM, 0, NULL);
+		for (unsigned j = 0; j < UFT_HIST_MAX_VARS && !rc; j++) {
 			char *field_str = strsep(&s, ","), *var_name;
 
 			if (!field_str)
 				break;
 			var_name = strsep(&field_str, "=");
 			if (!var_name || !field_str)
+				rc = fail(p, -EINVAL, UFT_HIST_ERR_MALFORMED_ASSIGNMENT, var_name);
+			else if (n_vars++ == UFT_HIST_MAX_VARS)
+				rc = fail(p, -EINVAL, UFT_HIST_ERR_TOO_MANY_VARS, var_name);
+		}
+		free(copy);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+static int parse_var_defs(struct parse *p)
+{
+	struct uft_hist *h = p->h;
+	int rc0 = check_var_defs(p);
+
+	if (rc0)
+		return rc0;
+	for (unsigned i = 0; i < p->n_assign; i++) {
+		char *s = p->assign[i];
+
+		for (unsigned j = 0; j < UFT_HIST_MAX_VARS; j++) {
+			char *field_str = strsep(&s, ","), *var_name, *copy;
+			int rc;
+
+			if (!field_str)
+				break;
+			var_name = strsep(&field_str, "=");
+			if (!var_name || !field_str || !*var_name)
 				return fail(p, -EINVAL, UFT_HIST_ERR_MALFORMED_ASSIGNMENT,
 					    var_name);
-			if (n_vars == UFT_HIST_MAX_VARS)
+			if (h->n_vars == UFT_HIST_MAX_VARS)
 				return fail(p, -EINVAL, UFT_HIST_ERR_TOO_MANY_VARS, var_name);
-			n_vars++;
+			if (uft_hist_var_index(h, var_name) >= 0)
+				return fail(p, -EINVAL, UFT_HIST_ERR_DUPLICATE_VAR, var_name);
+			copy = strdup(field_str);
+			if (!copy)
+				return fail(p, -ENOMEM, 0, NULL);
+			p->depth = 0;
+			struct hist_expr *e = NULL;
+			rc = parse_expr(p, copy, true, &e);
+			free(copy);
+			if (rc)
+				return rc;
+			h->vars[h->n_vars].e = e;
+			h->vars[h->n_vars].name = strdup(var_name);
+			h->n_vars++;
+			if (!h->vars[h->n_vars - 1].name)
+				return fail(p, -ENOMEM, 0, NULL);
 		}
+	}
+	return 0;
+}
+
+/* ---- actions ---- */
+
+/* "onmatch(SYS.EVENT).trace(SYNTH,params)" or ".SYNTH(params)". */
+static int parse_action(struct parse *p, char *str, struct hist_action *a)
+{
+	struct uft_hist *h = p->h;
+	char *match, *close, *act, *params, *name;
+	uint8_t kinds[HIST_MAX_PARAMS + 64];
+	uint32_t nr = 0;
+
+	if (strncmp(str, "onmatch(", 8))
+		return unsupported(p, "onmax and onchange handlers");
+	match = str + 8;
+	close = strchr(match, ')');
+	if (!close)
+		return fail(p, -EINVAL, UFT_HIST_ERR_NO_CLOSING_PAREN, str);
+	*close = '\0';
+	char *dot = strchr(match, '.');
+	if (!dot || !dot[1] || dot == match)
+		return fail(p, -EINVAL, UFT_HIST_ERR_SUBSYS_NOT_FOUND, match);
+	*dot = '\0';
+	if (h->env.event_exists && !h->env.event_exists(h->env.ctx, match, dot + 1)) {
+		*dot = '.';
+		return fail(p, -EINVAL, UFT_HIST_ERR_INVALID_SUBSYS_EVENT, match);
+	}
+	*dot = '.';
+	a->match = strdup(match);
+	if (!a->match)
+		return fail(p, -ENOMEM, 0, NULL);
+	act = close + 1;
+	if (*act != '.' || !act[1])
+		return fail(p, -EINVAL, UFT_HIST_ERR_ACTION_NOT_FOUND, str);
+	act++;
+	params = strchr(act, '(');
+	if (!params)
+		return fail(p, -EINVAL, UFT_HIST_ERR_ACTION_NOT_FOUND, act);
+	*params++ = '\0';
+	close = strrchr(params, ')');
+	if (!close)
+		return fail(p, -EINVAL, UFT_HIST_ERR_NO_CLOSING_PAREN, params);
+	*close = '\0';
+	if (!strcmp(act, "trace")) {
+		name = strsep(&params, ",");
+	} else if (!strcmp(act, "save") || !strcmp(act, "snapshot")) {
+		return fail(p, -EINVAL, UFT_HIST_ERR_ACTION_MISMATCH, act);
+	} else {
+		name = act;
+		a->legacy = true;
+	}
+	name = strip(name);
+	a->synth_name = strdup(name);
+	if (!a->synth_name)
+		return fail(p, -ENOMEM, 0, NULL);
+	if (h->env.synth_get)
+		a->synth = h->env.synth_get(h->env.ctx, name, &nr, kinds);
+	if (!a->synth)
+		return fail(p, -EINVAL, UFT_HIST_ERR_SYNTH_EVENT_NOT_FOUND, name);
+	while (params) {
+		char *param = strip(strsep(&params, ",")), *copy;
+		struct hist_expr *e = NULL;
+		int rc;
+
+		if (!*param && !params && a->n_params == 0)
+			break;
+		if (a->n_params == HIST_MAX_PARAMS)
+			return fail(p, -EINVAL, UFT_HIST_ERR_TOO_MANY_PARAMS, param);
+		if (!*param)
+			return fail(p, -EINVAL, UFT_HIST_ERR_INVALID_PARAM, str);
+		copy = strdup(param);
+		if (!copy)
+			return fail(p, -ENOMEM, 0, NULL);
+		p->depth = 0;
+		if (strchr(copy, '$')) {
+			rc = parse_ref(p, copy, &e);
+		} else if (strpbrk(copy, "+-*/")) {
+			rc = fail(p, -EINVAL, UFT_HIST_ERR_INVALID_PARAM, param);
+		} else {
+			char *d = strchr(copy, '.');
+			if (d && strchr(d + 1, '.') &&
+			    strncmp(copy, p->ev->system, (size_t)(d - copy)))
+				rc = unsupported(p, "fields of the matching event as params");
+			else
+				rc = parse_leaf(p, copy, &e);
+			if (rc == -EINVAL && p->err->code == UFT_HIST_ERR_FIELD_NOT_FOUND)
+				rc = fail(p, -EINVAL, UFT_HIST_ERR_PARAM_NOT_FOUND, param);
+		}
+		free(copy);
+		if (rc)
+			return rc;
+		a->params[a->n_params] = e;
+		a->param_text[a->n_params] = strdup(param);
+		a->n_params++;
+		if (!a->param_text[a->n_params - 1])
+			return fail(p, -ENOMEM, 0, NULL);
+	}
+	if (a->n_params != nr)
+		return fail(p, -EINVAL, UFT_HIST_ERR_SYNTH_COUNT_MISMATCH, a->synth_name);
+	for (uint32_t i = 0; i < nr; i++) {
+		if (kinds[i] == 2 || (kinds[i] == 1) != a->params[i]->is_string)
+			return fail(p, -EINVAL, UFT_HIST_ERR_SYNTH_TYPE_MISMATCH, a->param_text[i]);
+	}
+	return 0;
+}
+
+static int parse_actions(struct parse *p)
+{
+	for (unsigned i = 0; i < p->n_actions; i++) {
+		int rc = parse_action(p, p->action_str[i], &p->h->actions[i]);
+		p->h->n_actions = i + 1;
+		if (rc)
+			return rc;
 	}
 	return 0;
 }
@@ -583,14 +954,10 @@ static int compile(struct parse *p, char *buf)
 	rc = parse_attrs(p, param);
 	if (rc)
 		return rc;
-	if (p->n_actions)
-		return unsupported(p, "actions (onmatch, onmax, onchange)");
-	rc = parse_var_defs(p);
+	rc = create_vals(p);
 	if (rc)
 		return rc;
-	if (p->n_assign)
-		return unsupported(p, "variables");
-	rc = create_vals(p);
+	rc = parse_var_defs(p);
 	if (rc)
 		return rc;
 	rc = create_keys(p);
@@ -599,7 +966,11 @@ static int compile(struct parse *p, char *buf)
 	rc = create_sort_keys(p);
 	if (rc)
 		return rc;
-	rc = uft_hist_table_init(&h->t, h->t.bits, h->key_size, h->n_vals, h->has_execname);
+	rc = parse_actions(p);
+	if (rc)
+		return rc;
+	rc = uft_hist_table_init(&h->t, h->t.bits, h->key_size, h->n_vals, h->n_vars,
+				 h->has_execname);
 	if (rc)
 		return fail(p, rc, 0, NULL);
 
@@ -639,6 +1010,13 @@ static int compile(struct parse *p, char *buf)
 int uft_hist_create(const char *spec, const struct uft_hist_event *ev, struct uft_hist **out,
 		    struct uft_hist_error *err)
 {
+	return uft_hist_create_env(spec, ev, NULL, out, err);
+}
+
+int uft_hist_create_env(const char *spec, const struct uft_hist_event *ev,
+			const struct uft_hist_env *env, struct uft_hist **out,
+			struct uft_hist_error *err)
+{
 	struct uft_hist_error dummy;
 	struct parse p = {.ev = ev, .err = err ? err : &dummy};
 	char *copy, *buf;
@@ -655,6 +1033,11 @@ int uft_hist_create(const char *spec, const struct uft_hist_event *ev, struct uf
 		free(copy);
 		return fail(&p, -ENOMEM, 0, NULL);
 	}
+	if (env)
+		p.h->env = *env;
+	/* References and synthetic events are held from the start, so that a
+	 * failure drops what was taken. */
+	p.h->linked = true;
 	buf = strip(copy);
 	if (!strncmp(buf, "hist:", 5))
 		buf += 5;
@@ -680,6 +1063,20 @@ void uft_hist_free(struct uft_hist *h)
 {
 	if (!h)
 		return;
+	uft_hist_unlink(h);
+	for (uint32_t i = 0; i < h->n_vars; i++) {
+		free(h->vars[i].name);
+		uft_hist_expr_free(h->vars[i].e);
+	}
+	for (uint32_t i = 0; i < h->n_actions; i++) {
+		struct hist_action *a = &h->actions[i];
+		free(a->match);
+		free(a->synth_name);
+		for (uint32_t j = 0; j < a->n_params; j++) {
+			uft_hist_expr_free(a->params[j]);
+			free(a->param_text[j]);
+		}
+	}
 	for (unsigned i = 0; i < UFT_HIST_MAX_VALS; i++)
 		free(h->vals[i].name);
 	for (unsigned i = 0; i < UFT_HIST_MAX_KEYS; i++)

@@ -112,6 +112,44 @@ static const struct hist_field *sort_field(const struct uft_hist *h, uint32_t id
 	return idx < h->n_vals ? &h->vals[idx] : &h->keys[idx - h->n_vals];
 }
 
+static void put_expr(struct uft_text *t, const struct hist_expr *e)
+{
+	static const char ops[] = {[EX_ADD] = '+', [EX_SUB] = '-', [EX_MUL] = '*', [EX_DIV] = '/'};
+
+	switch (e->op) {
+	case EX_FIELD:
+		put_field(t, &e->f);
+		break;
+	case EX_CONST:
+		uft_text_put(t, "%llu", (unsigned long long)e->constant);
+		break;
+	case EX_SELF:
+	case EX_REF:
+		uft_text_put(t, "%s", e->ref_name);
+		break;
+	case EX_NEG:
+		uft_text_put(t, "-(");
+		put_expr(t, e->l);
+		uft_text_put(t, ")");
+		break;
+	default:
+		put_expr(t, e->l);
+		uft_text_put(t, "%c", ops[e->op]);
+		put_expr(t, e->r);
+		break;
+	}
+}
+
+int uft_hist_expr_spec(const struct hist_expr *e, char *buf, size_t len)
+{
+	struct uft_text t = {buf, len, 0};
+
+	if (len)
+		buf[0] = '\0';
+	put_expr(&t, e);
+	return (int)t.len;
+}
+
 int uft_hist_info(const struct uft_hist *h, char *buf, size_t len)
 {
 	struct uft_text t = {buf, len, 0};
@@ -141,6 +179,10 @@ int uft_hist_info(const struct uft_hist *h, char *buf, size_t len)
 		}
 		shown = true;
 	}
+	for (uint32_t i = 0; i < h->n_vars; i++) {
+		uft_text_put(&t, "%s%s=", i ? "," : ":", h->vars[i].name);
+		put_expr(&t, h->vars[i].e);
+	}
 	uft_text_put(&t, ":sort=");
 	for (uint32_t i = 0; i < h->n_sort; i++) {
 		if (i)
@@ -157,6 +199,17 @@ int uft_hist_info(const struct uft_hist *h, char *buf, size_t len)
 		uft_text_put(&t, ":clock=%s", h->clock);
 	if (h->no_hitcount)
 		uft_text_put(&t, ":nohitcount");
+	for (uint32_t i = 0; i < h->n_actions; i++) {
+		const struct hist_action *a = &h->actions[i];
+		uft_text_put(&t, ":onmatch(%s).", a->match);
+		if (a->legacy)
+			uft_text_put(&t, "%s(", a->synth_name);
+		else
+			uft_text_put(&t, "trace(%s%s", a->synth_name, a->n_params ? "," : "");
+		for (uint32_t j = 0; j < a->n_params; j++)
+			uft_text_put(&t, "%s%s", j ? "," : "", a->param_text[j]);
+		uft_text_put(&t, ")");
+	}
 	if (h->filter_text)
 		uft_text_put(&t, " if %s", h->filter_text);
 	uft_text_put(&t, uft_hist_paused(h) ? " [paused]\n" : " [active]\n");

@@ -22,6 +22,7 @@
 #include "common/spec.h"
 #include "lib/registry.h"
 #include "lib/runtime.h"
+#include "lib/synth.h"
 #include "lib/trigger.h"
 #include <uft/uft.h>
 
@@ -746,6 +747,7 @@ char *uft_registry_filter_text(uint32_t buffer, const char *system, const char *
 
 static void trig_retire(struct uft_trig *t)
 {
+	uft_hist_unlink(t->hist);
 	retire(t->hist); /* a writer may be in it yet: never freed */
 	retire(t->filter);
 	free(t->filter_text);
@@ -976,6 +978,8 @@ static int trig_remove_at(struct reg_event *e, uint32_t b, uint32_t i, struct re
 {
 	uint32_t n = e->nr_trig[b];
 	struct uft_trig *t = e->trig[b][i];
+	if (t->hist && uft_hist_busy(t->hist))
+		return -EBUSY; /* another histogram reads its variables */
 	struct uft_trig **v = n > 1 ? malloc((n - 1) * sizeof(*v)) : NULL;
 	int rc;
 	if (n > 1 && !v)
@@ -1165,6 +1169,60 @@ static int hist_fail(struct uft_hist_error *he, int err, int code)
 	return err;
 }
 
+/* ---- what histograms of one buffer see of each other (reg_lock held) ---- */
+
+static int env_find_var(void *ctx, const char *system, const char *event, const char *var,
+			struct uft_hist **found)
+{
+	uint32_t b = (uint32_t)(uintptr_t)ctx;
+	int n = 0;
+	for (uint32_t k = 0; k < nr_events; k++) {
+		struct reg_event *e = &events[k];
+		if (system && (strcmp(e->system, system) || strcmp(e->name, event)))
+			continue;
+		for (uint32_t i = 0; i < e->nr_trig[b]; i++) {
+			struct uft_hist *h = e->trig[b][i]->hist;
+			if (h && uft_hist_var_index(h, var) >= 0 && n++ == 0)
+				*found = h;
+		}
+	}
+	return n;
+}
+
+static bool env_event_exists(void *ctx, const char *system, const char *event)
+{
+	(void)ctx;
+	struct reg_event *e = find_event(system, event);
+	return e && e->nr_descs;
+}
+
+/* Synthetic events live under the tree's lock, which the caller holds. */
+static void *env_synth_get(void *ctx, const char *name, uint32_t *nr, uint8_t *kinds)
+{
+	(void)ctx;
+	struct uft_synth *s = uft_synth_find(name);
+	if (!s)
+		return NULL;
+	*nr = s->def.nr;
+	for (uint32_t i = 0; i < s->def.nr && i < 128; i++)
+		kinds[i] = s->def.f[i].kind == UFT_SYNTH_NUM	 ? 0
+			   : s->def.f[i].kind == UFT_SYNTH_STACK ? 2
+								 : 1;
+	uft_synth_get(s);
+	return s;
+}
+
+static void env_synth_put(void *ctx, void *synth)
+{
+	(void)ctx;
+	uft_synth_put(synth);
+}
+
+static void env_synth_emit(void *ctx, void *synth, const uint64_t *vals, const char *const *strs)
+{
+	uft_synth_emit((uint32_t)(uintptr_t)ctx, synth, vals, strs);
+}
+
 int uft_registry_hist_cmd(uint32_t buffer, const char *system, const char *name, const char *cmd,
 			  bool remove, struct uft_hist_error *he)
 {
@@ -1190,7 +1248,15 @@ int uft_registry_hist_cmd(uint32_t buffer, const char *system, const char *name,
 	    .nr_fields = e->descs[0]->nr_fields,
 	    .raw_clock = !uft_clock_is_ns(bf->clock) || uft_buffer_raw_tsc(bf),
 	};
-	if ((rc = uft_hist_create(cmd, &ev, &h, he)))
+	const struct uft_hist_env env = {
+	    .find_var = env_find_var,
+	    .event_exists = env_event_exists,
+	    .synth_get = env_synth_get,
+	    .synth_put = env_synth_put,
+	    .synth_emit = env_synth_emit,
+	    .ctx = (void *)(uintptr_t)buffer,
+	};
+	if ((rc = uft_hist_create_env(cmd, &ev, &env, &h, he)))
 		goto out;
 	int i = hist_find(e, buffer, h);
 	unsigned fl = uft_hist_flags(h);

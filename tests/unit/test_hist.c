@@ -643,8 +643,17 @@ static void test_errors(void **state)
 	    {"if prio > 1", -EINVAL, 0, 0},
 	    {"keys=pid if", -EINVAL, 0, 0},
 	    {"keys=pid if ", -EINVAL, 0, 0},
+	    /* variables and expressions */
+	    {"keys=pid:a=prio,a=pid", -EINVAL, UFT_HIST_ERR_DUPLICATE_VAR, 14},
+	    {"keys=pid:a=prio/0", -EINVAL, UFT_HIST_ERR_DIVISION_BY_ZERO, 21},
+	    {"keys=pid:a=prio*-(pid)", -EINVAL, UFT_HIST_ERR_UNARY_MINUS_SUBEXPR, 21},
+	    {"keys=pid:a=$nosuch", -EINVAL, UFT_HIST_ERR_VAR_NOT_FOUND, 17},
+	    {"keys=pid:a=common_timestamp-common_timestamp.usecs", -EINVAL,
+	     UFT_HIST_ERR_TIMESTAMP_MISMATCH, 16},
+	    {"keys=pid:a=1+2+3+4+5", -EINVAL, UFT_HIST_ERR_TOO_MANY_SUBEXPR, 16},
+	    {"keys=pid:onmatch(a.b).trace(nosuch,$x)", -EINVAL, UFT_HIST_ERR_SYNTH_EVENT_NOT_FOUND,
+	     33},
 	    /* not implemented yet, and said so */
-	    {"keys=pid:ts0=common_timestamp", -EOPNOTSUPP, 0, 0},
 	    {"keys=pid:onmax($x).save(prio)", -EOPNOTSUPP, 0, 0},
 	    {"keys=pid:vals=bytes-prio", -EOPNOTSUPP, 0, 0},
 	    {"keys=stacktrace", -EOPNOTSUPP, 0, 0},
@@ -1230,9 +1239,9 @@ static void test_report_errors(void **state)
 	     "hist trigger\n"
 	     "  Command: hist:keys=prev_pid:clear\n"
 	     "           ^\n"},
-	    {"sched:sched_switch:keys=prev_pid:onmatch(a.b).trace(x,$y)",
-	     "uft report: hist:sched:sched_switch: not supported yet: actions (onmatch, onmax, "
-	     "onchange)\n"},
+	    {"sched:sched_switch:keys=prev_pid:onmax($y).save(x)",
+	     "uft report: hist:sched:sched_switch: not supported yet: onmax and onchange "
+	     "handlers\n"},
 	    {"sched:nosuch:keys=x",
 	     "uft report: --hist 'sched:nosuch:keys=x': no such event in the "
 	     "file\n"},

@@ -338,17 +338,17 @@ static void test_parse_errors(void **state)
 	const char *tr = num("e", "trigger");
 	assert_int_equal(echo(tr, A, "hist:keys=nosuch"), -EINVAL);
 	assert_int_equal(echo(tr, A, "hist:vals=u"), -EINVAL);
-	assert_int_equal(echo(tr, A, "hist:keys=a:x=u"), -EINVAL);
+	assert_int_equal(echo(tr, A, "hist:keys=a:x=u,x=a"), -EINVAL);
 	assert_int_equal(echo(tr, A, "hist:keys=a:onmax($x).save(u)"), -EINVAL);
 	assert_int_equal(echo(tr, A, "hist:keys=a if nosuch == 1"), -EINVAL);
 	char *log = error_log("e");
 	assert_string_equal(log, "hist:tfsev:num: error: Couldn't find field\n"
 				 "  Command: hist:keys=nosuch\n"
 				 "                     ^\n"
-				 "hist:tfsev:num: error: variables not supported\n"
-				 "  Command: hist:keys=a:x=u\n"
-				 "           ^\n"
-				 "hist:tfsev:num: error: actions (onmatch, onmax, onchange) not "
+				 "hist:tfsev:num: error: Variable already defined\n"
+				 "  Command: hist:keys=a:x=u,x=a\n"
+				 "                       ^\n"
+				 "hist:tfsev:num: error: onmax and onchange handlers not "
 				 "supported\n"
 				 "  Command: hist:keys=a:onmax($x).save(u)\n"
 				 "           ^\n"
@@ -359,6 +359,75 @@ static void test_parse_errors(void **state)
 	check(tr, help);
 	check(num("e", "enable"), "0\n");
 	rminst("e");
+}
+
+/* The wakeup-latency pair: num (a = pid) sets ts0, other (b = pid) reads
+ * it once and emits a synthetic event with the latency. */
+static void test_variables_onmatch(void **state)
+{
+	(void)state;
+	const char *w = "events/tfsev/num/trigger", *s = "events/tfsev/other/trigger";
+	assert_int_equal(tfs_echo("synthetic_events", "wakeup_latency u64 lat; pid_t pid", A), 0);
+	assert_int_equal(echo(w, A, "hist:keys=a:ts0=common_timestamp.usecs"), 0);
+	assert_int_equal(echo(s, A,
+			      "hist:keys=b:lat=common_timestamp.usecs-$ts0,c=64/8/4/2,d=14-7-5-2,"
+			      "e=2+3*4,z=b/0x1-b:onmatch(tfsev.num).trace(wakeup_latency,$lat,b)"),
+			 0);
+	check(s, "hist:keys=b:vals=hitcount:lat=common_timestamp.usecs-$ts0,c=64/8/4/2,"
+		 "d=14-7-5-2,e=2+3*4,z=b/1-b:sort=hitcount:size=2048:clock=global:"
+		 "onmatch(tfsev.num).trace(wakeup_latency,$lat,b) [active]\n");
+	assert_int_equal(
+	    echo("events/synthetic/wakeup_latency/trigger", A, "hist:keys=pid,lat.buckets=10"), 0);
+	/* Busy: the synthetic event is generated, ts0 is read. */
+	assert_int_equal(tfs_echo("synthetic_events", "!wakeup_latency", A), -EBUSY);
+	assert_int_equal(echo(w, A, "!hist:keys=a:ts0=common_timestamp.usecs"), -EBUSY);
+	assert_int_equal(tfs_echo("events/synthetic/wakeup_latency/enable", "1", W), 0);
+	assert_int_equal(tfs_echo("trace", "", W), 0);
+	trace_other(7); /* no ts0 yet: ignored */
+	trace_num(7, 0, "x", "/x");
+	trace_other(7);
+	trace_other(7); /* read once: ignored */
+	trace_num(8, 0, "x", "/x");
+	trace_other(8);
+	char *h = rd("events/tfsev/other/hist");
+	assert_int_equal(total(h, "Hits: "), 2);
+	free(h);
+	h = rd("events/synthetic/wakeup_latency/hist");
+	assert_non_null(strstr(h, "{ pid:          7, lat: ~ "));
+	assert_int_equal(total(h, "Hits: "), 2);
+	free(h);
+	char *t = rd("trace");
+	assert_non_null(strstr(t, "wakeup_latency: lat="));
+	assert_non_null(strstr(t, " pid=7\n"));
+	assert_non_null(strstr(t, " pid=8\n"));
+	free(t);
+	/* errors */
+	assert_int_equal(echo(s, A, "hist:keys=b:x=$nosuch"), -EINVAL);
+	assert_int_equal(echo(s, A, "hist:keys=b:x=b/0"), -EINVAL);
+	assert_int_equal(echo(s, A, "hist:keys=b:x=b:onmatch(tfsev.num).trace(wakeup_latency,$x)"),
+			 -EINVAL);
+	char *log = error_log("");
+	assert_string_equal(
+	    log, "hist:tfsev:other: error: Couldn't find variable\n"
+		 "  Command: hist:keys=b:x=$nosuch\n"
+		 "                          ^\n"
+		 "hist:tfsev:other: error: Division by zero\n"
+		 "  Command: hist:keys=b:x=b/0\n"
+		 "                           ^\n"
+		 "hist:tfsev:other: error: Param count doesn't match synthetic event "
+		 "field count\n"
+		 "  Command: hist:keys=b:x=b:onmatch(tfsev.num).trace(wakeup_latency,$x)\n"
+		 "                                                    ^\n");
+	free(log);
+	assert_int_equal(tfs_echo("events/synthetic/wakeup_latency/enable", "0", W), 0);
+	assert_int_equal(
+	    echo("events/synthetic/wakeup_latency/trigger", A, "!hist:keys=pid,lat.buckets=10"), 0);
+	assert_int_equal(echo(s, W, "hist:keys=b"), 0);
+	assert_int_equal(echo(w, W, "hist:keys=a"), 0);
+	assert_int_equal(echo(s, W, "hist:keys=b"), 0);
+	assert_int_equal(echo(w, W, "hist:keys=a"), 0);
+	assert_int_equal(tfs_echo("synthetic_events", "!wakeup_latency", A), 0);
+	assert_int_equal(tfs_echo("error_log", "", W), 0);
 }
 
 /* ---- concurrency ---- */
@@ -430,9 +499,13 @@ int main(void)
 {
 	prctl(PR_SET_NAME, "histtest");
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_basic_soft_mode), cmocka_unit_test(test_modifiers_and_listing),
-	    cmocka_unit_test(test_size_and_drops),  cmocka_unit_test(test_pause_cont_clear_remove),
-	    cmocka_unit_test(test_parse_errors),    cmocka_unit_test(test_concurrent_writers),
+	    cmocka_unit_test(test_basic_soft_mode),
+	    cmocka_unit_test(test_modifiers_and_listing),
+	    cmocka_unit_test(test_size_and_drops),
+	    cmocka_unit_test(test_pause_cont_clear_remove),
+	    cmocka_unit_test(test_parse_errors),
+	    cmocka_unit_test(test_variables_onmatch),
+	    cmocka_unit_test(test_concurrent_writers),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
