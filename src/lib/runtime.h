@@ -47,6 +47,10 @@ struct uft_tls {
 	 * thread's first event into an instance. */
 	struct uft_wring (*xb)[UFT_MAX_NEST];
 	uint32_t notrace; /* a door thread: never records */
+	/* The nesting level at which the triggers of a record being committed
+	 * write (a synthetic event from onmatch): writes there are not a signal
+	 * handler's. 0: none running. */
+	uint32_t trig_lvl;
 	/* Per level, where a record that triggers need but no buffer keeps is
 	 * built (mapped on first use). */
 	char *scratch;

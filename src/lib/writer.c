@@ -320,7 +320,8 @@ static void *reserve_in(struct uft_rsv *rsv, uint32_t buffer)
 		*(uint64_t *)(rec + (len & ~7u)) = 0; /* no stale bytes in the rounding */
 	struct uft_common_entry *c = (struct uft_common_entry *)rec;
 	c->type = rsv->ev->id;
-	c->flags = (lvl || t->in_signal ? UFT_FLAG_IN_SIGNAL : 0) |
+	/* A nested write is a signal handler's, unless triggers wrote it. */
+	c->flags = (t->in_signal || (lvl && lvl != t->trig_lvl) ? UFT_FLAG_IN_SIGNAL : 0) |
 		   (t->sigs_blocked ? UFT_FLAG_SIGS_BLOCKED : 0);
 	c->preempt_count = (uint8_t)lvl;
 	c->pid = t->tid;
@@ -369,7 +370,8 @@ static void *reserve_scratch(struct uft_rsv *rsv)
 	char *rec = t->scratch + (size_t)lvl * SCRATCH_SIZE;
 	struct uft_common_entry *c = (struct uft_common_entry *)rec;
 	c->type = rsv->ev->id;
-	c->flags = (lvl || t->in_signal ? UFT_FLAG_IN_SIGNAL : 0) |
+	/* A nested write is a signal handler's, unless triggers wrote it. */
+	c->flags = (t->in_signal || (lvl && lvl != t->trig_lvl) ? UFT_FLAG_IN_SIGNAL : 0) |
 		   (t->sigs_blocked ? UFT_FLAG_SIGS_BLOCKED : 0);
 	c->preempt_count = (uint8_t)lvl;
 	c->pid = t->tid;
@@ -547,8 +549,11 @@ static void commit_special(struct uft_rsv *rsv, const struct uft_target *tt, voi
 			ts = rsv->ts;
 		else if (tl->has_hist)
 			ts = uft_buffer_now(&uft_buffers[tt->buffer]);
+		uint32_t saved = uft_tls.trig_lvl;
+		uft_tls.trig_lvl = rsv->lvl + 1;
 		npost = uft_trig_run_cond(tl, rsv->rec, rsv->len, ts, w ? w->cpu : current_cpu(),
 					  name, post);
+		uft_tls.trig_lvl = saved;
 	}
 	bool keep = w && !atomic_load_explicit(&tt->st->soft_disabled, memory_order_relaxed) &&
 		    !(rsv->filter && filtered_out(rsv->filter, rsv));

@@ -398,6 +398,14 @@ static void test_variables_onmatch(void **state)
 	free(h);
 	char *t = rd("trace");
 	assert_non_null(strstr(t, "wakeup_latency: lat="));
+	/* Written by a trigger one nesting level down, not by a signal handler:
+	 * flags "...1." (depth 1), no 'h'. */
+	const char *line = strstr(t, "wakeup_latency: lat=");
+	while (line > t && line[-1] != '\n')
+		line--;
+	const char *flags = strstr(line, "] ");
+	assert_non_null(flags);
+	assert_memory_equal(flags + 2, "...1.", 5);
 	assert_non_null(strstr(t, " pid=7\n"));
 	assert_non_null(strstr(t, " pid=8\n"));
 	free(t);
