@@ -25,33 +25,13 @@
 #include "tfs_ev_events.h"
 
 #include "lib/tracefs.h"
-#include "tfs_helpers.h"
-
-#define W (UFT_TFS_WRITE | UFT_TFS_TRUNC)  /* echo > */
-#define A (UFT_TFS_WRITE | UFT_TFS_APPEND) /* echo >> */
+#include "tfs_cmocka.h"
 
 static const char help[] =
     "# Available triggers:\n"
     "# traceon traceoff snapshot stacktrace enable_event disable_event hist\n";
 
 /* ---- helpers ---- */
-
-static char *rd(const char *path)
-{
-	int err;
-	char *s = tfs_cat(path, &err);
-	if (!s)
-		fail_msg("read %s: %d", path, err);
-	return s;
-}
-
-static void check(const char *path, const char *expect)
-{
-	char *got = rd(path);
-	if (strcmp(got, expect) != 0)
-		fail_msg("%s:\n--- got\n%s--- expected\n%s---", path, got, expect);
-	free(got);
-}
 
 /* Path of a file of event tfsev/num in instance `in` ("" for the top). */
 static const char *num(const char *in, const char *file)
@@ -62,25 +42,6 @@ static const char *num(const char *in, const char *file)
 	snprintf(b, 256, "%s%s%sevents/tfsev/num/%s", *in ? "instances/" : "", in, *in ? "/" : "",
 		 file);
 	return b;
-}
-
-static int echo(const char *path, unsigned flags, const char *s)
-{
-	return tfs_echo(path, s, flags);
-}
-
-static void mkinst(const char *name)
-{
-	char path[128];
-	snprintf(path, sizeof(path), "instances/%s", name);
-	assert_int_equal(uft_tracefs_mkdir(path), 0);
-}
-
-static void rminst(const char *name)
-{
-	char path[128];
-	snprintf(path, sizeof(path), "instances/%s", name);
-	assert_int_equal(uft_tracefs_rmdir(path), 0);
 }
 
 static char *error_log(const char *in)

@@ -22,10 +22,7 @@
 
 #include "lib/tracefs.h"
 #include "lib/trigger.h"
-#include "tfs_helpers.h"
-
-#define W (UFT_TFS_WRITE | UFT_TFS_TRUNC)  /* echo > */
-#define A (UFT_TFS_WRITE | UFT_TFS_APPEND) /* echo >> */
+#include "tfs_cmocka.h"
 
 static const char help[] =
     "# Available triggers:\n"
@@ -33,55 +30,8 @@ static const char help[] =
 
 /* ---- helpers ---- */
 
-static char *rd(const char *path)
-{
-	int err;
-	char *s = tfs_cat(path, &err);
-	if (!s)
-		fail_msg("read %s: %d", path, err);
-	return s;
-}
-
-static void check(const char *path, const char *expect)
-{
-	char *got = rd(path);
-	if (strcmp(got, expect) != 0)
-		fail_msg("%s:\n--- got\n%s--- expected\n%s---", path, got, expect);
-	free(got);
-}
-
-/* Path of a file in instance `in` ("" for the top). */
-static const char *p(const char *in, const char *file)
-{
-	static char buf[16][256];
-	static int k;
-	char *b = buf[k++ & 15];
-	snprintf(b, 256, "%s%s%s%s", *in ? "instances/" : "", in, *in ? "/" : "", file);
-	return b;
-}
-
 #define NUM_TRIG(in) p(in, "events/tfsev/num/trigger")
 #define OTHER_TRIG(in) p(in, "events/tfsev/other/trigger")
-
-/* One write of `s` as echo does (newline added). */
-static int echo(const char *path, unsigned flags, const char *s)
-{
-	return tfs_echo(path, s, flags);
-}
-
-static void mkinst(const char *name)
-{
-	char path[128];
-	snprintf(path, sizeof(path), "instances/%s", name);
-	assert_int_equal(uft_tracefs_mkdir(path), 0);
-}
-
-static void rminst(const char *name)
-{
-	char path[128];
-	snprintf(path, sizeof(path), "instances/%s", name);
-	assert_int_equal(uft_tracefs_rmdir(path), 0);
-}
 
 static const char *const names[8] = {"alpha",	 "beta", "gamma", "delta",
 				     "alphabet", "zeta", "eta",	  "theta"};
