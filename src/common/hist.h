@@ -180,16 +180,11 @@ int uft_hist_var_index(const struct uft_hist *h, const char *name);
 /* Accounts one record of `len` bytes (common header first) written at
  * `ts` on `cpu`, if the table is not paused and the filter matches. Never
  * allocates, locks or reads outside the record; a record too short for a
- * field it needs is ignored. One writer at a time; readers may print
- * concurrently. */
+ * field it needs is ignored. Any number of writers at once (signal handlers
+ * included); readers may print concurrently; a clear waits for writers. */
 void uft_hist_update(struct uft_hist *h, const void *rec, uint32_t len, uint64_t ts, uint32_t cpu,
 		     const struct uft_hist_comm *comm);
 
-/* Counts as dropped a record the caller could not give to the one writer
- * (another held it), if the table is not paused and the filter matches.
- * Lock-free and allocation-free; may run concurrently with an update. */
-void uft_hist_drop(struct uft_hist *h, const void *rec, uint32_t len, uint32_t cpu,
-		   const struct uft_hist_comm *comm);
 /* Whether an update asks `comm` for names (.execname, common_comm, COMM). */
 bool uft_hist_needs_comm(const struct uft_hist *h);
 

@@ -472,25 +472,6 @@ void uft_hist_update(struct uft_hist *h, const void *record, uint32_t len, uint6
 	__atomic_fetch_sub(&t->inflight, 1, __ATOMIC_RELEASE);
 }
 
-void uft_hist_drop(struct uft_hist *h, const void *rec, uint32_t len, uint32_t cpu,
-		   const struct uft_hist_comm *comm)
-{
-	const char *name = NULL;
-	int32_t pid;
-
-	if (__atomic_load_n(&h->paused, __ATOMIC_RELAXED) || len < 8)
-		return;
-	if (h->filter) {
-		if (h->needs & UFT_FILTER_NEEDS_COMM) {
-			memcpy(&pid, (const uint8_t *)rec + 4, 4);
-			name = comm && comm->lookup ? comm->lookup(comm->ctx, pid) : NULL;
-		}
-		if (!uft_filter_match(h->filter, rec, len, cpu, name))
-			return;
-	}
-	__atomic_fetch_add(&h->t.drops, 1, __ATOMIC_RELAXED);
-}
-
 bool uft_hist_needs_comm(const struct uft_hist *h)
 {
 	if (h->has_execname || (h->needs & UFT_FILTER_NEEDS_COMM))
