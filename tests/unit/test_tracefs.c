@@ -169,6 +169,18 @@ static void test_buffer_size_and_clock(void **state)
 	uft_set_event("tfst:*", 1);
 	assert_int_equal(tfs_echo("buffer_size_kb", "0", UFT_TFS_TRUNC), -EINVAL);
 	assert_int_equal(tfs_echo("buffer_size_kb", "abc", UFT_TFS_TRUNC), -EINVAL);
+	/* Past 1 GiB per thread ring: refused as the kernel refuses what it
+	 * cannot allocate, and nothing changes. */
+	char *before = cat("buffer_size_kb");
+	assert_int_equal(tfs_echo("buffer_size_kb", "99999999", UFT_TFS_TRUNC), -ENOMEM);
+	expect_file("buffer_size_kb", before);
+	free(before);
+	expect_file("tracing_thresh", "0\n");
+	assert_int_equal(tfs_echo("tracing_thresh", "100", UFT_TFS_TRUNC), 0);
+	expect_file("tracing_thresh", "100\n");
+	assert_int_equal(tfs_echo("tracing_thresh", "-1", UFT_TFS_TRUNC), -EINVAL);
+	expect_file("tracing_thresh", "100\n");
+	assert_int_equal(tfs_echo("tracing_thresh", "0", UFT_TFS_TRUNC), 0);
 	assert_int_equal(tfs_echo("buffer_size_kb", "64", UFT_TFS_TRUNC), 0);
 	expect_file("buffer_size_kb", "64\n");
 	trace_ping(1, "resized");
