@@ -280,6 +280,19 @@ static int write_cpu_mark(struct uft_tls *t, struct uft_wring *w, uint64_t ts, u
 	return 0;
 }
 
+/* The common fields of a record written at nesting level lvl. */
+static inline void put_common(char *rec, const struct uft_event *ev, const struct uft_tls *t,
+			      uint32_t lvl)
+{
+	struct uft_common_entry *c = (struct uft_common_entry *)rec;
+	c->type = ev->id;
+	/* A nested write is a signal handler's, unless triggers wrote it. */
+	c->flags = (t->in_signal || (lvl && lvl != t->trig_lvl) ? UFT_FLAG_IN_SIGNAL : 0) |
+		   (t->sigs_blocked ? UFT_FLAG_SIGS_BLOCKED : 0);
+	c->preempt_count = (uint8_t)lvl;
+	c->pid = t->tid;
+}
+
 /* Reserves a record in one buffer's ring at the thread's nesting level. */
 static void *reserve_in(struct uft_rsv *rsv, uint32_t buffer)
 {
@@ -318,13 +331,7 @@ static void *reserve_in(struct uft_rsv *rsv, uint32_t buffer)
 	rsv->ext_tail = ext_tail;
 	if (len & 7)
 		*(uint64_t *)(rec + (len & ~7u)) = 0; /* no stale bytes in the rounding */
-	struct uft_common_entry *c = (struct uft_common_entry *)rec;
-	c->type = rsv->ev->id;
-	/* A nested write is a signal handler's, unless triggers wrote it. */
-	c->flags = (t->in_signal || (lvl && lvl != t->trig_lvl) ? UFT_FLAG_IN_SIGNAL : 0) |
-		   (t->sigs_blocked ? UFT_FLAG_SIGS_BLOCKED : 0);
-	c->preempt_count = (uint8_t)lvl;
-	c->pid = t->tid;
+	put_common(rec, rsv->ev, t, lvl);
 	rsv->w = w;
 	rsv->rec = rec;
 	rsv->ts = ts;
@@ -368,13 +375,7 @@ static void *reserve_scratch(struct uft_rsv *rsv)
 	t->nest = lvl + 1;
 	signal_fence();
 	char *rec = t->scratch + (size_t)lvl * SCRATCH_SIZE;
-	struct uft_common_entry *c = (struct uft_common_entry *)rec;
-	c->type = rsv->ev->id;
-	/* A nested write is a signal handler's, unless triggers wrote it. */
-	c->flags = (t->in_signal || (lvl && lvl != t->trig_lvl) ? UFT_FLAG_IN_SIGNAL : 0) |
-		   (t->sigs_blocked ? UFT_FLAG_SIGS_BLOCKED : 0);
-	c->preempt_count = (uint8_t)lvl;
-	c->pid = t->tid;
+	put_common(rec, rsv->ev, t, lvl);
 	rsv->w = NULL;
 	rsv->rec = rec;
 	rsv->lvl = lvl;
