@@ -63,7 +63,23 @@ static const char readme[] =
     "      enable\t\t- Write 0/1 to enable/disable tracing of <event>\n"
     "      filter\t\t- If set, only events passing filter are traced\n"
     "      format\t\t- The layout of the event's records\n"
-    "      id\t\t- The event's type number (common_type)\n";
+    "      id\t\t- The event's type number (common_type)\n"
+    "      trigger\t\t- If set, a command to perform when event is hit\n"
+    "\t    Format: <trigger>[:count][if <filter>]\n"
+    "\t   trigger: traceon, traceoff\n"
+    "\t            enable_event:<system>:<event>\n"
+    "\t            disable_event:<system>:<event>\n"
+    "\t            stacktrace, snapshot, hist\n"
+    "      hist\t\t- The histograms of the event's hist triggers\n"
+    "\t    hist:keys=<field1[,field2,...]>[:values=<field1[,field2,...]>]\n"
+    "\t    [:sort=<field1[,field2]>][:size=#entries][:pause][:continue][:clear]\n"
+    "\t    "
+    "[:name=histname1][:<var>=<expr>][:onmatch(<system>.<event>).trace(<synthetic>,<params>)]\n"
+    "\t    [if <filter>]\n"
+    "  synthetic_events\t- Create/append/remove/show synthetic events\n"
+    "\t\t\t  Write into this file to define/undefine new synthetic events.\n"
+    "\t\t\t  example: echo 'myevent u64 lat; char name[]' >> synthetic_events\n"
+    "  dynamic_events\t\t- Create/append/remove/show the synthetic events as s: lines\n";
 
 static int show_readme(const struct tfs_node *n, FILE *out)
 {
