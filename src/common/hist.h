@@ -97,6 +97,15 @@ struct uft_hist_error {
 	int filter_off;
 	/* For -EOPNOTSUPP: what is not supported. */
 	const char *unsupported;
+	/* Entries the kernel logs before the one above for the same failure
+	 * (a save() field it cannot parse: "Couldn't find field", then
+	 * "Couldn't parse field variable", then the final "Couldn't create
+	 * field variable"), oldest first: code and position as above. */
+	uint32_t n_prior;
+	struct {
+		int code;
+		int pos;
+	} prior[3];
 };
 
 /* The event a histogram is attached to. Fields exclude the common ones
@@ -154,6 +163,9 @@ struct uft_hist_env {
 	/* Emits a record of the synthetic event. */
 	void (*synth_emit)(void *ctx, void *synth, const uint64_t *vals, const char *const *strs);
 	void *ctx;
+	/* Takes the instance's snapshot (a snapshot() action whose value won);
+	 * runs at event time like synth_emit. NULL: none is taken. */
+	void (*snapshot)(void *ctx);
 };
 
 /* Compiles `spec` ("keys=...[:...][ if FILTER]", "hist:" prefix optional,
@@ -174,6 +186,9 @@ void uft_hist_free(struct uft_hist *h);
 void uft_hist_unlink(struct uft_hist *h);
 /* Another histogram reads h's variables: h cannot be removed (EBUSY). */
 bool uft_hist_busy(const struct uft_hist *h);
+/* Whether h has a snapshot() action (one per instance: the kernel's
+ * conditional snapshot). */
+bool uft_hist_has_snapshot(const struct uft_hist *h);
 /* Index of variable `name` of h, or -1. */
 int uft_hist_var_index(const struct uft_hist *h, const char *name);
 

@@ -82,15 +82,40 @@ struct hist_var {
 
 #define HIST_MAX_ACTIONS 8
 #define HIST_MAX_PARAMS 64
+#define HIST_SAVE_STR 256 /* bytes of a saved string, the kernel's STR_VAR_LEN_MAX */
+
+enum hist_handler { HANDLER_ONMATCH, HANDLER_ONMAX, HANDLER_ONCHANGE };
+enum hist_act { ACT_TRACE, ACT_SAVE, ACT_SNAPSHOT };
 
 struct hist_action {
-	char *match; /* "sys.event" */
+	uint8_t handler; /* enum hist_handler */
+	uint8_t action;	 /* enum hist_act */
+	bool trace_kw;	 /* .trace(SYNTH,...); else the legacy .SYNTH(...) */
+	char *match;	 /* onmatch: "sys.event" */
+	char *var_str;	 /* onmax/onchange: the text in the parentheses ("$var") */
+	uint32_t var;	 /* its variable */
+	uint32_t track;	 /* onmax/onchange but save: its word per element */
+	char *action_name;
 	char *synth_name;
-	bool legacy; /* .SYNTH(params) */
 	void *synth;
 	uint32_t n_params;
 	struct hist_expr *params[HIST_MAX_PARAMS];
 	char *param_text[HIST_MAX_PARAMS];
+};
+
+/* Records published whole for readers while writers replace them (the
+ * fields saved with a max, the snapshot's details): each writer fills a
+ * slot it claimed from the pool and publishes it with one compare-and-swap
+ * of a word that holds a generation and the slot; the slot it replaced goes
+ * back to the pool. A reader copies the slot of the word it read and keeps
+ * the copy only if the word is unchanged after it (hist_track.c). */
+struct hist_pool {
+	uint32_t n_slots;
+	uint32_t words;	 /* u64 words per slot: the tracked value, then the payload */
+	uint64_t *slots; /* n_slots * words */
+	uint64_t *free;	 /* bitmap of free slots (bit set: free) */
+	uint32_t n_free_words;
+	uint32_t gen; /* generations handed out */
 };
 
 struct hist_table {
@@ -105,6 +130,15 @@ struct hist_table {
 	uint64_t *vars;	       /* max_elts * n_vars: variables of the entries */
 	uint32_t *vars_set;    /* per element: bit i = variable i set */
 	uint32_t n_vars;
+	/* onmax/onchange without save: the tracked value per element and action */
+	uint64_t *track;
+	uint32_t n_track;
+	/* save(): per element the published record (0: none) in save_pool */
+	uint64_t *save_cur;
+	struct hist_pool save_pool;
+	/* snapshot(): the record of the last snapshot (value, key, comm) */
+	uint64_t snap_cur;
+	struct hist_pool snap_pool;
 	uint32_t alloc;	   /* elements handed out (may pass max_elts) */
 	uint32_t inflight; /* writers inside an update */
 	uint32_t clearing; /* a clear waits for them to leave */
@@ -139,6 +173,12 @@ struct uft_hist {
 	struct hist_var vars[UFT_HIST_MAX_VARS];
 	uint32_t n_actions;
 	struct hist_action actions[HIST_MAX_ACTIONS];
+	/* save(f,...): the fields, their names as written, string or not */
+	uint32_t n_save;
+	struct hist_expr *save[HIST_MAX_PARAMS];
+	char *save_name[HIST_MAX_PARAMS];
+	uint32_t save_words; /* payload words of a saved record */
+	int snap_action;     /* index of the snapshot() action, or -1 */
 	struct uft_hist_env env;
 	/* Histograms whose variables this one reads (each counted once per
 	 * reference in their users). */
@@ -155,8 +195,27 @@ int uft_hist_table_init(struct hist_table *t, uint32_t bits, uint32_t key_size, 
 int uft_hist_expr_spec(const struct hist_expr *e, char *buf, size_t len);
 void uft_hist_expr_free(struct hist_expr *e);
 void uft_hist_table_free(struct hist_table *t);
+/* The tracking state of the onmax/onchange actions (after the table). */
+int uft_hist_track_init(struct uft_hist *h);
+void uft_hist_track_free(struct hist_table *t);
+void uft_hist_track_clear(struct uft_hist *h);
+/* Runs the onmax/onchange action a for element e after its update: false
+ * when the value was no new max (or no change). For save, the fields are
+ * read through `fill` into the record first. */
+bool uft_hist_track(struct uft_hist *h, const struct hist_action *a, uint32_t e, uint64_t v,
+		    const uint8_t *key, void (*fill)(void *ctx, uint64_t *payload), void *ctx);
+/* A consistent copy of element e's saved record (value, then payload) into
+ * out (save_words + 1 words); false when there is none. */
+bool uft_hist_saved(const struct uft_hist *h, uint32_t e, uint64_t *out);
+/* The snapshot details: value, key (key_size bytes) and comm; false when
+ * no snapshot was taken. */
+bool uft_hist_snap_details(const struct uft_hist *h, uint64_t *val, uint8_t *key, char *comm);
+uint64_t uft_hist_track_value(const struct uft_hist *h, const struct hist_action *a, uint32_t e);
 /* The published elements (at most max), in bucket order; their count. */
 uint32_t uft_hist_published(const struct uft_hist *h, uint32_t *elts, uint32_t max);
+
+/* Action i as the trigger info shows it (":onmax($v).save(a,b)"). */
+int uft_hist_action_spec(const struct uft_hist *h, uint32_t i, char *buf, size_t len);
 
 /* Field printed in the trigger info ("name.modifier"), snprintf-like. */
 int uft_hist_field_spec(const struct hist_field *f, char *buf, size_t len);

@@ -36,6 +36,7 @@ int uft_hist_table_init(struct hist_table *t, uint32_t bits, uint32_t key_size, 
 
 void uft_hist_table_free(struct hist_table *t)
 {
+	uft_hist_track_free(t);
 	free(t->bucket_hash);
 	free(t->bucket_elt);
 	free(t->keys);
@@ -331,44 +332,101 @@ static const char *str_param(const struct eval *c, const struct hist_expr *e, co
 
 #define PARAM_STR_SPACE 1024
 
-static void run_actions(const struct eval *c, const struct uft_hist_comm *comm, int32_t pid)
+/* The name of the writing thread, asked once per update. */
+struct who {
+	const struct uft_hist_comm *comm;
+	int32_t pid;
+	const char *name;
+	bool have;
+};
+
+static const char *who_name(struct who *w)
+{
+	if (!w->have) {
+		w->name = w->comm && w->comm->lookup ? w->comm->lookup(w->comm->ctx, w->pid) : NULL;
+		w->have = true;
+	}
+	return w->name;
+}
+
+static void emit(const struct eval *c, const struct hist_action *act, struct who *who)
 {
 	const struct uft_hist *h = c->h;
+	uint64_t vals[HIST_MAX_PARAMS];
+	const char *strs[HIST_MAX_PARAMS];
+	char space[PARAM_STR_SPACE];
+	uint32_t used = 0;
 
-	for (uint32_t a = 0; a < h->n_actions; a++) {
-		const struct hist_action *act = &h->actions[a];
-		uint64_t vals[HIST_MAX_PARAMS];
-		const char *strs[HIST_MAX_PARAMS];
-		char space[PARAM_STR_SPACE];
-		uint32_t used = 0;
-		const char *name = NULL;
-		bool have_name = false;
-
-		for (uint32_t i = 0; i < act->n_params; i++) {
-			const struct hist_expr *e = act->params[i];
-			strs[i] = NULL;
+	for (uint32_t i = 0; i < act->n_params; i++) {
+		const struct hist_expr *e = act->params[i];
+		strs[i] = NULL;
+		vals[i] = 0;
+		if (e->op == EX_SELF && h->vars[e->var].e->is_string)
+			e = h->vars[e->var].e;
+		if (e->is_string) {
+			uint32_t n = PARAM_STR_SPACE - used;
+			if (n > 256)
+				n = 256;
+			if (n < 2)
+				continue;
+			strs[i] = str_param(c, e, e->f.src == HF_COMM ? who_name(who) : NULL,
+					    space + used, n);
+			used += n;
+		} else if (!eval(c, e, &vals[i])) {
 			vals[i] = 0;
-			if (e->op == EX_SELF && h->vars[e->var].e->is_string)
-				e = h->vars[e->var].e;
-			if (e->is_string) {
-				uint32_t n = PARAM_STR_SPACE - used;
-				if (n > 256)
-					n = 256;
-				if (n < 2)
-					continue;
-				if (e->f.src == HF_COMM && !have_name) {
-					name = comm && comm->lookup ? comm->lookup(comm->ctx, pid)
-								    : NULL;
-					have_name = true;
-				}
-				strs[i] = str_param(c, e, name, space + used, n);
-				used += n;
-			} else if (!eval(c, e, &vals[i])) {
-				vals[i] = 0;
-			}
 		}
-		if (h->env.synth_emit)
-			h->env.synth_emit(h->env.ctx, act->synth, vals, strs);
+	}
+	if (h->env.synth_emit)
+		h->env.synth_emit(h->env.ctx, act->synth, vals, strs);
+}
+
+struct save_fill {
+	const struct eval *c;
+	struct who *who;
+};
+
+/* The save() fields of this event into a record's payload: numbers in a
+ * word, strings in HIST_SAVE_STR bytes. */
+static void fill_save(void *ctx, uint64_t *payload)
+{
+	const struct save_fill *sf = ctx;
+	const struct uft_hist *h = sf->c->h;
+	uint32_t w = 0;
+
+	for (uint32_t i = 0; i < h->n_save; i++) {
+		const struct hist_expr *e = h->save[i];
+		if (e->op == EX_SELF && h->vars[e->var].e->is_string)
+			e = h->vars[e->var].e;
+		if (e->is_string) {
+			uint64_t buf[HIST_SAVE_STR / 8];
+			str_param(sf->c, e, e->f.src == HF_COMM ? who_name(sf->who) : NULL,
+				  (char *)buf, HIST_SAVE_STR);
+			for (uint32_t k = 0; k < HIST_SAVE_STR / 8; k++)
+				__atomic_store_n(&payload[w++], buf[k], __ATOMIC_RELAXED);
+		} else {
+			uint64_t v = 0;
+			if (!eval(sf->c, e, &v))
+				v = 0;
+			__atomic_store_n(&payload[w++], v, __ATOMIC_RELAXED);
+		}
+	}
+}
+
+/* The actions after entry e was updated: onmatch always; onmax and
+ * onchange when the variable's value wins, their save or snapshot done
+ * by uft_hist_track(), their trace here. */
+static void run_actions(struct uft_hist *h, const struct eval *c, uint32_t e, struct who *who)
+{
+	for (uint32_t i = 0; i < h->n_actions; i++) {
+		const struct hist_action *a = &h->actions[i];
+
+		if (a->handler != HANDLER_ONMATCH) {
+			struct save_fill sf = {c, who};
+			if (!uft_hist_track(h, a, e, c->vv[a->var], c->key, fill_save, &sf) ||
+			    a->action != ACT_TRACE)
+				continue;
+		}
+		emit(c, a, who);
 	}
 }
 
@@ -458,8 +516,10 @@ static void update(struct uft_hist *h, const void *record, uint32_t len, uint64_
 		__atomic_fetch_or(&t->vars_set[e], set, __ATOMIC_RELEASE);
 	}
 	__atomic_fetch_add(&t->hits, 1, __ATOMIC_RELAXED);
-	if (h->n_actions)
-		run_actions(&ec, comm, pid);
+	if (h->n_actions) {
+		struct who who = {comm, pid, name, have_name};
+		run_actions(h, &ec, (uint32_t)e, &who);
+	}
 }
 
 void uft_hist_update(struct uft_hist *h, const void *record, uint32_t len, uint64_t ts,
@@ -501,6 +561,7 @@ void uft_hist_clear(struct uft_hist *h)
 		memset(t->vars, 0, (size_t)t->max_elts * t->n_vars * sizeof(*t->vars));
 		memset(t->vars_set, 0, (size_t)t->max_elts * sizeof(*t->vars_set));
 	}
+	uft_hist_track_clear(h);
 	__atomic_store_n(&t->alloc, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&t->hits, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&t->drops, 0, __ATOMIC_RELAXED);
@@ -586,8 +647,15 @@ bool uft_hist_same(const struct uft_hist *a, const struct uft_hist *b, bool igno
 	for (uint32_t i = 0; i < a->n_sort; i++)
 		if (a->sort_idx[i] != b->sort_idx[i] || a->sort_desc[i] != b->sort_desc[i])
 			return false;
-	if (a->n_vars != b->n_vars)
+	if (a->n_vars != b->n_vars || a->n_actions != b->n_actions)
 		return false;
+	for (uint32_t i = 0; i < a->n_actions; i++) {
+		char x[1024], y[1024];
+		uft_hist_action_spec(a, i, x, sizeof(x));
+		uft_hist_action_spec(b, i, y, sizeof(y));
+		if (strcmp(x, y))
+			return false;
+	}
 	for (uint32_t i = 0; i < a->n_vars; i++) {
 		char x[256], y[256];
 		if (strcmp(a->vars[i].name, b->vars[i].name))
@@ -606,6 +674,11 @@ int uft_hist_var_index(const struct uft_hist *h, const char *name)
 		if (!strcmp(h->vars[i].name, name))
 			return (int)i;
 	return -1;
+}
+
+bool uft_hist_has_snapshot(const struct uft_hist *h)
+{
+	return h->snap_action >= 0;
 }
 
 bool uft_hist_busy(const struct uft_hist *h)

@@ -689,73 +689,152 @@ static int parse_var_defs(struct parse *p)
 
 /* ---- actions ---- */
 
-/* "onmatch(SYS.EVENT).trace(SYNTH,params)" or ".SYNTH(params)". */
+/* Records an error the kernel logs before the one that follows. */
+static void chain(struct parse *p)
+{
+	struct uft_hist_error *e = p->err;
+
+	if (e->code > 0 && e->n_prior < sizeof(e->prior) / sizeof(e->prior[0])) {
+		e->prior[e->n_prior].code = e->code;
+		e->prior[e->n_prior].pos = e->pos;
+		e->n_prior++;
+	}
+}
+
+/* An action's parameters as the kernel splits them: on commas, each
+ * stripped and at least two characters long; with .trace() the first is
+ * the synthetic event. */
+static int parse_params(struct parse *p, char *params, struct hist_action *a)
+{
+	bool first = true;
+
+	while (params) {
+		char *param;
+
+		if (a->n_params >= HIST_MAX_PARAMS)
+			return fail(p, -EINVAL, UFT_HIST_ERR_TOO_MANY_PARAMS, NULL);
+		param = strip(strsep(&params, ","));
+		if (strlen(param) < 2)
+			return fail(p, -EINVAL, UFT_HIST_ERR_INVALID_PARAM, param);
+		if (first && a->trace_kw) {
+			first = false;
+			if (!(a->synth_name = strdup(param)))
+				return fail(p, -ENOMEM, 0, NULL);
+			continue;
+		}
+		first = false;
+		if (!(a->param_text[a->n_params] = strdup(param)))
+			return fail(p, -ENOMEM, 0, NULL);
+		a->n_params++;
+	}
+	return 0;
+}
+
+/* ".ACTION(params)" after the handler. */
+static int parse_action_call(struct parse *p, char *s, struct hist_action *a)
+{
+	char *name, *params;
+	int rc;
+
+	strsep(&s, ".");
+	if (!s)
+		return fail(p, -EINVAL, UFT_HIST_ERR_ACTION_NOT_FOUND, NULL);
+	name = strsep(&s, "(");
+	if (!s)
+		return fail(p, -EINVAL, UFT_HIST_ERR_ACTION_NOT_FOUND, NULL);
+	params = strsep(&s, ")");
+	if (!strncmp(name, "save", 4)) {
+		if ((rc = parse_params(p, params, a)))
+			return rc;
+		if (a->handler == HANDLER_ONMATCH)
+			return fail(p, -EINVAL, UFT_HIST_ERR_ACTION_MISMATCH, name);
+		a->action = ACT_SAVE;
+	} else if (!strncmp(name, "snapshot", 8)) {
+		if (!s)
+			return fail(p, -EINVAL, UFT_HIST_ERR_NO_CLOSING_PAREN, params);
+		if (a->handler == HANDLER_ONMATCH)
+			return fail(p, -EINVAL, UFT_HIST_ERR_ACTION_MISMATCH, name);
+		a->action = ACT_SNAPSHOT;
+	} else {
+		a->trace_kw = !strncmp(name, "trace", 5);
+		if ((rc = parse_params(p, params, a)))
+			return rc;
+		a->action = ACT_TRACE;
+		if (!a->trace_kw && !(a->synth_name = strdup(name)))
+			return fail(p, -ENOMEM, 0, NULL);
+	}
+	if (!(a->action_name = strdup(name)))
+		return fail(p, -ENOMEM, 0, NULL);
+	return 0;
+}
+
+/* The syntax of "onmatch(SYS.EVENT).ACTION(...)", "onmax($var).ACTION(...)"
+ * or "onchange($var).ACTION(...)", checked before any field as the kernel
+ * does; what the names refer to is resolved by create_action(). */
 static int parse_action(struct parse *p, char *str, struct hist_action *a)
 {
+	size_t len;
+	char *s;
+
+	if (has_prefix(str, "onmatch(", &len)) {
+		char *match, *sys;
+
+		a->handler = HANDLER_ONMATCH;
+		s = str + len;
+		match = strsep(&s, ")");
+		if (!s)
+			return fail(p, -EINVAL, UFT_HIST_ERR_NO_CLOSING_PAREN, match);
+		sys = strsep(&match, ".");
+		if (!match)
+			return fail(p, -EINVAL, UFT_HIST_ERR_SUBSYS_NOT_FOUND, sys);
+		if (p->h->env.event_exists && !p->h->env.event_exists(p->h->env.ctx, sys, match))
+			return fail(p, -EINVAL, UFT_HIST_ERR_INVALID_SUBSYS_EVENT, match);
+		if (asprintf(&a->match, "%s.%s", sys, match) < 0) {
+			a->match = NULL;
+			return fail(p, -ENOMEM, 0, NULL);
+		}
+	} else {
+		a->handler = has_prefix(str, "onmax(", &len) ? HANDLER_ONMAX : HANDLER_ONCHANGE;
+		if (a->handler == HANDLER_ONCHANGE)
+			has_prefix(str, "onchange(", &len);
+		s = str + len;
+		char *var = strsep(&s, ")");
+		if (!s)
+			return fail(p, -EINVAL, 0, NULL);
+		if (!(a->var_str = strdup(var)))
+			return fail(p, -ENOMEM, 0, NULL);
+	}
+	return parse_action_call(p, s, a);
+}
+
+static int parse_actions(struct parse *p)
+{
+	for (unsigned i = 0; i < p->n_actions; i++) {
+		int rc = parse_action(p, p->action_str[i], &p->h->actions[i]);
+		p->h->n_actions = i + 1;
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+/* The synthetic event of a trace action and its parameters: variables of
+ * this or another histogram, fields of this event. */
+static int create_trace(struct parse *p, struct hist_action *a)
+{
 	struct uft_hist *h = p->h;
-	char *match, *close, *act, *params, *name;
 	uint8_t kinds[HIST_MAX_PARAMS + 64];
 	uint32_t nr = 0;
 
-	if (strncmp(str, "onmatch(", 8))
-		return unsupported(p, "onmax and onchange handlers");
-	match = str + 8;
-	close = strchr(match, ')');
-	if (!close)
-		return fail(p, -EINVAL, UFT_HIST_ERR_NO_CLOSING_PAREN, str);
-	*close = '\0';
-	char *dot = strchr(match, '.');
-	if (!dot || !dot[1] || dot == match)
-		return fail(p, -EINVAL, UFT_HIST_ERR_SUBSYS_NOT_FOUND, match);
-	*dot = '\0';
-	if (h->env.event_exists && !h->env.event_exists(h->env.ctx, match, dot + 1)) {
-		*dot = '.';
-		return fail(p, -EINVAL, UFT_HIST_ERR_INVALID_SUBSYS_EVENT, match);
-	}
-	*dot = '.';
-	a->match = strdup(match);
-	if (!a->match)
-		return fail(p, -ENOMEM, 0, NULL);
-	act = close + 1;
-	if (*act != '.' || !act[1])
-		return fail(p, -EINVAL, UFT_HIST_ERR_ACTION_NOT_FOUND, str);
-	act++;
-	params = strchr(act, '(');
-	if (!params)
-		return fail(p, -EINVAL, UFT_HIST_ERR_ACTION_NOT_FOUND, act);
-	*params++ = '\0';
-	close = strrchr(params, ')');
-	if (!close)
-		return fail(p, -EINVAL, UFT_HIST_ERR_NO_CLOSING_PAREN, params);
-	*close = '\0';
-	if (!strcmp(act, "trace")) {
-		name = strsep(&params, ",");
-	} else if (!strcmp(act, "save") || !strcmp(act, "snapshot")) {
-		return fail(p, -EINVAL, UFT_HIST_ERR_ACTION_MISMATCH, act);
-	} else {
-		name = act;
-		a->legacy = true;
-	}
-	name = strip(name);
-	a->synth_name = strdup(name);
-	if (!a->synth_name)
-		return fail(p, -ENOMEM, 0, NULL);
 	if (h->env.synth_get)
-		a->synth = h->env.synth_get(h->env.ctx, name, &nr, kinds);
+		a->synth = h->env.synth_get(h->env.ctx, a->synth_name, &nr, kinds);
 	if (!a->synth)
-		return fail(p, -EINVAL, UFT_HIST_ERR_SYNTH_EVENT_NOT_FOUND, name);
-	while (params) {
-		char *param = strip(strsep(&params, ",")), *copy;
+		return fail(p, -EINVAL, UFT_HIST_ERR_SYNTH_EVENT_NOT_FOUND, a->synth_name);
+	for (uint32_t i = 0; i < a->n_params; i++) {
+		char *param = a->param_text[i], *copy = strdup(param);
 		struct hist_expr *e = NULL;
 		int rc;
 
-		if (!*param && !params && a->n_params == 0)
-			break;
-		if (a->n_params == HIST_MAX_PARAMS)
-			return fail(p, -EINVAL, UFT_HIST_ERR_TOO_MANY_PARAMS, param);
-		if (!*param)
-			return fail(p, -EINVAL, UFT_HIST_ERR_INVALID_PARAM, str);
-		copy = strdup(param);
 		if (!copy)
 			return fail(p, -ENOMEM, 0, NULL);
 		p->depth = 0;
@@ -770,17 +849,20 @@ static int parse_action(struct parse *p, char *str, struct hist_action *a)
 				rc = unsupported(p, "fields of the matching event as params");
 			else
 				rc = parse_leaf(p, copy, &e);
-			if (rc == -EINVAL && p->err->code == UFT_HIST_ERR_FIELD_NOT_FOUND)
-				rc = fail(p, -EINVAL, UFT_HIST_ERR_PARAM_NOT_FOUND, param);
+			if (rc == -EINVAL && p->err->code == UFT_HIST_ERR_FIELD_NOT_FOUND) {
+				if (a->handler == HANDLER_ONMATCH) {
+					rc = fail(p, -EINVAL, UFT_HIST_ERR_PARAM_NOT_FOUND, param);
+				} else {
+					chain(p);
+					rc = fail(p, -EINVAL, UFT_HIST_ERR_FIELD_VAR_PARSE_FAIL,
+						  param);
+				}
+			}
 		}
 		free(copy);
 		if (rc)
 			return rc;
-		a->params[a->n_params] = e;
-		a->param_text[a->n_params] = strdup(param);
-		a->n_params++;
-		if (!a->param_text[a->n_params - 1])
-			return fail(p, -ENOMEM, 0, NULL);
+		a->params[i] = e;
 	}
 	if (a->n_params != nr)
 		return fail(p, -EINVAL, UFT_HIST_ERR_SYNTH_COUNT_MISMATCH, a->synth_name);
@@ -791,11 +873,80 @@ static int parse_action(struct parse *p, char *str, struct hist_action *a)
 	return 0;
 }
 
-static int parse_actions(struct parse *p)
+/* save(f,...): each field becomes a variable of the entry named as
+ * written, as the kernel's field variables. */
+static int create_save(struct parse *p, struct hist_action *a)
 {
-	for (unsigned i = 0; i < p->n_actions; i++) {
-		int rc = parse_action(p, p->action_str[i], &p->h->actions[i]);
-		p->h->n_actions = i + 1;
+	struct uft_hist *h = p->h;
+
+	if (h->n_save)
+		return fail(p, -EEXIST, UFT_HIST_ERR_TOO_MANY_SAVE_ACTIONS, NULL);
+	for (uint32_t i = 0; i < a->n_params; i++) {
+		char *param = a->param_text[i], *copy = strdup(param);
+		struct hist_expr *e = NULL;
+		int rc;
+
+		if (!copy)
+			return fail(p, -ENOMEM, 0, NULL);
+		p->depth = 0;
+		rc = parse_leaf(p, copy, &e);
+		free(copy);
+		if (rc == -ENOMEM)
+			return rc;
+		if (rc) {
+			chain(p);
+			fail(p, -EINVAL, UFT_HIST_ERR_FIELD_VAR_PARSE_FAIL, param);
+		} else if (uft_hist_var_index(h, param) >= 0) {
+			uft_hist_expr_free(e);
+			fail(p, -EINVAL, UFT_HIST_ERR_VAR_CREATE_FIND_FAIL, param);
+			rc = -EINVAL;
+		}
+		if (rc) {
+			chain(p);
+			return fail(p, -EINVAL, UFT_HIST_ERR_FIELD_VAR_CREATE_FAIL, param);
+		}
+		h->save[h->n_save] = e;
+		h->save_name[h->n_save] = strdup(param);
+		h->n_save++;
+		if (!h->save_name[h->n_save - 1])
+			return fail(p, -ENOMEM, 0, NULL);
+		h->save_words += e->is_string ? HIST_SAVE_STR / 8 : 1;
+	}
+	return 0;
+}
+
+static int create_action(struct parse *p, uint32_t i)
+{
+	struct uft_hist *h = p->h;
+	struct hist_action *a = &h->actions[i];
+	int idx;
+
+	if (a->handler == HANDLER_ONMATCH)
+		return create_trace(p, a);
+	if (a->var_str[0] != '$')
+		return fail(p, -EINVAL, UFT_HIST_ERR_ONX_NOT_VAR, a->var_str);
+	idx = uft_hist_var_index(h, a->var_str + 1);
+	if (idx < 0)
+		return fail(p, -EINVAL, UFT_HIST_ERR_ONX_VAR_NOT_FOUND, a->var_str + 1);
+	a->var = (uint32_t)idx;
+	switch (a->action) {
+	case ACT_TRACE:
+		return create_trace(p, a);
+	case ACT_SAVE:
+		return create_save(p, a);
+	default:
+		/* One conditional snapshot per instance: the kernel's EBUSY. */
+		if (h->snap_action >= 0)
+			return fail(p, -EBUSY, 0, NULL);
+		h->snap_action = (int)i;
+		return 0;
+	}
+}
+
+static int create_actions(struct parse *p)
+{
+	for (uint32_t i = 0; i < p->h->n_actions; i++) {
+		int rc = create_action(p, i);
 		if (rc)
 			return rc;
 	}
@@ -954,6 +1105,9 @@ static int compile(struct parse *p, char *buf)
 	rc = parse_attrs(p, param);
 	if (rc)
 		return rc;
+	rc = parse_actions(p);
+	if (rc)
+		return rc;
 	rc = create_vals(p);
 	if (rc)
 		return rc;
@@ -964,9 +1118,6 @@ static int compile(struct parse *p, char *buf)
 	if (rc)
 		return rc;
 	rc = create_sort_keys(p);
-	if (rc)
-		return rc;
-	rc = parse_actions(p);
 	if (rc)
 		return rc;
 	rc = uft_hist_table_init(&h->t, h->t.bits, h->key_size, h->n_vals, h->n_vars,
@@ -1003,6 +1154,12 @@ static int compile(struct parse *p, char *buf)
 		if (!h->clock)
 			return fail(p, -ENOMEM, 0, NULL);
 	}
+	rc = create_actions(p);
+	if (rc)
+		return rc;
+	rc = uft_hist_track_init(h);
+	if (rc)
+		return fail(p, rc, 0, NULL);
 	h->paused = h->spec_flags & UFT_HIST_PAUSE;
 	return 0;
 }
@@ -1035,6 +1192,7 @@ int uft_hist_create_env(const char *spec, const struct uft_hist_event *ev,
 	}
 	if (env)
 		p.h->env = *env;
+	p.h->snap_action = -1;
 	/* References and synthetic events are held from the start, so that a
 	 * failure drops what was taken. */
 	p.h->linked = true;
@@ -1071,11 +1229,17 @@ void uft_hist_free(struct uft_hist *h)
 	for (uint32_t i = 0; i < h->n_actions; i++) {
 		struct hist_action *a = &h->actions[i];
 		free(a->match);
+		free(a->var_str);
+		free(a->action_name);
 		free(a->synth_name);
 		for (uint32_t j = 0; j < a->n_params; j++) {
 			uft_hist_expr_free(a->params[j]);
 			free(a->param_text[j]);
 		}
+	}
+	for (uint32_t i = 0; i < h->n_save; i++) {
+		uft_hist_expr_free(h->save[i]);
+		free(h->save_name[i]);
 	}
 	for (unsigned i = 0; i < UFT_HIST_MAX_VALS; i++)
 		free(h->vals[i].name);

@@ -150,6 +150,38 @@ int uft_hist_expr_spec(const struct hist_expr *e, char *buf, size_t len)
 	return (int)t.len;
 }
 
+/* ":onmatch(sys.event).trace(synth,p,...)", ":onmax($v).save(f,...)",
+ * ":onchange($v).snapshot()", as the kernel's print_actions_spec(). */
+static void put_action(struct uft_text *t, const struct uft_hist *h, const struct hist_action *a)
+{
+	if (a->handler == HANDLER_ONMATCH)
+		uft_text_put(t, ":onmatch(%s).", a->match);
+	else
+		uft_text_put(t, ":%s(%s).", a->handler == HANDLER_ONMAX ? "onmax" : "onchange",
+			     a->var_str);
+	uft_text_put(t, "%s(", a->action_name);
+	if (a->action == ACT_SAVE) {
+		for (uint32_t j = 0; j < h->n_save; j++)
+			uft_text_put(t, "%s%s", j ? "," : "", h->save_name[j]);
+	} else if (a->action == ACT_TRACE) {
+		if (a->trace_kw)
+			uft_text_put(t, "%s", a->synth_name);
+		for (uint32_t j = 0; j < a->n_params; j++)
+			uft_text_put(t, "%s%s", j || a->trace_kw ? "," : "", a->param_text[j]);
+	}
+	uft_text_put(t, ")");
+}
+
+int uft_hist_action_spec(const struct uft_hist *h, uint32_t i, char *buf, size_t len)
+{
+	struct uft_text t = {buf, len, 0};
+
+	if (len)
+		buf[0] = '\0';
+	put_action(&t, h, &h->actions[i]);
+	return (int)t.len;
+}
+
 int uft_hist_info(const struct uft_hist *h, char *buf, size_t len)
 {
 	struct uft_text t = {buf, len, 0};
@@ -199,17 +231,8 @@ int uft_hist_info(const struct uft_hist *h, char *buf, size_t len)
 		uft_text_put(&t, ":clock=%s", h->clock);
 	if (h->no_hitcount)
 		uft_text_put(&t, ":nohitcount");
-	for (uint32_t i = 0; i < h->n_actions; i++) {
-		const struct hist_action *a = &h->actions[i];
-		uft_text_put(&t, ":onmatch(%s).", a->match);
-		if (a->legacy)
-			uft_text_put(&t, "%s(", a->synth_name);
-		else
-			uft_text_put(&t, "trace(%s%s", a->synth_name, a->n_params ? "," : "");
-		for (uint32_t j = 0; j < a->n_params; j++)
-			uft_text_put(&t, "%s%s", j ? "," : "", a->param_text[j]);
-		uft_text_put(&t, ")");
-	}
+	for (uint32_t i = 0; i < h->n_actions; i++)
+		put_action(&t, h, &h->actions[i]);
 	if (h->filter_text)
 		uft_text_put(&t, " if %s", h->filter_text);
 	uft_text_put(&t, uft_hist_paused(h) ? " [paused]\n" : " [active]\n");
@@ -291,14 +314,17 @@ static int cmp_entries(const void *pa, const void *pb, void *arg)
 	return (a > b) - (a < b);
 }
 
-static void print_key(FILE *out, const struct view *v, uint32_t e, const struct uft_hist_syms *syms)
+/* "{ key: value, ... }" of the key bytes `key`; comm is the entry's name
+ * for .execname. */
+static void print_key(FILE *out, const struct uft_hist *h, const uint8_t *key, const char *comm,
+		      const struct uft_hist_syms *syms)
 {
-	const struct uft_hist *h = v->h;
 
 	fputs("{ ", out);
 	for (uint32_t i = 0; i < h->n_keys; i++) {
 		const struct hist_field *f = &h->keys[i];
-		uint64_t x = key_u64(v, e, f);
+		uint64_t x;
+		memcpy(&x, key + f->key_off, 8);
 		char sym[256];
 
 		if (i)
@@ -313,7 +339,7 @@ static void print_key(FILE *out, const struct view *v, uint32_t e, const struct 
 			fprintf(out, off ? "%s: [%" PRIx64 "] %-55s" : "%s: [%" PRIx64 "] %-45s",
 				f->name, x, sym);
 		} else if (f->flags & HF_EXECNAME) {
-			fprintf(out, "%s: %-16s[%10" PRIu64 "]", f->name, h->t.comms[e], x);
+			fprintf(out, "%s: %-16s[%10" PRIu64 "]", f->name, comm, x);
 		} else if (f->flags & HF_SYSCALL) {
 			const char *name = uft_hist_syscall_name(x);
 			fprintf(out, "%s: %-30s[%3" PRIu64 "]", f->name,
@@ -323,8 +349,7 @@ static void print_key(FILE *out, const struct view *v, uint32_t e, const struct 
 		} else if (f->flags & HF_BUCKET) {
 			fprintf(out, "%s: ~ %" PRIu64 "-%" PRIu64, f->name, x, x + f->buckets - 1);
 		} else if (f->is_string) {
-			const char *s =
-			    (const char *)v->keys + (size_t)e * h->key_size + f->key_off;
+			const char *s = (const char *)key + f->key_off;
 			fprintf(out, "%s: %-50.*s", f->name, (int)f->key_size, s);
 		} else {
 			fprintf(out, "%s: %10" PRIu64, f->name, x);
@@ -382,6 +407,64 @@ static void print_val(FILE *out, const char *name, unsigned flags, uint64_t val,
 	}
 }
 
+/* After an entry's values: per onmax/onchange action but snapshot() the
+ * tracked value, then the saved fields, read once so that both belong to
+ * the same record (the kernel's track_data_print()). */
+static void print_tracked(FILE *out, const struct uft_hist *h, uint32_t e, uint64_t *rec)
+{
+	bool have = h->n_save && uft_hist_saved(h, e, rec);
+
+	for (uint32_t i = 0; i < h->n_actions; i++) {
+		const struct hist_action *a = &h->actions[i];
+		uint64_t v;
+
+		if (a->handler == HANDLER_ONMATCH || a->action == ACT_SNAPSHOT)
+			continue;
+		if (a->action == ACT_SAVE)
+			v = have ? rec[0] : 0;
+		else
+			v = uft_hist_track_value(h, a, e);
+		fprintf(out,
+			a->handler == HANDLER_ONMAX ? "\n\tmax: %10" PRIu64
+						    : "\n\tchanged: %10" PRIu64,
+			v);
+		for (uint32_t j = 0, w = 1; j < h->n_save; j++) {
+			if (h->save[j]->is_string ||
+			    (h->save[j]->op == EX_SELF && h->vars[h->save[j]->var].e->is_string)) {
+				char str[HIST_SAVE_STR + 1];
+				memcpy(str, rec + w, HIST_SAVE_STR);
+				str[HIST_SAVE_STR] = '\0';
+				/* An unset string variable is a NULL pointer to the kernel's
+				 * printf. */
+				fprintf(out, "  %s: %-32s", h->save_name[j], have ? str : "(null)");
+				w += HIST_SAVE_STR / 8;
+			} else {
+				fprintf(out, "  %s: %10" PRIu64, h->save_name[j],
+					have ? rec[w] : 0);
+				w++;
+			}
+		}
+	}
+}
+
+/* The block of the last snapshot a snapshot() action took. */
+static void print_snapshot(FILE *out, const struct uft_hist *h, const struct uft_hist_syms *syms)
+{
+	uint8_t key[UFT_HIST_KEY_MAX];
+	char comm[16];
+	uint64_t v;
+
+	if (!uft_hist_snap_details(h, &v, key, comm))
+		return;
+	const struct hist_action *a = &h->actions[h->snap_action];
+	fprintf(out,
+		"\nSnapshot taken (see tracing/snapshot).  Details:\n"
+		"\ttriggering value { %s(%s) }: %10" PRIu64 "\ttriggered by event with key: ",
+		a->handler == HANDLER_ONMAX ? "onmax" : "onchange", a->var_str, v);
+	print_key(out, h, key, comm, syms);
+	fputc('\n', out);
+}
+
 int uft_hist_print(const struct uft_hist *h, FILE *out, const struct uft_hist_syms *syms)
 {
 	struct view v = {h, h->t.keys, h->t.sums};
@@ -392,6 +475,7 @@ int uft_hist_print(const struct uft_hist *h, FILE *out, const struct uft_hist_sy
 	/* The elements published so far (ties print in creation order). */
 	uint32_t n = uft_hist_published(h, order, h->t.max_elts);
 	uint32_t top = 0;
+	uint64_t *saved = NULL;
 	for (uint32_t i = 0; i < n; i++)
 		if (order[i] + 1 > top)
 			top = order[i] + 1;
@@ -421,6 +505,13 @@ int uft_hist_print(const struct uft_hist *h, FILE *out, const struct uft_hist_sy
 	free(info);
 
 	qsort_r(order, n, sizeof(*order), cmp_entries, &v);
+	for (uint32_t i = 0; i < h->n_actions && !saved; i++)
+		if (h->actions[i].handler != HANDLER_ONMATCH &&
+		    !(saved = calloc(1 + h->save_words, sizeof(*saved)))) {
+			free(order);
+			free(snap);
+			return -ENOMEM;
+		}
 	for (uint32_t j = 0; j < h->n_vals; j++) {
 		if (!(h->vals[j].flags & (HF_PERCENT | HF_GRAPH)))
 			continue;
@@ -434,17 +525,22 @@ int uft_hist_print(const struct uft_hist *h, FILE *out, const struct uft_hist_sy
 	for (uint32_t i = 0; i < n; i++) {
 		uint32_t e = order[i];
 
-		print_key(out, &v, e, syms);
+		print_key(out, h, v.keys + (size_t)e * h->key_size, h->t.comms ? h->t.comms[e] : "",
+			  syms);
 		if (!h->no_hitcount)
 			print_val(out, "hitcount", 0, sum_of(&v, e, 0), &st[0]);
 		for (uint32_t j = 1; j < h->n_vals; j++) {
 			fputc(' ', out);
 			print_val(out, h->vals[j].name, h->vals[j].flags, sum_of(&v, e, j), &st[j]);
 		}
+		if (saved)
+			print_tracked(out, h, e, saved);
 		fputc('\n', out);
 	}
 	free(order);
 	free(snap);
+	free(saved);
+	print_snapshot(out, h, syms);
 	fprintf(out,
 		"\nTotals:\n    Hits: %" PRIu64 "\n    Entries: %u\n    Dropped: %" PRIu64 "\n",
 		uft_hist_hits(h), n, uft_hist_drops(h));

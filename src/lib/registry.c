@@ -1223,6 +1223,33 @@ static void env_synth_emit(void *ctx, void *synth, const uint64_t *vals, const c
 	uft_synth_emit((uint32_t)(uintptr_t)ctx, synth, vals, strs);
 }
 
+static void env_snapshot(void *ctx)
+{
+	uft_trig_hist_snapshot((uint32_t)(uintptr_t)ctx);
+}
+
+/* The hist trigger of buffer b with a snapshot() action, if any. */
+static const struct uft_hist *snapshot_hist(uint32_t b)
+{
+	for (uint32_t k = 0; k < nr_events; k++)
+		for (uint32_t i = 0; i < events[k].nr_trig[b]; i++) {
+			const struct uft_hist *h = events[k].trig[b][i]->hist;
+			if (h && uft_hist_has_snapshot(h))
+				return h;
+		}
+	return NULL;
+}
+
+bool uft_registry_hist_snapshots(uint32_t buffer)
+{
+	if (buffer >= UFT_MAX_BUFFERS)
+		return false;
+	pthread_mutex_lock(&reg_lock);
+	bool r = snapshot_hist(buffer) != NULL;
+	pthread_mutex_unlock(&reg_lock);
+	return r;
+}
+
 int uft_registry_hist_cmd(uint32_t buffer, const char *system, const char *name, const char *cmd,
 			  bool remove, struct uft_hist_error *he)
 {
@@ -1255,6 +1282,7 @@ int uft_registry_hist_cmd(uint32_t buffer, const char *system, const char *name,
 	    .synth_put = env_synth_put,
 	    .synth_emit = env_synth_emit,
 	    .ctx = (void *)(uintptr_t)buffer,
+	    .snapshot = env_snapshot,
 	};
 	if ((rc = uft_hist_create_env(cmd, &ev, &env, &h, he)))
 		goto out;
@@ -1276,6 +1304,8 @@ int uft_registry_hist_cmd(uint32_t buffer, const char *system, const char *name,
 		rc = hist_fail(he, -EEXIST, UFT_HIST_ERR_TRIGGER_EEXIST);
 	} else if (fl & (UFT_HIST_CONT | UFT_HIST_CLEAR)) {
 		rc = hist_fail(he, -ENOENT, UFT_HIST_ERR_TRIGGER_ENOENT_CLEAR);
+	} else if (uft_hist_has_snapshot(h) && snapshot_hist(buffer)) {
+		rc = hist_fail(he, -EBUSY, 0); /* one conditional snapshot per instance */
 	} else if (!(t = calloc(1, sizeof(*t)))) {
 		rc = -ENOMEM;
 	} else {

@@ -95,9 +95,12 @@ struct uft_hist_syms;
  * install, pause/continue/clear the installed one it names (uft_hist_same),
  * or with `remove` take that one out. Returns 0 or a negative errno:
  * -EINVAL or -EOPNOTSUPP from the engine, -EEXIST, -ENOENT (he->code set
- * for what the kernel logs) or -ENOMEM. Nothing changes on an error. */
+ * for what the kernel logs), -EBUSY (a second snapshot() action in the
+ * buffer) or -ENOMEM. Nothing changes on an error. */
 int uft_registry_hist_cmd(uint32_t buffer, const char *system, const char *name, const char *cmd,
 			  bool remove, struct uft_hist_error *he);
+/* Whether a hist trigger of the buffer has a snapshot() action. */
+bool uft_registry_hist_snapshots(uint32_t buffer);
 /* Removes every hist trigger of the event in the buffer (O_TRUNC). */
 int uft_registry_hist_remove_all(uint32_t buffer, const char *system, const char *name);
 /* The `hist` file (malloc'd; empty without hist triggers), NULL on error. */

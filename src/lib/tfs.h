@@ -158,6 +158,8 @@ int tfs_snapshot_alloc(struct tfs_inst *in);
  * held; every tree call does it first); forgets the snapshot thread in a
  * forked child. */
 void tfs_triggers_service(void);
+/* Starts the thread that serves snapshot requests (tfs_lock held). */
+void tfs_triggers_start_thread(void);
 void tfs_triggers_after_fork(void);
 /* A parsed hist command written to a trigger file (tfs_hist.c). */
 struct uft_trig_spec;

@@ -70,6 +70,9 @@ static void log_hist_error(const struct tfs_node *n, const char *cmd,
 		    n->inst, UFT_FILTER_ERR_LOC, cmd + off, uft_filter_strerror(he->filter.code),
 		    he->filter.code > 0 && he->filter.pos > 0 ? (unsigned)he->filter.pos : 0);
 	} else if (he->code > 0) {
+		for (uint32_t i = 0; i < he->n_prior; i++)
+			tfs_log_error(n->inst, loc, cmd, uft_hist_strerror(he->prior[i].code),
+				      he->prior[i].pos > 0 ? (unsigned)he->prior[i].pos : 0);
 		tfs_log_error(n->inst, loc, cmd, uft_hist_strerror(he->code),
 			      he->pos > 0 ? (unsigned)he->pos : 0);
 	}
@@ -79,6 +82,13 @@ int tfs_hist_write(const struct tfs_node *n, const struct uft_trig_spec *sp)
 {
 	struct uft_hist_error he;
 	int rc = uft_registry_hist_cmd(n->inst->buffer, n->sys, n->ev, sp->hist, sp->remove, &he);
+	/* A snapshot() action takes the instance's snapshot as a snapshot
+	 * trigger does: through the request the tree's thread serves. */
+	if (rc == 0 && !sp->remove && uft_registry_hist_snapshots(n->inst->buffer)) {
+		tfs_triggers_start_thread();
+		if (tfs_snapshot_alloc(n->inst) != 0)
+			return -ENOMEM;
+	}
 	if (rc == 0 || rc == -ENOMEM)
 		return rc;
 	/* The command as the engine shows it: "hist:" + what follows. */

@@ -7,11 +7,10 @@
  * removes the event's hist triggers only, as the kernel does; otherwise
  * `>` and `>>` both add.
  *
- * A snapshot trigger cannot copy a buffer where it fires (maybe inside a
- * signal handler), so it leaves the time it fired at and a byte in a pipe.
- * A thread of the tree, started with the first snapshot trigger, wakes on
- * the byte and moves the buffer's records up to that time into the
- * snapshot; every tree call does the same first, so a read of `snapshot`,
+ * A snapshot trigger (or a hist snapshot() action) cannot copy a buffer where it fires (maybe
+ * inside a signal handler), so it leaves the time it fired at and a byte in a pipe. A thread of the
+ * tree, started with the first snapshot trigger, wakes on the byte and moves the buffer's records
+ * up to that time into the snapshot; every tree call does the same first, so a read of `snapshot`,
  * `trace` or `trace_pipe` never sees the buffer before the request is
  * served. Records after the time stay in the buffer. */
 #define _GNU_SOURCE
@@ -52,8 +51,7 @@ static void *snapshot_thread(void *arg)
 	}
 }
 
-/* Starts the thread that serves snapshot requests (tfs_lock held). */
-static void start_thread(void)
+void tfs_triggers_start_thread(void)
 {
 	thread_wanted = true;
 	if (thread_running)
@@ -80,7 +78,7 @@ static void start_thread(void)
 void tfs_triggers_service(void)
 {
 	if (thread_wanted && !thread_running)
-		start_thread(); /* in a forked child */
+		tfs_triggers_start_thread(); /* in a forked child */
 	for (uint32_t b = 0; b < UFT_MAX_BUFFERS; b++) {
 		if (!atomic_load_explicit(&uft_trig_snap_cut[b], memory_order_relaxed))
 			continue;
@@ -146,7 +144,7 @@ static int write_trigger(const struct tfs_node *n, char *buf, size_t len, unsign
 		tfs_log_error(in, UFT_FILTER_ERR_LOC, sp.filter, uft_filter_strerror(fe.code),
 			      fe.code > 0 && fe.pos > 0 ? (unsigned)fe.pos : 0);
 	if (rc == 0 && sp.cmd == UFT_TRIG_SNAPSHOT)
-		start_thread();
+		tfs_triggers_start_thread();
 	uft_trigger_spec_free(&sp);
 	return rc;
 }

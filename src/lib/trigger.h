@@ -55,10 +55,11 @@ void uft_trig_run_early(const struct uft_trig_list *l, void *ra);
 
 /* The cond case: runs the triggers whose filter matches the record now,
  * except those that act after the record is committed (stacktrace,
- * snapshot, traceoff), which go to `post` (room for UFT_TRIG_MAX_POST).
+ * snapshot, traceoff) and the snapshots hist snapshot() actions asked for,
+ * which go to `post` (room for UFT_TRIG_MAX_POST).
  * Returns how many went there; uft_trig_run_post() runs them, traceoff
  * last. */
-#define UFT_TRIG_MAX_POST 3
+#define UFT_TRIG_MAX_POST 4 /* a list acts in one buffer: one snapshot of histograms */
 unsigned uft_trig_run_cond(const struct uft_trig_list *l, const void *rec, uint32_t len,
 			   uint64_t ts, uint32_t cpu, const char *comm, struct uft_trig **post);
 void uft_trig_run_post(struct uft_trig *const *post, unsigned n, void *ra);
@@ -68,6 +69,10 @@ void uft_trig_run_post(struct uft_trig *const *post, unsigned n, void *ra);
  * a wake-up byte; the tree takes the snapshot of everything up to that time
  * (tfs_triggers.c). 0: no request. */
 extern _Atomic uint64_t uft_trig_snap_cut[UFT_MAX_BUFFERS];
+/* A hist snapshot() action fired in the record being committed: the
+ * snapshot of buffer b is asked for after the commit (post[] of
+ * uft_trig_run_cond). Async-signal-safe. */
+void uft_trig_hist_snapshot(uint32_t b);
 /* Write end of the pipe that wakes the tree's snapshot thread, -1 if none. */
 extern _Atomic int uft_trig_wake_fd;
 

@@ -95,6 +95,20 @@ void uft_trig_run_early(const struct uft_trig_list *l, void *ra)
 		run_one(l->t[i], ra);
 }
 
+/* snapshot() actions of histograms fired by the record being committed
+ * (bit per buffer): taken after the commit, as a snapshot trigger, so the
+ * record is in the snapshot. Saved and restored around each record's
+ * triggers, so a signal handler's record keeps its own. */
+static __thread uint32_t hist_snaps __attribute__((tls_model("initial-exec")));
+/* What post[] holds for them: one pseudo trigger per buffer. */
+static struct uft_trig hist_snap_post[UFT_MAX_BUFFERS];
+
+void uft_trig_hist_snapshot(uint32_t b)
+{
+	if (b < UFT_MAX_BUFFERS)
+		hist_snaps |= 1u << b;
+}
+
 static const char *own_comm(void *ctx, int pid)
 {
 	(void)pid; /* a live record's pid is always the writing thread's */
@@ -114,6 +128,8 @@ unsigned uft_trig_run_cond(const struct uft_trig_list *l, const void *rec, uint3
 			   uint64_t ts, uint32_t cpu, const char *comm, struct uft_trig **post)
 {
 	unsigned n = 0;
+	uint32_t outer = hist_snaps;
+	hist_snaps = 0;
 	for (uint32_t i = 0; i < l->nr; i++) {
 		struct uft_trig *t = l->t[i];
 		if (t->cmd == UFT_TRIG_HIST) {
@@ -130,6 +146,11 @@ unsigned uft_trig_run_cond(const struct uft_trig_list *l, const void *rec, uint3
 		}
 		run_one(t, NULL);
 	}
+	uint32_t mine = hist_snaps;
+	hist_snaps = outer;
+	for (uint32_t b = 0; mine && b < UFT_MAX_BUFFERS && n < UFT_TRIG_MAX_POST; b++)
+		if (mine & (1u << b))
+			post[n++] = &hist_snap_post[b];
 	return n;
 }
 
@@ -137,9 +158,12 @@ void uft_trig_run_post(struct uft_trig *const *post, unsigned n, void *ra)
 {
 	/* The kernel records the stack and takes the snapshot before its
 	 * traceoff, which alone waits for the commit. */
-	for (unsigned i = 0; i < n; i++)
-		if (post[i]->cmd != UFT_TRIG_TRACEOFF)
+	for (unsigned i = 0; i < n; i++) {
+		if (post[i] >= hist_snap_post && post[i] < hist_snap_post + UFT_MAX_BUFFERS)
+			request_snapshot((uint32_t)(post[i] - hist_snap_post));
+		else if (post[i]->cmd != UFT_TRIG_TRACEOFF)
 			run_one(post[i], ra);
+	}
 	for (unsigned i = 0; i < n; i++)
 		if (post[i]->cmd == UFT_TRIG_TRACEOFF)
 			run_one(post[i], ra);

@@ -653,8 +653,29 @@ static void test_errors(void **state)
 	    {"keys=pid:a=1+2+3+4+5", -EINVAL, UFT_HIST_ERR_TOO_MANY_SUBEXPR, 16},
 	    {"keys=pid:onmatch(a.b).trace(nosuch,$x)", -EINVAL, UFT_HIST_ERR_SYNTH_EVENT_NOT_FOUND,
 	     33},
+	    /* onmax() and onchange(): the handler's syntax before the fields,
+	     * its variable and action after them */
+	    {"keys=pid:onmax($x).save(prio)", -EINVAL, UFT_HIST_ERR_ONX_VAR_NOT_FOUND, 18},
+	    {"keys=pid:a=prio:onmax(a).save(prio)", -EINVAL, UFT_HIST_ERR_ONX_NOT_VAR, 14},
+	    {"keys=pid:a=prio:onchange().save(prio)", -EINVAL, UFT_HIST_ERR_ONX_NOT_VAR, 0},
+	    {"keys=pid:a=prio:onmax($a).save(x)", -EINVAL, UFT_HIST_ERR_INVALID_PARAM, 25},
+	    {"keys=pid:a=prio:onmax($a).save()", -EINVAL, UFT_HIST_ERR_INVALID_PARAM, 0},
+	    {"keys=pid:a=prio:onmax($a).save(prio):onchange($a).save(pid)", -EEXIST,
+	     UFT_HIST_ERR_TOO_MANY_SAVE_ACTIONS, 0},
+	    {"keys=pid:a=prio:onmatch(t.e).save(prio)", -EINVAL, UFT_HIST_ERR_ACTION_MISMATCH, 34},
+	    {"keys=pid:a=prio:onmatch(t.e).snapshot()", -EINVAL, UFT_HIST_ERR_ACTION_MISMATCH, 34},
+	    {"keys=pid:a=prio:onmax($a).snapshot(", -EINVAL, UFT_HIST_ERR_NO_CLOSING_PAREN, 0},
+	    {"keys=pid:a=prio:onmax($a)", -EINVAL, UFT_HIST_ERR_ACTION_NOT_FOUND, 0},
+	    {"keys=pid:a=prio:onmax($a).save", -EINVAL, UFT_HIST_ERR_ACTION_NOT_FOUND, 0},
+	    {"keys=pid:a=prio:onmax($a", -EINVAL, 0, 0},
+	    {"keys=pid:a=prio:onmatch(te).trace(x,$a)", -EINVAL, UFT_HIST_ERR_SUBSYS_NOT_FOUND, 29},
+	    {"keys=pid:a=prio:onmatch(t.e.trace(x,$a", -EINVAL, UFT_HIST_ERR_NO_CLOSING_PAREN, 29},
+	    {"keys=pid:a=prio:onmax($a).snapshot():onchange($a).snapshot()", -EBUSY, 0, 0},
+	    {"keys=pid:prio=prio:onmax($prio).save(prio)", -EINVAL,
+	     UFT_HIST_ERR_FIELD_VAR_CREATE_FAIL, 14},
+	    {"keys=pid:a=prio:onmax($a).save(nosuch)", -EINVAL, UFT_HIST_ERR_FIELD_VAR_CREATE_FAIL,
+	     36},
 	    /* not implemented yet, and said so */
-	    {"keys=pid:onmax($x).save(prio)", -EOPNOTSUPP, 0, 0},
 	    {"keys=pid:vals=bytes-prio", -EOPNOTSUPP, 0, 0},
 	    {"keys=stacktrace", -EOPNOTSUPP, 0, 0},
 	    {"keys=common_stacktrace", -EOPNOTSUPP, 0, 0},
@@ -677,6 +698,21 @@ static void test_errors(void **state)
 		if (rc == -EOPNOTSUPP)
 			assert_non_null(e.unsupported);
 	}
+	/* a save() field that is not one: the kernel's three entries */
+	struct uft_hist_error pe;
+	struct uft_hist *ph;
+	assert_int_equal(uft_hist_create("keys=pid:a=prio:onmax($a).save(nosuch)", &EV, &ph, &pe),
+			 -EINVAL);
+	assert_int_equal(pe.n_prior, 2);
+	assert_int_equal(pe.prior[0].code, UFT_HIST_ERR_FIELD_NOT_FOUND);
+	assert_int_equal(pe.prior[0].pos, 36);
+	assert_int_equal(pe.prior[1].code, UFT_HIST_ERR_FIELD_VAR_PARSE_FAIL);
+	assert_int_equal(pe.prior[1].pos, 36);
+	assert_int_equal(
+	    uft_hist_create("keys=pid:prio=prio:onmax($prio).save(prio)", &EV, &ph, &pe), -EINVAL);
+	assert_int_equal(pe.n_prior, 1);
+	assert_int_equal(pe.prior[0].code, UFT_HIST_ERR_VAR_CREATE_FIND_FAIL);
+
 	/* 17 variable assignments: too many */
 	char spec[512] = "keys=pid";
 	for (int i = 0; i < 17; i++)
@@ -698,6 +734,190 @@ static void test_errors(void **state)
 	assert_string_equal(uft_hist_strerror(UFT_HIST_ERR_TOO_MANY_SORT_FIELDS),
 			    "Too many sort fields (Max = 2)");
 	assert_string_equal(uft_hist_strerror(UFT_HIST_ERR_FIELD_NOT_FOUND), "Couldn't find field");
+}
+
+/* ---- onmax() and onchange() ---- */
+
+static int snapshots;
+static uint64_t emitted[8][2];
+static int n_emitted;
+
+static void *t_synth_get(void *ctx, const char *name, uint32_t *nr, uint8_t *kinds)
+{
+	(void)ctx;
+	if (strcmp(name, "lat"))
+		return NULL;
+	*nr = 2;
+	kinds[0] = kinds[1] = 0;
+	return (void *)1;
+}
+
+static void t_synth_put(void *ctx, void *synth)
+{
+	(void)ctx;
+	(void)synth;
+}
+
+static void t_emit(void *ctx, void *synth, const uint64_t *vals, const char *const *strs)
+{
+	(void)ctx;
+	(void)synth;
+	(void)strs;
+	if (n_emitted < 8) {
+		emitted[n_emitted][0] = vals[0];
+		emitted[n_emitted][1] = vals[1];
+	}
+	n_emitted++;
+}
+
+static void t_snapshot(void *ctx)
+{
+	(void)ctx;
+	snapshots++;
+}
+
+static const struct uft_hist_env ENV = {.synth_get = t_synth_get,
+					.synth_put = t_synth_put,
+					.synth_emit = t_emit,
+					.snapshot = t_snapshot};
+
+static struct uft_hist *make_env(const char *spec)
+{
+	struct uft_hist *h = NULL;
+	struct uft_hist_error e;
+	int rc = uft_hist_create_env(spec, &EV, &ENV, &h, &e);
+
+	if (rc)
+		fprintf(stderr, "%s: rc %d code %d pos %d\n", spec, rc, e.code, e.pos);
+	assert_int_equal(rc, 0);
+	snapshots = n_emitted = 0;
+	return h;
+}
+
+static void test_onmax_onchange(void **state)
+{
+	(void)state;
+	/* save(): the fields of the event that set the max; an entry whose
+	 * value never passed 0 has none (the kernel's unset variables). */
+	struct uft_hist *h = make_env("keys=pid:b=bytes:onmax($b).save(comm,prio,name)");
+	feed_std(h);
+	expect(
+	    h,
+	    HDR("hist:keys=pid:vals=hitcount:b=bytes:sort=hitcount:size=2048:"
+		"onmax($b).save(comm,prio,name) [active]") "{ pid:          1 } hitcount:          "
+							   "1\n"
+							   "\tmax:        100  comm: init          "
+							   "                    prio:         10  "
+							   "name: /etc/passwd                     "
+							   "\n"
+							   "{ pid:          3 } hitcount:          "
+							   "1\n"
+							   "\tmax:          0  comm: (null)        "
+							   "                    prio:          0  "
+							   "name: (null)                          "
+							   "\n"
+							   "{ pid:          0 } hitcount:          "
+							   "1\n"
+							   "\tmax:          1  comm: swapper       "
+							   "                    prio:        120  "
+							   "name: /etc/passwd                     "
+							   "\n"
+							   "{ pid:          2 } hitcount:          "
+							   "2\n"
+							   "\tmax:       3000  comm: bash          "
+							   "                    prio:         20  "
+							   "name: /bin/sh                         "
+							   "\n" TOTALS(5, 4, 0));
+	/* a smaller value later keeps the max and its fields */
+	struct trec r = mk(2, 99, 5, 0, "zsh", "/x");
+	feed(h, &r, 0, 0);
+	char *t = print(h);
+	assert_non_null(strstr(t, "{ pid:          2 } hitcount:          3\n"
+				  "\tmax:       3000  comm: bash    "));
+	free(t);
+	/* clear empties the tracked values too */
+	uft_hist_clear(h);
+	r = mk(2, 7, 9, 0, "zsh", "/x");
+	feed(h, &r, 0, 0);
+	t = print(h);
+	assert_non_null(strstr(t, "{ pid:          2 } hitcount:          1\n"
+				  "\tmax:          9  comm: zsh     "));
+	free(t);
+	assert_int_equal(snapshots, 0);
+	uft_hist_free(h);
+
+	/* onchange(): a snapshot each time the value differs from the last
+	 * snapshot's; the entries show nothing for a snapshot() action. */
+	h = make_env("keys=pid:b=bytes:onchange($b).snapshot()");
+	feed_std(h);
+	assert_int_equal(snapshots, 4);
+	expect(h,
+	       HDR("hist:keys=pid:vals=hitcount:b=bytes:sort=hitcount:size=2048:"
+		   "onchange($b).snapshot() [active]") "{ pid:          1 } hitcount:          1\n"
+						       "{ pid:          3 } hitcount:          1\n"
+						       "{ pid:          0 } hitcount:          1\n"
+						       "{ pid:          2 } hitcount:          2\n"
+						       "\n"
+						       "Snapshot taken (see tracing/snapshot).  "
+						       "Details:\n"
+						       "\ttriggering value { onchange($b) }:       "
+						       "   1\t"
+						       "triggered by event with key: { pid:        "
+						       "  0 }\n" TOTALS(5, 4, 0));
+	assert_true(uft_hist_has_snapshot(h));
+	uft_hist_free(h);
+
+	/* onmax().snapshot(): only a value above every entry's takes one */
+	h = make_env("keys=common_pid.execname:b=bytes:onmax($b).snapshot()");
+	feed_std(h);
+	assert_int_equal(snapshots, 3);
+	t = print(h);
+	assert_non_null(strstr(t, "\n\nSnapshot taken (see tracing/snapshot).  Details:\n"
+				  "\ttriggering value { onmax($b) }:       3000\t"
+				  "triggered by event with key: { common_pid: bash            "
+				  "[         2] }\n\nTotals:\n"));
+	free(t);
+	uft_hist_free(h);
+
+	/* .trace() and the legacy .SYNTH() run when the value wins; every
+	 * onmax/onchange line shows the saved fields. */
+	h = make_env("keys=pid:b=bytes:onmax($b).trace(lat,$b,prio):onchange($b).save(id):"
+		     "onmax($b).lat($b,delta)");
+	feed_std(h);
+	assert_int_equal(n_emitted, 8);
+	static const uint64_t want[8][2] = {{100, 10},	{100, (uint64_t)-5}, {250, 20}, {250, 7},
+					    {3000, 20}, {3000, 7},	     {1, 120},	{1, 0}};
+	for (int i = 0; i < 8; i++) {
+		assert_int_equal(emitted[i][0], want[i][0]);
+		assert_int_equal(emitted[i][1], want[i][1]);
+	}
+	expect(h, HDR("hist:keys=pid:vals=hitcount:b=bytes:sort=hitcount:size=2048:"
+		      "onmax($b).trace(lat,$b,prio):onchange($b).save(id):onmax($b).lat($b,delta) "
+		      "[active]") "{ pid:          1 } hitcount:          1\n"
+				  "\tmax:        100  id:          0\n"
+				  "\tchanged:        100  id:          0\n"
+				  "\tmax:        100  id:          0\n"
+				  "{ pid:          3 } hitcount:          1\n"
+				  "\tmax:          0  id:          0\n"
+				  "\tchanged:          0  id:          0\n"
+				  "\tmax:          0  id:          0\n"
+				  "{ pid:          0 } hitcount:          1\n"
+				  "\tmax:          1  id:          0\n"
+				  "\tchanged:          1  id:          0\n"
+				  "\tmax:          1  id:          0\n"
+				  "{ pid:          2 } hitcount:          2\n"
+				  "\tmax:       3000  id:          1\n"
+				  "\tchanged:       3000  id:          1\n"
+				  "\tmax:       3000  id:          1\n" TOTALS(5, 4, 0));
+	/* the same trigger only with the same actions */
+	struct uft_hist *same = make_env("keys=pid:b=bytes:onmax($b).trace(lat,$b,prio):"
+					 "onchange($b).save(id):onmax($b).lat($b,delta)");
+	struct uft_hist *other = make_env("keys=pid:b=bytes:onmax($b).trace(lat,$b,prio)");
+	assert_true(uft_hist_same(h, same, false));
+	assert_false(uft_hist_same(h, other, false));
+	uft_hist_free(same);
+	uft_hist_free(other);
+	uft_hist_free(h);
 }
 
 static void test_same(void **state)
@@ -1240,8 +1460,11 @@ static void test_report_errors(void **state)
 	     "  Command: hist:keys=prev_pid:clear\n"
 	     "           ^\n"},
 	    {"sched:sched_switch:keys=prev_pid:onmax($y).save(x)",
-	     "uft report: hist:sched:sched_switch: not supported yet: onmax and onchange "
-	     "handlers\n"},
+	     "uft report: hist:sched:sched_switch: error: Invalid action param\n"
+	     "  Command: hist:keys=prev_pid:onmax($y).save(x)\n"
+	     "                                  ^\n"},
+	    {"sched:sched_switch:keys=prev_pid.stacktrace",
+	     "uft report: hist:sched:sched_switch: not supported yet: stack traces\n"},
 	    {"sched:nosuch:keys=x",
 	     "uft report: --hist 'sched:nosuch:keys=x': no such event in the "
 	     "file\n"},
@@ -1272,6 +1495,7 @@ int main(void)
 	    cmocka_unit_test(test_size_and_drops),
 	    cmocka_unit_test(test_records_too_short),
 	    cmocka_unit_test(test_errors),
+	    cmocka_unit_test(test_onmax_onchange),
 	    cmocka_unit_test(test_same),
 	    cmocka_unit_test(test_format_parse),
 	    cmocka_unit_test(test_live_kernel_format),

@@ -309,10 +309,9 @@ static void test_parse_errors(void **state)
 				 "hist:tfsev:num: error: Variable already defined\n"
 				 "  Command: hist:keys=a:x=u,x=a\n"
 				 "                       ^\n"
-				 "hist:tfsev:num: error: onmax and onchange handlers not "
-				 "supported\n"
+				 "hist:tfsev:num: error: Invalid action param\n"
 				 "  Command: hist:keys=a:onmax($x).save(u)\n"
-				 "           ^\n"
+				 "                                      ^\n"
 				 "event filter parse error: error: Field not found\n"
 				 "  Command: nosuch == 1\n"
 				 "                  ^\n");
@@ -330,13 +329,14 @@ static void test_variables_onmatch(void **state)
 	const char *w = "events/tfsev/num/trigger", *s = "events/tfsev/other/trigger";
 	assert_int_equal(tfs_echo("synthetic_events", "wakeup_latency u64 lat; pid_t pid", A), 0);
 	assert_int_equal(echo(w, A, "hist:keys=a:ts0=common_timestamp.usecs"), 0);
-	assert_int_equal(echo(s, A,
-			      "hist:keys=b:lat=common_timestamp.usecs-$ts0,c=64/8/4/2,d=14-7-5-2,"
-			      "e=2+3*4,z=b/0x1-b:onmatch(tfsev.num).trace(wakeup_latency,$lat,b)"),
-			 0);
+	assert_int_equal(
+	    echo(s, A,
+		 "hist:keys=b:lat=common_timestamp.usecs-$ts0,c=64/8/4/2,d=14-7-5-2,"
+		 "e=2+3*4,z=b/0x1-b,pid=b:onmatch(tfsev.num).trace(wakeup_latency,$lat,$pid)"),
+	    0);
 	check(s, "hist:keys=b:vals=hitcount:lat=common_timestamp.usecs-$ts0,c=64/8/4/2,"
-		 "d=14-7-5-2,e=2+3*4,z=b/1-b:sort=hitcount:size=2048:clock=global:"
-		 "onmatch(tfsev.num).trace(wakeup_latency,$lat,b) [active]\n");
+		 "d=14-7-5-2,e=2+3*4,z=b/1-b,pid=b:sort=hitcount:size=2048:clock=global:"
+		 "onmatch(tfsev.num).trace(wakeup_latency,$lat,$pid) [active]\n");
 	assert_int_equal(
 	    echo("events/synthetic/wakeup_latency/trigger", A, "hist:keys=pid,lat.buckets=10"), 0);
 	/* Busy: the synthetic event is generated, ts0 is read. */
@@ -397,6 +397,121 @@ static void test_variables_onmatch(void **state)
 	assert_int_equal(echo(w, W, "hist:keys=a"), 0);
 	assert_int_equal(tfs_echo("synthetic_events", "!wakeup_latency", A), 0);
 	assert_int_equal(tfs_echo("error_log", "", W), 0);
+}
+
+/* onmax().save() and onchange().snapshot() live: the saved fields with
+ * their max, the instance's snapshot taken at the firing and its details
+ * block, one conditional snapshot per instance, the kernel's errors. */
+static void test_onmax_onchange(void **state)
+{
+	(void)state;
+	mkinst("o");
+	const char *tr = num("o", "trigger");
+	assert_int_equal(echo(num("o", "enable"), W, "1"), 0);
+	assert_int_equal(echo(tr, A, "hist:keys=a:m=u:onmax($m).save(name,path)"), 0);
+	assert_int_equal(echo(tr, A, "hist:keys=a:m=u:onchange($m).snapshot()"), 0);
+	/* one conditional snapshot per instance */
+	assert_int_equal(echo(tr, A, "hist:keys=a:n=u:onmax($n).snapshot()"), -EBUSY);
+	check(tr, "hist:keys=a:vals=hitcount:m=u:sort=hitcount:size=2048:"
+		  "onmax($m).save(name,path) [active]\n"
+		  "hist:keys=a:vals=hitcount:m=u:sort=hitcount:size=2048:"
+		  "onchange($m).snapshot() [active]\n");
+	trace_num(1, 10, "ten", "/10");
+	trace_num(2, 5, "five", "/5");
+	trace_num(1, 30, "thirty", "/30");
+	trace_num(1, 20, "twenty", "/20"); /* changed: the last snapshot */
+	trace_num(1, 20, "again", "/20");  /* no change, no max */
+	check(num("o", "hist"),
+	      "# event histogram\n"
+	      "#\n"
+	      "# trigger info: hist:keys=a:vals=hitcount:m=u:sort=hitcount:size=2048:"
+	      "onmax($m).save(name,path) [active]\n"
+	      "#\n"
+	      "\n"
+	      "{ a:          2 } hitcount:          1\n"
+	      "\tmax:          5  name: five                              "
+	      "path: /5                              \n"
+	      "{ a:          1 } hitcount:          4\n"
+	      "\tmax:         30  name: thirty                            "
+	      "path: /30                             \n"
+	      "\n"
+	      "Totals:\n"
+	      "    Hits: 5\n"
+	      "    Entries: 2\n"
+	      "    Dropped: 0\n"
+	      "\n"
+	      "\n"
+	      "# event histogram\n"
+	      "#\n"
+	      "# trigger info: hist:keys=a:vals=hitcount:m=u:sort=hitcount:size=2048:"
+	      "onchange($m).snapshot() [active]\n"
+	      "#\n"
+	      "\n"
+	      "{ a:          2 } hitcount:          1\n"
+	      "{ a:          1 } hitcount:          4\n"
+	      "\n"
+	      "Snapshot taken (see tracing/snapshot).  Details:\n"
+	      "\ttriggering value { onchange($m) }:         20\t"
+	      "triggered by event with key: { a:          1 }\n"
+	      "\n"
+	      "Totals:\n"
+	      "    Hits: 5\n"
+	      "    Entries: 2\n"
+	      "    Dropped: 0\n");
+	/* The snapshot holds everything up to the last firing; the event
+	 * after it stays in the buffer. */
+	char *t = rd("instances/o/snapshot");
+	assert_int_equal(tfs_count(t, "num: a="), 4);
+	assert_int_equal(tfs_count(t, "num: a=1 u=20 name=twenty path=/20\n"), 1);
+	free(t);
+	t = rd("instances/o/trace");
+	assert_int_equal(tfs_count(t, "num: a="), 1);
+	assert_int_equal(tfs_count(t, "num: a=1 u=20 name=again path=/20\n"), 1);
+	free(t);
+	/* clear: the tracked values go, the snapshot's details stay */
+	assert_int_equal(echo(tr, A, "hist:keys=a:m=u:onmax($m).save(name,path):clear"), 0);
+	trace_num(1, 3, "three", "/3");
+	t = rd(num("o", "hist"));
+	assert_non_null(strstr(t, "{ a:          1 } hitcount:          1\n"
+				  "\tmax:          3  name: three     "));
+	free(t);
+	/* removed, the snapshot() action may go elsewhere */
+	assert_int_equal(echo(tr, A, "!hist:keys=a:m=u:onchange($m).snapshot()"), 0);
+	assert_int_equal(echo("instances/o/events/tfsev/other/trigger", A,
+			      "hist:keys=b:n=b:onmax($n).snapshot()"),
+			 0);
+	/* errors */
+	assert_int_equal(echo(tr, A, "hist:keys=a:m=u:onmax($m).save(nosuch)"), -EINVAL);
+	assert_int_equal(
+	    echo(tr, A, "hist:keys=a:m=u:onmax($m).save(name):onchange($m).save(path)"), -EEXIST);
+	assert_int_equal(echo(tr, A, "hist:keys=a:m=u:onmax(m).save(name)"), -EINVAL);
+	assert_int_equal(echo(tr, A, "hist:keys=a:m=u:onchange($x).save(name)"), -EINVAL);
+	assert_int_equal(echo(tr, A, "hist:keys=a:onmatch(tfsev.other).save(name)"), -EINVAL);
+	char *log = error_log("o");
+	assert_string_equal(
+	    log, "hist:tfsev:num: error: Couldn't find field\n"
+		 "  Command: hist:keys=a:m=u:onmax($m).save(nosuch)\n"
+		 "                                          ^\n"
+		 "hist:tfsev:num: error: Couldn't parse field variable\n"
+		 "  Command: hist:keys=a:m=u:onmax($m).save(nosuch)\n"
+		 "                                          ^\n"
+		 "hist:tfsev:num: error: Couldn't create field variable\n"
+		 "  Command: hist:keys=a:m=u:onmax($m).save(nosuch)\n"
+		 "                                          ^\n"
+		 "hist:tfsev:num: error: Can't have more than one save() action per hist\n"
+		 "  Command: hist:keys=a:m=u:onmax($m).save(name):onchange($m).save(path)\n"
+		 "           ^\n"
+		 "hist:tfsev:num: error: For onmax(x) or onchange(x), x must be a variable\n"
+		 "  Command: hist:keys=a:m=u:onmax(m).save(name)\n"
+		 "                       ^\n"
+		 "hist:tfsev:num: error: Couldn't find onmax or onchange variable\n"
+		 "  Command: hist:keys=a:m=u:onchange($x).save(name)\n"
+		 "                                     ^\n"
+		 "hist:tfsev:num: error: Handler doesn't support action\n"
+		 "  Command: hist:keys=a:onmatch(tfsev.other).save(name)\n"
+		 "                                            ^\n");
+	free(log);
+	rminst("o");
 }
 
 /* ---- concurrency ---- */
@@ -464,17 +579,87 @@ static void test_concurrent_writers(void **state)
 	rminst("c");
 }
 
+/* onmax().save() with writers on several threads and in signal handlers:
+ * every entry's saved name is the text of its max, and the max is the
+ * largest value written for the key. */
+#define MAX_PER_THREAD 20000
+#define MAX_THREADS 4
+
+static unsigned mval(unsigned t, unsigned i)
+{
+	return (i * 7919u + t * 104729u) % 1000003u;
+}
+
+static void *max_writer(void *arg)
+{
+	unsigned t = (unsigned)(uintptr_t)arg;
+	char name[16];
+	for (unsigned i = 0; i < MAX_PER_THREAD; i++) {
+		unsigned v = mval(t, i);
+		snprintf(name, sizeof(name), "%u", v);
+		trace_num((int)(i & 3), v, name, "/m");
+	}
+	return NULL;
+}
+
+static void on_usr1_small(int sig)
+{
+	(void)sig;
+	trace_num(1, 2, "2", "/s");
+}
+
+static void test_onmax_concurrent(void **state)
+{
+	(void)state;
+	mkinst("cm");
+	assert_int_equal(echo(num("cm", "trigger"), A, "hist:keys=a:m=u:onmax($m).save(name)"), 0);
+	struct sigaction sa = {0};
+	sa.sa_handler = on_usr1_small;
+	sigemptyset(&sa.sa_mask);
+	assert_int_equal(sigaction(SIGUSR1, &sa, NULL), 0);
+	pthread_t th[MAX_THREADS];
+	for (unsigned i = 0; i < MAX_THREADS; i++)
+		assert_int_equal(pthread_create(&th[i], NULL, max_writer, (void *)(uintptr_t)i), 0);
+	for (int k = 0; k < 200; k++) {
+		for (int i = 0; i < MAX_THREADS; i++)
+			pthread_kill(th[i], SIGUSR1);
+		if (k % 20 == 0)
+			free(rd(num("cm", "hist")));
+	}
+	for (int i = 0; i < MAX_THREADS; i++)
+		pthread_join(th[i], NULL);
+	signal(SIGUSR1, SIG_DFL);
+	unsigned want[4] = {0, 0, 0, 0};
+	for (unsigned t = 0; t < MAX_THREADS; t++)
+		for (unsigned i = 0; i < MAX_PER_THREAD; i++)
+			if (mval(t, i) > want[i & 3])
+				want[i & 3] = mval(t, i);
+	char *text = rd(num("cm", "hist"));
+	for (int a = 0; a < 4; a++) {
+		char line[160];
+		snprintf(line, sizeof(line), "{ a: %10d } hitcount: ", a);
+		const char *at = strstr(text, line);
+		assert_non_null(at);
+		at = strstr(at, "\n\tmax: ");
+		assert_non_null(at);
+		char expect_line[128];
+		snprintf(expect_line, sizeof(expect_line), "\n\tmax: %10u  name: %-32u\n", want[a],
+			 want[a]);
+		assert_memory_equal(at, expect_line, strlen(expect_line));
+	}
+	free(text);
+	rminst("cm");
+}
+
 int main(void)
 {
 	prctl(PR_SET_NAME, "histtest");
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_basic_soft_mode),
-	    cmocka_unit_test(test_modifiers_and_listing),
-	    cmocka_unit_test(test_size_and_drops),
-	    cmocka_unit_test(test_pause_cont_clear_remove),
-	    cmocka_unit_test(test_parse_errors),
-	    cmocka_unit_test(test_variables_onmatch),
-	    cmocka_unit_test(test_concurrent_writers),
+	    cmocka_unit_test(test_basic_soft_mode),  cmocka_unit_test(test_modifiers_and_listing),
+	    cmocka_unit_test(test_size_and_drops),   cmocka_unit_test(test_pause_cont_clear_remove),
+	    cmocka_unit_test(test_parse_errors),     cmocka_unit_test(test_variables_onmatch),
+	    cmocka_unit_test(test_onmax_onchange),   cmocka_unit_test(test_concurrent_writers),
+	    cmocka_unit_test(test_onmax_concurrent),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
