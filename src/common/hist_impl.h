@@ -15,6 +15,7 @@ enum hf_src {
 	HF_COMM,     /* common_comm: the writer's name */
 	HF_HITCOUNT, /* 1 per record */
 	HF_CONST,
+	HF_EXPR, /* a value computed by an expression (vals=$x, vals=$a-$b) */
 };
 
 /* Modifier flags, in the order the kernel prints the first one set. */
@@ -40,9 +41,10 @@ struct hist_field {
 	uint32_t key_size; /* bytes in the key, multiple of 8 */
 	uint64_t buckets;  /* .buckets=N */
 	uint64_t constant;
-	char *name;	  /* name in entries and sort keys (owned) */
-	bool is_string;	  /* compared and printed as a string */
-	uint8_t cmp_size; /* key comparison: bytes and sign of the field */
+	char *name;	      /* name in entries and sort keys (owned) */
+	struct hist_expr *ex; /* HF_EXPR (owned) */
+	bool is_string;	      /* compared and printed as a string */
+	uint8_t cmp_size;     /* key comparison: bytes and sign of the field */
 	bool cmp_signed;
 };
 
@@ -68,6 +70,7 @@ struct hist_expr {
 	uint8_t unit;	      /* HIST_UNIT_*: timestamps in it */
 	bool is_string;	      /* a string field (only as a variable or param) */
 	uint32_t var;	      /* EX_SELF, EX_REF */
+	uint32_t slot;	      /* EX_REF: index in the histogram's uses[] */
 	struct uft_hist *ref; /* EX_REF */
 	char *ref_name;	      /* EX_SELF, EX_REF: as printed, "$name" */
 	struct hist_field f;  /* EX_FIELD */
@@ -180,10 +183,13 @@ struct uft_hist {
 	uint32_t save_words; /* payload words of a saved record */
 	int snap_action;     /* index of the snapshot() action, or -1 */
 	struct uft_hist_env env;
-	/* Histograms whose variables this one reads (each counted once per
-	 * reference in their users). */
+	/* The variables of other histograms this one reads (histogram and
+	 * variable, each pair once, counted in the histogram's users): an
+	 * event resolves them all first, each read once, as the kernel's
+	 * resolve_var_refs(). */
 	uint32_t n_uses;
 	struct uft_hist *uses[64];
+	uint32_t use_var[64];
 	bool linked;
 	uint32_t users;
 	struct hist_table t;

@@ -258,6 +258,7 @@ struct eval {
 	uint32_t cpu;
 	const uint8_t *key;
 	const uint64_t *vv; /* this event's variables, in definition order */
+	const uint64_t *rv; /* the other histograms' variables, by slot */
 };
 
 /* The value of e for this event; false when a field is not in the record
@@ -275,22 +276,9 @@ static bool eval(const struct eval *c, const struct hist_expr *e, uint64_t *out)
 	case EX_SELF:
 		*out = c->vv[e->var];
 		return true;
-	case EX_REF: {
-		struct uft_hist *r = e->ref;
-		struct hist_table *t = &r->t;
-		if (r->key_size != c->h->key_size || !t->vars_set)
-			return false;
-		int64_t el = lookup(t, c->key, r->key_size);
-		if (el < 0)
-			return false;
-		/* Read once: the first reader takes the value and unsets it. */
-		uint32_t bit = 1u << e->var;
-		uint32_t was = __atomic_fetch_and(&t->vars_set[el], ~bit, __ATOMIC_ACQ_REL);
-		if (!(was & bit))
-			return false;
-		*out = __atomic_load_n(&t->vars[(size_t)el * t->n_vars + e->var], __ATOMIC_RELAXED);
+	case EX_REF:
+		*out = c->rv[e->slot];
 		return true;
-	}
 	case EX_NEG:
 		if (!eval(c, e->l, &a))
 			return false;
@@ -470,12 +458,33 @@ static void update(struct uft_hist *h, const void *record, uint32_t len, uint64_
 			memcpy(key + f->key_off, &v, 8);
 		}
 	}
-	uint64_t vals[UFT_HIST_MAX_VALS];
-	for (uint32_t i = 0; i < h->n_vals; i++)
-		if (!num_value(h, &h->vals[i], rec, len, ts, cpu, &vals[i]))
+	/* The other histograms' variables, each read once; one unset: the
+	 * event is not for this histogram. */
+	uint64_t rv[sizeof(h->uses) / sizeof(h->uses[0])];
+	for (uint32_t i = 0; i < h->n_uses; i++) {
+		struct uft_hist *r = h->uses[i];
+		struct hist_table *rt = &r->t;
+		if (r->key_size != h->key_size || !rt->vars_set)
 			return;
+		int64_t el = lookup(rt, key, r->key_size);
+		if (el < 0)
+			return;
+		uint32_t bit = 1u << h->use_var[i];
+		uint32_t was = __atomic_fetch_and(&rt->vars_set[el], ~bit, __ATOMIC_ACQ_REL);
+		if (!(was & bit))
+			return;
+		rv[i] = __atomic_load_n(&rt->vars[(size_t)el * rt->n_vars + h->use_var[i]],
+					__ATOMIC_RELAXED);
+	}
 	uint64_t vv[UFT_HIST_MAX_VARS];
-	struct eval ec = {h, rec, len, ts, cpu, key, vv};
+	struct eval ec = {h, rec, len, ts, cpu, key, vv, rv};
+	uint64_t vals[UFT_HIST_MAX_VALS];
+	for (uint32_t i = 0; i < h->n_vals; i++) {
+		const struct hist_field *f = &h->vals[i];
+		if (f->src == HF_EXPR ? !eval(&ec, f->ex, &vals[i])
+				      : !num_value(h, f, rec, len, ts, cpu, &vals[i]))
+			return;
+	}
 	for (uint32_t i = 0; i < h->n_vars; i++) {
 		vv[i] = 0;
 		if (!h->vars[i].e->is_string && !eval(&ec, h->vars[i].e, &vv[i]))

@@ -368,6 +368,47 @@ bad_modifier:
 	return fail(p, -EINVAL, UFT_HIST_ERR_BAD_FIELD_MODIFIER, modifier);
 }
 
+static int parse_expr(struct parse *p, char *str, bool top, struct hist_expr **out);
+
+/* A value that is a variable reference or an expression: summed per entry
+ * like a field, named as the kernel names it (the variable, or the
+ * expression's text). */
+static int value_expr(struct parse *p, const char *str, struct hist_field *hf)
+{
+	char *copy = strdup(str), buf[STR_MAX];
+	struct hist_expr *e = NULL;
+	int rc;
+
+	if (!copy)
+		return fail(p, -ENOMEM, 0, NULL);
+	p->depth = 0;
+	rc = parse_expr(p, copy, true, &e);
+	free(copy);
+	if (rc)
+		return rc;
+	hf->ex = e;
+	if (e->op == EX_FIELD) {
+		/* a reference that stands for a field is that field */
+		*hf = e->f;
+		hf->name = e->f.name;
+		e->f.name = NULL;
+		uft_hist_expr_free(e);
+		return 0;
+	}
+	hf->src = HF_EXPR;
+	hf->cmp_size = 8;
+	if (e->is_string)
+		return fail(p, -EINVAL, UFT_HIST_ERR_INVALID_STR_OPERAND, str);
+	if (e->op == EX_REF) {
+		/* "sys.event.$var" is named "sys.event.var" */
+		const char *d = strchr(e->ref_name, '$');
+		snprintf(buf, sizeof(buf), "%.*s%s", (int)(d - e->ref_name), e->ref_name, d + 1);
+	} else {
+		uft_hist_expr_spec(e, buf, sizeof(buf));
+	}
+	return set_name(p, hf, buf);
+}
+
 static int create_vals(struct parse *p)
 {
 	struct uft_hist *h = p->h;
@@ -388,7 +429,10 @@ static int create_vals(struct parse *p)
 		if (!strcmp(str, "hitcount") && !n_hitcount++)
 			continue;
 		hf = &h->vals[h->n_vals++];
-		rc = parse_operand(p, str, false, hf);
+		if (strpbrk(str, "$+-*/"))
+			rc = value_expr(p, str, hf);
+		else
+			rc = parse_operand(p, str, false, hf);
 		if (rc)
 			goto out;
 		if (hf->flags & (HF_BUCKET | HF_LOG2 | HF_SYM | HF_SYM_OFFSET | HF_SYSCALL)) {
@@ -432,13 +476,42 @@ static struct hist_expr *new_expr(struct parse *p, uint8_t op)
 	return e;
 }
 
-static int add_use(struct parse *p, struct uft_hist *r)
+/* The slot of variable `var` of r in h's uses[] (added once), or -1. */
+static int add_use(struct parse *p, struct uft_hist *r, uint32_t var)
 {
-	if (p->h->n_uses == sizeof(p->h->uses) / sizeof(p->h->uses[0]))
+	struct uft_hist *h = p->h;
+
+	for (uint32_t i = 0; i < h->n_uses; i++)
+		if (h->uses[i] == r && h->use_var[i] == var)
+			return (int)i;
+	if (h->n_uses == sizeof(h->uses) / sizeof(h->uses[0]))
 		return fail(p, -EINVAL, UFT_HIST_ERR_TOO_MANY_VARS, NULL);
-	p->h->uses[p->h->n_uses++] = r;
+	h->uses[h->n_uses] = r;
+	h->use_var[h->n_uses] = var;
 	r->users++;
-	return 0;
+	return (int)h->n_uses++;
+}
+
+static struct hist_expr *new_expr(struct parse *p, uint8_t op);
+
+/* A copy of a field expression (a variable that is a plain field, which a
+ * reference to it stands for, as the kernel's local_field_var_ref()). */
+static struct hist_expr *copy_field_expr(struct parse *p, const struct hist_expr *src)
+{
+	struct hist_expr *e = new_expr(p, src->op);
+
+	if (!e)
+		return NULL;
+	*e = *src;
+	e->l = e->r = NULL;
+	e->ref_name = NULL;
+	e->f.ex = NULL;
+	if (src->f.name && !(e->f.name = strdup(src->f.name))) {
+		free(e);
+		fail(p, -ENOMEM, 0, NULL);
+		return NULL;
+	}
+	return e;
 }
 
 /* `$name` or `sys.event.$name`: a variable of this trigger (defined
@@ -469,7 +542,16 @@ static int parse_ref(struct parse *p, char *str, struct hist_expr **out)
 	}
 	name = dollar + 1;
 	idx = uft_hist_var_index(p->h, name);
-	if (idx >= 0 && (!sys || (!strcmp(sys, p->ev->system) && !strcmp(evn, p->ev->name)))) {
+	if (idx >= 0 && (!sys || (!strcmp(sys, p->ev->system) && !strcmp(evn, p->ev->name))) &&
+	    (p->h->vars[idx].e->op == EX_FIELD || p->h->vars[idx].e->op == EX_CONST)) {
+		/* A variable that is a plain field: the reference is the field. */
+		free(copy);
+		if (!(e = copy_field_expr(p, p->h->vars[idx].e)))
+			return -ENOMEM;
+		*out = e;
+		return 0;
+	} else if (idx >= 0 &&
+		   (!sys || (!strcmp(sys, p->ev->system) && !strcmp(evn, p->ev->name)))) {
 		e = new_expr(p, EX_SELF);
 		if (!e) {
 			free(copy);
@@ -495,10 +577,11 @@ static int parse_ref(struct parse *p, char *str, struct hist_expr **out)
 		e->ref = found;
 		e->var = (uint32_t)idx;
 		e->unit = found->vars[idx].e->unit;
-		if ((rc = add_use(p, found))) {
+		if ((rc = add_use(p, found, (uint32_t)idx)) < 0) {
 			free(e);
 			return rc;
 		}
+		e->slot = (uint32_t)rc;
 	}
 	free(copy);
 	if (asprintf(&e->ref_name, "%s", str) < 0) {
@@ -953,6 +1036,33 @@ static int create_actions(struct parse *p)
 	return 0;
 }
 
+/* keys=$v: only a variable of this trigger that is a plain field, which
+ * stands for that field; any other reference is refused. */
+static int key_ref(struct parse *p, char *str, struct hist_field *hf)
+{
+	char *copy = strdup(str);
+	struct hist_expr *e = NULL;
+	int rc;
+
+	if (!copy)
+		return fail(p, -ENOMEM, 0, NULL);
+	p->depth = 0;
+	rc = parse_leaf(p, copy, &e);
+	free(copy);
+	if (rc)
+		return rc;
+	if (e->op != EX_FIELD) {
+		uft_hist_expr_free(e);
+		return fail(p, -EINVAL, UFT_HIST_ERR_INVALID_REF_KEY, str);
+	}
+	*hf = e->f;
+	e->f.name = NULL;
+	uft_hist_expr_free(e);
+	if (hf->flags & (HF_PERCENT | HF_GRAPH))
+		return fail(p, -EINVAL, UFT_HIST_ERR_BAD_FIELD_MODIFIER, str);
+	return 0;
+}
+
 static int create_keys(struct parse *p)
 {
 	struct uft_hist *h = p->h;
@@ -965,7 +1075,10 @@ static int create_keys(struct parse *p)
 
 		if (!strcmp(str, "stacktrace"))
 			return unsupported(p, "stack traces");
-		rc = parse_operand(p, str, true, hf);
+		if (strchr(str, '$'))
+			rc = key_ref(p, str, hf);
+		else
+			rc = parse_operand(p, str, true, hf);
 		if (rc)
 			return rc;
 		if (hf->is_string && (hf->flags & (HF_LOG2 | HF_BUCKET)))
@@ -1241,8 +1354,10 @@ void uft_hist_free(struct uft_hist *h)
 		uft_hist_expr_free(h->save[i]);
 		free(h->save_name[i]);
 	}
-	for (unsigned i = 0; i < UFT_HIST_MAX_VALS; i++)
+	for (unsigned i = 0; i < UFT_HIST_MAX_VALS; i++) {
 		free(h->vals[i].name);
+		uft_hist_expr_free(h->vals[i].ex);
+	}
 	for (unsigned i = 0; i < UFT_HIST_MAX_KEYS; i++)
 		free(h->keys[i].name);
 	uft_filter_free(h->filter);

@@ -89,6 +89,8 @@ static void put_field(struct uft_text *t, const struct hist_field *f)
 		uft_text_put(t, "common_comm");
 	else if (f->src == HF_CONST)
 		uft_text_put(t, "%" PRIu64, f->constant);
+	else if (f->src == HF_EXPR && f->ex->op == EX_REF)
+		uft_text_put(t, "$%s", f->name);
 	else
 		uft_text_put(t, "%s", f->name);
 	if (mod)

@@ -676,7 +676,9 @@ static void test_errors(void **state)
 	    {"keys=pid:a=prio:onmax($a).save(nosuch)", -EINVAL, UFT_HIST_ERR_FIELD_VAR_CREATE_FAIL,
 	     36},
 	    /* not implemented yet, and said so */
-	    {"keys=pid:vals=bytes-prio", -EOPNOTSUPP, 0, 0},
+	    {"keys=$l:l=pid+1", -EINVAL, UFT_HIST_ERR_INVALID_REF_KEY, 10},
+	    {"keys=$nosuch", -EINVAL, UFT_HIST_ERR_VAR_NOT_FOUND, 11},
+	    {"keys=pid:vals=name-prio", -EINVAL, UFT_HIST_ERR_INVALID_STR_OPERAND, 19},
 	    {"keys=stacktrace", -EOPNOTSUPP, 0, 0},
 	    {"keys=common_stacktrace", -EOPNOTSUPP, 0, 0},
 	    {"keys=id.stacktrace", -EOPNOTSUPP, 0, 0},
@@ -918,6 +920,37 @@ static void test_onmax_onchange(void **state)
 	uft_hist_free(same);
 	uft_hist_free(other);
 	uft_hist_free(h);
+}
+
+/* Values that are expressions, keys that are variables standing for a
+ * field, references to such variables. */
+static void test_value_expr_key_var(void **state)
+{
+	(void)state;
+	static const struct case_ c[] = {
+	    {"keys=pid:vals=bytes-prio",
+	     HDR("hist:keys=pid:vals=hitcount,bytes-prio:sort=hitcount:size=2048 "
+		 "[active]") "{ pid:          1 } hitcount:          1  bytes-prio:    "
+			     "     90\n"
+			     "{ pid:          3 } hitcount:          1  bytes-prio: "
+			     "18446744073709551611\n"
+			     "{ pid:          0 } hitcount:          1  bytes-prio: "
+			     "18446744073709551497\n"
+			     "{ pid:          2 } hitcount:          2  bytes-prio:    "
+			     "   3210\n" TOTALS(5, 4, 0)},
+	    {"keys=$p:p=pid:q=$p*2:vals=bytes*2+1:sort=bytes*2+1.descending",
+	     HDR("hist:keys=pid:vals=hitcount,bytes*2+1:p=pid,q=pid*2:sort=bytes*2+1."
+		 "descending:"
+		 "size=2048 [active]") "{ pid:          2 } hitcount:          2  "
+				       "bytes*2+1:       6502\n"
+				       "{ pid:          1 } hitcount:          1  "
+				       "bytes*2+1:        201\n"
+				       "{ pid:          0 } hitcount:          1  "
+				       "bytes*2+1:          3\n"
+				       "{ pid:          3 } hitcount:          1  "
+				       "bytes*2+1:          1\n" TOTALS(5, 4, 0)},
+	};
+	run_cases(c, sizeof(c) / sizeof(c[0]));
 }
 
 static void test_same(void **state)
@@ -1496,6 +1529,7 @@ int main(void)
 	    cmocka_unit_test(test_records_too_short),
 	    cmocka_unit_test(test_errors),
 	    cmocka_unit_test(test_onmax_onchange),
+	    cmocka_unit_test(test_value_expr_key_var),
 	    cmocka_unit_test(test_same),
 	    cmocka_unit_test(test_format_parse),
 	    cmocka_unit_test(test_live_kernel_format),

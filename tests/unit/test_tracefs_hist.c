@@ -399,6 +399,45 @@ static void test_variables_onmatch(void **state)
 	assert_int_equal(tfs_echo("error_log", "", W), 0);
 }
 
+/* A value that is another event's variable: summed, read once per event
+ * however many times the trigger names it. */
+static void test_value_refs(void **state)
+{
+	(void)state;
+	mkinst("v");
+	const char *w = num("v", "trigger"), *s = "instances/v/events/tfsev/other/trigger";
+	assert_int_equal(echo(w, A, "hist:keys=a:x=u"), 0);
+	assert_int_equal(echo(s, A, "hist:keys=b:vals=$x:y=$x+1,z=$x*2"), 0);
+	check(s, "hist:keys=b:vals=hitcount,$x:y=$x+1,z=$x*2:sort=hitcount:size=2048 [active]\n");
+	trace_num(7, 5, "n", "/p");
+	trace_other(7);
+	trace_other(7); /* read: unset again */
+	trace_num(7, 6, "n", "/p");
+	trace_other(7);
+	trace_other(8); /* never set */
+	check("instances/v/events/tfsev/other/hist",
+	      "# event histogram\n"
+	      "#\n"
+	      "# trigger info: hist:keys=b:vals=hitcount,$x:y=$x+1,z=$x*2:sort=hitcount:size=2048 "
+	      "[active]\n"
+	      "#\n"
+	      "\n"
+	      "{ b:          7 } hitcount:          2  x:         11\n"
+	      "\n"
+	      "Totals:\n"
+	      "    Hits: 2\n"
+	      "    Entries: 1\n"
+	      "    Dropped: 0\n");
+	assert_int_equal(echo(s, A, "hist:keys=$y:y=$x"), -EINVAL);
+	char *log = error_log("v");
+	assert_string_equal(log, "hist:tfsev:other: error: Using variable references in keys not "
+				 "supported\n"
+				 "  Command: hist:keys=$y:y=$x\n"
+				 "                     ^\n");
+	free(log);
+	rminst("v");
+}
+
 /* onmax().save() and onchange().snapshot() live: the saved fields with
  * their max, the instance's snapshot taken at the firing and its details
  * block, one conditional snapshot per instance, the kernel's errors. */
@@ -655,10 +694,15 @@ int main(void)
 {
 	prctl(PR_SET_NAME, "histtest");
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_basic_soft_mode),  cmocka_unit_test(test_modifiers_and_listing),
-	    cmocka_unit_test(test_size_and_drops),   cmocka_unit_test(test_pause_cont_clear_remove),
-	    cmocka_unit_test(test_parse_errors),     cmocka_unit_test(test_variables_onmatch),
-	    cmocka_unit_test(test_onmax_onchange),   cmocka_unit_test(test_concurrent_writers),
+	    cmocka_unit_test(test_basic_soft_mode),
+	    cmocka_unit_test(test_modifiers_and_listing),
+	    cmocka_unit_test(test_size_and_drops),
+	    cmocka_unit_test(test_pause_cont_clear_remove),
+	    cmocka_unit_test(test_parse_errors),
+	    cmocka_unit_test(test_variables_onmatch),
+	    cmocka_unit_test(test_onmax_onchange),
+	    cmocka_unit_test(test_value_refs),
+	    cmocka_unit_test(test_concurrent_writers),
 	    cmocka_unit_test(test_onmax_concurrent),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
