@@ -36,7 +36,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		free(text);
 		return 0;
 	}
-	bool ev = sp.cmd == UFT_TRIG_ENABLE_EVENT || sp.cmd == UFT_TRIG_DISABLE_EVENT;
+	bool ev = uft_trigger_cmd_has_target(sp.cmd);
 	CHECK(!ev || (sp.sys && sp.event));
 	CHECK(sp.late_err == 0 || sp.late_err == -EINVAL || sp.late_err == -ERANGE);
 	CHECK(!sp.filter || *sp.filter);

@@ -17,7 +17,9 @@ enum uft_trig_cmd {
 	UFT_TRIG_STACKTRACE,
 	UFT_TRIG_ENABLE_EVENT,
 	UFT_TRIG_DISABLE_EVENT,
-	UFT_TRIG_HIST, /* the histogram engine parses the rest (common/hist.h) */
+	UFT_TRIG_HIST,	       /* the histogram engine parses the rest (common/hist.h) */
+	UFT_TRIG_ENABLE_HIST,  /* :SYS:EVENT: resume the event's hist triggers */
+	UFT_TRIG_DISABLE_HIST, /* ... pause them */
 	UFT_TRIG_NR_CMDS,
 };
 
@@ -28,7 +30,7 @@ enum uft_trig_cmd {
 struct uft_trig_spec {
 	int cmd;	   /* enum uft_trig_cmd */
 	bool remove;	   /* written with a leading '!' */
-	const char *sys;   /* enable_event/disable_event: the target event */
+	const char *sys;   /* enable/disable_event, enable/disable_hist: the target */
 	const char *event; /* ... */
 	uint64_t count;	   /* UFT_TRIG_UNLIMITED when none was given */
 	/* enable/disable_event: the errno of a bad count or "if" part, which the
@@ -50,8 +52,11 @@ int uft_trigger_parse(const char *text, struct uft_trig_spec *out);
 void uft_trigger_spec_free(struct uft_trig_spec *s);
 
 const char *uft_trigger_cmd_name(int cmd);
+/* The commands that name a target event (enable/disable_event and _hist). */
+bool uft_trigger_cmd_has_target(int cmd);
 /* Commands that share one slot per triggering event (traceon and traceoff;
- * enable_event and disable_event per target): the kernel's trigger type. */
+ * enable_event and disable_event per target; enable_hist and disable_hist
+ * per target): the kernel's trigger type. */
 int uft_trigger_cmd_type(int cmd);
 
 /* One line of the trigger file, newline included:

@@ -18,6 +18,8 @@ static const char *const names[UFT_TRIG_NR_CMDS] = {
     [UFT_TRIG_ENABLE_EVENT] = "enable_event",
     [UFT_TRIG_DISABLE_EVENT] = "disable_event",
     [UFT_TRIG_HIST] = "hist",
+    [UFT_TRIG_ENABLE_HIST] = "enable_hist",
+    [UFT_TRIG_DISABLE_HIST] = "disable_hist",
 };
 
 const char *uft_trigger_cmd_name(int cmd)
@@ -31,7 +33,15 @@ int uft_trigger_cmd_type(int cmd)
 		return UFT_TRIG_TRACEON;
 	if (cmd == UFT_TRIG_DISABLE_EVENT)
 		return UFT_TRIG_ENABLE_EVENT;
+	if (cmd == UFT_TRIG_DISABLE_HIST)
+		return UFT_TRIG_ENABLE_HIST;
 	return cmd;
+}
+
+bool uft_trigger_cmd_has_target(int cmd)
+{
+	return cmd == UFT_TRIG_ENABLE_EVENT || cmd == UFT_TRIG_DISABLE_EVENT ||
+	       cmd == UFT_TRIG_ENABLE_HIST || cmd == UFT_TRIG_DISABLE_HIST;
 }
 
 static bool is_space(char c)
@@ -200,6 +210,8 @@ int uft_trigger_parse(const char *text, struct uft_trig_spec *out)
 		break;
 	case UFT_TRIG_ENABLE_EVENT:
 	case UFT_TRIG_DISABLE_EVENT:
+	case UFT_TRIG_ENABLE_HIST:
+	case UFT_TRIG_DISABLE_HIST:
 		if (!next) {
 			rc = -EINVAL;
 			break;
@@ -238,7 +250,7 @@ void uft_trigger_print(FILE *f, int cmd, const char *sys, const char *event, uin
 		       const char *filter)
 {
 	fputs(uft_trigger_cmd_name(cmd), f);
-	if (cmd == UFT_TRIG_ENABLE_EVENT || cmd == UFT_TRIG_DISABLE_EVENT)
+	if (uft_trigger_cmd_has_target(cmd))
 		fprintf(f, ":%s:%s", sys, event);
 	if (count == UFT_TRIG_UNLIMITED)
 		fputs(":unlimited", f);
@@ -252,8 +264,13 @@ void uft_trigger_print(FILE *f, int cmd, const char *sys, const char *event, uin
 
 void uft_trigger_print_help(FILE *f)
 {
+	/* The kernel's list order. */
+	static const int order[UFT_TRIG_NR_CMDS] = {
+	    UFT_TRIG_TRACEON,	  UFT_TRIG_TRACEOFF,	 UFT_TRIG_SNAPSHOT,
+	    UFT_TRIG_STACKTRACE,  UFT_TRIG_ENABLE_EVENT, UFT_TRIG_DISABLE_EVENT,
+	    UFT_TRIG_ENABLE_HIST, UFT_TRIG_DISABLE_HIST, UFT_TRIG_HIST};
 	fputs("# Available triggers:\n#", f);
 	for (int i = 0; i < UFT_TRIG_NR_CMDS; i++)
-		fprintf(f, " %s", names[i]);
+		fprintf(f, " %s", names[order[i]]);
 	fputc('\n', f);
 }

@@ -769,6 +769,7 @@ void uft_registry_buffer_reset(uint32_t buffer)
 		e->nr_trig[buffer] = 0;
 		retire(e->tlist[buffer]);
 		e->tlist[buffer] = NULL;
+		atomic_store(&e->st[buffer].list, NULL);
 		e->sm_ref[buffer] = 0;
 		atomic_store(&e->st[buffer].soft_disabled, 0);
 		retire(e->filter[buffer]);
@@ -915,11 +916,12 @@ static void set_triggers(struct reg_event *e, uint32_t b, struct uft_trig **v, u
 	e->nr_trig[b] = n;
 	retire(e->tlist[b]);
 	e->tlist[b] = l;
+	atomic_store_explicit(&e->st[b].list, l, memory_order_release);
 }
 
 static bool is_enable_cmd(int cmd)
 {
-	return cmd == UFT_TRIG_ENABLE_EVENT || cmd == UFT_TRIG_DISABLE_EVENT;
+	return uft_trigger_cmd_has_target(cmd);
 }
 
 /* The target of an enable/disable_event command, or NULL. The ftrace

@@ -19,6 +19,9 @@ struct uft_evstate {
 	 * but its records are not kept. Meaningful while the event is in soft
 	 * mode (it has triggers or is the target of enable/disable_event). */
 	_Atomic uint32_t soft_disabled;
+	/* The event's trigger list in the buffer (what its writer follows),
+	 * for enable_hist/disable_hist aimed at it. */
+	struct uft_trig_list *_Atomic list;
 };
 
 /* An installed trigger. Replaced lists may still be read by a writer, so a
@@ -29,7 +32,7 @@ struct uft_trig {
 	_Atomic uint64_t count;		 /* UFT_TRIG_UNLIMITED, or firings left */
 	const struct uft_filter *filter; /* NULL: every hit */
 	char *filter_text;
-	struct uft_evstate *target; /* enable/disable_event */
+	struct uft_evstate *target; /* enable/disable_event, enable/disable_hist */
 	const char *tsys, *tname;   /* its names (the registry's, never freed) */
 	/* hist: the table, its own filter inside; lock-free for any number of
 	 * writers, signal handlers included. */

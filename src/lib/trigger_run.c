@@ -78,6 +78,19 @@ static void run_one(struct uft_trig *t, void *ra)
 		atomic_store_explicit(&t->target->soft_disabled, !enable, memory_order_relaxed);
 		return;
 	}
+	case UFT_TRIG_ENABLE_HIST:
+	case UFT_TRIG_DISABLE_HIST: {
+		/* Every firing counts, as the kernel's: the target's hist
+		 * triggers are resumed or paused whatever their state. */
+		if (!take_count(t))
+			return;
+		const struct uft_trig_list *l =
+		    atomic_load_explicit(&t->target->list, memory_order_acquire);
+		for (uint32_t i = 0; l && i < l->nr; i++)
+			if (l->t[i]->hist)
+				uft_hist_set_paused(l->t[i]->hist, t->cmd == UFT_TRIG_DISABLE_HIST);
+		return;
+	}
 	case UFT_TRIG_SNAPSHOT:
 		if (take_count(t))
 			request_snapshot(t->buffer);

@@ -29,7 +29,8 @@
 
 static const char help[] =
     "# Available triggers:\n"
-    "# traceon traceoff snapshot stacktrace enable_event disable_event hist\n";
+    "# traceon traceoff snapshot stacktrace enable_event disable_event enable_hist "
+    "disable_hist hist\n";
 
 /* ---- helpers ---- */
 
@@ -399,6 +400,50 @@ static void test_variables_onmatch(void **state)
 	assert_int_equal(tfs_echo("error_log", "", W), 0);
 }
 
+/* enable_hist and disable_hist: another event's hist triggers resumed or
+ * paused, counts spent on every firing, filters, removal, listing. */
+static void test_enable_disable_hist(void **state)
+{
+	(void)state;
+	mkinst("eh");
+	const char *w = num("eh", "trigger"), *s = "instances/eh/events/tfsev/other/trigger";
+	assert_int_equal(echo(w, A, "hist:keys=a"), 0);
+	assert_int_equal(echo(w, A, "hist:keys=u"), 0);
+	assert_int_equal(echo(s, A, "disable_hist:tfsev:num:1 if b == 0"), 0);
+	assert_int_equal(echo(s, A, "enable_hist:tfsev:num"), -EEXIST);
+	assert_int_equal(echo(s, A, "enable_event:tfsev:num"), 0); /* another kind */
+	check(s, "disable_hist:tfsev:num:count=1 if b == 0\n"
+		 "enable_event:tfsev:num:unlimited\n");
+	trace_num(1, 1, "n", "/p");
+	trace_other(3); /* filtered out */
+	trace_other(0); /* pauses both */
+	trace_num(1, 1, "n", "/p");
+	check(w, "hist:keys=a:vals=hitcount:sort=hitcount:size=2048 [paused]\n"
+		 "hist:keys=u:vals=hitcount:sort=hitcount:size=2048 [paused]\n");
+	check(s, "disable_hist:tfsev:num:count=0 if b == 0\n"
+		 "enable_event:tfsev:num:unlimited\n");
+	assert_int_equal(echo(s, A, "!disable_hist:tfsev:num"), 0);
+	assert_int_equal(echo(s, A, "!disable_hist:tfsev:num"), -ENOENT);
+	assert_int_equal(echo(s, A, "enable_hist:tfsev:num:2"), 0);
+	trace_other(9); /* resumes them */
+	trace_num(1, 1, "n", "/p");
+	char *t = rd(num("eh", "hist"));
+	assert_int_equal(tfs_count(t, "{ a:          1 } hitcount:          2\n"), 1);
+	assert_int_equal(tfs_count(t, " [active]\n"), 2);
+	free(t);
+	/* a count is spent even when nothing changes */
+	trace_other(9);
+	check(s, "enable_event:tfsev:num:unlimited\n"
+		 "enable_hist:tfsev:num:count=0\n");
+	assert_int_equal(echo(s, A, "enable_hist:tfsev:nosuch"), -EINVAL);
+	assert_int_equal(echo(s, A, "enable_hist:tfsev"), -EINVAL);
+	assert_int_equal(echo(s, A, "enable_hist:ftrace:print"), -EINVAL);
+	assert_int_equal(echo(s, A, "!enable_hist:tfsev:num"), 0);
+	assert_int_equal(echo(s, A, "!enable_event:tfsev:num"), 0);
+	check(s, help);
+	rminst("eh");
+}
+
 /* A value that is another event's variable: summed, read once per event
  * however many times the trigger names it. */
 static void test_value_refs(void **state)
@@ -497,11 +542,12 @@ static void test_onmax_onchange(void **state)
 	      "    Hits: 5\n"
 	      "    Entries: 2\n"
 	      "    Dropped: 0\n");
-	/* The snapshot holds everything up to the last firing; the event
-	 * after it stays in the buffer. */
+	/* The last snapshot holds the event that took it (and those before it
+	 * since the previous snapshot, which the tree may have served between
+	 * firings); the event after it stays in the buffer. */
 	char *t = rd("instances/o/snapshot");
-	assert_int_equal(tfs_count(t, "num: a="), 4);
 	assert_int_equal(tfs_count(t, "num: a=1 u=20 name=twenty path=/20\n"), 1);
+	assert_int_equal(tfs_count(t, "name=again"), 0);
 	free(t);
 	t = rd("instances/o/trace");
 	assert_int_equal(tfs_count(t, "num: a="), 1);
@@ -694,15 +740,11 @@ int main(void)
 {
 	prctl(PR_SET_NAME, "histtest");
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_basic_soft_mode),
-	    cmocka_unit_test(test_modifiers_and_listing),
-	    cmocka_unit_test(test_size_and_drops),
-	    cmocka_unit_test(test_pause_cont_clear_remove),
-	    cmocka_unit_test(test_parse_errors),
-	    cmocka_unit_test(test_variables_onmatch),
-	    cmocka_unit_test(test_onmax_onchange),
-	    cmocka_unit_test(test_value_refs),
-	    cmocka_unit_test(test_concurrent_writers),
+	    cmocka_unit_test(test_basic_soft_mode),  cmocka_unit_test(test_modifiers_and_listing),
+	    cmocka_unit_test(test_size_and_drops),   cmocka_unit_test(test_pause_cont_clear_remove),
+	    cmocka_unit_test(test_parse_errors),     cmocka_unit_test(test_variables_onmatch),
+	    cmocka_unit_test(test_onmax_onchange),   cmocka_unit_test(test_enable_disable_hist),
+	    cmocka_unit_test(test_value_refs),	     cmocka_unit_test(test_concurrent_writers),
 	    cmocka_unit_test(test_onmax_concurrent),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

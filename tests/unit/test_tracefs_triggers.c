@@ -26,7 +26,8 @@
 
 static const char help[] =
     "# Available triggers:\n"
-    "# traceon traceoff snapshot stacktrace enable_event disable_event hist\n";
+    "# traceon traceoff snapshot stacktrace enable_event disable_event enable_hist "
+    "disable_hist hist\n";
 
 /* ---- helpers ---- */
 
