@@ -1012,7 +1012,8 @@ static char *run_report(const char *const *specs, size_t n, int want_rc, char **
 	FILE *o = open_memstream(&out, &olen), *e = open_memstream(&eout, &elen);
 
 	assert_int_equal(trace_file_open(&tf, kdat, err, sizeof(err)), 0);
-	assert_int_equal(report_hist(&tf, specs, n, o, e), want_rc);
+	const struct report_hist_opts ho = {.hists = specs, .nr_hists = n};
+	assert_int_equal(report_hist(&tf, &ho, o, e), want_rc);
 	trace_file_close(&tf);
 	fclose(o);
 	fclose(e);
@@ -1239,9 +1240,8 @@ static void test_report_errors(void **state)
 	     "hist trigger\n"
 	     "  Command: hist:keys=prev_pid:clear\n"
 	     "           ^\n"},
-	    {"sched:sched_switch:keys=prev_pid:onmax($y).save(x)",
-	     "uft report: hist:sched:sched_switch: not supported yet: onmax and onchange "
-	     "handlers\n"},
+	    {"sched:sched_switch:keys=common_stacktrace",
+	     "uft report: hist:sched:sched_switch: not supported: stack traces\n"},
 	    {"sched:nosuch:keys=x",
 	     "uft report: --hist 'sched:nosuch:keys=x': no such event in the "
 	     "file\n"},
