@@ -149,7 +149,7 @@ test: deps
 check: test
 
 bench: deps
-	$(MAKE) all
+	$(MAKE) all $(BUILD)/tests/kernel_dat
 	$(MAKE) -C bench BUILD=$(abspath $(BUILD))
 	bench/run.sh $(abspath $(BUILD))
 
