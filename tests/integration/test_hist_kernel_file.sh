@@ -159,6 +159,11 @@ same '          <idle>-0       [001] d..2.  1000.000203: wakeup_lat: name=rcu_pr
 grep -q '^# entries-in-buffer/entries-written: 30/30   #P:2$' "$tmp/tr0.txt" || fail "--cpu 0 header: $(grep entries "$tmp/tr0.txt")"
 [ "$(grep -c ' wakeup_lat: ' "$tmp/tr0.txt")" = 3 ] || fail "--cpu 0 wakeup_lat lines"
 
+# The action in its older form, .SYNTH(params), generates the same records.
+"$UFT" report -i "$K" "${WL[@]:0:4}" \
+	--hist 'sched:sched_switch:keys=next_pid:delta=common_timestamp.usecs-$ts1:onmatch(sched.sched_waking).wakeup_lat(next_comm,next_pid,$delta)' \
+	--trace | grep ' wakeup_lat: ' | cmp -s - "$tmp/tr3.txt" || fail ".wakeup_lat() form"
+
 # The same event from sqlhist: its records in time order.
 "$UFT" sqlhist -i "$K" -e --seed 1 -n wakeup_lat 'SELECT end.next_comm AS name, start.pid,
 	(end.TIMESTAMP_USECS - start.TIMESTAMP_USECS) AS latency
