@@ -126,7 +126,14 @@ $(BUILD)/tests/%: tests/helpers/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -o $@ $< $(LDFLAGS_ALL)
 
-tests-bin: $(TESTS) $(FUZZ_RUNNERS) $(FIXTURES) $(TEST_HELPERS)
+# Programs that write test inputs with the tools' code (tests/gen/NAME.c).
+TEST_GEN := $(patsubst tests/gen/%.c,$(BUILD)/tests/%,$(wildcard tests/gen/*.c))
+$(BUILD)/tests/%: tests/gen/%.c $(LIBTOOLS_A)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) $(PKG_CFLAGS) -Itests/unit -o $@ $< $(LIBTOOLS_A) \
+		$(LDFLAGS_ALL) $(PKG_LIBS) -lpthread -lm
+
+tests-bin: $(TESTS) $(FUZZ_RUNNERS) $(FIXTURES) $(TEST_HELPERS) $(TEST_GEN)
 
 deps:
 	@scripts/deps.sh
@@ -142,7 +149,7 @@ test: deps
 check: test
 
 bench: deps
-	$(MAKE) all
+	$(MAKE) all $(BUILD)/tests/kernel_dat
 	$(MAKE) -C bench BUILD=$(abspath $(BUILD))
 	bench/run.sh $(abspath $(BUILD))
 

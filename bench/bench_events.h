@@ -56,6 +56,38 @@ UFT_EVENT(frej,
 	),
 	UFT_PRINT("a=%d b=%u c=%llu", __entry->a, __entry->b, (unsigned long long)__entry->c))
 
+/* The same shape with a hist trigger (set by bench_uft.c), the event
+ * recorded too (hist) or soft-disabled so only the trigger runs (histonly). */
+UFT_EVENT(hist,
+	UFT_PROTO(int a, uint32_t b, uint64_t c),
+	UFT_ARGS(a, b, c),
+	UFT_STRUCT(
+		__field(int, a)
+		__field(uint32_t, b)
+		__field(uint64_t, c)
+	),
+	UFT_ASSIGN(
+		__entry->a = a;
+		__entry->b = b;
+		__entry->c = c;
+	),
+	UFT_PRINT("a=%d b=%u c=%llu", __entry->a, __entry->b, (unsigned long long)__entry->c))
+
+UFT_EVENT(histonly,
+	UFT_PROTO(int a, uint32_t b, uint64_t c),
+	UFT_ARGS(a, b, c),
+	UFT_STRUCT(
+		__field(int, a)
+		__field(uint32_t, b)
+		__field(uint64_t, c)
+	),
+	UFT_ASSIGN(
+		__entry->a = a;
+		__entry->b = b;
+		__entry->c = c;
+	),
+	UFT_PRINT("a=%d b=%u c=%llu", __entry->a, __entry->b, (unsigned long long)__entry->c))
+
 /* A short string copied into the record. */
 UFT_EVENT(str,
 	UFT_PROTO(const char *s),

@@ -7,11 +7,16 @@
  *   trace  UFT_TRACE with three integers
  *   fpass  trace_fpass(): the ints event under a two-term filter that passes
  *   frej   trace_frej(): the same under a two-term filter that rejects
+ *   hist   trace_hist(): the ints event with a hist trigger of one key (b,
+ *          64 values) and one value (c), recorded as well
+ *   histonly  trace_histonly(): the same trigger on an event that is not
+ *          enabled (soft-disabled: the record is built for the trigger only)
  * The tracepoints are off unless -e (enable in-process with uft_set_event) is
  * given or the program runs under `uft record`; under a recorder every timed
  * run starts once the consumer has drained the ring. */
 #define _GNU_SOURCE
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -90,6 +95,16 @@ static __attribute__((noinline)) void loop_frej(uint64_t n)
 	BENCH_LOOP(n, i, trace_frej((int)(i & 0x7fffffff), (uint32_t)i, i));
 }
 
+static __attribute__((noinline)) void loop_hist(uint64_t n)
+{
+	BENCH_LOOP(n, i, trace_hist((int)i, (uint32_t)(i & 63), i));
+}
+
+static __attribute__((noinline)) void loop_histonly(uint64_t n)
+{
+	BENCH_LOOP(n, i, trace_histonly((int)i, (uint32_t)(i & 63), i));
+}
+
 /* Both filters evaluate both terms: a >= 0 always holds, b never is 2^32-1
  * (the loops stay far below). */
 static void set_filters(void)
@@ -113,6 +128,13 @@ static void before_run(void)
 			fprintf(stderr, "bench_uft: cannot enable bench:*\n");
 			exit(1);
 		}
+		/* The hist triggers; histonly stays off, its trigger keeps it armed. */
+		if (uft_set_event("bench:histonly", 0) < 0 ||
+		    bench_uft_write("events/bench/hist/trigger", "hist:keys=b:vals=c") ||
+		    bench_uft_write("events/bench/histonly/trigger", "hist:keys=b:vals=c")) {
+			fprintf(stderr, "bench_uft: cannot install the hist triggers\n");
+			exit(1);
+		}
 		enabled = true;
 	}
 	/* A timed run starts with an empty ring: discard mode then never drops
@@ -130,6 +152,8 @@ static const struct bench_variant variants[] = {
     {"trace", loop_trace, before_run, bench_uft_counts},
     {"fpass", loop_fpass, before_run, bench_uft_counts},
     {"frej", loop_frej, before_run, bench_uft_counts},
+    {"hist", loop_hist, before_run, bench_uft_counts},
+    {"histonly", loop_histonly, before_run, bench_uft_counts},
 };
 
 int main(int argc, char **argv)
@@ -149,5 +173,15 @@ int main(int argc, char **argv)
 	memset(floor_buf, 0, FLOOR64_SLOTS * sizeof(struct floor_slot));
 	int rc = bench_main(argc, argv, variants, sizeof(variants) / sizeof(variants[0]));
 	uft_flush();
+	/* The triggers' totals, for the log: proof that they ran. */
+	static char text[1 << 16];
+	for (int i = 0; enabled && i < 2; i++) {
+		const char *ev = i ? "histonly" : "hist";
+		char path[64];
+		snprintf(path, sizeof(path), "events/bench/%s/hist", ev);
+		if (bench_uft_read(path, text, sizeof(text)) > 0 && strstr(text, "Hits:"))
+			fprintf(stderr, "bench:%s trigger: %.*s\n", ev,
+				(int)strcspn(strstr(text, "Hits:"), "\n"), strstr(text, "Hits:"));
+	}
 	return rc;
 }

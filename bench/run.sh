@@ -1,8 +1,9 @@
 #!/bin/bash
 # Runs every uft benchmark once and prints one table: ns per event of the same
 # loop with nothing in it, with the physical floor (a TSC read plus a 32-byte
-# store), with uft tracepoints off and on, with LTTng-UST off and on, and the
-# rate at which `uft record` turns events into trace.dat.
+# store), with uft tracepoints off and on (also with a hist trigger), with
+# LTTng-UST off and on, the rate at which `uft record` turns events into
+# trace.dat, and the rate of `uft report --hist` over a large kernel file.
 #
 #   bench/run.sh BUILD_DIR
 #
@@ -10,7 +11,8 @@
 # need no consumer, default 10M; ten times that for the empty and disabled
 # loops), BENCH_REC_ITERS (per timed run while a consumer drains, default 1M),
 # BENCH_REPS (timed runs, median reported, default 7), BENCH_DRAIN_EVENTS
-# (default 5M). Timings are printed, never checked: this is not a test.
+# (default 5M), BENCH_REPORT_REPEAT (stories of 54 events in the file
+# `uft report --hist` reads, default 50000). Timings are printed, never checked: this is not a test.
 set -u
 
 BUILD=$(cd "${1:-build}" && pwd) || exit 1
@@ -22,6 +24,9 @@ REPS=${BENCH_REPS:-7}
 # Sub-nanosecond loops run longer, so that an interrupt weighs little.
 OFF_ITERS=$((ITERS * 10))
 DRAIN_EVENTS=${BENCH_DRAIN_EVENTS:-5000000}
+# Stories of 54 events in the kernel trace.dat `uft report --hist` reads.
+REPORT_REPEAT=${BENCH_REPORT_REPEAT:-50000}
+GEN=$BUILD/tests/kernel_dat
 # Rings while a consumer drains: one timed run (about 32 MiB) fits twice.
 REC_RING_KB=65536
 DRAIN_RING_KB=262144
@@ -101,7 +106,7 @@ collect "${RUN_W[@]}" "$B/bench_uft" -n "$ITERS" -r "$REPS" -p off_ floor floor6
 
 echo "-- uft on, in-process, overwrite ring of 1 MiB, no consumer"
 UFT_MODE=overwrite UFT_BUFFER_KB=1024 collect "${RUN_W[@]}" "$B/bench_uft" -e -n "$ITERS" -r "$REPS" -p ow_ \
-	ints str trace fpass frej
+	ints str trace fpass frej hist histonly
 
 echo "-- uft on, uft record -M discard -b $REC_RING_KB, consumer draining"
 collect "${RUN_C[@]}" "$UFT" record -M discard -b "$REC_RING_KB" -e 'bench:*' \
@@ -121,6 +126,34 @@ read -r drain_rec drain_drop < <(awk '/^  \| total:/{
 	for (i = 1; i <= NF; i++) { if ($(i+1) ~ /^recorded/) r = $i; if ($(i+1) ~ /^dropped/) d = $i }
 	sub(",", "", r); sub(",", "", d); print r + 0, d + 0 }' "$TMP/drain.log")
 echo "DRAIN ${drain_rec:-0} ${drain_drop:-0} $drain_ns $drain_size" >>"$RES"
+
+echo "-- uft report --hist over a kernel trace.dat of $REPORT_REPEAT x 54 events (median of 3 runs)"
+# Runs `uft report -i FILE ARGS...` three times; prints the median ns.
+report_ns() {
+	local t=()
+	for _ in 1 2 3; do
+		local t0 t1
+		t0=$(date +%s%N)
+		"${RUN_W[@]}" "$UFT" report -i "$TMP/k.dat" "$@" >/dev/null || return 1
+		t1=$(date +%s%N)
+		t+=($((t1 - t0)))
+	done
+	printf '%s\n' "${t[@]}" | sort -n | sed -n 2p
+}
+if [ -x "$GEN" ] && "$GEN" -n "$REPORT_REPEAT" "$TMP/k.dat"; then
+	nev=$("$UFT" report -i "$TMP/k.dat" 2>/dev/null | sed -n 's|^# entries-in-buffer/entries-written: \([0-9]*\)/.*|\1|p;3q')
+	ns1=$(report_ns --hist 'raw_syscalls:sys_enter:keys=id.syscall') &&
+		echo "REPORT one $nev $ns1" >>"$RES"
+	ns3=$(report_ns --synth 'wakeup_lat char name[]; pid_t pid; u64 latency' \
+		--hist 'sched:sched_waking:keys=pid:ts1=common_timestamp.usecs' \
+		--hist 'sched:sched_switch:keys=next_pid:delta=common_timestamp.usecs-$ts1:onmatch(sched.sched_waking).trace(wakeup_lat,next_comm,next_pid,$delta)' \
+		--hist 'synthetic:wakeup_lat:keys=name,latency.buckets=10:sort=name,latency') &&
+		echo "REPORT chain $nev $ns3" >>"$RES"
+	nst=$(report_ns) && echo "REPORT text $nev $nst" >>"$RES"
+	rm -f "$TMP/k.dat"
+else
+	echo "  skipped: $GEN missing or failed"
+fi
 
 echo "-- LTTng-UST"
 LTTNG_NOTE=""
@@ -172,6 +205,7 @@ function row(key, label,    m) {
 $1 == "ROW" { ns[$2] = $3; cyc[$2] = $4; lo[$2] = $5; hi[$2] = $6; com[$2] = $7; drop[$2] = $8 }
 $1 == "DRAIN" { drec = $2; ddrop = $3; dns = $4; dsize = $5 }
 $1 == "LTTNG_LOST" { llost = $2 }
+$1 == "REPORT" { rev[$2] = $3; rns[$2] = $4 }
 END {
 	floor = ("off_floor" in ns) ? ns["off_floor"] : 0
 	printf "%-46s %9s %8s %17s %7s  %s\n", "row", "ns/event", "TSC cyc", "min-max ns", "/floor", "committed/dropped"
@@ -187,6 +221,8 @@ END {
 	row("ow_trace", "4 uft on, UFT_TRACE (in-process, overwrite)")
 	row("ow_fpass", "8 uft on, 3 ints, 2-term filter passes")
 	row("ow_frej", "8 uft on, 3 ints, 2-term filter rejects")
+	row("ow_hist", "9 uft on, 3 ints + hist trigger (1 key, 1 val)")
+	row("ow_histonly", "9 hist trigger alone (event soft-disabled)")
 	row("off_ints", "5 uft off, UFT_EVENT 3 ints")
 	row("off_str", "5 uft off, UFT_EVENT __string")
 	row("off_trace", "5 uft off, UFT_TRACE 3 ints")
@@ -199,6 +235,15 @@ END {
 			drec, dns / 1e9, drec / (dns / 1e9) / 1e6, dsize / (dns / 1e9) / 1e6, ddrop
 		if ("drain_ints" in ns) printf "  (writer side during that run: %.2f ns/event, fresh ring pages included)\n", ns["drain_ints"]
 	}
+	if (rns["one"] > 0)
+		printf "10 uft report --hist, 1 trigger: %d events in %.3f s = %.2f M events/s\n",
+			rev["one"], rns["one"] / 1e9, rev["one"] / (rns["one"] / 1e9) / 1e6
+	if (rns["chain"] > 0)
+		printf "10 uft report, wakeup_lat (3 triggers, synthetic event): %.2f M events/s\n",
+			rev["chain"] / (rns["chain"] / 1e9) / 1e6
+	if (rns["text"] > 0)
+		printf "10 uft report, text of every event (for scale): %.2f M events/s\n",
+			rev["text"] / (rns["text"] / 1e9) / 1e6
 	if (llost != "") printf "6 LTTng-UST discarded %d events (warm-up and timed runs)\n", llost
 	print ""
 	print "ratios (targets in brackets; informational, never asserted):"
@@ -219,5 +264,8 @@ END {
 	if ("ow_frej" in ns && "ow_ints" in ns)
 		printf "  filter rejects     %+6.2f ns over the unfiltered event (%.2fx), no buffer space\n",
 			ns["ow_frej"] - ns["ow_ints"], ns["ow_frej"] / ns["ow_ints"]
+	if ("ow_hist" in ns && "ow_ints" in ns)
+		printf "  hist trigger       %+6.2f ns over recording the event alone (%.2fx); alone %.2f ns\n",
+			ns["ow_hist"] - ns["ow_ints"], ns["ow_hist"] / ns["ow_ints"], ns["ow_histonly"]
 	if (tsc > 0) printf "(TSC %.3f GHz; TSC cycles are reference cycles, not core cycles)\n", tsc
 }' "$RES"

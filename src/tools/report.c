@@ -59,13 +59,29 @@ static bool cpu_selected(const struct cpu_set *s, int cpu)
 	return cpu >= 0 && cpu < 4096 && (s->mask[cpu / 64] & (1ull << (cpu % 64)));
 }
 
+static int push(const char ***v, size_t *n, const char *s)
+{
+	const char **m = realloc(*v, (*n + 1) * sizeof(**v));
+	if (!m)
+		return -1;
+	*v = m;
+	m[(*n)++] = s;
+	return 0;
+}
+
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: uft report [-i FILE] [--cpu N] [--hist SYSTEM:EVENT:SPEC]\n"
-		   "  -i FILE    trace.dat file to read (default trace.dat)\n"
-		   "  --cpu N    only events of CPU N (repeatable)\n"
-		   "  --hist S   print the histogram of hist trigger S ('sched:sched_switch:\n"
-		   "             keys=prev_pid:vals=prev_prio'); repeatable; no event lines\n");
+	fprintf(f, "usage: uft report [-i FILE] [--cpu N] [--synth DEF]... [--hist "
+		   "SYSTEM:EVENT:SPEC]... [--trace]\n"
+		   "  -i FILE      trace.dat file to read (default trace.dat)\n"
+		   "  --cpu N      only events of CPU N (repeatable)\n"
+		   "  --synth DEF  define a synthetic event, synthetic_events syntax\n"
+		   "               ('wakeup_lat u64 lat; pid_t pid'); repeatable\n"
+		   "  --hist S     run hist trigger S over the file ('sched:sched_switch:\n"
+		   "               keys=prev_pid:vals=prev_prio'); repeatable, run in order;\n"
+		   "               prints the histograms, no event lines\n"
+		   "  --trace      print the events instead, with the synthetic events the\n"
+		   "               triggers generated among them\n");
 }
 
 int cmd_report(int argc, char **argv)
@@ -74,13 +90,16 @@ int cmd_report(int argc, char **argv)
 	    {"input", required_argument, NULL, 'i'},
 	    {"cpu", required_argument, NULL, 'c'},
 	    {"hist", required_argument, NULL, 'H'},
+	    {"synth", required_argument, NULL, 'S'},
+	    {"trace", no_argument, NULL, 'T'},
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0},
 	};
 	const char *in = "trace.dat";
 	struct cpu_set sel = {0};
-	const char **hists = NULL;
-	size_t nr_hists = 0;
+	const char **hists = NULL, **synths = NULL;
+	size_t nr_hists = 0, nr_synths = 0;
+	bool trace = false;
 	int opt;
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "i:h", longopts, NULL)) != -1) {
@@ -99,26 +118,37 @@ int cmd_report(int argc, char **argv)
 			sel.any = true;
 			break;
 		}
-		case 'H': {
-			const char **m = realloc(hists, (nr_hists + 1) * sizeof(*hists));
-			if (!m) {
+		case 'H':
+		case 'S':
+			if (push(opt == 'H' ? &hists : &synths, opt == 'H' ? &nr_hists : &nr_synths,
+				 optarg)) {
 				free(hists);
+				free(synths);
 				return 1;
 			}
-			hists = m;
-			hists[nr_hists++] = optarg;
 			break;
-		}
+		case 'T':
+			trace = true;
+			break;
 		case 'h':
 			free(hists);
+			free(synths);
 			usage(stdout);
 			return 0;
 		default:
 			free(hists);
+			free(synths);
 			usage(stderr);
 			return 2;
 		}
 	}
+	if ((nr_synths || trace) && !nr_hists) {
+		fprintf(stderr, "uft report: --synth and --trace go with --hist\n");
+		free(hists);
+		free(synths);
+		return 2;
+	}
+	const struct report_hist_opts ho = {synths, nr_synths, hists, nr_hists};
 	if (optind < argc)
 		in = argv[optind];
 
@@ -127,15 +157,34 @@ int cmd_report(int argc, char **argv)
 	if (trace_file_open(&tf, in, err, sizeof(err)) != 0) {
 		fprintf(stderr, "uft report: %s\n", err);
 		free(hists);
+		free(synths);
 		return 1;
 	}
-	if (nr_hists) {
-		int rc = report_hist(&tf, hists, nr_hists, stdout, stderr);
+	if (nr_hists && !trace) {
+		int rc = report_hist(&tf, &ho, stdout, stderr);
 		free(hists);
+		free(synths);
 		trace_file_close(&tf);
 		return rc;
 	}
+	/* --trace: the synthetic records, each after the record that made it. */
+	struct replay *rp = NULL;
+	const struct replay_rec *extra = NULL;
+	size_t nr_extra = 0, next = 0;
+	if (trace) {
+		rp = report_replay(&tf, &ho, true, "uft report", stderr);
+		if (!rp) {
+			free(hists);
+			free(synths);
+			trace_file_close(&tf);
+			return 1;
+		}
+		extra = replay_records(rp, &nr_extra);
+	}
+	free(hists);
+	free(synths);
 	if (tf.td->latency) {
+		replay_free(rp);
 		fwrite(tf.td->latency_text, 1, tf.td->latency_len, stdout);
 		trace_file_close(&tf);
 		return 0;
@@ -148,6 +197,7 @@ int cmd_report(int argc, char **argv)
 	size_t n = tf.td->nr_cpu_data;
 	struct cpu_cursor *cur = calloc(n ? n : 1, sizeof(*cur));
 	if (!cur) {
+		replay_free(rp);
 		trace_file_close(&tf);
 		return 1;
 	}
@@ -168,6 +218,8 @@ int cmd_report(int argc, char **argv)
 		}
 		cursor_next(&cur[i], psz);
 	}
+	for (size_t k = 0; k < nr_extra; k++)
+		entries += cpu_selected(&sel, extra[k].cpu);
 	uft_out_header(stdout, "nop", entries, entries + lost, tf.td->nr_cpus, flags);
 	for (;;) {
 		struct cpu_cursor *best = NULL;
@@ -186,9 +238,19 @@ int cmd_report(int argc, char **argv)
 		struct uft_out_record r = {best->cpu->cpu, best->rec.ts, best->rec.data,
 					   best->rec.len};
 		uft_out_event(stdout, tf.tep, trace_file_comm, &tf, &r, flags);
+		for (; next < nr_extra; next++) {
+			const struct replay_rec *x = &extra[next];
+			if (!cpu_selected(&sel, x->cpu))
+				continue;
+			if (x->cause != best->rec.data)
+				break;
+			struct uft_out_record xr = {x->cpu, x->ts, x->data, x->len};
+			uft_out_event(stdout, tf.tep, trace_file_comm, &tf, &xr, flags);
+		}
 		cursor_next(best, psz);
 	}
 	free(cur);
+	replay_free(rp);
 	trace_file_close(&tf);
 	return 0;
 }

@@ -17,6 +17,7 @@
 #include "common/sqlhist.h"
 #include "tools/commands.h"
 #include "tools/live.h"
+#include "tools/sqlhist_file.h"
 #include "tools/trace_file.h"
 
 #define KERNEL_TRACEFS "/sys/kernel/tracing"
@@ -34,8 +35,13 @@ static void usage(FILE *f)
 		"              neither -i nor -p is given)\n"
 		"options:\n"
 		"  -e          also execute on the process (-p PID, or the only traceable one);\n"
-		"              refused with -i: running over recorded data is not done here\n"
+		"              with -i, apply the statement to the file's records and print\n"
+		"              the synthetic event's records (JOIN) or the histogram\n"
 		"  -n NAME     synthetic event name (default Anonymous)\n"
+		"  -i FILE -e [--hist SPEC] SQL [-n NAME SQL]...\n"
+		"              several statements, applied in order (a later one may read an\n"
+		"              earlier one's synthetic event); --hist prints the histogram\n"
+		"              of hist trigger SPEC on the last one's synthetic event\n"
 		"  -f FILE     read the statement from FILE ('-': standard input)\n"
 		"  -m VAR      act when column VAR hits a new maximum (onmax)\n"
 		"  -c VAR      act when column VAR changes (onchange)\n"
@@ -315,10 +321,43 @@ static char *read_all(const char *path)
 
 static void show_error(const char *sql, const struct uft_sql_error *e)
 {
-	fprintf(stderr, "uft sqlhist: error: %s\n  ", e->msg);
-	for (const char *p = sql; *p; p++)
-		fputc(*p == '\n' || *p == '\t' ? ' ' : *p, stderr);
-	fprintf(stderr, "\n  %*s^\n", e->pos, "");
+	sqlhist_show_error(stderr, sql, e);
+}
+
+/* -i FILE -e: "SQL [-n NAME SQL]..." applied to the file. */
+static int on_file(const char *file, const struct uft_sql_opts *o, const char *name, int argc,
+		   char **argv, const char *hist)
+{
+	struct sqlhist_stmt *st = calloc((size_t)argc, sizeof(*st));
+	size_t n = 0;
+	int rc = 2;
+
+	if (!st)
+		return 1;
+	for (int i = 0; i < argc;) {
+		if (n && !(i + 2 < argc && !strcmp(argv[i], "-n"))) {
+			fprintf(stderr, "uft sqlhist: after a statement: -n NAME SQL, found '%s'\n",
+				argv[i]);
+			goto out;
+		}
+		if (n) {
+			name = argv[i + 1];
+			i += 2;
+		}
+		st[n++] = (struct sqlhist_stmt){name, argv[i++]};
+	}
+	struct trace_file tf;
+	char why[256];
+	if (trace_file_open(&tf, file, why, sizeof(why))) {
+		fprintf(stderr, "uft sqlhist: %s: %s\n", file, why);
+		rc = 1;
+		goto out;
+	}
+	rc = sqlhist_file(&tf, st, n, o, hist, stdout, stderr);
+	trace_file_close(&tf);
+out:
+	free(st);
+	return rc;
 }
 
 static int parse_seed(const char *s, unsigned *out)
@@ -334,11 +373,12 @@ static int parse_seed(const char *s, unsigned *out)
 int cmd_sqlhist(int argc, char **argv)
 {
 	static const struct option longs[] = {{"seed", required_argument, NULL, 'R'},
+					      {"hist", required_argument, NULL, 'H'},
 					      {"help", no_argument, NULL, 'h'},
 					      {NULL, 0, NULL, 0}};
 	struct uft_sql_opts o = {0};
 	const char *file = NULL, *pid = NULL, *dir = NULL, *instance = NULL, *sqlfile = NULL;
-	const char *seed = getenv("UFT_SQLHIST_SEED");
+	const char *seed = getenv("UFT_SQLHIST_SEED"), *hist = NULL;
 	bool exec = false, seeded = false;
 	int c;
 
@@ -383,6 +423,9 @@ int cmd_sqlhist(int argc, char **argv)
 		case 'R':
 			seed = optarg;
 			break;
+		case 'H':
+			hist = optarg;
+			break;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -400,15 +443,29 @@ int cmd_sqlhist(int argc, char **argv)
 	}
 	if (!seeded)
 		o.rand = (unsigned)(time(NULL) ^ (getpid() * 2654435761u)) % 32768u;
+	if (file && pid) {
+		fprintf(stderr, "uft sqlhist: -i and -p exclude each other\n");
+		return 2;
+	}
+	if (hist && !(file && exec)) {
+		fprintf(stderr, "uft sqlhist: --hist goes with -i FILE -e\n");
+		return 2;
+	}
+	if (file && exec && sqlfile && optind == argc) {
+		char *text = read_all(sqlfile);
+		if (!text) {
+			fprintf(stderr, "uft sqlhist: %s: %s\n", sqlfile, strerror(errno));
+			return 1;
+		}
+		int rc = on_file(file, &o, o.name, 1, &text, hist);
+		free(text);
+		return rc;
+	}
+	if (file && exec && !sqlfile && optind < argc)
+		return on_file(file, &o, o.name, argc - optind, argv + optind, hist);
 	if ((sqlfile != NULL) == (optind < argc) || argc - optind > 1) {
 		fprintf(stderr, "uft sqlhist: give one statement (or -f FILE)\n");
 		usage(stderr);
-		return 2;
-	}
-	if (file && (pid || exec)) {
-		fprintf(stderr, exec ? "uft sqlhist: -e runs on a live process (-p PID); applying "
-				       "a statement to a recorded file is not supported here\n"
-				     : "uft sqlhist: -i and -p exclude each other\n");
 		return 2;
 	}
 	char *sql = sqlfile ? read_all(sqlfile) : strdup(argv[optind]);

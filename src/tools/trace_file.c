@@ -40,7 +40,8 @@ static void load_comms(struct trace_file *tf)
 		}
 		p = eol + 1;
 	}
-	qsort(tf->comms, tf->nr_comms, sizeof(*tf->comms), cmp_comm);
+	if (tf->nr_comms) /* no cmdlines: comms stays NULL, which qsort may not take */
+		qsort(tf->comms, tf->nr_comms, sizeof(*tf->comms), cmp_comm);
 }
 
 const char *trace_file_comm(void *arg, int pid)

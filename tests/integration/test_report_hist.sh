@@ -1,7 +1,8 @@
 #!/bin/bash
 # uft report --hist on a recording of the demo program: the totals agree with
 # the events in the plain report, entries carry the kernel's layout, several
-# --hist options print in order, and bad specifications fail with the
+# --hist options print in order, variables and onmatch generate a
+# synthetic event shown by --trace, and bad specifications fail with the
 # kernel's message and caret. Exit 0 pass, 77 skip, else fail.
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 1
@@ -58,6 +59,24 @@ grep -q "^{ status:        404 } hitcount: *$n404  latency: *[0-9a-f]*\$" "$tmp/
 	[ "$n404" = 0 ] || fail "status 404 entry"
 grep -q '^{ status:        200 }' "$tmp/h2.txt" && fail "filter let status 200 in"
 ! grep -q ' request: ' "$tmp/h2.txt" || fail "event lines printed with --hist"
+
+# variables across events, onmatch generating a synthetic event defined
+# with --synth, and --trace printing each generated record right after the
+# record that generated it (same task, CPU, time; status passed on)
+SY=(--synth 'req_lat u64 lat; int status'
+	--hist 'demo:tick:keys=common_pid:t=common_timestamp.usecs'
+	--hist 'demo:request:keys=common_pid:lat=common_timestamp.usecs-$t:onmatch(demo.tick).trace(req_lat,$lat,status)')
+"$UFT" report -i "$tmp/t.dat" "${SY[@]}" >"$tmp/s.txt" || fail "--synth hist"
+hits=$(grep '^    Hits: ' "$tmp/s.txt" | sed -n 2p | tr -dc 0-9)
+"$UFT" report -i "$tmp/t.dat" "${SY[@]}" --trace >"$tmp/st.txt" || fail "--trace"
+[ "$hits" -gt 0 ] && [ "$(grep -c ' req_lat: lat=' "$tmp/st.txt")" = "$hits" ] ||
+	fail "req_lat lines: $(grep -c ' req_lat: ' "$tmp/st.txt"), hits $hits"
+awk '/ request: / { prev = $0; next }
+     / req_lat: / { split(prev, p, ": request: "); split($0, q, ": req_lat: ");
+		    st = prev; sub(/.*status=/, "", st); sub(/ .*/, "", st);
+		    if (p[1] != q[1] || q[2] !~ ("^lat=[0-9]+ status=" st "$")) bad = 1 }
+     { prev = $0 } END { exit bad }' "$tmp/st.txt" || fail "req_lat placement"
+[ "$(grep -c ': request: ' "$tmp/st.txt")" = "$nreq" ] || fail "--trace lost request lines"
 
 # errors: kernel message and caret under the token, nothing on stdout
 "$UFT" report -i "$tmp/t.dat" --hist 'demo:request:keys=path:vals=latency.log2' >"$tmp/e.out" 2>"$tmp/e.err" &&

@@ -1,8 +1,8 @@
 #!/bin/bash
 # uft sqlhist: statements resolved against a recording of the demo program
 # print the kernel's shell commands (a histogram, and a JOIN with a fixed
-# seed); mistakes exit 2 with a message and a caret; -e over a file is
-# refused. Against the running example server: -p prints uft ctl commands
+# seed); mistakes exit 2 with a message and a caret; -e over a file prints
+# the result. Against the running example server: -p prints uft ctl commands
 # and -e installs a histogram, or for a JOIN the synthetic event and the two
 # triggers that emit it (a self-join: the gap of an event to itself is 0).
 # Exit 0 pass, 77 skip, else fail.
@@ -47,8 +47,17 @@ printf "uft sqlhist: error: demo.request has no field 'nosuch'\n  SELECT nosuch 
 	cmp -s - "$tmp/err" || fail "error text: $(cat "$tmp/err")"
 u sqlhist -i "$tmp/t.dat" 'SELECT path FROM request, tick' 2>"$tmp/err" >/dev/null
 [ $? = 2 ] && grep -q "expected JOIN, WHERE or the end, found ','" "$tmp/err" || fail "syntax: $(cat "$tmp/err")"
-u sqlhist -i "$tmp/t.dat" -e 'SELECT path FROM request' 2>"$tmp/err" >/dev/null
-[ $? = 2 ] && grep -q "not supported" "$tmp/err" || fail "-i -e: $(cat "$tmp/err")"
+# -i -e: applied to the file; a statement without JOIN prints its histogram,
+# the same as uft report --hist with the trigger it translates to
+u sqlhist -i "$tmp/t.dat" -e 'SELECT path FROM request' >"$tmp/fe.txt" || fail "-i -e"
+u report -i "$tmp/t.dat" --hist 'demo:request:keys=path' >"$tmp/fe_want.txt" || fail "report --hist"
+cmp -s "$tmp/fe_want.txt" "$tmp/fe.txt" || fail "-i -e: $(diff "$tmp/fe_want.txt" "$tmp/fe.txt")"
+grep -q '^# trigger info: hist:keys=path:vals=hitcount:sort=hitcount:size=2048 \[active\]$' "$tmp/fe.txt" ||
+	fail "-i -e trigger info: $(cat "$tmp/fe.txt")"
+u sqlhist -i "$tmp/t.dat" -e 'SELECT path FROM request' -x 2>"$tmp/err" >/dev/null
+[ $? = 2 ] && grep -q "after a statement: -n NAME SQL, found '-x'" "$tmp/err" || fail "-i -e extra: $(cat "$tmp/err")"
+u sqlhist -i "$tmp/t.dat" -e --hist 'keys=path' 'SELECT path FROM request' 2>"$tmp/err" >/dev/null
+[ $? = 2 ] && grep -q "the last statement makes no synthetic event" "$tmp/err" || fail "--hist without JOIN: $(cat "$tmp/err")"
 
 # A running process.
 start_server

@@ -1265,7 +1265,8 @@ static char *run_report(const char *const *specs, size_t n, int want_rc, char **
 	FILE *o = open_memstream(&out, &olen), *e = open_memstream(&eout, &elen);
 
 	assert_int_equal(trace_file_open(&tf, kdat, err, sizeof(err)), 0);
-	assert_int_equal(report_hist(&tf, specs, n, o, e), want_rc);
+	const struct report_hist_opts ho = {.hists = specs, .nr_hists = n};
+	assert_int_equal(report_hist(&tf, &ho, o, e), want_rc);
 	trace_file_close(&tf);
 	fclose(o);
 	fclose(e);
@@ -1496,8 +1497,8 @@ static void test_report_errors(void **state)
 	     "uft report: hist:sched:sched_switch: error: Invalid action param\n"
 	     "  Command: hist:keys=prev_pid:onmax($y).save(x)\n"
 	     "                                  ^\n"},
-	    {"sched:sched_switch:keys=prev_pid.stacktrace",
-	     "uft report: hist:sched:sched_switch: not supported yet: stack traces\n"},
+	    {"sched:sched_switch:keys=common_stacktrace",
+	     "uft report: hist:sched:sched_switch: not supported: stack traces\n"},
 	    {"sched:nosuch:keys=x",
 	     "uft report: --hist 'sched:nosuch:keys=x': no such event in the "
 	     "file\n"},
