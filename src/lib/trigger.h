@@ -71,4 +71,7 @@ extern _Atomic uint64_t uft_trig_snap_cut[UFT_MAX_BUFFERS];
 /* Write end of the pipe that wakes the tree's snapshot thread, -1 if none. */
 extern _Atomic int uft_trig_wake_fd;
 
+/* Asks the tree for a snapshot of buffer b up to now (signal-safe). */
+void uft_trig_request_snapshot(uint32_t b);
+
 #endif
