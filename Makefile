@@ -27,11 +27,14 @@ endif
 CFLAGS_ALL := $(BASE_CFLAGS) $(CFLAGS)
 LDFLAGS_ALL := $(SAN_LDFLAGS) $(LDFLAGS)
 
-# Programs that trace with uft keep NOPs at function entries for the function tracers.
-TRACED_CFLAGS :=
+# Programs that trace with uft keep a 5-byte NOP sled at every function entry,
+# which the function tracers patch into a call (gcc: five one-byte NOPs, clang:
+# one 5-byte nopl). libuft itself is never built with it.
+TRACED_CFLAGS := -fpatchable-function-entry=5
 
 COMMON_SRC := $(wildcard src/common/*.c)
 LIB_SRC := $(wildcard src/lib/*.c)
+LIB_ASM := $(wildcard src/lib/*.S)
 TOOL_SRC := $(filter-out src/tools/main.c,$(wildcard src/tools/*.c))
 FUSE_SRC := $(wildcard src/fuse/*.c)
 TEST_SRC := $(wildcard tests/unit/test_*.c)
@@ -39,6 +42,7 @@ FUZZ_SRC := $(wildcard fuzz/fuzz_*.c)
 FIXTURE_SRC := $(wildcard tests/fixtures/*.c)
 
 OBJ = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
+LIB_OBJS = $(call OBJ,$(LIB_SRC) $(COMMON_SRC)) $(patsubst %.S,$(BUILD)/obj/%.o,$(LIB_ASM))
 
 LIBUFT_SO := $(BUILD)/lib/libuft.so
 LIBUFT_A := $(BUILD)/lib/libuft.a
@@ -60,6 +64,10 @@ $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) $(PKG_CFLAGS) -c $< -o $@
 
+$(BUILD)/obj/%.o: %.S
+	@mkdir -p $(dir $@)
+	$(CC) -c $< -o $@
+
 $(BUILD)/obj/src/fuse/%.o: src/fuse/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) $(FUSE_CFLAGS) -c $< -o $@
@@ -69,12 +77,12 @@ $(BUILD)/obj/examples/%.o: examples/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) $(TRACED_CFLAGS) -Iexamples -c $< -o $@
 
-$(LIBUFT_SO): $(call OBJ,$(LIB_SRC) $(COMMON_SRC))
+$(LIBUFT_SO): $(LIB_OBJS)
 	@mkdir -p $(dir $@)
 	$(CC) -shared -Wl,-soname,libuft.so.0 $(LDFLAGS_ALL) -o $@ $^ $(LIB_LDLIBS)
 	ln -sf libuft.so $(BUILD)/lib/libuft.so.0
 
-$(LIBUFT_A): $(call OBJ,$(LIB_SRC) $(COMMON_SRC))
+$(LIBUFT_A): $(LIB_OBJS)
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
 
@@ -96,7 +104,8 @@ $(BUILD)/bin/%: $(BUILD)/obj/examples/%.o $(LIBUFT_SO)
 
 $(BUILD)/lib/pkgconfig/uft.pc: uft.pc.in
 	@mkdir -p $(dir $@)
-	sed -e 's|@PREFIX@|$(abspath $(BUILD))|' -e 's|@INCLUDEDIR@|$(abspath include)|' $< > $@
+	sed -e 's|@PREFIX@|$(abspath $(BUILD))|' -e 's|@INCLUDEDIR@|$(abspath include)|' \
+		-e 's|@TRACE_CFLAGS@|$(TRACED_CFLAGS)|' $< > $@
 
 # Test programs carry libuft statically and export it (-rdynamic), so the
 # fixture libraries they dlopen bind to that one copy.
@@ -113,7 +122,7 @@ $(BUILD)/tests/%: tests/unit/%.c $(LIBUFT_A) $(LIBTOOLS_A)
 
 $(BUILD)/tests/lib%.so: tests/fixtures/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) -shared -Itests/fixtures -o $@ $<
+	$(CC) $(CFLAGS_ALL) $(TRACED_CFLAGS) -shared -Itests/fixtures -o $@ $<
 
 $(BUILD)/fuzz/%: fuzz/%.c fuzz/standalone_main.c $(LIBTOOLS_A)
 	@mkdir -p $(dir $@)

@@ -81,11 +81,11 @@ if [ "${UFT_SKIP_SAN:-0}" != 1 ]; then
 		[ -f "$t" ] || continue
 		run "asan:$(basename "$t" .sh)" env UFT_BUILD=build/asan ASAN_OPTIONS=detect_leaks=0 bash "$t"
 	done
-	step "TSan build (buffer tests)"
+	step "TSan build (buffer and function tracer tests)"
 	build build/tsan CC=clang SAN=thread OPT=-O1 || { echo "tsan build failed"; exit 1; }
 	for t in build/tsan/tests/test_ring* build/tsan/tests/test_stress* build/tsan/tests/test_signals \
 		build/tsan/tests/test_tracefs build/tsan/tests/test_tracefs_triggers \
-		build/tsan/tests/test_tracefs_hist; do
+		build/tsan/tests/test_tracefs_hist build/tsan/tests/test_ftrace; do
 		[ -x "$t" ] || continue
 		run "tsan:$(basename "$t")" env UFT_BUILD=build/tsan "$t"
 	done

@@ -232,8 +232,13 @@ void uft_ring_clear(struct uft_ring *r)
 {
 	uint64_t p = atomic_load_explicit(&r->produced, memory_order_acquire);
 	const char *page = uft_ring_page(r, p);
-	uint64_t commit =
-	    atomic_load_explicit((_Atomic uint64_t *)(page + 8), memory_order_acquire);
+	/* A page whose slot does not name it yet is being set up by the writer:
+	 * its header's commit word is still its predecessor's, and nothing of
+	 * it is committed. */
+	uint64_t commit = 0;
+	if (!p ||
+	    __atomic_load_n(&r->meta[p % r->nr_pages].seq_lo, __ATOMIC_ACQUIRE) == (uint32_t)p)
+		commit = atomic_load_explicit((_Atomic uint64_t *)(page + 8), memory_order_acquire);
 	atomic_store_explicit(&r->clear_off, (uint32_t)(commit & UFT_RB_COMMIT_MASK),
 			      memory_order_relaxed);
 	atomic_store_explicit(&r->clear_page, p, memory_order_release);

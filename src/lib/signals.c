@@ -15,6 +15,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "lib/ftrace.h"
 #include "lib/runtime.h"
 
 #ifndef _NSIG
@@ -56,6 +57,8 @@ static int next_sigaction(int sig, const struct sigaction *act, struct sigaction
 #define next_sigaction __sigaction
 #endif
 
+static bool blocks_all(const sigset_t *set);
+
 static int libc_sigmask(int how, const sigset_t *set, sigset_t *old)
 {
 	sigset_t copy;
@@ -63,6 +66,11 @@ static int libc_sigmask(int how, const sigset_t *set, sigset_t *old)
 		copy = *set;
 		sigdelset(&copy, 32); /* SIGCANCEL */
 		sigdelset(&copy, 33); /* SIGSETXID */
+		/* The function tracers stop threads with it while code changes;
+		 * a thread that blocks everything (libuft's own do) keeps it
+		 * blocked and is not stopped. */
+		if (!blocks_all(set))
+			sigdelset(&copy, UFT_FTRACE_STOP_SIG);
 		set = &copy;
 	}
 	long rc = syscall(SYS_rt_sigprocmask, how, set, old, _NSIG / 8);
@@ -88,7 +96,8 @@ static bool blocks_all(const sigset_t *set)
 	/* SIGKILL and SIGSTOP cannot be blocked, and libc keeps the signals below
 	 * SIGRTMIN for itself; everything else must be. */
 	for (int s = 1; s < _NSIG; s++) {
-		if (s == SIGKILL || s == SIGSTOP || (s >= 32 && s < SIGRTMIN))
+		if (s == SIGKILL || s == SIGSTOP || (s >= 32 && s < SIGRTMIN) ||
+		    s == UFT_FTRACE_STOP_SIG)
 			continue;
 		if (sigismember(set, s) == 0)
 			return false;
@@ -136,6 +145,7 @@ int sigaction(int sig, const struct sigaction *act, struct sigaction *oldact)
 			/* The trampoline runs in the program's handler's place, same flags. */
 			k.sa_flags |= SA_SIGINFO;
 			k.sa_sigaction = trampoline;
+			sigdelset(&k.sa_mask, UFT_FTRACE_STOP_SIG);
 			user_act[sig] = *act;
 			handler_blocks_all[sig] = blocks_all(&act->sa_mask);
 			atomic_store_explicit(&user_ptr[sig], &user_act[sig], memory_order_release);
@@ -224,6 +234,19 @@ void uft_signals_init(void)
 #endif
 }
 
+/* libuft's own handlers (the function tracers' stop signal), installed
+ * behind the program's view: not wrapped, every other signal blocked while
+ * they run. */
+int uft_signals_install_internal(int sig, void (*fn)(int, siginfo_t *, void *))
+{
+	struct sigaction act;
+	memset(&act, 0, sizeof(act));
+	act.sa_sigaction = fn;
+	act.sa_flags = SA_SIGINFO | SA_RESTART;
+	sigfillset(&act.sa_mask);
+	return next_sigaction(sig, &act, NULL);
+}
+
 static jump_fn next_jump(int which)
 {
 	if (!jumps[which])
@@ -233,6 +256,7 @@ static jump_fn next_jump(int which)
 
 void siglongjmp(sigjmp_buf env, int val)
 {
+	uft_ftrace_after_jump();
 	uft_tls.in_signal = 0;
 	uft_tls.sigs_blocked = 0;
 	uft_tls_sync_common(&uft_tls);
@@ -241,6 +265,7 @@ void siglongjmp(sigjmp_buf env, int val)
 
 void longjmp(jmp_buf env, int val)
 {
+	uft_ftrace_after_jump();
 	uft_tls.in_signal = 0;
 	uft_tls_sync_common(&uft_tls);
 	next_jump(JUMP_LONGJMP)(env, val);
@@ -248,6 +273,7 @@ void longjmp(jmp_buf env, int val)
 
 void __longjmp_chk(jmp_buf env, int val)
 {
+	uft_ftrace_after_jump();
 	uft_tls.in_signal = 0;
 	uft_tls_sync_common(&uft_tls);
 	next_jump(JUMP_LONGJMP_CHK)(env, val);

@@ -111,6 +111,16 @@ extern const struct tfs_file tfs_marker_files[];
 extern const struct tfs_file tfs_trigger_files[];
 extern const struct tfs_file tfs_hist_files[];
 extern const struct tfs_file tfs_synth_files[];
+extern const struct tfs_file tfs_ftrace_files[];
+
+/* Tracers (tfs_ftrace.c): the instance's current tracer ("nop", "function",
+ * "function_graph"); switching clears the buffer; -EINVAL for an unknown
+ * name or one the instance cannot run. */
+const char *tfs_tracer_name(const struct tfs_inst *in);
+int tfs_set_tracer(struct tfs_inst *in, const char *name);
+int tfs_show_available_tracers(const struct tfs_node *n, FILE *out);
+/* An instance goes away: its tracer, filters, commands and pids with it. */
+void tfs_ftrace_instance_gone(struct tfs_inst *in);
 
 /* Options (tfs_options.c). */
 int tfs_option_count(void);

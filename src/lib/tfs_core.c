@@ -89,15 +89,9 @@ static int show_readme(const struct tfs_node *n, FILE *out)
 
 /* ---- tracers ---- */
 
-static int show_available_tracers(const struct tfs_node *n, FILE *out)
-{
-	fputs("nop\n", out);
-	return 0;
-}
-
 static int show_current_tracer(const struct tfs_node *n, FILE *out)
 {
-	fputs("nop\n", out);
+	fprintf(out, "%s\n", tfs_tracer_name(n->inst));
 	return 0;
 }
 
@@ -106,7 +100,7 @@ static int write_current_tracer(const struct tfs_node *n, char *buf, size_t len,
 	tfs_strip(buf, len);
 	while (*buf == ' ')
 		buf++;
-	return strcmp(buf, "nop") == 0 ? 0 : -EINVAL;
+	return tfs_set_tracer(n->inst, buf);
 }
 
 /* ---- tracing_on ---- */
@@ -312,7 +306,10 @@ static int write_error_log(const struct tfs_node *n, char *buf, size_t len, unsi
 
 const struct tfs_file tfs_core_files[] = {
     {.name = "README", .dir = TFS_D_ROOT, .mode = 0444, .where = TFS_TOP_ONLY, .show = show_readme},
-    {.name = "available_tracers", .dir = TFS_D_ROOT, .mode = 0444, .show = show_available_tracers},
+    {.name = "available_tracers",
+     .dir = TFS_D_ROOT,
+     .mode = 0444,
+     .show = tfs_show_available_tracers},
     {.name = "current_tracer",
      .dir = TFS_D_ROOT,
      .mode = 0644,

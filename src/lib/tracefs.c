@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "lib/ftrace.h"
 #include "lib/registry.h"
 #include "lib/runtime.h"
 #include "lib/tfs.h"
@@ -21,8 +22,8 @@ static struct tfs_inst top_inst;
 static pthread_once_t tfs_once = PTHREAD_ONCE_INIT;
 
 static const struct tfs_file *const file_tables[] = {
-    tfs_core_files,   tfs_event_files,	 tfs_trace_files, tfs_option_files,
-    tfs_marker_files, tfs_trigger_files, tfs_hist_files,  tfs_synth_files};
+    tfs_core_files,    tfs_event_files, tfs_trace_files, tfs_option_files, tfs_marker_files,
+    tfs_trigger_files, tfs_hist_files,	tfs_synth_files, tfs_ftrace_files};
 
 static pid_t forking_tid; /* the thread that called fork, for event-fork */
 
@@ -72,6 +73,7 @@ static void tfs_setup(void)
 	top_inst.opts = tfs_option_defaults();
 	tfs_marker_init();
 	uft_stack_event_init();
+	uft_ftrace_events_init();
 	tfs_insts[0] = &top_inst;
 }
 
@@ -577,6 +579,7 @@ int uft_tracefs_rmdir(const char *path)
 		return -EBUSY;
 	}
 	uint32_t slot = in->buffer;
+	tfs_ftrace_instance_gone(in);
 	uft_registry_buffer_reset(slot);
 	uft_buffers[slot].on = 0;
 	tfs_trace_clear(slot);

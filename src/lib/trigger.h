@@ -79,4 +79,7 @@ void uft_trig_hist_snapshot(uint32_t b);
 /* Write end of the pipe that wakes the tree's snapshot thread, -1 if none. */
 extern _Atomic int uft_trig_wake_fd;
 
+/* Asks the tree for a snapshot of buffer b up to now (signal-safe). */
+void uft_trig_request_snapshot(uint32_t b);
+
 #endif

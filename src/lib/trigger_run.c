@@ -38,7 +38,7 @@ static void set_tracing(uint32_t b, bool on)
 
 /* Asks the tree for a snapshot of everything up to now. The latest request
  * wins: its time only moves forward. */
-static void request_snapshot(uint32_t b)
+void uft_trig_request_snapshot(uint32_t b)
 {
 	uint64_t now = uft_buffer_now(&uft_buffers[b]);
 	uint64_t old = atomic_load_explicit(&uft_trig_snap_cut[b], memory_order_relaxed);
@@ -93,7 +93,7 @@ static void run_one(struct uft_trig *t, void *ra)
 	}
 	case UFT_TRIG_SNAPSHOT:
 		if (take_count(t))
-			request_snapshot(t->buffer);
+			uft_trig_request_snapshot(t->buffer);
 		return;
 	case UFT_TRIG_STACKTRACE:
 		if (take_count(t))

@@ -20,6 +20,7 @@
 
 #include "common/filter.h"
 #include "common/page.h"
+#include "lib/ftrace.h"
 #include "lib/runtime.h"
 #include "lib/trigger.h"
 #include <uft/fastpath.h>
@@ -616,6 +617,7 @@ void uft_writer_thread_exit(void)
 {
 	struct uft_tls *t = &uft_tls;
 	t->epoch = 0;
+	uft_ftrace_thread_exit();
 	for (uint32_t i = 0; i < UFT_MAX_NEST; i++)
 		wring_close(&t->lv[i]);
 	if (t->xb) {

@@ -1,0 +1,96 @@
+/* Function tracing by patching (the kernel's dynamic ftrace, in user space).
+ * Code built with -fpatchable-function-entry=5 starts every function with a
+ * 5-byte NOP sled listed in the object's __patchable_function_entries
+ * section. ftrace_sites.c finds the sleds and names them, ftrace_patch.c turns
+ * the selected ones into calls to ftrace_tramp.S and back with every other
+ * thread stopped, ftrace_hooks.c writes the records and ftrace_unwind.c keeps
+ * C++ exceptions working under the graph tracer. */
+#ifndef UFT_LIB_FTRACE_H
+#define UFT_LIB_FTRACE_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#define UFT_FTRACE_SLED 5	 /* bytes: one call rel32 */
+#define UFT_FTRACE_MAX_OBJS 1024 /* loaded objects with sleds */
+
+/* One sled. What the tracers want of it is one bit per buffer, written by the
+ * tree under its lock and read by the hooks with relaxed loads. */
+struct uft_ftrace_site {
+	uintptr_t addr;	  /* the sled */
+	uintptr_t func;	  /* the function's entry (its symbol's address) */
+	const char *name; /* the function's name */
+	uint8_t orig[UFT_FTRACE_SLED];
+	uint8_t patched;     /* the sled holds the call */
+	uint8_t graph_start; /* in set_graph_function */
+	uint8_t graph_skip;  /* in set_graph_notrace */
+	uint32_t fn_mask;    /* buffers the function tracer writes */
+	uint32_t graph_mask; /* buffers the graph tracer writes */
+	uint32_t probe;	     /* buffers with a function command on it */
+};
+
+/* A loaded object with sleds. Its sites are sorted by address and never move
+ * or go away (the hooks read them without a lock). */
+struct uft_ftrace_obj {
+	char *path;	  /* the file */
+	const char *mod;  /* its name in available_filter_functions; NULL: the program */
+	uintptr_t base;	  /* load bias */
+	uintptr_t lo, hi; /* range of its sleds */
+	uintptr_t stub;	  /* a jump to the trampoline within reach of the sleds */
+	struct uft_ftrace_site *sites;
+	uint32_t nr;
+	bool gone; /* unloaded since it was scanned: never patched again */
+};
+
+extern struct uft_ftrace_obj uft_ftrace_objs[UFT_FTRACE_MAX_OBJS];
+extern uint32_t uft_ftrace_nr_objs; /* published with a release store */
+
+/* Adds the sleds of objects loaded since the last scan and marks unloaded
+ * ones gone. Returns the number of usable sites or -errno. */
+int uft_ftrace_scan(void);
+/* The site whose call returns to `ret`, or NULL. Lock-free. */
+struct uft_ftrace_site *uft_ftrace_site_at(uintptr_t ret);
+
+/* Patches or restores every site whose wish changed (any mask set), with the
+ * other threads stopped while none is inside a hook; with `sync` the threads
+ * are stopped even when no site changes, so that on return no hook is still
+ * acting on what the masks said before, and `stopped` (if not NULL) runs
+ * while they are: it must not allocate or lock. 0 or -errno (-EBUSY: a
+ * thread could not be stopped; nothing changed). */
+int uft_ftrace_apply(bool sync, void (*stopped)(void *ctx), void *ctx);
+/* Whether the calling thread is inside a hook (for the stop handler). */
+bool uft_ftrace_in_hook(void);
+
+/* set_ftrace_pid of each buffer: NULL (every thread) or the tids. Replaced
+ * lists are never freed (a hook may be reading one). */
+struct uft_ftrace_pids {
+	uint32_t nr;
+	int32_t tid[];
+};
+extern struct uft_ftrace_pids *uft_ftrace_pids[32];
+/* max_graph_depth (0: unlimited) and the number of set_graph_function sites
+ * (0: every function starts a graph). */
+extern uint32_t uft_ftrace_max_depth;
+extern uint32_t uft_ftrace_graph_starts;
+
+/* A function command's site was hit (tfs_ftrace.c runs the commands). */
+void uft_ftrace_probe_hit(const struct uft_ftrace_site *s, uint32_t buffers);
+
+/* Called by the long jumps: a jump out of a signal handler that interrupted
+ * the hooks leaves them. */
+void uft_ftrace_after_jump(void);
+/* Puts every hooked return address of the thread back (before a stack is
+ * unwound); those calls get no exit record. */
+void uft_ftrace_unhook_returns(void);
+
+/* A thread exits: its shadow stack goes back to a pool. */
+void uft_ftrace_thread_exit(void);
+
+/* Registers the ftrace events function, funcgraph_entry and funcgraph_exit. */
+void uft_ftrace_events_init(void);
+
+/* The signal that stops threads while sleds change. */
+#define UFT_FTRACE_STOP_SIG (SIGRTMAX - 1)
+
+#endif

@@ -1,0 +1,388 @@
+/* The hooks the trampolines call: function records at entry, and for the
+ * graph tracer an entry record, a shadow stack entry and a hooked return
+ * address, then the exit record when the function returns.
+ *
+ * The shadow stack is the thread's; a signal handler that runs traced code
+ * pushes above the interrupted function's entries and pops them again before
+ * it returns. Entries left behind by a long jump are dropped at the next
+ * entry or return: an entry of the same signal level whose return slot is
+ * below the new one (or the same slot, no longer holding the return hook),
+ * or one of a deeper signal level than the thread is in now, belongs to a
+ * frame that no longer exists. A tail call finds its slot hooked already: it
+ * is pushed above its caller's entry with the hook as its return address,
+ * so both exits are written, as the kernel does. The hooks never recurse:
+ * a hook interrupted by a signal handler that runs traced code lets those
+ * calls go untraced. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "common/ftrace_records.h"
+#include "lib/ftrace.h"
+#include "lib/registry.h"
+#include "lib/runtime.h"
+
+struct uft_ftrace_pids *uft_ftrace_pids[32];
+uint32_t uft_ftrace_max_depth;
+uint32_t uft_ftrace_graph_starts;
+
+extern void uft_ftrace_return(void);
+
+#define SHADOW_MAX 512
+
+enum { KIND_TRACED, KIND_SKIP /* set_graph_notrace: it and its callees */ };
+
+struct shadow {
+	uintptr_t ret;	 /* the real return address */
+	uintptr_t *slot; /* where it was on the stack */
+	uintptr_t func;
+	uint64_t t0, t1; /* calltime in the clocks c0 and c1 */
+	uint32_t mask;	 /* buffers that got the entry record */
+	int32_t depth;
+	uint32_t siglvl; /* signal handlers running when it was pushed */
+	uint32_t gen;	 /* the graph tracer's run it belongs to */
+	uint8_t kind, start, c0, c1;
+};
+
+struct fstack {
+	uint32_t top;
+	uint32_t starts;  /* set_graph_function entries on the stack */
+	uint32_t skips;	  /* set_graph_notrace entries on the stack */
+	uint32_t depth;	  /* traced entries on the stack */
+	uint32_t overrun; /* calls not hooked: the stack was full */
+	struct fstack *next_free;
+	struct shadow e[SHADOW_MAX];
+};
+
+static __thread uint32_t busy __attribute__((tls_model("initial-exec")));
+static __thread struct fstack *stack __attribute__((tls_model("initial-exec")));
+
+/* Stacks of exited threads, for new threads (a thread's first hook may run
+ * in a signal handler: a busy lock means a fresh mapping). */
+static pthread_mutex_t free_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct fstack *free_stacks;
+
+static struct fstack *thread_stack(void)
+{
+	struct fstack *s = stack;
+	if (__builtin_expect(s != NULL, 1))
+		return s;
+	if (pthread_mutex_trylock(&free_lock) == 0) {
+		s = free_stacks;
+		if (s)
+			free_stacks = s->next_free;
+		pthread_mutex_unlock(&free_lock);
+	}
+	if (!s) {
+		void *p = mmap(NULL, sizeof(*s), PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (p == MAP_FAILED)
+			return NULL;
+		s = p;
+	}
+	memset(s, 0, offsetof(struct fstack, e));
+	stack = s;
+	return s;
+}
+
+void uft_ftrace_thread_exit(void)
+{
+	struct fstack *s = stack;
+	if (!s || s->top)
+		return; /* hooked returns still ahead: keep it */
+	stack = NULL;
+	pthread_mutex_lock(&free_lock);
+	s->next_free = free_stacks;
+	free_stacks = s;
+	pthread_mutex_unlock(&free_lock);
+}
+
+static int32_t thread_tid(struct uft_tls *t)
+{
+	if (__builtin_expect(!t->tid, 0)) {
+		t->tid = (int32_t)syscall(SYS_gettid);
+		uft_tls_sync_common(t);
+	}
+	return t->tid;
+}
+
+/* The buffers of mask that trace thread tid (set_ftrace_pid). */
+static uint32_t pid_filter(uint32_t mask, int32_t tid)
+{
+	for (uint32_t m = mask; m; m &= m - 1) {
+		unsigned b = (unsigned)__builtin_ctz(m);
+		const struct uft_ftrace_pids *pl =
+		    __atomic_load_n(&uft_ftrace_pids[b], __ATOMIC_ACQUIRE);
+		if (!pl)
+			continue;
+		bool in = false;
+		for (uint32_t i = 0; i < pl->nr && !in; i++)
+			in = pl->tid[i] == tid;
+		if (!in)
+			mask &= ~(1u << b);
+	}
+	return mask;
+}
+
+static volatile uint16_t fn_gate, ent_gate, ret_gate;
+
+static const struct uft_field fn_fields[] = {
+    {"unsigned long", "ip", 8, 8, 0, UFT_FIELD_SCALAR, 0},
+    {"unsigned long", "parent_ip", 16, 8, 0, UFT_FIELD_SCALAR, 0},
+};
+static const struct uft_field ent_fields[] = {
+    {"unsigned long", "func", 8, 8, 0, UFT_FIELD_SCALAR, 0},
+    {"int", "depth", 16, 4, 1, UFT_FIELD_SCALAR, 0},
+};
+static const struct uft_field ret_fields[] = {
+    {"unsigned long", "func", 8, 8, 0, UFT_FIELD_SCALAR, 0},
+    {"int", "depth", 16, 4, 1, UFT_FIELD_SCALAR, 0},
+    {"unsigned int", "overrun", 20, 4, 0, UFT_FIELD_SCALAR, 0},
+    {"unsigned long long", "calltime", 24, 8, 0, UFT_FIELD_SCALAR, 0},
+    {"unsigned long long", "rettime", 32, 8, 0, UFT_FIELD_SCALAR, 0},
+};
+
+#define FTRACE_EVENT(var, nm, f, sz, fmt)                                                          \
+	static struct uft_event var = {                                                            \
+	    .magic = UFT_EVENT_MAGIC,                                                              \
+	    .style = UFT_STYLE_STRUCT,                                                             \
+	    .gate = &var##_gate,                                                                   \
+	    .system = "ftrace",                                                                    \
+	    .name = nm,                                                                            \
+	    .fields = f,                                                                           \
+	    .nr_fields = sizeof(f) / sizeof(f[0]),                                                 \
+	    .fixed_size = sz,                                                                      \
+	    .print_fmt = fmt,                                                                      \
+	    .file = __FILE__,                                                                      \
+	    .line = __LINE__,                                                                      \
+	}
+#define fn_ev_gate fn_gate
+#define ent_ev_gate ent_gate
+#define ret_ev_gate ret_gate
+FTRACE_EVENT(fn_ev, "function", fn_fields, 24,
+	     "\" %ps <-- %ps\", (void *)REC->ip, (void *)REC->parent_ip");
+FTRACE_EVENT(ent_ev, "funcgraph_entry", ent_fields, 24,
+	     "\"--> %ps (%d)\", (void *)REC->func, REC->depth");
+FTRACE_EVENT(ret_ev, "funcgraph_exit", ret_fields, 40,
+	     "\"<-- %ps (%d) (start: %llx  end: %llx) over: %d\", (void *)REC->func, "
+	     "REC->depth, REC->calltime, REC->rettime, REC->depth");
+
+void uft_ftrace_events_init(void)
+{
+	uft_registry_add_fixed(&fn_ev, UFT_ID_FUNCTION);
+	uft_registry_add_fixed(&ent_ev, UFT_ID_FUNCGRAPH_ENTRY);
+	uft_registry_add_fixed(&ret_ev, UFT_ID_FUNCGRAPH_EXIT);
+}
+
+/* Buffers whose current tracer is function / function_graph, and the run of
+ * the graph tracer (a new one at each switch): an exit is written only in
+ * the run its entry was, so a buffer never holds an exit without its entry. */
+uint32_t uft_ftrace_fn_buffers, uft_ftrace_graph_buffers, uft_ftrace_graph_gen;
+
+static void write_function(uint32_t mask, const struct uft_ftrace_site *s, uintptr_t parent)
+{
+	struct uft_rec_function r = {{0, 0, 0, 0}, s->func, parent};
+	for (; mask; mask &= mask - 1)
+		uft_write_to_buffer((uint32_t)__builtin_ctz(mask), &fn_ev, &r, sizeof(r), NULL, 0);
+}
+
+static void write_entry(uint32_t mask, uintptr_t func, int32_t depth)
+{
+	struct uft_rec_funcgraph_entry r = {{0, 0, 0, 0}, func, depth, 0};
+	for (; mask; mask &= mask - 1)
+		uft_write_to_buffer((uint32_t)__builtin_ctz(mask), &ent_ev, &r, sizeof(r), NULL, 0);
+}
+
+static void pop_one(struct fstack *st)
+{
+	struct shadow *e = &st->e[st->top - 1];
+	if (e->start)
+		st->starts--;
+	if (e->kind == KIND_SKIP)
+		st->skips--;
+	else
+		st->depth--;
+	atomic_signal_fence(memory_order_seq_cst);
+	st->top--;
+}
+
+/* Drops the entries of frames a long jump left (see the top comment). */
+static void drop_dead(struct fstack *st, uintptr_t *slot, uint32_t siglvl)
+{
+	while (st->top) {
+		const struct shadow *e = &st->e[st->top - 1];
+		/* The same slot still holding the return hook is a tail call:
+		 * the entry lives on below the new one. */
+		if (e->siglvl > siglvl || (e->siglvl == siglvl && e->slot < slot) ||
+		    (e->siglvl == siglvl && e->slot == slot &&
+		     *slot != (uintptr_t)uft_ftrace_return))
+			pop_one(st);
+		else
+			break;
+	}
+}
+
+static void graph_entry(struct uft_tls *t, struct uft_ftrace_site *s, uintptr_t *slot,
+			uint32_t mask)
+{
+	struct fstack *st = thread_stack();
+	if (!st)
+		return;
+	drop_dead(st, slot, t->in_signal);
+	bool start = s->graph_start;
+	uint8_t kind = s->graph_skip ? KIND_SKIP : KIND_TRACED;
+	if (st->skips)
+		return; /* under a set_graph_notrace function */
+	if (kind == KIND_TRACED) {
+		if (__atomic_load_n(&uft_ftrace_graph_starts, __ATOMIC_RELAXED) && !st->starts &&
+		    !start)
+			return;
+		uint32_t max = __atomic_load_n(&uft_ftrace_max_depth, __ATOMIC_RELAXED);
+		if (max && st->depth >= max)
+			return;
+	}
+	if (st->top >= SHADOW_MAX) {
+		st->overrun++;
+		return;
+	}
+	struct shadow *e = &st->e[st->top];
+	e->ret = *slot;
+	e->slot = slot;
+	e->func = s->func;
+	e->depth = (int32_t)st->depth;
+	e->siglvl = t->in_signal;
+	e->gen = __atomic_load_n(&uft_ftrace_graph_gen, __ATOMIC_RELAXED);
+	e->kind = kind;
+	e->start = start;
+	e->mask = kind == KIND_TRACED ? mask : 0;
+	e->c0 = e->c1 = 0xff;
+	for (uint32_t m = e->mask; m; m &= m - 1) {
+		uint8_t c = (uint8_t)uft_buffers[__builtin_ctz(m)].clock;
+		if (c == e->c0 || c == e->c1)
+			continue;
+		if (e->c0 == 0xff) {
+			e->c0 = c;
+			e->t0 = uft_clock_now((enum uft_clock)c);
+		} else if (e->c1 == 0xff) {
+			e->c1 = c;
+			e->t1 = uft_clock_now((enum uft_clock)c);
+		}
+	}
+	atomic_signal_fence(memory_order_seq_cst);
+	st->top++;
+	st->starts += start;
+	if (kind == KIND_SKIP)
+		st->skips++;
+	else
+		st->depth++;
+	atomic_signal_fence(memory_order_seq_cst);
+	*slot = (uintptr_t)uft_ftrace_return;
+	if (e->mask)
+		write_entry(e->mask, e->func, e->depth);
+}
+
+/* Called by uft_ftrace_caller: `sled_end` is where the patched call returns,
+ * `slot` the traced function's return address on the stack. */
+void uft_ftrace_entry(uintptr_t sled_end, uintptr_t *slot)
+{
+	struct uft_tls *t = &uft_tls;
+	if (busy || t->notrace)
+		return;
+	busy = 1;
+	atomic_signal_fence(memory_order_seq_cst);
+	struct uft_ftrace_site *s = uft_ftrace_site_at(sled_end);
+	if (s) {
+		int32_t tid = thread_tid(t);
+		uint32_t fn = __atomic_load_n(&s->fn_mask, __ATOMIC_RELAXED) &
+			      __atomic_load_n(&uft_ftrace_fn_buffers, __ATOMIC_RELAXED);
+		uint32_t gr = __atomic_load_n(&s->graph_mask, __ATOMIC_RELAXED) &
+			      __atomic_load_n(&uft_ftrace_graph_buffers, __ATOMIC_RELAXED);
+		uint32_t probe = __atomic_load_n(&s->probe, __ATOMIC_RELAXED);
+		if (fn && (fn = pid_filter(fn, tid)))
+			write_function(fn, s, *slot);
+		if (gr && (gr = pid_filter(gr, tid)))
+			graph_entry(t, s, slot, gr);
+		if (probe && (probe = pid_filter(probe, tid)))
+			uft_ftrace_probe_hit(s, probe);
+	}
+	atomic_signal_fence(memory_order_seq_cst);
+	busy = 0;
+}
+
+/* Called by uft_ftrace_return with the stack pointer after the return:
+ * writes the exit record, pops the entry and gives the real return address. */
+uintptr_t uft_ftrace_exit(uintptr_t sp)
+{
+	uintptr_t *slot = (uintptr_t *)sp - 1;
+	struct uft_tls *t = &uft_tls;
+	struct fstack *st = stack;
+	uint32_t was_busy = busy;
+	busy = 1;
+	atomic_signal_fence(memory_order_seq_cst);
+	/* The entry is the newest one for this slot; newer ones are dead. */
+	uint32_t i = st ? st->top : 0;
+	while (i && st->e[i - 1].slot != slot)
+		i--;
+	if (!i) {
+		static const char msg[] = "uft: function_graph: return without a shadow entry\n";
+		ssize_t w = write(2, msg, sizeof(msg) - 1);
+		(void)w;
+		abort();
+	}
+	while (st->top > i)
+		pop_one(st);
+	struct shadow e = st->e[i - 1];
+	pop_one(st);
+	uint32_t mask = e.mask & __atomic_load_n(&uft_ftrace_graph_buffers, __ATOMIC_RELAXED);
+	if (e.gen != __atomic_load_n(&uft_ftrace_graph_gen, __ATOMIC_RELAXED))
+		mask = 0;
+	if (mask && !t->notrace) {
+		struct uft_rec_funcgraph_exit r = {{0, 0, 0, 0}, e.func, e.depth,
+						   st->overrun,	 0,	 0};
+		for (; mask; mask &= mask - 1) {
+			uint32_t b = (uint32_t)__builtin_ctz(mask);
+			uint8_t c = (uint8_t)uft_buffers[b].clock;
+			r.rettime = uft_clock_now((enum uft_clock)c);
+			r.calltime = c == e.c0 ? e.t0 : c == e.c1 ? e.t1 : r.rettime;
+			uft_write_to_buffer(b, &ret_ev, &r, sizeof(r), NULL, 0);
+		}
+	}
+	atomic_signal_fence(memory_order_seq_cst);
+	busy = was_busy;
+	return e.ret;
+}
+
+bool uft_ftrace_in_hook(void)
+{
+	return busy != 0;
+}
+
+void uft_ftrace_after_jump(void)
+{
+	busy = 0;
+}
+
+void uft_ftrace_unhook_returns(void)
+{
+	struct fstack *st = stack;
+	if (!st)
+		return;
+	uint32_t was_busy = busy;
+	busy = 1;
+	atomic_signal_fence(memory_order_seq_cst);
+	while (st->top) {
+		struct shadow *e = &st->e[st->top - 1];
+		if (*e->slot == (uintptr_t)uft_ftrace_return)
+			*e->slot = e->ret;
+		pop_one(st);
+	}
+	atomic_signal_fence(memory_order_seq_cst);
+	busy = was_busy;
+}

@@ -1,0 +1,362 @@
+/* The patchable sites of every loaded object: the addresses in its
+ * __patchable_function_entries section (read in memory, where they are
+ * relocated), named from the file's .symtab (else .dynsym). */
+#define _GNU_SOURCE
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <link.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "lib/ftrace.h"
+
+struct uft_ftrace_obj uft_ftrace_objs[UFT_FTRACE_MAX_OBJS];
+uint32_t uft_ftrace_nr_objs;
+
+extern void uft_ftrace_caller(void);
+
+struct elf_file {
+	const unsigned char *m;
+	size_t size;
+};
+
+static int map_elf(const char *path, struct elf_file *f)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	struct stat st;
+	f->m = MAP_FAILED;
+	if (fstat(fd, &st) == 0 && st.st_size >= (off_t)sizeof(ElfW(Ehdr)))
+		f->m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (f->m == MAP_FAILED)
+		return -1;
+	f->size = (size_t)st.st_size;
+	const ElfW(Ehdr) *eh = (const void *)f->m;
+	if (memcmp(eh->e_ident, ELFMAG, SELFMAG) != 0 || eh->e_ident[EI_CLASS] != ELFCLASS64 ||
+	    eh->e_shentsize != sizeof(ElfW(Shdr)) || eh->e_shstrndx >= eh->e_shnum ||
+	    eh->e_shoff + (size_t)eh->e_shnum * sizeof(ElfW(Shdr)) > f->size) {
+		munmap((void *)f->m, f->size);
+		return -1;
+	}
+	return 0;
+}
+
+static const ElfW(Shdr) * shdrs(const struct elf_file *f)
+{
+	return (const void *)(f->m + ((const ElfW(Ehdr) *)f->m)->e_shoff);
+}
+
+static unsigned nr_shdrs(const struct elf_file *f)
+{
+	return ((const ElfW(Ehdr) *)f->m)->e_shnum;
+}
+
+static const char *section_name(const struct elf_file *f, const ElfW(Shdr) * s)
+{
+	const ElfW(Shdr) *strs = &shdrs(f)[((const ElfW(Ehdr) *)f->m)->e_shstrndx];
+	if (strs->sh_offset + strs->sh_size > f->size || s->sh_name >= strs->sh_size)
+		return "";
+	return (const char *)f->m + strs->sh_offset + s->sh_name;
+}
+
+struct fsym {
+	uintptr_t value, size;
+	const char *name;
+};
+
+static int by_value(const void *a, const void *b)
+{
+	const struct fsym *x = a, *y = b;
+	return x->value < y->value ? -1 : x->value > y->value;
+}
+
+/* The function symbols of one symbol table type, sorted; NULL if none. */
+static struct fsym *function_symbols(const struct elf_file *f, unsigned type, size_t *nr)
+{
+	const ElfW(Shdr) *sh = shdrs(f);
+	for (unsigned i = 0; i < nr_shdrs(f); i++) {
+		if (sh[i].sh_type != type || sh[i].sh_link >= nr_shdrs(f) ||
+		    sh[i].sh_entsize != sizeof(ElfW(Sym)))
+			continue;
+		const ElfW(Shdr) *strs = &sh[sh[i].sh_link];
+		if (sh[i].sh_offset + sh[i].sh_size > f->size ||
+		    strs->sh_offset + strs->sh_size > f->size)
+			return NULL;
+		const ElfW(Sym) *sym = (const void *)(f->m + sh[i].sh_offset);
+		size_t n = sh[i].sh_size / sizeof(*sym), k = 0;
+		struct fsym *out = malloc((n ? n : 1) * sizeof(*out));
+		if (!out)
+			return NULL;
+		for (size_t j = 0; j < n; j++) {
+			if (ELF64_ST_TYPE(sym[j].st_info) != STT_FUNC || !sym[j].st_value ||
+			    sym[j].st_shndx == SHN_UNDEF || sym[j].st_name >= strs->sh_size)
+				continue;
+			const char *name = (const char *)f->m + strs->sh_offset + sym[j].st_name;
+			if (!memchr(name, 0, strs->sh_size - sym[j].st_name) || !*name)
+				continue;
+			out[k++] = (struct fsym){sym[j].st_value, sym[j].st_size, name};
+		}
+		qsort(out, k, sizeof(*out), by_value);
+		*nr = k;
+		return out;
+	}
+	return NULL;
+}
+
+/* The function that holds file address a: the last symbol at or below it. */
+static const struct fsym *function_of(const struct fsym *s, size_t n, uintptr_t a)
+{
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (s[mid].value <= a)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo)
+		return NULL;
+	const struct fsym *best = &s[lo - 1];
+	if (best->size && a >= best->value + best->size)
+		return NULL;
+	return best;
+}
+
+static bool is_sled(const uint8_t *p)
+{
+	static const uint8_t nops[UFT_FTRACE_SLED] = {0x90, 0x90, 0x90, 0x90, 0x90};
+	return memcmp(p, nops, sizeof(nops)) == 0 ||
+	       (p[0] == 0x0f && p[1] == 0x1f && p[2] == 0x44 && p[3] == 0x00);
+}
+
+/* Whether addr lies in an executable segment of the object. */
+static bool in_text(const struct dl_phdr_info *info, uintptr_t addr)
+{
+	for (unsigned i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		uintptr_t start = info->dlpi_addr + ph->p_vaddr;
+		if (ph->p_type == PT_LOAD && (ph->p_flags & PF_X) && addr >= start &&
+		    addr + UFT_FTRACE_SLED <= start + ph->p_memsz)
+			return true;
+	}
+	return false;
+}
+
+static int by_addr(const void *a, const void *b)
+{
+	const struct uft_ftrace_site *x = a, *y = b;
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+/* A page holding `jmp *0(%rip); .quad uft_ftrace_caller` within a call's
+ * reach (rel32) of every sled in [lo, hi]. */
+static uintptr_t make_stub(uintptr_t lo, uintptr_t hi)
+{
+	const long page = sysconf(_SC_PAGESIZE);
+	const uintptr_t reach = 0x7fff0000u;
+	for (int dir = 0; dir < 2; dir++) {
+		for (uintptr_t step = 1; step < 32768; step++) {
+			uintptr_t at =
+			    dir == 0
+				? ((hi + (uintptr_t)page) & ~(uintptr_t)(page - 1)) + step * 0x10000
+				: (lo & ~(uintptr_t)(page - 1)) - step * 0x10000;
+			if ((dir == 0 && at + 16 - lo >= reach) ||
+			    (dir == 1 && (at > lo || hi - at >= reach)))
+				break;
+			void *p = mmap((void *)at, (size_t)page, PROT_READ | PROT_WRITE,
+				       MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+			if (p == MAP_FAILED)
+				continue;
+			if ((uintptr_t)p != at) { /* an old kernel took the hint as a hint */
+				munmap(p, (size_t)page);
+				continue;
+			}
+			uint8_t *c = p;
+			const uint8_t jmp[6] = {0xff, 0x25, 0, 0, 0, 0};
+			uintptr_t target = (uintptr_t)uft_ftrace_caller;
+			memcpy(c, jmp, sizeof(jmp));
+			memcpy(c + 6, &target, sizeof(target));
+			if (mprotect(p, (size_t)page, PROT_READ | PROT_EXEC) != 0) {
+				munmap(p, (size_t)page);
+				return 0;
+			}
+			return at;
+		}
+	}
+	return 0;
+}
+
+/* The program's file, the path of a library. */
+static const char *object_path(const struct dl_phdr_info *info)
+{
+	return info->dlpi_name && *info->dlpi_name ? info->dlpi_name : "/proc/self/exe";
+}
+
+static const char *module_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	return slash ? slash + 1 : path;
+}
+
+static int add_object(struct dl_phdr_info *info)
+{
+	const char *path = object_path(info);
+	struct elf_file f;
+	if (map_elf(path, &f) != 0)
+		return 0;
+	int rc = 0;
+	size_t nsyms = 0;
+	struct fsym *syms = NULL;
+	struct uft_ftrace_site *sites = NULL;
+	size_t nr = 0, cap = 0;
+	const ElfW(Shdr) *sh = shdrs(&f);
+	for (unsigned i = 0; i < nr_shdrs(&f); i++) {
+		if (strcmp(section_name(&f, &sh[i]), "__patchable_function_entries") != 0 ||
+		    !(sh[i].sh_flags & SHF_ALLOC) || sh[i].sh_type != SHT_PROGBITS)
+			continue;
+		if (!syms) {
+			syms = function_symbols(&f, SHT_SYMTAB, &nsyms);
+			if (!syms)
+				syms = function_symbols(&f, SHT_DYNSYM, &nsyms);
+			if (!syms)
+				break;
+		}
+		const uintptr_t *e = (const void *)(info->dlpi_addr + sh[i].sh_addr);
+		size_t n = sh[i].sh_size / sizeof(*e);
+		for (size_t k = 0; k < n; k++) {
+			uintptr_t a = e[k];
+			if (!a || !in_text(info, a) || !is_sled((const uint8_t *)a))
+				continue;
+			const struct fsym *s = function_of(syms, nsyms, a - info->dlpi_addr);
+			if (!s || a - info->dlpi_addr - s->value > 16)
+				continue; /* a sled not at a function's entry */
+			if (nr == cap) {
+				cap = cap ? cap * 2 : 256;
+				void *p = realloc(sites, cap * sizeof(*sites));
+				if (!p) {
+					rc = -ENOMEM;
+					goto out;
+				}
+				sites = p;
+			}
+			struct uft_ftrace_site *st = &sites[nr++];
+			memset(st, 0, sizeof(*st));
+			st->addr = a;
+			st->func = info->dlpi_addr + s->value;
+			st->name = strdup(s->name);
+			if (!st->name) {
+				nr--;
+				rc = -ENOMEM;
+				goto out;
+			}
+			memcpy(st->orig, (const void *)a, UFT_FTRACE_SLED);
+		}
+	}
+	if (!nr)
+		goto out;
+	qsort(sites, nr, sizeof(*sites), by_addr);
+	size_t w = 0; /* one site per sled */
+	for (size_t k = 0; k < nr; k++)
+		if (!w || sites[w - 1].addr != sites[k].addr)
+			sites[w++] = sites[k];
+	nr = w;
+	uintptr_t stub = make_stub(sites[0].addr, sites[nr - 1].addr + UFT_FTRACE_SLED);
+	if (!stub) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	struct uft_ftrace_obj *o = &uft_ftrace_objs[uft_ftrace_nr_objs];
+	o->path = strdup(path);
+	o->mod = info->dlpi_name && *info->dlpi_name ? module_name(o->path) : NULL;
+	o->base = info->dlpi_addr;
+	o->lo = sites[0].addr;
+	o->hi = sites[nr - 1].addr;
+	o->stub = stub;
+	o->sites = sites;
+	o->nr = (uint32_t)nr;
+	sites = NULL;
+	__atomic_store_n(&uft_ftrace_nr_objs, uft_ftrace_nr_objs + 1, __ATOMIC_RELEASE);
+out:
+	if (sites) {
+		for (size_t k = 0; k < nr; k++)
+			free((void *)sites[k].name);
+		free(sites);
+	}
+	free(syms);
+	munmap((void *)f.m, f.size);
+	return rc;
+}
+
+struct scan {
+	bool *seen; /* objects still loaded */
+	int rc;
+};
+
+static int each_object(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	struct scan *sc = arg;
+	const char *path = object_path(info);
+	if (strstr(path, "linux-vdso"))
+		return 0;
+	for (uint32_t i = 0; i < uft_ftrace_nr_objs; i++) {
+		struct uft_ftrace_obj *o = &uft_ftrace_objs[i];
+		if (!o->gone && o->base == info->dlpi_addr && strcmp(o->path, path) == 0) {
+			sc->seen[i] = true;
+			return 0;
+		}
+	}
+	if (uft_ftrace_nr_objs >= UFT_FTRACE_MAX_OBJS)
+		return 0;
+	uint32_t before = uft_ftrace_nr_objs;
+	int rc = add_object(info);
+	if (rc)
+		sc->rc = rc;
+	if (uft_ftrace_nr_objs > before)
+		sc->seen[before] = true;
+	return 0;
+}
+
+int uft_ftrace_scan(void)
+{
+	static bool seen[UFT_FTRACE_MAX_OBJS];
+	memset(seen, 0, sizeof(seen));
+	struct scan sc = {seen, 0};
+	dl_iterate_phdr(each_object, &sc);
+	int n = 0;
+	for (uint32_t i = 0; i < uft_ftrace_nr_objs; i++) {
+		struct uft_ftrace_obj *o = &uft_ftrace_objs[i];
+		if (!seen[i])
+			o->gone = true;
+		if (!o->gone)
+			n += (int)o->nr;
+	}
+	return sc.rc ? sc.rc : n;
+}
+
+struct uft_ftrace_site *uft_ftrace_site_at(uintptr_t ret)
+{
+	uintptr_t a = ret - UFT_FTRACE_SLED;
+	uint32_t n = __atomic_load_n(&uft_ftrace_nr_objs, __ATOMIC_ACQUIRE);
+	for (uint32_t i = 0; i < n; i++) {
+		struct uft_ftrace_obj *o = &uft_ftrace_objs[i];
+		if (a < o->lo || a > o->hi || o->gone)
+			continue;
+		uint32_t lo = 0, hi = o->nr;
+		while (lo < hi) {
+			uint32_t mid = (lo + hi) / 2;
+			if (o->sites[mid].addr < a)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (lo < o->nr && o->sites[lo].addr == a)
+			return &o->sites[lo];
+	}
+	return NULL;
+}

@@ -1,0 +1,753 @@
+/* The function tracers' files (tracefs.md §9): current_tracer's function and
+ * function_graph, available_filter_functions, set_ftrace_filter,
+ * set_ftrace_notrace, set_ftrace_pid, set_graph_function, set_graph_notrace,
+ * max_graph_depth and enabled_functions. Each change recomputes what every
+ * site must do (ftrace.h masks) and patches the difference. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/glob.h"
+#include "common/ring_reader.h"
+#include "lib/ftrace.h"
+#include "lib/runtime.h"
+#include "lib/stack_event.h"
+#include "lib/tfs.h"
+#include "lib/trigger.h"
+
+enum { TRACER_NOP, TRACER_FUNCTION, TRACER_GRAPH };
+static const char *const tracer_names[] = {"nop", "function", "function_graph"};
+
+static uint8_t tracer[UFT_MAX_BUFFERS];
+extern uint32_t uft_ftrace_fn_buffers, uft_ftrace_graph_buffers, uft_ftrace_graph_gen;
+
+/* Per buffer: how many sites set_ftrace_filter holds (0: every function).
+ * The membership itself is a bit per buffer in `filt` / `notr`. */
+static uint32_t nr_filter[UFT_MAX_BUFFERS];
+static uint32_t filt_bits_cap;
+static uint32_t *filt, *notr; /* [flat site index], bit per buffer */
+
+/* Function commands, per buffer: an immutable list the hooks follow. */
+enum { CMD_TRACEON, CMD_TRACEOFF, CMD_SNAPSHOT, CMD_STACKTRACE, NR_CMDS };
+static const char *const cmd_names[NR_CMDS] = {"traceon", "traceoff", "snapshot", "stacktrace"};
+#define UNLIMITED (-1L)
+
+struct probe {
+	const struct uft_ftrace_site *site;
+	int cmd;
+	_Atomic long count;
+};
+struct probes {
+	uint32_t nr;
+	struct probe p[];
+};
+static struct probes *probes[UFT_MAX_BUFFERS];
+
+/* ---- the flat list of sites (available_filter_functions order) ---- */
+
+struct ref {
+	struct uft_ftrace_site *s;
+	const struct uft_ftrace_obj *o;
+};
+
+static struct ref *refs;
+static uint32_t nr_refs;
+
+/* Rescans the objects and rebuilds the flat list; the per-site filter bits
+ * follow the sites (new objects come last, so old indexes keep their sites). */
+static int refresh(void)
+{
+	int n = uft_ftrace_scan();
+	if (n < 0)
+		return n;
+	uint32_t total = 0;
+	for (uint32_t i = 0; i < uft_ftrace_nr_objs; i++)
+		total += uft_ftrace_objs[i].nr;
+	if (total > filt_bits_cap) {
+		uint32_t *f = realloc(filt, total * sizeof(*f));
+		if (!f)
+			return -ENOMEM;
+		filt = f;
+		uint32_t *t = realloc(notr, total * sizeof(*t));
+		if (!t)
+			return -ENOMEM;
+		notr = t;
+		memset(filt + filt_bits_cap, 0, (total - filt_bits_cap) * sizeof(*f));
+		memset(notr + filt_bits_cap, 0, (total - filt_bits_cap) * sizeof(*t));
+		filt_bits_cap = total;
+	}
+	struct ref *r = realloc(refs, (total ? total : 1) * sizeof(*r));
+	if (!r)
+		return -ENOMEM;
+	refs = r;
+	nr_refs = 0;
+	for (uint32_t i = 0; i < uft_ftrace_nr_objs; i++)
+		for (uint32_t k = 0; k < uft_ftrace_objs[i].nr; k++)
+			refs[nr_refs++] =
+			    (struct ref){&uft_ftrace_objs[i].sites[k], &uft_ftrace_objs[i]};
+	return 0;
+}
+
+static bool usable(uint32_t i)
+{
+	return !refs[i].o->gone;
+}
+
+/* "name" or "name [module]", as %ps prints a module's symbol. */
+static void put_name(FILE *out, uint32_t i)
+{
+	fputs(refs[i].s->name, out);
+	if (refs[i].o->mod)
+		fprintf(out, " [%s]", refs[i].o->mod);
+}
+
+/* ---- what each site does ---- */
+
+static void publish_probes(uint32_t b, struct probes *p)
+{
+	__atomic_store_n(&probes[b], p, __ATOMIC_RELEASE); /* old lists are kept */
+}
+
+/* Recomputes every site's masks from the tracers, the filters and the
+ * commands, then patches the difference. */
+static int update_sites_sync(bool sync, void (*stopped)(void *), void *ctx)
+{
+	uint32_t fnb = 0, grb = 0;
+	for (uint32_t b = 0; b < UFT_MAX_BUFFERS; b++) {
+		fnb |= (tracer[b] == TRACER_FUNCTION) << b;
+		grb |= (tracer[b] == TRACER_GRAPH) << b;
+	}
+	for (uint32_t i = 0; i < nr_refs; i++) {
+		struct uft_ftrace_site *s = refs[i].s;
+		uint32_t sel = 0, pr = 0;
+		for (uint32_t b = 0; b < UFT_MAX_BUFFERS; b++) {
+			bool in = (!nr_filter[b] || (filt[i] >> b & 1)) && !(notr[i] >> b & 1);
+			sel |= (uint32_t)in << b;
+			const struct probes *p = probes[b];
+			for (uint32_t k = 0; p && k < p->nr && !(pr >> b & 1); k++)
+				pr |= (uint32_t)(p->p[k].site == s) << b;
+		}
+		__atomic_store_n(&s->fn_mask, sel & fnb, __ATOMIC_RELAXED);
+		__atomic_store_n(&s->graph_mask, sel & grb, __ATOMIC_RELAXED);
+		__atomic_store_n(&s->probe, pr, __ATOMIC_RELAXED);
+	}
+	__atomic_store_n(&uft_ftrace_fn_buffers, fnb, __ATOMIC_RELAXED);
+	__atomic_store_n(&uft_ftrace_graph_buffers, grb, __ATOMIC_RELAXED);
+	return uft_ftrace_apply(sync, stopped, ctx);
+}
+
+static int update_sites(void)
+{
+	return update_sites_sync(false, NULL, NULL);
+}
+
+static void clear_one_ring(void *ctx, struct uft_ring *r, uint32_t slot)
+{
+	uft_ring_clear(r);
+}
+
+/* While every thread is stopped outside the hooks: the buffer is emptied
+ * and the graph tracer's run changes, so no exit is ever written whose
+ * entry the clear removed. */
+static void clear_for_new_tracer(void *ctx)
+{
+	tfs_for_each_ring(*(uint32_t *)ctx, clear_one_ring, NULL);
+	__atomic_add_fetch(&uft_ftrace_graph_gen, 1, __ATOMIC_SEQ_CST);
+}
+
+/* ---- current_tracer, available_tracers ---- */
+
+const char *tfs_tracer_name(const struct tfs_inst *in)
+{
+	return tracer_names[tracer[in->buffer]];
+}
+
+int tfs_show_available_tracers(const struct tfs_node *n, FILE *out)
+{
+	/* The graph tracer runs at the top only, as in the kernel (6.1). */
+	fputs(n->inst->buffer == 0 ? "function_graph function nop\n" : "function nop\n", out);
+	return 0;
+}
+
+int tfs_set_tracer(struct tfs_inst *in, const char *name)
+{
+	int t = -1;
+	for (int i = 0; i < 3; i++)
+		if (strcmp(name, tracer_names[i]) == 0)
+			t = i;
+	if (t < 0 || (t == TRACER_GRAPH && in->buffer != 0))
+		return -EINVAL;
+	uint32_t b = in->buffer;
+	if (tracer[b] == t)
+		return 0;
+	int rc = refresh();
+	if (rc)
+		return rc;
+	if (t != TRACER_NOP && uft_session_start() != 0)
+		return -ENOMEM; /* the hooks write into the session's rings */
+	uint8_t old = tracer[b];
+	tracer[b] = (uint8_t)t;
+	/* The buffer starts empty for the new tracer: cleared while no hook
+	 * runs. Readers of trace_pipe keep what they had already taken. */
+	rc = update_sites_sync(true, clear_for_new_tracer, &b);
+	if (rc) {
+		tracer[b] = old;
+		update_sites();
+		return rc;
+	}
+	return 0;
+}
+
+void tfs_ftrace_instance_gone(struct tfs_inst *in)
+{
+	uint32_t b = in->buffer;
+	tracer[b] = TRACER_NOP;
+	nr_filter[b] = 0;
+	for (uint32_t i = 0; i < filt_bits_cap; i++) {
+		filt[i] &= ~(1u << b);
+		notr[i] &= ~(1u << b);
+	}
+	publish_probes(b, NULL);
+	__atomic_store_n(&uft_ftrace_pids[b], NULL, __ATOMIC_RELEASE);
+	if (refresh() == 0)
+		update_sites();
+}
+
+/* ---- available_filter_functions ---- */
+
+static int show_available(const struct tfs_node *n, FILE *out)
+{
+	int rc = refresh();
+	if (rc)
+		return rc;
+	for (uint32_t i = 0; i < nr_refs; i++) {
+		if (!usable(i))
+			continue;
+		put_name(out, i);
+		fputc('\n', out);
+	}
+	return 0;
+}
+
+/* ---- set_ftrace_filter and friends: the selection language ---- */
+
+enum set_kind { SET_FILTER, SET_NOTRACE, SET_GRAPH, SET_GRAPH_NOTRACE };
+
+/* Membership of site i in a set of buffer b. */
+static bool member(enum set_kind k, uint32_t b, uint32_t i)
+{
+	switch (k) {
+	case SET_FILTER:
+		return filt[i] >> b & 1;
+	case SET_NOTRACE:
+		return notr[i] >> b & 1;
+	case SET_GRAPH:
+		return refs[i].s->graph_start;
+	default:
+		return refs[i].s->graph_skip;
+	}
+}
+
+static bool glob_ok(const char *pat, const char *s)
+{
+	return uft_glob_match(pat, strlen(pat), s, strlen(s));
+}
+
+/* Whether site i matches `func` (a glob or the line number of
+ * available_filter_functions) and, if mod is set, the module glob (a
+ * leading '!' negates it). */
+static bool matches(uint32_t i, const char *func, const char *mod, unsigned long line)
+{
+	if (!usable(i))
+		return false;
+	if (line)
+		return line == i + 1;
+	if (!glob_ok(func, refs[i].s->name))
+		return false;
+	if (!mod)
+		return true;
+	bool neg = mod[0] == '!';
+	const char *m = refs[i].o->mod;
+	bool hit = m && glob_ok(mod + neg, m);
+	return neg ? !hit : hit;
+}
+
+static int parse_count(const char *s, long *out)
+{
+	if (!s) {
+		*out = UNLIMITED;
+		return 0;
+	}
+	unsigned long v;
+	if (tfs_parse_ulong(s, &v) || v > (unsigned long)__LONG_MAX__)
+		return -EINVAL;
+	*out = (long)v;
+	return 0;
+}
+
+/* One `glob:command[:count]` token (set_ftrace_filter only). `pending` is
+ * the buffer's new command list, built before anything is published. */
+static int command_token(struct tfs_inst *in, char *tok, bool remove, struct probes **pending)
+{
+	char *func = tok, *cmd = strchr(tok, ':');
+	*cmd++ = 0;
+	char *param = strchr(cmd, ':');
+	if (param)
+		*param++ = 0;
+	int c = -1;
+	for (int k = 0; k < NR_CMDS; k++)
+		if (strcmp(cmd, cmd_names[k]) == 0)
+			c = k;
+	if (c < 0)
+		return -EINVAL;
+	long count;
+	if (parse_count(param, &count))
+		return -EINVAL;
+	struct probes *p = *pending;
+	uint32_t hits = 0;
+	for (uint32_t i = 0; i < nr_refs; i++) {
+		if (!matches(i, func, NULL, 0))
+			continue;
+		hits++;
+		uint32_t at = p ? p->nr : 0;
+		for (uint32_t k = 0; p && k < p->nr; k++)
+			if (p->p[k].site == refs[i].s && p->p[k].cmd == c)
+				at = k;
+		if (remove) {
+			if (p && at < p->nr) {
+				p->p[at] = p->p[p->nr - 1];
+				p->nr--;
+			}
+			continue;
+		}
+		if (!p || at == p->nr) {
+			uint32_t nr = p ? p->nr : 0;
+			struct probes *q = realloc(p, sizeof(*q) + (nr + 1) * sizeof(q->p[0]));
+			if (!q)
+				return -ENOMEM;
+			if (!p)
+				q->nr = 0;
+			p = q;
+			*pending = p;
+		}
+		p->p[at].site = refs[i].s;
+		p->p[at].cmd = c;
+		atomic_store(&p->p[at].count, count);
+		if (at == p->nr)
+			p->nr++;
+	}
+	if (!hits)
+		return -EINVAL;
+	if (!remove && c == CMD_SNAPSHOT && tfs_snapshot_alloc(in) != 0)
+		return -ENOMEM;
+	if (!remove && c == CMD_STACKTRACE)
+		uft_stack_prepare();
+	if (!remove && uft_session_start() != 0)
+		return -ENOMEM;
+	return 0;
+}
+
+struct set_file {
+	enum set_kind kind;
+};
+
+static enum set_kind kind_of(const struct tfs_node *n)
+{
+	const char *name = n->file->name;
+	if (strcmp(name, "set_ftrace_filter") == 0)
+		return SET_FILTER;
+	if (strcmp(name, "set_ftrace_notrace") == 0)
+		return SET_NOTRACE;
+	if (strcmp(name, "set_graph_function") == 0)
+		return SET_GRAPH;
+	return SET_GRAPH_NOTRACE;
+}
+
+/* Stores a new membership of a set (one byte per flat site). */
+static void store_set(enum set_kind k, uint32_t b, const uint8_t *sel)
+{
+	uint32_t n = 0;
+	for (uint32_t i = 0; i < nr_refs; i++) {
+		n += sel[i];
+		switch (k) {
+		case SET_FILTER:
+			filt[i] = (filt[i] & ~(1u << b)) | ((uint32_t)sel[i] << b);
+			break;
+		case SET_NOTRACE:
+			notr[i] = (notr[i] & ~(1u << b)) | ((uint32_t)sel[i] << b);
+			break;
+		case SET_GRAPH:
+			refs[i].s->graph_start = sel[i];
+			break;
+		default:
+			refs[i].s->graph_skip = sel[i];
+		}
+	}
+	if (k == SET_FILTER)
+		nr_filter[b] = n;
+	if (k == SET_GRAPH)
+		__atomic_store_n(&uft_ftrace_graph_starts, n, __ATOMIC_RELAXED);
+}
+
+static struct probes *copy_probes(uint32_t b, int *err)
+{
+	const struct probes *p = probes[b];
+	if (!p || !p->nr)
+		return NULL;
+	struct probes *q = malloc(sizeof(*q) + p->nr * sizeof(q->p[0]));
+	if (!q) {
+		*err = -ENOMEM;
+		return NULL;
+	}
+	q->nr = p->nr;
+	for (uint32_t k = 0; k < p->nr; k++) {
+		q->p[k].site = p->p[k].site;
+		q->p[k].cmd = p->p[k].cmd;
+		atomic_store(&q->p[k].count, atomic_load(&p->p[k].count));
+	}
+	return q;
+}
+
+/* One write: every token applies to a copy; all of it or nothing is kept. */
+static int write_set(const struct tfs_node *n, char *buf, size_t len, unsigned of)
+{
+	enum set_kind k = kind_of(n);
+	uint32_t b = n->inst->buffer;
+	int rc = refresh();
+	if (rc)
+		return rc;
+	uint8_t *sel = malloc(nr_refs ? nr_refs : 1);
+	if (!sel)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < nr_refs; i++)
+		sel[i] = member(k, b, i);
+	struct probes *pending = NULL;
+	bool cmds = false;
+	char *save = NULL;
+	for (char *tok = strtok_r(buf, " \t\n\r\f\v", &save); tok && !rc;
+	     tok = strtok_r(NULL, " \t\n\r\f\v", &save)) {
+		bool remove = tok[0] == '!';
+		tok += remove;
+		char *colon = strchr(tok, ':');
+		if (colon && strncmp(colon, ":mod:", 5) != 0) {
+			if (k != SET_FILTER) {
+				rc = -EINVAL;
+				break;
+			}
+			if (!cmds) {
+				pending = copy_probes(b, &rc);
+				cmds = true;
+				if (rc)
+					break;
+			}
+			rc = command_token(n->inst, tok, remove, &pending);
+			continue;
+		}
+		const char *mod = NULL;
+		if (colon) {
+			*colon = 0;
+			mod = colon + 5;
+			if (!*tok)
+				tok = (char *)"*";
+		}
+		unsigned long line = 0;
+		if (!mod && tok[0] >= '0' && tok[0] <= '9' &&
+		    (tfs_parse_ulong(tok, &line) || line == 0 || line > nr_refs)) {
+			rc = -EINVAL;
+			break;
+		}
+		uint32_t hits = 0;
+		for (uint32_t i = 0; i < nr_refs; i++) {
+			if (!matches(i, tok, mod, line))
+				continue;
+			hits++;
+			sel[i] = !remove;
+		}
+		if (!hits)
+			rc = -EINVAL;
+	}
+	if (!rc) {
+		store_set(k, b, sel);
+		if (cmds)
+			publish_probes(b, pending);
+		rc = update_sites();
+	} else {
+		free(pending);
+	}
+	free(sel);
+	return rc;
+}
+
+/* `>` empties the set at open, as the kernel's does (commands stay). */
+static int open_set(struct uft_tfs_handle *h)
+{
+	if (!(h->flags & UFT_TFS_WRITE) || !(h->flags & UFT_TFS_TRUNC) ||
+	    (h->flags & UFT_TFS_APPEND))
+		return 0;
+	int rc = refresh();
+	if (rc)
+		return rc;
+	uint8_t *none = calloc(nr_refs ? nr_refs : 1, 1);
+	if (!none)
+		return -ENOMEM;
+	store_set(kind_of(&h->n), h->n.inst->buffer, none);
+	free(none);
+	return update_sites();
+}
+
+static int show_set(const struct tfs_node *n, FILE *out)
+{
+	enum set_kind k = kind_of(n);
+	uint32_t b = n->inst->buffer;
+	int rc = refresh();
+	if (rc)
+		return rc;
+	uint32_t shown = 0;
+	for (uint32_t i = 0; i < nr_refs; i++) {
+		if (!member(k, b, i) || !usable(i))
+			continue;
+		put_name(out, i);
+		fputc('\n', out);
+		shown++;
+	}
+	if (!shown)
+		fputs(k == SET_FILTER || k == SET_GRAPH ? "#### all functions enabled ####\n"
+							: "#### no functions disabled ####\n",
+		      out);
+	const struct probes *p = k == SET_FILTER ? probes[b] : NULL;
+	for (uint32_t j = 0; p && j < p->nr; j++) {
+		long c = atomic_load(&p->p[j].count);
+		fprintf(out, "%s:%s", p->p[j].site->name, cmd_names[p->p[j].cmd]);
+		if (c == UNLIMITED)
+			fputs(":unlimited\n", out);
+		else
+			fprintf(out, ":count=%ld\n", c);
+	}
+	return 0;
+}
+
+/* ---- function commands at run time (any thread, signal handlers too) ---- */
+
+static bool take_count(struct probe *p)
+{
+	long c = atomic_load_explicit(&p->count, memory_order_relaxed);
+	for (;;) {
+		if (c == UNLIMITED)
+			return true;
+		if (c <= 0)
+			return false;
+		if (atomic_compare_exchange_weak_explicit(
+			&p->count, &c, c - 1, memory_order_relaxed, memory_order_relaxed))
+			return true;
+	}
+}
+
+static void set_on(uint32_t b, bool on)
+{
+	__atomic_store_n(&uft_buffers[b].on, on, __ATOMIC_SEQ_CST);
+	if (b == 0)
+		uft_buffer_update_fast();
+}
+
+void uft_ftrace_probe_hit(const struct uft_ftrace_site *s, uint32_t buffers)
+{
+	for (; buffers; buffers &= buffers - 1) {
+		uint32_t b = (uint32_t)__builtin_ctz(buffers);
+		struct probes *p = __atomic_load_n(&probes[b], __ATOMIC_ACQUIRE);
+		for (uint32_t k = 0; p && k < p->nr; k++) {
+			struct probe *pr = &p->p[k];
+			if (pr->site != s)
+				continue;
+			bool on = __atomic_load_n(&uft_buffers[b].on, __ATOMIC_RELAXED);
+			switch (pr->cmd) {
+			case CMD_TRACEON:
+			case CMD_TRACEOFF:
+				/* Counted only when it changes the state, as the kernel's. */
+				if (on == (pr->cmd == CMD_TRACEON) || !take_count(pr))
+					break;
+				set_on(b, pr->cmd == CMD_TRACEON);
+				break;
+			case CMD_SNAPSHOT:
+				if (take_count(pr))
+					uft_trig_request_snapshot(b);
+				break;
+			case CMD_STACKTRACE:
+				if (take_count(pr))
+					uft_stack_record(b, __builtin_return_address(0));
+				break;
+			}
+		}
+	}
+}
+
+/* ---- set_ftrace_pid ---- */
+
+#define PID_LIMIT 4194304ul
+
+static int show_ftrace_pid(const struct tfs_node *n, FILE *out)
+{
+	const struct uft_ftrace_pids *p = uft_ftrace_pids[n->inst->buffer];
+	if (!p) {
+		fputs("no pid\n", out);
+		return 0;
+	}
+	for (uint32_t i = 0; i < p->nr; i++)
+		fprintf(out, "%d\n", p->tid[i]);
+	return 0;
+}
+
+static int set_pid_list(uint32_t b, const int32_t *tids, uint32_t nr)
+{
+	struct uft_ftrace_pids *p = NULL;
+	if (nr) {
+		p = malloc(sizeof(*p) + nr * sizeof(p->tid[0]));
+		if (!p)
+			return -ENOMEM;
+		p->nr = nr;
+		memcpy(p->tid, tids, nr * sizeof(*tids));
+	}
+	/* The old list is kept: a hook may be reading it. */
+	__atomic_store_n(&uft_ftrace_pids[b], p, __ATOMIC_RELEASE);
+	return 0;
+}
+
+static int open_ftrace_pid(struct uft_tfs_handle *h)
+{
+	if ((h->flags & UFT_TFS_WRITE) && (h->flags & UFT_TFS_TRUNC) &&
+	    !(h->flags & UFT_TFS_APPEND))
+		return set_pid_list(h->n.inst->buffer, NULL, 0);
+	return 0;
+}
+
+static int write_ftrace_pid(const struct tfs_node *n, char *buf, size_t len, unsigned of)
+{
+	uint32_t b = n->inst->buffer;
+	const struct uft_ftrace_pids *old = uft_ftrace_pids[b];
+	uint32_t nr = old ? old->nr : 0, cap = nr + 16;
+	int32_t *tids = malloc(cap * sizeof(*tids));
+	if (!tids)
+		return -ENOMEM;
+	if (nr)
+		memcpy(tids, old->tid, nr * sizeof(*tids));
+	uint32_t added = 0;
+	char *save = NULL;
+	for (char *t = strtok_r(buf, " \t\n\r\f\v", &save); t;
+	     t = strtok_r(NULL, " \t\n\r\f\v", &save)) {
+		unsigned long v;
+		if (tfs_parse_ulong(t, &v) || v >= PID_LIMIT) {
+			free(tids);
+			return -EINVAL;
+		}
+		bool dup = false;
+		for (uint32_t i = 0; i < nr && !dup; i++)
+			dup = tids[i] == (int32_t)v;
+		added++;
+		if (dup)
+			continue;
+		if (nr == cap) {
+			int32_t *q = realloc(tids, (cap *= 2) * sizeof(*q));
+			if (!q) {
+				free(tids);
+				return -ENOMEM;
+			}
+			tids = q;
+		}
+		tids[nr++] = (int32_t)v;
+	}
+	if (!added)
+		nr = 0; /* a write without a pid clears the list */
+	int rc = set_pid_list(b, tids, nr);
+	free(tids);
+	return rc;
+}
+
+/* ---- max_graph_depth ---- */
+
+static int show_max_depth(const struct tfs_node *n, FILE *out)
+{
+	fprintf(out, "%u\n", __atomic_load_n(&uft_ftrace_max_depth, __ATOMIC_RELAXED));
+	return 0;
+}
+
+static int write_max_depth(const struct tfs_node *n, char *buf, size_t len, unsigned of)
+{
+	unsigned long v;
+	tfs_strip(buf, len);
+	if (tfs_parse_ulong(buf, &v) || v > UINT32_MAX)
+		return -EINVAL;
+	__atomic_store_n(&uft_ftrace_max_depth, (uint32_t)v, __ATOMIC_RELAXED);
+	return 0;
+}
+
+/* ---- enabled_functions ---- */
+
+static int show_enabled(const struct tfs_node *n, FILE *out)
+{
+	int rc = refresh();
+	if (rc)
+		return rc;
+	for (uint32_t i = 0; i < nr_refs; i++) {
+		const struct uft_ftrace_site *s = refs[i].s;
+		if (!usable(i) || !s->patched)
+			continue;
+		/* One user per buffer tracing it, one for its commands. */
+		int users = __builtin_popcount(s->fn_mask | s->graph_mask) + (s->probe != 0);
+		put_name(out, i);
+		fprintf(out, " (%d)      \n", users);
+	}
+	return 0;
+}
+
+const struct tfs_file tfs_ftrace_files[] = {
+    {.name = "available_filter_functions",
+     .dir = TFS_D_ROOT,
+     .mode = 0444,
+     .where = TFS_TOP_ONLY,
+     .show = show_available},
+    {.name = "enabled_functions",
+     .dir = TFS_D_ROOT,
+     .mode = 0444,
+     .where = TFS_TOP_ONLY,
+     .show = show_enabled},
+    {.name = "set_ftrace_filter",
+     .dir = TFS_D_ROOT,
+     .mode = 0644,
+     .show = show_set,
+     .write = write_set,
+     .open = open_set},
+    {.name = "set_ftrace_notrace",
+     .dir = TFS_D_ROOT,
+     .mode = 0644,
+     .show = show_set,
+     .write = write_set,
+     .open = open_set},
+    {.name = "set_graph_function",
+     .dir = TFS_D_ROOT,
+     .mode = 0644,
+     .where = TFS_TOP_ONLY,
+     .show = show_set,
+     .write = write_set,
+     .open = open_set},
+    {.name = "set_graph_notrace",
+     .dir = TFS_D_ROOT,
+     .mode = 0644,
+     .where = TFS_TOP_ONLY,
+     .show = show_set,
+     .write = write_set,
+     .open = open_set},
+    {.name = "set_ftrace_pid",
+     .dir = TFS_D_ROOT,
+     .mode = 0644,
+     .show = show_ftrace_pid,
+     .write = write_ftrace_pid,
+     .open = open_ftrace_pid},
+    {.name = "max_graph_depth",
+     .dir = TFS_D_ROOT,
+     .mode = 0644,
+     .where = TFS_TOP_ONLY,
+     .show = show_max_depth,
+     .write = write_max_depth},
+    {0},
+};

@@ -1,0 +1,669 @@
+/* The function tracers: the tree files (available_filter_functions,
+ * set_ftrace_filter and friends, current_tracer) byte for byte, and the
+ * records of function and function_graph read back from the rings: nesting,
+ * depth limits, graph filters, a shared library, signal handlers, long jumps
+ * and tracers switched while threads run the traced code. */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <errno.h>
+#include <pthread.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "common/ftrace_records.h"
+#include "common/ring_reader.h"
+#include "lib/runtime.h"
+#include "lib/tfs.h"
+#include "lib/tracefs.h"
+#include "tfs_helpers.h"
+
+#define W (UFT_TFS_WRITE | UFT_TFS_TRUNC)  /* echo > */
+#define A (UFT_TFS_WRITE | UFT_TFS_APPEND) /* echo >> */
+
+/* ---- traced code (this file is built with the patchable entries) ---- */
+
+#define NOINLINE __attribute__((noinline))
+static volatile unsigned sink;
+
+NOINLINE int ft_leaf(int x)
+{
+	__atomic_add_fetch(&sink, (unsigned)x, __ATOMIC_RELAXED);
+	__asm__ volatile("" ::: "memory");
+	return x & 0xffff;
+}
+
+NOINLINE int ft_mid(int x)
+{
+	return ft_leaf(x) * 2;
+}
+
+NOINLINE int ft_top(int x)
+{
+	return ft_mid(x) + ft_leaf(x);
+}
+
+static sigjmp_buf jump_env;
+
+NOINLINE void ft_jump_deep(int x)
+{
+	ft_leaf(x);
+	siglongjmp(jump_env, 1);
+}
+
+NOINLINE void ft_jump_mid(int x)
+{
+	ft_jump_deep(x);
+	__atomic_add_fetch(&sink, 1, __ATOMIC_RELAXED);
+}
+
+NOINLINE int ft_jumper(int x)
+{
+	if (sigsetjmp(jump_env, 0) == 0)
+		ft_jump_mid(x);
+	return ft_leaf(x);
+}
+
+static void on_usr1(int sig)
+{
+	ft_leaf(sig);
+}
+
+NOINLINE int ft_raiser(int x)
+{
+	raise(SIGUSR1);
+	return ft_leaf(x);
+}
+
+/* ---- reading the records back ---- */
+
+struct rec {
+	uint64_t ts;
+	int32_t pid;
+	uint16_t type;
+	uint8_t flags;
+	uint64_t a;	 /* ip / func */
+	uint64_t b;	 /* parent_ip / depth */
+	uint64_t t0, t1; /* calltime, rettime */
+};
+
+struct recs {
+	struct rec *r;
+	size_t n, cap;
+};
+
+static int collect(void *ctx, uint64_t ts, uint32_t cpu, const void *data, uint32_t len,
+		   uint64_t missed)
+{
+	struct recs *rs = ctx;
+	const struct uft_common_entry *c = data;
+	if (c->type != UFT_ID_FUNCTION && c->type != UFT_ID_FUNCGRAPH_ENTRY &&
+	    c->type != UFT_ID_FUNCGRAPH_EXIT)
+		return 0;
+	if (rs->n == rs->cap) {
+		rs->cap = rs->cap ? rs->cap * 2 : 1024;
+		rs->r = realloc(rs->r, rs->cap * sizeof(*rs->r));
+	}
+	struct rec *r = &rs->r[rs->n++];
+	memset(r, 0, sizeof(*r));
+	r->ts = ts;
+	r->pid = c->pid;
+	r->type = c->type;
+	r->flags = c->flags;
+	if (c->type == UFT_ID_FUNCTION) {
+		const struct uft_rec_function *f = data;
+		assert_int_equal(len, sizeof(*f));
+		r->a = f->ip;
+		r->b = f->parent_ip;
+	} else if (c->type == UFT_ID_FUNCGRAPH_ENTRY) {
+		const struct uft_rec_funcgraph_entry *e = data;
+		assert_int_equal(len, sizeof(*e));
+		r->a = e->func;
+		r->b = (uint64_t)e->depth;
+	} else {
+		const struct uft_rec_funcgraph_exit *e = data;
+		assert_int_equal(len, sizeof(*e));
+		r->a = e->func;
+		r->b = (uint64_t)e->depth;
+		r->t0 = e->calltime;
+		r->t1 = e->rettime;
+	}
+	return 0;
+}
+
+static void peek_ring(void *ctx, struct uft_ring *r, uint32_t slot)
+{
+	uft_ring_peek(r, collect, ctx);
+}
+
+static int by_pid_time(const void *x, const void *y)
+{
+	const struct rec *a = x, *b = y;
+	if (a->pid != b->pid)
+		return a->pid < b->pid ? -1 : 1;
+	return a->ts < b->ts ? -1 : a->ts > b->ts;
+}
+
+/* The ftrace records of buffer 0, per thread in time order. */
+static struct recs peek_records(void)
+{
+	struct recs rs = {0};
+	pthread_mutex_lock(&tfs_lock);
+	tfs_for_each_ring(0, peek_ring, &rs);
+	pthread_mutex_unlock(&tfs_lock);
+	if (rs.n)
+		qsort(rs.r, rs.n, sizeof(*rs.r), by_pid_time);
+	return rs;
+}
+
+/* Every exit closes the newest open entry of its thread (same function and
+ * depth), and depths count the open entries. Returns the number of exits. */
+static size_t check_nesting(const struct recs *rs)
+{
+	struct rec *open[512];
+	size_t top = 0, exits = 0;
+	int32_t pid = -1;
+	for (size_t i = 0; i < rs->n; i++) {
+		struct rec *r = &rs->r[i];
+		if (r->pid != pid) {
+			pid = r->pid;
+			top = 0;
+		}
+		if (r->type == UFT_ID_FUNCGRAPH_ENTRY) {
+			assert_true(top < 512);
+			open[top++] = r;
+		} else if (r->type == UFT_ID_FUNCGRAPH_EXIT) {
+			if (!top && getenv("FT_DEBUG"))
+				for (size_t k = i > 8 ? i - 8 : 0; k < i + 3 && k < rs->n; k++)
+					fprintf(stderr, "%zu %llu t%u %llx d%llu f%x\n", k,
+						(unsigned long long)rs->r[k].ts, rs->r[k].type,
+						(unsigned long long)rs->r[k].a,
+						(unsigned long long)rs->r[k].b, rs->r[k].flags);
+			if (!top && getenv("FT_DEBUG")) {
+				fprintf(stderr, "orphan pid %d calltime %llu ts %llu\n", r->pid,
+					(unsigned long long)r->t0, (unsigned long long)r->ts);
+				for (size_t k = 0; k < rs->n; k++)
+					if (rs->r[k].pid == r->pid && rs->r[k].ts + 20000 > r->t0 &&
+					    rs->r[k].ts < r->t0 + 20000)
+						fprintf(stderr, "  near: %llu t%u d%llu\n",
+							(unsigned long long)rs->r[k].ts,
+							rs->r[k].type,
+							(unsigned long long)rs->r[k].b);
+			}
+			assert_true(top > 0);
+			struct rec *e = open[--top];
+			assert_int_equal(e->a, r->a);
+			assert_int_equal(e->b, r->b);
+			assert_true(r->t0 <= r->t1);
+			exits++;
+		}
+	}
+	return exits;
+}
+
+static int echo(const char *path, const char *text, unsigned flags)
+{
+	return tfs_echo(path, text, flags);
+}
+
+static int echo(const char *path, const char *text, unsigned flags);
+
+/* Stops tracing, reads what the buffer holds, and goes back to nop (which
+ * clears the buffer, as the kernel's tracer switch does). */
+static struct recs read_records(void)
+{
+	assert_int_equal(echo("tracing_on", "0", UFT_TFS_WRITE | UFT_TFS_TRUNC), 0);
+	struct recs rs = peek_records();
+	assert_int_equal(echo("current_tracer", "nop", UFT_TFS_WRITE | UFT_TFS_TRUNC), 0);
+	assert_int_equal(echo("tracing_on", "1", UFT_TFS_WRITE | UFT_TFS_TRUNC), 0);
+	return rs;
+}
+
+/* Whether text has the whole line `line`. */
+static bool has_line(const char *text, const char *line)
+{
+	size_t n = strlen(line);
+	for (const char *p = text; (p = strstr(p, line)); p++)
+		if ((p == text || p[-1] == '\n') && p[n] == '\n')
+			return true;
+	return false;
+}
+
+static void expect_file(const char *path, const char *want)
+{
+	int err;
+	char *got = tfs_cat(path, &err);
+	assert_non_null(got);
+	assert_string_equal(got, want);
+	free(got);
+}
+
+static void reset(void)
+{
+	assert_int_equal(echo("current_tracer", "nop", W), 0);
+	assert_int_equal(echo("set_ftrace_filter", "", W), 0);
+	assert_int_equal(echo("set_ftrace_notrace", "", W), 0);
+	assert_int_equal(echo("set_graph_function", "", W), 0);
+	assert_int_equal(echo("set_graph_notrace", "", W), 0);
+	assert_int_equal(echo("set_ftrace_pid", "", W), 0);
+	assert_int_equal(echo("max_graph_depth", "0", W), 0);
+	assert_int_equal(echo("buffer_size_kb", "1024", W), 0);
+	assert_int_equal(echo("trace", "", W), 0);
+}
+
+/* Rings large enough that nothing is overwritten (an overwritten entry would
+ * leave its exit alone). */
+static void big_rings(void)
+{
+	assert_int_equal(echo("buffer_size_kb", "16384", W), 0);
+}
+
+/* ---- tests ---- */
+
+static void test_tracers_listed(void **state)
+{
+	expect_file("available_tracers", "function_graph function nop\n");
+	expect_file("current_tracer", "nop\n");
+	assert_int_equal(echo("current_tracer", "function", W), 0);
+	expect_file("current_tracer", "function\n");
+	assert_int_equal(echo("current_tracer", "nosuch", W), -EINVAL);
+	expect_file("current_tracer", "function\n");
+	assert_int_equal(uft_tracefs_mkdir("instances/ft"), 0);
+	expect_file("instances/ft/available_tracers", "function nop\n");
+	assert_int_equal(echo("instances/ft/current_tracer", "function_graph", W), -EINVAL);
+	assert_int_equal(echo("instances/ft/current_tracer", "function", W), 0);
+	expect_file("instances/ft/current_tracer", "function\n");
+	expect_file("instances/ft/set_ftrace_filter", "#### all functions enabled ####\n");
+	struct uft_tfs_stat st;
+	assert_int_equal(uft_tracefs_stat("instances/ft/set_graph_function", &st), -ENOENT);
+	assert_int_equal(uft_tracefs_rmdir("instances/ft"), 0);
+	reset();
+}
+
+static void test_available_filter_functions(void **state)
+{
+	int err;
+	char *all = tfs_cat("available_filter_functions", &err);
+	assert_non_null(all);
+	assert_true(has_line(all, "ft_leaf"));
+	assert_true(has_line(all, "ft_mid"));
+	/* libuft is not built with the entries. */
+	assert_null(strstr(all, "uft_ftrace_entry"));
+	free(all);
+}
+
+static void test_filter_file_text(void **state)
+{
+	reset();
+	expect_file("set_ftrace_filter", "#### all functions enabled ####\n");
+	expect_file("set_ftrace_notrace", "#### no functions disabled ####\n");
+	expect_file("set_graph_function", "#### all functions enabled ####\n");
+	expect_file("set_graph_notrace", "#### no functions disabled ####\n");
+	assert_int_equal(echo("set_ftrace_filter", "ft_leaf", W), 0);
+	expect_file("set_ftrace_filter", "ft_leaf\n");
+	/* Functions are listed in address order: ft_leaf is defined first. */
+	assert_int_equal(echo("set_ftrace_filter", "ft_m*", A), 0);
+	expect_file("set_ftrace_filter", "ft_leaf\nft_mid\n");
+	assert_int_equal(echo("set_ftrace_filter", "!ft_leaf", A), 0);
+	expect_file("set_ftrace_filter", "ft_mid\n");
+	/* No match: EINVAL, and a write with a bad token changes nothing. */
+	assert_int_equal(echo("set_ftrace_filter", "no_such_function", A), -EINVAL);
+	assert_int_equal(echo("set_ftrace_filter", "ft_top no_such_function", A), -EINVAL);
+	expect_file("set_ftrace_filter", "ft_mid\n");
+	assert_int_equal(echo("set_ftrace_filter", "*_jump_de*", W), 0);
+	expect_file("set_ftrace_filter", "ft_jump_deep\n");
+	assert_int_equal(echo("set_ftrace_filter", "*raiser", W), 0);
+	expect_file("set_ftrace_filter", "ft_raiser\n");
+	/* Commands, with the kernel's read-back lines. */
+	assert_int_equal(echo("set_ftrace_filter", "ft_top:traceoff:3", A), 0);
+	assert_int_equal(echo("set_ftrace_filter", "ft_mid:traceon", A), 0);
+	expect_file("set_ftrace_filter",
+		    "ft_raiser\nft_top:traceoff:count=3\nft_mid:traceon:unlimited\n");
+	assert_int_equal(echo("set_ftrace_filter", "ft_mid:nosuchcmd", A), -EINVAL);
+	assert_int_equal(echo("set_ftrace_filter", "ft_top:traceoff:x", A), -EINVAL);
+	assert_int_equal(echo("set_ftrace_filter", "!ft_top:traceoff", A), 0);
+	assert_int_equal(echo("set_ftrace_filter", "!ft_mid:traceon", A), 0);
+	/* `>` empties the functions, not the commands (none left here). */
+	assert_int_equal(echo("set_ftrace_filter", "", W), 0);
+	expect_file("set_ftrace_filter", "#### all functions enabled ####\n");
+	assert_int_equal(echo("set_ftrace_notrace", "ft_leaf", W), 0);
+	expect_file("set_ftrace_notrace", "ft_leaf\n");
+	/* Commands belong to set_ftrace_filter only. */
+	assert_int_equal(echo("set_ftrace_notrace", "ft_leaf:traceon", A), -EINVAL);
+	expect_file("set_ftrace_pid", "no pid\n");
+	assert_int_equal(echo("set_ftrace_pid", "12 34", W), 0);
+	expect_file("set_ftrace_pid", "12\n34\n");
+	assert_int_equal(echo("set_ftrace_pid", "x", A), -EINVAL);
+	expect_file("set_ftrace_pid", "12\n34\n");
+	expect_file("max_graph_depth", "0\n");
+	assert_int_equal(echo("max_graph_depth", "3", W), 0);
+	expect_file("max_graph_depth", "3\n");
+	assert_int_equal(echo("max_graph_depth", "-1", W), -EINVAL);
+	expect_file("max_graph_depth", "3\n");
+	reset();
+}
+
+static void test_function_records(void **state)
+{
+	reset();
+	assert_int_equal(echo("set_ftrace_filter", "ft_leaf ft_mid", W), 0);
+	expect_file("enabled_functions", "");
+	assert_int_equal(echo("current_tracer", "function", W), 0);
+	expect_file("enabled_functions", "ft_leaf (1)      \nft_mid (1)      \n");
+	ft_mid(1);
+	ft_top(2); /* not selected itself; its callees are */
+	struct recs rs = read_records();
+	expect_file("enabled_functions", "");
+	assert_int_equal(rs.n, 5);
+	int32_t tid = (int32_t)syscall(SYS_gettid);
+	uintptr_t top = (uintptr_t)ft_top, mid = (uintptr_t)ft_mid;
+	assert_int_equal(rs.r[0].a, mid);
+	assert_int_equal(rs.r[1].a, (uintptr_t)ft_leaf);
+	assert_true(rs.r[1].b > mid && rs.r[1].b < mid + 64); /* returns into ft_mid */
+	assert_int_equal(rs.r[2].a, mid);
+	assert_true(rs.r[2].b > top && rs.r[2].b < top + 64);
+	assert_int_equal(rs.r[3].a, (uintptr_t)ft_leaf);
+	assert_true(rs.r[3].b > mid && rs.r[3].b < mid + 64);
+	assert_int_equal(rs.r[4].a, (uintptr_t)ft_leaf);
+	assert_true(rs.r[4].b > top && rs.r[4].b < top + 64);
+	for (size_t i = 0; i < rs.n; i++) {
+		assert_int_equal(rs.r[i].type, UFT_ID_FUNCTION);
+		assert_int_equal(rs.r[i].pid, tid);
+	}
+	free(rs.r);
+	/* notrace wins over the filter. */
+	assert_int_equal(echo("set_ftrace_notrace", "ft_leaf", W), 0);
+	assert_int_equal(echo("current_tracer", "function", W), 0);
+	ft_mid(1);
+	rs = read_records();
+	assert_int_equal(rs.n, 1);
+	assert_int_equal(rs.r[0].a, mid);
+	free(rs.r);
+	/* set_ftrace_pid: another thread id only. */
+	assert_int_equal(echo("set_ftrace_pid", "1", W), 0);
+	assert_int_equal(echo("current_tracer", "function", W), 0);
+	ft_mid(1);
+	rs = read_records();
+	assert_int_equal(rs.n, 0);
+	free(rs.r);
+	reset();
+}
+
+static void test_graph_records(void **state)
+{
+	reset();
+	assert_int_equal(echo("set_ftrace_filter", "ft_*", W), 0);
+	assert_int_equal(echo("current_tracer", "function_graph", W), 0);
+	ft_top(3);
+	struct recs rs = read_records();
+	/* top { mid { leaf } leaf } */
+	assert_int_equal(rs.n, 8);
+	const struct {
+		uint16_t type;
+		void *fn;
+		int depth;
+	} want[] = {
+	    {UFT_ID_FUNCGRAPH_ENTRY, ft_top, 0},  {UFT_ID_FUNCGRAPH_ENTRY, ft_mid, 1},
+	    {UFT_ID_FUNCGRAPH_ENTRY, ft_leaf, 2}, {UFT_ID_FUNCGRAPH_EXIT, ft_leaf, 2},
+	    {UFT_ID_FUNCGRAPH_EXIT, ft_mid, 1},	  {UFT_ID_FUNCGRAPH_ENTRY, ft_leaf, 1},
+	    {UFT_ID_FUNCGRAPH_EXIT, ft_leaf, 1},  {UFT_ID_FUNCGRAPH_EXIT, ft_top, 0},
+	};
+	for (size_t i = 0; i < 8; i++) {
+		assert_int_equal(rs.r[i].type, want[i].type);
+		assert_int_equal(rs.r[i].a, (uintptr_t)want[i].fn);
+		assert_int_equal(rs.r[i].b, want[i].depth);
+	}
+	assert_int_equal(check_nesting(&rs), 4);
+	free(rs.r);
+
+	/* max_graph_depth 2: the leaf under ft_mid is deeper. */
+	assert_int_equal(echo("max_graph_depth", "2", W), 0);
+	assert_int_equal(echo("current_tracer", "function_graph", W), 0);
+	ft_top(3);
+	rs = read_records();
+	assert_int_equal(rs.n, 6);
+	assert_int_equal(check_nesting(&rs), 3);
+	free(rs.r);
+	assert_int_equal(echo("max_graph_depth", "0", W), 0);
+
+	/* set_graph_function: ft_mid and what it calls, from depth 0. */
+	assert_int_equal(echo("set_graph_function", "ft_mid", W), 0);
+	assert_int_equal(echo("current_tracer", "function_graph", W), 0);
+	ft_top(3);
+	rs = read_records();
+	assert_int_equal(rs.n, 4);
+	assert_int_equal(rs.r[0].a, (uintptr_t)ft_mid);
+	assert_int_equal(rs.r[0].b, 0);
+	assert_int_equal(rs.r[1].a, (uintptr_t)ft_leaf);
+	assert_int_equal(rs.r[1].b, 1);
+	free(rs.r);
+	assert_int_equal(echo("set_graph_function", "", W), 0);
+
+	/* set_graph_notrace: ft_mid and its callees are left out. */
+	assert_int_equal(echo("set_graph_notrace", "ft_mid", W), 0);
+	assert_int_equal(echo("current_tracer", "function_graph", W), 0);
+	ft_top(3);
+	rs = read_records();
+	assert_int_equal(rs.n, 4); /* top { leaf } */
+	assert_int_equal(rs.r[1].a, (uintptr_t)ft_leaf);
+	assert_int_equal(rs.r[1].b, 1);
+	free(rs.r);
+	reset();
+}
+
+static void test_graph_longjmp(void **state)
+{
+	reset();
+	assert_int_equal(echo("set_ftrace_filter", "ft_*", W), 0);
+	assert_int_equal(echo("current_tracer", "function_graph", W), 0);
+	ft_jumper(4);
+	ft_top(1); /* after the jump, depths start from 0 again */
+	struct recs rs = read_records();
+	/* jumper { mid { deep { leaf } (jump) } leaf } then top {...} */
+	size_t i = 0;
+	assert_int_equal(rs.r[i].a, (uintptr_t)ft_jumper);
+	i++;
+	assert_int_equal(rs.r[i].a, (uintptr_t)ft_jump_mid);
+	i++;
+	assert_int_equal(rs.r[i].a, (uintptr_t)ft_jump_deep);
+	assert_int_equal(rs.r[i].b, 2);
+	i += 3; /* leaf entry and exit */
+	assert_int_equal(rs.r[i].type, UFT_ID_FUNCGRAPH_ENTRY);
+	assert_int_equal(rs.r[i].a, (uintptr_t)ft_leaf);
+	assert_int_equal(rs.r[i].b, 1); /* under ft_jumper only */
+	i += 2;
+	assert_int_equal(rs.r[i].type, UFT_ID_FUNCGRAPH_EXIT);
+	assert_int_equal(rs.r[i].a, (uintptr_t)ft_jumper);
+	i++;
+	assert_int_equal(rs.r[i].a, (uintptr_t)ft_top);
+	assert_int_equal(rs.r[i].b, 0);
+	free(rs.r);
+	reset();
+}
+
+static void test_graph_signal_handler(void **state)
+{
+	reset();
+	struct sigaction sa;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_usr1;
+	sigemptyset(&sa.sa_mask);
+	assert_int_equal(sigaction(SIGUSR1, &sa, NULL), 0);
+	assert_int_equal(echo("set_ftrace_filter", "ft_*", W), 0);
+	assert_int_equal(echo("current_tracer", "function_graph", W), 0);
+	ft_raiser(5);
+	struct recs rs = read_records();
+	/* raiser { leaf (in the handler) leaf } */
+	assert_int_equal(rs.n, 6);
+	assert_int_equal(check_nesting(&rs), 3);
+	assert_int_equal(rs.r[1].a, (uintptr_t)ft_leaf);
+	assert_int_equal(rs.r[1].b, 1);
+	assert_true(rs.r[1].flags & UFT_FLAG_IN_SIGNAL);
+	assert_false(rs.r[3].flags & UFT_FLAG_IN_SIGNAL);
+	free(rs.r);
+	signal(SIGUSR1, SIG_DFL);
+	reset();
+}
+
+/* A profiling timer interrupts traced code (and the hooks themselves) all
+ * the time: every exit still closes its entry. */
+static volatile sig_atomic_t ticks;
+static void on_prof(int sig)
+{
+	ticks++;
+	ft_leaf(sig);
+}
+
+static void test_graph_under_signal_storm(void **state)
+{
+	reset();
+	struct sigaction sa;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_prof;
+	sa.sa_flags = SA_RESTART;
+	sigemptyset(&sa.sa_mask);
+	assert_int_equal(sigaction(SIGPROF, &sa, NULL), 0);
+	big_rings();
+	assert_int_equal(echo("set_ftrace_filter", "ft_*", W), 0);
+	assert_int_equal(echo("current_tracer", "function_graph", W), 0);
+	struct itimerval it = {{0, 200}, {0, 200}};
+	setitimer(ITIMER_PROF, &it, NULL);
+	for (int i = 0; i < 20000 && (i < 3000 || ticks < 20); i++)
+		ft_top(i);
+	struct itimerval off = {{0, 0}, {0, 0}};
+	setitimer(ITIMER_PROF, &off, NULL);
+	struct recs rs = read_records();
+	signal(SIGPROF, SIG_DFL);
+	assert_true(check_nesting(&rs) > 1000);
+	free(rs.r);
+	reset();
+}
+
+static void test_shared_library(void **state)
+{
+	reset();
+	char path[4096];
+	const char *build = getenv("UFT_BUILD");
+	snprintf(path, sizeof(path), "%s/tests/libftrace_lib.so", build ? build : "build");
+	void *h = dlopen(path, RTLD_NOW);
+	assert_non_null(h);
+	int (*twice)(int) = (int (*)(int))dlsym(h, "fx_twice_square");
+	int (*square)(int) = (int (*)(int))dlsym(h, "fx_square");
+	assert_non_null(twice);
+	int err;
+	char *all = tfs_cat("available_filter_functions", &err);
+	assert_true(has_line(all, "fx_square [libftrace_lib.so]"));
+	free(all);
+	assert_int_equal(echo("set_ftrace_filter", "*:mod:libftrace_lib.so", W), 0);
+	expect_file("set_ftrace_filter",
+		    "fx_square [libftrace_lib.so]\nfx_twice_square [libftrace_lib.so]\n");
+	assert_int_equal(echo("set_ftrace_filter", "!fx_twice*:mod:libftrace_lib.so", A), 0);
+	expect_file("set_ftrace_filter", "fx_square [libftrace_lib.so]\n");
+	assert_int_equal(echo("set_ftrace_filter", "*:mod:nosuch.so", A), -EINVAL);
+	assert_int_equal(echo("set_ftrace_filter", "fx_*", W), 0);
+	assert_int_equal(echo("current_tracer", "function_graph", W), 0);
+	assert_int_equal(twice(3), 18);
+	struct recs rs = read_records();
+	assert_int_equal(rs.n, 4);
+	assert_int_equal(rs.r[0].a, (uintptr_t)twice);
+	assert_int_equal(rs.r[1].a, (uintptr_t)square);
+	assert_int_equal(check_nesting(&rs), 2);
+	free(rs.r);
+	reset();
+}
+
+/* A function command stops tracing after the third hit of ft_mid. */
+static void test_traceoff_command(void **state)
+{
+	reset();
+	assert_int_equal(echo("set_ftrace_filter", "ft_leaf", W), 0);
+	assert_int_equal(echo("set_ftrace_filter", "ft_mid:traceoff:1", A), 0);
+	assert_int_equal(echo("current_tracer", "function", W), 0);
+	ft_leaf(1);
+	ft_leaf(2);
+	ft_mid(3); /* tracing goes off before its ft_leaf */
+	ft_leaf(4);
+	expect_file("tracing_on", "0\n");
+	expect_file("set_ftrace_filter", "ft_leaf\nft_mid:traceoff:count=0\n");
+	struct recs rs = read_records();
+	assert_int_equal(rs.n, 2);
+	free(rs.r);
+	assert_int_equal(echo("tracing_on", "1", W), 0);
+	assert_int_equal(echo("set_ftrace_filter", "!ft_mid:traceoff:0", A), 0);
+	reset();
+}
+
+/* Threads run traced code while the tracers are switched on and off. */
+static volatile int stop_workers;
+static void *worker(void *arg)
+{
+	long n = 0;
+	while (!__atomic_load_n(&stop_workers, __ATOMIC_RELAXED)) {
+		ft_top((int)n);
+		if ((++n & 63) == 0)
+			usleep(1); /* a point where sanitizers deliver signals */
+	}
+	return NULL;
+}
+
+static void test_switch_while_running(void **state)
+{
+	reset();
+	big_rings();
+	pthread_t th[3];
+	__atomic_store_n(&stop_workers, 0, __ATOMIC_RELAXED);
+	for (int i = 0; i < 3; i++)
+		assert_int_equal(pthread_create(&th[i], NULL, worker, NULL), 0);
+	static const char *const seq[] = {"function", "function_graph", "nop", "function_graph",
+					  "function"};
+	for (int round = 0; round < 20; round++) {
+		assert_int_equal(echo("current_tracer", seq[round % 5], W), 0);
+		if (round % 3 == 0)
+			assert_int_equal(echo("set_ftrace_filter", "ft_mid ft_leaf", W), 0);
+		else
+			assert_int_equal(echo("set_ftrace_filter", "", W), 0);
+		usleep(2000);
+	}
+	assert_int_equal(echo("set_ftrace_filter", "ft_*", W), 0);
+	assert_int_equal(echo("current_tracer", "function_graph", W), 0);
+	usleep(3000);
+	assert_int_equal(echo("tracing_on", "0", W), 0);
+	__atomic_store_n(&stop_workers, 1, __ATOMIC_RELAXED);
+	for (int i = 0; i < 3; i++)
+		pthread_join(th[i], NULL);
+	struct recs rs = read_records();
+	check_nesting(&rs);
+	for (size_t i = 0; i < rs.n; i++)
+		assert_int_not_equal(rs.r[i].type, UFT_ID_FUNCTION);
+	free(rs.r);
+	assert_int_equal(echo("tracing_on", "1", W), 0);
+	reset();
+}
+
+int main(void)
+{
+	setenv("UFT_CTL", "0", 1);
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_tracers_listed),
+	    cmocka_unit_test(test_available_filter_functions),
+	    cmocka_unit_test(test_filter_file_text),
+	    cmocka_unit_test(test_function_records),
+	    cmocka_unit_test(test_graph_records),
+	    cmocka_unit_test(test_graph_longjmp),
+	    cmocka_unit_test(test_graph_signal_handler),
+	    cmocka_unit_test(test_graph_under_signal_storm),
+	    cmocka_unit_test(test_shared_library),
+	    cmocka_unit_test(test_traceoff_command),
+	    cmocka_unit_test(test_switch_while_running),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
