@@ -13,6 +13,7 @@
 #include "common/page.h"
 #include "tools/commands.h"
 #include "tools/output.h"
+#include "tools/report_ftrace.h"
 #include "tools/report_hist.h"
 #include "tools/trace_file.h"
 
@@ -151,6 +152,12 @@ int cmd_report(int argc, char **argv)
 		trace_file_close(&tf);
 		return 1;
 	}
+	struct report_ftrace rf;
+	if (report_ftrace_init(&rf, &tf, flags) != 0) {
+		free(cur);
+		trace_file_close(&tf);
+		return 1;
+	}
 	uint32_t psz = tf.td->page_size;
 	uint64_t entries = 0, lost = 0;
 	for (size_t i = 0; i < n; i++) {
@@ -162,13 +169,14 @@ int cmd_report(int argc, char **argv)
 		struct cpu_cursor c = {.cpu = cur[i].cpu};
 		while (cursor_next(&c, psz)) {
 			entries++;
+			report_ftrace_note(&rf, c.rec.data, c.rec.len);
 			if (c.missed && c.missed != UINT64_MAX)
 				lost += c.missed;
 			c.missed = 0;
 		}
 		cursor_next(&cur[i], psz);
 	}
-	uft_out_header(stdout, "nop", entries, entries + lost, tf.td->nr_cpus, flags);
+	report_ftrace_header(&rf, stdout, entries, entries + lost);
 	for (;;) {
 		struct cpu_cursor *best = NULL;
 		for (size_t i = 0; i < n; i++) {
@@ -185,9 +193,16 @@ int cmd_report(int argc, char **argv)
 		}
 		struct uft_out_record r = {best->cpu->cpu, best->rec.ts, best->rec.data,
 					   best->rec.len};
-		uft_out_event(stdout, tf.tep, trace_file_comm, &tf, &r, flags);
+		/* The next record of the same CPU, for function_graph's leaves. */
+		struct cpu_cursor peek = *best;
+		bool more = rf.graph && cursor_next(&peek, psz);
+		struct uft_out_record nx = {peek.cpu->cpu, peek.rec.ts, peek.rec.data,
+					    peek.rec.len};
+		if (report_ftrace_line(&rf, stdout, &r, more ? &nx : NULL) == UFT_GRAPH_LEAF)
+			cursor_next(best, psz);
 		cursor_next(best, psz);
 	}
+	report_ftrace_free(&rf);
 	free(cur);
 	trace_file_close(&tf);
 	return 0;
