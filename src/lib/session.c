@@ -176,11 +176,11 @@ static int write_patterns(const char *file, const char *list)
 
 /* `uft record -p`: the function tracer's files, then the tracer itself, as
  * one would set them up by hand. A refused setting leaves the tracer off. */
-static void apply_tracer_env(void)
+int uft_session_apply_tracer(void)
 {
 	const char *tracer = getenv("UFT_TRACER");
 	if (!tracer || !*tracer)
-		return;
+		return 0;
 	static const struct {
 		const char *env, *file;
 	} lists[] = {
@@ -188,19 +188,20 @@ static void apply_tracer_env(void)
 	    {"UFT_FTRACE_NOTRACE", "set_ftrace_notrace"},
 	    {"UFT_GRAPH_FUNCTION", "set_graph_function"},
 	};
+	int rc;
 	for (size_t i = 0; i < sizeof(lists) / sizeof(lists[0]); i++) {
 		const char *v = getenv(lists[i].env);
-		if (v && *v && write_patterns(lists[i].file, v) != 0)
-			return;
+		if (v && *v && (rc = write_patterns(lists[i].file, v)) != 0)
+			return rc;
 	}
 	const char *depth = getenv("UFT_MAX_GRAPH_DEPTH");
-	int rc;
 	if (depth && *depth && (rc = tree_write("max_graph_depth", depth, false)) != 0) {
 		fprintf(stderr, "uft: max_graph_depth: cannot set %s: %s\n", depth, strerror(-rc));
-		return;
+		return rc;
 	}
 	if ((rc = tree_write("current_tracer", tracer, false)) != 0)
 		fprintf(stderr, "uft: current_tracer: cannot set %s: %s\n", tracer, strerror(-rc));
+	return rc;
 }
 
 static __thread bool in_init;
@@ -228,7 +229,7 @@ static void do_init(void)
 		if (flt && *flt)
 			uft_registry_apply_filter_list(flt);
 		uft_registry_apply_spec_list(ev && *ev ? ev : "all");
-		apply_tracer_env();
+		uft_session_apply_tracer();
 	}
 	uft_ctl_server_start();
 	uft_fuse_door_start();

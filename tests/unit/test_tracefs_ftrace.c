@@ -365,6 +365,46 @@ static void test_graph_options_files(void **state)
 	free(s);
 }
 
+/* ---- uft record -p: start-up writes the tree's files ---- */
+
+static void test_session_tracer_env(void **state)
+{
+	unsetenv("UFT_TRACER");
+	setenv("UFT_FTRACE_FILTER", "ftt_outer", 1);
+	assert_int_equal(uft_session_apply_tracer(), 0); /* no tracer asked: nothing */
+
+	/* Start-up meets the same answer a write to the file gets. */
+	int want = tfs_echo("set_ftrace_filter", "ftt_outer", UFT_TFS_TRUNC);
+	setenv("UFT_TRACER", "function", 1);
+	setenv("UFT_FTRACE_FILTER", "ftt_outer ftt_inner", 1);
+	int rc = uft_session_apply_tracer();
+	char *s;
+	if (want != 0) {
+		assert_int_equal(rc, want);
+		s = cat("current_tracer"); /* a refused filter leaves the tracer alone */
+		assert_string_equal(s, "nop\n");
+		free(s);
+	} else {
+		assert_int_equal(rc, 0);
+		s = cat("current_tracer");
+		assert_string_equal(s, "function\n");
+		free(s);
+		s = cat("set_ftrace_filter");
+		assert_non_null(strstr(s, "ftt_outer"));
+		assert_non_null(strstr(s, "ftt_inner"));
+		free(s);
+		assert_int_equal(tfs_echo("current_tracer", "nop", UFT_TFS_TRUNC), 0);
+		assert_int_equal(tfs_echo("set_ftrace_filter", "", UFT_TFS_TRUNC), 0);
+	}
+	/* A tracer the tree does not have: its errno. */
+	unsetenv("UFT_FTRACE_FILTER");
+	setenv("UFT_TRACER", "bogus", 1);
+	assert_int_equal(uft_session_apply_tracer(),
+			 tfs_echo("current_tracer", "bogus", UFT_TFS_TRUNC));
+	assert_int_not_equal(uft_session_apply_tracer(), 0);
+	unsetenv("UFT_TRACER");
+}
+
 int main(void)
 {
 	/* One CPU, so every record carries the same CPU column. */
@@ -386,6 +426,7 @@ int main(void)
 	    cmocka_unit_test_setup(test_graph_trace, setup),
 	    cmocka_unit_test_setup(test_graph_pipe, setup),
 	    cmocka_unit_test_setup(test_graph_options_files, setup),
+	    cmocka_unit_test_setup(test_session_tracer_env, setup),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
