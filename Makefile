@@ -9,7 +9,7 @@ BUILD ?= build
 SAN ?=
 OPT ?= -O2
 
-PKGS := libtraceevent libtracecmd
+PKGS := libtraceevent libtracecmd libelf
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 

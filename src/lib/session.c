@@ -19,6 +19,7 @@
 #include "common/protocol.h"
 #include "lib/doors.h"
 #include "lib/runtime.h"
+#include "lib/tracefs.h"
 #include <uft/uft.h>
 
 struct uft_session uft_sess = {.memfd = -1, .notify_fd = -1};
@@ -141,6 +142,68 @@ static void parse_env(void)
 		strncpy(record_sock, v, sizeof(record_sock) - 1);
 }
 
+/* One write into the tree, as `echo TEXT > PATH` (or >> with append). */
+static int tree_write(const char *path, const char *text, bool append)
+{
+	struct uft_tfs_handle *h;
+	int rc =
+	    uft_tracefs_open(path, UFT_TFS_WRITE | (append ? UFT_TFS_APPEND : UFT_TFS_TRUNC), &h);
+	if (rc)
+		return rc;
+	ssize_t n = uft_tracefs_write(h, text, strlen(text), 0);
+	uft_tracefs_release(h);
+	return n < 0 ? (int)n : 0;
+}
+
+/* Each pattern of a space-separated list into a function tracer file, the
+ * first replacing what the file held. */
+static int write_patterns(const char *file, const char *list)
+{
+	char *copy = strdup(list), *save = NULL;
+	if (!copy)
+		return -ENOMEM;
+	int rc = 0;
+	bool first = true;
+	for (char *g = strtok_r(copy, " ", &save); g && !rc; g = strtok_r(NULL, " ", &save)) {
+		rc = tree_write(file, g, !first);
+		if (rc)
+			fprintf(stderr, "uft: %s: cannot add '%s': %s\n", file, g, strerror(-rc));
+		first = false;
+	}
+	free(copy);
+	return rc;
+}
+
+/* `uft record -p`: the function tracer's files, then the tracer itself, as
+ * one would set them up by hand. A refused setting leaves the tracer off. */
+int uft_session_apply_tracer(void)
+{
+	const char *tracer = getenv("UFT_TRACER");
+	if (!tracer || !*tracer)
+		return 0;
+	static const struct {
+		const char *env, *file;
+	} lists[] = {
+	    {"UFT_FTRACE_FILTER", "set_ftrace_filter"},
+	    {"UFT_FTRACE_NOTRACE", "set_ftrace_notrace"},
+	    {"UFT_GRAPH_FUNCTION", "set_graph_function"},
+	};
+	int rc;
+	for (size_t i = 0; i < sizeof(lists) / sizeof(lists[0]); i++) {
+		const char *v = getenv(lists[i].env);
+		if (v && *v && (rc = write_patterns(lists[i].file, v)) != 0)
+			return rc;
+	}
+	const char *depth = getenv("UFT_MAX_GRAPH_DEPTH");
+	if (depth && *depth && (rc = tree_write("max_graph_depth", depth, false)) != 0) {
+		fprintf(stderr, "uft: max_graph_depth: cannot set %s: %s\n", depth, strerror(-rc));
+		return rc;
+	}
+	if ((rc = tree_write("current_tracer", tracer, false)) != 0)
+		fprintf(stderr, "uft: current_tracer: cannot set %s: %s\n", tracer, strerror(-rc));
+	return rc;
+}
+
 static __thread bool in_init;
 
 static void do_init(void)
@@ -166,6 +229,7 @@ static void do_init(void)
 		if (flt && *flt)
 			uft_registry_apply_filter_list(flt);
 		uft_registry_apply_spec_list(ev && *ev ? ev : "all");
+		uft_session_apply_tracer();
 	}
 	uft_ctl_server_start();
 	uft_fuse_door_start();

@@ -49,8 +49,10 @@ static const struct mapped *map_file(const char *path)
 	return c;
 }
 
-/* The function symbol of the file-relative address off in the .symtab. */
-static int from_symtab(const struct mapped *f, uintptr_t off, char *buf, size_t len)
+/* The function symbol of the file-relative address off in the .symtab:
+ * its name into buf, its file address and size. */
+static int from_symtab(const struct mapped *f, uintptr_t off, char *buf, size_t len,
+		       uintptr_t *start, size_t *size)
 {
 	const unsigned char *m = f->m;
 	const ElfW(Ehdr) *eh = (const void *)m;
@@ -82,18 +84,30 @@ static int from_symtab(const struct mapped *f, uintptr_t off, char *buf, size_t 
 			return -1;
 		const char *name = (const char *)m + strs->sh_offset + best->st_name;
 		snprintf(buf, len, "%.*s", (int)strnlen(name, strs->sh_size - best->st_name), name);
+		*start = best->st_value;
+		*size = best->st_size;
 		return 0;
 	}
 	return -1;
 }
 
-int uft_symbol_name(uintptr_t addr, char *buf, size_t len)
+int uft_symbol_find(uintptr_t addr, struct uft_symbol *out)
 {
 	Dl_info di;
-	if (!dladdr((void *)addr, &di))
+	const ElfW(Sym) *ds = NULL;
+	struct link_map *lm = NULL;
+	memset(out, 0, sizeof(*out));
+	if (!dladdr1((void *)addr, &di, (void **)&ds, RTLD_DL_SYMENT))
 		return -1;
-	if (di.dli_sname) {
-		snprintf(buf, len, "%s", di.dli_sname);
+	if (dladdr1((void *)addr, &di, (void **)&lm, RTLD_DL_LINKMAP) && lm && lm->l_name &&
+	    lm->l_name[0]) {
+		const char *base = strrchr(lm->l_name, '/');
+		snprintf(out->module, sizeof(out->module), "%s", base ? base + 1 : lm->l_name);
+	}
+	if (di.dli_sname && di.dli_saddr) {
+		snprintf(out->name, sizeof(out->name), "%s", di.dli_sname);
+		out->start = (uintptr_t)di.dli_saddr;
+		out->size = ds ? ds->st_size : 0;
 		return 0;
 	}
 	if (!di.dli_fname || !di.dli_fname[0])
@@ -111,9 +125,22 @@ int uft_symbol_name(uintptr_t addr, char *buf, size_t len)
 	 * the object's base; a fixed executable has none. */
 	const ElfW(Ehdr) *eh = di.dli_fbase;
 	uintptr_t bias = eh && eh->e_type == ET_DYN ? (uintptr_t)di.dli_fbase : 0;
+	uintptr_t start = 0;
+	size_t size = 0;
 	pthread_mutex_lock(&lock);
 	const struct mapped *f = map_file(path);
-	int rc = f ? from_symtab(f, addr - bias, buf, len) : -1;
+	int rc = f ? from_symtab(f, addr - bias, out->name, sizeof(out->name), &start, &size) : -1;
 	pthread_mutex_unlock(&lock);
+	out->start = start + bias;
+	out->size = size;
 	return rc;
+}
+
+int uft_symbol_name(uintptr_t addr, char *buf, size_t len)
+{
+	struct uft_symbol s;
+	if (uft_symbol_find(addr, &s) != 0)
+		return -1;
+	snprintf(buf, len, "%s", s.name);
+	return 0;
 }

@@ -7,6 +7,17 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The function holding an address: its name, address and size, and the
+ * shared object's file name ("" for the program itself). */
+struct uft_symbol {
+	char name[256];
+	uintptr_t start;
+	size_t size;
+	char module[128];
+};
+
+/* 0, or -1 when no symbol is known. */
+int uft_symbol_find(uintptr_t addr, struct uft_symbol *out);
 /* The function holding addr into buf; 0, or -1 when none is known. */
 int uft_symbol_name(uintptr_t addr, char *buf, size_t len);
 

@@ -5,24 +5,58 @@
 
 #include "lib/runtime.h"
 #include "lib/tfs.h"
+#include "lib/tfs_text.h"
 
 struct option {
 	const char *name;
 	bool def;
+	const char *tracer; /* a tracer's own option, or NULL for the core ones */
 };
 
-/* In the kernel's order. Function-tracer options (print-parent, sym-offset,
- * sym-addr, function-trace, function-fork) are kept for the function tracers. */
+/* In the kernel's order: the core options, then the tracers' own, which
+ * trace_options lists (and takes) only while their tracer is current. */
 static const struct option options[] = {
-    {"print-parent", true},   {"sym-offset", false},	{"sym-addr", false},
-    {"verbose", false},	      {"raw", false},		{"hex", false},
-    {"bin", false},	      {"context-info", true},	{"latency-format", false},
-    {"record-cmd", true},     {"record-tgid", false},	{"overwrite", true},
-    {"irq-info", true},	      {"markers", true},	{"event-fork", false},
-    {"function-trace", true}, {"function-fork", false},
+    {"print-parent", true, NULL},
+    {"sym-offset", false, NULL},
+    {"sym-addr", false, NULL},
+    {"verbose", false, NULL},
+    {"raw", false, NULL},
+    {"hex", false, NULL},
+    {"bin", false, NULL},
+    {"context-info", true, NULL},
+    {"latency-format", false, NULL},
+    {"record-cmd", true, NULL},
+    {"record-tgid", false, NULL},
+    {"overwrite", true, NULL},
+    {"irq-info", true, NULL},
+    {"markers", true, NULL},
+    {"event-fork", false, NULL},
+    {"function-trace", true, NULL},
+    {"function-fork", false, NULL},
+    {"funcgraph-overrun", false, "function_graph"},
+    {"funcgraph-cpu", true, "function_graph"},
+    {"funcgraph-overhead", true, "function_graph"},
+    {"funcgraph-proc", false, "function_graph"},
+    {"funcgraph-duration", true, "function_graph"},
+    {"funcgraph-abstime", false, "function_graph"},
+    {"funcgraph-irqs", true, "function_graph"},
+    {"funcgraph-tail", false, "function_graph"},
+    {"sleep-time", true, "function_graph"},
+    {"graph-time", true, "function_graph"},
 };
+
+/* Whether trace_options shows and takes option i now. */
+static bool option_listed(const struct tfs_inst *in, int i)
+{
+	if (!options[i].tracer)
+		return true;
+	char tracer[32];
+	tfs_current_tracer(in, tracer, sizeof(tracer));
+	return strcmp(tracer, options[i].tracer) == 0;
+}
 
 #define NR_OPTIONS ((int)(sizeof(options) / sizeof(options[0])))
+_Static_assert(NR_OPTIONS <= 64, "options are bits of a u64");
 
 int tfs_option_count(void)
 {
@@ -79,7 +113,8 @@ int tfs_option_set(struct tfs_inst *in, int i, bool on)
 static int show_trace_options(const struct tfs_node *n, FILE *out)
 {
 	for (int i = 0; i < NR_OPTIONS; i++)
-		fprintf(out, "%s%s\n", n->inst->opts >> i & 1 ? "" : "no", options[i].name);
+		if (option_listed(n->inst, i))
+			fprintf(out, "%s%s\n", n->inst->opts >> i & 1 ? "" : "no", options[i].name);
 	return 0;
 }
 
@@ -92,7 +127,7 @@ static int write_trace_options(const struct tfs_node *n, char *buf, size_t len, 
 	int i = tfs_option_find(on ? buf : buf + 2);
 	if (i < 0 && !on)
 		i = tfs_option_find(buf), on = true; /* a name that starts with "no" */
-	if (i < 0)
+	if (i < 0 || !option_listed(n->inst, i))
 		return -EINVAL;
 	return tfs_option_set(n->inst, i, on);
 }

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/ftrace_records.h"
 #include "common/print_fmt.h"
 #include "common/shm_layout.h"
 #include "common/trace_text.h"
@@ -12,6 +13,7 @@
 #include "lib/runtime.h"
 #include "lib/tfs_marker.h"
 #include "lib/stack_event.h"
+#include "lib/symtab.h"
 #include <uft/event.h>
 
 #ifndef UFT_VERSION
@@ -102,23 +104,31 @@ static const char lat_legend[] = "#                    _------=> CPU#           
 				 "#  cmd     pid     |||||| time  |   caller     \n"
 				 "#     \\   /        ||||||  \\    |    /       \n";
 
-void tfs_text_header(FILE *f, const struct tfs_inst *in, uint64_t entries, uint64_t overrun,
+void tfs_text_header(FILE *f, const struct tfs_view *v, uint64_t entries, uint64_t overrun,
 		     const struct tfs_rec *first)
 {
+	const struct tfs_inst *in = v->in;
+	const char *tracer = v->tracer;
+	if (v->graph) {
+		/* The graph tracer's own legend, whatever the output form. */
+		fprintf(f, "# tracer: %s\n#\n", tracer);
+		uft_graph_header(f, v->g.flags);
+		return;
+	}
 	/* Binary and hex forms carry no header; neither does a header-less view. */
 	if (!plain_text(in) || !tfs_opt(in, "context-info")) {
 		if (plain_text(in))
-			fputs("# tracer: nop\n#\n", f);
+			fprintf(f, "# tracer: %s\n#\n", tracer);
 		return;
 	}
 	if (!tfs_opt(in, "latency-format")) {
-		uft_out_header(f, "nop", entries, entries + overrun, tfs_nr_cpus(), out_flags(in));
+		uft_out_header(f, tracer, entries, entries + overrun, tfs_nr_cpus(), out_flags(in));
 		return;
 	}
-	fputs("# tracer: nop\n#\n", f);
+	fprintf(f, "# tracer: %s\n#\n", tracer);
 	if (!first)
 		return; /* as the kernel: no latency header over an empty buffer */
-	fprintf(f, "# nop latency trace v1.1.5 on uft-%s\n", UFT_VERSION);
+	fprintf(f, "# %s latency trace v1.1.5 on uft-%s\n", tracer, UFT_VERSION);
 	fputs("# --------------------------------------------------------------------\n", f);
 	fprintf(f,
 		"# latency: 0 us, #%llu/%llu, CPU#%u | (M:preempt VP:0, KP:0, SP:0 HP:0 #P:%d)\n",
@@ -131,11 +141,151 @@ void tfs_text_header(FILE *f, const struct tfs_inst *in, uint64_t entries, uint6
 		fputs(lat_legend, f);
 }
 
+/* ---- function tracers ---- */
+
+void tfs_current_tracer(const struct tfs_inst *in, char *buf, size_t len)
+{
+	snprintf(buf, len, "nop");
+	for (const struct tfs_file *t = tfs_core_files; t->name; t++) {
+		if (strcmp(t->name, "current_tracer") != 0 || t->dir != TFS_D_ROOT || !t->show)
+			continue;
+		struct tfs_node n = {.inst = (struct tfs_inst *)in, .dir = TFS_D_ROOT, .file = t};
+		char *text = NULL;
+		size_t tl = 0;
+		FILE *m = open_memstream(&text, &tl);
+		if (!m)
+			return;
+		int rc = t->show(&n, m);
+		if (fclose(m) == 0 && rc == 0 && tl) {
+			while (tl && (text[tl - 1] == '\n' || text[tl - 1] == ' '))
+				tl--;
+			if (tl && tl < len)
+				snprintf(buf, len, "%.*s", (int)tl, text);
+		}
+		free(text);
+		return;
+	}
+}
+
+/* Names of code addresses in this process, for the function lines. */
+static bool sym_lookup(void *ctx, uint64_t addr, struct uft_sym *out)
+{
+	struct uft_symbol *s = ctx;
+	if (uft_symbol_find((uintptr_t)addr, s) != 0)
+		return false;
+	*out = (struct uft_sym){s->name, s->start, s->size, s->module[0] ? s->module : NULL};
+	return true;
+}
+
+static unsigned fn_opts(const struct tfs_inst *in)
+{
+	return (tfs_opt(in, "print-parent") ? UFT_FN_PRINT_PARENT : 0) |
+	       (tfs_opt(in, "sym-offset") ? UFT_FN_SYM_OFFSET : 0) |
+	       (tfs_opt(in, "sym-addr") ? UFT_FN_SYM_ADDR : 0);
+}
+
+static unsigned graph_flags(const struct tfs_inst *in)
+{
+	static const struct {
+		const char *name;
+		unsigned flag;
+	} map[] = {
+	    {"funcgraph-overrun", UFT_GRAPH_OVERRUN},	{"funcgraph-cpu", UFT_GRAPH_CPU},
+	    {"funcgraph-overhead", UFT_GRAPH_OVERHEAD}, {"funcgraph-proc", UFT_GRAPH_PROC},
+	    {"funcgraph-duration", UFT_GRAPH_DURATION}, {"funcgraph-abstime", UFT_GRAPH_ABSTIME},
+	    {"funcgraph-irqs", UFT_GRAPH_IRQS},		{"funcgraph-tail", UFT_GRAPH_TAIL},
+	};
+	unsigned f = tfs_opt(in, "context-info") ? 0 : UFT_GRAPH_NO_CONTEXT;
+	for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++)
+		if (tfs_opt(in, map[i].name))
+			f |= map[i].flag;
+	return f;
+}
+
+static void body_text(FILE *f, const struct tfs_inst *in, const struct tfs_rec *r);
+
+/* Records met while graph tracing become comments: a marker's message, or
+ * the event's usual body. */
+static void graph_comment(void *ctx, FILE *f, const struct uft_ftrace_rec *fr)
+{
+	const struct tfs_view *v = ctx;
+	const struct uft_common_entry *e = fr->data;
+	if (e->type == UFT_ID_PRINT && fr->len >= 16) {
+		const char *p = fr->data;
+		fwrite(p + 16, 1, strnlen(p + 16, fr->len - 16), f);
+		return;
+	}
+	struct tfs_rec r = {fr->ts, 0, 0, (uint32_t)fr->cpu, fr->len, (char *)fr->data};
+	body_text(f, v->in, &r);
+}
+
+static bool graph_plain(void *ctx, const struct uft_ftrace_rec *r)
+{
+	return ((const struct uft_common_entry *)r->data)->type == UFT_ID_KERNEL_STACK;
+}
+
+static struct uft_symbol sym_buf; /* under tfs_lock */
+
+static void view_graph(struct tfs_view *v)
+{
+	v->graph = true;
+	v->g = (struct uft_graph){
+	    .flags = graph_flags(v->in),
+	    .nr_cpus = tfs_nr_cpus(),
+	    .id_function = UFT_ID_FUNCTION,
+	    .id_entry = UFT_ID_FUNCGRAPH_ENTRY,
+	    .id_exit = UFT_ID_FUNCGRAPH_EXIT,
+	    .sym = sym_lookup,
+	    .sym_ctx = &sym_buf,
+	    .comm = comm_of,
+	    .comment = graph_comment,
+	    .comment_ctx = v,
+	    .plain = graph_plain,
+	};
+	v->graph_ready = uft_graph_init(&v->g) == 0;
+}
+
+void tfs_view_init(struct tfs_view *v, const struct tfs_inst *in, const char *tracer)
+{
+	memset(v, 0, sizeof(*v));
+	v->in = in;
+	snprintf(v->tracer, sizeof(v->tracer), "%s", tracer);
+	if (strcmp(tracer, "function_graph") == 0)
+		view_graph(v);
+}
+
+void tfs_view_note(struct tfs_view *v, const struct tfs_rec *r)
+{
+	if (strcmp(v->tracer, "nop") != 0 && strcmp(v->tracer, "function") != 0)
+		return;
+	const struct uft_common_entry *e = (const void *)r->data;
+	if (r->len < sizeof(*e))
+		return;
+	if (e->type == UFT_ID_FUNCGRAPH_ENTRY || e->type == UFT_ID_FUNCGRAPH_EXIT) {
+		snprintf(v->tracer, sizeof(v->tracer), "function_graph");
+		view_graph(v);
+	} else if (e->type == UFT_ID_FUNCTION) {
+		snprintf(v->tracer, sizeof(v->tracer), "function");
+	}
+}
+
+void tfs_view_free(struct tfs_view *v)
+{
+	if (v->graph_ready)
+		uft_graph_free(&v->g);
+	v->graph_ready = false;
+}
+
 /* ---- bodies ---- */
 
-static void body_text(FILE *f, const struct tfs_rec *r)
+static void body_text(FILE *f, const struct tfs_inst *in, const struct tfs_rec *r)
 {
 	const struct uft_common_entry *e = (const void *)r->data;
+	if (e->type == UFT_ID_FUNCTION &&
+	    uft_ftrace_fn_body(f, r->data, r->len, fn_opts(in), sym_lookup, &sym_buf) == 0) {
+		fputc('\n', f);
+		return;
+	}
 	if (tfs_marker_render(f, r->data, r->len) || uft_stack_render(f, r->data, r->len)) {
 		fputc('\n', f);
 		return;
@@ -173,6 +323,13 @@ static void body_nop(FILE *f, const struct tfs_rec *r)
 static void body_raw(FILE *f, const struct tfs_rec *r)
 {
 	const struct uft_common_entry *e = (const void *)r->data;
+	if (e->type == UFT_ID_FUNCTION && r->len >= sizeof(struct uft_rec_function)) {
+		struct uft_rec_function fn;
+		memcpy(&fn, r->data, sizeof(fn));
+		fprintf(f, "%llx %llx\n", (unsigned long long)fn.ip,
+			(unsigned long long)fn.parent_ip);
+		return;
+	}
 	if (e->type == UFT_ID_PRINT && r->len >= 16) {
 		uint64_t ip;
 		memcpy(&ip, r->data + 8, 8);
@@ -226,7 +383,10 @@ void tfs_text_line(FILE *f, const struct tfs_inst *in, struct tfs_comms *cm,
 			fwrite(&cpu, 4, 1, f);
 			fwrite(&r->ts, 8, 1, f);
 		}
-		body_nop(f, r);
+		if (e->type == UFT_ID_FUNCTION && r->len >= sizeof(struct uft_rec_function))
+			fwrite(r->data + 8, 16, 1, f); /* ip, parent_ip */
+		else
+			body_nop(f, r);
 		return;
 	}
 	if (tfs_opt(in, "hex")) {
@@ -235,7 +395,14 @@ void tfs_text_line(FILE *f, const struct tfs_inst *in, struct tfs_comms *cm,
 			put_hex(f, r->cpu, 4);
 			put_hex(f, r->ts, 8);
 		}
-		body_nop(f, r);
+		if (e->type == UFT_ID_FUNCTION && r->len >= sizeof(struct uft_rec_function)) {
+			struct uft_rec_function fn;
+			memcpy(&fn, r->data, sizeof(fn));
+			put_hex(f, fn.ip, 8);
+			put_hex(f, fn.parent_ip, 8);
+		} else {
+			body_nop(f, r);
+		}
 		fputc('\n', f);
 		return;
 	}
@@ -271,5 +438,23 @@ void tfs_text_line(FILE *f, const struct tfs_inst *in, struct tfs_comms *cm,
 				    tgid_of(cm, e->pid), (int)r->cpu, r->data, r->ts,
 				    out_flags(in));
 	}
-	body_text(f, r);
+	body_text(f, in, r);
+}
+
+int tfs_view_line(FILE *f, struct tfs_view *v, struct tfs_comms *cm, const struct tfs_rec *r,
+		  const struct tfs_rec *next, uint64_t first_ts, uint64_t next_ts)
+{
+	if (v->graph && v->graph_ready) {
+		struct uft_ftrace_rec fr = {(int)r->cpu, r->ts, r->data, r->len};
+		struct uft_ftrace_rec fn;
+		if (next)
+			fn = (struct uft_ftrace_rec){(int)next->cpu, next->ts, next->data,
+						     next->len};
+		v->g.comm_ctx = cm;
+		int rc = uft_graph_line(&v->g, f, &fr, next ? &fn : NULL);
+		if (rc != UFT_GRAPH_PLAIN)
+			return rc;
+	}
+	tfs_text_line(f, v->in, cm, r, first_ts, next_ts);
+	return UFT_GRAPH_DONE;
 }

@@ -58,10 +58,14 @@ static int recs_add(struct tfs_recs *rs, uint64_t ts, uint32_t cpu, const void *
 	return 0;
 }
 
+/* Time order; records of equal time keep the order they were read in (a
+ * thread's ring order), so an entry stays before its exit. */
 static int rec_cmp(const void *a, const void *b)
 {
 	const struct tfs_rec *x = a, *y = b;
-	return x->ts < y->ts ? -1 : x->ts > y->ts;
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
 /* ---- rings of a buffer ---- */
@@ -249,6 +253,16 @@ static bool pipes_take(uint32_t buffer, int cpu, struct tfs_rec *out)
 	return true;
 }
 
+/* The record a take of that CPU would return next, left in place. */
+static struct tfs_rec *pipes_peek(uint32_t buffer, int cpu)
+{
+	struct tfs_pipes *p = pipes[buffer];
+	if (!p || cpu < 0 || cpu >= tfs_nr_cpus())
+		return NULL;
+	struct tfs_recs *q = &p->q[cpu];
+	return q->head < q->n ? &q->v[q->head] : NULL;
+}
+
 static bool pipes_ready(uint32_t buffer, int cpu)
 {
 	struct tfs_pipes *p = pipes[buffer];
@@ -283,16 +297,63 @@ static void add_overrun(void *ctx, struct uft_ring *r, uint32_t slot)
 	o->overrun += atomic_load(&r->overrun) - r->overrun_base;
 }
 
+/* The view of an instance's records: the current tracer, or with "nop" the
+ * function tracer whose records the buffer holds. */
+static void view_for(struct tfs_view *v, const struct tfs_inst *in, const struct tfs_recs *rs)
+{
+	char tracer[32];
+	tfs_current_tracer(in, tracer, sizeof(tracer));
+	tfs_view_init(v, in, tracer);
+	for (size_t i = 0; rs && i < rs->n && !v->graph; i++)
+		tfs_view_note(v, &rs->v[i]);
+}
+
 static void print_recs(FILE *f, const struct tfs_inst *in, struct tfs_recs *rs, uint64_t overrun)
 {
 	struct tfs_comms cm;
+	struct tfs_view v;
 	tfs_comms_load(&cm, in->buffer);
-	tfs_text_header(f, in, rs->n, overrun, rs->n ? &rs->v[0] : NULL);
+	view_for(&v, in, rs);
+	tfs_text_header(f, &v, rs->n, overrun, rs->n ? &rs->v[0] : NULL);
 	uint64_t first = rs->n ? rs->v[0].ts : 0;
-	for (size_t i = 0; i < rs->n; i++) {
-		rs->v[i].seq = i;
-		tfs_text_line(f, in, &cm, &rs->v[i], first, i + 1 < rs->n ? rs->v[i + 1].ts : 0);
+	/* The graph's leaves need the record after each one on its CPU; an
+	 * exit shown with its entry is skipped. */
+	size_t *next = NULL;
+	bool *skip = NULL;
+	if (v.graph && rs->n) {
+		size_t ncpu = (size_t)tfs_nr_cpus() + 1;
+		size_t *last = malloc(ncpu * sizeof(*last));
+		next = malloc(rs->n * sizeof(*next));
+		skip = calloc(rs->n, sizeof(*skip));
+		if (!last || !next || !skip) {
+			free(next);
+			free(skip);
+			next = NULL;
+			skip = NULL;
+		}
+		for (size_t c = 0; next && c < ncpu; c++)
+			last[c] = SIZE_MAX;
+		for (size_t i = rs->n; next && i-- > 0;) {
+			size_t c = rs->v[i].cpu < ncpu ? rs->v[i].cpu : ncpu - 1;
+			next[i] = last[c];
+			last[c] = i;
+		}
+		free(last);
 	}
+	for (size_t i = 0; i < rs->n; i++) {
+		if (skip && skip[i])
+			continue;
+		struct tfs_rec *r = &rs->v[i];
+		r->seq = i;
+		size_t j = next ? next[i] : SIZE_MAX;
+		int rc = tfs_view_line(f, &v, &cm, r, j != SIZE_MAX ? &rs->v[j] : NULL, first,
+				       i + 1 < rs->n ? rs->v[i + 1].ts : 0);
+		if (rc == UFT_GRAPH_LEAF && j != SIZE_MAX)
+			skip[j] = true;
+	}
+	free(skip);
+	free(next);
+	tfs_view_free(&v);
 	tfs_comms_free(&cm);
 }
 
@@ -347,6 +408,8 @@ static int write_trace(const struct tfs_node *n, char *buf, size_t len, unsigned
 struct pipe_state {
 	char *text;
 	size_t len, off;
+	struct tfs_view view; /* the graph's state lasts across reads */
+	bool view_ready;
 };
 
 static int open_pipe(struct uft_tfs_handle *h)
@@ -358,8 +421,11 @@ static int open_pipe(struct uft_tfs_handle *h)
 static void release_pipe(struct uft_tfs_handle *h)
 {
 	struct pipe_state *ps = h->priv;
-	if (ps)
+	if (ps) {
 		free(ps->text);
+		if (ps->view_ready)
+			tfs_view_free(&ps->view);
+	}
 	free(ps);
 	h->priv = NULL;
 }
@@ -377,13 +443,24 @@ static int pipe_format(struct uft_tfs_handle *h, size_t want)
 		return -ENOMEM;
 	struct tfs_comms cm;
 	tfs_comms_load(&cm, h->n.inst->buffer);
+	if (!ps->view_ready) {
+		view_for(&ps->view, h->n.inst, NULL);
+		ps->view_ready = true;
+	}
 	struct tfs_rec r;
 	long pos;
 	while ((pos = ftell(m)) >= 0 && (size_t)pos < want &&
 	       pipes_take(h->n.inst->buffer, cpu, &r)) {
 		if (r.lost)
 			uft_out_lost(m, (int)r.cpu, r.lost);
-		tfs_text_line(m, h->n.inst, &cm, &r, r.ts, 0);
+		tfs_view_note(&ps->view, &r);
+		struct tfs_rec *next =
+		    ps->view.graph ? pipes_peek(h->n.inst->buffer, (int)r.cpu) : NULL;
+		if (tfs_view_line(m, &ps->view, &cm, &r, next, r.ts, 0) == UFT_GRAPH_LEAF) {
+			struct tfs_rec leaf;
+			if (pipes_take(h->n.inst->buffer, (int)r.cpu, &leaf))
+				free(leaf.data);
+		}
 		free(r.data);
 	}
 	tfs_comms_free(&cm);
@@ -552,7 +629,10 @@ static int show_snapshot(const struct tfs_node *n, FILE *out)
 		print_recs(out, in, &in->snap->recs, 0);
 		return 0;
 	}
-	tfs_text_header(out, in, 0, 0, NULL);
+	struct tfs_view v;
+	view_for(&v, in, NULL);
+	tfs_text_header(out, &v, 0, 0, NULL);
+	tfs_view_free(&v);
 	fprintf(out, "#\n# * Snapshot is %s *\n#\n", in->snap ? "allocated" : "freed");
 	fputs(snapshot_help, out);
 	return 0;

@@ -13,6 +13,7 @@
 #include "common/clocks.h"
 #include "common/page.h"
 #include "common/spec.h"
+#include "tools/proc_syms.h"
 #include "tools/tracedat.h"
 #include <uft/event.h>
 
@@ -51,6 +52,7 @@ void collect_free(struct collect *c)
 	free(c->formats);
 	free(c->comms);
 	free(c->arena);
+	proc_syms_free(c->syms);
 }
 
 int collect_add_proc(struct collect *c, pid_t pid, int memfd, int conn, const char *comm)
@@ -92,6 +94,8 @@ int collect_add_proc(struct collect *c, pid_t pid, int memfd, int conn, const ch
 	c->procs[c->nr_procs++] = p;
 	if (c->clock_id < 0 || c->nr_procs == 1)
 		c->clock_id = (int)h->clock_id;
+	if (c->syms)
+		proc_syms_scan(c->syms, pid);
 	return 0;
 }
 
@@ -295,6 +299,9 @@ static void account_ring(struct collect *c, struct uft_ring *r, struct collect_r
 void collect_drain(struct collect *c, struct collect_proc *p, bool final)
 {
 	struct uft_shm_header *h = p->hdr;
+	/* What dlopen mapped since the last look (the process may be gone). */
+	if (c->syms)
+		proc_syms_scan(c->syms, p->pid);
 	import_formats(c, p);
 	uint32_t n = atomic_load_explicit(&h->nr_rings, memory_order_acquire);
 	if (n > UFT_SHM_MAX_RINGS)
@@ -459,9 +466,20 @@ int collect_write(struct collect *c, const char *path, uint64_t *file_size)
 	}
 	for (size_t i = 0; i < c->nr_comms && !rc; i++)
 		rc = tracedat_writer_add_cmdline(w, c->comms[i].pid, c->comms[i].comm);
-	if (!rc)
-		rc = tracedat_writer_set_kallsyms(w, UFT_MARKER_KALLSYMS,
-						  sizeof(UFT_MARKER_KALLSYMS) - 1);
+	if (!rc) {
+		size_t len = 0;
+		const char *syms = c->syms ? proc_syms_text(c->syms, &len) : "";
+		char *text = malloc(sizeof(UFT_MARKER_KALLSYMS) + len);
+		if (text) {
+			memcpy(text, UFT_MARKER_KALLSYMS, sizeof(UFT_MARKER_KALLSYMS) - 1);
+			memcpy(text + sizeof(UFT_MARKER_KALLSYMS) - 1, syms, len);
+			rc = tracedat_writer_set_kallsyms(w, text,
+							  sizeof(UFT_MARKER_KALLSYMS) - 1 + len);
+			free(text);
+		} else {
+			rc = -ENOMEM;
+		}
+	}
 	if (!rc)
 		rc = tracedat_writer_add_uname(w);
 	for (int cpu = 0; cpu < nr_cpus && !rc; cpu++)

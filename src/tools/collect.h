@@ -91,6 +91,9 @@ struct collect {
 	size_t nr_comms;
 	struct collect_totals totals;
 	int clock_id;
+	/* Function symbols of the traced processes, for kallsyms (NULL: only
+	 * the marker's symbol is written). */
+	struct proc_syms *syms;
 	/* Memory for held events before they are sorted and spilled to disk, so
 	 * a long recording needs disk, not memory (UFT_RECORD_SPILL_MB). */
 	size_t spill_limit;

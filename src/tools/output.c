@@ -40,6 +40,14 @@ static void print_body(FILE *f, struct tep_handle *tep, const struct uft_out_rec
 	trace_seq_destroy(&s);
 }
 
+void uft_out_body(FILE *f, struct tep_handle *tep, const struct uft_out_record *rec)
+{
+	uint16_t type = 0;
+	if (rec->size >= 2)
+		memcpy(&type, rec->data, sizeof(type));
+	print_body(f, tep, rec, type);
+}
+
 int uft_out_event(FILE *f, struct tep_handle *tep, uft_comm_fn comm, void *ctx,
 		  const struct uft_out_record *rec, unsigned flags)
 {

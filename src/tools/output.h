@@ -23,6 +23,10 @@ struct uft_out_record {
 int uft_out_event(FILE *f, struct tep_handle *tep, uft_comm_fn comm, void *ctx,
 		  const struct uft_out_record *rec, unsigned flags);
 
+/* The body alone: "event: text", or the text of the kernel's own ftrace
+ * entries (no newline). */
+void uft_out_body(FILE *f, struct tep_handle *tep, const struct uft_out_record *rec);
+
 /* `uft list` flags, as trace-cmd list: -F shows formats, --full adds print fmt. */
 enum {
 	UFT_LIST_FORMAT = 1u << 0,

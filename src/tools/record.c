@@ -24,6 +24,7 @@
 #include "common/protocol.h"
 #include "tools/collect.h"
 #include "tools/commands.h"
+#include "tools/proc_syms.h"
 
 #define DRAIN_INTERVAL_MS 100
 
@@ -38,9 +39,15 @@ static void on_sigint(int sig)
 static void usage(FILE *f)
 {
 	fprintf(
-	    f, "usage: uft record [-e EVENT]... [-o FILE] [-b KB] [-C CLOCK] [-M overwrite|discard]"
-	       " [-q] -- CMD [ARGS]\n"
+	    f, "usage: uft record [-e EVENT]... [-p TRACER [-l GLOB]... [-n GLOB]... [-g FUNC]...\n"
+	       "                  [--max-graph-depth N]] [-o FILE] [-b KB] [-C CLOCK]\n"
+	       "                  [-M overwrite|discard] [-q] -- CMD [ARGS]\n"
 	       "  -e EVENT   SYSTEM:EVENT, SYSTEM:*, SYSTEM, EVENT or all (default all)\n"
+	       "  -p TRACER  function or function_graph: trace the functions of CMD\n"
+	       "  -l GLOB    trace only the functions GLOB matches (set_ftrace_filter)\n"
+	       "  -n GLOB    do not trace the functions GLOB matches (set_ftrace_notrace)\n"
+	       "  -g FUNC    graph FUNC and what it calls (set_graph_function)\n"
+	       "  --max-graph-depth N  graph N levels deep at most (max_graph_depth)\n"
 	       "  -o FILE    output file (default trace.dat)\n"
 	       "  -b KB      buffer size per thread in KiB (default 1024)\n"
 	       "  -C CLOCK   trace clock: local global counter uptime perf mono mono_raw boot"
@@ -131,6 +138,75 @@ static char *join_events(char **ev, int n)
 	return s;
 }
 
+/* Function tracer settings for libuft, which writes them into the tree's
+ * set_ftrace_filter, set_ftrace_notrace, set_graph_function, max_graph_depth
+ * and current_tracer at start-up. */
+struct tracer_opts {
+	const char *tracer;
+	const char *depth;
+	char *filter, *notrace, *graph; /* space-separated globs */
+};
+
+static int add_glob(char **list, const char *glob)
+{
+	if (!*glob || strpbrk(glob, " \t\n")) {
+		fprintf(stderr, "uft record: bad function pattern '%s'\n", glob);
+		return -1;
+	}
+	size_t old = *list ? strlen(*list) : 0;
+	char *n = realloc(*list, old + strlen(glob) + 2);
+	if (!n)
+		return -1;
+	if (old)
+		n[old++] = ' ';
+	strcpy(n + old, glob);
+	*list = n;
+	return 0;
+}
+
+static int check_tracer_opts(struct tracer_opts *t)
+{
+	if (!t->tracer && (t->graph || t->depth))
+		t->tracer = "function_graph"; /* as -g asks for a graph */
+	if (!t->tracer && (t->filter || t->notrace)) {
+		fprintf(stderr, "uft record: -l and -n need -p function or function_graph\n");
+		return -1;
+	}
+	if (t->tracer && strcmp(t->tracer, "function") != 0 &&
+	    strcmp(t->tracer, "function_graph") != 0 && strcmp(t->tracer, "nop") != 0) {
+		fprintf(stderr, "uft record: unknown tracer '%s' (function, function_graph, nop)\n",
+			t->tracer);
+		return -1;
+	}
+	if (t->tracer && strcmp(t->tracer, "function_graph") != 0 && (t->graph || t->depth)) {
+		fprintf(stderr, "uft record: -g and --max-graph-depth need -p function_graph\n");
+		return -1;
+	}
+	return 0;
+}
+
+static void set_tracer_env(const struct tracer_opts *t)
+{
+	if (!t->tracer)
+		return;
+	setenv("UFT_TRACER", t->tracer, 1);
+	if (t->filter)
+		setenv("UFT_FTRACE_FILTER", t->filter, 1);
+	if (t->notrace)
+		setenv("UFT_FTRACE_NOTRACE", t->notrace, 1);
+	if (t->graph)
+		setenv("UFT_GRAPH_FUNCTION", t->graph, 1);
+	if (t->depth)
+		setenv("UFT_MAX_GRAPH_DEPTH", t->depth, 1);
+}
+
+static void free_tracer_opts(struct tracer_opts *t)
+{
+	free(t->filter);
+	free(t->notrace);
+	free(t->graph);
+}
+
 /* "SPEC\x1fFILTER" records separated by \x1e, as libuft reads UFT_FILTERS. */
 static char *join_filters(char **ev, char **flt, int n)
 {
@@ -151,17 +227,44 @@ int cmd_record(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 	    {"help", no_argument, NULL, 'h'},
+	    {"max-graph-depth", required_argument, NULL, 'D'},
 	    {NULL, 0, NULL, 0},
 	};
 	const char *out = "trace.dat", *clock = NULL, *mode = NULL;
+	struct tracer_opts topts = {0};
 	char *events[256];
 	char *filters[256] = {0}; /* filters[i] applies to events[i] */
 	int nr_events = 0, opt;
 	long buffer_kb = 0;
 	bool quiet = false;
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "+e:f:o:b:C:M:qh", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "+e:f:o:b:C:M:qhp:l:n:g:", longopts, NULL)) != -1) {
 		switch (opt) {
+		case 'p':
+			topts.tracer = optarg;
+			break;
+		case 'l':
+		case 'n':
+		case 'g':
+			if (add_glob(opt == 'l'	  ? &topts.filter
+				     : opt == 'n' ? &topts.notrace
+						  : &topts.graph,
+				     optarg) != 0) {
+				free_tracer_opts(&topts);
+				return 2;
+			}
+			break;
+		case 'D': {
+			char *end;
+			long d = strtol(optarg, &end, 10);
+			if (*end || end == optarg || d < 0 || d > 100000) {
+				fprintf(stderr, "uft record: bad graph depth '%s'\n", optarg);
+				free_tracer_opts(&topts);
+				return 2;
+			}
+			topts.depth = optarg;
+			break;
+		}
 		case 'e':
 			if (nr_events < 256)
 				events[nr_events++] = optarg;
@@ -208,8 +311,10 @@ int cmd_record(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (optind >= argc) {
-		usage(stderr);
+	if (optind >= argc || check_tracer_opts(&topts) != 0) {
+		if (optind >= argc)
+			usage(stderr);
+		free_tracer_opts(&topts);
 		return 2;
 	}
 
@@ -253,6 +358,7 @@ int cmd_record(int argc, char **argv)
 		char *fl = join_filters(events, filters, nr_events);
 		if (fl && *fl)
 			setenv("UFT_FILTERS", fl, 1);
+		set_tracer_env(&topts);
 		signal(SIGINT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);
 		execvp(argv[optind], argv + optind);
@@ -263,6 +369,10 @@ int cmd_record(int argc, char **argv)
 	struct collect c;
 	collect_init(&c);
 	c.clock_id = clock ? uft_clock_by_name(clock) : -1;
+	/* Function records are named from the processes' symbol tables. */
+	if (topts.tracer && strcmp(topts.tracer, "nop") != 0)
+		c.syms = proc_syms_new();
+	free_tracer_opts(&topts);
 	int status = 0;
 	bool child_done = false;
 	struct timespec last;

@@ -13,6 +13,7 @@
 #include "common/page.h"
 #include "tools/commands.h"
 #include "tools/output.h"
+#include "tools/report_ftrace.h"
 #include "tools/report_hist.h"
 #include "tools/trace_file.h"
 
@@ -201,6 +202,13 @@ int cmd_report(int argc, char **argv)
 		trace_file_close(&tf);
 		return 1;
 	}
+	struct report_ftrace rf;
+	if (report_ftrace_init(&rf, &tf, flags) != 0) {
+		free(cur);
+		replay_free(rp);
+		trace_file_close(&tf);
+		return 1;
+	}
 	uint32_t psz = tf.td->page_size;
 	uint64_t entries = 0, lost = 0;
 	for (size_t i = 0; i < n; i++) {
@@ -212,6 +220,7 @@ int cmd_report(int argc, char **argv)
 		struct cpu_cursor c = {.cpu = cur[i].cpu};
 		while (cursor_next(&c, psz)) {
 			entries++;
+			report_ftrace_note(&rf, c.rec.data, c.rec.len);
 			if (c.missed && c.missed != UINT64_MAX)
 				lost += c.missed;
 			c.missed = 0;
@@ -220,7 +229,7 @@ int cmd_report(int argc, char **argv)
 	}
 	for (size_t k = 0; k < nr_extra; k++)
 		entries += cpu_selected(&sel, extra[k].cpu);
-	uft_out_header(stdout, "nop", entries, entries + lost, tf.td->nr_cpus, flags);
+	report_ftrace_header(&rf, stdout, entries, entries + lost);
 	for (;;) {
 		struct cpu_cursor *best = NULL;
 		for (size_t i = 0; i < n; i++) {
@@ -237,18 +246,26 @@ int cmd_report(int argc, char **argv)
 		}
 		struct uft_out_record r = {best->cpu->cpu, best->rec.ts, best->rec.data,
 					   best->rec.len};
-		uft_out_event(stdout, tf.tep, trace_file_comm, &tf, &r, flags);
+		/* The next record of the same CPU, for function_graph's leaves. */
+		struct cpu_cursor peek = *best;
+		bool more = rf.graph && cursor_next(&peek, psz);
+		struct uft_out_record nx = {peek.cpu->cpu, peek.rec.ts, peek.rec.data,
+					    peek.rec.len};
+		const void *cause = best->rec.data;
+		if (report_ftrace_line(&rf, stdout, &r, more ? &nx : NULL) == UFT_GRAPH_LEAF)
+			cursor_next(best, psz);
 		for (; next < nr_extra; next++) {
 			const struct replay_rec *x = &extra[next];
 			if (!cpu_selected(&sel, x->cpu))
 				continue;
-			if (x->cause != best->rec.data)
+			if (x->cause != cause)
 				break;
 			struct uft_out_record xr = {x->cpu, x->ts, x->data, x->len};
 			uft_out_event(stdout, tf.tep, trace_file_comm, &tf, &xr, flags);
 		}
 		cursor_next(best, psz);
 	}
+	report_ftrace_free(&rf);
 	free(cur);
 	replay_free(rp);
 	trace_file_close(&tf);

@@ -1,0 +1,75 @@
+#!/bin/bash
+# uft record -p function|function_graph on the demo program: option checks,
+# the kallsyms section naming the program's and its libraries' functions,
+# then (where the function tracer runtime accepts the tracer) the report in
+# the kernel's function and function_graph text and trace-cmd reading the
+# same calls. Exit 0 pass, 77 skip, else fail.
+set -uo pipefail
+cd "$(dirname "$0")/../.." || exit 1
+B=${UFT_BUILD:-build}
+UFT=$B/bin/uft
+DEMO=$B/bin/demo
+[ -x "$UFT" ] && [ -x "$DEMO" ] || {
+	echo "skip: build $B first"
+	exit 77
+}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() {
+	echo "FAIL: $*"
+	exit 1
+}
+
+# Bad combinations are refused before anything runs.
+expect_usage() { # MESSAGE ARGS...
+	local want=$1
+	shift
+	"$UFT" record -o "$tmp/x.dat" "$@" -- true >"$tmp/out" 2>&1
+	[ $? = 2 ] || fail "uft record $* should exit 2"
+	grep -q -- "$want" "$tmp/out" || fail "uft record $*: no '$want' in: $(cat "$tmp/out")"
+	[ ! -e "$tmp/x.dat" ] || fail "uft record $* wrote a file"
+}
+expect_usage "-l and -n need -p" -l main
+expect_usage "-l and -n need -p" -n main
+expect_usage "unknown tracer 'bogus'" -p bogus
+expect_usage "need -p function_graph" -p function -g main
+expect_usage "need -p function_graph" -p function --max-graph-depth 2
+expect_usage "bad graph depth" -p function_graph --max-graph-depth x
+expect_usage "bad function pattern" -p function -l ''
+
+# The symbols of the program and of its libraries, as kallsyms lines.
+"$UFT" record -q -p function_graph -g main -o "$tmp/g.dat" -- "$DEMO" >"$tmp/g.out" 2>"$tmp/g.err" ||
+	fail "uft record -p function_graph: $(cat "$tmp/g.err")"
+grep -a -q -E '^[0-9a-f]{16} T main$' "$tmp/g.dat" || fail "no 'T main' kallsyms line"
+grep -a -q -E '^[0-9a-f]{16} [tT] worker$' "$tmp/g.dat" || fail "no static 'worker' kallsyms line"
+grep -a -q -E '^[0-9a-f]{16} [TW] malloc	\[libc\.so\.6\]$' "$tmp/g.dat" ||
+	fail "no 'malloc [libc.so.6]' kallsyms line"
+grep -a -q -E '0000000000001000 T tracing_mark_write$' "$tmp/g.dat" || fail "no marker symbol"
+
+if grep -q "current_tracer: cannot set\|cannot add" "$tmp/g.err"; then
+	echo "skip: the function tracer runtime does not accept current_tracer function_graph here ($(head -1 "$tmp/g.err"))"
+	exit 77
+fi
+
+# function_graph: the kernel's graph text, and trace-cmd's graph of the calls.
+"$UFT" report -i "$tmp/g.dat" >"$tmp/g.txt" || fail "uft report (graph)"
+head -4 "$tmp/g.txt" | diff - <(printf '%s\n' "# tracer: function_graph" "#" \
+	"# CPU  DURATION                  FUNCTION CALLS" \
+	"# |     |   |                     |   |   |   |") >/dev/null || fail "graph header: $(head -4 "$tmp/g.txt")"
+grep -q -E '^ +[0-9]+\) +\|  main\(\) \{$' "$tmp/g.txt" || fail "no 'main() {' line"
+grep -q -E '\|  }$' "$tmp/g.txt" || fail "no closing brace"
+if command -v trace-cmd >/dev/null; then
+	trace-cmd report -i "$tmp/g.dat" >"$tmp/g.tc" 2>/dev/null || fail "trace-cmd report (graph)"
+	grep -q 'funcgraph_entry: .*|  main() {' "$tmp/g.tc" || fail "trace-cmd has no 'main() {'"
+	calls() { sed -n 's/.*|  *\([a-zA-Z_0-9.]*()\)[;{ ].*/\1/p' "$1"; }
+	diff <(calls "$tmp/g.txt") <(calls "$tmp/g.tc") >/dev/null || fail "uft and trace-cmd show other calls"
+fi
+
+# function: "func <-parent" lines under the function tracer's header.
+"$UFT" record -q -p function -l main -l 'work*' -o "$tmp/f.dat" -- "$DEMO" >/dev/null 2>"$tmp/f.err" ||
+	fail "uft record -p function: $(cat "$tmp/f.err")"
+"$UFT" report -i "$tmp/f.dat" >"$tmp/f.txt" || fail "uft report (function)"
+head -1 "$tmp/f.txt" | grep -q '^# tracer: function$' || fail "function header: $(head -1 "$tmp/f.txt")"
+grep -q -E '\] \.\.\.\.\. +[0-9]+\.[0-9]{6}: main <-' "$tmp/f.txt" || fail "no 'main <-' line"
+grep -q -E ': worker <-' "$tmp/f.txt" || fail "no 'worker <-' line"
+echo "ok"

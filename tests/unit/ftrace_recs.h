@@ -1,0 +1,75 @@
+/* Building function tracer records in tests, and the kernel's (6.1) format
+ * texts of ftrace:function, funcgraph_entry and funcgraph_exit. */
+#ifndef UFT_TEST_FTRACE_RECS_H
+#define UFT_TEST_FTRACE_RECS_H
+
+#include <stdint.h>
+#include <string.h>
+
+#include "common/ftrace_records.h"
+
+#define FTR_COMMON_FIELDS                                                                          \
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"                     \
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"                     \
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"             \
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
+
+static const char ftr_function_format[] =
+    "name: function\nID: 1\nformat:\n" FTR_COMMON_FIELDS
+    "\tfield:unsigned long ip;\toffset:8;\tsize:8;\tsigned:0;\n"
+    "\tfield:unsigned long parent_ip;\toffset:16;\tsize:8;\tsigned:0;\n"
+    "\nprint fmt: \" %ps <-- %ps\", (void *)REC->ip, (void *)REC->parent_ip\n";
+
+static const char ftr_entry_format[] =
+    "name: funcgraph_entry\nID: 11\nformat:\n" FTR_COMMON_FIELDS
+    "\tfield:unsigned long func;\toffset:8;\tsize:8;\tsigned:0;\n"
+    "\tfield:int depth;\toffset:16;\tsize:4;\tsigned:1;\n"
+    "\nprint fmt: \"--> %ps (%d)\", (void *)REC->func, REC->depth\n";
+
+static const char ftr_exit_format[] =
+    "name: funcgraph_exit\nID: 10\nformat:\n" FTR_COMMON_FIELDS
+    "\tfield:unsigned long func;\toffset:8;\tsize:8;\tsigned:0;\n"
+    "\tfield:int depth;\toffset:16;\tsize:4;\tsigned:1;\n"
+    "\tfield:unsigned int overrun;\toffset:20;\tsize:4;\tsigned:0;\n"
+    "\tfield:unsigned long long calltime;\toffset:24;\tsize:8;\tsigned:0;\n"
+    "\tfield:unsigned long long rettime;\toffset:32;\tsize:8;\tsigned:0;\n"
+    "\nprint fmt: \"<-- %ps (%d) (start: %llx  end: %llx) over: %d\", (void *)REC->func, "
+    "REC->depth, REC->calltime, REC->rettime, REC->depth\n";
+
+static inline struct uft_rec_function ftr_fn(int pid, uint64_t ip, uint64_t parent)
+{
+	struct uft_rec_function r;
+	memset(&r, 0, sizeof(r));
+	r.common.type = UFT_ID_FUNCTION;
+	r.common.pid = pid;
+	r.ip = ip;
+	r.parent_ip = parent;
+	return r;
+}
+
+static inline struct uft_rec_funcgraph_entry ftr_ent(int pid, uint64_t func, int depth)
+{
+	struct uft_rec_funcgraph_entry r;
+	memset(&r, 0, sizeof(r));
+	r.common.type = UFT_ID_FUNCGRAPH_ENTRY;
+	r.common.pid = pid;
+	r.func = func;
+	r.depth = depth;
+	return r;
+}
+
+static inline struct uft_rec_funcgraph_exit ftr_exit(int pid, uint64_t func, int depth,
+						     uint64_t calltime, uint64_t rettime)
+{
+	struct uft_rec_funcgraph_exit r;
+	memset(&r, 0, sizeof(r));
+	r.common.type = UFT_ID_FUNCGRAPH_EXIT;
+	r.common.pid = pid;
+	r.func = func;
+	r.depth = depth;
+	r.calltime = calltime;
+	r.rettime = rettime;
+	return r;
+}
+
+#endif

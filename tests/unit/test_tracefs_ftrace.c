@@ -1,0 +1,432 @@
+/* The live trace files with function tracer records: function lines with the
+ * symbol options, the function_graph output in trace and trace_pipe, and the
+ * function_graph options in trace_options and options/. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <sched.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "common/ftrace_records.h"
+#include "common/shm_layout.h"
+#include "lib/registry.h"
+#include "lib/runtime.h"
+#include "tfs_helpers.h"
+#include <uft/uft.h>
+
+/* Functions the records name. */
+__attribute__((noinline, used)) void ftt_outer(void)
+{
+	__asm__ volatile("nop; nop; nop; nop; nop; nop; nop; nop" ::: "memory");
+}
+
+__attribute__((noinline, used)) void ftt_inner(void)
+{
+	__asm__ volatile("nop; nop; nop; nop" ::: "memory");
+}
+
+#define OUTER ((uint64_t)(uintptr_t)&ftt_outer)
+#define INNER ((uint64_t)(uintptr_t)&ftt_inner)
+
+/* ---- the ftrace:function and funcgraph events ---- */
+
+static volatile uint16_t gates[3];
+
+static const struct uft_field fn_fields[] = {
+    {"unsigned long", "ip", 8, 8, 0, UFT_FIELD_SCALAR, 0},
+    {"unsigned long", "parent_ip", 16, 8, 0, UFT_FIELD_SCALAR, 0},
+};
+static const struct uft_field ent_fields[] = {
+    {"unsigned long", "func", 8, 8, 0, UFT_FIELD_SCALAR, 0},
+    {"int", "depth", 16, 4, 1, UFT_FIELD_SCALAR, 0},
+};
+static const struct uft_field exit_fields[] = {
+    {"unsigned long", "func", 8, 8, 0, UFT_FIELD_SCALAR, 0},
+    {"int", "depth", 16, 4, 1, UFT_FIELD_SCALAR, 0},
+    {"unsigned int", "overrun", 20, 4, 0, UFT_FIELD_SCALAR, 0},
+    {"unsigned long long", "calltime", 24, 8, 0, UFT_FIELD_SCALAR, 0},
+    {"unsigned long long", "rettime", 32, 8, 0, UFT_FIELD_SCALAR, 0},
+};
+
+static struct uft_event own[3] = {
+    {.magic = UFT_EVENT_MAGIC,
+     .gate = &gates[0],
+     .system = "ftrace",
+     .name = "function",
+     .fields = fn_fields,
+     .nr_fields = 2,
+     .fixed_size = 24,
+     .print_fmt = "\" %ps <-- %ps\", (void *)REC->ip, (void *)REC->parent_ip"},
+    {.magic = UFT_EVENT_MAGIC,
+     .gate = &gates[1],
+     .system = "ftrace",
+     .name = "funcgraph_entry",
+     .fields = ent_fields,
+     .nr_fields = 2,
+     .fixed_size = 24,
+     .print_fmt = "\"--> %ps (%d)\", (void *)REC->func, REC->depth"},
+    {.magic = UFT_EVENT_MAGIC,
+     .gate = &gates[2],
+     .system = "ftrace",
+     .name = "funcgraph_exit",
+     .fields = exit_fields,
+     .nr_fields = 5,
+     .fixed_size = 40,
+     .print_fmt = "\"<-- %ps (%d) (start: %llx  end: %llx) over: %d\", (void *)REC->func, "
+		  "REC->depth, REC->calltime, REC->rettime, REC->depth"},
+};
+static const uint16_t own_ids[3] = {UFT_ID_FUNCTION, UFT_ID_FUNCGRAPH_ENTRY, UFT_ID_FUNCGRAPH_EXIT};
+static const struct uft_event *desc[3];
+
+static int find_desc(void *ctx, const struct uft_reg_view *v)
+{
+	for (int i = 0; i < 3; i++)
+		if (strcmp(v->system, "ftrace") == 0 && strcmp(v->name, own[i].name) == 0)
+			desc[i] = v->desc;
+	return 0;
+}
+
+/* The runtime's descriptors when it registers them, else ours. */
+static void setup_events(void)
+{
+	uft_registry_visit(find_desc, NULL);
+	for (int i = 0; i < 3; i++) {
+		if (desc[i])
+			continue;
+		uft_registry_add_fixed(&own[i], own_ids[i]);
+		desc[i] = &own[i];
+	}
+}
+
+static void write_rec(int i, const void *rec, uint32_t len)
+{
+	assert_int_equal(uft_write_to_buffer(0, desc[i], rec, len, NULL, 0), 0);
+}
+
+static void put_fn(uint64_t ip, uint64_t parent)
+{
+	struct uft_rec_function r = {.ip = ip, .parent_ip = parent};
+	write_rec(0, &r, sizeof(r));
+}
+
+static void put_entry(uint64_t func, int depth)
+{
+	struct uft_rec_funcgraph_entry r = {.func = func, .depth = depth};
+	write_rec(1, &r, sizeof(r));
+}
+
+static void put_exit(uint64_t func, int depth, uint64_t call, uint64_t ret)
+{
+	struct uft_rec_funcgraph_exit r = {
+	    .func = func, .depth = depth, .calltime = call, .rettime = ret};
+	write_rec(2, &r, sizeof(r));
+}
+
+/* ---- helpers ---- */
+
+static char *cat(const char *path)
+{
+	int err = 0;
+	char *s = tfs_cat(path, &err);
+	assert_int_equal(err, 0);
+	return s;
+}
+
+/* The text after the header: the lines that do not start with '#'. */
+static const char *body_of(const char *s)
+{
+	while (*s == '#') {
+		const char *nl = strchr(s, '\n');
+		if (!nl)
+			return s + strlen(s);
+		s = nl + 1;
+	}
+	return s;
+}
+
+static char cpu_col[16];
+
+static int setup(void **state)
+{
+	assert_int_equal(tfs_echo("trace", "", UFT_TFS_TRUNC), 0);
+	assert_int_equal(tfs_echo("tracing_on", "1", UFT_TFS_TRUNC), 0);
+	return 0;
+}
+
+/* ---- function ---- */
+
+static void test_function_lines(void **state)
+{
+	put_fn(INNER, OUTER + 5);
+	char *s = cat("trace");
+	assert_non_null(
+	    strstr(s, "# tracer: function\n#\n# entries-in-buffer/entries-written: 1/1"));
+	const char *line = body_of(s);
+	char want[128];
+	snprintf(want, sizeof(want), "-%-7d [%03d] ....", gettid(), sched_getcpu());
+	assert_non_null(strstr(line, want));
+	if (!strstr(line, ": ftt_inner <-ftt_outer\n"))
+		fail_msg("%s", s);
+	free(s);
+
+	assert_int_equal(tfs_echo("trace_options", "noprint-parent", UFT_TFS_TRUNC), 0);
+	s = cat("trace");
+	assert_non_null(strstr(body_of(s), ": ftt_inner\n"));
+	free(s);
+	assert_int_equal(tfs_echo("trace_options", "print-parent", UFT_TFS_TRUNC), 0);
+
+	assert_int_equal(tfs_echo("options/sym-offset", "1", UFT_TFS_TRUNC), 0);
+	s = cat("trace");
+	assert_non_null(strstr(body_of(s), ": ftt_inner+0x0/0x"));
+	assert_non_null(strstr(body_of(s), " <-ftt_outer+0x5/0x"));
+	free(s);
+	assert_int_equal(tfs_echo("options/sym-offset", "0", UFT_TFS_TRUNC), 0);
+
+	assert_int_equal(tfs_echo("options/sym-addr", "1", UFT_TFS_TRUNC), 0);
+	s = cat("trace");
+	snprintf(want, sizeof(want), ": ftt_inner <%016llx> <-ftt_outer <%016llx>\n",
+		 (unsigned long long)INNER, (unsigned long long)OUTER + 5);
+	assert_non_null(strstr(body_of(s), want));
+	free(s);
+	assert_int_equal(tfs_echo("options/sym-addr", "0", UFT_TFS_TRUNC), 0);
+
+	/* A library function carries its object with sym-offset. */
+	assert_int_equal(tfs_echo("trace", "", UFT_TFS_TRUNC), 0);
+	put_fn((uint64_t)(uintptr_t)&fclose, INNER);
+	assert_int_equal(tfs_echo("options/sym-offset", "1", UFT_TFS_TRUNC), 0);
+	s = cat("trace");
+	assert_non_null(strstr(body_of(s), " [libc.so.6] <-ftt_inner+0x0/0x"));
+	free(s);
+	assert_int_equal(tfs_echo("options/sym-offset", "0", UFT_TFS_TRUNC), 0);
+
+	/* The raw form: ip and parent in hex. */
+	assert_int_equal(tfs_echo("trace", "", UFT_TFS_TRUNC), 0);
+	put_fn(INNER, OUTER);
+	assert_int_equal(tfs_echo("options/raw", "1", UFT_TFS_TRUNC), 0);
+	s = cat("trace");
+	snprintf(want, sizeof(want), " %llx %llx\n", (unsigned long long)INNER,
+		 (unsigned long long)OUTER);
+	assert_non_null(strstr(s, want));
+	free(s);
+	assert_int_equal(tfs_echo("options/raw", "0", UFT_TFS_TRUNC), 0);
+}
+
+/* ---- function_graph ---- */
+
+static void put_graph(void)
+{
+	put_entry(OUTER, 0);
+	put_entry(INNER, 1);
+	put_exit(INNER, 1, 1000, 2500);
+	assert_int_equal(tfs_echo("trace_marker", "note", UFT_TFS_TRUNC), 0);
+	put_exit(OUTER, 0, 0, 61770);
+}
+
+static void test_graph_trace(void **state)
+{
+	put_graph();
+	char *s = cat("trace");
+	char want[1024];
+	snprintf(want, sizeof(want),
+		 "# tracer: function_graph\n"
+		 "#\n"
+		 "# CPU  DURATION                  FUNCTION CALLS\n"
+		 "# |     |   |                     |   |   |   |\n"
+		 "%s              |  ftt_outer() {\n"
+		 "%s  1.500 us    |    ftt_inner();\n"
+		 "%s              |  /* note */\n"
+		 "%s+ 61.770 us   |  }\n",
+		 cpu_col, cpu_col, cpu_col, cpu_col);
+	assert_string_equal(s, want);
+	free(s);
+
+	/* The options: no CPU column, a tail on every exit. */
+	assert_int_equal(tfs_echo("options/funcgraph-cpu", "0", UFT_TFS_TRUNC), 0);
+	assert_int_equal(tfs_echo("options/funcgraph-tail", "1", UFT_TFS_TRUNC), 0);
+	s = cat("trace");
+	assert_string_equal(s, "# tracer: function_graph\n"
+			       "#\n"
+			       "#  DURATION                  FUNCTION CALLS\n"
+			       "#   |   |                     |   |   |   |\n"
+			       "              |  ftt_outer() {\n"
+			       "  1.500 us    |    ftt_inner();\n"
+			       "              |  /* note */\n"
+			       "+ 61.770 us   |  } /* ftt_outer */\n");
+	free(s);
+	assert_int_equal(tfs_echo("options/funcgraph-duration", "0", UFT_TFS_TRUNC), 0);
+	s = cat("trace");
+	assert_string_equal(body_of(s), "ftt_outer() {\n"
+					"  ftt_inner();\n"
+					"/* note */\n"
+					"} /* ftt_outer */\n");
+	free(s);
+	assert_int_equal(tfs_echo("options/funcgraph-duration", "1", UFT_TFS_TRUNC), 0);
+	assert_int_equal(tfs_echo("options/funcgraph-cpu", "1", UFT_TFS_TRUNC), 0);
+	assert_int_equal(tfs_echo("options/funcgraph-tail", "0", UFT_TFS_TRUNC), 0);
+}
+
+static void test_graph_pipe(void **state)
+{
+	put_graph();
+	struct uft_tfs_handle *h;
+	assert_int_equal(uft_tracefs_open("trace_pipe", UFT_TFS_READ | UFT_TFS_NONBLOCK, &h), 0);
+	char buf[4096];
+	size_t len = 0;
+	ssize_t n;
+	while ((n = uft_tracefs_read(h, buf + len, sizeof(buf) - len - 1, 0)) > 0)
+		len += (size_t)n;
+	assert_int_equal(n, -EAGAIN);
+	buf[len] = 0;
+	char want[1024];
+	snprintf(want, sizeof(want),
+		 "%s              |  ftt_outer() {\n"
+		 "%s  1.500 us    |    ftt_inner();\n"
+		 "%s              |  /* note */\n"
+		 "%s+ 61.770 us   |  }\n",
+		 cpu_col, cpu_col, cpu_col, cpu_col);
+	assert_string_equal(buf, want);
+	/* A later exit of the same reader still knows its entry. */
+	put_entry(OUTER, 0);
+	n = uft_tracefs_read(h, buf, sizeof(buf) - 1, 0);
+	assert_true(n > 0);
+	put_exit(OUTER, 0, 0, 2000);
+	put_fn(INNER, OUTER);
+	len = 0;
+	while ((n = uft_tracefs_read(h, buf + len, sizeof(buf) - len - 1, 0)) > 0)
+		len += (size_t)n;
+	buf[len] = 0;
+	snprintf(want, sizeof(want), "%s  2.000 us    |  }\n", cpu_col);
+	assert_memory_equal(buf, want, strlen(want));
+	/* A function record is an ordinary line. */
+	assert_non_null(strstr(buf + strlen(want), ": ftt_inner <-ftt_outer\n"));
+	uft_tracefs_release(h);
+}
+
+static void test_graph_options_files(void **state)
+{
+	/* The graph options exist in options/ with the kernel's defaults... */
+	static const struct {
+		const char *name, *value;
+	} defaults[] = {
+	    {"funcgraph-overrun", "0\n"},  {"funcgraph-cpu", "1\n"},
+	    {"funcgraph-overhead", "1\n"}, {"funcgraph-proc", "0\n"},
+	    {"funcgraph-duration", "1\n"}, {"funcgraph-abstime", "0\n"},
+	    {"funcgraph-irqs", "1\n"},	   {"funcgraph-tail", "0\n"},
+	    {"sleep-time", "1\n"},	   {"graph-time", "1\n"},
+	};
+	for (size_t i = 0; i < sizeof(defaults) / sizeof(defaults[0]); i++) {
+		char path[64];
+		snprintf(path, sizeof(path), "options/%s", defaults[i].name);
+		char *s = cat(path);
+		assert_string_equal(s, defaults[i].value);
+		free(s);
+	}
+	/* ... but trace_options lists and takes them only while function_graph
+	 * is the current tracer. */
+	char *tracer = cat("current_tracer");
+	if (strcmp(tracer, "nop\n") == 0) {
+		char *s = cat("trace_options");
+		assert_null(strstr(s, "funcgraph"));
+		assert_non_null(strstr(s, "print-parent\nnosym-offset\nnosym-addr\n"));
+		free(s);
+		assert_int_equal(tfs_echo("trace_options", "nofuncgraph-cpu", UFT_TFS_TRUNC),
+				 -EINVAL);
+		s = cat("options/funcgraph-cpu");
+		assert_string_equal(s, "1\n");
+		free(s);
+	}
+	free(tracer);
+	if (tfs_echo("current_tracer", "function_graph", UFT_TFS_TRUNC) == 0) {
+		char *s = cat("trace_options");
+		assert_non_null(
+		    strstr(s, "nofuncgraph-overrun\nfuncgraph-cpu\nfuncgraph-overhead\n"
+			      "nofuncgraph-proc\nfuncgraph-duration\nnofuncgraph-abstime\n"
+			      "funcgraph-irqs\nnofuncgraph-tail\nsleep-time\ngraph-time\n"));
+		free(s);
+		assert_int_equal(tfs_echo("trace_options", "funcgraph-proc", UFT_TFS_TRUNC), 0);
+		s = cat("options/funcgraph-proc");
+		assert_string_equal(s, "1\n");
+		free(s);
+		assert_int_equal(tfs_echo("trace_options", "nofuncgraph-proc", UFT_TFS_TRUNC), 0);
+		assert_int_equal(tfs_echo("current_tracer", "nop", UFT_TFS_TRUNC), 0);
+	}
+	/* Bad values change nothing. */
+	assert_int_equal(tfs_echo("options/funcgraph-tail", "2", UFT_TFS_TRUNC), -EINVAL);
+	char *s = cat("options/funcgraph-tail");
+	assert_string_equal(s, "0\n");
+	free(s);
+}
+
+/* ---- uft record -p: start-up writes the tree's files ---- */
+
+static void test_session_tracer_env(void **state)
+{
+	unsetenv("UFT_TRACER");
+	setenv("UFT_FTRACE_FILTER", "ftt_outer", 1);
+	assert_int_equal(uft_session_apply_tracer(), 0); /* no tracer asked: nothing */
+
+	/* Start-up meets the same answer a write to the file gets. */
+	int want = tfs_echo("set_ftrace_filter", "ftt_outer", UFT_TFS_TRUNC);
+	setenv("UFT_TRACER", "function", 1);
+	setenv("UFT_FTRACE_FILTER", "ftt_outer ftt_inner", 1);
+	int rc = uft_session_apply_tracer();
+	char *s;
+	if (want != 0) {
+		assert_int_equal(rc, want);
+		s = cat("current_tracer"); /* a refused filter leaves the tracer alone */
+		assert_string_equal(s, "nop\n");
+		free(s);
+	} else {
+		assert_int_equal(rc, 0);
+		s = cat("current_tracer");
+		assert_string_equal(s, "function\n");
+		free(s);
+		s = cat("set_ftrace_filter");
+		assert_non_null(strstr(s, "ftt_outer"));
+		assert_non_null(strstr(s, "ftt_inner"));
+		free(s);
+		assert_int_equal(tfs_echo("current_tracer", "nop", UFT_TFS_TRUNC), 0);
+		assert_int_equal(tfs_echo("set_ftrace_filter", "", UFT_TFS_TRUNC), 0);
+	}
+	/* A tracer the tree does not have: its errno. */
+	unsetenv("UFT_FTRACE_FILTER");
+	setenv("UFT_TRACER", "bogus", 1);
+	assert_int_equal(uft_session_apply_tracer(),
+			 tfs_echo("current_tracer", "bogus", UFT_TFS_TRUNC));
+	assert_int_not_equal(uft_session_apply_tracer(), 0);
+	unsetenv("UFT_TRACER");
+}
+
+int main(void)
+{
+	/* One CPU, so every record carries the same CPU column. */
+	cpu_set_t set;
+	CPU_ZERO(&set);
+	CPU_SET(0, &set);
+	sched_setaffinity(0, sizeof(set), &set);
+	uft_session_start();
+	setup_events();
+	char *n = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&n, &len);
+	fprintf(f, "%ld", sysconf(_SC_NPROCESSORS_CONF) - 1);
+	fclose(f);
+	snprintf(cpu_col, sizeof(cpu_col), " %*d) ", (int)len, sched_getcpu());
+	free(n);
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test_setup(test_function_lines, setup),
+	    cmocka_unit_test_setup(test_graph_trace, setup),
+	    cmocka_unit_test_setup(test_graph_pipe, setup),
+	    cmocka_unit_test_setup(test_graph_options_files, setup),
+	    cmocka_unit_test_setup(test_session_tracer_env, setup),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
