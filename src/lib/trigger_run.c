@@ -173,7 +173,7 @@ void uft_trig_run_post(struct uft_trig *const *post, unsigned n, void *ra)
 	 * traceoff, which alone waits for the commit. */
 	for (unsigned i = 0; i < n; i++) {
 		if (post[i] >= hist_snap_post && post[i] < hist_snap_post + UFT_MAX_BUFFERS)
-			request_snapshot((uint32_t)(post[i] - hist_snap_post));
+			uft_trig_request_snapshot((uint32_t)(post[i] - hist_snap_post));
 		else if (post[i]->cmd != UFT_TRIG_TRACEOFF)
 			run_one(post[i], ra);
 	}
