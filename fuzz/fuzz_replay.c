@@ -16,8 +16,8 @@
 
 static const char *const chain[] = {
     "sched:sched_waking:keys=pid:ts1=common_timestamp.usecs",
-    "sched:sched_switch:keys=next_pid:delta=common_timestamp.usecs-$ts1:"
-    "onmatch(sched.sched_waking).trace(wakeup_lat,next_comm,next_pid,$delta)",
+    ("sched:sched_switch:keys=next_pid:delta=common_timestamp.usecs-$ts1:"
+     "onmatch(sched.sched_waking).trace(wakeup_lat,next_comm,next_pid,$delta)"),
     "synthetic:wakeup_lat:keys=name,latency.buckets=10:sort=name,latency",
 };
 
