@@ -447,6 +447,11 @@ int cmd_sqlhist(int argc, char **argv)
 		fprintf(stderr, "uft sqlhist: -i and -p exclude each other\n");
 		return 2;
 	}
+	if (file && exec && (instance || dir)) {
+		fprintf(stderr, "uft sqlhist: -i FILE -e runs over the file: -B and -t do not "
+				"apply\n");
+		return 2;
+	}
 	if (hist && !(file && exec)) {
 		fprintf(stderr, "uft sqlhist: --hist goes with -i FILE -e\n");
 		return 2;

@@ -56,6 +56,8 @@ grep -q '^# trigger info: hist:keys=path:vals=hitcount:sort=hitcount:size=2048 \
 	fail "-i -e trigger info: $(cat "$tmp/fe.txt")"
 u sqlhist -i "$tmp/t.dat" -e 'SELECT path FROM request' -x 2>"$tmp/err" >/dev/null
 [ $? = 2 ] && grep -q "after a statement: -n NAME SQL, found '-x'" "$tmp/err" || fail "-i -e extra: $(cat "$tmp/err")"
+u sqlhist -i "$tmp/t.dat" -e -B inst 'SELECT path FROM request' 2>"$tmp/err" >/dev/null
+[ $? = 2 ] && grep -q "runs over the file: -B and -t do not apply" "$tmp/err" || fail "-i -e -B: $(cat "$tmp/err")"
 u sqlhist -i "$tmp/t.dat" -e --hist 'keys=path' 'SELECT path FROM request' 2>"$tmp/err" >/dev/null
 [ $? = 2 ] && grep -q "the last statement makes no synthetic event" "$tmp/err" || fail "--hist without JOIN: $(cat "$tmp/err")"
 
