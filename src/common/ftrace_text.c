@@ -355,6 +355,36 @@ int uft_graph_line(struct uft_graph *g, FILE *f, const struct uft_ftrace_rec *r,
 	return graph_comment(g, f, r);
 }
 
+/* ---- options ---- */
+
+bool uft_ftrace_option_bit(const char *name, unsigned *fn, unsigned *graph)
+{
+	static const struct {
+		const char *name;
+		unsigned fn, graph;
+	} map[] = {
+	    {"print-parent", UFT_FN_PRINT_PARENT, 0},
+	    {"sym-offset", UFT_FN_SYM_OFFSET, 0},
+	    {"sym-addr", UFT_FN_SYM_ADDR, 0},
+	    {"funcgraph-overrun", 0, UFT_GRAPH_OVERRUN},
+	    {"funcgraph-cpu", 0, UFT_GRAPH_CPU},
+	    {"funcgraph-overhead", 0, UFT_GRAPH_OVERHEAD},
+	    {"funcgraph-proc", 0, UFT_GRAPH_PROC},
+	    {"funcgraph-duration", 0, UFT_GRAPH_DURATION},
+	    {"funcgraph-abstime", 0, UFT_GRAPH_ABSTIME},
+	    {"funcgraph-irqs", 0, UFT_GRAPH_IRQS},
+	    {"funcgraph-tail", 0, UFT_GRAPH_TAIL},
+	};
+	for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++) {
+		if (strcmp(map[i].name, name) == 0) {
+			*fn = map[i].fn;
+			*graph = map[i].graph;
+			return true;
+		}
+	}
+	return false;
+}
+
 /* ---- which tracer ---- */
 
 void uft_tracer_guess_add(struct uft_tracer_guess *t, uint16_t type, uint16_t id_function,

@@ -54,6 +54,11 @@ enum {
 	    UFT_GRAPH_CPU | UFT_GRAPH_OVERHEAD | UFT_GRAPH_DURATION | UFT_GRAPH_IRQS,
 };
 
+/* The display bit of a trace option name: print-parent, sym-offset and
+ * sym-addr set *fn, the funcgraph-* options *graph (the other stays 0).
+ * False for any other name. */
+bool uft_ftrace_option_bit(const char *name, unsigned *fn, unsigned *graph);
+
 /* One record of a CPU's stream. */
 struct uft_ftrace_rec {
 	int cpu;

@@ -177,29 +177,33 @@ static bool sym_lookup(void *ctx, uint64_t addr, struct uft_sym *out)
 	return true;
 }
 
+/* The instance's display bits of the function tracers' options. */
+static void ftrace_opts(const struct tfs_inst *in, unsigned *fn, unsigned *graph)
+{
+	*fn = 0;
+	*graph = tfs_opt(in, "context-info") ? 0 : UFT_GRAPH_NO_CONTEXT;
+	for (int i = 0; i < tfs_option_count(); i++) {
+		unsigned f, g;
+		const char *name = tfs_option_name(i);
+		if (uft_ftrace_option_bit(name, &f, &g) && tfs_opt(in, name)) {
+			*fn |= f;
+			*graph |= g;
+		}
+	}
+}
+
 static unsigned fn_opts(const struct tfs_inst *in)
 {
-	return (tfs_opt(in, "print-parent") ? UFT_FN_PRINT_PARENT : 0) |
-	       (tfs_opt(in, "sym-offset") ? UFT_FN_SYM_OFFSET : 0) |
-	       (tfs_opt(in, "sym-addr") ? UFT_FN_SYM_ADDR : 0);
+	unsigned fn, graph;
+	ftrace_opts(in, &fn, &graph);
+	return fn;
 }
 
 static unsigned graph_flags(const struct tfs_inst *in)
 {
-	static const struct {
-		const char *name;
-		unsigned flag;
-	} map[] = {
-	    {"funcgraph-overrun", UFT_GRAPH_OVERRUN},	{"funcgraph-cpu", UFT_GRAPH_CPU},
-	    {"funcgraph-overhead", UFT_GRAPH_OVERHEAD}, {"funcgraph-proc", UFT_GRAPH_PROC},
-	    {"funcgraph-duration", UFT_GRAPH_DURATION}, {"funcgraph-abstime", UFT_GRAPH_ABSTIME},
-	    {"funcgraph-irqs", UFT_GRAPH_IRQS},		{"funcgraph-tail", UFT_GRAPH_TAIL},
-	};
-	unsigned f = tfs_opt(in, "context-info") ? 0 : UFT_GRAPH_NO_CONTEXT;
-	for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++)
-		if (tfs_opt(in, map[i].name))
-			f |= map[i].flag;
-	return f;
+	unsigned fn, graph;
+	ftrace_opts(in, &fn, &graph);
+	return graph;
 }
 
 static void body_text(FILE *f, const struct tfs_inst *in, const struct tfs_rec *r);

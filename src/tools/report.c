@@ -62,11 +62,16 @@ static bool cpu_selected(const struct cpu_set *s, int cpu)
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: uft report [-i FILE] [--cpu N] [--hist SYSTEM:EVENT:SPEC]\n"
-		   "  -i FILE    trace.dat file to read (default trace.dat)\n"
-		   "  --cpu N    only events of CPU N (repeatable)\n"
-		   "  --hist S   print the histogram of hist trigger S ('sched:sched_switch:\n"
-		   "             keys=prev_pid:vals=prev_prio'); repeatable; no event lines\n");
+	fprintf(
+	    f,
+	    "usage: uft report [-i FILE] [--cpu N] [-O [no]OPTION]... [--hist SYSTEM:EVENT:SPEC]\n"
+	    "  -i FILE    trace.dat file to read (default trace.dat)\n"
+	    "  -O OPTION  a function tracer display option of trace_options (print-parent,\n"
+	    "             sym-offset, sym-addr, funcgraph-cpu, -proc, -abstime, -duration,\n"
+	    "             -overhead, -overrun, -irqs, -tail); noOPTION turns it off\n"
+	    "  --cpu N    only events of CPU N (repeatable)\n"
+	    "  --hist S   print the histogram of hist trigger S ('sched:sched_switch:\n"
+	    "             keys=prev_pid:vals=prev_prio'); repeatable; no event lines\n");
 }
 
 int cmd_report(int argc, char **argv)
@@ -82,10 +87,26 @@ int cmd_report(int argc, char **argv)
 	struct cpu_set sel = {0};
 	const char **hists = NULL;
 	size_t nr_hists = 0;
+	const char *opts[64];
+	size_t nr_opts = 0;
 	int opt;
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "i:h", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "i:O:h", longopts, NULL)) != -1) {
 		switch (opt) {
+		case 'O': {
+			unsigned fn, graph;
+			const char *name = optarg;
+			if (!uft_ftrace_option_bit(name, &fn, &graph) &&
+			    !(strncmp(name, "no", 2) == 0 &&
+			      uft_ftrace_option_bit(name + 2, &fn, &graph))) {
+				fprintf(stderr, "uft report: unknown option '%s'\n", name);
+				free(hists);
+				return 2;
+			}
+			if (nr_opts < sizeof(opts) / sizeof(opts[0]))
+				opts[nr_opts++] = name;
+			break;
+		}
 		case 'i':
 			in = optarg;
 			break;
@@ -158,6 +179,8 @@ int cmd_report(int argc, char **argv)
 		trace_file_close(&tf);
 		return 1;
 	}
+	for (size_t i = 0; i < nr_opts; i++)
+		report_ftrace_option(&rf, opts[i]);
 	uint32_t psz = tf.td->page_size;
 	uint64_t entries = 0, lost = 0;
 	for (size_t i = 0; i < n; i++) {

@@ -382,6 +382,19 @@ static void test_graph_irqs(void **state)
 			    " 0)   0.300 us    |  }\n");
 }
 
+static void test_option_bits(void **state)
+{
+	unsigned fn = 99, graph = 99;
+	assert_true(uft_ftrace_option_bit("sym-offset", &fn, &graph));
+	assert_int_equal(fn, UFT_FN_SYM_OFFSET);
+	assert_int_equal(graph, 0);
+	assert_true(uft_ftrace_option_bit("funcgraph-tail", &fn, &graph));
+	assert_int_equal(fn, 0);
+	assert_int_equal(graph, UFT_GRAPH_TAIL);
+	assert_false(uft_ftrace_option_bit("sleep-time", &fn, &graph));
+	assert_false(uft_ftrace_option_bit("nofuncgraph-cpu", &fn, &graph));
+}
+
 static void test_tracer_guess(void **state)
 {
 	struct uft_tracer_guess t = {0};
@@ -406,6 +419,7 @@ int main(void)
 	    cmocka_unit_test_teardown(test_graph_leaf_needs_same_cpu_and_task, teardown),
 	    cmocka_unit_test_teardown(test_graph_comments_and_plain, teardown),
 	    cmocka_unit_test_teardown(test_graph_irqs, teardown),
+	    cmocka_unit_test_teardown(test_option_bits, teardown),
 	    cmocka_unit_test_teardown(test_tracer_guess, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
