@@ -4,6 +4,7 @@
 #define _GNU_SOURCE
 #include "common/ftrace_text.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -232,10 +233,23 @@ static void put_no_duration(FILE *f, struct uft_graph *g)
 		fputs("              |  ", f);
 }
 
-static void indent(FILE *f, int depth)
+/* Depths a recorded file may claim beyond any real stack are cut, so a
+ * damaged record cannot ask for gigabytes of spaces. */
+#define GRAPH_INDENT_MAX 4096
+
+static void indent(FILE *f, long depth)
 {
-	for (int i = 0; i < depth * GRAPH_INDENT; i++)
+	if (depth > GRAPH_INDENT_MAX)
+		depth = GRAPH_INDENT_MAX;
+	for (long i = 0; i < depth * GRAPH_INDENT; i++)
 		fputc(' ', f);
+}
+
+/* The depth comments take after a return from `depth` (no wrap-around on a
+ * damaged record). */
+static int depth_above(int depth)
+{
+	return depth > INT_MIN ? depth - 1 : depth;
 }
 
 /* ---- lines ---- */
@@ -264,7 +278,7 @@ static int graph_entry(struct uft_graph *g, FILE *f, const struct uft_ftrace_rec
 	struct uft_graph_cpu *c = cpu_state(g, r->cpu);
 	int depth = ent.depth;
 	if (leaf) {
-		c->depth = depth - 1;
+		c->depth = depth_above(depth);
 		if (depth >= 0 && depth < GRAPH_MAX_DEPTH)
 			c->enter[depth] = 0;
 		put_duration(f, g, ex.rettime - ex.calltime);
@@ -291,7 +305,7 @@ static int graph_exit(struct uft_graph *g, FILE *f, const struct uft_ftrace_rec 
 		return UFT_GRAPH_DONE;
 	struct uft_graph_cpu *c = cpu_state(g, r->cpu);
 	bool match = true;
-	c->depth = ex.depth - 1;
+	c->depth = depth_above(ex.depth);
 	if (ex.depth >= 0 && ex.depth < GRAPH_MAX_DEPTH) {
 		match = c->enter[ex.depth] == ex.func;
 		c->enter[ex.depth] = 0;
@@ -319,7 +333,7 @@ static int graph_comment(struct uft_graph *g, FILE *f, const struct uft_ftrace_r
 	prologue(f, g, r, e->pid);
 	put_no_duration(f, g);
 	if (depth > 0)
-		indent(f, depth + 1);
+		indent(f, (long)depth + 1);
 	char *text = NULL;
 	size_t len = 0;
 	FILE *m = open_memstream(&text, &len);
