@@ -104,6 +104,17 @@ void uft_graph_header(FILE *f, unsigned flags)
 {
 	if (flags & UFT_GRAPH_NO_CONTEXT)
 		return;
+	bool lat = flags & UFT_GRAPH_LATENCY;
+	if (lat) {
+		/* The kernel's legend over the flags column, user-space names. */
+		int w = (flags & UFT_GRAPH_ABSTIME ? 16 : 0) + (flags & UFT_GRAPH_CPU ? 4 : 0) +
+			(flags & UFT_GRAPH_PROC ? 17 : 0);
+		fprintf(f, "#%*s  _-----=> signals-off     \n", w, "");
+		fprintf(f, "#%*s / _----=> need-resched    \n", w, "");
+		fprintf(f, "#%*s| / _---=> signal-handler  \n", w, "");
+		fprintf(f, "#%*s|| / _--=> nesting-depth   \n", w, "");
+		fprintf(f, "#%*s||| /                      \n", w, "");
+	}
 	fputc('#', f);
 	if (flags & UFT_GRAPH_ABSTIME)
 		fputs("     TIME       ", f);
@@ -111,6 +122,8 @@ void uft_graph_header(FILE *f, unsigned flags)
 		fputs(" CPU", f);
 	if (flags & UFT_GRAPH_PROC)
 		fputs("  TASK/PID       ", f);
+	if (lat)
+		fputs("||||   ", f);
 	if (flags & UFT_GRAPH_DURATION)
 		fputs("  DURATION   ", f);
 	fputs("               FUNCTION CALLS\n", f);
@@ -121,6 +134,8 @@ void uft_graph_header(FILE *f, unsigned flags)
 		fputs(" |  ", f);
 	if (flags & UFT_GRAPH_PROC)
 		fputs("   |    |        ", f);
+	if (lat)
+		fputs("||||   ", f);
 	if (flags & UFT_GRAPH_DURATION)
 		fputs("   |   |      ", f);
 	fputs("               |   |   |   |\n", f);
@@ -175,6 +190,11 @@ static void prologue(FILE *f, struct uft_graph *g, const struct uft_ftrace_rec *
 	if (g->flags & UFT_GRAPH_PROC) {
 		put_proc(f, g, pid);
 		fputs(" | ", f);
+	}
+	if (g->flags & UFT_GRAPH_LATENCY) {
+		char fl[6];
+		uft_out_flags(r->data, fl);
+		fprintf(f, " %s | ", fl);
 	}
 }
 

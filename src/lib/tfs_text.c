@@ -104,14 +104,36 @@ static const char lat_legend[] = "#                    _------=> CPU#           
 				 "#  cmd     pid     |||||| time  |   caller     \n"
 				 "#     \\   /        ||||||  \\    |    /       \n";
 
+/* The kernel's print_trace_header block of latency-format. */
+static void latency_block(FILE *f, const struct tfs_inst *in, const char *tracer, uint64_t entries,
+			  uint64_t overrun, const struct tfs_rec *first)
+{
+	fprintf(f, "# %s latency trace v1.1.5 on uft-%s\n", tracer, UFT_VERSION);
+	fputs("# --------------------------------------------------------------------\n", f);
+	fprintf(f,
+		"# latency: 0 us, #%llu/%llu, CPU#%u | (M:preempt VP:0, KP:0, SP:0 HP:0 #P:%d)\n",
+		(unsigned long long)entries, (unsigned long long)(entries + overrun), first->cpu,
+		tfs_nr_cpus());
+	fputs("#    -----------------\n", f);
+	fputs("#    | task: -0 (uid:0 nice:0 policy:0 rt_prio:0)\n", f);
+	fputs("#    -----------------\n#\n", f);
+}
+
 void tfs_text_header(FILE *f, const struct tfs_view *v, uint64_t entries, uint64_t overrun,
 		     const struct tfs_rec *first)
 {
 	const struct tfs_inst *in = v->in;
 	const char *tracer = v->tracer;
 	if (v->graph) {
-		/* The graph tracer's own legend, whatever the output form. */
+		/* The graph tracer's own legend, whatever the output form; with
+		 * latency-format the latency block first, none over an empty
+		 * buffer. */
 		fprintf(f, "# tracer: %s\n#\n", tracer);
+		if ((v->g.flags & UFT_GRAPH_LATENCY) && !(v->g.flags & UFT_GRAPH_NO_CONTEXT)) {
+			if (!first)
+				return;
+			latency_block(f, in, tracer, entries, overrun, first);
+		}
 		uft_graph_header(f, v->g.flags);
 		return;
 	}
@@ -128,15 +150,7 @@ void tfs_text_header(FILE *f, const struct tfs_view *v, uint64_t entries, uint64
 	fprintf(f, "# tracer: %s\n#\n", tracer);
 	if (!first)
 		return; /* as the kernel: no latency header over an empty buffer */
-	fprintf(f, "# %s latency trace v1.1.5 on uft-%s\n", tracer, UFT_VERSION);
-	fputs("# --------------------------------------------------------------------\n", f);
-	fprintf(f,
-		"# latency: 0 us, #%llu/%llu, CPU#%u | (M:preempt VP:0, KP:0, SP:0 HP:0 #P:%d)\n",
-		(unsigned long long)entries, (unsigned long long)(entries + overrun), first->cpu,
-		tfs_nr_cpus());
-	fputs("#    -----------------\n", f);
-	fputs("#    | task: -0 (uid:0 nice:0 policy:0 rt_prio:0)\n", f);
-	fputs("#    -----------------\n#\n", f);
+	latency_block(f, in, tracer, entries, overrun, first);
 	if (!tfs_opt(in, "verbose"))
 		fputs(lat_legend, f);
 }
@@ -181,7 +195,8 @@ static bool sym_lookup(void *ctx, uint64_t addr, struct uft_sym *out)
 static void ftrace_opts(const struct tfs_inst *in, unsigned *fn, unsigned *graph)
 {
 	*fn = 0;
-	*graph = tfs_opt(in, "context-info") ? 0 : UFT_GRAPH_NO_CONTEXT;
+	*graph = (tfs_opt(in, "context-info") ? 0 : UFT_GRAPH_NO_CONTEXT) |
+		 (tfs_opt(in, "latency-format") ? UFT_GRAPH_LATENCY : 0);
 	for (int i = 0; i < tfs_option_count(); i++) {
 		unsigned f, g;
 		const char *name = tfs_option_name(i);

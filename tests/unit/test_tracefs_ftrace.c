@@ -66,10 +66,7 @@ static char cpu_col[16];
 static int teardown(void **state)
 {
 	static const char *const opts[] = {
-	    "print-parent",
-	    "nosym-offset",
-	    "nosym-addr",
-	    "noraw",
+	    "print-parent", "nosym-offset", "nosym-addr", "noraw", "nolatency-format",
 	};
 	static const char *const files[][2] = {
 	    {"funcgraph-cpu", "1"},  {"funcgraph-tail", "0"},	 {"funcgraph-duration", "1"},
@@ -210,6 +207,25 @@ static void test_graph_trace(void **state)
 	assert_int_equal(tfs_echo("options/funcgraph-duration", "1", UFT_TFS_TRUNC), 0);
 	assert_int_equal(tfs_echo("options/funcgraph-cpu", "1", UFT_TFS_TRUNC), 0);
 	assert_int_equal(tfs_echo("options/funcgraph-tail", "0", UFT_TFS_TRUNC), 0);
+
+	/* latency-format: the latency block, the flags legend and column. */
+	assert_int_equal(tfs_echo("options/latency-format", "1", UFT_TFS_TRUNC), 0);
+	s = cat("trace");
+	assert_memory_equal(
+	    s, "# tracer: function_graph\n#\n# function_graph latency trace v1.1.5 on ",
+	    strlen("# tracer: function_graph\n#\n# function_graph latency trace v1.1.5 on "));
+	assert_non_null(strstr(s, "#    ||| /                      \n"
+				  "# CPU||||     DURATION                  FUNCTION CALLS\n"));
+	char line[128];
+	snprintf(line, sizeof(line), "\n%s ..... |               |  ftt_outer() {\n", cpu_col);
+	assert_non_null(strstr(s, line));
+	free(s);
+	/* Over an empty buffer, no latency block and no legend. */
+	assert_int_equal(tfs_echo("trace", "", UFT_TFS_TRUNC), 0);
+	s = cat("trace");
+	assert_string_equal(s, "# tracer: nop\n#\n");
+	free(s);
+	assert_int_equal(tfs_echo("options/latency-format", "0", UFT_TFS_TRUNC), 0);
 }
 
 static void test_graph_pipe(void **state)
