@@ -191,33 +191,25 @@ static bool sym_lookup(void *ctx, uint64_t addr, struct uft_sym *out)
 	return true;
 }
 
-/* The instance's display bits of the function tracers' options. */
-static void ftrace_opts(const struct tfs_inst *in, unsigned *fn, unsigned *graph)
+/* Per function line: the three symbol options only. */
+static unsigned fn_opts(const struct tfs_inst *in)
 {
-	*fn = 0;
-	*graph = (tfs_opt(in, "context-info") ? 0 : UFT_GRAPH_NO_CONTEXT) |
-		 (tfs_opt(in, "latency-format") ? UFT_GRAPH_LATENCY : 0);
+	return (tfs_opt(in, "print-parent") ? UFT_FN_PRINT_PARENT : 0) |
+	       (tfs_opt(in, "sym-offset") ? UFT_FN_SYM_OFFSET : 0) |
+	       (tfs_opt(in, "sym-addr") ? UFT_FN_SYM_ADDR : 0);
+}
+
+/* The graph's display flags from the instance's options (once per read). */
+static unsigned graph_flags(const struct tfs_inst *in)
+{
+	unsigned graph = (tfs_opt(in, "context-info") ? 0 : UFT_GRAPH_NO_CONTEXT) |
+			 (tfs_opt(in, "latency-format") ? UFT_GRAPH_LATENCY : 0);
 	for (int i = 0; i < tfs_option_count(); i++) {
 		unsigned f, g;
 		const char *name = tfs_option_name(i);
-		if (uft_ftrace_option_bit(name, &f, &g) && tfs_opt(in, name)) {
-			*fn |= f;
-			*graph |= g;
-		}
+		if (uft_ftrace_option_bit(name, &f, &g) && g && (in->opts >> i & 1))
+			graph |= g;
 	}
-}
-
-static unsigned fn_opts(const struct tfs_inst *in)
-{
-	unsigned fn, graph;
-	ftrace_opts(in, &fn, &graph);
-	return fn;
-}
-
-static unsigned graph_flags(const struct tfs_inst *in)
-{
-	unsigned fn, graph;
-	ftrace_opts(in, &fn, &graph);
 	return graph;
 }
 
