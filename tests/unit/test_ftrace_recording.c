@@ -73,7 +73,7 @@ static char *run(const char *cmd)
 static char *uft_report(void)
 {
 	char out[80];
-	snprintf(out, sizeof(out), "/tmp/uft-test-rft-%d.txt", getpid());
+	snprintf(out, sizeof(out), "/tmp/uft-test-ftrec-%d.txt", getpid());
 	fflush(stdout);
 	int saved = dup(1);
 	int fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0600);
@@ -102,7 +102,7 @@ static void test_recorded_graph(void **state)
 		print_message("%s not built: skipping\n", uft);
 		return;
 	}
-	snprintf(dat, sizeof(dat), "/tmp/uft-test-rft-%d.dat", getpid());
+	snprintf(dat, sizeof(dat), "/tmp/uft-test-ftrec-%d.dat", getpid());
 	snprintf(cmd, sizeof(cmd), "'%s' record -q -p function_graph -o '%s' -- '%s' --child 2>&1",
 		 uft, dat, exe);
 	free(run(cmd));
