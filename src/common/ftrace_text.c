@@ -4,6 +4,7 @@
 #define _GNU_SOURCE
 #include "common/ftrace_text.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -103,6 +104,17 @@ void uft_graph_header(FILE *f, unsigned flags)
 {
 	if (flags & UFT_GRAPH_NO_CONTEXT)
 		return;
+	bool lat = flags & UFT_GRAPH_LATENCY;
+	if (lat) {
+		/* The kernel's legend over the flags column, user-space names. */
+		int w = (flags & UFT_GRAPH_ABSTIME ? 16 : 0) + (flags & UFT_GRAPH_CPU ? 4 : 0) +
+			(flags & UFT_GRAPH_PROC ? 17 : 0);
+		fprintf(f, "#%*s  _-----=> signals-off     \n", w, "");
+		fprintf(f, "#%*s / _----=> need-resched    \n", w, "");
+		fprintf(f, "#%*s| / _---=> signal-handler  \n", w, "");
+		fprintf(f, "#%*s|| / _--=> nesting-depth   \n", w, "");
+		fprintf(f, "#%*s||| /                      \n", w, "");
+	}
 	fputc('#', f);
 	if (flags & UFT_GRAPH_ABSTIME)
 		fputs("     TIME       ", f);
@@ -110,6 +122,8 @@ void uft_graph_header(FILE *f, unsigned flags)
 		fputs(" CPU", f);
 	if (flags & UFT_GRAPH_PROC)
 		fputs("  TASK/PID       ", f);
+	if (lat)
+		fputs("||||   ", f);
 	if (flags & UFT_GRAPH_DURATION)
 		fputs("  DURATION   ", f);
 	fputs("               FUNCTION CALLS\n", f);
@@ -120,6 +134,8 @@ void uft_graph_header(FILE *f, unsigned flags)
 		fputs(" |  ", f);
 	if (flags & UFT_GRAPH_PROC)
 		fputs("   |    |        ", f);
+	if (lat)
+		fputs("||||   ", f);
 	if (flags & UFT_GRAPH_DURATION)
 		fputs("   |   |      ", f);
 	fputs("               |   |   |   |\n", f);
@@ -174,6 +190,11 @@ static void prologue(FILE *f, struct uft_graph *g, const struct uft_ftrace_rec *
 	if (g->flags & UFT_GRAPH_PROC) {
 		put_proc(f, g, pid);
 		fputs(" | ", f);
+	}
+	if (g->flags & UFT_GRAPH_LATENCY) {
+		char fl[6];
+		uft_out_flags(r->data, fl);
+		fprintf(f, " %s | ", fl);
 	}
 }
 
@@ -232,10 +253,23 @@ static void put_no_duration(FILE *f, struct uft_graph *g)
 		fputs("              |  ", f);
 }
 
-static void indent(FILE *f, int depth)
+/* Depths a recorded file may claim beyond any real stack are cut, so a
+ * damaged record cannot ask for gigabytes of spaces. */
+#define GRAPH_INDENT_MAX 4096
+
+static void indent(FILE *f, long depth)
 {
-	for (int i = 0; i < depth * GRAPH_INDENT; i++)
+	if (depth > GRAPH_INDENT_MAX)
+		depth = GRAPH_INDENT_MAX;
+	for (long i = 0; i < depth * GRAPH_INDENT; i++)
 		fputc(' ', f);
+}
+
+/* The depth comments take after a return from `depth` (no wrap-around on a
+ * damaged record). */
+static int depth_above(int depth)
+{
+	return depth > INT_MIN ? depth - 1 : depth;
 }
 
 /* ---- lines ---- */
@@ -264,7 +298,7 @@ static int graph_entry(struct uft_graph *g, FILE *f, const struct uft_ftrace_rec
 	struct uft_graph_cpu *c = cpu_state(g, r->cpu);
 	int depth = ent.depth;
 	if (leaf) {
-		c->depth = depth - 1;
+		c->depth = depth_above(depth);
 		if (depth >= 0 && depth < GRAPH_MAX_DEPTH)
 			c->enter[depth] = 0;
 		put_duration(f, g, ex.rettime - ex.calltime);
@@ -291,7 +325,7 @@ static int graph_exit(struct uft_graph *g, FILE *f, const struct uft_ftrace_rec 
 		return UFT_GRAPH_DONE;
 	struct uft_graph_cpu *c = cpu_state(g, r->cpu);
 	bool match = true;
-	c->depth = ex.depth - 1;
+	c->depth = depth_above(ex.depth);
 	if (ex.depth >= 0 && ex.depth < GRAPH_MAX_DEPTH) {
 		match = c->enter[ex.depth] == ex.func;
 		c->enter[ex.depth] = 0;
@@ -319,7 +353,7 @@ static int graph_comment(struct uft_graph *g, FILE *f, const struct uft_ftrace_r
 	prologue(f, g, r, e->pid);
 	put_no_duration(f, g);
 	if (depth > 0)
-		indent(f, depth + 1);
+		indent(f, (long)depth + 1);
 	char *text = NULL;
 	size_t len = 0;
 	FILE *m = open_memstream(&text, &len);
@@ -353,6 +387,36 @@ int uft_graph_line(struct uft_graph *g, FILE *f, const struct uft_ftrace_rec *r,
 	    (g->plain && g->plain(g->plain_ctx, r)))
 		return UFT_GRAPH_PLAIN;
 	return graph_comment(g, f, r);
+}
+
+/* ---- options ---- */
+
+bool uft_ftrace_option_bit(const char *name, unsigned *fn, unsigned *graph)
+{
+	static const struct {
+		const char *name;
+		unsigned fn, graph;
+	} map[] = {
+	    {"print-parent", UFT_FN_PRINT_PARENT, 0},
+	    {"sym-offset", UFT_FN_SYM_OFFSET, 0},
+	    {"sym-addr", UFT_FN_SYM_ADDR, 0},
+	    {"funcgraph-overrun", 0, UFT_GRAPH_OVERRUN},
+	    {"funcgraph-cpu", 0, UFT_GRAPH_CPU},
+	    {"funcgraph-overhead", 0, UFT_GRAPH_OVERHEAD},
+	    {"funcgraph-proc", 0, UFT_GRAPH_PROC},
+	    {"funcgraph-duration", 0, UFT_GRAPH_DURATION},
+	    {"funcgraph-abstime", 0, UFT_GRAPH_ABSTIME},
+	    {"funcgraph-irqs", 0, UFT_GRAPH_IRQS},
+	    {"funcgraph-tail", 0, UFT_GRAPH_TAIL},
+	};
+	for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++) {
+		if (strcmp(map[i].name, name) == 0) {
+			*fn = map[i].fn;
+			*graph = map[i].graph;
+			return true;
+		}
+	}
+	return false;
 }
 
 /* ---- which tracer ---- */

@@ -50,9 +50,15 @@ enum {
 	UFT_GRAPH_IRQS = 1u << 6,     /* funcgraph-irqs: off hides calls made in signal handlers */
 	UFT_GRAPH_TAIL = 1u << 7,     /* funcgraph-tail */
 	UFT_GRAPH_NO_CONTEXT = 1u << 8, /* option context-info off */
+	UFT_GRAPH_LATENCY = 1u << 9,	/* option latency-format: the flags column */
 	UFT_GRAPH_DEFAULT =
 	    UFT_GRAPH_CPU | UFT_GRAPH_OVERHEAD | UFT_GRAPH_DURATION | UFT_GRAPH_IRQS,
 };
+
+/* The display bit of a trace option name: print-parent, sym-offset and
+ * sym-addr set *fn, the funcgraph-* options *graph (the other stays 0).
+ * False for any other name. */
+bool uft_ftrace_option_bit(const char *name, unsigned *fn, unsigned *graph);
 
 /* One record of a CPU's stream. */
 struct uft_ftrace_rec {
@@ -94,7 +100,8 @@ int uft_graph_init(struct uft_graph *g);
 void uft_graph_free(struct uft_graph *g);
 
 /* The column legend under "# tracer: function_graph\n#\n" (nothing without
- * context-info). */
+ * context-info; with latency-format the flags legend first, the latency
+ * block above it being the caller's). */
 void uft_graph_header(FILE *f, unsigned flags);
 
 enum {

@@ -104,14 +104,36 @@ static const char lat_legend[] = "#                    _------=> CPU#           
 				 "#  cmd     pid     |||||| time  |   caller     \n"
 				 "#     \\   /        ||||||  \\    |    /       \n";
 
+/* The kernel's print_trace_header block of latency-format. */
+static void latency_block(FILE *f, const struct tfs_inst *in, const char *tracer, uint64_t entries,
+			  uint64_t overrun, const struct tfs_rec *first)
+{
+	fprintf(f, "# %s latency trace v1.1.5 on uft-%s\n", tracer, UFT_VERSION);
+	fputs("# --------------------------------------------------------------------\n", f);
+	fprintf(f,
+		"# latency: 0 us, #%llu/%llu, CPU#%u | (M:preempt VP:0, KP:0, SP:0 HP:0 #P:%d)\n",
+		(unsigned long long)entries, (unsigned long long)(entries + overrun), first->cpu,
+		tfs_nr_cpus());
+	fputs("#    -----------------\n", f);
+	fputs("#    | task: -0 (uid:0 nice:0 policy:0 rt_prio:0)\n", f);
+	fputs("#    -----------------\n#\n", f);
+}
+
 void tfs_text_header(FILE *f, const struct tfs_view *v, uint64_t entries, uint64_t overrun,
 		     const struct tfs_rec *first)
 {
 	const struct tfs_inst *in = v->in;
 	const char *tracer = v->tracer;
 	if (v->graph) {
-		/* The graph tracer's own legend, whatever the output form. */
+		/* The graph tracer's own legend, whatever the output form; with
+		 * latency-format the latency block first, none over an empty
+		 * buffer. */
 		fprintf(f, "# tracer: %s\n#\n", tracer);
+		if ((v->g.flags & UFT_GRAPH_LATENCY) && !(v->g.flags & UFT_GRAPH_NO_CONTEXT)) {
+			if (!first)
+				return;
+			latency_block(f, in, tracer, entries, overrun, first);
+		}
 		uft_graph_header(f, v->g.flags);
 		return;
 	}
@@ -128,15 +150,7 @@ void tfs_text_header(FILE *f, const struct tfs_view *v, uint64_t entries, uint64
 	fprintf(f, "# tracer: %s\n#\n", tracer);
 	if (!first)
 		return; /* as the kernel: no latency header over an empty buffer */
-	fprintf(f, "# %s latency trace v1.1.5 on uft-%s\n", tracer, UFT_VERSION);
-	fputs("# --------------------------------------------------------------------\n", f);
-	fprintf(f,
-		"# latency: 0 us, #%llu/%llu, CPU#%u | (M:preempt VP:0, KP:0, SP:0 HP:0 #P:%d)\n",
-		(unsigned long long)entries, (unsigned long long)(entries + overrun), first->cpu,
-		tfs_nr_cpus());
-	fputs("#    -----------------\n", f);
-	fputs("#    | task: -0 (uid:0 nice:0 policy:0 rt_prio:0)\n", f);
-	fputs("#    -----------------\n#\n", f);
+	latency_block(f, in, tracer, entries, overrun, first);
 	if (!tfs_opt(in, "verbose"))
 		fputs(lat_legend, f);
 }
@@ -177,6 +191,7 @@ static bool sym_lookup(void *ctx, uint64_t addr, struct uft_sym *out)
 	return true;
 }
 
+/* Per function line: the three symbol options only. */
 static unsigned fn_opts(const struct tfs_inst *in)
 {
 	return (tfs_opt(in, "print-parent") ? UFT_FN_PRINT_PARENT : 0) |
@@ -184,22 +199,18 @@ static unsigned fn_opts(const struct tfs_inst *in)
 	       (tfs_opt(in, "sym-addr") ? UFT_FN_SYM_ADDR : 0);
 }
 
+/* The graph's display flags from the instance's options (once per read). */
 static unsigned graph_flags(const struct tfs_inst *in)
 {
-	static const struct {
-		const char *name;
-		unsigned flag;
-	} map[] = {
-	    {"funcgraph-overrun", UFT_GRAPH_OVERRUN},	{"funcgraph-cpu", UFT_GRAPH_CPU},
-	    {"funcgraph-overhead", UFT_GRAPH_OVERHEAD}, {"funcgraph-proc", UFT_GRAPH_PROC},
-	    {"funcgraph-duration", UFT_GRAPH_DURATION}, {"funcgraph-abstime", UFT_GRAPH_ABSTIME},
-	    {"funcgraph-irqs", UFT_GRAPH_IRQS},		{"funcgraph-tail", UFT_GRAPH_TAIL},
-	};
-	unsigned f = tfs_opt(in, "context-info") ? 0 : UFT_GRAPH_NO_CONTEXT;
-	for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++)
-		if (tfs_opt(in, map[i].name))
-			f |= map[i].flag;
-	return f;
+	unsigned graph = (tfs_opt(in, "context-info") ? 0 : UFT_GRAPH_NO_CONTEXT) |
+			 (tfs_opt(in, "latency-format") ? UFT_GRAPH_LATENCY : 0);
+	for (int i = 0; i < tfs_option_count(); i++) {
+		unsigned f, g;
+		const char *name = tfs_option_name(i);
+		if (uft_ftrace_option_bit(name, &f, &g) && g && (in->opts >> i & 1))
+			graph |= g;
+	}
+	return graph;
 }
 
 static void body_text(FILE *f, const struct tfs_inst *in, const struct tfs_rec *r);

@@ -629,9 +629,10 @@ static int show_snapshot(const struct tfs_node *n, FILE *out)
 		print_recs(out, in, &in->snap->recs, 0);
 		return 0;
 	}
+	/* An empty snapshot shows its help under the tracer's name alone. */
 	struct tfs_view v;
 	view_for(&v, in, NULL);
-	tfs_text_header(out, &v, 0, 0, NULL);
+	fprintf(out, "# tracer: %s\n#\n", v.tracer);
 	tfs_view_free(&v);
 	fprintf(out, "#\n# * Snapshot is %s *\n#\n", in->snap ? "allocated" : "freed");
 	fputs(snapshot_help, out);

@@ -467,18 +467,10 @@ int collect_write(struct collect *c, const char *path, uint64_t *file_size)
 	for (size_t i = 0; i < c->nr_comms && !rc; i++)
 		rc = tracedat_writer_add_cmdline(w, c->comms[i].pid, c->comms[i].comm);
 	if (!rc) {
-		size_t len = 0;
-		const char *syms = c->syms ? proc_syms_text(c->syms, &len) : "";
-		char *text = malloc(sizeof(UFT_MARKER_KALLSYMS) + len);
-		if (text) {
-			memcpy(text, UFT_MARKER_KALLSYMS, sizeof(UFT_MARKER_KALLSYMS) - 1);
-			memcpy(text + sizeof(UFT_MARKER_KALLSYMS) - 1, syms, len);
-			rc = tracedat_writer_set_kallsyms(w, text,
-							  sizeof(UFT_MARKER_KALLSYMS) - 1 + len);
-			free(text);
-		} else {
-			rc = -ENOMEM;
-		}
+		size_t len;
+		char *text = proc_syms_kallsyms(c->syms, &len);
+		rc = text ? tracedat_writer_set_kallsyms(w, text, len) : -ENOMEM;
+		free(text);
 	}
 	if (!rc)
 		rc = tracedat_writer_add_uname(w);

@@ -14,6 +14,7 @@
 #include "common/shm_layout.h"
 #include "tools/commands.h"
 #include "tools/live.h"
+#include "tools/proc_syms.h"
 #include "tools/tracedat.h"
 
 /* Formats of every event, from events/SYSTEM/EVENT/format. */
@@ -153,9 +154,17 @@ int cmd_extract(int argc, char **argv)
 	rc = add_formats(&l, w);
 	if (!rc)
 		rc = add_cmdlines(&l, w);
-	if (!rc)
-		rc = tracedat_writer_set_kallsyms(w, UFT_MARKER_KALLSYMS,
-						  sizeof(UFT_MARKER_KALLSYMS) - 1);
+	if (!rc) {
+		/* The process's functions, for function tracer records. */
+		struct proc_syms *syms = proc_syms_new();
+		if (syms && l.pidstr[0])
+			proc_syms_scan(syms, (pid_t)atoi(l.pidstr));
+		size_t len;
+		char *text = proc_syms_kallsyms(syms, &len);
+		rc = text ? tracedat_writer_set_kallsyms(w, text, len) : -ENOMEM;
+		free(text);
+		proc_syms_free(syms);
+	}
 	if (!rc)
 		rc = tracedat_writer_add_uname(w);
 	long total = 0;

@@ -16,6 +16,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/shm_layout.h"
+
 struct seen_obj {
 	char *path;
 	uint64_t start; /* the executable mapping's address */
@@ -60,6 +62,20 @@ const char *proc_syms_text(const struct proc_syms *s, size_t *len)
 {
 	*len = s->len;
 	return s->text ? s->text : "";
+}
+
+char *proc_syms_kallsyms(const struct proc_syms *s, size_t *len)
+{
+	size_t n = 0;
+	const char *syms = s ? proc_syms_text(s, &n) : "";
+	char *text = malloc(sizeof(UFT_MARKER_KALLSYMS) + n);
+	if (!text)
+		return NULL;
+	memcpy(text, UFT_MARKER_KALLSYMS, sizeof(UFT_MARKER_KALLSYMS) - 1);
+	memcpy(text + sizeof(UFT_MARKER_KALLSYMS) - 1, syms, n);
+	*len = sizeof(UFT_MARKER_KALLSYMS) - 1 + n;
+	text[*len] = 0;
+	return text;
 }
 
 static int append(struct proc_syms *s, const char *line, size_t n)

@@ -19,5 +19,8 @@ void proc_syms_free(struct proc_syms *s);
 int proc_syms_scan(struct proc_syms *s, pid_t pid);
 /* The kallsyms lines gathered so far. */
 const char *proc_syms_text(const struct proc_syms *s, size_t *len);
+/* The whole kallsyms section of a uft file: the marker's symbol, then the
+ * lines of s (none when s is NULL); malloc'd, NULL when out of memory. */
+char *proc_syms_kallsyms(const struct proc_syms *s, size_t *len);
 
 #endif

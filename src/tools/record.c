@@ -345,7 +345,9 @@ int cmd_record(int argc, char **argv)
 	if (child == 0) {
 		char *ev = join_events(events, nr_events);
 		setenv("UFT_RECORD", sa.sun_path, 1);
-		setenv("UFT_EVENTS", nr_events ? ev : "all", 1);
+		/* As trace-cmd: a function tracer without -e records no events. */
+		bool fn = topts.tracer && strcmp(topts.tracer, "nop") != 0;
+		setenv("UFT_EVENTS", nr_events ? ev : fn ? "!all" : "all", 1);
 		if (buffer_kb) {
 			char b[32];
 			snprintf(b, sizeof(b), "%ld", buffer_kb);

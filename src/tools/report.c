@@ -72,17 +72,21 @@ static int push(const char ***v, size_t *n, const char *s)
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: uft report [-i FILE] [--cpu N] [--synth DEF]... [--hist "
-		   "SYSTEM:EVENT:SPEC]... [--trace]\n"
-		   "  -i FILE      trace.dat file to read (default trace.dat)\n"
-		   "  --cpu N      only events of CPU N (repeatable)\n"
-		   "  --synth DEF  define a synthetic event, synthetic_events syntax\n"
-		   "               ('wakeup_lat u64 lat; pid_t pid'); repeatable\n"
-		   "  --hist S     run hist trigger S over the file ('sched:sched_switch:\n"
-		   "               keys=prev_pid:vals=prev_prio'); repeatable, run in order;\n"
-		   "               prints the histograms, no event lines\n"
-		   "  --trace      print the events instead, with the synthetic events the\n"
-		   "               triggers generated among them\n");
+	fprintf(f,
+		"usage: uft report [-i FILE] [--cpu N] [-O [no]OPTION]... [--synth DEF]... "
+		"[--hist SYSTEM:EVENT:SPEC]... [--trace]\n"
+		"  -i FILE      trace.dat file to read (default trace.dat)\n"
+		"  --cpu N      only events of CPU N (repeatable)\n"
+		"  -O OPTION    a function tracer display option of trace_options (print-parent,\n"
+		"               sym-offset, sym-addr, funcgraph-cpu, -proc, -abstime, -duration,\n"
+		"               -overhead, -overrun, -irqs, -tail); noOPTION turns it off\n"
+		"  --synth DEF  define a synthetic event, synthetic_events syntax\n"
+		"               ('wakeup_lat u64 lat; pid_t pid'); repeatable\n"
+		"  --hist S     run hist trigger S over the file ('sched:sched_switch:\n"
+		"               keys=prev_pid:vals=prev_prio'); repeatable, run in order;\n"
+		"               prints the histograms, no event lines\n"
+		"  --trace      print the events instead, with the synthetic events the\n"
+		"               triggers generated among them\n");
 }
 
 int cmd_report(int argc, char **argv)
@@ -101,10 +105,27 @@ int cmd_report(int argc, char **argv)
 	const char **hists = NULL, **synths = NULL;
 	size_t nr_hists = 0, nr_synths = 0;
 	bool trace = false;
+	const char *opts[64];
+	size_t nr_opts = 0;
 	int opt;
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "i:h", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "i:O:h", longopts, NULL)) != -1) {
 		switch (opt) {
+		case 'O': {
+			unsigned fn, graph;
+			const char *name = optarg;
+			if (!uft_ftrace_option_bit(name, &fn, &graph) &&
+			    !(strncmp(name, "no", 2) == 0 &&
+			      uft_ftrace_option_bit(name + 2, &fn, &graph))) {
+				fprintf(stderr, "uft report: unknown option '%s'\n", name);
+				free(hists);
+				free(synths);
+				return 2;
+			}
+			if (nr_opts < sizeof(opts) / sizeof(opts[0]))
+				opts[nr_opts++] = name;
+			break;
+		}
 		case 'i':
 			in = optarg;
 			break;
@@ -209,6 +230,8 @@ int cmd_report(int argc, char **argv)
 		trace_file_close(&tf);
 		return 1;
 	}
+	for (size_t i = 0; i < nr_opts; i++)
+		report_ftrace_option(&rf, opts[i]);
 	uint32_t psz = tf.td->page_size;
 	uint64_t entries = 0, lost = 0;
 	for (size_t i = 0; i < n; i++) {

@@ -3,6 +3,7 @@
 #define _GNU_SOURCE
 #include "tools/report_ftrace.h"
 
+#include <errno.h>
 #include <string.h>
 
 #include <event-parse.h>
@@ -40,6 +41,8 @@ int report_ftrace_init(struct report_ftrace *rf, struct trace_file *tf, unsigned
 	memset(rf, 0, sizeof(*rf));
 	rf->tf = tf;
 	rf->out_flags = out_flags;
+	rf->fn_opts = UFT_FN_PRINT_PARENT;
+	rf->graph_flags = UFT_GRAPH_DEFAULT;
 	if (uft_ksyms_parse(&rf->syms, tf->td->kallsyms ? tf->td->kallsyms : "",
 			    tf->td->kallsyms ? tf->td->kallsyms_len : 0) != 0)
 		return -1;
@@ -48,6 +51,25 @@ int report_ftrace_init(struct report_ftrace *rf, struct trace_file *tf, unsigned
 	rf->id_exit = ftrace_id(tf->tep, "funcgraph_exit");
 	rf->id_print = ftrace_id(tf->tep, "print");
 	rf->id_stack = ftrace_id(tf->tep, "kernel_stack");
+	return 0;
+}
+
+int report_ftrace_option(struct report_ftrace *rf, const char *opt)
+{
+	unsigned fn, graph;
+	bool on = true;
+	if (!uft_ftrace_option_bit(opt, &fn, &graph)) {
+		if (strncmp(opt, "no", 2) != 0 || !uft_ftrace_option_bit(opt + 2, &fn, &graph))
+			return -EINVAL;
+		on = false;
+	}
+	if (on) {
+		rf->fn_opts |= fn;
+		rf->graph_flags |= graph;
+	} else {
+		rf->fn_opts &= ~fn;
+		rf->graph_flags &= ~graph;
+	}
 	return 0;
 }
 
@@ -73,7 +95,7 @@ int report_ftrace_header(struct report_ftrace *rf, FILE *f, uint64_t entries, ui
 	const char *tracer = uft_tracer_guess_name(&rf->guess);
 	if (rf->guess.graph) {
 		rf->g = (struct uft_graph){
-		    .flags = UFT_GRAPH_DEFAULT,
+		    .flags = rf->graph_flags,
 		    .nr_cpus = rf->tf->td->nr_cpus,
 		    .id_function = rf->id_function,
 		    .id_entry = rf->id_entry,
@@ -114,8 +136,7 @@ int report_ftrace_line(struct report_ftrace *rf, FILE *f, const struct uft_out_r
 	    r->size >= 24) {
 		uft_out_prefix(f, uft_out_comm(trace_file_comm, rf->tf, e->pid), e->pid, r->cpu,
 			       r->data, r->ts, rf->out_flags);
-		uft_ftrace_fn_body(f, r->data, r->size, UFT_FN_PRINT_PARENT, uft_ksyms_lookup,
-				   &rf->syms);
+		uft_ftrace_fn_body(f, r->data, r->size, rf->fn_opts, uft_ksyms_lookup, &rf->syms);
 		fputc('\n', f);
 		return UFT_GRAPH_DONE;
 	}

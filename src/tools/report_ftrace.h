@@ -19,13 +19,18 @@ struct report_ftrace {
 	uint16_t id_function, id_entry, id_exit, id_print, id_stack; /* 0: not in the file */
 	struct uft_tracer_guess guess;
 	struct uft_graph g;
-	bool graph; /* function_graph lines (after report_ftrace_start) */
+	bool graph; /* function_graph lines (after report_ftrace_header) */
 	unsigned out_flags;
+	unsigned fn_opts;     /* UFT_FN_*: print-parent by default */
+	unsigned graph_flags; /* UFT_GRAPH_*: the kernel's defaults */
 };
 
 /* 0, or -1 when out of memory. */
 int report_ftrace_init(struct report_ftrace *rf, struct trace_file *tf, unsigned out_flags);
 void report_ftrace_free(struct report_ftrace *rf);
+/* A trace option ("sym-offset", "nofuncgraph-cpu", ...): 0, or -EINVAL for
+ * a name that is not one of the function tracers' display options. */
+int report_ftrace_option(struct report_ftrace *rf, const char *opt);
 /* First pass: each record's type tells which tracer wrote the file. */
 void report_ftrace_note(struct report_ftrace *rf, const void *data, uint32_t len);
 /* The header, as the live trace file of that tracer prints it. */

@@ -45,6 +45,9 @@ wait_events $((n2 + 2))
 # extract: the buffer into trace.dat, consumed; trace-cmd and uft report agree.
 u extract -p "$pid" -o "$tmp/x.dat" >"$tmp/extract" || fail "extract"
 grep -q "x.dat: [0-9]* bytes" "$tmp/extract" || fail "extract summary: $(cat "$tmp/extract")"
+# Its kallsyms names the process's functions, for function tracer records.
+grep -a -q -E '^[0-9a-f]{16} T main$' "$tmp/x.dat" || fail "extract: no 'T main' kallsyms line"
+grep -a -q -E '	\[libc\.so\.6\]$' "$tmp/x.dat" || fail "extract: no libc kallsyms line"
 u report -i "$tmp/x.dat" | grep ' reply: ' | sed 's/^.*: reply: //' >"$tmp/uft.txt"
 [ -s "$tmp/uft.txt" ] || fail "extracted file has no events"
 if command -v trace-cmd >/dev/null; then

@@ -57,7 +57,7 @@ head -4 "$tmp/g.txt" | diff - <(printf '%s\n' "# tracer: function_graph" "#" \
 	"# CPU  DURATION                  FUNCTION CALLS" \
 	"# |     |   |                     |   |   |   |") >/dev/null || fail "graph header: $(head -4 "$tmp/g.txt")"
 grep -q -E '^ +[0-9]+\) +\|  main\(\) \{$' "$tmp/g.txt" || fail "no 'main() {' line"
-grep -q -E '\|  }$' "$tmp/g.txt" || fail "no closing brace"
+grep -q -E '[|] +}( /[*] [a-z_0-9.]+ [*]/)?$' "$tmp/g.txt" || fail "no closing brace"
 if command -v trace-cmd >/dev/null; then
 	trace-cmd report -i "$tmp/g.dat" >"$tmp/g.tc" 2>/dev/null || fail "trace-cmd report (graph)"
 	grep -q 'funcgraph_entry: .*|  main() {' "$tmp/g.tc" || fail "trace-cmd has no 'main() {'"

@@ -257,6 +257,29 @@ static void test_graph_header(void **state)
 	assert_string_equal(done(f), "");
 }
 
+static void test_graph_latency_format(void **state)
+{
+	FILE *f = cap();
+	uft_graph_header(f, UFT_GRAPH_DEFAULT | UFT_GRAPH_LATENCY);
+	assert_string_equal(done(f), "#      _-----=> signals-off     \n"
+				     "#     / _----=> need-resched    \n"
+				     "#    | / _---=> signal-handler  \n"
+				     "#    || / _--=> nesting-depth   \n"
+				     "#    ||| /                      \n"
+				     "# CPU||||     DURATION                  FUNCTION CALLS\n"
+				     "# |  ||||      |   |                     |   |   |   |\n");
+	struct seq s = {.n = 0};
+	struct uft_rec_funcgraph_entry e = ftr_ent(100, 0x1000, 0);
+	e.common.flags = UFT_FLAG_SIGS_BLOCKED | UFT_FLAG_IN_SIGNAL;
+	e.common.preempt_count = 2;
+	ADD(&s, 0, 100, e);
+	ADD(&s, 0, 200, ftr_ent(100, 0x1100, 1));
+	ADD(&s, 0, 300, ftr_exit(100, 0x1100, 1, 200, 300));
+	assert_string_equal(render(&s, UFT_GRAPH_DEFAULT | UFT_GRAPH_LATENCY, 2),
+			    " 0)  d.h2. |               |  main() {\n"
+			    " 0)  ..... |   0.100 us    |    foo();\n");
+}
+
 static void test_graph_columns(void **state)
 {
 	struct seq s = {.n = 0};
@@ -382,6 +405,19 @@ static void test_graph_irqs(void **state)
 			    " 0)   0.300 us    |  }\n");
 }
 
+static void test_option_bits(void **state)
+{
+	unsigned fn = 99, graph = 99;
+	assert_true(uft_ftrace_option_bit("sym-offset", &fn, &graph));
+	assert_int_equal(fn, UFT_FN_SYM_OFFSET);
+	assert_int_equal(graph, 0);
+	assert_true(uft_ftrace_option_bit("funcgraph-tail", &fn, &graph));
+	assert_int_equal(fn, 0);
+	assert_int_equal(graph, UFT_GRAPH_TAIL);
+	assert_false(uft_ftrace_option_bit("sleep-time", &fn, &graph));
+	assert_false(uft_ftrace_option_bit("nofuncgraph-cpu", &fn, &graph));
+}
+
 static void test_tracer_guess(void **state)
 {
 	struct uft_tracer_guess t = {0};
@@ -401,11 +437,13 @@ int main(void)
 	    cmocka_unit_test_teardown(test_graph_default, teardown),
 	    cmocka_unit_test_teardown(test_graph_marks, teardown),
 	    cmocka_unit_test_teardown(test_graph_header, teardown),
+	    cmocka_unit_test_teardown(test_graph_latency_format, teardown),
 	    cmocka_unit_test_teardown(test_graph_columns, teardown),
 	    cmocka_unit_test_teardown(test_graph_missing_entry_and_switch, teardown),
 	    cmocka_unit_test_teardown(test_graph_leaf_needs_same_cpu_and_task, teardown),
 	    cmocka_unit_test_teardown(test_graph_comments_and_plain, teardown),
 	    cmocka_unit_test_teardown(test_graph_irqs, teardown),
+	    cmocka_unit_test_teardown(test_option_bits, teardown),
 	    cmocka_unit_test_teardown(test_tracer_guess, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -96,8 +96,8 @@ static void write_file(void)
 	assert_int_equal(tracedat_writer_close(w), 0);
 }
 
-/* uft report's output, run in this process. */
-static char *uft_report(void)
+/* uft report's output, run in this process, with up to two -O options. */
+static char *uft_report_opts(const char *o1, const char *o2, int want_rc)
 {
 	char out[80];
 	snprintf(out, sizeof(out), "/tmp/uft-test-ftrace-%d.txt", getpid());
@@ -107,12 +107,22 @@ static char *uft_report(void)
 	assert_true(fd >= 0);
 	dup2(fd, 1);
 	close(fd);
-	char *argv[] = {"report", "-i", path, NULL};
-	int rc = cmd_report(3, argv);
+	char *argv[8] = {"report", "-i", path};
+	int argc = 3;
+	if (o1) {
+		argv[argc++] = "-O";
+		argv[argc++] = (char *)o1;
+	}
+	if (o2) {
+		argv[argc++] = "-O";
+		argv[argc++] = (char *)o2;
+	}
+	argv[argc] = NULL;
+	int rc = cmd_report(argc, argv);
 	fflush(stdout);
 	dup2(saved, 1);
 	close(saved);
-	assert_int_equal(rc, 0);
+	assert_int_equal(rc, want_rc);
 	FILE *f = fopen(out, "r");
 	assert_non_null(f);
 	char *text = calloc(1, 65536);
@@ -121,6 +131,11 @@ static char *uft_report(void)
 	fclose(f);
 	unlink(out);
 	return text;
+}
+
+static char *uft_report(void)
+{
+	return uft_report_opts(NULL, NULL, 0);
 }
 
 static bool have_trace_cmd(void)
@@ -184,6 +199,25 @@ static void test_graph_report(void **state)
 			       " 0)               |      /* hello */\n"
 			       " 0) + 61.770 us   |    }\n"
 			       " 0) + 69.000 us   |  }\n");
+	/* The graph options, as in trace_options. */
+	char *o = uft_report_opts("nofuncgraph-cpu", "funcgraph-tail", 0);
+	assert_string_equal(o, "# tracer: function_graph\n"
+			       "#\n"
+			       "#  DURATION                  FUNCTION CALLS\n"
+			       "#   |   |                     |   |   |   |\n"
+			       "              |  main() {\n"
+			       "  1.382 us    |    foo();\n"
+			       "              |    memcpy() {\n"
+			       "              |      /* hello */\n"
+			       "+ 61.770 us   |    } /* memcpy */\n"
+			       "+ 69.000 us   |  } /* main */\n");
+	free(o);
+	o = uft_report_opts("funcgraph-proc", "nofuncgraph-duration", 0);
+	assert_non_null(strstr(o, "\n 0)   worker-100   |   memcpy() {\n"));
+	free(o);
+	o = uft_report_opts("funcgraph-bogus", NULL, 2);
+	assert_string_equal(o, "");
+	free(o);
 	if (!have_trace_cmd()) {
 		print_message("trace-cmd not in PATH: skipping the comparison\n");
 		free(u);

@@ -2,6 +2,7 @@
  * symbol options, the function_graph output in trace and trace_pipe, and the
  * function_graph options in trace_options and options/. */
 #define _GNU_SOURCE
+#include <dlfcn.h>
 #include <errno.h>
 #include <sched.h>
 #include <setjmp.h>
@@ -19,6 +20,7 @@
 #include "common/shm_layout.h"
 #include "lib/registry.h"
 #include "lib/runtime.h"
+#include "ftrace_events.h"
 #include "tfs_helpers.h"
 #include <uft/uft.h>
 
@@ -35,100 +37,6 @@ __attribute__((noinline, used)) void ftt_inner(void)
 
 #define OUTER ((uint64_t)(uintptr_t)&ftt_outer)
 #define INNER ((uint64_t)(uintptr_t)&ftt_inner)
-
-/* ---- the ftrace:function and funcgraph events ---- */
-
-static volatile uint16_t gates[3];
-
-static const struct uft_field fn_fields[] = {
-    {"unsigned long", "ip", 8, 8, 0, UFT_FIELD_SCALAR, 0},
-    {"unsigned long", "parent_ip", 16, 8, 0, UFT_FIELD_SCALAR, 0},
-};
-static const struct uft_field ent_fields[] = {
-    {"unsigned long", "func", 8, 8, 0, UFT_FIELD_SCALAR, 0},
-    {"int", "depth", 16, 4, 1, UFT_FIELD_SCALAR, 0},
-};
-static const struct uft_field exit_fields[] = {
-    {"unsigned long", "func", 8, 8, 0, UFT_FIELD_SCALAR, 0},
-    {"int", "depth", 16, 4, 1, UFT_FIELD_SCALAR, 0},
-    {"unsigned int", "overrun", 20, 4, 0, UFT_FIELD_SCALAR, 0},
-    {"unsigned long long", "calltime", 24, 8, 0, UFT_FIELD_SCALAR, 0},
-    {"unsigned long long", "rettime", 32, 8, 0, UFT_FIELD_SCALAR, 0},
-};
-
-static struct uft_event own[3] = {
-    {.magic = UFT_EVENT_MAGIC,
-     .gate = &gates[0],
-     .system = "ftrace",
-     .name = "function",
-     .fields = fn_fields,
-     .nr_fields = 2,
-     .fixed_size = 24,
-     .print_fmt = "\" %ps <-- %ps\", (void *)REC->ip, (void *)REC->parent_ip"},
-    {.magic = UFT_EVENT_MAGIC,
-     .gate = &gates[1],
-     .system = "ftrace",
-     .name = "funcgraph_entry",
-     .fields = ent_fields,
-     .nr_fields = 2,
-     .fixed_size = 24,
-     .print_fmt = "\"--> %ps (%d)\", (void *)REC->func, REC->depth"},
-    {.magic = UFT_EVENT_MAGIC,
-     .gate = &gates[2],
-     .system = "ftrace",
-     .name = "funcgraph_exit",
-     .fields = exit_fields,
-     .nr_fields = 5,
-     .fixed_size = 40,
-     .print_fmt = "\"<-- %ps (%d) (start: %llx  end: %llx) over: %d\", (void *)REC->func, "
-		  "REC->depth, REC->calltime, REC->rettime, REC->depth"},
-};
-static const uint16_t own_ids[3] = {UFT_ID_FUNCTION, UFT_ID_FUNCGRAPH_ENTRY, UFT_ID_FUNCGRAPH_EXIT};
-static const struct uft_event *desc[3];
-
-static int find_desc(void *ctx, const struct uft_reg_view *v)
-{
-	for (int i = 0; i < 3; i++)
-		if (strcmp(v->system, "ftrace") == 0 && strcmp(v->name, own[i].name) == 0)
-			desc[i] = v->desc;
-	return 0;
-}
-
-/* The runtime's descriptors when it registers them, else ours. */
-static void setup_events(void)
-{
-	uft_registry_visit(find_desc, NULL);
-	for (int i = 0; i < 3; i++) {
-		if (desc[i])
-			continue;
-		uft_registry_add_fixed(&own[i], own_ids[i]);
-		desc[i] = &own[i];
-	}
-}
-
-static void write_rec(int i, const void *rec, uint32_t len)
-{
-	assert_int_equal(uft_write_to_buffer(0, desc[i], rec, len, NULL, 0), 0);
-}
-
-static void put_fn(uint64_t ip, uint64_t parent)
-{
-	struct uft_rec_function r = {.ip = ip, .parent_ip = parent};
-	write_rec(0, &r, sizeof(r));
-}
-
-static void put_entry(uint64_t func, int depth)
-{
-	struct uft_rec_funcgraph_entry r = {.func = func, .depth = depth};
-	write_rec(1, &r, sizeof(r));
-}
-
-static void put_exit(uint64_t func, int depth, uint64_t call, uint64_t ret)
-{
-	struct uft_rec_funcgraph_exit r = {
-	    .func = func, .depth = depth, .calltime = call, .rettime = ret};
-	write_rec(2, &r, sizeof(r));
-}
 
 /* ---- helpers ---- */
 
@@ -153,6 +61,28 @@ static const char *body_of(const char *s)
 }
 
 static char cpu_col[16];
+
+/* Options back to the kernel's defaults, whatever a failed test left. */
+static int teardown(void **state)
+{
+	static const char *const opts[] = {
+	    "print-parent", "nosym-offset", "nosym-addr", "noraw", "nolatency-format",
+	};
+	static const char *const files[][2] = {
+	    {"funcgraph-cpu", "1"},  {"funcgraph-tail", "0"},	 {"funcgraph-duration", "1"},
+	    {"funcgraph-proc", "0"}, {"funcgraph-overrun", "0"}, {"funcgraph-abstime", "0"},
+	};
+	for (size_t i = 0; i < sizeof(opts) / sizeof(opts[0]); i++)
+		tfs_echo("trace_options", opts[i], UFT_TFS_TRUNC);
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		char path[64];
+		snprintf(path, sizeof(path), "options/%s", files[i][0]);
+		tfs_echo(path, files[i][1], UFT_TFS_TRUNC);
+	}
+	unsetenv("UFT_TRACER");
+	unsetenv("UFT_FTRACE_FILTER");
+	return 0;
+}
 
 static int setup(void **state)
 {
@@ -198,9 +128,15 @@ static void test_function_lines(void **state)
 	free(s);
 	assert_int_equal(tfs_echo("options/sym-addr", "0", UFT_TFS_TRUNC), 0);
 
-	/* A library function carries its object with sym-offset. */
+	/* A library function carries its object with sym-offset (libc's own
+	 * getpid, whatever a sanitizer interposes). */
+	void *libc = dlopen("libc.so.6", RTLD_LAZY | RTLD_NOLOAD);
+	assert_non_null(libc);
+	void *fn = dlsym(libc, "getpid");
+	assert_non_null(fn);
+	dlclose(libc);
 	assert_int_equal(tfs_echo("trace", "", UFT_TFS_TRUNC), 0);
-	put_fn((uint64_t)(uintptr_t)&fclose, INNER);
+	put_fn((uint64_t)(uintptr_t)fn, INNER);
 	assert_int_equal(tfs_echo("options/sym-offset", "1", UFT_TFS_TRUNC), 0);
 	s = cat("trace");
 	assert_non_null(strstr(body_of(s), " [libc.so.6] <-ftt_inner+0x0/0x"));
@@ -271,6 +207,25 @@ static void test_graph_trace(void **state)
 	assert_int_equal(tfs_echo("options/funcgraph-duration", "1", UFT_TFS_TRUNC), 0);
 	assert_int_equal(tfs_echo("options/funcgraph-cpu", "1", UFT_TFS_TRUNC), 0);
 	assert_int_equal(tfs_echo("options/funcgraph-tail", "0", UFT_TFS_TRUNC), 0);
+
+	/* latency-format: the latency block, the flags legend and column. */
+	assert_int_equal(tfs_echo("options/latency-format", "1", UFT_TFS_TRUNC), 0);
+	s = cat("trace");
+	assert_memory_equal(
+	    s, "# tracer: function_graph\n#\n# function_graph latency trace v1.1.5 on ",
+	    strlen("# tracer: function_graph\n#\n# function_graph latency trace v1.1.5 on "));
+	assert_non_null(strstr(s, "#    ||| /                      \n"
+				  "# CPU||||     DURATION                  FUNCTION CALLS\n"));
+	char line[128];
+	snprintf(line, sizeof(line), "\n%s ..... |               |  ftt_outer() {\n", cpu_col);
+	assert_non_null(strstr(s, line));
+	free(s);
+	/* Over an empty buffer, no latency block and no legend. */
+	assert_int_equal(tfs_echo("trace", "", UFT_TFS_TRUNC), 0);
+	s = cat("trace");
+	assert_string_equal(s, "# tracer: nop\n#\n");
+	free(s);
+	assert_int_equal(tfs_echo("options/latency-format", "0", UFT_TFS_TRUNC), 0);
 }
 
 static void test_graph_pipe(void **state)
@@ -422,11 +377,11 @@ int main(void)
 	snprintf(cpu_col, sizeof(cpu_col), " %*d) ", (int)len, sched_getcpu());
 	free(n);
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test_setup(test_function_lines, setup),
-	    cmocka_unit_test_setup(test_graph_trace, setup),
-	    cmocka_unit_test_setup(test_graph_pipe, setup),
-	    cmocka_unit_test_setup(test_graph_options_files, setup),
-	    cmocka_unit_test_setup(test_session_tracer_env, setup),
+	    cmocka_unit_test_setup_teardown(test_function_lines, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_graph_trace, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_graph_pipe, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_graph_options_files, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_session_tracer_env, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
