@@ -129,13 +129,24 @@ $(BUILD)/fuzz/%: fuzz/%.c fuzz/standalone_main.c $(LIBTOOLS_A)
 	$(CC) $(CFLAGS_ALL) $(PKG_CFLAGS) -o $@ $< fuzz/standalone_main.c $(LIBTOOLS_A) \
 		$(LDFLAGS_ALL) $(PKG_LIBS) -lpthread -lm
 
+# The C++ exception test of the function tracers, when a C++ compiler is there.
+CXX := $(if $(findstring clang,$(CC)),clang++,g++)
+CXX_TEST := $(if $(shell command -v $(CXX) 2>/dev/null),$(BUILD)/tests/test_ftrace_cxx)
+$(BUILD)/tests/test_ftrace_cxx: tests/cxx/test_ftrace_cxx.cc $(call OBJ,tests/cxx/ftrace_helper.c) \
+		$(LIBUFT_A) $(LIBTOOLS_A)
+	@mkdir -p $(dir $@)
+	$(CXX) -std=c++17 $(OPT) -g $(WARN) $(TRACED_CFLAGS) $(filter -fsanitize% -fno-%,$(CFLAGS_ALL)) \
+		-o $@ $< $(call OBJ,tests/cxx/ftrace_helper.c) \
+		-rdynamic -Wl,--whole-archive $(LIBUFT_A) -Wl,--no-whole-archive $(LIBTOOLS_A) \
+		$(LDFLAGS_ALL) -lpthread -ldl -lm
+
 # Small programs the integration tests run.
 TEST_HELPERS := $(patsubst tests/helpers/%.c,$(BUILD)/tests/%,$(wildcard tests/helpers/*.c))
 $(BUILD)/tests/%: tests/helpers/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -o $@ $< $(LDFLAGS_ALL)
 
-tests-bin: $(TESTS) $(FUZZ_RUNNERS) $(FIXTURES) $(TEST_HELPERS)
+tests-bin: $(TESTS) $(FUZZ_RUNNERS) $(FIXTURES) $(TEST_HELPERS) $(CXX_TEST)
 
 deps:
 	@scripts/deps.sh

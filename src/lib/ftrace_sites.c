@@ -231,7 +231,14 @@ static int add_object(struct dl_phdr_info *info)
 		size_t n = sh[i].sh_size / sizeof(*e);
 		for (size_t k = 0; k < n; k++) {
 			uintptr_t a = e[k];
-			if (!a || !in_text(info, a) || !is_sled((const uint8_t *)a))
+			if (!a || !in_text(info, a))
+				continue;
+			/* clang's -fsanitize=function puts a short jump over its
+			 * signature data before the sled. */
+			const uint8_t *p = (const uint8_t *)a;
+			if (p[0] == 0xeb && p[1] <= 16 && in_text(info, a + 2 + p[1]))
+				a += 2u + p[1];
+			if (!is_sled((const uint8_t *)a))
 				continue;
 			const struct fsym *s = function_of(syms, nsyms, a - info->dlpi_addr);
 			if (!s || a - info->dlpi_addr - s->value > 16)
