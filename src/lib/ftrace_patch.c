@@ -241,8 +241,10 @@ static int write_changes(void)
 		uintptr_t start = changes[i].addr & ~(page - 1);
 		uintptr_t end = (changes[i].addr + UFT_FTRACE_SLED + page - 1) & ~(page - 1);
 		size_t j = i + 1;
-		while (j < nr_changes && (changes[j].addr & ~(page - 1)) < end + page) {
-			end = (changes[j].addr + UFT_FTRACE_SLED + page - 1) & ~(page - 1);
+		while (j < nr_changes && changes[j].addr >= start && changes[j].addr <= end) {
+			uintptr_t e = (changes[j].addr + UFT_FTRACE_SLED + page - 1) & ~(page - 1);
+			if (e > end)
+				end = e;
 			j++;
 		}
 		/* Executable throughout: the range may hold this very code. */

@@ -4,6 +4,7 @@
  * max_graph_depth and enabled_functions. Each change recomputes what every
  * site must do (ftrace.h masks) and patches the difference. */
 #define _GNU_SOURCE
+#include <dlfcn.h>
 #include <errno.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -213,6 +214,30 @@ void tfs_ftrace_instance_gone(struct tfs_inst *in)
 	__atomic_store_n(&uft_ftrace_pids[b], NULL, __ATOMIC_RELEASE);
 	if (refresh() == 0)
 		update_sites();
+}
+
+/* ---- libraries loaded while a tracer runs ---- */
+
+/* libuft stands in front of dlopen() so that a library loaded while a tracer
+ * or a command is active is patched as it arrives, as the kernel patches a
+ * module at load. A dlopen() made while the tree is busy (by the tree
+ * itself, or racing a write) leaves it to the next write. */
+void *dlopen(const char *file, int mode)
+{
+	static void *(*real)(const char *, int);
+	if (!real)
+		real = (void *(*)(const char *, int))dlsym(RTLD_NEXT, "dlopen");
+	void *h = real ? real(file, mode) : NULL;
+	bool active = __atomic_load_n(&uft_ftrace_fn_buffers, __ATOMIC_RELAXED) ||
+		      __atomic_load_n(&uft_ftrace_graph_buffers, __ATOMIC_RELAXED);
+	for (uint32_t b = 0; !active && b < UFT_MAX_BUFFERS; b++)
+		active = __atomic_load_n(&probes[b], __ATOMIC_RELAXED) != NULL;
+	if (h && active && pthread_mutex_trylock(&tfs_lock) == 0) {
+		if (refresh() == 0)
+			update_sites();
+		pthread_mutex_unlock(&tfs_lock);
+	}
+	return h;
 }
 
 /* ---- available_filter_functions ---- */

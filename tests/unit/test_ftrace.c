@@ -581,6 +581,28 @@ static void test_shared_library(void **state)
 	reset();
 }
 
+/* A library loaded while the function tracer traces everything is patched
+ * as it arrives. */
+static void test_library_loaded_while_tracing(void **state)
+{
+	reset();
+	char path[4096];
+	const char *build = getenv("UFT_BUILD");
+	snprintf(path, sizeof(path), "%s/tests/libftrace_late.so", build ? build : "build");
+	assert_int_equal(echo("current_tracer", "function", W), 0);
+	void *h = dlopen(path, RTLD_NOW);
+	assert_non_null(h);
+	int (*late)(int) = (int (*)(int))dlsym(h, "fx_late");
+	assert_int_equal(late(1), 8);
+	struct recs rs = read_records();
+	size_t hits = 0;
+	for (size_t i = 0; i < rs.n; i++)
+		hits += rs.r[i].a == (uintptr_t)late;
+	assert_int_equal(hits, 1);
+	free(rs.r);
+	reset();
+}
+
 /* A function command stops tracing after the third hit of ft_mid. */
 static void test_traceoff_command(void **state)
 {
@@ -662,6 +684,7 @@ int main(void)
 	    cmocka_unit_test(test_graph_signal_handler),
 	    cmocka_unit_test(test_graph_under_signal_storm),
 	    cmocka_unit_test(test_shared_library),
+	    cmocka_unit_test(test_library_loaded_while_tracing),
 	    cmocka_unit_test(test_traceoff_command),
 	    cmocka_unit_test(test_switch_while_running),
 	};
