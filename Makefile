@@ -120,6 +120,15 @@ $(BUILD)/tests/%: tests/unit/%.c $(LIBUFT_A) $(LIBTOOLS_A)
 		-rdynamic -Wl,--whole-archive $(LIBUFT_A) -Wl,--no-whole-archive $(LIBTOOLS_A) \
 		$(LDFLAGS_ALL) $(PKG_LIBS) -lcmocka -lpthread -ldl -lm
 
+# The function tracer test again as a fixed-address (non-PIE) program
+# (ThreadSanitizer needs PIE).
+NOPIE_TEST := $(if $(findstring thread,$(SAN)),,$(BUILD)/tests/test_ftrace_nopie)
+$(BUILD)/tests/test_ftrace_nopie: tests/unit/test_ftrace.c $(LIBUFT_A) $(LIBTOOLS_A)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) $(PKG_CFLAGS) $(TRACED_CFLAGS) -fno-PIC -fno-pie -Itests/unit -o $@ $< \
+		-no-pie -rdynamic -Wl,--whole-archive $(LIBUFT_A) -Wl,--no-whole-archive $(LIBTOOLS_A) \
+		$(LDFLAGS_ALL) $(PKG_LIBS) -lcmocka -lpthread -ldl -lm
+
 $(BUILD)/tests/lib%.so: tests/fixtures/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) $(TRACED_CFLAGS) -shared -Itests/fixtures -o $@ $<
@@ -146,7 +155,7 @@ $(BUILD)/tests/%: tests/helpers/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -o $@ $< $(LDFLAGS_ALL)
 
-tests-bin: $(TESTS) $(FUZZ_RUNNERS) $(FIXTURES) $(TEST_HELPERS) $(CXX_TEST)
+tests-bin: $(TESTS) $(FUZZ_RUNNERS) $(FIXTURES) $(TEST_HELPERS) $(CXX_TEST) $(NOPIE_TEST)
 
 deps:
 	@scripts/deps.sh
