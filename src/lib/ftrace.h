@@ -84,6 +84,10 @@ void uft_ftrace_after_jump(void);
  * unwound); those calls get no exit record. */
 void uft_ftrace_unhook_returns(void);
 
+/* Keeps a replaced list that a hook may still read: never freed, and still
+ * reachable (tree lock held). */
+void uft_ftrace_keep(void *p);
+
 /* A thread exits: its shadow stack goes back to a pool. */
 void uft_ftrace_thread_exit(void);
 

@@ -359,6 +359,24 @@ uintptr_t uft_ftrace_exit(uintptr_t sp)
 	return e.ret;
 }
 
+static void **kept;
+static size_t nr_kept, cap_kept;
+
+void uft_ftrace_keep(void *p)
+{
+	if (!p)
+		return;
+	if (nr_kept == cap_kept) {
+		size_t cap = cap_kept ? cap_kept * 2 : 64;
+		void **k = realloc(kept, cap * sizeof(*k));
+		if (!k)
+			return; /* lost from sight, still never freed */
+		kept = k;
+		cap_kept = cap;
+	}
+	kept[nr_kept++] = p;
+}
+
 bool uft_ftrace_in_hook(void)
 {
 	return busy != 0;

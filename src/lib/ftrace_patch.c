@@ -290,6 +290,7 @@ int uft_ftrace_apply(bool sync, void (*stopped)(void *ctx), void *ctx)
 		struct change *bigger = malloc(n * sizeof(*c));
 		if (!bigger)
 			return -ENOMEM;
+		uft_ftrace_keep(c);
 		c = bigger;
 		cap = n;
 	}

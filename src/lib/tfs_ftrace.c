@@ -46,6 +46,8 @@ struct probes {
 };
 static struct probes *probes[UFT_MAX_BUFFERS];
 
+static int set_pid_list(uint32_t b, const int32_t *tids, uint32_t nr);
+
 /* ---- the flat list of sites (available_filter_functions order) ---- */
 
 struct ref {
@@ -108,7 +110,8 @@ static void put_name(FILE *out, uint32_t i)
 
 static void publish_probes(uint32_t b, struct probes *p)
 {
-	__atomic_store_n(&probes[b], p, __ATOMIC_RELEASE); /* old lists are kept */
+	uft_ftrace_keep(probes[b]); /* a hook may be reading it */
+	__atomic_store_n(&probes[b], p, __ATOMIC_RELEASE);
 }
 
 /* Recomputes every site's masks from the tracers, the filters and the
@@ -211,7 +214,7 @@ void tfs_ftrace_instance_gone(struct tfs_inst *in)
 		notr[i] &= ~(1u << b);
 	}
 	publish_probes(b, NULL);
-	__atomic_store_n(&uft_ftrace_pids[b], NULL, __ATOMIC_RELEASE);
+	set_pid_list(b, NULL, 0);
 	if (refresh() == 0)
 		update_sites();
 }
@@ -633,7 +636,7 @@ static int set_pid_list(uint32_t b, const int32_t *tids, uint32_t nr)
 		p->nr = nr;
 		memcpy(p->tid, tids, nr * sizeof(*tids));
 	}
-	/* The old list is kept: a hook may be reading it. */
+	uft_ftrace_keep(uft_ftrace_pids[b]); /* a hook may be reading it */
 	__atomic_store_n(&uft_ftrace_pids[b], p, __ATOMIC_RELEASE);
 	return 0;
 }
