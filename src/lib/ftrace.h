@@ -74,8 +74,9 @@ extern struct uft_ftrace_pids *uft_ftrace_pids[32];
 extern uint32_t uft_ftrace_max_depth;
 extern uint32_t uft_ftrace_graph_starts;
 
-/* A function command's site was hit (tfs_ftrace.c runs the commands). */
-void uft_ftrace_probe_hit(const struct uft_ftrace_site *s, uint32_t buffers);
+/* A function command's site was hit (tfs_ftrace.c runs the commands); `ra`
+ * is the return address into the trampoline, where a stack trace starts. */
+void uft_ftrace_probe_hit(const struct uft_ftrace_site *s, uint32_t buffers, void *ra);
 
 /* Called by the long jumps: a jump out of a signal handler that interrupted
  * the hooks leaves them. */

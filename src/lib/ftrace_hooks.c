@@ -310,7 +310,7 @@ void uft_ftrace_entry(uintptr_t sled_end, uintptr_t *slot)
 		if (gr && (gr = pid_filter(gr, tid)))
 			graph_entry(t, s, slot, gr);
 		if (probe && (probe = pid_filter(probe, tid)))
-			uft_ftrace_probe_hit(s, probe);
+			uft_ftrace_probe_hit(s, probe, __builtin_return_address(0));
 	}
 	atomic_signal_fence(memory_order_seq_cst);
 	busy = 0;

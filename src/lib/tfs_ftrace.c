@@ -579,7 +579,7 @@ static void set_on(uint32_t b, bool on)
 		uft_buffer_update_fast();
 }
 
-void uft_ftrace_probe_hit(const struct uft_ftrace_site *s, uint32_t buffers)
+void uft_ftrace_probe_hit(const struct uft_ftrace_site *s, uint32_t buffers, void *ra)
 {
 	for (; buffers; buffers &= buffers - 1) {
 		uint32_t b = (uint32_t)__builtin_ctz(buffers);
@@ -603,7 +603,7 @@ void uft_ftrace_probe_hit(const struct uft_ftrace_site *s, uint32_t buffers)
 				break;
 			case CMD_STACKTRACE:
 				if (take_count(pr))
-					uft_stack_record(b, __builtin_return_address(0));
+					uft_stack_record(b, ra); /* from the traced function up */
 				break;
 			}
 		}

@@ -22,6 +22,7 @@
 
 #include "common/ftrace_records.h"
 #include "common/ring_reader.h"
+#include "lib/stack_event.h"
 #include "lib/runtime.h"
 #include "lib/tfs.h"
 #include "lib/tracefs.h"
@@ -627,6 +628,107 @@ static void test_traceoff_command(void **state)
 	reset();
 }
 
+/* stacktrace: a kernel_stack record from the traced function up; snapshot:
+ * the buffer so far moves to the snapshot. */
+struct stack_seen {
+	int stacks;
+	uint64_t first, second;
+};
+
+static int see_stack(void *ctx, uint64_t ts, uint32_t cpu, const void *data, uint32_t len,
+		     uint64_t missed)
+{
+	struct stack_seen *s = ctx;
+	const struct uft_common_entry *c = data;
+	if (c->type != UFT_ID_KERNEL_STACK)
+		return 0;
+	const struct {
+		struct uft_common_entry c;
+		int32_t size;
+		uint32_t pad;
+		uint64_t caller[8];
+	} *r = data;
+	s->stacks++;
+	s->first = r->caller[0];
+	s->second = r->caller[1];
+	return 0;
+}
+
+static void peek_stack(void *ctx, struct uft_ring *r, uint32_t slot)
+{
+	uft_ring_peek(r, see_stack, ctx);
+}
+
+static void test_stacktrace_and_snapshot_commands(void **state)
+{
+	reset();
+	assert_int_equal(echo("set_ftrace_filter", "ft_leaf:stacktrace:1", W), 0);
+	ft_mid(1); /* tracer nop: the command still patches ft_leaf */
+	ft_mid(2); /* count used up */
+	struct stack_seen seen = {0};
+	pthread_mutex_lock(&tfs_lock);
+	tfs_for_each_ring(0, peek_stack, &seen);
+	pthread_mutex_unlock(&tfs_lock);
+	assert_int_equal(seen.stacks, 1);
+	uintptr_t leaf = (uintptr_t)ft_leaf, mid = (uintptr_t)ft_mid;
+	assert_true(seen.first > leaf && seen.first < leaf + 32);
+	assert_true(seen.second > mid && seen.second < mid + 64);
+	expect_file("set_ftrace_filter",
+		    "#### all functions enabled ####\nft_leaf:stacktrace:count=0\n");
+	assert_int_equal(echo("set_ftrace_filter", "!ft_leaf:stacktrace:0", A), 0);
+
+	assert_int_equal(echo("set_ftrace_filter", "ft_leaf", W), 0);
+	assert_int_equal(echo("set_ftrace_filter", "ft_mid:snapshot", A), 0);
+	assert_int_equal(echo("current_tracer", "function", W), 0);
+	ft_leaf(1);
+	ft_mid(2); /* the snapshot holds the first ft_leaf */
+	int err;
+	char *snap = tfs_cat("snapshot", &err); /* the tree takes pending snapshots first */
+	assert_non_null(snap);
+	assert_non_null(strstr(snap, "entries-in-buffer/entries-written: 1/1"));
+	free(snap);
+	struct recs rs = read_records();
+	assert_int_equal(rs.n, 1); /* ft_mid's ft_leaf, after the snapshot */
+	free(rs.r);
+	assert_int_equal(echo("set_ftrace_filter", "!ft_mid:snapshot", A), 0);
+	assert_int_equal(echo("snapshot", "0", W), 0);
+	reset();
+}
+
+/* The function tracer of an instance writes into its own buffer only, with
+ * its own filter. */
+static void test_instance_function_tracer(void **state)
+{
+	reset();
+	assert_int_equal(uft_tracefs_mkdir("instances/fi"), 0);
+	assert_int_equal(echo("instances/fi/set_ftrace_filter", "ft_mid", W), 0);
+	assert_int_equal(echo("instances/fi/current_tracer", "function", W), 0);
+	assert_int_equal(echo("set_ftrace_filter", "ft_leaf", W), 0);
+	assert_int_equal(echo("current_tracer", "function", W), 0);
+	expect_file("enabled_functions", "ft_leaf (1)      \nft_mid (1)      \n");
+	ft_mid(1);
+	struct recs top = {0}, inst = {0};
+	pthread_mutex_lock(&tfs_lock);
+	uint32_t buf = 0;
+	for (int i = 1; i < UFT_MAX_BUFFERS; i++)
+		if (tfs_insts[i] && strcmp(tfs_insts[i]->name, "fi") == 0)
+			buf = tfs_insts[i]->buffer;
+	tfs_for_each_ring(0, peek_ring, &top);
+	if (buf)
+		tfs_for_each_ring(buf, peek_ring, &inst);
+	pthread_mutex_unlock(&tfs_lock);
+	assert_int_not_equal(buf, 0);
+	assert_int_equal(top.n, 1);
+	assert_int_equal(top.r[0].a, (uintptr_t)ft_leaf);
+	assert_int_equal(inst.n, 1);
+	assert_int_equal(inst.r[0].a, (uintptr_t)ft_mid);
+	free(top.r);
+	free(inst.r);
+	assert_int_equal(uft_tracefs_rmdir("instances/fi"), 0);
+	expect_file("enabled_functions", "ft_leaf (1)      \n");
+	reset();
+}
+
 /* Threads run traced code while the tracers are switched on and off. */
 static volatile int stop_workers;
 static void *worker(void *arg)
@@ -689,6 +791,8 @@ int main(void)
 	    cmocka_unit_test(test_shared_library),
 	    cmocka_unit_test(test_library_loaded_while_tracing),
 	    cmocka_unit_test(test_traceoff_command),
+	    cmocka_unit_test(test_stacktrace_and_snapshot_commands),
+	    cmocka_unit_test(test_instance_function_tracer),
 	    cmocka_unit_test(test_switch_while_running),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
