@@ -61,6 +61,11 @@ struct uft_ftrace_site *uft_ftrace_site_at(uintptr_t ret);
 int uft_ftrace_apply(bool sync, void (*stopped)(void *ctx), void *ctx);
 /* Whether the calling thread is inside a hook (for the stop handler). */
 bool uft_ftrace_in_hook(void);
+/* Marks the calling thread as inside a hook (so it traces nothing, e.g. a
+ * traced function libc calls while the patcher has the others stopped);
+ * returns the previous mark for uft_ftrace_unhold(). */
+uint32_t uft_ftrace_hold(void);
+void uft_ftrace_unhold(uint32_t prev);
 
 /* set_ftrace_pid of each buffer: NULL (every thread) or the tids. Replaced
  * lists are never freed (a hook may be reading one). */

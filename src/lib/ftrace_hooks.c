@@ -382,6 +382,20 @@ bool uft_ftrace_in_hook(void)
 	return busy != 0;
 }
 
+uint32_t uft_ftrace_hold(void)
+{
+	uint32_t prev = busy;
+	busy = 1;
+	atomic_signal_fence(memory_order_seq_cst);
+	return prev;
+}
+
+void uft_ftrace_unhold(uint32_t prev)
+{
+	atomic_signal_fence(memory_order_seq_cst);
+	busy = prev;
+}
+
 void uft_ftrace_after_jump(void)
 {
 	busy = 0;

@@ -323,6 +323,9 @@ int uft_ftrace_apply(bool sync, void (*stopped)(void *ctx), void *ctx)
 	}
 	changes = c;
 	nr_changes = n;
+	/* Nothing this thread calls may be traced while the others are stopped
+	 * (a traced function could need a lock a stopped thread holds). */
+	uint32_t held = uft_ftrace_hold();
 	/* Stopped with no thread inside a hook, every hook that started before
 	 * the caller's changes has finished: what runs after sees them all.
 	 * A thread caught inside one is let go and the stop tried again. */
@@ -342,5 +345,6 @@ int uft_ftrace_apply(bool sync, void (*stopped)(void *ctx), void *ctx)
 		break;
 	}
 	nr_changes = 0;
+	uft_ftrace_unhold(held);
 	return rc;
 }
