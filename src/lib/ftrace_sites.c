@@ -345,6 +345,16 @@ struct scan {
 	int rc;
 };
 
+/* An object closed and loaded again at the same place has fresh code: its
+ * patched sleds are NOPs again. */
+static bool reloaded(const struct uft_ftrace_obj *o)
+{
+	for (uint32_t k = 0; k < o->nr; k++)
+		if (o->sites[k].patched)
+			return *(const uint8_t *)o->sites[k].addr != 0xe8;
+	return false;
+}
+
 static int each_object(struct dl_phdr_info *info, size_t size, void *arg)
 {
 	struct scan *sc = arg;
@@ -354,6 +364,10 @@ static int each_object(struct dl_phdr_info *info, size_t size, void *arg)
 	for (uint32_t i = 0; i < uft_ftrace_nr_objs; i++) {
 		struct uft_ftrace_obj *o = &uft_ftrace_objs[i];
 		if (!o->gone && o->base == info->dlpi_addr && strcmp(o->path, path) == 0) {
+			if (reloaded(o)) {
+				o->gone = true;
+				continue;
+			}
 			sc->seen[i] = true;
 			return 0;
 		}

@@ -604,6 +604,20 @@ static void test_library_loaded_while_tracing(void **state)
 		hits += rs.r[i].a == (uintptr_t)late;
 	assert_int_equal(hits, 1);
 	free(rs.r);
+	/* Closed and loaded again (fresh code, NOPs again): patched again. */
+	assert_int_equal(echo("current_tracer", "function", W), 0);
+	assert_int_equal(dlclose(h), 0);
+	h = dlopen(path, RTLD_NOW);
+	assert_non_null(h);
+	late = (int (*)(int))dlsym(h, "fx_late");
+	assert_int_equal(late(2), 9);
+	rs = read_records();
+	hits = 0;
+	for (size_t i = 0; i < rs.n; i++)
+		hits += rs.r[i].a == (uintptr_t)late;
+	assert_int_equal(hits, 1);
+	free(rs.r);
+	expect_file("enabled_functions", "");
 	reset();
 }
 
