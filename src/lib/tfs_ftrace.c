@@ -37,6 +37,7 @@ static const char *const cmd_names[NR_CMDS] = {"traceon", "traceoff", "snapshot"
 
 struct probe {
 	const struct uft_ftrace_site *site;
+	const char *mod; /* its library's name, NULL: the program */
 	int cmd;
 	_Atomic long count;
 };
@@ -335,21 +336,34 @@ static int command_token(struct tfs_inst *in, char *tok, bool remove, struct pro
 		return -EINVAL;
 	struct probes *p = *pending;
 	uint32_t hits = 0;
+	if (remove) {
+		/* As the kernel's: no command of that kind here is ENODEV, none
+		 * on the functions named is EINVAL. */
+		bool any = false;
+		for (uint32_t k = 0; p && k < p->nr && !any; k++)
+			any = p->p[k].cmd == c;
+		if (!any)
+			return -ENODEV;
+	}
 	for (uint32_t i = 0; i < nr_refs; i++) {
 		if (!matches(i, func, NULL, 0))
 			continue;
+		if (remove) {
+			uint32_t k = 0;
+			while (p && k < p->nr && !(p->p[k].site == refs[i].s && p->p[k].cmd == c))
+				k++;
+			if (p && k < p->nr) {
+				p->p[k] = p->p[p->nr - 1];
+				p->nr--;
+				hits++;
+			}
+			continue;
+		}
 		hits++;
 		uint32_t at = p ? p->nr : 0;
 		for (uint32_t k = 0; p && k < p->nr; k++)
 			if (p->p[k].site == refs[i].s && p->p[k].cmd == c)
 				at = k;
-		if (remove) {
-			if (p && at < p->nr) {
-				p->p[at] = p->p[p->nr - 1];
-				p->nr--;
-			}
-			continue;
-		}
 		if (!p || at == p->nr) {
 			uint32_t nr = p ? p->nr : 0;
 			struct probes *q = realloc(p, sizeof(*q) + (nr + 1) * sizeof(q->p[0]));
@@ -361,6 +375,7 @@ static int command_token(struct tfs_inst *in, char *tok, bool remove, struct pro
 			*pending = p;
 		}
 		p->p[at].site = refs[i].s;
+		p->p[at].mod = refs[i].o->mod;
 		p->p[at].cmd = c;
 		atomic_store(&p->p[at].count, count);
 		if (at == p->nr)
@@ -432,6 +447,7 @@ static struct probes *copy_probes(uint32_t b, int *err)
 	q->nr = p->nr;
 	for (uint32_t k = 0; k < p->nr; k++) {
 		q->p[k].site = p->p[k].site;
+		q->p[k].mod = p->p[k].mod;
 		q->p[k].cmd = p->p[k].cmd;
 		atomic_store(&q->p[k].count, atomic_load(&p->p[k].count));
 	}
@@ -547,7 +563,11 @@ static int show_set(const struct tfs_node *n, FILE *out)
 	const struct probes *p = k == SET_FILTER ? probes[b] : NULL;
 	for (uint32_t j = 0; p && j < p->nr; j++) {
 		long c = atomic_load(&p->p[j].count);
-		fprintf(out, "%s:%s", p->p[j].site->name, cmd_names[p->p[j].cmd]);
+		/* %ps of the function, as the kernel prints it: with its module. */
+		fputs(p->p[j].site->name, out);
+		if (p->p[j].mod)
+			fprintf(out, " [%s]", p->p[j].mod);
+		fprintf(out, ":%s", cmd_names[p->p[j].cmd]);
 		if (c == UNLIMITED)
 			fputs(":unlimited\n", out);
 		else

@@ -334,8 +334,13 @@ static void test_filter_file_text(void **state)
 		    "ft_raiser\nft_top:traceoff:count=3\nft_mid:traceon:unlimited\n");
 	assert_int_equal(echo("set_ftrace_filter", "ft_mid:nosuchcmd", A), -EINVAL);
 	assert_int_equal(echo("set_ftrace_filter", "ft_top:traceoff:x", A), -EINVAL);
+	/* Removing: none of that command on the function is EINVAL, none of
+	 * that command at all ENODEV, as the kernel's. */
+	assert_int_equal(echo("set_ftrace_filter", "!ft_leaf:traceoff", A), -EINVAL);
+	assert_int_equal(echo("set_ftrace_filter", "!ft_top:snapshot", A), -ENODEV);
 	assert_int_equal(echo("set_ftrace_filter", "!ft_top:traceoff", A), 0);
 	assert_int_equal(echo("set_ftrace_filter", "!ft_mid:traceon", A), 0);
+	assert_int_equal(echo("set_ftrace_filter", "!ft_mid:traceon", A), -ENODEV);
 	/* `>` empties the functions, not the commands (none left here). */
 	assert_int_equal(echo("set_ftrace_filter", "", W), 0);
 	expect_file("set_ftrace_filter", "#### all functions enabled ####\n");
@@ -573,6 +578,13 @@ static void test_shared_library(void **state)
 	assert_int_equal(echo("set_ftrace_filter", "!fx_twice*:mod:libftrace_lib.so", A), 0);
 	expect_file("set_ftrace_filter", "fx_square [libftrace_lib.so]\n");
 	assert_int_equal(echo("set_ftrace_filter", "*:mod:nosuch.so", A), -EINVAL);
+	assert_int_equal(echo("set_ftrace_filter", ":mod:libftrace_lib.so", W), 0);
+	expect_file("set_ftrace_filter",
+		    "fx_square [libftrace_lib.so]\nfx_twice_square [libftrace_lib.so]\n");
+	assert_int_equal(echo("set_ftrace_filter", "fx_square:traceon:2", W), 0);
+	expect_file("set_ftrace_filter", "#### all functions enabled ####\n"
+					 "fx_square [libftrace_lib.so]:traceon:count=2\n");
+	assert_int_equal(echo("set_ftrace_filter", "!fx_square:traceon", A), 0);
 	assert_int_equal(echo("set_ftrace_filter", "fx_*", W), 0);
 	assert_int_equal(echo("current_tracer", "function_graph", W), 0);
 	assert_int_equal(twice(3), 18);
