@@ -120,6 +120,15 @@ $(BUILD)/tests/%: tests/unit/%.c $(LIBUFT_A) $(LIBTOOLS_A)
 		-rdynamic -Wl,--whole-archive $(LIBUFT_A) -Wl,--no-whole-archive $(LIBTOOLS_A) \
 		$(LDFLAGS_ALL) $(PKG_LIBS) -lcmocka -lpthread -ldl -lm
 
+# The function tracer test again as a fixed-address (non-PIE) program
+# (ThreadSanitizer needs PIE).
+NOPIE_TEST := $(if $(findstring thread,$(SAN)),,$(BUILD)/tests/test_ftrace_nopie)
+$(BUILD)/tests/test_ftrace_nopie: tests/unit/test_ftrace.c $(LIBUFT_A) $(LIBTOOLS_A)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) $(PKG_CFLAGS) $(TRACED_CFLAGS) -fno-PIC -fno-pie -Itests/unit -o $@ $< \
+		-no-pie -rdynamic -Wl,--whole-archive $(LIBUFT_A) -Wl,--no-whole-archive $(LIBTOOLS_A) \
+		$(LDFLAGS_ALL) $(PKG_LIBS) -lcmocka -lpthread -ldl -lm
+
 $(BUILD)/tests/lib%.so: tests/fixtures/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) $(TRACED_CFLAGS) -shared -Itests/fixtures -o $@ $<
@@ -128,6 +137,17 @@ $(BUILD)/fuzz/%: fuzz/%.c fuzz/standalone_main.c $(LIBTOOLS_A)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) $(PKG_CFLAGS) -o $@ $< fuzz/standalone_main.c $(LIBTOOLS_A) \
 		$(LDFLAGS_ALL) $(PKG_LIBS) -lpthread -lm
+
+# The C++ exception test of the function tracers, when a C++ compiler is there.
+CXX := $(if $(findstring clang,$(CC)),clang++,g++)
+CXX_TEST := $(if $(shell command -v $(CXX) 2>/dev/null),$(BUILD)/tests/test_ftrace_cxx)
+$(BUILD)/tests/test_ftrace_cxx: tests/cxx/test_ftrace_cxx.cc $(call OBJ,tests/cxx/ftrace_helper.c) \
+		$(LIBUFT_A) $(LIBTOOLS_A)
+	@mkdir -p $(dir $@)
+	$(CXX) -std=c++17 $(OPT) -g $(WARN) $(TRACED_CFLAGS) $(filter -fsanitize% -fno-%,$(CFLAGS_ALL)) \
+		-o $@ $< $(call OBJ,tests/cxx/ftrace_helper.c) \
+		-rdynamic -Wl,--whole-archive $(LIBUFT_A) -Wl,--no-whole-archive $(LIBTOOLS_A) \
+		$(LDFLAGS_ALL) -lpthread -ldl -lm
 
 # Small programs the integration tests run.
 TEST_HELPERS := $(patsubst tests/helpers/%.c,$(BUILD)/tests/%,$(wildcard tests/helpers/*.c))
@@ -142,7 +162,7 @@ $(BUILD)/tests/%: tests/gen/%.c $(LIBTOOLS_A)
 	$(CC) $(CFLAGS_ALL) $(PKG_CFLAGS) -Itests/unit -o $@ $< $(LIBTOOLS_A) \
 		$(LDFLAGS_ALL) $(PKG_LIBS) -lpthread -lm
 
-tests-bin: $(TESTS) $(FUZZ_RUNNERS) $(FIXTURES) $(TEST_HELPERS) $(TEST_GEN)
+tests-bin: $(TESTS) $(FUZZ_RUNNERS) $(FIXTURES) $(TEST_HELPERS) $(TEST_GEN) $(CXX_TEST) $(NOPIE_TEST)
 
 deps:
 	@scripts/deps.sh

@@ -269,3 +269,11 @@ END {
 			ns["ow_hist"] - ns["ow_ints"], ns["ow_hist"] / ns["ow_ints"], ns["ow_histonly"]
 	if (tsc > 0) printf "(TSC %.3f GHz; TSC cycles are reference cycles, not core cycles)\n", tsc
 }' "$RES"
+
+# Function tracing: ns per call of an empty function, median of the timed
+# runs (bench/bench_ftrace.c); no floor, no ratio.
+if [ -x "$B/bench_ftrace" ]; then
+	echo
+	echo "-- function tracing (ns per call)"
+	UFT_CTL=0 "${PIN_W[@]}" "$B/bench_ftrace" "$((ITERS * 10))" "$REPS"
+fi

@@ -228,7 +228,7 @@
 	    __attribute__((section(UFT_SECTION), used)) = &uft_event_##evn;                        \
 	/* Everything the fast path does not do: filters, instances, nesting, a                    \
 	 * page switch, a new thread. */                                                           \
-	static __attribute__((noinline, cold)) void uft__reserve_trace_##evn(proto)                \
+	static UFT_NOTRACE __attribute__((noinline, cold)) void uft__reserve_trace_##evn(proto)    \
 	{                                                                                          \
 		uint64_t uft__tsc = uft_fast_take_hint();                                          \
 		if (!uft_event_##evn.enabled)                                                      \
@@ -272,12 +272,12 @@
 			tstruct assign uft_commit(&__rsv);                                         \
 		}                                                                                  \
 	}                                                                                          \
-	__attribute__((noinline, cold)) void uft__slow_trace_##evn(proto)                          \
+	UFT_NOTRACE __attribute__((noinline, cold)) void uft__slow_trace_##evn(proto)              \
 	{                                                                                          \
 		UFT__SDT_PROBE(UFT_SYSTEM, evn, args);                                             \
 		uft__reserve_trace_##evn(args);                                                    \
 	}                                                                                          \
-	__attribute__((noinline)) void uft__do_trace_##evn(proto)                                  \
+	UFT_NOTRACE __attribute__((noinline)) void uft__do_trace_##evn(proto)                      \
 	{                                                                                          \
 		UFT__SDT_PROBE(UFT_SYSTEM, evn, args);                                             \
 		/* Off (the gate may be up for an SDT tracer alone) or not for the fast            \

@@ -12,6 +12,18 @@ extern "C" {
 
 #define UFT_EVENT_MAGIC 0x55465445u /* "UFTE" */
 
+/* uft's own functions in a program (the generated writers, the registration
+ * constructors) get no patchable entry: the function tracers never trace
+ * the tracing code, as the kernel's notrace. */
+#if defined(__has_attribute)
+#if __has_attribute(patchable_function_entry)
+#define UFT_NOTRACE __attribute__((patchable_function_entry(0, 0)))
+#endif
+#endif
+#ifndef UFT_NOTRACE
+#define UFT_NOTRACE
+#endif
+
 enum uft_field_kind {
 	UFT_FIELD_SCALAR = 0, /* integer, bool or pointer */
 	UFT_FIELD_ARRAY = 1,  /* fixed array such as char comm[16] */

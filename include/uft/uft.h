@@ -85,13 +85,13 @@ int uft__fast_filter_pass(const void *filter, const void *rec, uint32_t len);
 extern struct uft_event *const __start_uft_events[] __attribute__((weak, visibility("hidden")));
 extern struct uft_event *const __stop_uft_events[] __attribute__((weak, visibility("hidden")));
 
-__attribute__((constructor, used)) static void uft__register_this_object(void)
+UFT_NOTRACE __attribute__((constructor, used)) static void uft__register_this_object(void)
 {
 	if ((const void *)__start_uft_events != (const void *)__stop_uft_events)
 		uft__register_section(__start_uft_events, __stop_uft_events);
 }
 
-__attribute__((destructor, used)) static void uft__unregister_this_object(void)
+UFT_NOTRACE __attribute__((destructor, used)) static void uft__unregister_this_object(void)
 {
 	if ((const void *)__start_uft_events != (const void *)__stop_uft_events)
 		uft__unregister_section(__start_uft_events, __stop_uft_events);

@@ -61,6 +61,11 @@ struct uft_ftrace_site *uft_ftrace_site_at(uintptr_t ret);
 int uft_ftrace_apply(bool sync, void (*stopped)(void *ctx), void *ctx);
 /* Whether the calling thread is inside a hook (for the stop handler). */
 bool uft_ftrace_in_hook(void);
+/* Marks the calling thread as inside a hook (so it traces nothing, e.g. a
+ * traced function libc calls while the patcher has the others stopped);
+ * returns the previous mark for uft_ftrace_unhold(). */
+uint32_t uft_ftrace_hold(void);
+void uft_ftrace_unhold(uint32_t prev);
 
 /* set_ftrace_pid of each buffer: NULL (every thread) or the tids. Replaced
  * lists are never freed (a hook may be reading one). */
@@ -74,8 +79,9 @@ extern struct uft_ftrace_pids *uft_ftrace_pids[32];
 extern uint32_t uft_ftrace_max_depth;
 extern uint32_t uft_ftrace_graph_starts;
 
-/* A function command's site was hit (tfs_ftrace.c runs the commands). */
-void uft_ftrace_probe_hit(const struct uft_ftrace_site *s, uint32_t buffers);
+/* A function command's site was hit (tfs_ftrace.c runs the commands); `ra`
+ * is the return address into the trampoline, where a stack trace starts. */
+void uft_ftrace_probe_hit(const struct uft_ftrace_site *s, uint32_t buffers, void *ra);
 
 /* Called by the long jumps: a jump out of a signal handler that interrupted
  * the hooks leaves them. */
@@ -83,6 +89,10 @@ void uft_ftrace_after_jump(void);
 /* Puts every hooked return address of the thread back (before a stack is
  * unwound); those calls get no exit record. */
 void uft_ftrace_unhook_returns(void);
+
+/* Keeps a replaced list that a hook may still read: never freed, and still
+ * reachable (tree lock held). */
+void uft_ftrace_keep(void *p);
 
 /* A thread exits: its shadow stack goes back to a pool. */
 void uft_ftrace_thread_exit(void);

@@ -310,7 +310,7 @@ void uft_ftrace_entry(uintptr_t sled_end, uintptr_t *slot)
 		if (gr && (gr = pid_filter(gr, tid)))
 			graph_entry(t, s, slot, gr);
 		if (probe && (probe = pid_filter(probe, tid)))
-			uft_ftrace_probe_hit(s, probe);
+			uft_ftrace_probe_hit(s, probe, __builtin_return_address(0));
 	}
 	atomic_signal_fence(memory_order_seq_cst);
 	busy = 0;
@@ -359,9 +359,41 @@ uintptr_t uft_ftrace_exit(uintptr_t sp)
 	return e.ret;
 }
 
+static void **kept;
+static size_t nr_kept, cap_kept;
+
+void uft_ftrace_keep(void *p)
+{
+	if (!p)
+		return;
+	if (nr_kept == cap_kept) {
+		size_t cap = cap_kept ? cap_kept * 2 : 64;
+		void **k = realloc(kept, cap * sizeof(*k));
+		if (!k)
+			return; /* lost from sight, still never freed */
+		kept = k;
+		cap_kept = cap;
+	}
+	kept[nr_kept++] = p;
+}
+
 bool uft_ftrace_in_hook(void)
 {
 	return busy != 0;
+}
+
+uint32_t uft_ftrace_hold(void)
+{
+	uint32_t prev = busy;
+	busy = 1;
+	atomic_signal_fence(memory_order_seq_cst);
+	return prev;
+}
+
+void uft_ftrace_unhold(uint32_t prev)
+{
+	atomic_signal_fence(memory_order_seq_cst);
+	busy = prev;
 }
 
 void uft_ftrace_after_jump(void)

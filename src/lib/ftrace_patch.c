@@ -241,8 +241,10 @@ static int write_changes(void)
 		uintptr_t start = changes[i].addr & ~(page - 1);
 		uintptr_t end = (changes[i].addr + UFT_FTRACE_SLED + page - 1) & ~(page - 1);
 		size_t j = i + 1;
-		while (j < nr_changes && (changes[j].addr & ~(page - 1)) < end + page) {
-			end = (changes[j].addr + UFT_FTRACE_SLED + page - 1) & ~(page - 1);
+		while (j < nr_changes && changes[j].addr >= start && changes[j].addr <= end) {
+			uintptr_t e = (changes[j].addr + UFT_FTRACE_SLED + page - 1) & ~(page - 1);
+			if (e > end)
+				end = e;
 			j++;
 		}
 		/* Executable throughout: the range may hold this very code. */
@@ -288,6 +290,7 @@ int uft_ftrace_apply(bool sync, void (*stopped)(void *ctx), void *ctx)
 		struct change *bigger = malloc(n * sizeof(*c));
 		if (!bigger)
 			return -ENOMEM;
+		uft_ftrace_keep(c);
 		c = bigger;
 		cap = n;
 	}
@@ -320,6 +323,9 @@ int uft_ftrace_apply(bool sync, void (*stopped)(void *ctx), void *ctx)
 	}
 	changes = c;
 	nr_changes = n;
+	/* Nothing this thread calls may be traced while the others are stopped
+	 * (a traced function could need a lock a stopped thread holds). */
+	uint32_t held = uft_ftrace_hold();
 	/* Stopped with no thread inside a hook, every hook that started before
 	 * the caller's changes has finished: what runs after sees them all.
 	 * A thread caught inside one is let go and the stop tried again. */
@@ -339,5 +345,6 @@ int uft_ftrace_apply(bool sync, void (*stopped)(void *ctx), void *ctx)
 		break;
 	}
 	nr_changes = 0;
+	uft_ftrace_unhold(held);
 	return rc;
 }

@@ -8,6 +8,7 @@
 #include <link.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdio.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -154,42 +155,70 @@ static int by_addr(const void *a, const void *b)
 	return x->addr < y->addr ? -1 : x->addr > y->addr;
 }
 
-/* A page holding `jmp *0(%rip); .quad uft_ftrace_caller` within a call's
- * reach (rel32) of every sled in [lo, hi]. */
-static uintptr_t make_stub(uintptr_t lo, uintptr_t hi)
+/* Writes the stub into the page at `at` if it is free: 0 or -1. */
+static int place_stub(uintptr_t at, size_t page)
 {
-	const long page = sysconf(_SC_PAGESIZE);
-	const uintptr_t reach = 0x7fff0000u;
-	for (int dir = 0; dir < 2; dir++) {
-		for (uintptr_t step = 1; step < 32768; step++) {
-			uintptr_t at =
-			    dir == 0
-				? ((hi + (uintptr_t)page) & ~(uintptr_t)(page - 1)) + step * 0x10000
-				: (lo & ~(uintptr_t)(page - 1)) - step * 0x10000;
-			if ((dir == 0 && at + 16 - lo >= reach) ||
-			    (dir == 1 && (at > lo || hi - at >= reach)))
-				break;
-			void *p = mmap((void *)at, (size_t)page, PROT_READ | PROT_WRITE,
-				       MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
-			if (p == MAP_FAILED)
-				continue;
-			if ((uintptr_t)p != at) { /* an old kernel took the hint as a hint */
-				munmap(p, (size_t)page);
-				continue;
-			}
-			uint8_t *c = p;
-			const uint8_t jmp[6] = {0xff, 0x25, 0, 0, 0, 0};
-			uintptr_t target = (uintptr_t)uft_ftrace_caller;
-			memcpy(c, jmp, sizeof(jmp));
-			memcpy(c + 6, &target, sizeof(target));
-			if (mprotect(p, (size_t)page, PROT_READ | PROT_EXEC) != 0) {
-				munmap(p, (size_t)page);
-				return 0;
-			}
-			return at;
-		}
+	void *p = mmap((void *)at, page, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+	if (p == MAP_FAILED)
+		return -1;
+	if ((uintptr_t)p != at) { /* a kernel that took the address as a hint */
+		munmap(p, page);
+		return -1;
+	}
+	uint8_t *c = p;
+	const uint8_t jmp[6] = {0xff, 0x25, 0, 0, 0, 0}; /* jmp *0(%rip) */
+	uintptr_t target = (uintptr_t)uft_ftrace_caller;
+	memcpy(c, jmp, sizeof(jmp));
+	memcpy(c + 6, &target, sizeof(target));
+	if (mprotect(p, page, PROT_READ | PROT_EXEC) != 0) {
+		munmap(p, page);
+		return -1;
 	}
 	return 0;
+}
+
+static bool in_reach(uintptr_t at, uintptr_t lo, uintptr_t hi)
+{
+	const uintptr_t reach = 0x7fff0000u;
+	return (at >= hi ? at + 16 - lo : hi - at) < reach;
+}
+
+/* A page holding `jmp *uft_ftrace_caller` within a call's reach (rel32) of
+ * every sled in [lo, hi]: the free gap of the address space nearest to the
+ * object, from /proc/self/maps. */
+static uintptr_t make_stub(uintptr_t lo, uintptr_t hi)
+{
+	const size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	FILE *f = fopen("/proc/self/maps", "re");
+	if (!f)
+		return 0;
+	uintptr_t best = 0, best_dist = UINTPTR_MAX, prev_end = (uintptr_t)page * 16;
+	char line[512];
+	for (;;) {
+		unsigned long start = UINTPTR_MAX, end = UINTPTR_MAX;
+		bool more = fgets(line, sizeof(line), f) != NULL;
+		if (more && sscanf(line, "%lx-%lx", &start, &end) != 2)
+			continue;
+		if (!more)
+			start = 0x7ffffffff000ul; /* the top of user space */
+		if (start > prev_end) {		  /* a gap [prev_end, start) */
+			uintptr_t cand = start - page <= lo ? start - page : prev_end;
+			if (cand >= prev_end && in_reach(cand, lo, hi)) {
+				uintptr_t d = cand < lo ? lo - cand : cand - hi;
+				if (d < best_dist) {
+					best = cand;
+					best_dist = d;
+				}
+			}
+		}
+		if (!more)
+			break;
+		if (end > prev_end)
+			prev_end = end;
+	}
+	fclose(f);
+	return best && place_stub(best, page) == 0 ? best : 0;
 }
 
 /* The program's file, the path of a library. */
@@ -231,7 +260,14 @@ static int add_object(struct dl_phdr_info *info)
 		size_t n = sh[i].sh_size / sizeof(*e);
 		for (size_t k = 0; k < n; k++) {
 			uintptr_t a = e[k];
-			if (!a || !in_text(info, a) || !is_sled((const uint8_t *)a))
+			if (!a || !in_text(info, a))
+				continue;
+			/* clang's -fsanitize=function puts a short jump over its
+			 * signature data before the sled. */
+			const uint8_t *p = (const uint8_t *)a;
+			if (p[0] == 0xeb && p[1] <= 16 && in_text(info, a + 2 + p[1]))
+				a += 2u + p[1];
+			if (!is_sled((const uint8_t *)a))
 				continue;
 			const struct fsym *s = function_of(syms, nsyms, a - info->dlpi_addr);
 			if (!s || a - info->dlpi_addr - s->value > 16)
@@ -267,11 +303,22 @@ static int add_object(struct dl_phdr_info *info)
 			sites[w++] = sites[k];
 	nr = w;
 	uintptr_t stub = make_stub(sites[0].addr, sites[nr - 1].addr + UFT_FTRACE_SLED);
+	struct uft_ftrace_obj *o = &uft_ftrace_objs[uft_ftrace_nr_objs];
 	if (!stub) {
-		rc = -ENOMEM;
+		/* Out of reach of any free page: kept without sites, so it is
+		 * not read again at every scan. */
+		for (size_t k = 0; k < nr; k++)
+			free((void *)sites[k].name);
+		free(sites);
+		sites = NULL;
+		nr = 0;
+		o->path = strdup(path);
+		o->base = info->dlpi_addr;
+		o->lo = 1;
+		o->hi = 0;
+		__atomic_store_n(&uft_ftrace_nr_objs, uft_ftrace_nr_objs + 1, __ATOMIC_RELEASE);
 		goto out;
 	}
-	struct uft_ftrace_obj *o = &uft_ftrace_objs[uft_ftrace_nr_objs];
 	o->path = strdup(path);
 	o->mod = info->dlpi_name && *info->dlpi_name ? module_name(o->path) : NULL;
 	o->base = info->dlpi_addr;
@@ -298,6 +345,16 @@ struct scan {
 	int rc;
 };
 
+/* An object closed and loaded again at the same place has fresh code: its
+ * patched sleds are NOPs again. */
+static bool reloaded(const struct uft_ftrace_obj *o)
+{
+	for (uint32_t k = 0; k < o->nr; k++)
+		if (o->sites[k].patched)
+			return *(const uint8_t *)o->sites[k].addr != 0xe8;
+	return false;
+}
+
 static int each_object(struct dl_phdr_info *info, size_t size, void *arg)
 {
 	struct scan *sc = arg;
@@ -307,6 +364,10 @@ static int each_object(struct dl_phdr_info *info, size_t size, void *arg)
 	for (uint32_t i = 0; i < uft_ftrace_nr_objs; i++) {
 		struct uft_ftrace_obj *o = &uft_ftrace_objs[i];
 		if (!o->gone && o->base == info->dlpi_addr && strcmp(o->path, path) == 0) {
+			if (reloaded(o)) {
+				o->gone = true;
+				continue;
+			}
 			sc->seen[i] = true;
 			return 0;
 		}

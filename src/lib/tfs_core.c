@@ -79,7 +79,22 @@ static const char readme[] =
     "  synthetic_events\t- Create/append/remove/show synthetic events\n"
     "\t\t\t  Write into this file to define/undefine new synthetic events.\n"
     "\t\t\t  example: echo 'myevent u64 lat; char name[]' >> synthetic_events\n"
-    "  dynamic_events\t\t- Create/append/remove/show the synthetic events as s: lines\n";
+    "  dynamic_events\t\t- Create/append/remove/show the synthetic events as s: lines\n"
+    "  available_filter_functions - the functions the function tracers can patch\n"
+    "  set_ftrace_filter\t- trace only the functions written here\n"
+    "\t     accepts: names and globs (name*, *name, *name*), !glob removes\n"
+    "\t     modules: <glob>:mod:<library file name>\n"
+    "\t    triggers: <function>:<trigger>[:count] runs when the function is hit\n"
+    "\t     trigger: traceon, traceoff, snapshot, stacktrace\n"
+    "\t     example: echo parse:traceoff:3 >> set_ftrace_filter\n"
+    "\t              (a counted traceon/traceoff counts only when it changes tracing_on)\n"
+    "\t      remove: echo '!<function>:<trigger>' >> set_ftrace_filter\n"
+    "  set_ftrace_notrace\t- never trace the functions written here (no triggers)\n"
+    "  set_ftrace_pid\t- function trace only these thread ids\n"
+    "  set_graph_function\t- graph only these functions and what they call (function_graph)\n"
+    "  set_graph_notrace\t- leave out these functions and what they call (function_graph)\n"
+    "  max_graph_depth\t- deepest nesting the graph tracer records (0: no limit)\n"
+    "  enabled_functions\t- the functions patched now, with their users\n";
 
 static int show_readme(const struct tfs_node *n, FILE *out)
 {

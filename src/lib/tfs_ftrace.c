@@ -4,6 +4,7 @@
  * max_graph_depth and enabled_functions. Each change recomputes what every
  * site must do (ftrace.h masks) and patches the difference. */
 #define _GNU_SOURCE
+#include <dlfcn.h>
 #include <errno.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -36,6 +37,7 @@ static const char *const cmd_names[NR_CMDS] = {"traceon", "traceoff", "snapshot"
 
 struct probe {
 	const struct uft_ftrace_site *site;
+	const char *mod; /* its library's name, NULL: the program */
 	int cmd;
 	_Atomic long count;
 };
@@ -44,6 +46,8 @@ struct probes {
 	struct probe p[];
 };
 static struct probes *probes[UFT_MAX_BUFFERS];
+
+static int set_pid_list(uint32_t b, const int32_t *tids, uint32_t nr);
 
 /* ---- the flat list of sites (available_filter_functions order) ---- */
 
@@ -107,7 +111,8 @@ static void put_name(FILE *out, uint32_t i)
 
 static void publish_probes(uint32_t b, struct probes *p)
 {
-	__atomic_store_n(&probes[b], p, __ATOMIC_RELEASE); /* old lists are kept */
+	uft_ftrace_keep(probes[b]); /* a hook may be reading it */
+	__atomic_store_n(&probes[b], p, __ATOMIC_RELEASE);
 }
 
 /* Recomputes every site's masks from the tracers, the filters and the
@@ -210,9 +215,33 @@ void tfs_ftrace_instance_gone(struct tfs_inst *in)
 		notr[i] &= ~(1u << b);
 	}
 	publish_probes(b, NULL);
-	__atomic_store_n(&uft_ftrace_pids[b], NULL, __ATOMIC_RELEASE);
+	set_pid_list(b, NULL, 0);
 	if (refresh() == 0)
 		update_sites();
+}
+
+/* ---- libraries loaded while a tracer runs ---- */
+
+/* libuft stands in front of dlopen() so that a library loaded while a tracer
+ * or a command is active is patched as it arrives, as the kernel patches a
+ * module at load. A dlopen() made while the tree is busy (by the tree
+ * itself, or racing a write) leaves it to the next write. */
+void *dlopen(const char *file, int mode)
+{
+	static void *(*real)(const char *, int);
+	if (!real)
+		real = (void *(*)(const char *, int))dlsym(RTLD_NEXT, "dlopen");
+	void *h = real ? real(file, mode) : NULL;
+	bool active = __atomic_load_n(&uft_ftrace_fn_buffers, __ATOMIC_RELAXED) ||
+		      __atomic_load_n(&uft_ftrace_graph_buffers, __ATOMIC_RELAXED);
+	for (uint32_t b = 0; !active && b < UFT_MAX_BUFFERS; b++)
+		active = __atomic_load_n(&probes[b], __ATOMIC_RELAXED) != NULL;
+	if (h && active && pthread_mutex_trylock(&tfs_lock) == 0) {
+		if (refresh() == 0)
+			update_sites();
+		pthread_mutex_unlock(&tfs_lock);
+	}
+	return h;
 }
 
 /* ---- available_filter_functions ---- */
@@ -307,21 +336,34 @@ static int command_token(struct tfs_inst *in, char *tok, bool remove, struct pro
 		return -EINVAL;
 	struct probes *p = *pending;
 	uint32_t hits = 0;
+	if (remove) {
+		/* As the kernel's: no command of that kind here is ENODEV, none
+		 * on the functions named is EINVAL. */
+		bool any = false;
+		for (uint32_t k = 0; p && k < p->nr && !any; k++)
+			any = p->p[k].cmd == c;
+		if (!any)
+			return -ENODEV;
+	}
 	for (uint32_t i = 0; i < nr_refs; i++) {
 		if (!matches(i, func, NULL, 0))
 			continue;
+		if (remove) {
+			uint32_t k = 0;
+			while (p && k < p->nr && !(p->p[k].site == refs[i].s && p->p[k].cmd == c))
+				k++;
+			if (p && k < p->nr) {
+				p->p[k] = p->p[p->nr - 1];
+				p->nr--;
+				hits++;
+			}
+			continue;
+		}
 		hits++;
 		uint32_t at = p ? p->nr : 0;
 		for (uint32_t k = 0; p && k < p->nr; k++)
 			if (p->p[k].site == refs[i].s && p->p[k].cmd == c)
 				at = k;
-		if (remove) {
-			if (p && at < p->nr) {
-				p->p[at] = p->p[p->nr - 1];
-				p->nr--;
-			}
-			continue;
-		}
 		if (!p || at == p->nr) {
 			uint32_t nr = p ? p->nr : 0;
 			struct probes *q = realloc(p, sizeof(*q) + (nr + 1) * sizeof(q->p[0]));
@@ -333,6 +375,7 @@ static int command_token(struct tfs_inst *in, char *tok, bool remove, struct pro
 			*pending = p;
 		}
 		p->p[at].site = refs[i].s;
+		p->p[at].mod = refs[i].o->mod;
 		p->p[at].cmd = c;
 		atomic_store(&p->p[at].count, count);
 		if (at == p->nr)
@@ -404,6 +447,7 @@ static struct probes *copy_probes(uint32_t b, int *err)
 	q->nr = p->nr;
 	for (uint32_t k = 0; k < p->nr; k++) {
 		q->p[k].site = p->p[k].site;
+		q->p[k].mod = p->p[k].mod;
 		q->p[k].cmd = p->p[k].cmd;
 		atomic_store(&q->p[k].count, atomic_load(&p->p[k].count));
 	}
@@ -519,7 +563,11 @@ static int show_set(const struct tfs_node *n, FILE *out)
 	const struct probes *p = k == SET_FILTER ? probes[b] : NULL;
 	for (uint32_t j = 0; p && j < p->nr; j++) {
 		long c = atomic_load(&p->p[j].count);
-		fprintf(out, "%s:%s", p->p[j].site->name, cmd_names[p->p[j].cmd]);
+		/* %ps of the function, as the kernel prints it: with its module. */
+		fputs(p->p[j].site->name, out);
+		if (p->p[j].mod)
+			fprintf(out, " [%s]", p->p[j].mod);
+		fprintf(out, ":%s", cmd_names[p->p[j].cmd]);
 		if (c == UNLIMITED)
 			fputs(":unlimited\n", out);
 		else
@@ -551,7 +599,7 @@ static void set_on(uint32_t b, bool on)
 		uft_buffer_update_fast();
 }
 
-void uft_ftrace_probe_hit(const struct uft_ftrace_site *s, uint32_t buffers)
+void uft_ftrace_probe_hit(const struct uft_ftrace_site *s, uint32_t buffers, void *ra)
 {
 	for (; buffers; buffers &= buffers - 1) {
 		uint32_t b = (uint32_t)__builtin_ctz(buffers);
@@ -575,7 +623,7 @@ void uft_ftrace_probe_hit(const struct uft_ftrace_site *s, uint32_t buffers)
 				break;
 			case CMD_STACKTRACE:
 				if (take_count(pr))
-					uft_stack_record(b, __builtin_return_address(0));
+					uft_stack_record(b, ra); /* from the traced function up */
 				break;
 			}
 		}
@@ -608,7 +656,7 @@ static int set_pid_list(uint32_t b, const int32_t *tids, uint32_t nr)
 		p->nr = nr;
 		memcpy(p->tid, tids, nr * sizeof(*tids));
 	}
-	/* The old list is kept: a hook may be reading it. */
+	uft_ftrace_keep(uft_ftrace_pids[b]); /* a hook may be reading it */
 	__atomic_store_n(&uft_ftrace_pids[b], p, __ATOMIC_RELEASE);
 	return 0;
 }

@@ -22,10 +22,12 @@
 
 #include "common/ftrace_records.h"
 #include "common/ring_reader.h"
+#include "lib/stack_event.h"
 #include "lib/runtime.h"
 #include "lib/tfs.h"
 #include "lib/tracefs.h"
 #include "tfs_helpers.h"
+#include <uft/uft.h> /* its registration constructors are in this program */
 
 #define W (UFT_TFS_WRITE | UFT_TFS_TRUNC)  /* echo > */
 #define A (UFT_TFS_WRITE | UFT_TFS_APPEND) /* echo >> */
@@ -296,8 +298,10 @@ static void test_available_filter_functions(void **state)
 	assert_non_null(all);
 	assert_true(has_line(all, "ft_leaf"));
 	assert_true(has_line(all, "ft_mid"));
-	/* libuft is not built with the entries. */
+	/* libuft is not built with the entries, and uft's code in the program
+	 * (the registration constructors of uft.h) has none. */
 	assert_null(strstr(all, "uft_ftrace_entry"));
+	assert_null(strstr(all, "uft__"));
 	free(all);
 }
 
@@ -330,8 +334,13 @@ static void test_filter_file_text(void **state)
 		    "ft_raiser\nft_top:traceoff:count=3\nft_mid:traceon:unlimited\n");
 	assert_int_equal(echo("set_ftrace_filter", "ft_mid:nosuchcmd", A), -EINVAL);
 	assert_int_equal(echo("set_ftrace_filter", "ft_top:traceoff:x", A), -EINVAL);
+	/* Removing: none of that command on the function is EINVAL, none of
+	 * that command at all ENODEV, as the kernel's. */
+	assert_int_equal(echo("set_ftrace_filter", "!ft_leaf:traceoff", A), -EINVAL);
+	assert_int_equal(echo("set_ftrace_filter", "!ft_top:snapshot", A), -ENODEV);
 	assert_int_equal(echo("set_ftrace_filter", "!ft_top:traceoff", A), 0);
 	assert_int_equal(echo("set_ftrace_filter", "!ft_mid:traceon", A), 0);
+	assert_int_equal(echo("set_ftrace_filter", "!ft_mid:traceon", A), -ENODEV);
 	/* `>` empties the functions, not the commands (none left here). */
 	assert_int_equal(echo("set_ftrace_filter", "", W), 0);
 	expect_file("set_ftrace_filter", "#### all functions enabled ####\n");
@@ -569,6 +578,13 @@ static void test_shared_library(void **state)
 	assert_int_equal(echo("set_ftrace_filter", "!fx_twice*:mod:libftrace_lib.so", A), 0);
 	expect_file("set_ftrace_filter", "fx_square [libftrace_lib.so]\n");
 	assert_int_equal(echo("set_ftrace_filter", "*:mod:nosuch.so", A), -EINVAL);
+	assert_int_equal(echo("set_ftrace_filter", ":mod:libftrace_lib.so", W), 0);
+	expect_file("set_ftrace_filter",
+		    "fx_square [libftrace_lib.so]\nfx_twice_square [libftrace_lib.so]\n");
+	assert_int_equal(echo("set_ftrace_filter", "fx_square:traceon:2", W), 0);
+	expect_file("set_ftrace_filter", "#### all functions enabled ####\n"
+					 "fx_square [libftrace_lib.so]:traceon:count=2\n");
+	assert_int_equal(echo("set_ftrace_filter", "!fx_square:traceon", A), 0);
 	assert_int_equal(echo("set_ftrace_filter", "fx_*", W), 0);
 	assert_int_equal(echo("current_tracer", "function_graph", W), 0);
 	assert_int_equal(twice(3), 18);
@@ -578,6 +594,42 @@ static void test_shared_library(void **state)
 	assert_int_equal(rs.r[1].a, (uintptr_t)square);
 	assert_int_equal(check_nesting(&rs), 2);
 	free(rs.r);
+	reset();
+}
+
+/* A library loaded while the function tracer traces everything is patched
+ * as it arrives. */
+static void test_library_loaded_while_tracing(void **state)
+{
+	reset();
+	char path[4096];
+	const char *build = getenv("UFT_BUILD");
+	snprintf(path, sizeof(path), "%s/tests/libftrace_late.so", build ? build : "build");
+	assert_int_equal(echo("current_tracer", "function", W), 0);
+	void *h = dlopen(path, RTLD_NOW);
+	assert_non_null(h);
+	int (*late)(int) = (int (*)(int))dlsym(h, "fx_late");
+	assert_int_equal(late(1), 8);
+	struct recs rs = read_records();
+	size_t hits = 0;
+	for (size_t i = 0; i < rs.n; i++)
+		hits += rs.r[i].a == (uintptr_t)late;
+	assert_int_equal(hits, 1);
+	free(rs.r);
+	/* Closed and loaded again (fresh code, NOPs again): patched again. */
+	assert_int_equal(echo("current_tracer", "function", W), 0);
+	assert_int_equal(dlclose(h), 0);
+	h = dlopen(path, RTLD_NOW);
+	assert_non_null(h);
+	late = (int (*)(int))dlsym(h, "fx_late");
+	assert_int_equal(late(2), 9);
+	rs = read_records();
+	hits = 0;
+	for (size_t i = 0; i < rs.n; i++)
+		hits += rs.r[i].a == (uintptr_t)late;
+	assert_int_equal(hits, 1);
+	free(rs.r);
+	expect_file("enabled_functions", "");
 	reset();
 }
 
@@ -599,6 +651,107 @@ static void test_traceoff_command(void **state)
 	free(rs.r);
 	assert_int_equal(echo("tracing_on", "1", W), 0);
 	assert_int_equal(echo("set_ftrace_filter", "!ft_mid:traceoff:0", A), 0);
+	reset();
+}
+
+/* stacktrace: a kernel_stack record from the traced function up; snapshot:
+ * the buffer so far moves to the snapshot. */
+struct stack_seen {
+	int stacks;
+	uint64_t first, second;
+};
+
+static int see_stack(void *ctx, uint64_t ts, uint32_t cpu, const void *data, uint32_t len,
+		     uint64_t missed)
+{
+	struct stack_seen *s = ctx;
+	const struct uft_common_entry *c = data;
+	if (c->type != UFT_ID_KERNEL_STACK)
+		return 0;
+	const struct {
+		struct uft_common_entry c;
+		int32_t size;
+		uint32_t pad;
+		uint64_t caller[8];
+	} *r = data;
+	s->stacks++;
+	s->first = r->caller[0];
+	s->second = r->caller[1];
+	return 0;
+}
+
+static void peek_stack(void *ctx, struct uft_ring *r, uint32_t slot)
+{
+	uft_ring_peek(r, see_stack, ctx);
+}
+
+static void test_stacktrace_and_snapshot_commands(void **state)
+{
+	reset();
+	assert_int_equal(echo("set_ftrace_filter", "ft_leaf:stacktrace:1", W), 0);
+	ft_mid(1); /* tracer nop: the command still patches ft_leaf */
+	ft_mid(2); /* count used up */
+	struct stack_seen seen = {0};
+	pthread_mutex_lock(&tfs_lock);
+	tfs_for_each_ring(0, peek_stack, &seen);
+	pthread_mutex_unlock(&tfs_lock);
+	assert_int_equal(seen.stacks, 1);
+	uintptr_t leaf = (uintptr_t)ft_leaf, mid = (uintptr_t)ft_mid;
+	assert_true(seen.first > leaf && seen.first < leaf + 32);
+	assert_true(seen.second > mid && seen.second < mid + 64);
+	expect_file("set_ftrace_filter",
+		    "#### all functions enabled ####\nft_leaf:stacktrace:count=0\n");
+	assert_int_equal(echo("set_ftrace_filter", "!ft_leaf:stacktrace:0", A), 0);
+
+	assert_int_equal(echo("set_ftrace_filter", "ft_leaf", W), 0);
+	assert_int_equal(echo("set_ftrace_filter", "ft_mid:snapshot", A), 0);
+	assert_int_equal(echo("current_tracer", "function", W), 0);
+	ft_leaf(1);
+	ft_mid(2); /* the snapshot holds the first ft_leaf */
+	int err;
+	char *snap = tfs_cat("snapshot", &err); /* the tree takes pending snapshots first */
+	assert_non_null(snap);
+	assert_non_null(strstr(snap, "entries-in-buffer/entries-written: 1/1"));
+	free(snap);
+	struct recs rs = read_records();
+	assert_int_equal(rs.n, 1); /* ft_mid's ft_leaf, after the snapshot */
+	free(rs.r);
+	assert_int_equal(echo("set_ftrace_filter", "!ft_mid:snapshot", A), 0);
+	assert_int_equal(echo("snapshot", "0", W), 0);
+	reset();
+}
+
+/* The function tracer of an instance writes into its own buffer only, with
+ * its own filter. */
+static void test_instance_function_tracer(void **state)
+{
+	reset();
+	assert_int_equal(uft_tracefs_mkdir("instances/fi"), 0);
+	assert_int_equal(echo("instances/fi/set_ftrace_filter", "ft_mid", W), 0);
+	assert_int_equal(echo("instances/fi/current_tracer", "function", W), 0);
+	assert_int_equal(echo("set_ftrace_filter", "ft_leaf", W), 0);
+	assert_int_equal(echo("current_tracer", "function", W), 0);
+	expect_file("enabled_functions", "ft_leaf (1)      \nft_mid (1)      \n");
+	ft_mid(1);
+	struct recs top = {0}, inst = {0};
+	pthread_mutex_lock(&tfs_lock);
+	uint32_t buf = 0;
+	for (int i = 1; i < UFT_MAX_BUFFERS; i++)
+		if (tfs_insts[i] && strcmp(tfs_insts[i]->name, "fi") == 0)
+			buf = tfs_insts[i]->buffer;
+	tfs_for_each_ring(0, peek_ring, &top);
+	if (buf)
+		tfs_for_each_ring(buf, peek_ring, &inst);
+	pthread_mutex_unlock(&tfs_lock);
+	assert_int_not_equal(buf, 0);
+	assert_int_equal(top.n, 1);
+	assert_int_equal(top.r[0].a, (uintptr_t)ft_leaf);
+	assert_int_equal(inst.n, 1);
+	assert_int_equal(inst.r[0].a, (uintptr_t)ft_mid);
+	free(top.r);
+	free(inst.r);
+	assert_int_equal(uft_tracefs_rmdir("instances/fi"), 0);
+	expect_file("enabled_functions", "ft_leaf (1)      \n");
 	reset();
 }
 
@@ -662,7 +815,10 @@ int main(void)
 	    cmocka_unit_test(test_graph_signal_handler),
 	    cmocka_unit_test(test_graph_under_signal_storm),
 	    cmocka_unit_test(test_shared_library),
+	    cmocka_unit_test(test_library_loaded_while_tracing),
 	    cmocka_unit_test(test_traceoff_command),
+	    cmocka_unit_test(test_stacktrace_and_snapshot_commands),
+	    cmocka_unit_test(test_instance_function_tracer),
 	    cmocka_unit_test(test_switch_while_running),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,76 @@
+/* What function tracing costs per call: a call to an empty function without
+ * a sled, with the sled and no tracer (the cost every traced build pays), and
+ * with the function and function_graph tracers on that function (in-process
+ * buffer, overwrite mode). Prints ns per call, the median of the timed runs;
+ * never checks a timing. */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "ftrace_fn.h"
+#include "lib/tracefs.h"
+
+static double now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC_RAW, &ts);
+	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+static int cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+static double run(unsigned (*fn)(unsigned), long n, int reps)
+{
+	double t[32];
+	unsigned s = 0;
+	for (long i = 0; i < n / 10; i++) /* warm-up */
+		s = fn(s);
+	for (int r = 0; r < reps; r++) {
+		double a = now_ns();
+		for (long i = 0; i < n; i++)
+			s = fn(s);
+		t[r] = (now_ns() - a) / (double)n;
+	}
+	__asm__ volatile("" : : "r"(s));
+	qsort(t, (size_t)reps, sizeof(t[0]), cmp);
+	return t[reps / 2];
+}
+
+static int put(const char *path, const char *text)
+{
+	struct uft_tfs_handle *h;
+	int rc = uft_tracefs_open(path, UFT_TFS_WRITE | UFT_TFS_TRUNC, &h);
+	if (rc)
+		return rc;
+	ssize_t w = uft_tracefs_write(h, text, strlen(text), 0);
+	uft_tracefs_release(h);
+	return w < 0 ? (int)w : 0;
+}
+
+int main(int argc, char **argv)
+{
+	long n = argc > 1 ? atol(argv[1]) : 100000000;
+	int reps = argc > 2 ? atoi(argv[2]) : 7;
+	if (reps < 1 || reps > 32)
+		reps = 7;
+	printf("%-44s %9.2f\n", "ftrace: call, no sled", run(bf_plain, n, reps));
+	printf("%-44s %9.2f\n", "ftrace: call, sled, no tracer", run(bf_sled, n, reps));
+	if (put("set_ftrace_filter", "bf_sled\n") || put("current_tracer", "function\n")) {
+		fprintf(stderr, "bench_ftrace: cannot start the function tracer\n");
+		return 1;
+	}
+	printf("%-44s %9.2f\n", "ftrace: call, function tracer", run(bf_sled, n / 10, reps));
+	if (put("current_tracer", "function_graph\n")) {
+		fprintf(stderr, "bench_ftrace: cannot start the function_graph tracer\n");
+		return 1;
+	}
+	printf("%-44s %9.2f\n", "ftrace: call, function_graph tracer", run(bf_sled, n / 10, reps));
+	put("current_tracer", "nop\n");
+	return 0;
+}

@@ -1,0 +1,5 @@
+#ifndef BENCH_FTRACE_FN_H
+#define BENCH_FTRACE_FN_H
+unsigned bf_plain(unsigned x);
+unsigned bf_sled(unsigned x);
+#endif

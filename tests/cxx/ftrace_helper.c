@@ -1,0 +1,68 @@
+/* The tree and the rings for the C++ function tracer test, in C (the tree's
+ * headers are C). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/ftrace_records.h"
+#include "common/ring_reader.h"
+#include "lib/tfs.h"
+#include "lib/tracefs.h"
+
+int ftx_echo(const char *path, const char *text)
+{
+	struct uft_tfs_handle *h;
+	int rc = uft_tracefs_open(path, UFT_TFS_WRITE | UFT_TFS_TRUNC, &h);
+	if (rc)
+		return rc;
+	ssize_t w = uft_tracefs_write(h, text, strlen(text), 0);
+	uft_tracefs_release(h);
+	return w < 0 ? (int)w : 0;
+}
+
+struct check {
+	uint64_t open[256];
+	int32_t depth[256];
+	unsigned top;
+	long entries, exits, bad;
+};
+
+static int one(void *ctx, uint64_t ts, uint32_t cpu, const void *data, uint32_t len,
+	       uint64_t missed)
+{
+	struct check *c = ctx;
+	const struct uft_common_entry *e = data;
+	if (e->type == UFT_ID_FUNCGRAPH_ENTRY) {
+		const struct uft_rec_funcgraph_entry *r = data;
+		c->entries++;
+		if (c->top < 256) {
+			c->open[c->top] = r->func;
+			c->depth[c->top++] = r->depth;
+		}
+	} else if (e->type == UFT_ID_FUNCGRAPH_EXIT) {
+		const struct uft_rec_funcgraph_exit *r = data;
+		c->exits++;
+		if (!c->top || c->open[c->top - 1] != r->func || c->depth[c->top - 1] != r->depth)
+			c->bad++;
+		else
+			c->top--;
+	}
+	return 0;
+}
+
+static void peek(void *ctx, struct uft_ring *r, uint32_t slot)
+{
+	uft_ring_peek(r, one, ctx);
+}
+
+/* Entries and exits of buffer 0 (one thread); -1 if an exit does not close
+ * the newest open entry. */
+long ftx_check(long *entries)
+{
+	struct check c;
+	memset(&c, 0, sizeof(c));
+	pthread_mutex_lock(&tfs_lock);
+	tfs_for_each_ring(0, peek, &c);
+	pthread_mutex_unlock(&tfs_lock);
+	*entries = c.entries;
+	return c.bad ? -1 : c.exits;
+}
