@@ -220,11 +220,22 @@ bool uft_hist_paused(const struct uft_hist *h);
 void uft_hist_set_paused(struct uft_hist *h, bool paused);
 /* Empties the table and its totals; the writer must be quiescent. */
 void uft_hist_clear(struct uft_hist *h);
-/* Same keys, values and sort keys and, unless ignore_filter, both with a
- * filter or both without (the kernel compares presence, not the text); size
- * is not compared. The kernel's test for "the same trigger" when pausing,
- * continuing, clearing or removing. */
+/* Same name, keys, values, sort keys, variables and actions and, unless
+ * ignore_filter, both with a filter or both without (the kernel compares
+ * presence, not the text); size is not compared. The kernel's test for
+ * "the same trigger" when pausing, continuing, clearing or removing. */
 bool uft_hist_same(const struct uft_hist *a, const struct uft_hist *b, bool ignore_filter);
+
+/* As uft_hist_same without the names: what name= requires of the
+ * histograms that share one table (the kernel's hist_trigger_match). */
+bool uft_hist_compatible(const struct uft_hist *a, const struct uft_hist *b, bool ignore_filter);
+/* name=: h uses `named`'s table, variables and actions from now on (its
+ * filter and pause state stay its own). Returns 0, or -EINVAL with err
+ * set to "Named hist trigger doesn't match existing named trigger" when
+ * keys, values, sort keys, variables or actions differ. What h held on
+ * other histograms goes; `named`'s stays until the last of them is
+ * unlinked. */
+int uft_hist_share(struct uft_hist *h, struct uft_hist *named, struct uft_hist_error *err);
 
 uint64_t uft_hist_hits(const struct uft_hist *h);
 uint64_t uft_hist_drops(const struct uft_hist *h);

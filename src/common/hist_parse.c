@@ -569,6 +569,7 @@ static int parse_ref(struct parse *p, char *str, struct hist_expr **out)
 			return fail(p, -EINVAL, UFT_HIST_ERR_VAR_NOT_UNIQUE, name);
 		if (n < 1 || !found || (idx = uft_hist_var_index(found, name)) < 0)
 			return fail(p, -EINVAL, UFT_HIST_ERR_VAR_NOT_FOUND, name);
+		found = uft_hist_data(found); /* a named one's variables are its data's */
 		if (found->vars[idx].e->is_string)
 			return fail(p, -EINVAL, UFT_HIST_ERR_INVALID_STR_OPERAND, name);
 		e = new_expr(p, EX_REF);

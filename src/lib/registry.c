@@ -1157,6 +1157,39 @@ static int hist_find(const struct reg_event *e, uint32_t b, const struct uft_his
 	return -1;
 }
 
+/* An installed histogram named `name` (in any buffer, as the kernel's
+ * named triggers are global), or NULL. */
+static struct uft_hist *named_hist(const char *name)
+{
+	for (uint32_t k = 0; k < nr_events; k++)
+		for (uint32_t b = 0; b < UFT_MAX_BUFFERS; b++)
+			for (uint32_t i = 0; i < events[k].nr_trig[b]; i++) {
+				struct uft_hist *h = events[k].trig[b][i]->hist;
+				const char *n = h ? uft_hist_name(h) : NULL;
+				if (n && !strcmp(n, name))
+					return h;
+			}
+	return NULL;
+}
+
+/* Pauses or resumes h and, when it is named, every histogram of its name. */
+static void hist_pause(struct uft_hist *h, bool pause)
+{
+	const char *name = uft_hist_name(h);
+	if (!name) {
+		uft_hist_set_paused(h, pause);
+		return;
+	}
+	for (uint32_t k = 0; k < nr_events; k++)
+		for (uint32_t b = 0; b < UFT_MAX_BUFFERS; b++)
+			for (uint32_t i = 0; i < events[k].nr_trig[b]; i++) {
+				struct uft_hist *o = events[k].trig[b][i]->hist;
+				const char *n = o ? uft_hist_name(o) : NULL;
+				if (n && !strcmp(n, name))
+					uft_hist_set_paused(o, pause);
+			}
+}
+
 /* Empties a live table (uft_hist_clear waits for writers inside it). */
 static void hist_clear(struct uft_trig *t)
 {
@@ -1290,15 +1323,15 @@ int uft_registry_hist_cmd(uint32_t buffer, const char *system, const char *name,
 		goto out;
 	int i = hist_find(e, buffer, h);
 	unsigned fl = uft_hist_flags(h);
+	struct uft_hist *named = uft_hist_name(h) ? named_hist(uft_hist_name(h)) : NULL;
 	if (remove) {
 		rc = i < 0 ? -ENOENT : trig_remove_at(e, buffer, (uint32_t)i, NULL);
 	} else if (i >= 0 && (fl & (UFT_HIST_PAUSE | UFT_HIST_CONT | UFT_HIST_CLEAR))) {
-		/* The kernel's order: pause, else continue, else clear. */
+		/* The kernel's order: pause, else continue, else clear; pause and
+		 * continue act on every trigger sharing a name. */
 		struct uft_trig *old = e->trig[buffer][i];
-		if (fl & UFT_HIST_PAUSE)
-			uft_hist_set_paused(old->hist, true);
-		else if (fl & UFT_HIST_CONT)
-			uft_hist_set_paused(old->hist, false);
+		if (fl & (UFT_HIST_PAUSE | UFT_HIST_CONT))
+			hist_pause(old->hist, fl & UFT_HIST_PAUSE);
 		else
 			hist_clear(old);
 		rc = 0;
@@ -1306,6 +1339,8 @@ int uft_registry_hist_cmd(uint32_t buffer, const char *system, const char *name,
 		rc = hist_fail(he, -EEXIST, UFT_HIST_ERR_TRIGGER_EEXIST);
 	} else if (fl & (UFT_HIST_CONT | UFT_HIST_CLEAR)) {
 		rc = hist_fail(he, -ENOENT, UFT_HIST_ERR_TRIGGER_ENOENT_CLEAR);
+	} else if (named && (rc = uft_hist_share(h, named, he))) {
+		/* keys, values, variables or actions differ from the name's */
 	} else if (uft_hist_has_snapshot(h) && snapshot_hist(buffer)) {
 		rc = hist_fail(he, -EBUSY, 0); /* one conditional snapshot per instance */
 	} else if (!(t = calloc(1, sizeof(*t)))) {

@@ -7,8 +7,8 @@
  * Reading `hist` while traced threads update is safe: the engine publishes
  * an element (release) only once its key is written and the printer takes
  * the sums as they are at that moment. Removed histograms are retired with
- * the trigger, never freed, since a writer may still be in one. `name=`
- * tables are not shared across events: each trigger has its own. */
+ * the trigger, never freed, since a writer may still be in one. Triggers
+ * with the same `name=` share the table of the first (the registry). */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>

@@ -953,6 +953,42 @@ static void test_value_expr_key_var(void **state)
 	run_cases(c, sizeof(c) / sizeof(c[0]));
 }
 
+/* name=: a second histogram updates and shows the first one's table. */
+static void test_share(void **state)
+{
+	(void)state;
+	struct uft_hist *a = make("name=n:keys=pid:vals=bytes");
+	struct uft_hist *b = make("name=n:keys=pid:vals=bytes:size=4096 if prio > 5");
+	struct uft_hist *c = make("name=n:keys=pid:vals=prio");
+	struct uft_hist_error e;
+	assert_int_equal(uft_hist_share(c, a, &e), -EINVAL);
+	assert_int_equal(e.code, UFT_HIST_ERR_NAMED_MISMATCH);
+	assert_int_equal(e.pos, 5);
+	assert_int_equal(uft_hist_share(b, a, &e), 0);
+	feed_std(b); /* its own filter: prio 5 is out */
+	struct trec r = mk(1, 1, 7, 0, "x", "y");
+	feed(a, &r, 0, 0);
+	const char *rows =
+	    "{ pid:          0 } hitcount:          1  bytes:          1\n"
+	    "{ pid:          1 } hitcount:          2  bytes:        107\n"
+	    "{ pid:          2 } hitcount:          2  bytes:       3250\n" TOTALS(5, 3, 0);
+	char want[1024];
+	snprintf(want, sizeof(want), "%s%s",
+		 HDR("hist:name=n:keys=pid:vals=hitcount,bytes:sort=hitcount:size=2048 [active]"),
+		 rows);
+	expect(a, want);
+	snprintf(want, sizeof(want), "%s%s",
+		 HDR("hist:name=n:keys=pid:vals=hitcount,bytes:sort=hitcount:size=2048 if prio > 5 "
+		     "[active]"),
+		 rows);
+	expect(b, want);
+	uft_hist_clear(b);
+	assert_int_equal(uft_hist_hits(a), 0);
+	uft_hist_free(b);
+	uft_hist_free(c);
+	uft_hist_free(a);
+}
+
 static void test_same(void **state)
 {
 	struct uft_hist *a = make("keys=pid:vals=bytes:size=256"), *b = make("keys=pid:vals=bytes");
@@ -1530,6 +1566,7 @@ int main(void)
 	    cmocka_unit_test(test_errors),
 	    cmocka_unit_test(test_onmax_onchange),
 	    cmocka_unit_test(test_value_expr_key_var),
+	    cmocka_unit_test(test_share),
 	    cmocka_unit_test(test_same),
 	    cmocka_unit_test(test_format_parse),
 	    cmocka_unit_test(test_live_kernel_format),

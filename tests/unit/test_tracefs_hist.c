@@ -400,6 +400,66 @@ static void test_variables_onmatch(void **state)
 	assert_int_equal(tfs_echo("error_log", "", W), 0);
 }
 
+/* name=: triggers of two events share one table; reading either shows
+ * it; a different layout is refused; pause acts on every sharer; the
+ * table outlives the trigger that made it. */
+static void test_named(void **state)
+{
+	(void)state;
+	mkinst("nm");
+	const char *w = num("nm", "trigger"), *s = "instances/nm/events/tfsev/other/trigger";
+	const char *info = "# trigger info: hist:name=foo:keys=common_pid:vals=hitcount:"
+			   "sort=hitcount:size=2048 [active]\n";
+	assert_int_equal(echo(w, A, "hist:name=foo:keys=common_pid"), 0);
+	assert_int_equal(echo(s, A, "hist:name=foo:keys=common_pid:size=4096"), 0);
+	assert_int_equal(echo(s, A, "hist:name=foo:keys=b"), -EINVAL);
+	assert_int_equal(echo(s, A, "hist:name=foo:keys=common_pid:x=b"), -EINVAL);
+	char *log = error_log("nm");
+	assert_string_equal(log,
+			    "hist:tfsev:other: error: Named hist trigger doesn't match existing "
+			    "named trigger (includes variables)\n"
+			    "  Command: hist:name=foo:keys=b\n"
+			    "                ^\n"
+			    "hist:tfsev:other: error: Named hist trigger doesn't match existing "
+			    "named trigger (includes variables)\n"
+			    "  Command: hist:name=foo:keys=common_pid:x=b\n"
+			    "                ^\n");
+	free(log);
+	trace_num(1, 1, "n", "/p");
+	trace_num(2, 1, "n", "/p");
+	trace_other(3);
+	char want[512];
+	snprintf(want, sizeof(want),
+		 "# event histogram\n#\n%s#\n\n{ common_pid: %10d } hitcount:          3\n\n"
+		 "Totals:\n    Hits: 3\n    Entries: 1\n    Dropped: 0\n",
+		 info, (int)syscall(SYS_gettid));
+	check(num("nm", "hist"), want);
+	check("instances/nm/events/tfsev/other/hist", want);
+	/* pause through one pauses both */
+	assert_int_equal(echo(s, A, "hist:name=foo:keys=common_pid:pause"), 0);
+	check(w, "hist:name=foo:keys=common_pid:vals=hitcount:sort=hitcount:size=2048 [paused]\n");
+	trace_num(1, 1, "n", "/p");
+	assert_int_equal(echo(w, A, "hist:name=foo:keys=common_pid:cont"), 0);
+	check(s, "hist:name=foo:keys=common_pid:vals=hitcount:sort=hitcount:size=2048 [active]\n");
+	/* the first trigger goes, the table stays with the second */
+	assert_int_equal(echo(w, A, "!hist:name=foo:keys=common_pid"), 0);
+	check(num("nm", "hist"), "");
+	trace_other(3);
+	char *t = rd("instances/nm/events/tfsev/other/hist");
+	assert_int_equal(total(t, "Hits: "), 4);
+	free(t);
+	/* a new trigger of the name joins it */
+	assert_int_equal(echo(w, A, "hist:name=foo:keys=common_pid if a == 9"), 0);
+	trace_num(9, 1, "n", "/p");
+	trace_num(8, 1, "n", "/p"); /* its own filter */
+	t = rd(num("nm", "hist"));
+	assert_int_equal(total(t, "Hits: "), 5);
+	free(t);
+	assert_int_equal(echo(s, A, "!hist:name=foo:keys=common_pid"), 0);
+	assert_int_equal(echo(w, A, "!hist:name=foo:keys=common_pid if a == 9"), 0);
+	rminst("nm");
+}
+
 /* enable_hist and disable_hist: another event's hist triggers resumed or
  * paused, counts spent on every firing, filters, removal, listing. */
 static void test_enable_disable_hist(void **state)
@@ -740,11 +800,17 @@ int main(void)
 {
 	prctl(PR_SET_NAME, "histtest");
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_basic_soft_mode),  cmocka_unit_test(test_modifiers_and_listing),
-	    cmocka_unit_test(test_size_and_drops),   cmocka_unit_test(test_pause_cont_clear_remove),
-	    cmocka_unit_test(test_parse_errors),     cmocka_unit_test(test_variables_onmatch),
-	    cmocka_unit_test(test_onmax_onchange),   cmocka_unit_test(test_enable_disable_hist),
-	    cmocka_unit_test(test_value_refs),	     cmocka_unit_test(test_concurrent_writers),
+	    cmocka_unit_test(test_basic_soft_mode),
+	    cmocka_unit_test(test_modifiers_and_listing),
+	    cmocka_unit_test(test_size_and_drops),
+	    cmocka_unit_test(test_pause_cont_clear_remove),
+	    cmocka_unit_test(test_parse_errors),
+	    cmocka_unit_test(test_variables_onmatch),
+	    cmocka_unit_test(test_onmax_onchange),
+	    cmocka_unit_test(test_named),
+	    cmocka_unit_test(test_enable_disable_hist),
+	    cmocka_unit_test(test_value_refs),
+	    cmocka_unit_test(test_concurrent_writers),
 	    cmocka_unit_test(test_onmax_concurrent),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
