@@ -214,6 +214,13 @@ int uft_hist_info(const struct uft_hist *h, char *buf, size_t len);
 /* The command as error_log shows it: "hist:" + the specification. */
 const char *uft_hist_command(const struct uft_hist *h);
 
+/* The trace clock a histogram that reads common_timestamp asks for
+ * (clock=, "global" by default), or NULL when it reads none. */
+const char *uft_hist_clock(const struct uft_hist *h);
+/* Whether its timestamps are other than nanoseconds (then `.usecs` leaves
+ * them alone), when that is known only after creation. */
+void uft_hist_set_raw_clock(struct uft_hist *h, bool raw);
+
 unsigned uft_hist_flags(const struct uft_hist *h);   /* UFT_HIST_* of the spec */
 const char *uft_hist_name(const struct uft_hist *h); /* name=, or NULL */
 bool uft_hist_paused(const struct uft_hist *h);

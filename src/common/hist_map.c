@@ -612,6 +612,16 @@ uint32_t uft_hist_published(const struct uft_hist *h, uint32_t *elts, uint32_t m
 	return n;
 }
 
+const char *uft_hist_clock(const struct uft_hist *h)
+{
+	return h->timestamps ? h->clock : NULL;
+}
+
+void uft_hist_set_raw_clock(struct uft_hist *h, bool raw)
+{
+	h->raw_clock = raw;
+}
+
 unsigned uft_hist_flags(const struct uft_hist *h)
 {
 	return h->spec_flags;

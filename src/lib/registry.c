@@ -1172,6 +1172,30 @@ static struct uft_hist *named_hist(const char *name)
 	return NULL;
 }
 
+static int hist_fail(struct uft_hist_error *he, int err, int code)
+{
+	he->err = err;
+	he->code = code;
+	he->pos = 0;
+	return err;
+}
+
+/* A new histogram reading common_timestamp sets the buffer's trace clock
+ * to its clock=, as the kernel's does; its timestamps are then that
+ * clock's (nanoseconds for the ns clocks, writer.c converting raw TSC). */
+static int hist_set_clock(uint32_t buffer, struct uft_hist *h, struct uft_hist_error *he)
+{
+	int c = uft_clock_by_name(uft_hist_clock(h));
+	if (c < 0 || !uft_registry_set_clock || uft_registry_set_clock(buffer, c) != 0) {
+		const char *cmd = uft_hist_command(h), *at = strstr(cmd, uft_hist_clock(h));
+		hist_fail(he, -EINVAL, UFT_HIST_ERR_SET_CLOCK_FAIL);
+		he->pos = at ? (int)(at - cmd) : 0;
+		return -EINVAL;
+	}
+	uft_hist_set_raw_clock(h, !uft_clock_is_ns((enum uft_clock)c));
+	return 0;
+}
+
 /* Pauses or resumes h and, when it is named, every histogram of its name. */
 static void hist_pause(struct uft_hist *h, bool pause)
 {
@@ -1194,14 +1218,6 @@ static void hist_pause(struct uft_hist *h, bool pause)
 static void hist_clear(struct uft_trig *t)
 {
 	uft_hist_clear(t->hist);
-}
-
-static int hist_fail(struct uft_hist_error *he, int err, int code)
-{
-	he->err = err;
-	he->code = code;
-	he->pos = 0;
-	return err;
 }
 
 /* ---- what histograms of one buffer see of each other (reg_lock held) ---- */
@@ -1258,6 +1274,8 @@ static void env_synth_emit(void *ctx, void *synth, const uint64_t *vals, const c
 	uft_synth_emit((uint32_t)(uintptr_t)ctx, synth, vals, strs);
 }
 
+int (*uft_registry_set_clock)(uint32_t buffer, int clock);
+
 static void env_snapshot(void *ctx)
 {
 	uft_trig_hist_snapshot((uint32_t)(uintptr_t)ctx);
@@ -1308,7 +1326,7 @@ int uft_registry_hist_cmd(uint32_t buffer, const char *system, const char *name,
 	    .name = e->name,
 	    .fields = e->descs[0]->fields,
 	    .nr_fields = e->descs[0]->nr_fields,
-	    .raw_clock = !uft_clock_is_ns(bf->clock) || uft_buffer_raw_tsc(bf),
+	    .raw_clock = !uft_clock_is_ns(bf->clock),
 	};
 	const struct uft_hist_env env = {
 	    .find_var = env_find_var,
@@ -1345,6 +1363,8 @@ int uft_registry_hist_cmd(uint32_t buffer, const char *system, const char *name,
 		rc = hist_fail(he, -EBUSY, 0); /* one conditional snapshot per instance */
 	} else if (!(t = calloc(1, sizeof(*t)))) {
 		rc = -ENOMEM;
+	} else if (uft_hist_clock(h) && (rc = hist_set_clock(buffer, h, he))) {
+		/* the clock could not be set */
 	} else {
 		t->cmd = UFT_TRIG_HIST;
 		t->buffer = buffer;

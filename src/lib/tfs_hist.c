@@ -81,6 +81,7 @@ static void log_hist_error(const struct tfs_node *n, const char *cmd,
 int tfs_hist_write(const struct tfs_node *n, const struct uft_trig_spec *sp)
 {
 	struct uft_hist_error he;
+	uft_registry_set_clock = tfs_set_clock;
 	int rc = uft_registry_hist_cmd(n->inst->buffer, n->sys, n->ev, sp->hist, sp->remove, &he);
 	/* A snapshot() action takes the instance's snapshot as a snapshot
 	 * trigger does: through the request the tree's thread serves. */

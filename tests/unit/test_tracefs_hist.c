@@ -460,6 +460,62 @@ static void test_named(void **state)
 	rminst("nm");
 }
 
+/* common_timestamp: nanoseconds whatever the rings hold (the same
+ * instant the trace file prints), and a new trigger reading it sets the
+ * instance's trace clock to its clock= (global by default), the buffer
+ * restarting empty. */
+static void test_clock(void **state)
+{
+	(void)state;
+	mkinst("ck");
+	const char *w = num("ck", "trigger");
+	assert_int_equal(echo(num("ck", "enable"), W, "1"), 0);
+	check("instances/ck/trace_clock",
+	      "[local] global counter uptime perf mono mono_raw boot tai x86-tsc\n");
+	trace_num(5, 0, "before", "/b");
+	assert_int_equal(echo(w, A, "hist:keys=a:vals=common_timestamp:clock=local"), 0);
+	char *t = rd("instances/ck/trace");
+	assert_int_equal(tfs_count(t, "name=before"), 0); /* the buffer restarted */
+	free(t);
+	trace_num(1, 0, "n", "/p");
+	t = rd("instances/ck/trace");
+	const char *at = strstr(t, ": num: a=1 ");
+	assert_non_null(at);
+	while (at > t && at[-1] != ' ')
+		at--;
+	unsigned long long sec = 0, usec = 0;
+	assert_int_equal(sscanf(at, "%llu.%llu:", &sec, &usec), 2);
+	free(t);
+	t = rd(num("ck", "hist"));
+	assert_non_null(strstr(t, "# trigger info: hist:keys=a:vals=hitcount,common_timestamp:"
+				  "sort=hitcount:size=2048:clock=local [active]\n"));
+	at = strstr(t, "common_timestamp: ");
+	assert_non_null(at);
+	unsigned long long ns = strtoull(at + 18, NULL, 10);
+	free(t);
+	assert_int_equal((ns + 500) / 1000, sec * 1000000 + usec);
+
+	/* clock= by default global; another name switches again */
+	assert_int_equal(echo(w, A, "hist:keys=u:t=common_timestamp.usecs"), 0);
+	check("instances/ck/trace_clock",
+	      "local [global] counter uptime perf mono mono_raw boot tai x86-tsc\n");
+	assert_int_equal(echo(w, A, "hist:keys=u:t=common_timestamp:clock=mono"), 0);
+	check("instances/ck/trace_clock",
+	      "local global counter uptime perf [mono] mono_raw boot tai x86-tsc\n");
+	/* pausing an installed one sets nothing */
+	assert_int_equal(echo("instances/ck/trace_clock", W, "boot"), 0);
+	assert_int_equal(echo(w, A, "hist:keys=u:t=common_timestamp:clock=mono:pause"), 0);
+	check("instances/ck/trace_clock",
+	      "local global counter uptime perf mono mono_raw [boot] tai x86-tsc\n");
+	assert_int_equal(echo(w, A, "hist:keys=a:t=common_timestamp:clock=nosuch"), -EINVAL);
+	char *log = error_log("ck");
+	assert_string_equal(log, "hist:tfsev:num: error: Couldn't set trace_clock\n"
+				 "  Command: hist:keys=a:t=common_timestamp:clock=nosuch\n"
+				 "                                                ^\n");
+	free(log);
+	rminst("ck");
+}
+
 /* enable_hist and disable_hist: another event's hist triggers resumed or
  * paused, counts spent on every firing, filters, removal, listing. */
 static void test_enable_disable_hist(void **state)
@@ -807,6 +863,7 @@ int main(void)
 	    cmocka_unit_test(test_parse_errors),
 	    cmocka_unit_test(test_variables_onmatch),
 	    cmocka_unit_test(test_onmax_onchange),
+	    cmocka_unit_test(test_clock),
 	    cmocka_unit_test(test_named),
 	    cmocka_unit_test(test_enable_disable_hist),
 	    cmocka_unit_test(test_value_refs),
