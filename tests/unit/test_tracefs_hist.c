@@ -4,8 +4,10 @@
  * mode, instances, and exact counts with writers on several threads and in
  * signal handlers. */
 #define _GNU_SOURCE
+#include <dlfcn.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <link.h>
 #include <pthread.h>
 #include <setjmp.h>
 #include <signal.h>
@@ -516,6 +518,55 @@ static void test_clock(void **state)
 	rminst("ck");
 }
 
+/* .sym and .sym-offset keys name this process's functions: the kernel's
+ * "[addr] name" and "[addr] name+0xoff/0xsize" columns. */
+void hist_sym_target(void);
+static volatile int sym_sink;
+__attribute__((noinline)) void hist_sym_target(void)
+{
+	for (int i = 0; i < 8; i++)
+		sym_sink += i * sym_sink;
+}
+
+static void trace_addr(uintptr_t ip)
+{
+	UFT_TRACE(tfshist, addr, "ip=%lx", (unsigned long)ip);
+}
+
+static void test_sym_keys(void **state)
+{
+	(void)state;
+	const char *tr = "events/tfshist/addr/trigger";
+	uintptr_t fn = (uintptr_t)&hist_sym_target;
+	Dl_info di;
+	const ElfW(Sym) *sym = NULL;
+	assert_true(dladdr1((void *)fn, &di, (void **)&sym, RTLD_DL_SYMENT));
+	assert_non_null(sym);
+	assert_true(sym->st_size > 1);
+	assert_int_equal(echo(tr, A, "hist:keys=ip.sym-offset"), 0);
+	assert_int_equal(echo(tr, A, "hist:keys=ip.sym:vals=hitcount"), 0);
+	trace_addr(fn + 1);
+	trace_addr(fn + 1);
+	char name[128], line[256], want[1024];
+	snprintf(name, sizeof(name), "hist_sym_target+0x1/0x%llx",
+		 (unsigned long long)sym->st_size);
+	snprintf(line, sizeof(line), "{ ip: [%llx] %-55s } hitcount:          2\n",
+		 (unsigned long long)fn + 1, name);
+	snprintf(want, sizeof(want),
+		 "# event histogram\n#\n# trigger info: hist:keys=ip.sym-offset:vals=hitcount:"
+		 "sort=hitcount:size=2048 [active]\n#\n\n%s\nTotals:\n    Hits: 2\n"
+		 "    Entries: 1\n    Dropped: 0\n\n\n",
+		 line);
+	char *t = rd("events/tfshist/addr/hist");
+	assert_memory_equal(t, want, strlen(want));
+	snprintf(line, sizeof(line), "{ ip: [%llx] %-45s } hitcount:          2\n",
+		 (unsigned long long)fn + 1, "hist_sym_target");
+	assert_non_null(strstr(t, line));
+	free(t);
+	assert_int_equal(echo(tr, A, "!hist:keys=ip.sym-offset"), 0);
+	assert_int_equal(echo(tr, A, "!hist:keys=ip.sym"), 0);
+}
+
 /* enable_hist and disable_hist: another event's hist triggers resumed or
  * paused, counts spent on every firing, filters, removal, listing. */
 static void test_enable_disable_hist(void **state)
@@ -863,6 +914,7 @@ int main(void)
 	    cmocka_unit_test(test_parse_errors),
 	    cmocka_unit_test(test_variables_onmatch),
 	    cmocka_unit_test(test_onmax_onchange),
+	    cmocka_unit_test(test_sym_keys),
 	    cmocka_unit_test(test_clock),
 	    cmocka_unit_test(test_named),
 	    cmocka_unit_test(test_enable_disable_hist),
