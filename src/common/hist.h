@@ -166,6 +166,18 @@ struct uft_hist_env {
 	/* Takes the instance's snapshot (a snapshot() action whose value won);
 	 * runs at event time like synth_emit. NULL: none is taken. */
 	void (*snapshot)(void *ctx);
+	/* An action parameter SYSTEM.EVENT.FIELD of another event: the hist
+	 * trigger of that event defining variable "synthetic_FIELD" with keys
+	 * compatible with `target`'s (uft_hist_keys_compatible), made if
+	 * there is none ("keys=K,...:synthetic_FIELD=FIELD[ if FILTER]", the
+	 * keys and filter of a compatible one there; *created then gets that
+	 * command, malloc'd, for uft_hist_field_var_hist()). NULL with *code
+	 * set (enum uft_hist_err) when the event or a compatible histogram
+	 * is missing or the command fails. NULL callback: such parameters
+	 * are not supported. */
+	struct uft_hist *(*field_var)(void *ctx, const char *system, const char *event,
+				      const char *field, const struct uft_hist *target, int *code,
+				      char **created);
 };
 
 /* Compiles `spec` ("keys=...[:...][ if FILTER]", "hist:" prefix optional,
@@ -189,6 +201,17 @@ bool uft_hist_busy(const struct uft_hist *h);
 /* Whether h has a snapshot() action (one per instance: the kernel's
  * conditional snapshot). */
 bool uft_hist_has_snapshot(const struct uft_hist *h);
+/* Whether h's keys can be matched with target's (count, size, sign and
+ * string or not of each), as a variable of h is read for target's key. */
+bool uft_hist_keys_compatible(const struct uft_hist *target, const struct uft_hist *h);
+/* The raw field names of h's keys joined by commas ("pid,prio"). */
+int uft_hist_key_names(const struct uft_hist *h, char *buf, size_t len);
+/* The `if` filter text, or NULL. */
+const char *uft_hist_filter_text(const struct uft_hist *h);
+/* The i-th hidden hist trigger made for h's SYSTEM.EVENT.FIELD params:
+ * false past the last. */
+bool uft_hist_field_var_hist(const struct uft_hist *h, uint32_t i, const char **system,
+			     const char **event, const char **cmd);
 /* Index of variable `name` of h, or -1. */
 int uft_hist_var_index(const struct uft_hist *h, const char *name);
 

@@ -190,6 +190,11 @@ struct uft_hist {
 	uint32_t n_uses;
 	struct uft_hist *uses[64];
 	uint32_t use_var[64];
+	/* The hidden hist triggers made for SYS.EVENT.field params. */
+	uint32_t n_fvh;
+	struct hist_fvh {
+		char *system, *event, *cmd;
+	} fvh[HIST_MAX_PARAMS];
 	bool linked;
 	uint32_t users;
 	/* name=: the histogram whose table, variables and actions this one

@@ -711,6 +711,49 @@ int uft_hist_var_index(const struct uft_hist *h, const char *name)
 	return -1;
 }
 
+bool uft_hist_keys_compatible(const struct uft_hist *target, const struct uft_hist *h)
+{
+	if (target->n_keys != h->n_keys)
+		return false;
+	for (uint32_t i = 0; i < h->n_keys; i++) {
+		const struct hist_field *a = &target->keys[i], *b = &h->keys[i];
+		if (a->is_string != b->is_string || a->key_size != b->key_size ||
+		    a->cmp_size != b->cmp_size || a->cmp_signed != b->cmp_signed)
+			return false;
+	}
+	return true;
+}
+
+int uft_hist_key_names(const struct uft_hist *h, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	if (len)
+		buf[0] = '\0';
+	for (uint32_t i = 0; i < h->n_keys; i++) {
+		int k = snprintf(buf + (n < len ? n : len), n < len ? len - n : 0, "%s%s",
+				 i ? "," : "", h->keys[i].name);
+		n += (size_t)(k > 0 ? k : 0);
+	}
+	return (int)n;
+}
+
+const char *uft_hist_filter_text(const struct uft_hist *h)
+{
+	return h->filter_text;
+}
+
+bool uft_hist_field_var_hist(const struct uft_hist *h, uint32_t i, const char **system,
+			     const char **event, const char **cmd)
+{
+	if (i >= h->n_fvh)
+		return false;
+	*system = h->fvh[i].system;
+	*event = h->fvh[i].event;
+	*cmd = h->fvh[i].cmd;
+	return true;
+}
+
 bool uft_hist_has_snapshot(const struct uft_hist *h)
 {
 	return !h->shared && h->snap_action >= 0; /* a sharer's actions are its data's */

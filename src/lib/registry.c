@@ -1303,6 +1303,91 @@ bool uft_registry_hist_snapshots(uint32_t buffer)
 	return r;
 }
 
+/* The hidden hist triggers made for SYS.EVENT.field params while one
+ * command runs (reg_lock held), removed again if the command fails. */
+struct fv_made {
+	uint32_t n;
+	struct {
+		struct reg_event *e;
+		char *cmd;
+	} v[64];
+};
+static struct fv_made *fv_made;
+
+static int hist_cmd_locked(uint32_t buffer, struct reg_event *e, const char *cmd, bool remove,
+			   struct uft_hist_error *he);
+
+static struct uft_hist *env_field_var(void *ctx, const char *system, const char *event,
+				      const char *field, const struct uft_hist *target, int *code,
+				      char **created)
+{
+	uint32_t b = (uint32_t)(uintptr_t)ctx;
+	struct reg_event *e = find_event(system, event);
+	struct uft_hist *compat = NULL;
+	char var[320], keys[512], *c = NULL;
+
+	*created = NULL;
+	if (!e || !e->nr_descs || !strcmp(e->system, "ftrace")) {
+		*code = UFT_HIST_ERR_EVENT_FILE_NOT_FOUND;
+		return NULL;
+	}
+	for (uint32_t i = 0; i < e->nr_trig[b] && !compat; i++) {
+		struct uft_hist *h = e->trig[b][i]->hist;
+		if (h && uft_hist_keys_compatible(target, h))
+			compat = h;
+	}
+	if (!compat) {
+		*code = UFT_HIST_ERR_HIST_NOT_FOUND;
+		return NULL;
+	}
+	snprintf(var, sizeof(var), "synthetic_%s", field);
+	for (uint32_t i = 0; i < e->nr_trig[b]; i++) {
+		struct uft_hist *h = e->trig[b][i]->hist;
+		if (h && uft_hist_var_index(h, var) >= 0)
+			return h; /* made before: shared */
+	}
+	/* A histogram with the compatible one's keys and filter and the
+	 * variable, as the kernel's create_field_var_hist(). */
+	uft_hist_key_names(compat, keys, sizeof(keys));
+	const char *f = uft_hist_filter_text(compat);
+	struct uft_hist_error he;
+	if (asprintf(&c, "keys=%s:%s=%s%s%s", keys, var, field, f ? " if " : "", f ? f : "") < 0)
+		c = NULL;
+	if (!c || hist_cmd_locked(b, e, c, false, &he) != 0) {
+		free(c);
+		*code = UFT_HIST_ERR_HIST_CREATE_FAIL;
+		return NULL;
+	}
+	for (uint32_t i = 0; i < e->nr_trig[b]; i++) {
+		struct uft_hist *h = e->trig[b][i]->hist;
+		if (h && uft_hist_var_index(h, var) >= 0) {
+			if (fv_made && fv_made->n < sizeof(fv_made->v) / sizeof(fv_made->v[0])) {
+				fv_made->v[fv_made->n].e = e;
+				fv_made->v[fv_made->n].cmd = strdup(c);
+				fv_made->n++;
+			}
+			*created = c;
+			return h;
+		}
+	}
+	free(c);
+	*code = UFT_HIST_ERR_SYNTH_VAR_NOT_FOUND;
+	return NULL;
+}
+
+/* Removes the hidden hist triggers h made for its SYS.EVENT.field params
+ * (h no longer reads them). */
+static void remove_field_var_hists(uint32_t buffer, const struct uft_hist *h)
+{
+	const char *sys, *ev, *cmd;
+	for (uint32_t i = 0; uft_hist_field_var_hist(h, i, &sys, &ev, &cmd); i++) {
+		struct reg_event *e = find_event(sys, ev);
+		struct uft_hist_error he;
+		if (e)
+			hist_cmd_locked(buffer, e, cmd, true, &he);
+	}
+}
+
 int uft_registry_hist_cmd(uint32_t buffer, const char *system, const char *name, const char *cmd,
 			  bool remove, struct uft_hist_error *he)
 {
@@ -1311,15 +1396,34 @@ int uft_registry_hist_cmd(uint32_t buffer, const char *system, const char *name,
 		return -ENOENT;
 	if (uft_session_start() != 0)
 		return -ENOMEM;
-	struct uft_hist *h = NULL;
-	struct uft_trig *t = NULL;
 	int rc;
+	struct fv_made made = {0};
 	pthread_mutex_lock(&reg_lock);
 	struct reg_event *e = find_event(system, name);
 	if (!e || !e->nr_descs) {
 		rc = -ENOENT;
-		goto out;
+	} else {
+		fv_made = &made;
+		rc = hist_cmd_locked(buffer, e, cmd, remove, he);
+		fv_made = NULL;
 	}
+	for (uint32_t i = 0; i < made.n; i++) {
+		struct uft_hist_error tmp;
+		if (rc)
+			hist_cmd_locked(buffer, made.v[i].e, made.v[i].cmd, true, &tmp);
+		free(made.v[i].cmd);
+	}
+	pthread_mutex_unlock(&reg_lock);
+	return rc;
+}
+
+static int hist_cmd_locked(uint32_t buffer, struct reg_event *e, const char *cmd, bool remove,
+			   struct uft_hist_error *he)
+{
+	struct uft_hist *h = NULL;
+	struct uft_trig *t = NULL;
+	int rc;
+	memset(he, 0, sizeof(*he));
 	const struct uft_buffer *bf = &uft_buffers[buffer];
 	struct uft_hist_event ev = {
 	    .system = e->system,
@@ -1336,14 +1440,22 @@ int uft_registry_hist_cmd(uint32_t buffer, const char *system, const char *name,
 	    .synth_emit = env_synth_emit,
 	    .ctx = (void *)(uintptr_t)buffer,
 	    .snapshot = env_snapshot,
+	    .field_var = env_field_var,
 	};
 	if ((rc = uft_hist_create_env(cmd, &ev, &env, &h, he)))
-		goto out;
+		return rc;
 	int i = hist_find(e, buffer, h);
 	unsigned fl = uft_hist_flags(h);
 	struct uft_hist *named = uft_hist_name(h) ? named_hist(uft_hist_name(h)) : NULL;
 	if (remove) {
+		struct uft_hist *old = i < 0 ? NULL : e->trig[buffer][i]->hist;
 		rc = i < 0 ? -ENOENT : trig_remove_at(e, buffer, (uint32_t)i, NULL);
+		/* what it made for SYS.EVENT.field params goes too, once the
+		 * command's own parse no longer reads it */
+		uft_hist_free(h);
+		h = NULL;
+		if (rc == 0)
+			remove_field_var_hists(buffer, old);
 	} else if (i >= 0 && (fl & (UFT_HIST_PAUSE | UFT_HIST_CONT | UFT_HIST_CLEAR))) {
 		/* The kernel's order: pause, else continue, else clear; pause and
 		 * continue act on every trigger sharing a name. */
@@ -1373,8 +1485,6 @@ int uft_registry_hist_cmd(uint32_t buffer, const char *system, const char *name,
 		if ((rc = trig_insert(e, buffer, t, NULL)) == 0)
 			t = NULL, h = NULL;
 	}
-out:
-	pthread_mutex_unlock(&reg_lock);
 	free(t);
 	uft_hist_free(h);
 	return rc;
@@ -1387,9 +1497,14 @@ int uft_registry_hist_remove_all(uint32_t buffer, const char *system, const char
 	int rc = 0;
 	pthread_mutex_lock(&reg_lock);
 	struct reg_event *e = find_event(system, name);
-	for (uint32_t i = e ? e->nr_trig[buffer] : 0; i-- > 0 && rc == 0;)
-		if (e->trig[buffer][i]->hist)
-			rc = trig_remove_at(e, buffer, i, NULL);
+	/* (a removal may take hidden hist triggers of this event too) */
+	for (uint32_t i = e ? e->nr_trig[buffer] : 0; i-- > 0 && rc == 0;) {
+		if (i >= e->nr_trig[buffer] || !e->trig[buffer][i]->hist)
+			continue;
+		struct uft_hist *old = e->trig[buffer][i]->hist;
+		if ((rc = trig_remove_at(e, buffer, i, NULL)) == 0)
+			remove_field_var_hists(buffer, old);
+	}
 	pthread_mutex_unlock(&reg_lock);
 	return rc;
 }

@@ -611,6 +611,67 @@ static void test_enable_disable_hist(void **state)
 	rminst("eh");
 }
 
+/* onmatch().trace() with a field of the matching event (SYS.EVENT.field):
+ * a hidden hist trigger on that event keeps it in a variable, with the
+ * keys of a compatible histogram there; it goes with the trigger. */
+static void test_field_of_other_event(void **state)
+{
+	(void)state;
+	mkinst("fv");
+	const char *w = num("fv", "trigger"), *s = "instances/fv/events/tfsev/other/trigger";
+	assert_int_equal(tfs_echo("synthetic_events", "wl u64 lat; unsigned int u", A), 0);
+	/* no compatible histogram on num yet */
+	assert_int_equal(echo(s, A, "hist:keys=b:x=b:onmatch(tfsev.num).trace(wl,$x,tfsev.num.u)"),
+			 -EINVAL);
+	assert_int_equal(echo(w, A, "hist:keys=a:ts0=common_timestamp if a < 100"), 0);
+	assert_int_equal(echo(s, A,
+			      "hist:keys=b:lat=common_timestamp-$ts0:"
+			      "onmatch(tfsev.num).trace(wl,$lat,tfsev.num.u)"),
+			 0);
+	check(w, "hist:keys=a:vals=hitcount:ts0=common_timestamp:sort=hitcount:size=2048:"
+		 "clock=global if a < 100 [active]\n"
+		 "hist:keys=a:vals=hitcount:synthetic_u=u:sort=hitcount:size=2048 if a < 100 "
+		 "[active]\n");
+	/* busy: the hidden one is read */
+	assert_int_equal(echo(w, A, "!hist:keys=a:synthetic_u=u if a < 100"), -EBUSY);
+	assert_int_equal(echo("instances/fv/events/synthetic/wl/trigger", A, "hist:keys=u"), 0);
+	trace_num(7, 42, "n", "/p");
+	trace_other(7);
+	trace_num(8, 43, "n", "/p");
+	trace_other(8);
+	char *t = rd("instances/fv/events/synthetic/wl/hist");
+	assert_non_null(strstr(t, "{ u:         42 } hitcount:          1\n"
+				  "{ u:         43 } hitcount:          1\n"));
+	free(t);
+	/* errors: no such event; no compatible histogram there */
+	assert_int_equal(echo(s, A, "hist:keys=b:x=b:onmatch(tfsev.num).trace(wl,$x,tfsev.zzz.u)"),
+			 -EINVAL);
+	assert_int_equal(
+	    echo(s, A, "hist:keys=b,b:x=b:onmatch(tfsev.num).trace(wl,$x,tfsev.num.u)"), -EINVAL);
+	char *log = error_log("fv");
+	assert_string_equal(
+	    log, "hist:tfsev:other: error: Matching event histogram not found\n"
+		 "  Command: hist:keys=b:x=b:onmatch(tfsev.num).trace(wl,$x,tfsev.num.u)\n"
+		 "                                          ^\n"
+		 "hist:tfsev:other: error: Event file not found\n"
+		 "  Command: hist:keys=b:x=b:onmatch(tfsev.num).trace(wl,$x,tfsev.zzz.u)\n"
+		 "                                          ^\n"
+		 "hist:tfsev:other: error: Matching event histogram not found\n"
+		 "  Command: hist:keys=b,b:x=b:onmatch(tfsev.num).trace(wl,$x,tfsev.num.u)\n"
+		 "                                            ^\n");
+	free(log);
+	/* removed with the trigger that made it */
+	assert_int_equal(echo(s, A,
+			      "!hist:keys=b:lat=common_timestamp-$ts0:"
+			      "onmatch(tfsev.num).trace(wl,$lat,tfsev.num.u)"),
+			 0);
+	check(w, "hist:keys=a:vals=hitcount:ts0=common_timestamp:sort=hitcount:size=2048:"
+		 "clock=global if a < 100 [active]\n");
+	assert_int_equal(echo("instances/fv/events/synthetic/wl/trigger", A, "!hist:keys=u"), 0);
+	rminst("fv");
+	assert_int_equal(tfs_echo("synthetic_events", "!wl", A), 0);
+}
+
 /* A value that is another event's variable: summed, read once per event
  * however many times the trigger names it. */
 static void test_value_refs(void **state)
@@ -914,6 +975,7 @@ int main(void)
 	    cmocka_unit_test(test_parse_errors),
 	    cmocka_unit_test(test_variables_onmatch),
 	    cmocka_unit_test(test_onmax_onchange),
+	    cmocka_unit_test(test_field_of_other_event),
 	    cmocka_unit_test(test_sym_keys),
 	    cmocka_unit_test(test_clock),
 	    cmocka_unit_test(test_named),
