@@ -100,12 +100,14 @@ struct uft_hist_error {
 	/* Entries the kernel logs before the one above for the same failure
 	 * (a save() field it cannot parse: "Couldn't find field", then
 	 * "Couldn't parse field variable", then the final "Couldn't create
-	 * field variable"), oldest first: code and position as above. */
+	 * field variable"), oldest first: code and position as above. Also
+	 * set on success (err 0) when the kernel logs entries anyway: an
+	 * onmatch parameter that is a field of the matching event only. */
 	uint32_t n_prior;
 	struct {
 		int code;
 		int pos;
-	} prior[3];
+	} prior[8];
 };
 
 /* The event a histogram is attached to. Fields exclude the common ones

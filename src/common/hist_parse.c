@@ -993,7 +993,26 @@ static int create_trace(struct parse *p, struct hist_action *a)
 				rc = parse_leaf(p, copy, &e);
 			}
 			if (rc == -EINVAL && p->err->code == UFT_HIST_ERR_FIELD_NOT_FOUND) {
-				if (a->handler == HANDLER_ONMATCH) {
+				if (a->handler == HANDLER_ONMATCH && !strchr(param, '.')) {
+					/* Not a field here: the matching event's, as
+					 * the kernel tries next, after logging that it
+					 * found none here (whatever comes of it). */
+					chain(p);
+					fail(p, -EINVAL, UFT_HIST_ERR_FIELD_VAR_PARSE_FAIL, param);
+					chain(p);
+					char *msys = strdup(a->match),
+					     *mev = msys ? strchr(msys, '.') : NULL;
+					if (!mev) {
+						free(msys);
+						free(copy);
+						return fail(p, -ENOMEM, 0, NULL);
+					}
+					*mev++ = '\0';
+					rc = other_field(p, msys, mev, param, &e);
+					free(msys);
+					if (!rc)
+						p->err->err = p->err->code = p->err->pos = 0;
+				} else if (a->handler == HANDLER_ONMATCH) {
 					rc = fail(p, -EINVAL, UFT_HIST_ERR_PARAM_NOT_FOUND, param);
 				} else {
 					chain(p);

@@ -1444,6 +1444,10 @@ static int hist_cmd_locked(uint32_t buffer, struct reg_event *e, const char *cmd
 	};
 	if ((rc = uft_hist_create_env(cmd, &ev, &env, &h, he)))
 		return rc;
+	/* What the engine logged while resolving the actions counts only when
+	 * the kernel gets that far: a new trigger being installed. */
+	uint32_t n_prior = he->n_prior;
+	he->n_prior = 0;
 	int i = hist_find(e, buffer, h);
 	unsigned fl = uft_hist_flags(h);
 	struct uft_hist *named = uft_hist_name(h) ? named_hist(uft_hist_name(h)) : NULL;
@@ -1471,7 +1475,7 @@ static int hist_cmd_locked(uint32_t buffer, struct reg_event *e, const char *cmd
 		rc = hist_fail(he, -ENOENT, UFT_HIST_ERR_TRIGGER_ENOENT_CLEAR);
 	} else if (named && (rc = uft_hist_share(h, named, he))) {
 		/* keys, values, variables or actions differ from the name's */
-	} else if (uft_hist_has_snapshot(h) && snapshot_hist(buffer)) {
+	} else if ((he->n_prior = n_prior), uft_hist_has_snapshot(h) && snapshot_hist(buffer)) {
 		rc = hist_fail(he, -EBUSY, 0); /* one conditional snapshot per instance */
 	} else if (!(t = calloc(1, sizeof(*t)))) {
 		rc = -ENOMEM;
