@@ -37,7 +37,8 @@ struct reg_event {
 	char *filter_text[UFT_MAX_BUFFERS];
 	/* Per buffer: soft-mode references (the event's own triggers count
 	 * once, each enable/disable_event aimed at it once), its triggers in
-	 * install order and the list published from them. */
+	 * the kernel's list order (newest first, hist triggers at the tail) and
+	 * the list published from them. */
 	uint32_t sm_ref[UFT_MAX_BUFFERS];
 	struct uft_trig **trig[UFT_MAX_BUFFERS];
 	uint32_t nr_trig[UFT_MAX_BUFFERS];
@@ -956,9 +957,18 @@ static int trig_insert(struct reg_event *e, uint32_t b, struct uft_trig *t, stru
 	int rc;
 	if (!v)
 		return -ENOMEM;
-	if (n)
-		memcpy(v, e->trig[b], n * sizeof(*v));
-	v[n] = t;
+	/* The kernel adds a trigger at the head of the event's list and a hist
+	 * trigger at its tail: that order is the trigger file's and the one
+	 * they run in. */
+	if (t->hist) {
+		if (n)
+			memcpy(v, e->trig[b], n * sizeof(*v));
+		v[n] = t;
+	} else {
+		v[0] = t;
+		if (n)
+			memcpy(v + 1, e->trig[b], n * sizeof(*v));
+	}
 	struct uft_trig_list *l = trig_list(v, n + 1, &rc);
 	if (rc) {
 		free(v);
@@ -1126,7 +1136,7 @@ char *uft_registry_trigger_text(uint32_t buffer, const char *system, const char 
 	if (e && e->nr_trig[buffer]) {
 		FILE *m = open_memstream(&s, &len);
 		if (m) {
-			/* The kernel puts hist triggers at the list's tail. */
+			/* The list's order: newest first, hist triggers at the tail. */
 			for (uint32_t i = 0; i < e->nr_trig[buffer]; i++) {
 				struct uft_trig *t = e->trig[buffer][i];
 				if (!t->hist)

@@ -137,10 +137,10 @@ static void test_modifiers_and_listing(void **state)
 	assert_int_equal(echo(tr, A, "traceoff:0"), 0);
 	assert_int_equal(echo(tr, A, "hist:keys=u.log2"), 0);
 	assert_int_equal(echo(tr, A, "hist:keys=a:size=100 if u > 10"), 0);
-	/* Other triggers first, hist triggers after in install order, as the
-	 * kernel's list keeps them. */
-	check(tr, "stacktrace:count=0\n"
-		  "traceoff:count=0\n"
+	/* Other triggers first, newest first, then hist triggers in install
+	 * order, as the kernel's list keeps them. */
+	check(tr, "traceoff:count=0\n"
+		  "stacktrace:count=0\n"
 		  "hist:keys=common_pid.execname:vals=hitcount,u:sort=u.descending:size=2048 "
 		  "[active]\n"
 		  "hist:keys=u.log2:vals=hitcount:sort=hitcount:size=2048 [active]\n"
@@ -286,7 +286,7 @@ static void test_pause_cont_clear_remove(void **state)
 	/* `>` removes every hist trigger and leaves the others. */
 	assert_int_equal(echo(tr, A, "stacktrace:0"), 0);
 	assert_int_equal(echo(tr, W, "traceoff:0"), 0);
-	check(tr, "stacktrace:count=0\ntraceoff:count=0\n");
+	check(tr, "traceoff:count=0\nstacktrace:count=0\n");
 	check(num("p", "hist"), "");
 	check(num("p", "enable"), "0*\n");
 	assert_int_equal(echo(tr, A, "!stacktrace"), 0);
@@ -579,16 +579,16 @@ static void test_enable_disable_hist(void **state)
 	assert_int_equal(echo(s, A, "disable_hist:tfsev:num:1 if b == 0"), 0);
 	assert_int_equal(echo(s, A, "enable_hist:tfsev:num"), -EEXIST);
 	assert_int_equal(echo(s, A, "enable_event:tfsev:num"), 0); /* another kind */
-	check(s, "disable_hist:tfsev:num:count=1 if b == 0\n"
-		 "enable_event:tfsev:num:unlimited\n");
+	check(s, "enable_event:tfsev:num:unlimited\n"
+		 "disable_hist:tfsev:num:count=1 if b == 0\n");
 	trace_num(1, 1, "n", "/p");
 	trace_other(3); /* filtered out */
 	trace_other(0); /* pauses both */
 	trace_num(1, 1, "n", "/p");
 	check(w, "hist:keys=a:vals=hitcount:sort=hitcount:size=2048 [paused]\n"
 		 "hist:keys=u:vals=hitcount:sort=hitcount:size=2048 [paused]\n");
-	check(s, "disable_hist:tfsev:num:count=0 if b == 0\n"
-		 "enable_event:tfsev:num:unlimited\n");
+	check(s, "enable_event:tfsev:num:unlimited\n"
+		 "disable_hist:tfsev:num:count=0 if b == 0\n");
 	assert_int_equal(echo(s, A, "!disable_hist:tfsev:num"), 0);
 	assert_int_equal(echo(s, A, "!disable_hist:tfsev:num"), -ENOENT);
 	assert_int_equal(echo(s, A, "enable_hist:tfsev:num:2"), 0);
@@ -600,8 +600,8 @@ static void test_enable_disable_hist(void **state)
 	free(t);
 	/* a count is spent even when nothing changes */
 	trace_other(9);
-	check(s, "enable_event:tfsev:num:unlimited\n"
-		 "enable_hist:tfsev:num:count=0\n");
+	check(s, "enable_hist:tfsev:num:count=0\n"
+		 "enable_event:tfsev:num:unlimited\n");
 	assert_int_equal(echo(s, A, "enable_hist:tfsev:nosuch"), -EINVAL);
 	assert_int_equal(echo(s, A, "enable_hist:tfsev"), -EINVAL);
 	assert_int_equal(echo(s, A, "enable_hist:ftrace:print"), -EINVAL);
