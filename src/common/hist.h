@@ -80,9 +80,10 @@ enum uft_hist_err {
 
 struct uft_hist_error {
 	/* Negative errno of the failure: -EINVAL (most), -ENOENT (nohitcount
-	 * without a value, cont/clear of nothing), -ENOMEM, or -EOPNOTSUPP
-	 * for what uft does not implement yet (variables, expressions,
-	 * actions, stack traces). */
+	 * without a value, cont/clear of nothing), -EEXIST (a second save()),
+	 * -EBUSY (a second snapshot()), -ENOMEM, or -EOPNOTSUPP for what uft
+	 * does not implement (stack traces, string fields of another event
+	 * as action parameters, such parameters without env->field_var). */
 	int err;
 	/* enum uft_hist_err (0 when the kernel logs nothing) and the byte
 	 * position in the command as error_log shows it: "hist:" followed by
