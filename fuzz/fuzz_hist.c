@@ -74,7 +74,7 @@ static void fuzz_spec(const uint8_t *data, size_t size)
 		CHECK(rc == -EINVAL || rc == -ENOENT || rc == -ENOMEM || rc == -EOPNOTSUPP ||
 		      rc == -EEXIST || rc == -EBUSY);
 		CHECK(e.code >= 0 && e.code < UFT_HIST_NR_ERRS && e.pos >= 0);
-		CHECK(e.n_prior <= 3);
+		CHECK(e.n_prior <= 8);
 		for (uint32_t i = 0; i < e.n_prior; i++)
 			CHECK(e.prior[i].code > 0 && e.prior[i].code < UFT_HIST_NR_ERRS &&
 			      e.prior[i].pos >= 0 && (size_t)e.prior[i].pos <= size + 5);

@@ -80,9 +80,10 @@ enum uft_hist_err {
 
 struct uft_hist_error {
 	/* Negative errno of the failure: -EINVAL (most), -ENOENT (nohitcount
-	 * without a value, cont/clear of nothing), -ENOMEM, or -EOPNOTSUPP
-	 * for what uft does not implement yet (variables, expressions,
-	 * actions, stack traces). */
+	 * without a value, cont/clear of nothing), -EEXIST (a second save()),
+	 * -EBUSY (a second snapshot()), -ENOMEM, or -EOPNOTSUPP for what uft
+	 * does not implement (stack traces, string fields of another event
+	 * as action parameters, such parameters without env->field_var). */
 	int err;
 	/* enum uft_hist_err (0 when the kernel logs nothing) and the byte
 	 * position in the command as error_log shows it: "hist:" followed by
@@ -100,12 +101,14 @@ struct uft_hist_error {
 	/* Entries the kernel logs before the one above for the same failure
 	 * (a save() field it cannot parse: "Couldn't find field", then
 	 * "Couldn't parse field variable", then the final "Couldn't create
-	 * field variable"), oldest first: code and position as above. */
+	 * field variable"), oldest first: code and position as above. Also
+	 * set on success (err 0) when the kernel logs entries anyway: an
+	 * onmatch parameter that is a field of the matching event only. */
 	uint32_t n_prior;
 	struct {
 		int code;
 		int pos;
-	} prior[3];
+	} prior[8];
 };
 
 /* The event a histogram is attached to. Fields exclude the common ones
@@ -166,6 +169,18 @@ struct uft_hist_env {
 	/* Takes the instance's snapshot (a snapshot() action whose value won);
 	 * runs at event time like synth_emit. NULL: none is taken. */
 	void (*snapshot)(void *ctx);
+	/* An action parameter SYSTEM.EVENT.FIELD of another event: the hist
+	 * trigger of that event defining variable "synthetic_FIELD" with keys
+	 * compatible with `target`'s (uft_hist_keys_compatible), made if
+	 * there is none ("keys=K,...:synthetic_FIELD=FIELD[ if FILTER]", the
+	 * keys and filter of a compatible one there; *created then gets that
+	 * command, malloc'd, for uft_hist_field_var_hist()). NULL with *code
+	 * set (enum uft_hist_err) when the event or a compatible histogram
+	 * is missing or the command fails. NULL callback: such parameters
+	 * are not supported. */
+	struct uft_hist *(*field_var)(void *ctx, const char *system, const char *event,
+				      const char *field, const struct uft_hist *target, int *code,
+				      char **created);
 };
 
 /* Compiles `spec` ("keys=...[:...][ if FILTER]", "hist:" prefix optional,
@@ -189,6 +204,17 @@ bool uft_hist_busy(const struct uft_hist *h);
 /* Whether h has a snapshot() action (one per instance: the kernel's
  * conditional snapshot). */
 bool uft_hist_has_snapshot(const struct uft_hist *h);
+/* Whether h's keys can be matched with target's (count, size, sign and
+ * string or not of each), as a variable of h is read for target's key. */
+bool uft_hist_keys_compatible(const struct uft_hist *target, const struct uft_hist *h);
+/* The raw field names of h's keys joined by commas ("pid,prio"). */
+int uft_hist_key_names(const struct uft_hist *h, char *buf, size_t len);
+/* The `if` filter text, or NULL. */
+const char *uft_hist_filter_text(const struct uft_hist *h);
+/* The i-th hidden hist trigger made for h's SYSTEM.EVENT.FIELD params:
+ * false past the last. */
+bool uft_hist_field_var_hist(const struct uft_hist *h, uint32_t i, const char **system,
+			     const char **event, const char **cmd);
 /* Index of variable `name` of h, or -1. */
 int uft_hist_var_index(const struct uft_hist *h, const char *name);
 
@@ -214,17 +240,35 @@ int uft_hist_info(const struct uft_hist *h, char *buf, size_t len);
 /* The command as error_log shows it: "hist:" + the specification. */
 const char *uft_hist_command(const struct uft_hist *h);
 
+/* The trace clock a histogram that reads common_timestamp asks for
+ * (clock=, "global" by default), or NULL when it reads none. */
+const char *uft_hist_clock(const struct uft_hist *h);
+/* Whether its timestamps are other than nanoseconds (then `.usecs` leaves
+ * them alone), when that is known only after creation. */
+void uft_hist_set_raw_clock(struct uft_hist *h, bool raw);
+
 unsigned uft_hist_flags(const struct uft_hist *h);   /* UFT_HIST_* of the spec */
 const char *uft_hist_name(const struct uft_hist *h); /* name=, or NULL */
 bool uft_hist_paused(const struct uft_hist *h);
 void uft_hist_set_paused(struct uft_hist *h, bool paused);
 /* Empties the table and its totals; the writer must be quiescent. */
 void uft_hist_clear(struct uft_hist *h);
-/* Same keys, values and sort keys and, unless ignore_filter, both with a
- * filter or both without (the kernel compares presence, not the text); size
- * is not compared. The kernel's test for "the same trigger" when pausing,
- * continuing, clearing or removing. */
+/* Same name, keys, values, sort keys, variables and actions and, unless
+ * ignore_filter, both with a filter or both without (the kernel compares
+ * presence, not the text); size is not compared. The kernel's test for
+ * "the same trigger" when pausing, continuing, clearing or removing. */
 bool uft_hist_same(const struct uft_hist *a, const struct uft_hist *b, bool ignore_filter);
+
+/* As uft_hist_same without the names: what name= requires of the
+ * histograms that share one table (the kernel's hist_trigger_match). */
+bool uft_hist_compatible(const struct uft_hist *a, const struct uft_hist *b, bool ignore_filter);
+/* name=: h uses `named`'s table, variables and actions from now on (its
+ * filter and pause state stay its own). Returns 0, or -EINVAL with err
+ * set to "Named hist trigger doesn't match existing named trigger" when
+ * keys, values, sort keys, variables or actions differ. What h held on
+ * other histograms goes; `named`'s stays until the last of them is
+ * unlinked. */
+int uft_hist_share(struct uft_hist *h, struct uft_hist *named, struct uft_hist_error *err);
 
 uint64_t uft_hist_hits(const struct uft_hist *h);
 uint64_t uft_hist_drops(const struct uft_hist *h);

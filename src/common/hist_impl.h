@@ -190,10 +190,27 @@ struct uft_hist {
 	uint32_t n_uses;
 	struct uft_hist *uses[64];
 	uint32_t use_var[64];
+	/* The hidden hist triggers made for SYS.EVENT.field params. */
+	uint32_t n_fvh;
+	struct hist_fvh {
+		char *system, *event, *cmd;
+	} fvh[HIST_MAX_PARAMS];
 	bool linked;
 	uint32_t users;
+	/* name=: the histogram whose table, variables and actions this one
+	 * uses (NULL: its own), and on that one the number of histograms
+	 * sharing it; dropped: removed, its references kept while shared. */
+	struct uft_hist *shared;
+	uint32_t sharers;
+	bool dropped;
 	struct hist_table t;
 };
+
+/* The histogram holding h's data: h, or the named one it shares. */
+static inline struct uft_hist *uft_hist_data(const struct uft_hist *h)
+{
+	return h->shared ? h->shared : (struct uft_hist *)h;
+}
 
 int uft_hist_table_init(struct hist_table *t, uint32_t bits, uint32_t key_size, uint32_t n_vals,
 			uint32_t n_vars, bool comms);

@@ -440,6 +440,9 @@ static void update(struct uft_hist *h, const void *record, uint32_t len, uint64_
 		if (!uft_filter_match(h->filter, rec, len, cpu, name))
 			return;
 	}
+	/* From here on the data: this histogram's or the named one's. */
+	h = uft_hist_data(h);
+	t = &h->t;
 	memset(key, 0, h->key_size);
 	for (uint32_t i = 0; i < h->n_keys; i++) {
 		const struct hist_field *f = &h->keys[i];
@@ -534,7 +537,7 @@ static void update(struct uft_hist *h, const void *record, uint32_t len, uint64_
 void uft_hist_update(struct uft_hist *h, const void *record, uint32_t len, uint64_t ts,
 		     uint32_t cpu, const struct uft_hist_comm *comm)
 {
-	struct hist_table *t = &h->t;
+	struct hist_table *t = &uft_hist_data(h)->t;
 	__atomic_fetch_add(&t->inflight, 1, __ATOMIC_SEQ_CST);
 	if (!__atomic_load_n(&t->clearing, __ATOMIC_SEQ_CST))
 		update(h, record, len, ts, cpu, comm);
@@ -553,6 +556,7 @@ bool uft_hist_needs_comm(const struct uft_hist *h)
 
 void uft_hist_clear(struct uft_hist *h)
 {
+	h = uft_hist_data(h);
 	struct hist_table *t = &h->t;
 
 	/* Writers never wait; the clear waits for those inside to leave (an
@@ -579,17 +583,17 @@ void uft_hist_clear(struct uft_hist *h)
 
 uint64_t uft_hist_hits(const struct uft_hist *h)
 {
-	return __atomic_load_n(&h->t.hits, __ATOMIC_RELAXED);
+	return __atomic_load_n(&uft_hist_data(h)->t.hits, __ATOMIC_RELAXED);
 }
 
 uint64_t uft_hist_drops(const struct uft_hist *h)
 {
-	return __atomic_load_n(&h->t.drops, __ATOMIC_RELAXED);
+	return __atomic_load_n(&uft_hist_data(h)->t.drops, __ATOMIC_RELAXED);
 }
 
 uint32_t uft_hist_entries(const struct uft_hist *h)
 {
-	const struct hist_table *t = &h->t;
+	const struct hist_table *t = &uft_hist_data(h)->t;
 	uint32_t n = 0;
 	for (uint32_t i = 0; i < t->nr_buckets; i++)
 		n += __atomic_load_n(&t->bucket_elt[i], __ATOMIC_ACQUIRE) != 0;
@@ -598,7 +602,7 @@ uint32_t uft_hist_entries(const struct uft_hist *h)
 
 uint32_t uft_hist_published(const struct uft_hist *h, uint32_t *elts, uint32_t max)
 {
-	const struct hist_table *t = &h->t;
+	const struct hist_table *t = &uft_hist_data(h)->t;
 	uint32_t n = 0;
 	for (uint32_t i = 0; i < t->nr_buckets && n < max; i++) {
 		uint32_t el = __atomic_load_n(&t->bucket_elt[i], __ATOMIC_ACQUIRE);
@@ -606,6 +610,16 @@ uint32_t uft_hist_published(const struct uft_hist *h, uint32_t *elts, uint32_t m
 			elts[n++] = el - 1;
 	}
 	return n;
+}
+
+const char *uft_hist_clock(const struct uft_hist *h)
+{
+	return h->timestamps ? h->clock : NULL;
+}
+
+void uft_hist_set_raw_clock(struct uft_hist *h, bool raw)
+{
+	h->raw_clock = raw;
 }
 
 unsigned uft_hist_flags(const struct uft_hist *h)
@@ -641,7 +655,19 @@ static bool same_field(const struct hist_field *a, const struct hist_field *b)
 	       a->constant == b->constant && !strcmp(a->name, b->name);
 }
 
+static bool same_name(const char *a, const char *b)
+{
+	return (!a && !b) || (a && b && !strcmp(a, b));
+}
+
 bool uft_hist_same(const struct uft_hist *a, const struct uft_hist *b, bool ignore_filter)
+{
+	if (!same_name(a->name, b->name))
+		return false;
+	return uft_hist_compatible(a, b, ignore_filter);
+}
+
+bool uft_hist_compatible(const struct uft_hist *a, const struct uft_hist *b, bool ignore_filter)
 {
 	if (a->n_vals != b->n_vals || a->n_keys != b->n_keys || a->n_sort != b->n_sort)
 		return false;
@@ -685,9 +711,52 @@ int uft_hist_var_index(const struct uft_hist *h, const char *name)
 	return -1;
 }
 
+bool uft_hist_keys_compatible(const struct uft_hist *target, const struct uft_hist *h)
+{
+	if (target->n_keys != h->n_keys)
+		return false;
+	for (uint32_t i = 0; i < h->n_keys; i++) {
+		const struct hist_field *a = &target->keys[i], *b = &h->keys[i];
+		if (a->is_string != b->is_string || a->key_size != b->key_size ||
+		    a->cmp_size != b->cmp_size || a->cmp_signed != b->cmp_signed)
+			return false;
+	}
+	return true;
+}
+
+int uft_hist_key_names(const struct uft_hist *h, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	if (len)
+		buf[0] = '\0';
+	for (uint32_t i = 0; i < h->n_keys; i++) {
+		int k = snprintf(buf + (n < len ? n : len), n < len ? len - n : 0, "%s%s",
+				 i ? "," : "", h->keys[i].name);
+		n += (size_t)(k > 0 ? k : 0);
+	}
+	return (int)n;
+}
+
+const char *uft_hist_filter_text(const struct uft_hist *h)
+{
+	return h->filter_text;
+}
+
+bool uft_hist_field_var_hist(const struct uft_hist *h, uint32_t i, const char **system,
+			     const char **event, const char **cmd)
+{
+	if (i >= h->n_fvh)
+		return false;
+	*system = h->fvh[i].system;
+	*event = h->fvh[i].event;
+	*cmd = h->fvh[i].cmd;
+	return true;
+}
+
 bool uft_hist_has_snapshot(const struct uft_hist *h)
 {
-	return h->snap_action >= 0;
+	return !h->shared && h->snap_action >= 0; /* a sharer's actions are its data's */
 }
 
 bool uft_hist_busy(const struct uft_hist *h)
@@ -695,14 +764,55 @@ bool uft_hist_busy(const struct uft_hist *h)
 	return h->users != 0;
 }
 
-void uft_hist_unlink(struct uft_hist *h)
+/* Drops what h holds on other histograms and synthetic events. */
+static void drop_links(struct uft_hist *h)
 {
-	if (!h || !h->linked)
-		return;
-	h->linked = false;
 	for (uint32_t i = 0; i < h->n_uses; i++)
 		h->uses[i]->users--;
 	for (uint32_t i = 0; i < h->n_actions; i++)
 		if (h->actions[i].synth && h->env.synth_put)
 			h->env.synth_put(h->env.ctx, h->actions[i].synth);
+	h->n_uses = 0;
+	for (uint32_t i = 0; i < h->n_actions; i++)
+		h->actions[i].synth = NULL;
+}
+
+void uft_hist_unlink(struct uft_hist *h)
+{
+	if (!h || !h->linked)
+		return;
+	h->linked = false;
+	if (h->shared) {
+		/* The last of a name's histograms gone: its data's references go. */
+		struct uft_hist *o = h->shared;
+		if (--o->sharers == 0 && o->dropped)
+			drop_links(o);
+		return;
+	}
+	h->dropped = true;
+	if (!h->sharers)
+		drop_links(h);
+}
+
+int uft_hist_share(struct uft_hist *h, struct uft_hist *named, struct uft_hist_error *err)
+{
+	struct uft_hist_error dummy;
+
+	if (!err)
+		err = &dummy;
+	memset(err, 0, sizeof(*err));
+	named = uft_hist_data(named);
+	if (!uft_hist_compatible(h, named, true)) {
+		const char *at = h->name ? strstr(h->cmd, h->name) : NULL;
+		err->err = -EINVAL;
+		err->code = UFT_HIST_ERR_NAMED_MISMATCH;
+		err->pos = at ? (int)(at - h->cmd) : 0;
+		return -EINVAL;
+	}
+	/* The named histogram's data serves: h's own goes. */
+	drop_links(h);
+	uft_hist_table_free(&h->t);
+	h->shared = named;
+	named->sharers++;
+	return 0;
 }

@@ -569,6 +569,7 @@ static int parse_ref(struct parse *p, char *str, struct hist_expr **out)
 			return fail(p, -EINVAL, UFT_HIST_ERR_VAR_NOT_UNIQUE, name);
 		if (n < 1 || !found || (idx = uft_hist_var_index(found, name)) < 0)
 			return fail(p, -EINVAL, UFT_HIST_ERR_VAR_NOT_FOUND, name);
+		found = uft_hist_data(found); /* a named one's variables are its data's */
 		if (found->vars[idx].e->is_string)
 			return fail(p, -EINVAL, UFT_HIST_ERR_INVALID_STR_OPERAND, name);
 		e = new_expr(p, EX_REF);
@@ -901,6 +902,59 @@ static int parse_actions(struct parse *p)
 	return 0;
 }
 
+/* SYS.EVENT.field of another event: the kernel's field variable, a hidden
+ * hist trigger on that event ("keys=...:synthetic_field=field", keys of a
+ * histogram there compatible with this one) made through the env, read
+ * like any variable of another event; removed with this histogram. */
+static int other_field(struct parse *p, const char *sys, const char *evn, const char *field,
+		       struct hist_expr **out)
+{
+	struct uft_hist *h = p->h, *fh;
+	char *created = NULL, var[STR_MAX];
+	int code = 0, idx, rc;
+
+	if (!h->env.field_var)
+		return unsupported(p, "fields of another event as params");
+	if (h->n_fvh == sizeof(h->fvh) / sizeof(h->fvh[0]))
+		return fail(p, -EINVAL, UFT_HIST_ERR_TOO_MANY_FIELD_VARS, field);
+	fh = h->env.field_var(h->env.ctx, sys, evn, field, h, &code, &created);
+	if (!fh)
+		return fail(p, -EINVAL, code, field);
+	if (created) {
+		struct hist_fvh *f = &h->fvh[h->n_fvh++];
+		f->system = strdup(sys);
+		f->event = strdup(evn);
+		f->cmd = created;
+		if (!f->system || !f->event)
+			return fail(p, -ENOMEM, 0, NULL);
+	}
+	snprintf(var, sizeof(var), "synthetic_%s", field);
+	fh = uft_hist_data(fh);
+	idx = uft_hist_var_index(fh, var);
+	if (idx < 0)
+		return fail(p, -EINVAL, UFT_HIST_ERR_SYNTH_VAR_NOT_FOUND, field);
+	if (fh->vars[idx].e->is_string)
+		return unsupported(p, "string fields of another event as params");
+	struct hist_expr *e = new_expr(p, EX_REF);
+	if (!e)
+		return -ENOMEM;
+	e->ref = fh;
+	e->var = (uint32_t)idx;
+	e->unit = fh->vars[idx].e->unit;
+	if ((rc = add_use(p, fh, (uint32_t)idx)) < 0) {
+		free(e);
+		return rc;
+	}
+	e->slot = (uint32_t)rc;
+	if (asprintf(&e->ref_name, "%s.%s.$%s", sys, evn, var) < 0) {
+		e->ref_name = NULL;
+		uft_hist_expr_free(e);
+		return fail(p, -ENOMEM, 0, NULL);
+	}
+	*out = e;
+	return 0;
+}
+
 /* The synthetic event of a trace action and its parameters: variables of
  * this or another histogram, fields of this event. */
 static int create_trace(struct parse *p, struct hist_action *a)
@@ -926,14 +980,39 @@ static int create_trace(struct parse *p, struct hist_action *a)
 		} else if (strpbrk(copy, "+-*/")) {
 			rc = fail(p, -EINVAL, UFT_HIST_ERR_INVALID_PARAM, param);
 		} else {
-			char *d = strchr(copy, '.');
-			if (d && strchr(d + 1, '.') &&
-			    strncmp(copy, p->ev->system, (size_t)(d - copy)))
-				rc = unsupported(p, "fields of the matching event as params");
-			else
+			char *d = strchr(copy, '.'), *d2 = d ? strchr(d + 1, '.') : NULL;
+			if (d && !d2) {
+				rc = fail(p, -EINVAL, 0, NULL); /* "a.b": the kernel logs nothing */
+			} else if (d2 && (strncmp(copy, p->ev->system, (size_t)(d - copy)) ||
+					  p->ev->system[d - copy] ||
+					  strncmp(d + 1, p->ev->name, (size_t)(d2 - d - 1)) ||
+					  p->ev->name[d2 - d - 1])) {
+				*d = *d2 = '\0';
+				rc = other_field(p, copy, d + 1, d2 + 1, &e);
+			} else {
 				rc = parse_leaf(p, copy, &e);
+			}
 			if (rc == -EINVAL && p->err->code == UFT_HIST_ERR_FIELD_NOT_FOUND) {
-				if (a->handler == HANDLER_ONMATCH) {
+				if (a->handler == HANDLER_ONMATCH && !strchr(param, '.')) {
+					/* Not a field here: the matching event's, as
+					 * the kernel tries next, after logging that it
+					 * found none here (whatever comes of it). */
+					chain(p);
+					fail(p, -EINVAL, UFT_HIST_ERR_FIELD_VAR_PARSE_FAIL, param);
+					chain(p);
+					char *msys = strdup(a->match),
+					     *mev = msys ? strchr(msys, '.') : NULL;
+					if (!mev) {
+						free(msys);
+						free(copy);
+						return fail(p, -ENOMEM, 0, NULL);
+					}
+					*mev++ = '\0';
+					rc = other_field(p, msys, mev, param, &e);
+					free(msys);
+					if (!rc)
+						p->err->err = p->err->code = p->err->pos = 0;
+				} else if (a->handler == HANDLER_ONMATCH) {
 					rc = fail(p, -EINVAL, UFT_HIST_ERR_PARAM_NOT_FOUND, param);
 				} else {
 					chain(p);
@@ -1362,6 +1441,11 @@ void uft_hist_free(struct uft_hist *h)
 		free(h->keys[i].name);
 	uft_filter_free(h->filter);
 	uft_hist_table_free(&h->t);
+	for (uint32_t i = 0; i < h->n_fvh; i++) {
+		free(h->fvh[i].system);
+		free(h->fvh[i].event);
+		free(h->fvh[i].cmd);
+	}
 	free(h->cmd);
 	free(h->name);
 	free(h->filter_text);

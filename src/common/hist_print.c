@@ -228,7 +228,7 @@ int uft_hist_info(const struct uft_hist *h, char *buf, size_t len)
 		if (h->sort_desc[i])
 			uft_text_put(&t, ".descending");
 	}
-	uft_text_put(&t, ":size=%u", 1u << h->t.bits);
+	uft_text_put(&t, ":size=%u", 1u << uft_hist_data(h)->t.bits);
 	if (h->timestamps)
 		uft_text_put(&t, ":clock=%s", h->clock);
 	if (h->no_hitcount)
@@ -467,8 +467,10 @@ static void print_snapshot(FILE *out, const struct uft_hist *h, const struct uft
 	fputc('\n', out);
 }
 
-int uft_hist_print(const struct uft_hist *h, FILE *out, const struct uft_hist_syms *syms)
+int uft_hist_print(const struct uft_hist *trigger, FILE *out, const struct uft_hist_syms *syms)
 {
+	/* The trigger's own info line, the data of the name it shares. */
+	const struct uft_hist *h = uft_hist_data(trigger);
 	struct view v = {h, h->t.keys, h->t.sums};
 	struct val_stat st[UFT_HIST_MAX_VALS] = {{0, 0}};
 	uint32_t *order = malloc(h->t.max_elts * sizeof(*order));
@@ -495,14 +497,14 @@ int uft_hist_print(const struct uft_hist *h, FILE *out, const struct uft_hist_sy
 	for (size_t i = 0; i < nsums; i++)
 		snap[i] = __atomic_load_n(&h->t.sums[i], __ATOMIC_RELAXED);
 	v.sums = snap;
-	len = uft_hist_info(h, NULL, 0);
+	len = uft_hist_info(trigger, NULL, 0);
 	info = malloc((size_t)len + 1);
 	if (!info) {
 		free(order);
 		free(snap);
 		return -ENOMEM;
 	}
-	uft_hist_info(h, info, (size_t)len + 1);
+	uft_hist_info(trigger, info, (size_t)len + 1);
 	fprintf(out, "# event histogram\n#\n# trigger info: %s#\n\n", info);
 	free(info);
 

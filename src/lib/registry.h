@@ -99,6 +99,11 @@ struct uft_hist_syms;
  * buffer) or -ENOMEM. Nothing changes on an error. */
 int uft_registry_hist_cmd(uint32_t buffer, const char *system, const char *name, const char *cmd,
 			  bool remove, struct uft_hist_error *he);
+/* Set by the tree: switches buffer b to trace clock c as a trace_clock
+ * write does, the buffer restarting empty even when c is its clock (the
+ * kernel's tracing_set_clock()). Called with the registry's lock held
+ * before a new hist trigger that reads common_timestamp is installed. */
+extern int (*uft_registry_set_clock)(uint32_t buffer, int clock);
 /* Whether a hist trigger of the buffer has a snapshot() action. */
 bool uft_registry_hist_snapshots(uint32_t buffer);
 /* Removes every hist trigger of the event in the buffer (O_TRUNC). */

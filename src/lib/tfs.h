@@ -154,6 +154,9 @@ typedef void (*tfs_ring_fn)(void *ctx, struct uft_ring *r, uint32_t slot);
 /* Calls fn for each live or drained-but-unread ring of a buffer (or of all). */
 void tfs_for_each_ring(uint32_t buffer, tfs_ring_fn fn, void *ctx);
 void tfs_trace_clear(uint32_t buffer);
+/* Sets buffer's trace clock c (a valid clock) as a trace_clock write does;
+ * the buffer restarts empty, even when c is its clock already. */
+int tfs_set_clock(uint32_t buffer, int c);
 void tfs_snapshot_free(struct tfs_inst *in);
 /* In a forked child: forgets the consuming readers' positions. */
 void tfs_trace_after_fork(uint32_t buffer);

@@ -202,14 +202,22 @@ static int write_trace_clock(const struct tfs_node *n, char *buf, size_t len, un
 	int c = uft_clock_by_name(buf);
 	if (c < 0)
 		return -EINVAL;
-	struct uft_buffer *b = &uft_buffers[n->inst->buffer];
+	if (uft_buffers[n->inst->buffer].clock == (uint32_t)c)
+		return 0;
+	return tfs_set_clock(n->inst->buffer, c);
+}
+
+int tfs_set_clock(uint32_t buffer, int c)
+{
+	struct uft_buffer *b = &uft_buffers[buffer];
+	/* Stamps of two clocks cannot be ordered: the buffer starts empty. */
+	tfs_trace_clear(buffer);
 	if (b->clock == (uint32_t)c)
 		return 0;
-	/* Stamps of two clocks cannot be ordered: the buffer starts empty. */
-	tfs_trace_clear(n->inst->buffer);
-	tfs_snapshot_free(n->inst);
+	if (tfs_insts[buffer])
+		tfs_snapshot_free(tfs_insts[buffer]);
 	b->clock = (uint32_t)c;
-	uft_buffer_new_generation(n->inst->buffer);
+	uft_buffer_new_generation(buffer);
 	return 0;
 }
 

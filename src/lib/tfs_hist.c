@@ -7,8 +7,8 @@
  * Reading `hist` while traced threads update is safe: the engine publishes
  * an element (release) only once its key is written and the printer takes
  * the sums as they are at that moment. Removed histograms are retired with
- * the trigger, never freed, since a writer may still be in one. `name=`
- * tables are not shared across events: each trigger has its own. */
+ * the trigger, never freed, since a writer may still be in one. Triggers
+ * with the same `name=` share the table of the first (the registry). */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
@@ -69,18 +69,21 @@ static void log_hist_error(const struct tfs_node *n, const char *cmd,
 		tfs_log_error(
 		    n->inst, UFT_FILTER_ERR_LOC, cmd + off, uft_filter_strerror(he->filter.code),
 		    he->filter.code > 0 && he->filter.pos > 0 ? (unsigned)he->filter.pos : 0);
-	} else if (he->code > 0) {
+	} else {
+		/* what the kernel logs on the way, even when the command works */
 		for (uint32_t i = 0; i < he->n_prior; i++)
 			tfs_log_error(n->inst, loc, cmd, uft_hist_strerror(he->prior[i].code),
 				      he->prior[i].pos > 0 ? (unsigned)he->prior[i].pos : 0);
-		tfs_log_error(n->inst, loc, cmd, uft_hist_strerror(he->code),
-			      he->pos > 0 ? (unsigned)he->pos : 0);
+		if (he->code > 0)
+			tfs_log_error(n->inst, loc, cmd, uft_hist_strerror(he->code),
+				      he->pos > 0 ? (unsigned)he->pos : 0);
 	}
 }
 
 int tfs_hist_write(const struct tfs_node *n, const struct uft_trig_spec *sp)
 {
 	struct uft_hist_error he;
+	uft_registry_set_clock = tfs_set_clock;
 	int rc = uft_registry_hist_cmd(n->inst->buffer, n->sys, n->ev, sp->hist, sp->remove, &he);
 	/* A snapshot() action takes the instance's snapshot as a snapshot
 	 * trigger does: through the request the tree's thread serves. */
@@ -89,7 +92,7 @@ int tfs_hist_write(const struct tfs_node *n, const struct uft_trig_spec *sp)
 		if (tfs_snapshot_alloc(n->inst) != 0)
 			return -ENOMEM;
 	}
-	if (rc == 0 || rc == -ENOMEM)
+	if (rc == -ENOMEM || (rc == 0 && !he.n_prior))
 		return rc;
 	/* The command as the engine shows it: "hist:" + what follows. */
 	const char *spec = sp->hist;

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "common/hist.h"
+#include "lib/clock.h"
 #include "lib/runtime.h"
 #include "lib/stack_event.h"
 #include "lib/trigger.h"
@@ -134,6 +135,9 @@ static void run_hist(struct uft_trig *t, const void *rec, uint32_t len, uint64_t
 		     const char *comm)
 {
 	struct uft_hist_comm c = {own_comm, (void *)comm};
+	/* common_timestamp in nanoseconds, the rings' raw TSC converted */
+	if (uft_buffer_raw_tsc(&uft_buffers[t->buffer]))
+		ts = uft_tsc_to_ns(ts);
 	uft_hist_update(t->hist, rec, len, ts, cpu, &c);
 }
 

@@ -953,6 +953,100 @@ static void test_value_expr_key_var(void **state)
 	run_cases(c, sizeof(c) / sizeof(c[0]));
 }
 
+/* An onmatch parameter that is no field of this event: the matching
+ * event's field variable (through the env), with the two entries the
+ * kernel logs on the way even when it works. */
+static struct uft_hist *fv_hist;
+static char fv_seen[64];
+
+static struct uft_hist *t_field_var(void *ctx, const char *system, const char *event,
+				    const char *field, const struct uft_hist *target, int *code,
+				    char **created)
+{
+	(void)ctx;
+	(void)target;
+	snprintf(fv_seen, sizeof(fv_seen), "%s.%s.%s", system, event, field);
+	*created = NULL;
+	if (!fv_hist)
+		*code = UFT_HIST_ERR_HIST_NOT_FOUND;
+	return fv_hist;
+}
+
+static void test_match_event_field(void **state)
+{
+	(void)state;
+	struct uft_hist_env env = ENV;
+	env.field_var = t_field_var;
+	const char *spec = "keys=pid:x=prio:onmatch(m.e).trace(lat,$x,remote)";
+	struct uft_hist *h = NULL;
+	struct uft_hist_error e;
+	fv_hist = NULL;
+	assert_int_equal(uft_hist_create_env(spec, &EV, &env, &h, &e), -EINVAL);
+	assert_string_equal(fv_seen, "m.e.remote");
+	assert_int_equal(e.code, UFT_HIST_ERR_HIST_NOT_FOUND);
+	assert_int_equal(e.n_prior, 2);
+	assert_int_equal(e.prior[0].code, UFT_HIST_ERR_FIELD_NOT_FOUND);
+	assert_int_equal(e.prior[1].code, UFT_HIST_ERR_FIELD_VAR_PARSE_FAIL);
+	assert_int_equal(e.pos, 47);
+	fv_hist = make("keys=pid:synthetic_remote=bytes");
+	snapshots = n_emitted = 0;
+	assert_int_equal(uft_hist_create_env(spec, &EV, &env, &h, &e), 0);
+	assert_int_equal(e.err, 0);
+	assert_int_equal(e.code, 0);
+	assert_int_equal(e.n_prior, 2);
+	assert_int_equal(e.prior[0].code, UFT_HIST_ERR_FIELD_NOT_FOUND);
+	assert_int_equal(e.prior[1].code, UFT_HIST_ERR_FIELD_VAR_PARSE_FAIL);
+	assert_true(uft_hist_busy(fv_hist));
+	/* the variable is read for this event's key, once */
+	struct trec r = mk(2, 20, 250, 0, "bash", "/bin/sh");
+	feed(fv_hist, &r, 0, 0);
+	feed(h, &r, 0, 0);
+	feed(h, &r, 0, 0);
+	assert_int_equal(n_emitted, 1);
+	assert_int_equal(emitted[0][0], 20);
+	assert_int_equal(emitted[0][1], 250);
+	uft_hist_free(h);
+	assert_false(uft_hist_busy(fv_hist));
+	uft_hist_free(fv_hist);
+	fv_hist = NULL;
+}
+
+/* name=: a second histogram updates and shows the first one's table. */
+static void test_share(void **state)
+{
+	(void)state;
+	struct uft_hist *a = make("name=n:keys=pid:vals=bytes");
+	struct uft_hist *b = make("name=n:keys=pid:vals=bytes:size=4096 if prio > 5");
+	struct uft_hist *c = make("name=n:keys=pid:vals=prio");
+	struct uft_hist_error e;
+	assert_int_equal(uft_hist_share(c, a, &e), -EINVAL);
+	assert_int_equal(e.code, UFT_HIST_ERR_NAMED_MISMATCH);
+	assert_int_equal(e.pos, 5);
+	assert_int_equal(uft_hist_share(b, a, &e), 0);
+	feed_std(b); /* its own filter: prio 5 is out */
+	struct trec r = mk(1, 1, 7, 0, "x", "y");
+	feed(a, &r, 0, 0);
+	const char *rows =
+	    "{ pid:          0 } hitcount:          1  bytes:          1\n"
+	    "{ pid:          1 } hitcount:          2  bytes:        107\n"
+	    "{ pid:          2 } hitcount:          2  bytes:       3250\n" TOTALS(5, 3, 0);
+	char want[1024];
+	snprintf(want, sizeof(want), "%s%s",
+		 HDR("hist:name=n:keys=pid:vals=hitcount,bytes:sort=hitcount:size=2048 [active]"),
+		 rows);
+	expect(a, want);
+	snprintf(want, sizeof(want), "%s%s",
+		 HDR("hist:name=n:keys=pid:vals=hitcount,bytes:sort=hitcount:size=2048 if prio > 5 "
+		     "[active]"),
+		 rows);
+	expect(b, want);
+	uft_hist_clear(b);
+	assert_int_equal(uft_hist_hits(a), 0);
+	uft_hist_free(b);
+	uft_hist_free(c);
+	uft_hist_free(a);
+}
+
 static void test_same(void **state)
 {
 	struct uft_hist *a = make("keys=pid:vals=bytes:size=256"), *b = make("keys=pid:vals=bytes");
@@ -1531,6 +1625,8 @@ int main(void)
 	    cmocka_unit_test(test_errors),
 	    cmocka_unit_test(test_onmax_onchange),
 	    cmocka_unit_test(test_value_expr_key_var),
+	    cmocka_unit_test(test_share),
+	    cmocka_unit_test(test_match_event_field),
 	    cmocka_unit_test(test_same),
 	    cmocka_unit_test(test_format_parse),
 	    cmocka_unit_test(test_live_kernel_format),

@@ -4,8 +4,10 @@
  * mode, instances, and exact counts with writers on several threads and in
  * signal handlers. */
 #define _GNU_SOURCE
+#include <dlfcn.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <link.h>
 #include <pthread.h>
 #include <setjmp.h>
 #include <signal.h>
@@ -135,10 +137,10 @@ static void test_modifiers_and_listing(void **state)
 	assert_int_equal(echo(tr, A, "traceoff:0"), 0);
 	assert_int_equal(echo(tr, A, "hist:keys=u.log2"), 0);
 	assert_int_equal(echo(tr, A, "hist:keys=a:size=100 if u > 10"), 0);
-	/* Other triggers first, hist triggers after in install order, as the
-	 * kernel's list keeps them. */
-	check(tr, "stacktrace:count=0\n"
-		  "traceoff:count=0\n"
+	/* Other triggers first, newest first, then hist triggers in install
+	 * order, as the kernel's list keeps them. */
+	check(tr, "traceoff:count=0\n"
+		  "stacktrace:count=0\n"
 		  "hist:keys=common_pid.execname:vals=hitcount,u:sort=u.descending:size=2048 "
 		  "[active]\n"
 		  "hist:keys=u.log2:vals=hitcount:sort=hitcount:size=2048 [active]\n"
@@ -284,7 +286,7 @@ static void test_pause_cont_clear_remove(void **state)
 	/* `>` removes every hist trigger and leaves the others. */
 	assert_int_equal(echo(tr, A, "stacktrace:0"), 0);
 	assert_int_equal(echo(tr, W, "traceoff:0"), 0);
-	check(tr, "stacktrace:count=0\ntraceoff:count=0\n");
+	check(tr, "traceoff:count=0\nstacktrace:count=0\n");
 	check(num("p", "hist"), "");
 	check(num("p", "enable"), "0*\n");
 	assert_int_equal(echo(tr, A, "!stacktrace"), 0);
@@ -400,6 +402,171 @@ static void test_variables_onmatch(void **state)
 	assert_int_equal(tfs_echo("error_log", "", W), 0);
 }
 
+/* name=: triggers of two events share one table; reading either shows
+ * it; a different layout is refused; pause acts on every sharer; the
+ * table outlives the trigger that made it. */
+static void test_named(void **state)
+{
+	(void)state;
+	mkinst("nm");
+	const char *w = num("nm", "trigger"), *s = "instances/nm/events/tfsev/other/trigger";
+	const char *info = "# trigger info: hist:name=foo:keys=common_pid:vals=hitcount:"
+			   "sort=hitcount:size=2048 [active]\n";
+	assert_int_equal(echo(w, A, "hist:name=foo:keys=common_pid"), 0);
+	assert_int_equal(echo(s, A, "hist:name=foo:keys=common_pid:size=4096"), 0);
+	assert_int_equal(echo(s, A, "hist:name=foo:keys=b"), -EINVAL);
+	assert_int_equal(echo(s, A, "hist:name=foo:keys=common_pid:x=b"), -EINVAL);
+	char *log = error_log("nm");
+	assert_string_equal(log,
+			    "hist:tfsev:other: error: Named hist trigger doesn't match existing "
+			    "named trigger (includes variables)\n"
+			    "  Command: hist:name=foo:keys=b\n"
+			    "                ^\n"
+			    "hist:tfsev:other: error: Named hist trigger doesn't match existing "
+			    "named trigger (includes variables)\n"
+			    "  Command: hist:name=foo:keys=common_pid:x=b\n"
+			    "                ^\n");
+	free(log);
+	trace_num(1, 1, "n", "/p");
+	trace_num(2, 1, "n", "/p");
+	trace_other(3);
+	char want[512];
+	snprintf(want, sizeof(want),
+		 "# event histogram\n#\n%s#\n\n{ common_pid: %10d } hitcount:          3\n\n"
+		 "Totals:\n    Hits: 3\n    Entries: 1\n    Dropped: 0\n",
+		 info, (int)syscall(SYS_gettid));
+	check(num("nm", "hist"), want);
+	check("instances/nm/events/tfsev/other/hist", want);
+	/* pause through one pauses both */
+	assert_int_equal(echo(s, A, "hist:name=foo:keys=common_pid:pause"), 0);
+	check(w, "hist:name=foo:keys=common_pid:vals=hitcount:sort=hitcount:size=2048 [paused]\n");
+	trace_num(1, 1, "n", "/p");
+	assert_int_equal(echo(w, A, "hist:name=foo:keys=common_pid:cont"), 0);
+	check(s, "hist:name=foo:keys=common_pid:vals=hitcount:sort=hitcount:size=2048 [active]\n");
+	/* the first trigger goes, the table stays with the second */
+	assert_int_equal(echo(w, A, "!hist:name=foo:keys=common_pid"), 0);
+	check(num("nm", "hist"), "");
+	trace_other(3);
+	char *t = rd("instances/nm/events/tfsev/other/hist");
+	assert_int_equal(total(t, "Hits: "), 4);
+	free(t);
+	/* a new trigger of the name joins it */
+	assert_int_equal(echo(w, A, "hist:name=foo:keys=common_pid if a == 9"), 0);
+	trace_num(9, 1, "n", "/p");
+	trace_num(8, 1, "n", "/p"); /* its own filter */
+	t = rd(num("nm", "hist"));
+	assert_int_equal(total(t, "Hits: "), 5);
+	free(t);
+	assert_int_equal(echo(s, A, "!hist:name=foo:keys=common_pid"), 0);
+	assert_int_equal(echo(w, A, "!hist:name=foo:keys=common_pid if a == 9"), 0);
+	rminst("nm");
+}
+
+/* common_timestamp: nanoseconds whatever the rings hold (the same
+ * instant the trace file prints), and a new trigger reading it sets the
+ * instance's trace clock to its clock= (global by default), the buffer
+ * restarting empty. */
+static void test_clock(void **state)
+{
+	(void)state;
+	mkinst("ck");
+	const char *w = num("ck", "trigger");
+	assert_int_equal(echo(num("ck", "enable"), W, "1"), 0);
+	check("instances/ck/trace_clock",
+	      "[local] global counter uptime perf mono mono_raw boot tai x86-tsc\n");
+	trace_num(5, 0, "before", "/b");
+	assert_int_equal(echo(w, A, "hist:keys=a:vals=common_timestamp:clock=local"), 0);
+	char *t = rd("instances/ck/trace");
+	assert_int_equal(tfs_count(t, "name=before"), 0); /* the buffer restarted */
+	free(t);
+	trace_num(1, 0, "n", "/p");
+	t = rd("instances/ck/trace");
+	const char *at = strstr(t, ": num: a=1 ");
+	assert_non_null(at);
+	while (at > t && at[-1] != ' ')
+		at--;
+	unsigned long long sec = 0, usec = 0;
+	assert_int_equal(sscanf(at, "%llu.%llu:", &sec, &usec), 2);
+	free(t);
+	t = rd(num("ck", "hist"));
+	assert_non_null(strstr(t, "# trigger info: hist:keys=a:vals=hitcount,common_timestamp:"
+				  "sort=hitcount:size=2048:clock=local [active]\n"));
+	at = strstr(t, "common_timestamp: ");
+	assert_non_null(at);
+	unsigned long long ns = strtoull(at + 18, NULL, 10);
+	free(t);
+	assert_int_equal((ns + 500) / 1000, sec * 1000000 + usec);
+
+	/* clock= by default global; another name switches again */
+	assert_int_equal(echo(w, A, "hist:keys=u:t=common_timestamp.usecs"), 0);
+	check("instances/ck/trace_clock",
+	      "local [global] counter uptime perf mono mono_raw boot tai x86-tsc\n");
+	assert_int_equal(echo(w, A, "hist:keys=u:t=common_timestamp:clock=mono"), 0);
+	check("instances/ck/trace_clock",
+	      "local global counter uptime perf [mono] mono_raw boot tai x86-tsc\n");
+	/* pausing an installed one sets nothing */
+	assert_int_equal(echo("instances/ck/trace_clock", W, "boot"), 0);
+	assert_int_equal(echo(w, A, "hist:keys=u:t=common_timestamp:clock=mono:pause"), 0);
+	check("instances/ck/trace_clock",
+	      "local global counter uptime perf mono mono_raw [boot] tai x86-tsc\n");
+	assert_int_equal(echo(w, A, "hist:keys=a:t=common_timestamp:clock=nosuch"), -EINVAL);
+	char *log = error_log("ck");
+	assert_string_equal(log, "hist:tfsev:num: error: Couldn't set trace_clock\n"
+				 "  Command: hist:keys=a:t=common_timestamp:clock=nosuch\n"
+				 "                                                ^\n");
+	free(log);
+	rminst("ck");
+}
+
+/* .sym and .sym-offset keys name this process's functions: the kernel's
+ * "[addr] name" and "[addr] name+0xoff/0xsize" columns. */
+void hist_sym_target(void);
+static volatile int sym_sink;
+__attribute__((noinline)) void hist_sym_target(void)
+{
+	for (int i = 0; i < 8; i++)
+		sym_sink += i * sym_sink;
+}
+
+static void trace_addr(uintptr_t ip)
+{
+	UFT_TRACE(tfshist, addr, "ip=%lx", (unsigned long)ip);
+}
+
+static void test_sym_keys(void **state)
+{
+	(void)state;
+	const char *tr = "events/tfshist/addr/trigger";
+	uintptr_t fn = (uintptr_t)&hist_sym_target;
+	Dl_info di;
+	const ElfW(Sym) *sym = NULL;
+	assert_true(dladdr1((void *)fn, &di, (void **)&sym, RTLD_DL_SYMENT));
+	assert_non_null(sym);
+	assert_true(sym->st_size > 1);
+	assert_int_equal(echo(tr, A, "hist:keys=ip.sym-offset"), 0);
+	assert_int_equal(echo(tr, A, "hist:keys=ip.sym:vals=hitcount"), 0);
+	trace_addr(fn + 1);
+	trace_addr(fn + 1);
+	char name[128], line[256], want[1024];
+	snprintf(name, sizeof(name), "hist_sym_target+0x1/0x%llx",
+		 (unsigned long long)sym->st_size);
+	snprintf(line, sizeof(line), "{ ip: [%llx] %-55s } hitcount:          2\n",
+		 (unsigned long long)fn + 1, name);
+	snprintf(want, sizeof(want),
+		 "# event histogram\n#\n# trigger info: hist:keys=ip.sym-offset:vals=hitcount:"
+		 "sort=hitcount:size=2048 [active]\n#\n\n%s\nTotals:\n    Hits: 2\n"
+		 "    Entries: 1\n    Dropped: 0\n\n\n",
+		 line);
+	char *t = rd("events/tfshist/addr/hist");
+	assert_memory_equal(t, want, strlen(want));
+	snprintf(line, sizeof(line), "{ ip: [%llx] %-45s } hitcount:          2\n",
+		 (unsigned long long)fn + 1, "hist_sym_target");
+	assert_non_null(strstr(t, line));
+	free(t);
+	assert_int_equal(echo(tr, A, "!hist:keys=ip.sym-offset"), 0);
+	assert_int_equal(echo(tr, A, "!hist:keys=ip.sym"), 0);
+}
+
 /* enable_hist and disable_hist: another event's hist triggers resumed or
  * paused, counts spent on every firing, filters, removal, listing. */
 static void test_enable_disable_hist(void **state)
@@ -412,16 +579,16 @@ static void test_enable_disable_hist(void **state)
 	assert_int_equal(echo(s, A, "disable_hist:tfsev:num:1 if b == 0"), 0);
 	assert_int_equal(echo(s, A, "enable_hist:tfsev:num"), -EEXIST);
 	assert_int_equal(echo(s, A, "enable_event:tfsev:num"), 0); /* another kind */
-	check(s, "disable_hist:tfsev:num:count=1 if b == 0\n"
-		 "enable_event:tfsev:num:unlimited\n");
+	check(s, "enable_event:tfsev:num:unlimited\n"
+		 "disable_hist:tfsev:num:count=1 if b == 0\n");
 	trace_num(1, 1, "n", "/p");
 	trace_other(3); /* filtered out */
 	trace_other(0); /* pauses both */
 	trace_num(1, 1, "n", "/p");
 	check(w, "hist:keys=a:vals=hitcount:sort=hitcount:size=2048 [paused]\n"
 		 "hist:keys=u:vals=hitcount:sort=hitcount:size=2048 [paused]\n");
-	check(s, "disable_hist:tfsev:num:count=0 if b == 0\n"
-		 "enable_event:tfsev:num:unlimited\n");
+	check(s, "enable_event:tfsev:num:unlimited\n"
+		 "disable_hist:tfsev:num:count=0 if b == 0\n");
 	assert_int_equal(echo(s, A, "!disable_hist:tfsev:num"), 0);
 	assert_int_equal(echo(s, A, "!disable_hist:tfsev:num"), -ENOENT);
 	assert_int_equal(echo(s, A, "enable_hist:tfsev:num:2"), 0);
@@ -433,8 +600,8 @@ static void test_enable_disable_hist(void **state)
 	free(t);
 	/* a count is spent even when nothing changes */
 	trace_other(9);
-	check(s, "enable_event:tfsev:num:unlimited\n"
-		 "enable_hist:tfsev:num:count=0\n");
+	check(s, "enable_hist:tfsev:num:count=0\n"
+		 "enable_event:tfsev:num:unlimited\n");
 	assert_int_equal(echo(s, A, "enable_hist:tfsev:nosuch"), -EINVAL);
 	assert_int_equal(echo(s, A, "enable_hist:tfsev"), -EINVAL);
 	assert_int_equal(echo(s, A, "enable_hist:ftrace:print"), -EINVAL);
@@ -442,6 +609,67 @@ static void test_enable_disable_hist(void **state)
 	assert_int_equal(echo(s, A, "!enable_event:tfsev:num"), 0);
 	check(s, help);
 	rminst("eh");
+}
+
+/* onmatch().trace() with a field of the matching event (SYS.EVENT.field):
+ * a hidden hist trigger on that event keeps it in a variable, with the
+ * keys of a compatible histogram there; it goes with the trigger. */
+static void test_field_of_other_event(void **state)
+{
+	(void)state;
+	mkinst("fv");
+	const char *w = num("fv", "trigger"), *s = "instances/fv/events/tfsev/other/trigger";
+	assert_int_equal(tfs_echo("synthetic_events", "wl u64 lat; unsigned int u", A), 0);
+	/* no compatible histogram on num yet */
+	assert_int_equal(echo(s, A, "hist:keys=b:x=b:onmatch(tfsev.num).trace(wl,$x,tfsev.num.u)"),
+			 -EINVAL);
+	assert_int_equal(echo(w, A, "hist:keys=a:ts0=common_timestamp if a < 100"), 0);
+	assert_int_equal(echo(s, A,
+			      "hist:keys=b:lat=common_timestamp-$ts0:"
+			      "onmatch(tfsev.num).trace(wl,$lat,tfsev.num.u)"),
+			 0);
+	check(w, "hist:keys=a:vals=hitcount:ts0=common_timestamp:sort=hitcount:size=2048:"
+		 "clock=global if a < 100 [active]\n"
+		 "hist:keys=a:vals=hitcount:synthetic_u=u:sort=hitcount:size=2048 if a < 100 "
+		 "[active]\n");
+	/* busy: the hidden one is read */
+	assert_int_equal(echo(w, A, "!hist:keys=a:synthetic_u=u if a < 100"), -EBUSY);
+	assert_int_equal(echo("instances/fv/events/synthetic/wl/trigger", A, "hist:keys=u"), 0);
+	trace_num(7, 42, "n", "/p");
+	trace_other(7);
+	trace_num(8, 43, "n", "/p");
+	trace_other(8);
+	char *t = rd("instances/fv/events/synthetic/wl/hist");
+	assert_non_null(strstr(t, "{ u:         42 } hitcount:          1\n"
+				  "{ u:         43 } hitcount:          1\n"));
+	free(t);
+	/* errors: no such event; no compatible histogram there */
+	assert_int_equal(echo(s, A, "hist:keys=b:x=b:onmatch(tfsev.num).trace(wl,$x,tfsev.zzz.u)"),
+			 -EINVAL);
+	assert_int_equal(
+	    echo(s, A, "hist:keys=b,b:x=b:onmatch(tfsev.num).trace(wl,$x,tfsev.num.u)"), -EINVAL);
+	char *log = error_log("fv");
+	assert_string_equal(
+	    log, "hist:tfsev:other: error: Matching event histogram not found\n"
+		 "  Command: hist:keys=b:x=b:onmatch(tfsev.num).trace(wl,$x,tfsev.num.u)\n"
+		 "                                          ^\n"
+		 "hist:tfsev:other: error: Event file not found\n"
+		 "  Command: hist:keys=b:x=b:onmatch(tfsev.num).trace(wl,$x,tfsev.zzz.u)\n"
+		 "                                          ^\n"
+		 "hist:tfsev:other: error: Matching event histogram not found\n"
+		 "  Command: hist:keys=b,b:x=b:onmatch(tfsev.num).trace(wl,$x,tfsev.num.u)\n"
+		 "                                            ^\n");
+	free(log);
+	/* removed with the trigger that made it */
+	assert_int_equal(echo(s, A,
+			      "!hist:keys=b:lat=common_timestamp-$ts0:"
+			      "onmatch(tfsev.num).trace(wl,$lat,tfsev.num.u)"),
+			 0);
+	check(w, "hist:keys=a:vals=hitcount:ts0=common_timestamp:sort=hitcount:size=2048:"
+		 "clock=global if a < 100 [active]\n");
+	assert_int_equal(echo("instances/fv/events/synthetic/wl/trigger", A, "!hist:keys=u"), 0);
+	rminst("fv");
+	assert_int_equal(tfs_echo("synthetic_events", "!wl", A), 0);
 }
 
 /* A value that is another event's variable: summed, read once per event
@@ -740,11 +968,20 @@ int main(void)
 {
 	prctl(PR_SET_NAME, "histtest");
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_basic_soft_mode),  cmocka_unit_test(test_modifiers_and_listing),
-	    cmocka_unit_test(test_size_and_drops),   cmocka_unit_test(test_pause_cont_clear_remove),
-	    cmocka_unit_test(test_parse_errors),     cmocka_unit_test(test_variables_onmatch),
-	    cmocka_unit_test(test_onmax_onchange),   cmocka_unit_test(test_enable_disable_hist),
-	    cmocka_unit_test(test_value_refs),	     cmocka_unit_test(test_concurrent_writers),
+	    cmocka_unit_test(test_basic_soft_mode),
+	    cmocka_unit_test(test_modifiers_and_listing),
+	    cmocka_unit_test(test_size_and_drops),
+	    cmocka_unit_test(test_pause_cont_clear_remove),
+	    cmocka_unit_test(test_parse_errors),
+	    cmocka_unit_test(test_variables_onmatch),
+	    cmocka_unit_test(test_onmax_onchange),
+	    cmocka_unit_test(test_field_of_other_event),
+	    cmocka_unit_test(test_sym_keys),
+	    cmocka_unit_test(test_clock),
+	    cmocka_unit_test(test_named),
+	    cmocka_unit_test(test_enable_disable_hist),
+	    cmocka_unit_test(test_value_refs),
+	    cmocka_unit_test(test_concurrent_writers),
 	    cmocka_unit_test(test_onmax_concurrent),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -98,11 +98,12 @@ static void test_help_and_listing(void **state)
 	assert_int_equal(echo(NUM_TRIG("list"), A, "disable_event:tfsev:num if u > 0x10"), 0);
 	assert_int_equal(echo(NUM_TRIG("list"), A, "stacktrace:0"), 0);
 	assert_int_equal(echo(NUM_TRIG("list"), A, "stacktrace 3"), -EEXIST);
-	check(NUM_TRIG("list"), "traceoff:count=5 if a == 1\n"
-				"snapshot:unlimited\n"
-				"enable_event:tfsev:other:count=2\n"
+	/* Newest first: the kernel adds each at the head of the list. */
+	check(NUM_TRIG("list"), "stacktrace:count=0\n"
 				"disable_event:tfsev:num:unlimited if u > 0x10\n"
-				"stacktrace:count=0\n");
+				"enable_event:tfsev:other:count=2\n"
+				"snapshot:unlimited\n"
+				"traceoff:count=5 if a == 1\n");
 	/* The triggers of another event and of another instance are their own. */
 	check(OTHER_TRIG("list"), help);
 	check("events/tfsev/num/trigger", help);
@@ -111,9 +112,9 @@ static void test_help_and_listing(void **state)
 	assert_int_equal(echo(NUM_TRIG("list"), W, "!traceon:7 if junk"), 0);
 	assert_int_equal(echo(NUM_TRIG("list"), W, "!enable_event:tfsev:other:9"), 0);
 	assert_int_equal(echo(NUM_TRIG("list"), W, "!disable_event:tfsev:other"), -ENOENT);
-	check(NUM_TRIG("list"), "snapshot:unlimited\n"
+	check(NUM_TRIG("list"), "stacktrace:count=0\n"
 				"disable_event:tfsev:num:unlimited if u > 0x10\n"
-				"stacktrace:count=0\n");
+				"snapshot:unlimited\n");
 	assert_int_equal(echo(NUM_TRIG("list"), W, "!enable_event:tfsev:num"), 0);
 	assert_int_equal(echo(NUM_TRIG("list"), W, "!snapshot"), 0);
 	assert_int_equal(echo(NUM_TRIG("list"), W, "!stacktrace"), 0);
