@@ -195,12 +195,13 @@ Totals:
     Dropped: 0' "$tmp/off.txt" "offcpu hist"
 
 # A synthetic event whose trigger generates it again stops eight deep: 16
-# switches, 8 records each.
-"$UFT" report -i "$K" --synth 'again u64 x' \
+# switches, 8 records each. (A parameter has at least two characters, as the
+# kernel requires.)
+"$UFT" report -i "$K" --synth 'again u64 xx' \
 	--hist 'sched:sched_switch:keys=next_pid:onmatch(sched.sched_switch).trace(again,next_pid)' \
-	--hist 'synthetic:again:keys=x:onmatch(synthetic.again).trace(again,x)' --trace >"$tmp/deep.txt" ||
+	--hist 'synthetic:again:keys=xx:onmatch(synthetic.again).trace(again,xx)' --trace >"$tmp/deep.txt" ||
 	fail "self-generating event"
-[ "$(grep -c ' again: x=' "$tmp/deep.txt")" = 128 ] || fail "chain depth: $(grep -c ' again: ' "$tmp/deep.txt")"
+[ "$(grep -c ' again: xx=' "$tmp/deep.txt")" = 128 ] || fail "chain depth: $(grep -c ' again: ' "$tmp/deep.txt")"
 
 # Refusals: the kernel's messages, nothing printed.
 "$UFT" report -i "$K" --synth 'wakeup_lat char name[; pid_t pid' --hist 'sched_switch:keys=next_pid' \
