@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/ftrace_filter.h"
 #include "common/glob.h"
 #include "common/ring_reader.h"
 #include "lib/ftrace.h"
@@ -31,9 +32,7 @@ static uint32_t filt_bits_cap;
 static uint32_t *filt, *notr; /* [flat site index], bit per buffer */
 
 /* Function commands, per buffer: an immutable list the hooks follow. */
-enum { CMD_TRACEON, CMD_TRACEOFF, CMD_SNAPSHOT, CMD_STACKTRACE, NR_CMDS };
-static const char *const cmd_names[NR_CMDS] = {"traceon", "traceoff", "snapshot", "stacktrace"};
-#define UNLIMITED (-1L)
+#define UNLIMITED UFT_FF_UNLIMITED
 
 struct probe {
 	const struct uft_ftrace_site *site;
@@ -303,37 +302,14 @@ static bool matches(uint32_t i, const char *func, const char *mod, unsigned long
 	return neg ? !hit : hit;
 }
 
-static int parse_count(const char *s, long *out)
-{
-	if (!s) {
-		*out = UNLIMITED;
-		return 0;
-	}
-	unsigned long v;
-	if (tfs_parse_ulong(s, &v) || v > (unsigned long)__LONG_MAX__)
-		return -EINVAL;
-	*out = (long)v;
-	return 0;
-}
-
 /* One `glob:command[:count]` token (set_ftrace_filter only). `pending` is
  * the buffer's new command list, built before anything is published. */
-static int command_token(struct tfs_inst *in, char *tok, bool remove, struct probes **pending)
+static int command_token(struct tfs_inst *in, const struct uft_ff_token *t, struct probes **pending)
 {
-	char *func = tok, *cmd = strchr(tok, ':');
-	*cmd++ = 0;
-	char *param = strchr(cmd, ':');
-	if (param)
-		*param++ = 0;
-	int c = -1;
-	for (int k = 0; k < NR_CMDS; k++)
-		if (strcmp(cmd, cmd_names[k]) == 0)
-			c = k;
-	if (c < 0)
-		return -EINVAL;
-	long count;
-	if (parse_count(param, &count))
-		return -EINVAL;
+	const char *func = t->func;
+	bool remove = t->remove;
+	int c = t->cmd;
+	long count = t->count;
 	struct probes *p = *pending;
 	uint32_t hits = 0;
 	if (remove) {
@@ -383,9 +359,9 @@ static int command_token(struct tfs_inst *in, char *tok, bool remove, struct pro
 	}
 	if (!hits)
 		return -EINVAL;
-	if (!remove && c == CMD_SNAPSHOT && tfs_snapshot_alloc(in) != 0)
+	if (!remove && c == UFT_FF_SNAPSHOT && tfs_snapshot_alloc(in) != 0)
 		return -ENOMEM;
-	if (!remove && c == CMD_STACKTRACE)
+	if (!remove && c == UFT_FF_STACKTRACE)
 		uft_stack_prepare();
 	if (!remove && uft_session_start() != 0)
 		return -ENOMEM;
@@ -472,10 +448,11 @@ static int write_set(const struct tfs_node *n, char *buf, size_t len, unsigned o
 	char *save = NULL;
 	for (char *tok = strtok_r(buf, " \t\n\r\f\v", &save); tok && !rc;
 	     tok = strtok_r(NULL, " \t\n\r\f\v", &save)) {
-		bool remove = tok[0] == '!';
-		tok += remove;
-		char *colon = strchr(tok, ':');
-		if (colon && strncmp(colon, ":mod:", 5) != 0) {
+		struct uft_ff_token t;
+		rc = uft_ff_parse_token(tok, &t);
+		if (rc)
+			break;
+		if (t.cmd != UFT_FF_SELECT) {
 			if (k != SET_FILTER) {
 				rc = -EINVAL;
 				break;
@@ -486,28 +463,19 @@ static int write_set(const struct tfs_node *n, char *buf, size_t len, unsigned o
 				if (rc)
 					break;
 			}
-			rc = command_token(n->inst, tok, remove, &pending);
+			rc = command_token(n->inst, &t, &pending);
 			continue;
 		}
-		const char *mod = NULL;
-		if (colon) {
-			*colon = 0;
-			mod = colon + 5;
-			if (!*tok)
-				tok = (char *)"*";
-		}
-		unsigned long line = 0;
-		if (!mod && tok[0] >= '0' && tok[0] <= '9' &&
-		    (tfs_parse_ulong(tok, &line) || line == 0 || line > nr_refs)) {
+		if (t.line > nr_refs) {
 			rc = -EINVAL;
 			break;
 		}
 		uint32_t hits = 0;
 		for (uint32_t i = 0; i < nr_refs; i++) {
-			if (!matches(i, tok, mod, line))
+			if (!matches(i, t.func, t.mod, t.line))
 				continue;
 			hits++;
-			sel[i] = !remove;
+			sel[i] = !t.remove;
 		}
 		if (!hits)
 			rc = -EINVAL;
@@ -567,7 +535,7 @@ static int show_set(const struct tfs_node *n, FILE *out)
 		fputs(p->p[j].site->name, out);
 		if (p->p[j].mod)
 			fprintf(out, " [%s]", p->p[j].mod);
-		fprintf(out, ":%s", cmd_names[p->p[j].cmd]);
+		fprintf(out, ":%s", uft_ff_cmd_name(p->p[j].cmd));
 		if (c == UNLIMITED)
 			fputs(":unlimited\n", out);
 		else
@@ -610,18 +578,18 @@ void uft_ftrace_probe_hit(const struct uft_ftrace_site *s, uint32_t buffers, voi
 				continue;
 			bool on = __atomic_load_n(&uft_buffers[b].on, __ATOMIC_RELAXED);
 			switch (pr->cmd) {
-			case CMD_TRACEON:
-			case CMD_TRACEOFF:
+			case UFT_FF_TRACEON:
+			case UFT_FF_TRACEOFF:
 				/* Counted only when it changes the state, as the kernel's. */
-				if (on == (pr->cmd == CMD_TRACEON) || !take_count(pr))
+				if (on == (pr->cmd == UFT_FF_TRACEON) || !take_count(pr))
 					break;
-				set_on(b, pr->cmd == CMD_TRACEON);
+				set_on(b, pr->cmd == UFT_FF_TRACEON);
 				break;
-			case CMD_SNAPSHOT:
+			case UFT_FF_SNAPSHOT:
 				if (take_count(pr))
 					uft_trig_request_snapshot(b);
 				break;
-			case CMD_STACKTRACE:
+			case UFT_FF_STACKTRACE:
 				if (take_count(pr))
 					uft_stack_record(b, ra); /* from the traced function up */
 				break;

@@ -1,0 +1,36 @@
+/* The token syntax of set_ftrace_filter, set_ftrace_notrace,
+ * set_graph_function and set_graph_notrace (tracefs.md §9): `[!]GLOB`,
+ * `[!]N` (a line of available_filter_functions), `[!][GLOB]:mod:[!]LIB`
+ * and `[!]GLOB:COMMAND[:COUNT]`. */
+#ifndef UFT_FTRACE_FILTER_H
+#define UFT_FTRACE_FILTER_H
+
+#include <stdbool.h>
+
+enum uft_ff_cmd {
+	UFT_FF_SELECT = -1, /* a plain selection, no command */
+	UFT_FF_TRACEON,
+	UFT_FF_TRACEOFF,
+	UFT_FF_SNAPSHOT,
+	UFT_FF_STACKTRACE,
+	UFT_FF_NR_CMDS,
+};
+
+#define UFT_FF_UNLIMITED (-1L)
+
+struct uft_ff_token {
+	bool remove;	    /* leading '!' */
+	const char *func;   /* function glob ("*" for `:mod:LIB` alone) */
+	const char *mod;    /* library glob, a leading '!' negating it; NULL: any object */
+	unsigned long line; /* 1-based line of available_filter_functions; 0: none */
+	int cmd;	    /* enum uft_ff_cmd */
+	long count;	    /* the command's count; UFT_FF_UNLIMITED without one */
+};
+
+/* Parses one token (no whitespace in it), in place: the strings point into
+ * tok. 0, or -EINVAL for an unknown command, a bad count, an empty name or a
+ * line number of 0. */
+int uft_ff_parse_token(char *tok, struct uft_ff_token *out);
+const char *uft_ff_cmd_name(int cmd);
+
+#endif

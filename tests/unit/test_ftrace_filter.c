@@ -1,0 +1,83 @@
+/* Tokens of set_ftrace_filter and friends (common/ftrace_filter.c). */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "common/ftrace_filter.h"
+
+static struct uft_ff_token parse(const char *text, int want_rc)
+{
+	static char buf[256];
+	struct uft_ff_token t;
+	strcpy(buf, text);
+	assert_int_equal(uft_ff_parse_token(buf, &t), want_rc);
+	return t;
+}
+
+static void test_selections(void **state)
+{
+	struct uft_ff_token t = parse("ft_*", 0);
+	assert_false(t.remove);
+	assert_string_equal(t.func, "ft_*");
+	assert_null(t.mod);
+	assert_int_equal(t.line, 0);
+	assert_int_equal(t.cmd, UFT_FF_SELECT);
+	t = parse("!*mid*", 0);
+	assert_true(t.remove);
+	assert_string_equal(t.func, "*mid*");
+	t = parse("42", 0);
+	assert_int_equal(t.line, 42);
+	parse("0", -EINVAL);
+	parse("4x", -EINVAL);
+	parse("!", -EINVAL);
+}
+
+static void test_modules(void **state)
+{
+	struct uft_ff_token t = parse(":mod:libfoo.so", 0);
+	assert_string_equal(t.func, "*");
+	assert_string_equal(t.mod, "libfoo.so");
+	t = parse("!fx_*:mod:!lib*", 0);
+	assert_true(t.remove);
+	assert_string_equal(t.func, "fx_*");
+	assert_string_equal(t.mod, "!lib*");
+	parse("f:mod:", -EINVAL);
+	parse("f:mod:!", -EINVAL);
+}
+
+static void test_commands(void **state)
+{
+	struct uft_ff_token t = parse("do_trap:traceoff:3", 0);
+	assert_string_equal(t.func, "do_trap");
+	assert_int_equal(t.cmd, UFT_FF_TRACEOFF);
+	assert_int_equal(t.count, 3);
+	t = parse("f:traceon", 0);
+	assert_int_equal(t.cmd, UFT_FF_TRACEON);
+	assert_int_equal(t.count, UFT_FF_UNLIMITED);
+	t = parse("!f:snapshot:0", 0);
+	assert_true(t.remove);
+	assert_int_equal(t.cmd, UFT_FF_SNAPSHOT);
+	assert_int_equal(t.count, 0);
+	assert_int_equal(parse("f*:stacktrace", 0).cmd, UFT_FF_STACKTRACE);
+	assert_string_equal(uft_ff_cmd_name(UFT_FF_STACKTRACE), "stacktrace");
+	parse("f:dump", -EINVAL); /* not supported: no console */
+	parse("f:traceon:x", -EINVAL);
+	parse("f:traceon:-1", -EINVAL);
+	parse(":traceon", -EINVAL);
+	parse("f:", -EINVAL);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_selections),
+	    cmocka_unit_test(test_modules),
+	    cmocka_unit_test(test_commands),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
