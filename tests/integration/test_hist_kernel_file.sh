@@ -7,21 +7,9 @@
 # switch) with .buckets=10 and among the file's events (--trace), and the
 # offcpu chain of two sqlhist statements. trace-cmd reads the file.
 # Exit 0 pass, 77 skip, else fail.
-set -uo pipefail
-cd "$(dirname "$0")/../.." || exit 1
-B=${UFT_BUILD:-build}
-UFT=$B/bin/uft
+source "$(dirname "$0")/lib/file.sh"
 GEN=$B/tests/kernel_dat
-[ -x "$UFT" ] && [ -x "$GEN" ] || {
-	echo "skip: build $B first (make all tests-bin)"
-	exit 77
-}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail() {
-	echo "FAIL: $*"
-	exit 1
-}
+need "$GEN"
 # same TEXT FILE: FILE holds exactly TEXT
 same() {
 	printf '%s\n' "$1" | cmp -s - "$2" || fail "$3: $(printf '%s\n' "$1" | diff - "$2")"

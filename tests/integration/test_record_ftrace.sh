@@ -4,21 +4,8 @@
 # then (where the function tracer runtime accepts the tracer) the report in
 # the kernel's function and function_graph text and trace-cmd reading the
 # same calls. Exit 0 pass, 77 skip, else fail.
-set -uo pipefail
-cd "$(dirname "$0")/../.." || exit 1
-B=${UFT_BUILD:-build}
-UFT=$B/bin/uft
-DEMO=$B/bin/demo
-[ -x "$UFT" ] && [ -x "$DEMO" ] || {
-	echo "skip: build $B first"
-	exit 77
-}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail() {
-	echo "FAIL: $*"
-	exit 1
-}
+source "$(dirname "$0")/lib/file.sh"
+need "$DEMO"
 
 # Bad combinations are refused before anything runs.
 expect_usage() { # MESSAGE ARGS...

@@ -3,21 +3,8 @@
 # kind of demo activity must produce, trace-cmd reading the same file to the
 # same lines, event selection, clocks, formats, the forked child's own pid, and
 # exit codes. Exit 0 pass, 77 skip, else fail.
-set -uo pipefail
-cd "$(dirname "$0")/../.." || exit 1
-B=${UFT_BUILD:-build}
-UFT=$B/bin/uft
-DEMO=$B/bin/demo
-[ -x "$UFT" ] && [ -x "$DEMO" ] || {
-	echo "skip: build $B first"
-	exit 77
-}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail() {
-	echo "FAIL: $*"
-	exit 1
-}
+source "$(dirname "$0")/lib/file.sh"
+need "$DEMO"
 have_tc=0
 command -v trace-cmd >/dev/null && have_tc=1
 

@@ -4,21 +4,8 @@
 # --hist options print in order, variables and onmatch generate a
 # synthetic event shown by --trace, and bad specifications fail with the
 # kernel's message and caret. Exit 0 pass, 77 skip, else fail.
-set -uo pipefail
-cd "$(dirname "$0")/../.." || exit 1
-B=${UFT_BUILD:-build}
-UFT=$B/bin/uft
-DEMO=$B/bin/demo
-[ -x "$UFT" ] && [ -x "$DEMO" ] || {
-	echo "skip: build $B first"
-	exit 77
-}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail() {
-	echo "FAIL: $*"
-	exit 1
-}
+source "$(dirname "$0")/lib/file.sh"
+need "$DEMO"
 
 "$UFT" record -o "$tmp/t.dat" -- "$DEMO" >/dev/null 2>"$tmp/rec.err" || fail "record: $(cat "$tmp/rec.err")"
 "$UFT" report -i "$tmp/t.dat" >"$tmp/plain.txt" || fail "plain report"

@@ -1,0 +1,24 @@
+# Shared by the tests that record and read files (sourced, not run): the
+# build's programs, a temporary directory removed at exit, and fail(). The
+# sourcing test names more programs it needs with need PATH...
+set -uo pipefail
+cd "$(dirname "${BASH_SOURCE[1]}")/../.." || exit 1
+B=${UFT_BUILD:-build}
+UFT=$B/bin/uft
+DEMO=$B/bin/demo
+# need PATH...: skips the test unless every PATH is an executable.
+need() {
+	local p
+	for p in "$UFT" "$@"; do
+		[ -x "$p" ] || {
+			echo "skip: build $B first (make all tests-bin): no $p"
+			exit 77
+		}
+	done
+}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() {
+	echo "FAIL: $*"
+	exit 1
+}
