@@ -198,24 +198,6 @@ static void prologue(FILE *f, struct uft_graph *g, const struct uft_ftrace_rec *
 	}
 }
 
-/* The kernel's trace_find_mark: strictly greater than each threshold. */
-static char duration_mark(uint64_t d)
-{
-	if (d > 1000000000ull)
-		return '$';
-	if (d > 100000000ull)
-		return '@';
-	if (d > 10000000ull)
-		return '*';
-	if (d > 1000000ull)
-		return '#';
-	if (d > 100000ull)
-		return '!';
-	if (d > 10000ull)
-		return '+';
-	return ' ';
-}
-
 /* Microseconds with as many decimals as keep the number in 7 digits, then
  * padded to 8 columns. */
 static void put_duration_value(FILE *f, uint64_t ns)
@@ -240,7 +222,7 @@ static void put_duration(FILE *f, struct uft_graph *g, uint64_t ns)
 	if (!(g->flags & UFT_GRAPH_DURATION) || (g->flags & UFT_GRAPH_NO_CONTEXT))
 		return;
 	if (g->flags & UFT_GRAPH_OVERHEAD)
-		fprintf(f, "%c ", duration_mark(ns));
+		fprintf(f, "%c ", uft_out_mark(ns));
 	else
 		fputs("  ", f);
 	put_duration_value(f, ns);

@@ -110,3 +110,16 @@ void uft_out_lost(FILE *f, int cpu, uint64_t lost)
 	else
 		fprintf(f, "CPU:%d [LOST %lu EVENTS]\n", cpu, (unsigned long)lost);
 }
+
+char uft_out_mark(uint64_t ns)
+{
+	static const struct {
+		uint64_t over;
+		char mark;
+	} marks[] = {{1000000000ull, '$'}, {100000000ull, '@'}, {10000000ull, '*'},
+		     {1000000ull, '#'},	   {100000ull, '!'},	{10000ull, '+'}};
+	for (size_t i = 0; i < sizeof(marks) / sizeof(marks[0]); i++)
+		if (ns > marks[i].over)
+			return marks[i].mark;
+	return ' ';
+}

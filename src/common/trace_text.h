@@ -29,6 +29,9 @@ void uft_out_prefix(FILE *f, const char *comm, int pid, int cpu, const void *dat
 /* The same with the TGID column (UFT_OUT_TGID); tgid <= 0 when unknown. */
 void uft_out_prefix_tgid(FILE *f, const char *comm, int pid, int tgid, int cpu, const void *data,
 			 uint64_t ts, unsigned flags);
+/* The kernel's trace_find_mark for a time in ns: '$' over 1 s, '@' 100 ms,
+ * '*' 10 ms, '#' 1 ms, '!' 100 us, '+' 10 us (strictly greater), else ' '. */
+char uft_out_mark(uint64_t ns);
 /* "CPU:n [LOST m EVENTS]"; lost == UINT64_MAX when the count is unknown. */
 void uft_out_lost(FILE *f, int cpu, uint64_t lost);
 

@@ -362,24 +362,6 @@ static void put_hex(FILE *f, uint64_t v, unsigned bytes)
 	fprintf(f, "%0*llx ", (int)bytes * 2, (unsigned long long)v);
 }
 
-/* Mark for the time to the next event, as the kernel's trace_find_mark. */
-static char delay_mark(uint64_t d)
-{
-	if (d > 1000000000ull)
-		return '$';
-	if (d > 100000000ull)
-		return '@';
-	if (d > 10000000ull)
-		return '*';
-	if (d > 1000000ull)
-		return '#';
-	if (d > 100000ull)
-		return '!';
-	if (d > 10000ull)
-		return '+';
-	return ' ';
-}
-
 void tfs_text_line(FILE *f, const struct tfs_inst *in, struct tfs_comms *cm,
 		   const struct tfs_rec *r, uint64_t first_ts, uint64_t next_ts)
 {
@@ -439,7 +421,7 @@ void tfs_text_line(FILE *f, const struct tfs_inst *in, struct tfs_comms *cm,
 			fl);
 		if (uft_clock_is_ns((enum uft_clock)uft_buffers[in->buffer].clock)) {
 			uint64_t rel = r->ts - first_ts;
-			char mark = next_ts > r->ts ? delay_mark(next_ts - r->ts) : ' ';
+			char mark = next_ts > r->ts ? uft_out_mark(next_ts - r->ts) : ' ';
 			fprintf(f, " %4lldus%c: ", (long long)(rel / 1000), mark);
 		} else {
 			fprintf(f, " %4lld: ", (long long)(r->ts - first_ts));
