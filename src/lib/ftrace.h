@@ -61,6 +61,9 @@ struct uft_ftrace_site *uft_ftrace_site_at(uintptr_t ret);
 int uft_ftrace_apply(bool sync, void (*stopped)(void *ctx), void *ctx);
 /* Whether the calling thread is inside a hook (for the stop handler). */
 bool uft_ftrace_in_hook(void);
+/* Called by the hooks as they leave: stops the thread if it was signaled
+ * to stop while inside (ftrace_patch.c). */
+void uft_ftrace_stop_point(void);
 /* Marks the calling thread as inside a hook (so it traces nothing, e.g. a
  * traced function libc calls while the patcher has the others stopped);
  * returns the previous mark for uft_ftrace_unhold(). */

@@ -314,6 +314,7 @@ void uft_ftrace_entry(uintptr_t sled_end, uintptr_t *slot)
 	}
 	atomic_signal_fence(memory_order_seq_cst);
 	busy = 0;
+	uft_ftrace_stop_point();
 }
 
 /* Called by uft_ftrace_return with the stack pointer after the return:
@@ -356,6 +357,8 @@ uintptr_t uft_ftrace_exit(uintptr_t sp)
 	}
 	atomic_signal_fence(memory_order_seq_cst);
 	busy = was_busy;
+	if (!was_busy)
+		uft_ftrace_stop_point();
 	return e.ret;
 }
 
@@ -394,11 +397,14 @@ void uft_ftrace_unhold(uint32_t prev)
 {
 	atomic_signal_fence(memory_order_seq_cst);
 	busy = prev;
+	if (!prev)
+		uft_ftrace_stop_point();
 }
 
 void uft_ftrace_after_jump(void)
 {
 	busy = 0;
+	uft_ftrace_stop_point();
 }
 
 void uft_ftrace_unhook_returns(void)
@@ -417,4 +423,6 @@ void uft_ftrace_unhook_returns(void)
 	}
 	atomic_signal_fence(memory_order_seq_cst);
 	busy = was_busy;
+	if (!was_busy)
+		uft_ftrace_stop_point();
 }

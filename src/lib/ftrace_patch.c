@@ -42,13 +42,26 @@ static struct change *changes;
 static size_t nr_changes;
 static _Atomic uint32_t session;     /* odd while threads are to stop */
 static _Atomic uint32_t arrived;     /* threads waiting in this session */
-static _Atomic uint32_t any_busy;    /* one of them was inside a hook */
 static __thread uint32_t stopped_in; /* the session this thread last stopped for */
 
 static long futex(_Atomic uint32_t *w, int op, uint32_t val)
 {
 	return syscall(SYS_futex, (uint32_t *)w, op, val, NULL, NULL, 0);
 }
+
+/* Waits, stopped, until the session ends. */
+static void stop_wait(uint32_t s)
+{
+	stopped_in = s;
+	atomic_fetch_add(&arrived, 1);
+	while (atomic_load(&session) == s)
+		futex(&session, FUTEX_WAIT_PRIVATE, s);
+}
+
+/* A thread signaled inside a hook stops when it leaves the hook: so, once
+ * every thread is stopped, no hook is halfway through acting on the state
+ * the patcher is about to change. */
+static __thread uint32_t stop_pending;
 
 static void stop_handler(int sig, siginfo_t *si, void *ucv)
 {
@@ -58,18 +71,33 @@ static void stop_handler(int sig, siginfo_t *si, void *ucv)
 		errno = saved;
 		return; /* a late or repeated signal */
 	}
-	stopped_in = s;
+	if (uft_ftrace_in_hook()) {
+		stop_pending = s;
+		errno = saved;
+		return;
+	}
 	ucontext_t *uc = ucv;
 	uintptr_t pc = (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
 	for (size_t i = 0; i < nr_changes; i++)
 		if (pc > changes[i].addr && pc < changes[i].addr + UFT_FTRACE_SLED)
 			uc->uc_mcontext.gregs[REG_RIP] =
 			    (greg_t)(changes[i].addr + UFT_FTRACE_SLED);
-	if (uft_ftrace_in_hook())
-		atomic_store(&any_busy, 1);
-	atomic_fetch_add(&arrived, 1);
-	while (atomic_load(&session) == s)
-		futex(&session, FUTEX_WAIT_PRIVATE, s);
+	stop_wait(s);
+	errno = saved;
+}
+
+void uft_ftrace_stop_point(void)
+{
+	uint32_t s = stop_pending;
+	if (__builtin_expect(!s, 1))
+		return;
+	stop_pending = 0;
+	atomic_signal_fence(memory_order_seq_cst);
+	int saved = errno;
+	/* The handler may have stopped this thread since (it found the hook
+	 * left): then the session is over or this thread is marked. */
+	if (atomic_load(&session) == s && stopped_in != s)
+		stop_wait(s);
 	errno = saved;
 }
 
@@ -199,7 +227,6 @@ static int stop_threads(void)
 	pid_t self = (pid_t)syscall(SYS_gettid);
 	nr_tids = 0;
 	atomic_store(&arrived, 0);
-	atomic_store(&any_busy, 0);
 	atomic_fetch_add(&session, 1); /* odd: stop */
 	size_t expect = 0;
 	uint64_t deadline = now_ms() + 5000;
@@ -326,23 +353,15 @@ int uft_ftrace_apply(bool sync, void (*stopped)(void *ctx), void *ctx)
 	/* Nothing this thread calls may be traced while the others are stopped
 	 * (a traced function could need a lock a stopped thread holds). */
 	uint32_t held = uft_ftrace_hold();
-	/* Stopped with no thread inside a hook, every hook that started before
-	 * the caller's changes has finished: what runs after sees them all.
-	 * A thread caught inside one is let go and the stop tried again. */
-	for (int tries = 0;; tries++) {
-		rc = stop_threads();
-		if (rc)
-			break;
-		if (atomic_load(&any_busy) && tries < 200) {
-			release_threads();
-			usleep(200);
-			continue;
-		}
+	/* Once every thread is stopped, outside the hooks (a thread signaled
+	 * inside one stops as it leaves it), every hook that started before the
+	 * caller's changes has finished: what runs after sees them all. */
+	rc = stop_threads();
+	if (rc == 0) {
 		rc = write_changes();
 		if (stopped)
 			stopped(ctx);
 		release_threads();
-		break;
 	}
 	nr_changes = 0;
 	uft_ftrace_unhold(held);
