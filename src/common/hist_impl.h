@@ -15,7 +15,9 @@ enum hf_src {
 	HF_COMM,     /* common_comm: the writer's name */
 	HF_HITCOUNT, /* 1 per record */
 	HF_CONST,
-	HF_EXPR, /* a value computed by an expression (vals=$x, vals=$a-$b) */
+	HF_EXPR,  /* a value computed by an expression (vals=$x, vals=$a-$b) */
+	HF_STACK, /* common_stacktrace: the writer's stack, a key of
+		   * UFT_HIST_STACK_DEPTH addresses, zeros after the last */
 };
 
 /* Modifier flags, in the order the kernel prints the first one set. */

@@ -448,7 +448,14 @@ static void update(struct uft_hist *h, const void *record, uint32_t len, uint64_
 		const struct hist_field *f = &h->keys[i];
 		uint64_t v;
 
-		if (f->is_string) {
+		if (f->src == HF_STACK) {
+			if (!comm || !comm->stack)
+				return;
+			uint64_t pcs[UFT_HIST_STACK_DEPTH];
+			uint32_t n = comm->stack(comm->ctx, pcs, UFT_HIST_STACK_DEPTH);
+			memcpy(key + f->key_off, pcs,
+			       (n < UFT_HIST_STACK_DEPTH ? n : UFT_HIST_STACK_DEPTH) * 8);
+		} else if (f->is_string) {
 			if (f->src == HF_COMM && !have_name) {
 				name = comm && comm->lookup ? comm->lookup(comm->ctx, pid) : NULL;
 				have_name = true;
@@ -550,6 +557,14 @@ bool uft_hist_needs_comm(const struct uft_hist *h)
 		return true;
 	for (uint32_t i = 0; i < h->n_keys; i++)
 		if (h->keys[i].src == HF_COMM)
+			return true;
+	return false;
+}
+
+bool uft_hist_needs_stack(const struct uft_hist *h)
+{
+	for (uint32_t i = 0; i < h->n_keys; i++)
+		if (h->keys[i].src == HF_STACK)
 			return true;
 	return false;
 }

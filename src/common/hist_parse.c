@@ -22,6 +22,7 @@ struct parse {
 	char *action_str[HIST_MAX_ACTIONS];
 	unsigned n_assign, n_actions;
 	unsigned depth;
+	const char *modifier; /* of the field parse_field() parses */
 };
 
 static int fail(struct parse *p, int err, int code, const char *token)
@@ -273,10 +274,23 @@ static int parse_operand(struct parse *p, char *str, bool key, struct hist_field
 	return rc;
 }
 
+/* common_stacktrace (also `stacktrace` and `STACKTRACE` where the event
+ * has no such field): named as the kernel names it whatever the spelling.
+ * Its modifiers would print nothing the kernel's way: refused. */
+static int stack_field(struct parse *p, struct hist_field *hf)
+{
+	if (hf->flags)
+		return fail(p, -EINVAL, UFT_HIST_ERR_BAD_FIELD_MODIFIER, p->modifier);
+	hf->src = HF_STACK;
+	return set_name(p, hf, "common_stacktrace");
+}
+
 static int parse_field(struct parse *p, char *field_name, char *modifier, bool key,
 		       struct hist_field *hf)
 {
 	const struct uft_field *f;
+
+	p->modifier = modifier;
 
 	if (modifier) {
 		if (!strcmp(modifier, "hex")) {
@@ -330,7 +344,7 @@ static int parse_field(struct parse *p, char *field_name, char *modifier, bool k
 		return set_name(p, hf, field_name);
 	}
 	if (!strcmp(field_name, "common_stacktrace"))
-		return unsupported(p, "stack traces");
+		return stack_field(p, hf);
 	if (!strcmp(field_name, "common_cpu")) {
 		hf->src = HF_CPU;
 		return set_name(p, hf, field_name);
@@ -361,7 +375,7 @@ static int parse_field(struct parse *p, char *field_name, char *modifier, bool k
 		return set_name(p, hf, field_name);
 	}
 	if (!f && (!strcmp(field_name, "STACKTRACE") || !strcmp(field_name, "stacktrace")))
-		return unsupported(p, "stack traces");
+		return stack_field(p, hf);
 	return fail(p, -EINVAL, UFT_HIST_ERR_FIELD_NOT_FOUND, field_name);
 
 bad_modifier:
@@ -439,8 +453,8 @@ static int create_vals(struct parse *p)
 			rc = fail(p, -EINVAL, UFT_HIST_ERR_BAD_FIELD_MODIFIER, str);
 			goto out;
 		}
-		/* Sums of string addresses mean nothing: refused. */
-		if (hf->is_string) {
+		/* Sums of string addresses or stacks mean nothing: refused. */
+		if (hf->is_string || hf->src == HF_STACK) {
 			rc = fail(p, -EINVAL, 0, NULL);
 			goto out;
 		}
@@ -609,6 +623,12 @@ static int parse_leaf(struct parse *p, char *str, struct hist_expr **out)
 	if (rc) {
 		uft_hist_expr_free(e);
 		return rc;
+	}
+	if (e->f.src == HF_STACK) {
+		/* A stack held by a variable for a synthetic event's stack
+		 * field: the variable would need a stack per entry. */
+		uft_hist_expr_free(e);
+		return unsupported(p, "stack traces in variables");
 	}
 	if (e->f.src == HF_CONST) {
 		e->op = EX_CONST;
@@ -1152,8 +1172,6 @@ static int create_keys(struct parse *p)
 		struct hist_field *hf = &h->keys[h->n_keys++];
 		int rc;
 
-		if (!strcmp(str, "stacktrace"))
-			return unsupported(p, "stack traces");
 		if (strchr(str, '$'))
 			rc = key_ref(p, str, hf);
 		else
@@ -1164,7 +1182,9 @@ static int create_keys(struct parse *p)
 			return fail(p, -EINVAL, 0, NULL);
 		if (hf->flags & HF_EXECNAME)
 			h->has_execname = true;
-		if (hf->src == HF_STR)
+		if (hf->src == HF_STACK)
+			hf->key_size = UFT_HIST_STACK_DEPTH * 8;
+		else if (hf->src == HF_STR)
 			hf->key_size = (hf->str_max + 7) & ~7u;
 		else if (hf->is_string)
 			hf->key_size = STR_MAX;
