@@ -168,7 +168,8 @@ struct uft_hist_env {
 	bool (*event_exists)(void *ctx, const char *system, const char *event);
 	/* Takes a reference on synthetic event `name`: its handle, or NULL.
 	 * Sets *nr to its field count and kinds[i] to 1 for a string field, 2
-	 * for one no parameter can fill, else 0. */
+	 * for one no parameter can fill, 3 for a stack field (filled from a
+	 * variable holding a stack), else 0. */
 	void *(*synth_get)(void *ctx, const char *name, uint32_t *nr, uint8_t *kinds);
 	void (*synth_put)(void *ctx, void *synth);
 	/* Emits a record of the synthetic event. */

@@ -71,6 +71,8 @@ struct hist_expr {
 	uint8_t op;	      /* enum hist_op */
 	uint8_t unit;	      /* HIST_UNIT_*: timestamps in it */
 	bool is_string;	      /* a string field (only as a variable or param) */
+	bool is_stack;	      /* a stack: its value is the address of the words
+			       * "number of frames, frames" (HIST_STACK_WORDS) */
 	uint32_t var;	      /* EX_SELF, EX_REF */
 	uint32_t slot;	      /* EX_REF: index in the histogram's uses[] */
 	struct uft_hist *ref; /* EX_REF */
@@ -83,7 +85,13 @@ struct hist_expr {
 struct hist_var {
 	char *name;
 	struct hist_expr *e;
+	/* v=common_stacktrace: the entry's stack slot it fills, else -1 */
+	int32_t stack_slot;
 };
+
+/* Words of a stack variable's slot: the number of frames, the frames, a
+ * zero after the last (the kernel's layout, read by synthetic events). */
+#define HIST_STACK_WORDS (1 + UFT_HIST_STACK_DEPTH)
 
 #define HIST_MAX_ACTIONS 8
 #define HIST_MAX_PARAMS 64
@@ -133,7 +141,9 @@ struct hist_table {
 	uint64_t *sums;	       /* max_elts * n_vals, atomic adds */
 	char (*comms)[16];     /* per element, when a key has .execname */
 	uint64_t *vars;	       /* max_elts * n_vars: variables of the entries */
-	uint32_t *vars_set;    /* per element: bit i = variable i set */
+	uint64_t *stacks;      /* max_elts * n_stacks * HIST_STACK_WORDS */
+	uint32_t n_stacks;
+	uint32_t *vars_set; /* per element: bit i = variable i set */
 	uint32_t n_vars;
 	/* onmax/onchange without save: the tracked value per element and action */
 	uint64_t *track;

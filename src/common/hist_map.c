@@ -44,6 +44,8 @@ void uft_hist_table_free(struct hist_table *t)
 	free(t->comms);
 	free(t->vars);
 	free(t->vars_set);
+	free(t->stacks);
+	t->stacks = NULL;
 	t->vars = NULL;
 	t->vars_set = NULL;
 	t->bucket_hash = t->bucket_elt = NULL;
@@ -495,10 +497,25 @@ static void update(struct uft_hist *h, const void *record, uint32_t len, uint64_
 				      : !num_value(h, f, rec, len, ts, cpu, &vals[i]))
 			return;
 	}
+	/* The writer's stack, taken once for the variables that hold it:
+	 * "number of frames, frames", zeros after. */
+	uint64_t stack[HIST_STACK_WORDS];
+	bool have_stack = false;
 	for (uint32_t i = 0; i < h->n_vars; i++) {
+		const struct hist_expr *ve = h->vars[i].e;
 		vv[i] = 0;
-		if (!h->vars[i].e->is_string && !eval(&ec, h->vars[i].e, &vv[i]))
+		if (h->vars[i].stack_slot >= 0) {
+			if (!have_stack) {
+				if (!comm || !comm->stack)
+					return;
+				memset(stack, 0, sizeof(stack));
+				stack[0] = comm->stack(comm->ctx, stack + 1, UFT_HIST_STACK_DEPTH);
+				have_stack = true;
+			}
+		} else if (!ve->is_string && !(ve->is_stack && ve->op == EX_SELF) &&
+			   !eval(&ec, ve, &vv[i])) {
 			return;
+		}
 	}
 
 	bool fresh;
@@ -523,6 +540,25 @@ static void update(struct uft_hist *h, const void *record, uint32_t len, uint64_
 	uint64_t *sums = t->sums + (size_t)e * h->n_vals;
 	for (uint32_t i = 0; i < h->n_vals; i++)
 		__atomic_fetch_add(&sums[i], vals[i], __ATOMIC_RELAXED);
+	if (t->n_stacks) {
+		/* The stack into the entry's slot, the variable its address; a
+		 * variable naming another of this event's stacks takes that
+		 * address too. Writers of one entry may interleave their words,
+		 * as the kernel's do. */
+		for (uint32_t i = 0; i < h->n_vars; i++) {
+			int32_t s = h->vars[i].stack_slot;
+			if (s < 0)
+				continue;
+			uint64_t *slot =
+			    t->stacks + ((size_t)e * t->n_stacks + (uint32_t)s) * HIST_STACK_WORDS;
+			for (uint32_t k = 0; k < HIST_STACK_WORDS; k++)
+				__atomic_store_n(&slot[k], stack[k], __ATOMIC_RELAXED);
+			vv[i] = (uint64_t)(uintptr_t)slot;
+		}
+		for (uint32_t i = 0; i < h->n_vars; i++)
+			if (h->vars[i].e->is_stack && h->vars[i].e->op == EX_SELF)
+				vv[i] = vv[h->vars[i].e->var];
+	}
 	if (h->n_vars) {
 		uint32_t set = 0;
 		for (uint32_t i = 0; i < h->n_vars; i++) {
@@ -566,7 +602,7 @@ bool uft_hist_needs_stack(const struct uft_hist *h)
 	for (uint32_t i = 0; i < h->n_keys; i++)
 		if (h->keys[i].src == HF_STACK)
 			return true;
-	return false;
+	return h->t.n_stacks != 0;
 }
 
 void uft_hist_clear(struct uft_hist *h)
@@ -585,6 +621,9 @@ void uft_hist_clear(struct uft_hist *h)
 	memset(t->sums, 0, (size_t)t->max_elts * h->n_vals * sizeof(*t->sums));
 	if (t->comms)
 		memset(t->comms, 0, (size_t)t->max_elts * sizeof(*t->comms));
+	if (t->stacks)
+		memset(t->stacks, 0,
+		       (size_t)t->max_elts * t->n_stacks * HIST_STACK_WORDS * sizeof(*t->stacks));
 	if (t->vars) {
 		memset(t->vars, 0, (size_t)t->max_elts * t->n_vars * sizeof(*t->vars));
 		memset(t->vars_set, 0, (size_t)t->max_elts * sizeof(*t->vars_set));

@@ -413,6 +413,8 @@ static int value_expr(struct parse *p, const char *str, struct hist_field *hf)
 	hf->cmp_size = 8;
 	if (e->is_string)
 		return fail(p, -EINVAL, UFT_HIST_ERR_INVALID_STR_OPERAND, str);
+	if (e->is_stack)
+		return fail(p, -EINVAL, 0, NULL); /* sums of stacks mean nothing */
 	if (e->op == EX_REF) {
 		/* "sys.event.$var" is named "sys.event.var" */
 		const char *d = strchr(e->ref_name, '$');
@@ -557,7 +559,8 @@ static int parse_ref(struct parse *p, char *str, struct hist_expr **out)
 	name = dollar + 1;
 	idx = uft_hist_var_index(p->h, name);
 	if (idx >= 0 && (!sys || (!strcmp(sys, p->ev->system) && !strcmp(evn, p->ev->name))) &&
-	    (p->h->vars[idx].e->op == EX_FIELD || p->h->vars[idx].e->op == EX_CONST)) {
+	    (p->h->vars[idx].e->op == EX_FIELD || p->h->vars[idx].e->op == EX_CONST) &&
+	    !p->h->vars[idx].e->is_stack) {
 		/* A variable that is a plain field: the reference is the field. */
 		free(copy);
 		if (!(e = copy_field_expr(p, p->h->vars[idx].e)))
@@ -574,6 +577,7 @@ static int parse_ref(struct parse *p, char *str, struct hist_expr **out)
 		e->var = (uint32_t)idx;
 		e->unit = p->h->vars[idx].e->unit;
 		e->is_string = p->h->vars[idx].e->is_string;
+		e->is_stack = p->h->vars[idx].e->is_stack;
 	} else {
 		if (p->h->env.find_var)
 			n = p->h->env.find_var(p->h->env.ctx, sys, evn, name, &found);
@@ -592,6 +596,7 @@ static int parse_ref(struct parse *p, char *str, struct hist_expr **out)
 		e->ref = found;
 		e->var = (uint32_t)idx;
 		e->unit = found->vars[idx].e->unit;
+		e->is_stack = found->vars[idx].e->is_stack;
 		if ((rc = add_use(p, found, (uint32_t)idx)) < 0) {
 			free(e);
 			return rc;
@@ -624,12 +629,7 @@ static int parse_leaf(struct parse *p, char *str, struct hist_expr **out)
 		uft_hist_expr_free(e);
 		return rc;
 	}
-	if (e->f.src == HF_STACK) {
-		/* A stack held by a variable for a synthetic event's stack
-		 * field: the variable would need a stack per entry. */
-		uft_hist_expr_free(e);
-		return unsupported(p, "stack traces in variables");
-	}
+	e->is_stack = e->f.src == HF_STACK;
 	if (e->f.src == HF_CONST) {
 		e->op = EX_CONST;
 		e->constant = e->f.constant;
@@ -670,6 +670,10 @@ static int parse_expr(struct parse *p, char *str, bool top, struct hist_expr **o
 			uft_hist_expr_free(l);
 			return fail(p, -EINVAL, UFT_HIST_ERR_INVALID_STR_OPERAND, str + 2);
 		}
+		if (l->is_stack) {
+			uft_hist_expr_free(l);
+			return fail(p, -EINVAL, 0, NULL); /* no arithmetic on stacks */
+		}
 		if (!(e = new_expr(p, EX_NEG))) {
 			uft_hist_expr_free(l);
 			return -ENOMEM;
@@ -700,6 +704,8 @@ static int parse_expr(struct parse *p, char *str, bool top, struct hist_expr **o
 	if (!rc && (l->is_string || r->is_string))
 		rc =
 		    fail(p, -EINVAL, UFT_HIST_ERR_INVALID_STR_OPERAND, l->is_string ? str : op + 1);
+	if (!rc && (l->is_stack || r->is_stack))
+		rc = fail(p, -EINVAL, 0, NULL); /* no arithmetic on stacks */
 	if (!rc && l->unit && r->unit && l->unit != r->unit)
 		rc = fail(p, -EINVAL, UFT_HIST_ERR_TIMESTAMP_MISMATCH, str);
 	if (!rc && opc == '/' && r->op == EX_CONST && r->constant == 0)
@@ -783,6 +789,10 @@ static int parse_var_defs(struct parse *p)
 				return rc;
 			h->vars[h->n_vars].e = e;
 			h->vars[h->n_vars].name = strdup(var_name);
+			/* A stack taken here has a slot per entry; one read from
+			 * another variable is that slot's address. */
+			h->vars[h->n_vars].stack_slot =
+			    e->is_stack && e->op == EX_FIELD ? (int32_t)h->t.n_stacks++ : -1;
 			h->n_vars++;
 			if (!h->vars[h->n_vars - 1].name)
 				return fail(p, -ENOMEM, 0, NULL);
@@ -1049,8 +1059,13 @@ static int create_trace(struct parse *p, struct hist_action *a)
 	if (a->n_params != nr)
 		return fail(p, -EINVAL, UFT_HIST_ERR_SYNTH_COUNT_MISMATCH, a->synth_name);
 	for (uint32_t i = 0; i < nr; i++) {
-		if (kinds[i] == 2 || (kinds[i] == 1) != a->params[i]->is_string)
+		if (kinds[i] == 2 || (kinds[i] == 1) != a->params[i]->is_string ||
+		    (kinds[i] == 3) != a->params[i]->is_stack)
 			return fail(p, -EINVAL, UFT_HIST_ERR_SYNTH_TYPE_MISMATCH, a->param_text[i]);
+		/* A stack reaches a synthetic event through a variable, which
+		 * holds it for the entry (the kernel's var_ref_vals). */
+		if (a->params[i]->is_stack && a->params[i]->op == EX_FIELD)
+			return unsupported(p, "stack traces as parameters but through a variable");
 	}
 	return 0;
 }
@@ -1087,6 +1102,10 @@ static int create_save(struct parse *p, struct hist_action *a)
 			chain(p);
 			return fail(p, -EINVAL, UFT_HIST_ERR_FIELD_VAR_CREATE_FAIL, param);
 		}
+		if (e->is_stack) {
+			uft_hist_expr_free(e);
+			return unsupported(p, "stack traces in save()");
+		}
 		h->save[h->n_save] = e;
 		h->save_name[h->n_save] = strdup(param);
 		h->n_save++;
@@ -1111,6 +1130,8 @@ static int create_action(struct parse *p, uint32_t i)
 	if (idx < 0)
 		return fail(p, -EINVAL, UFT_HIST_ERR_ONX_VAR_NOT_FOUND, a->var_str + 1);
 	a->var = (uint32_t)idx;
+	if (h->vars[idx].e->is_stack)
+		return fail(p, -EINVAL, 0, NULL); /* stacks have no max */
 	switch (a->action) {
 	case ACT_TRACE:
 		return create_trace(p, a);
@@ -1336,6 +1357,10 @@ static int compile(struct parse *p, char *buf)
 				 h->has_execname);
 	if (rc)
 		return fail(p, rc, 0, NULL);
+	if (h->t.n_stacks &&
+	    !(h->t.stacks = calloc((size_t)h->t.max_elts * h->t.n_stacks * HIST_STACK_WORDS,
+				   sizeof(*h->t.stacks))))
+		return fail(p, -ENOMEM, 0, NULL);
 
 	if (filter) {
 		struct uft_filter_error ferr = {0};

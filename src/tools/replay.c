@@ -320,8 +320,10 @@ int replay_synth(struct replay *r, const char *line)
 	}
 	for (uint32_t i = 0; i < c.def.nr; i++)
 		if (c.def.f[i].kind == UFT_SYNTH_STACK) {
-			fprintf(r->err, "%s: '%s': stack fields are not supported\n", r->prog,
-				line);
+			fprintf(r->err,
+				"%s: '%s': stack fields hold stack traces, taken live, at event "
+				"time; a recorded file holds none\n",
+				r->prog, line);
 			uft_synth_cmd_free(&c);
 			return -EOPNOTSUPP;
 		}

@@ -693,7 +693,10 @@ static void test_errors(void **state)
 	    {"keys=$nosuch", -EINVAL, UFT_HIST_ERR_VAR_NOT_FOUND, 11},
 	    {"keys=pid:vals=name-prio", -EINVAL, UFT_HIST_ERR_INVALID_STR_OPERAND, 19},
 	    {"keys=id.stacktrace", -EOPNOTSUPP, 0, 0},
-	    {"keys=pid:st=common_stacktrace", -EOPNOTSUPP, 0, 0},
+	    {"keys=pid:st=common_stacktrace,x=$st+1", -EINVAL, 0, 0},
+	    {"keys=pid:st=common_stacktrace,x=-($st)", -EINVAL, 0, 0},
+	    {"keys=pid:st=common_stacktrace:onmax($st).save(prio)", -EINVAL, 0, 0},
+	    {"keys=pid:a=prio:onmax($a).save(common_stacktrace)", -EOPNOTSUPP, 0, 0},
 	    {"keys=common_stacktrace.hex", -EINVAL, UFT_HIST_ERR_BAD_FIELD_MODIFIER, 28},
 	    {"keys=pid:vals=common_stacktrace", -EINVAL, 0, 0},
 	};
@@ -1628,6 +1631,26 @@ static void test_report_errors(void **state)
 		free(out);
 		free(err);
 	}
+
+	/* A synthetic event with a stack field: nothing in a file can fill it. */
+	static const char *const synths[] = {"block_lat u64 delta; unsigned long[] stack"};
+	static const char *const hists[] = {"sched:sched_switch:keys=prev_pid"};
+	struct trace_file tf;
+	char msg[256], *out = NULL, *eout = NULL;
+	size_t olen = 0, elen = 0;
+	FILE *o = open_memstream(&out, &olen), *e = open_memstream(&eout, &elen);
+	assert_int_equal(trace_file_open(&tf, kdat, msg, sizeof(msg)), 0);
+	const struct report_hist_opts ho = {synths, 1, hists, 1};
+	assert_int_equal(report_hist(&tf, &ho, o, e), 1);
+	trace_file_close(&tf);
+	fclose(o);
+	fclose(e);
+	assert_string_equal(out, "");
+	assert_string_equal(eout, "uft report: 'block_lat u64 delta; unsigned long[] stack': stack "
+				  "fields hold stack traces, taken live, at event time; a recorded "
+				  "file holds none\n");
+	free(out);
+	free(eout);
 }
 
 /* common_stacktrace keys: the stack the writer gives, 16 frames at most,
@@ -1692,6 +1715,20 @@ static void test_stack_keys(void **state)
 	h = make("keys=pid");
 	assert_false(uft_hist_needs_stack(h));
 	uft_hist_free(h);
+
+	/* A variable holding the stack: taken per record, none without one. */
+	h = make("keys=pid:st=common_stacktrace,s2=$st");
+	char info[256];
+	uft_hist_info(h, info, sizeof(info));
+	assert_string_equal(info, "hist:keys=pid:vals=hitcount:st=common_stacktrace,s2=$st:"
+				  "sort=hitcount:size=2048 [active]\n");
+	assert_true(uft_hist_needs_stack(h));
+	memcpy(cur_stack, a, sizeof(a));
+	feed(h, &r, 0, 0);
+	uft_hist_update(h, &r, sizeof(r), 0, 0, &nostack);
+	assert_int_equal(uft_hist_hits(h), 1);
+	uft_hist_free(h);
+	memset(cur_stack, 0, sizeof(cur_stack));
 }
 
 int main(void)

@@ -713,6 +713,88 @@ static void test_stack_keys(void **state)
 	rminst("stk");
 }
 
+/* A stack held by a variable (st=common_stacktrace) reaches a synthetic
+ * event's stack field through onmatch().trace(); its format and its text
+ * in the trace file are the kernel's. */
+static void test_synth_stack(void **state)
+{
+	(void)state;
+	const char *w = "events/tfsev/num/trigger", *s = "events/tfsev/other/trigger";
+	assert_int_equal(
+	    tfs_echo("synthetic_events", "block_lat u64 delta; unsigned long[] stack", A), 0);
+	check("synthetic_events", "block_lat\tu64 delta; unsigned long[] stack\n");
+	char *fmt = rd("events/synthetic/block_lat/format");
+	const char *body =
+	    "format:\n"
+	    "\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+	    "\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+	    "\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+	    "\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
+	    "\n"
+	    "\tfield:u64 delta;\toffset:8;\tsize:8;\tsigned:0;\n"
+	    "\tfield:__data_loc unsigned long[] stack;\toffset:16;\tsize:8;\tsigned:1;\n"
+	    "\n"
+	    "print fmt: \"delta=%llu stack=%s\", REC->delta, __get_stacktrace(stack)\n";
+	assert_non_null(strstr(fmt, body));
+	free(fmt);
+
+	assert_int_equal(echo(w, W, "hist:keys=a:ts=common_timestamp,st=common_stacktrace"), 0);
+	assert_int_equal(echo(s, W, "hist:keys=b"), 0);
+	assert_int_equal(echo(s, A, "!hist:keys=b"), 0);
+	check(w, "hist:keys=a:vals=hitcount:ts=common_timestamp,st=common_stacktrace:sort=hitcount:"
+		 "size=2048:clock=global [active]\n");
+	/* A stack for a number and a number for a stack: refused. */
+	assert_int_equal(echo(s, A,
+			      "hist:keys=b:d=common_timestamp-$ts,s=$st:"
+			      "onmatch(tfsev.num).trace(block_lat,$s,$d)"),
+			 -EINVAL);
+	assert_int_equal(echo(s, A,
+			      "hist:keys=b:d=common_timestamp-$ts,s=$st:"
+			      "onmatch(tfsev.num).trace(block_lat,$d,$s)"),
+			 0);
+	assert_int_equal(tfs_echo("events/synthetic/block_lat/enable", "1", W), 0);
+	assert_int_equal(tfs_echo("trace", "", W), 0);
+	hist_stack_mid(5);
+	trace_other(5);
+	char *t = rd("trace");
+	const char *at = strstr(t, "block_lat: delta=");
+	assert_non_null(at);
+	at = strstr(at, " stack=STACK:\n");
+	assert_non_null(at);
+	at += strlen(" stack=STACK:\n");
+	if (strncmp(at, "=> hist_stack_leaf+0x", 21) &&
+	    strncmp(at, "=> hist_stack_leaf.cold+0x", 26))
+		fail_msg("trace:\n%s", t);
+	at = strchr(at, '\n') + 1;
+	assert_memory_equal(at, "=> hist_stack_mid+0x", 20);
+	at = strchr(at, '\n') + 1;
+	assert_memory_equal(at, "=> test_synth_stack+0x", 22);
+	/* The number of frames first, then 15 frames at most: the kernel's 16
+	 * words; the line ends with the record's newline after the last. */
+	int frames = 3;
+	while (at = strchr(at, '\n') + 1, strncmp(at, "=> ", 3) == 0)
+		frames++;
+	assert_true(frames <= 15);
+	assert_int_equal(*at, '\n');
+	free(t);
+	char *log = error_log("");
+	assert_string_equal(log,
+			    "hist:tfsev:other: error: Param type doesn't match synthetic event "
+			    "field type\n"
+			    "  Command: hist:keys=b:d=common_timestamp-$ts,s=$st:"
+			    "onmatch(tfsev.num).trace(block_lat,$s,$d)\n"
+			    "                                                ^\n");
+	free(log);
+	assert_int_equal(tfs_echo("events/synthetic/block_lat/enable", "0", W), 0);
+	assert_int_equal(echo(s, W, "hist:keys=b"), 0);
+	assert_int_equal(echo(w, W, "hist:keys=a"), 0);
+	assert_int_equal(echo(s, W, "hist:keys=b"), 0);
+	assert_int_equal(echo(w, W, "hist:keys=a"), 0);
+	assert_int_equal(tfs_echo("synthetic_events", "!block_lat", A), 0);
+	assert_int_equal(tfs_echo("error_log", "", W), 0);
+	assert_int_equal(tfs_echo("trace", "", W), 0);
+}
+
 /* enable_hist and disable_hist: another event's hist triggers resumed or
  * paused, counts spent on every firing, filters, removal, listing. */
 static void test_enable_disable_hist(void **state)
@@ -1124,6 +1206,7 @@ int main(void)
 	    cmocka_unit_test(test_field_of_other_event),
 	    cmocka_unit_test(test_sym_keys),
 	    cmocka_unit_test(test_stack_keys),
+	    cmocka_unit_test(test_synth_stack),
 	    cmocka_unit_test(test_clock),
 	    cmocka_unit_test(test_named),
 	    cmocka_unit_test(test_enable_disable_hist),
