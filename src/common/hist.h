@@ -83,8 +83,9 @@ struct uft_hist_error {
 	/* Negative errno of the failure: -EINVAL (most), -ENOENT (nohitcount
 	 * without a value, cont/clear of nothing), -EEXIST (a second save()),
 	 * -EBUSY (a second snapshot()), -ENOMEM, or -EOPNOTSUPP for what uft
-	 * does not implement (stack traces in variables, the .stacktrace
-	 * modifier, string fields of another event as action parameters,
+	 * does not implement (stacks in save(), .stacktrace fields outside
+	 * keys, stacks as parameters but through a variable, string fields
+	 * of another event as action parameters,
 	 * such parameters without env->field_var). */
 	int err;
 	/* enum uft_hist_err (0 when the kernel logs nothing) and the byte

@@ -17,7 +17,8 @@ enum hf_src {
 	HF_CONST,
 	HF_EXPR,  /* a value computed by an expression (vals=$x, vals=$a-$b) */
 	HF_STACK, /* common_stacktrace: the writer's stack, a key of
-		   * UFT_HIST_STACK_DEPTH addresses, zeros after the last */
+		   * UFT_HIST_STACK_DEPTH addresses, zeros after the last; with
+		   * HF_STACKTRACE the stack a __data_loc long[] field holds */
 };
 
 /* Modifier flags, in the order the kernel prints the first one set. */
@@ -31,6 +32,7 @@ enum hf_src {
 #define HF_USECS (1u << 7)
 #define HF_PERCENT (1u << 8)
 #define HF_GRAPH (1u << 9)
+#define HF_STACKTRACE (1u << 10) /* a field holding a stack: "count, frames" */
 
 struct hist_field {
 	uint8_t src;	   /* enum hf_src */

@@ -420,6 +420,28 @@ static void run_actions(struct uft_hist *h, const struct eval *c, uint32_t e, st
 	}
 }
 
+/* A field.stacktrace key: the frames of the stack the __data_loc field
+ * holds ("number of frames, frames", as a synthetic event's), bounded by
+ * the count, the field and UFT_HIST_STACK_DEPTH; dst is pre-zeroed. */
+static bool field_stack(const struct hist_field *f, const uint8_t *rec, uint32_t len, uint8_t *dst)
+{
+	if (f->offset > len || 4 > len - f->offset)
+		return false;
+	uint32_t w = ld32(rec + f->offset), off = w & 0xffff, n = (w >> 16) / 8;
+	if (off > len || (uint64_t)n * 8 > len - off)
+		return false;
+	if (!n)
+		return true;
+	uint64_t count;
+	memcpy(&count, rec + off, 8);
+	if (count > n - 1)
+		count = n - 1;
+	if (count > UFT_HIST_STACK_DEPTH)
+		count = UFT_HIST_STACK_DEPTH;
+	memcpy(dst, rec + off + 8, (size_t)count * 8);
+	return true;
+}
+
 static void update(struct uft_hist *h, const void *record, uint32_t len, uint64_t ts, uint32_t cpu,
 		   const struct uft_hist_comm *comm)
 {
@@ -450,7 +472,10 @@ static void update(struct uft_hist *h, const void *record, uint32_t len, uint64_
 		const struct hist_field *f = &h->keys[i];
 		uint64_t v;
 
-		if (f->src == HF_STACK) {
+		if (f->src == HF_STACK && (f->flags & HF_STACKTRACE)) {
+			if (!field_stack(f, rec, len, key + f->key_off))
+				return;
+		} else if (f->src == HF_STACK) {
 			if (!comm || !comm->stack)
 				return;
 			uint64_t pcs[UFT_HIST_STACK_DEPTH];
@@ -600,7 +625,7 @@ bool uft_hist_needs_comm(const struct uft_hist *h)
 bool uft_hist_needs_stack(const struct uft_hist *h)
 {
 	for (uint32_t i = 0; i < h->n_keys; i++)
-		if (h->keys[i].src == HF_STACK)
+		if (h->keys[i].src == HF_STACK && !(h->keys[i].flags & HF_STACKTRACE))
 			return true;
 	return h->t.n_stacks != 0;
 }

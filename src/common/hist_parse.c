@@ -234,6 +234,15 @@ static int set_name(struct parse *p, struct hist_field *hf, const char *name)
  * reference or an expression. */
 static int parse_field(struct parse *p, char *field_name, char *modifier, bool key,
 		       struct hist_field *hf);
+/* parse_field, and .stacktrace on what holds no stack refused. */
+static int parse_field_checked(struct parse *p, char *field_name, char *modifier, bool key,
+			       struct hist_field *hf)
+{
+	int rc = parse_field(p, field_name, modifier, key, hf);
+	if (!rc && (hf->flags & HF_STACKTRACE) && hf->src != HF_STACK)
+		return fail(p, -EINVAL, UFT_HIST_ERR_BAD_FIELD_MODIFIER, p->modifier);
+	return rc;
+}
 
 static int parse_operand(struct parse *p, char *str, bool key, struct hist_field *hf)
 {
@@ -269,7 +278,7 @@ static int parse_operand(struct parse *p, char *str, bool key, struct hist_field
 		return fail(p, -ENOMEM, 0, NULL);
 	modifier = copy;
 	field_name = strsep(&modifier, ".");
-	rc = parse_field(p, field_name, modifier, key, hf);
+	rc = parse_field_checked(p, field_name, modifier, key, hf);
 	free(copy);
 	return rc;
 }
@@ -304,7 +313,7 @@ static int parse_field(struct parse *p, char *field_name, char *modifier, bool k
 		} else if (!strcmp(modifier, "syscall")) {
 			hf->flags |= HF_SYSCALL;
 		} else if (!strcmp(modifier, "stacktrace")) {
-			return unsupported(p, "stack traces");
+			hf->flags |= HF_STACKTRACE;
 		} else if (!strcmp(modifier, "log2")) {
 			hf->flags |= HF_LOG2;
 		} else if (!strcmp(modifier, "usecs")) {
@@ -359,6 +368,16 @@ static int parse_field(struct parse *p, char *field_name, char *modifier, bool k
 		return set_name(p, hf, field_name);
 	}
 	f = find_field(p->ev, field_name);
+	if (f && f->size && (hf->flags & HF_STACKTRACE)) {
+		/* field.stacktrace: a stack as synthetic events hold one, the
+		 * number of frames then the frames, alone with its modifier. */
+		if (hf->flags != HF_STACKTRACE || f->kind != UFT_FIELD_DYN ||
+		    !has(f->type, "long["))
+			goto bad_modifier;
+		hf->src = HF_STACK;
+		hf->offset = f->offset;
+		return set_name(p, hf, field_name);
+	}
 	if (f && f->size) {
 		int rc = field_from_event(p, f, hf);
 		return rc ? rc : set_name(p, hf, field_name);
@@ -630,6 +649,10 @@ static int parse_leaf(struct parse *p, char *str, struct hist_expr **out)
 		return rc;
 	}
 	e->is_stack = e->f.src == HF_STACK;
+	if (e->is_stack && (e->f.flags & HF_STACKTRACE)) {
+		uft_hist_expr_free(e);
+		return unsupported(p, "the .stacktrace modifier but in keys");
+	}
 	if (e->f.src == HF_CONST) {
 		e->op = EX_CONST;
 		e->constant = e->f.constant;

@@ -70,8 +70,9 @@ const char *uft_hist_strerror(int code)
 
 static const char *modifier_name(unsigned flags)
 {
-	static const char *const names[] = {"hex",  "sym",     "sym-offset", "execname", "syscall",
-					    "log2", "buckets", "usecs",	     "percent",	 "graph"};
+	static const char *const names[] = {"hex",     "sym",	"sym-offset", "execname",
+					    "syscall", "log2",	"buckets",    "usecs",
+					    "percent", "graph", "stacktrace"};
 
 	for (unsigned i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		if (flags & (1u << i))
@@ -352,7 +353,12 @@ static void print_key(FILE *out, const struct uft_hist *h, const uint8_t *key, c
 
 		if (i)
 			fputs(", ", out);
-		if (f->src == HF_STACK) {
+		if (f->src == HF_STACK && (f->flags & HF_STACKTRACE)) {
+			/* The kernel's text: no colon, the first frame on the line */
+			fprintf(out, "%s.stacktrace", f->name);
+			print_stack(out, key + f->key_off, syms);
+			multiline = true;
+		} else if (f->src == HF_STACK) {
 			fputs("common_stacktrace:\n", out);
 			print_stack(out, key + f->key_off, syms);
 			multiline = true;

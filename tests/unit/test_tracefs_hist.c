@@ -753,9 +753,25 @@ static void test_synth_stack(void **state)
 			      "onmatch(tfsev.num).trace(block_lat,$d,$s)"),
 			 0);
 	assert_int_equal(tfs_echo("events/synthetic/block_lat/enable", "1", W), 0);
+	const char *bt = "events/synthetic/block_lat/trigger";
+	assert_int_equal(echo(bt, A, "hist:keys=stack.stacktrace"), 0);
+	assert_int_equal(echo(bt, A, "hist:keys=delta.stacktrace"), -EINVAL);
 	assert_int_equal(tfs_echo("trace", "", W), 0);
 	hist_stack_mid(5);
 	trace_other(5);
+	/* The field's stack as a key, printed as the kernel prints it: the
+	 * name and modifier, then the frames, the first on the same line. */
+	char *ht = rd("events/synthetic/block_lat/hist");
+	const char *hh = "# event histogram\n#\n# trigger info: hist:keys=stack.stacktrace:"
+			 "vals=hitcount:sort=hitcount:size=2048 [active]\n#\n\n{ stack.stacktrace"
+			 "         hist_stack_leaf";
+	assert_memory_equal(ht, hh, strlen(hh));
+	const char *k = strstr(ht, "\n         hist_stack_mid+0x");
+	assert_non_null(k);
+	k = strstr(k + 1, "\n         test_synth_stack+0x");
+	assert_non_null(k);
+	assert_non_null(strstr(k, "\n} hitcount:          1\n\nTotals:\n    Hits: 1\n"));
+	free(ht);
 	char *t = rd("trace");
 	const char *at = strstr(t, "block_lat: delta=");
 	assert_non_null(at);
@@ -783,9 +799,13 @@ static void test_synth_stack(void **state)
 			    "field type\n"
 			    "  Command: hist:keys=b:d=common_timestamp-$ts,s=$st:"
 			    "onmatch(tfsev.num).trace(block_lat,$s,$d)\n"
-			    "                                                ^\n");
+			    "                                                ^\n"
+			    "hist:synthetic:block_lat: error: Invalid field modifier\n"
+			    "  Command: hist:keys=delta.stacktrace\n"
+			    "                           ^\n");
 	free(log);
 	assert_int_equal(tfs_echo("events/synthetic/block_lat/enable", "0", W), 0);
+	assert_int_equal(echo(bt, A, "!hist:keys=stack.stacktrace"), 0);
 	assert_int_equal(echo(s, W, "hist:keys=b"), 0);
 	assert_int_equal(echo(w, W, "hist:keys=a"), 0);
 	assert_int_equal(echo(s, W, "hist:keys=b"), 0);
