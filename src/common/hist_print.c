@@ -320,9 +320,13 @@ static int cmp_entries(const void *pa, const void *pb, void *arg)
 }
 
 /* A stack key's frames, one line each as the kernel's %pS after 9 spaces
- * ("%*c" of width 1 + 8), up to the first zero. */
+ * ("%*c" of width 1 + 8), up to the first zero. Leading frames of the
+ * generated event writers (uft__*, kept when the compiler gave them a
+ * frame) are left out, as the stacktrace trigger's text leaves them. */
 static void print_stack(FILE *out, const uint8_t *pcs, const struct uft_hist_syms *syms)
 {
+	bool leading = true;
+
 	for (uint32_t i = 0; i < UFT_HIST_STACK_DEPTH; i++) {
 		uint64_t pc;
 		char sym[256];
@@ -332,6 +336,9 @@ static void print_stack(FILE *out, const uint8_t *pcs, const struct uft_hist_sym
 			return;
 		if (!syms || !syms->lookup || syms->lookup(syms->ctx, pc, true, sym, sizeof(sym)))
 			snprintf(sym, sizeof(sym), "0x%" PRIx64, pc);
+		else if (leading && strncmp(sym, "uft__", 5) == 0)
+			continue;
+		leading = false;
 		fprintf(out, "%*c%s\n", 9, ' ', sym);
 	}
 }

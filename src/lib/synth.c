@@ -335,8 +335,11 @@ int uft_synth_render(FILE *f, const void *data, uint32_t len,
 					(int)strnlen((const char *)rec + off, n), rec + off, sep);
 				continue;
 			}
-			/* The first word is the number of frames: skipped. */
+			/* The first word is the number of frames: skipped; so are
+			 * leading frames of generated event writers (uft__*), as
+			 * in the stacktrace trigger's text. */
 			fprintf(f, "%s=STACK:\n", sf->name);
+			bool leading = true;
 			for (uint32_t j = 1; j < n / 8; j++) {
 				uint64_t pc;
 				char name[300];
@@ -344,6 +347,9 @@ int uft_synth_render(FILE *f, const void *data, uint32_t len,
 				if (sym(pc, name, sizeof(name)) != 0)
 					snprintf(name, sizeof(name), "0x%llx",
 						 (unsigned long long)pc);
+				else if (leading && strncmp(name, "uft__", 5) == 0)
+					continue;
+				leading = false;
 				fprintf(f, "=> %s\n", name);
 			}
 		}
