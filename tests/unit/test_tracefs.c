@@ -289,6 +289,18 @@ static void test_snapshot(void **state)
 	s = cat("snapshot");
 	assert_non_null(strstr(s, "# * Snapshot is allocated *"));
 	free(s);
+	/* Writing the clock in use empties the snapshot too, still allocated,
+	 * as the kernel resets both buffers. */
+	trace_ping(10, "again");
+	assert_int_equal(tfs_echo("snapshot", "1", UFT_TFS_TRUNC), 0);
+	s = cat("snapshot");
+	assert_int_equal(tfs_count(s, "ping: n=10 s=again\n"), 1);
+	free(s);
+	assert_int_equal(tfs_echo("trace_clock", "local", UFT_TFS_TRUNC), 0);
+	s = cat("snapshot");
+	assert_int_equal(tfs_count(s, "ping:"), 0);
+	assert_non_null(strstr(s, "# * Snapshot is allocated *"));
+	free(s);
 	assert_int_equal(tfs_echo("snapshot", "0", UFT_TFS_TRUNC), 0);
 	s = cat("snapshot");
 	assert_non_null(strstr(s, "# * Snapshot is freed *"));
