@@ -41,6 +41,17 @@ static int sym(void *ctx, uint64_t addr, bool off, char *buf, size_t len)
 	return 0;
 }
 
+/* A fixed stack for common_stacktrace keys, one frame unnamed. */
+static uint32_t stack(void *ctx, uint64_t *pcs, uint32_t max)
+{
+	(void)ctx;
+	static const uint64_t frames[] = {0x11, 0x22, 0x1000};
+	uint32_t n = 0;
+	for (; n < max && n < 3; n++)
+		pcs[n] = frames[n];
+	return n;
+}
+
 static void fuzz_format(const uint8_t *data, size_t size)
 {
 	struct uft_format_parsed p;
@@ -59,7 +70,7 @@ static void fuzz_spec(const uint8_t *data, size_t size)
 {
 	static const struct uft_hist_event ev = {
 	    "fz", "ev", fields, sizeof(fields) / sizeof(fields[0]), false, NULL};
-	struct uft_hist_comm cm = {comm, NULL};
+	struct uft_hist_comm cm = {comm, NULL, stack};
 	struct uft_hist_syms sy = {sym, NULL};
 	struct uft_hist_error e;
 	struct uft_hist *h;

@@ -76,14 +76,17 @@ enum uft_hist_err {
 #define UFT_HIST_BITS_MIN 7
 #define UFT_HIST_BITS_MAX 17
 #define UFT_HIST_BITS_DEFAULT 11
-#define UFT_HIST_KEY_MAX 384 /* bytes of a compound key, as the kernel's */
+#define UFT_HIST_KEY_MAX 384	/* bytes of a compound key, as the kernel's */
+#define UFT_HIST_STACK_DEPTH 16 /* frames of a stack key, HIST_STACKTRACE_DEPTH */
 
 struct uft_hist_error {
 	/* Negative errno of the failure: -EINVAL (most), -ENOENT (nohitcount
 	 * without a value, cont/clear of nothing), -EEXIST (a second save()),
 	 * -EBUSY (a second snapshot()), -ENOMEM, or -EOPNOTSUPP for what uft
-	 * does not implement (stack traces, string fields of another event
-	 * as action parameters, such parameters without env->field_var). */
+	 * does not implement (stacks in save(), .stacktrace fields outside
+	 * keys, stacks as parameters but through a variable, string fields
+	 * of another event as action parameters,
+	 * such parameters without env->field_var). */
 	int err;
 	/* enum uft_hist_err (0 when the kernel logs nothing) and the byte
 	 * position in the command as error_log shows it: "hist:" followed by
@@ -125,11 +128,17 @@ struct uft_hist_event {
 	const struct uft_filter_syms *syms;
 };
 
-/* The name of the thread that wrote a record (pid = common_pid), for
- * `.execname`, `common_comm` and the filter's COMM; NULL when unknown. */
+/* What only the writer knows at event time. lookup: the name of the
+ * thread that wrote a record (pid = common_pid), for `.execname`,
+ * `common_comm` and the filter's COMM; NULL when unknown. stack: the
+ * writing thread's stack for a `common_stacktrace` key, up to max return
+ * addresses innermost first, the writer's own frames left out; their
+ * number. Both run at event time: no lock, no allocation. A NULL stack
+ * (a recorded file) leaves records needing one out. */
 struct uft_hist_comm {
 	const char *(*lookup)(void *ctx, int pid);
 	void *ctx;
+	uint32_t (*stack)(void *ctx, uint64_t *pcs, uint32_t max);
 };
 
 /* Symbol names for `.sym` (function name) and `.sym-offset`
@@ -160,7 +169,8 @@ struct uft_hist_env {
 	bool (*event_exists)(void *ctx, const char *system, const char *event);
 	/* Takes a reference on synthetic event `name`: its handle, or NULL.
 	 * Sets *nr to its field count and kinds[i] to 1 for a string field, 2
-	 * for one no parameter can fill, else 0. */
+	 * for one no parameter can fill, 3 for a stack field (filled from a
+	 * variable holding a stack), else 0. */
 	void *(*synth_get)(void *ctx, const char *name, uint32_t *nr, uint8_t *kinds);
 	void (*synth_put)(void *ctx, void *synth);
 	/* Emits a record of the synthetic event. */
@@ -228,6 +238,9 @@ void uft_hist_update(struct uft_hist *h, const void *rec, uint32_t len, uint64_t
 
 /* Whether an update asks `comm` for names (.execname, common_comm, COMM). */
 bool uft_hist_needs_comm(const struct uft_hist *h);
+/* Whether a key is the writer's stack (common_stacktrace): only a live
+ * writer can give it (struct uft_hist_comm's stack). */
+bool uft_hist_needs_stack(const struct uft_hist *h);
 
 /* Writes the histogram as one trigger's part of the `hist` file: header
  * with the trigger info, sorted entries, totals. Returns 0 or -errno. */

@@ -15,7 +15,10 @@ enum hf_src {
 	HF_COMM,     /* common_comm: the writer's name */
 	HF_HITCOUNT, /* 1 per record */
 	HF_CONST,
-	HF_EXPR, /* a value computed by an expression (vals=$x, vals=$a-$b) */
+	HF_EXPR,  /* a value computed by an expression (vals=$x, vals=$a-$b) */
+	HF_STACK, /* common_stacktrace: the writer's stack, a key of
+		   * UFT_HIST_STACK_DEPTH addresses, zeros after the last; with
+		   * HF_STACKTRACE the stack a __data_loc long[] field holds */
 };
 
 /* Modifier flags, in the order the kernel prints the first one set. */
@@ -29,6 +32,7 @@ enum hf_src {
 #define HF_USECS (1u << 7)
 #define HF_PERCENT (1u << 8)
 #define HF_GRAPH (1u << 9)
+#define HF_STACKTRACE (1u << 10) /* a field holding a stack: "count, frames" */
 
 struct hist_field {
 	uint8_t src;	   /* enum hf_src */
@@ -69,6 +73,8 @@ struct hist_expr {
 	uint8_t op;	      /* enum hist_op */
 	uint8_t unit;	      /* HIST_UNIT_*: timestamps in it */
 	bool is_string;	      /* a string field (only as a variable or param) */
+	bool is_stack;	      /* a stack: its value is the address of the words
+			       * "number of frames, frames" (HIST_STACK_WORDS) */
 	uint32_t var;	      /* EX_SELF, EX_REF */
 	uint32_t slot;	      /* EX_REF: index in the histogram's uses[] */
 	struct uft_hist *ref; /* EX_REF */
@@ -81,7 +87,13 @@ struct hist_expr {
 struct hist_var {
 	char *name;
 	struct hist_expr *e;
+	/* v=common_stacktrace: the entry's stack slot it fills, else -1 */
+	int32_t stack_slot;
 };
+
+/* Words of a stack variable's slot: the number of frames, the frames, a
+ * zero after the last (the kernel's layout, read by synthetic events). */
+#define HIST_STACK_WORDS (1 + UFT_HIST_STACK_DEPTH)
 
 #define HIST_MAX_ACTIONS 8
 #define HIST_MAX_PARAMS 64
@@ -131,7 +143,9 @@ struct hist_table {
 	uint64_t *sums;	       /* max_elts * n_vals, atomic adds */
 	char (*comms)[16];     /* per element, when a key has .execname */
 	uint64_t *vars;	       /* max_elts * n_vars: variables of the entries */
-	uint32_t *vars_set;    /* per element: bit i = variable i set */
+	uint64_t *stacks;      /* max_elts * n_stacks * HIST_STACK_WORDS */
+	uint32_t n_stacks;
+	uint32_t *vars_set; /* per element: bit i = variable i set */
 	uint32_t n_vars;
 	/* onmax/onchange without save: the tracked value per element and action */
 	uint64_t *track;

@@ -44,6 +44,8 @@ void uft_hist_table_free(struct hist_table *t)
 	free(t->comms);
 	free(t->vars);
 	free(t->vars_set);
+	free(t->stacks);
+	t->stacks = NULL;
 	t->vars = NULL;
 	t->vars_set = NULL;
 	t->bucket_hash = t->bucket_elt = NULL;
@@ -418,6 +420,28 @@ static void run_actions(struct uft_hist *h, const struct eval *c, uint32_t e, st
 	}
 }
 
+/* A field.stacktrace key: the frames of the stack the __data_loc field
+ * holds ("number of frames, frames", as a synthetic event's), bounded by
+ * the count, the field and UFT_HIST_STACK_DEPTH; dst is pre-zeroed. */
+static bool field_stack(const struct hist_field *f, const uint8_t *rec, uint32_t len, uint8_t *dst)
+{
+	if (f->offset > len || 4 > len - f->offset)
+		return false;
+	uint32_t w = ld32(rec + f->offset), off = w & 0xffff, n = (w >> 16) / 8;
+	if (off > len || (uint64_t)n * 8 > len - off)
+		return false;
+	if (!n)
+		return true;
+	uint64_t count;
+	memcpy(&count, rec + off, 8);
+	if (count > n - 1)
+		count = n - 1;
+	if (count > UFT_HIST_STACK_DEPTH)
+		count = UFT_HIST_STACK_DEPTH;
+	memcpy(dst, rec + off + 8, (size_t)count * 8);
+	return true;
+}
+
 static void update(struct uft_hist *h, const void *record, uint32_t len, uint64_t ts, uint32_t cpu,
 		   const struct uft_hist_comm *comm)
 {
@@ -448,7 +472,17 @@ static void update(struct uft_hist *h, const void *record, uint32_t len, uint64_
 		const struct hist_field *f = &h->keys[i];
 		uint64_t v;
 
-		if (f->is_string) {
+		if (f->src == HF_STACK && (f->flags & HF_STACKTRACE)) {
+			if (!field_stack(f, rec, len, key + f->key_off))
+				return;
+		} else if (f->src == HF_STACK) {
+			if (!comm || !comm->stack)
+				return;
+			uint64_t pcs[UFT_HIST_STACK_DEPTH];
+			uint32_t n = comm->stack(comm->ctx, pcs, UFT_HIST_STACK_DEPTH);
+			memcpy(key + f->key_off, pcs,
+			       (n < UFT_HIST_STACK_DEPTH ? n : UFT_HIST_STACK_DEPTH) * 8);
+		} else if (f->is_string) {
 			if (f->src == HF_COMM && !have_name) {
 				name = comm && comm->lookup ? comm->lookup(comm->ctx, pid) : NULL;
 				have_name = true;
@@ -488,10 +522,25 @@ static void update(struct uft_hist *h, const void *record, uint32_t len, uint64_
 				      : !num_value(h, f, rec, len, ts, cpu, &vals[i]))
 			return;
 	}
+	/* The writer's stack, taken once for the variables that hold it:
+	 * "number of frames, frames", zeros after. */
+	uint64_t stack[HIST_STACK_WORDS];
+	bool have_stack = false;
 	for (uint32_t i = 0; i < h->n_vars; i++) {
+		const struct hist_expr *ve = h->vars[i].e;
 		vv[i] = 0;
-		if (!h->vars[i].e->is_string && !eval(&ec, h->vars[i].e, &vv[i]))
+		if (h->vars[i].stack_slot >= 0) {
+			if (!have_stack) {
+				if (!comm || !comm->stack)
+					return;
+				memset(stack, 0, sizeof(stack));
+				stack[0] = comm->stack(comm->ctx, stack + 1, UFT_HIST_STACK_DEPTH);
+				have_stack = true;
+			}
+		} else if (!ve->is_string && !(ve->is_stack && ve->op == EX_SELF) &&
+			   !eval(&ec, ve, &vv[i])) {
 			return;
+		}
 	}
 
 	bool fresh;
@@ -516,6 +565,25 @@ static void update(struct uft_hist *h, const void *record, uint32_t len, uint64_
 	uint64_t *sums = t->sums + (size_t)e * h->n_vals;
 	for (uint32_t i = 0; i < h->n_vals; i++)
 		__atomic_fetch_add(&sums[i], vals[i], __ATOMIC_RELAXED);
+	if (t->n_stacks) {
+		/* The stack into the entry's slot, the variable its address; a
+		 * variable naming another of this event's stacks takes that
+		 * address too. Writers of one entry may interleave their words,
+		 * as the kernel's do. */
+		for (uint32_t i = 0; i < h->n_vars; i++) {
+			int32_t s = h->vars[i].stack_slot;
+			if (s < 0)
+				continue;
+			uint64_t *slot =
+			    t->stacks + ((size_t)e * t->n_stacks + (uint32_t)s) * HIST_STACK_WORDS;
+			for (uint32_t k = 0; k < HIST_STACK_WORDS; k++)
+				__atomic_store_n(&slot[k], stack[k], __ATOMIC_RELAXED);
+			vv[i] = (uint64_t)(uintptr_t)slot;
+		}
+		for (uint32_t i = 0; i < h->n_vars; i++)
+			if (h->vars[i].e->is_stack && h->vars[i].e->op == EX_SELF)
+				vv[i] = vv[h->vars[i].e->var];
+	}
 	if (h->n_vars) {
 		uint32_t set = 0;
 		for (uint32_t i = 0; i < h->n_vars; i++) {
@@ -554,6 +622,14 @@ bool uft_hist_needs_comm(const struct uft_hist *h)
 	return false;
 }
 
+bool uft_hist_needs_stack(const struct uft_hist *h)
+{
+	for (uint32_t i = 0; i < h->n_keys; i++)
+		if (h->keys[i].src == HF_STACK && !(h->keys[i].flags & HF_STACKTRACE))
+			return true;
+	return h->t.n_stacks != 0;
+}
+
 void uft_hist_clear(struct uft_hist *h)
 {
 	h = uft_hist_data(h);
@@ -570,6 +646,9 @@ void uft_hist_clear(struct uft_hist *h)
 	memset(t->sums, 0, (size_t)t->max_elts * h->n_vals * sizeof(*t->sums));
 	if (t->comms)
 		memset(t->comms, 0, (size_t)t->max_elts * sizeof(*t->comms));
+	if (t->stacks)
+		memset(t->stacks, 0,
+		       (size_t)t->max_elts * t->n_stacks * HIST_STACK_WORDS * sizeof(*t->stacks));
 	if (t->vars) {
 		memset(t->vars, 0, (size_t)t->max_elts * t->n_vars * sizeof(*t->vars));
 		memset(t->vars_set, 0, (size_t)t->max_elts * sizeof(*t->vars_set));

@@ -22,6 +22,7 @@ struct parse {
 	char *action_str[HIST_MAX_ACTIONS];
 	unsigned n_assign, n_actions;
 	unsigned depth;
+	const char *modifier; /* of the field parse_field() parses */
 };
 
 static int fail(struct parse *p, int err, int code, const char *token)
@@ -233,6 +234,15 @@ static int set_name(struct parse *p, struct hist_field *hf, const char *name)
  * reference or an expression. */
 static int parse_field(struct parse *p, char *field_name, char *modifier, bool key,
 		       struct hist_field *hf);
+/* parse_field, and .stacktrace on what holds no stack refused. */
+static int parse_field_checked(struct parse *p, char *field_name, char *modifier, bool key,
+			       struct hist_field *hf)
+{
+	int rc = parse_field(p, field_name, modifier, key, hf);
+	if (!rc && (hf->flags & HF_STACKTRACE) && hf->src != HF_STACK)
+		return fail(p, -EINVAL, UFT_HIST_ERR_BAD_FIELD_MODIFIER, p->modifier);
+	return rc;
+}
 
 static int parse_operand(struct parse *p, char *str, bool key, struct hist_field *hf)
 {
@@ -268,15 +278,28 @@ static int parse_operand(struct parse *p, char *str, bool key, struct hist_field
 		return fail(p, -ENOMEM, 0, NULL);
 	modifier = copy;
 	field_name = strsep(&modifier, ".");
-	rc = parse_field(p, field_name, modifier, key, hf);
+	rc = parse_field_checked(p, field_name, modifier, key, hf);
 	free(copy);
 	return rc;
+}
+
+/* common_stacktrace (also `stacktrace` and `STACKTRACE` where the event
+ * has no such field): named as the kernel names it whatever the spelling.
+ * Its modifiers would print nothing the kernel's way: refused. */
+static int stack_field(struct parse *p, struct hist_field *hf)
+{
+	if (hf->flags)
+		return fail(p, -EINVAL, UFT_HIST_ERR_BAD_FIELD_MODIFIER, p->modifier);
+	hf->src = HF_STACK;
+	return set_name(p, hf, "common_stacktrace");
 }
 
 static int parse_field(struct parse *p, char *field_name, char *modifier, bool key,
 		       struct hist_field *hf)
 {
 	const struct uft_field *f;
+
+	p->modifier = modifier;
 
 	if (modifier) {
 		if (!strcmp(modifier, "hex")) {
@@ -290,7 +313,7 @@ static int parse_field(struct parse *p, char *field_name, char *modifier, bool k
 		} else if (!strcmp(modifier, "syscall")) {
 			hf->flags |= HF_SYSCALL;
 		} else if (!strcmp(modifier, "stacktrace")) {
-			return unsupported(p, "stack traces");
+			hf->flags |= HF_STACKTRACE;
 		} else if (!strcmp(modifier, "log2")) {
 			hf->flags |= HF_LOG2;
 		} else if (!strcmp(modifier, "usecs")) {
@@ -330,7 +353,7 @@ static int parse_field(struct parse *p, char *field_name, char *modifier, bool k
 		return set_name(p, hf, field_name);
 	}
 	if (!strcmp(field_name, "common_stacktrace"))
-		return unsupported(p, "stack traces");
+		return stack_field(p, hf);
 	if (!strcmp(field_name, "common_cpu")) {
 		hf->src = HF_CPU;
 		return set_name(p, hf, field_name);
@@ -345,6 +368,16 @@ static int parse_field(struct parse *p, char *field_name, char *modifier, bool k
 		return set_name(p, hf, field_name);
 	}
 	f = find_field(p->ev, field_name);
+	if (f && f->size && (hf->flags & HF_STACKTRACE)) {
+		/* field.stacktrace: a stack as synthetic events hold one, the
+		 * number of frames then the frames, alone with its modifier. */
+		if (hf->flags != HF_STACKTRACE || f->kind != UFT_FIELD_DYN ||
+		    !has(f->type, "long["))
+			goto bad_modifier;
+		hf->src = HF_STACK;
+		hf->offset = f->offset;
+		return set_name(p, hf, field_name);
+	}
 	if (f && f->size) {
 		int rc = field_from_event(p, f, hf);
 		return rc ? rc : set_name(p, hf, field_name);
@@ -361,7 +394,7 @@ static int parse_field(struct parse *p, char *field_name, char *modifier, bool k
 		return set_name(p, hf, field_name);
 	}
 	if (!f && (!strcmp(field_name, "STACKTRACE") || !strcmp(field_name, "stacktrace")))
-		return unsupported(p, "stack traces");
+		return stack_field(p, hf);
 	return fail(p, -EINVAL, UFT_HIST_ERR_FIELD_NOT_FOUND, field_name);
 
 bad_modifier:
@@ -399,6 +432,8 @@ static int value_expr(struct parse *p, const char *str, struct hist_field *hf)
 	hf->cmp_size = 8;
 	if (e->is_string)
 		return fail(p, -EINVAL, UFT_HIST_ERR_INVALID_STR_OPERAND, str);
+	if (e->is_stack)
+		return fail(p, -EINVAL, 0, NULL); /* sums of stacks mean nothing */
 	if (e->op == EX_REF) {
 		/* "sys.event.$var" is named "sys.event.var" */
 		const char *d = strchr(e->ref_name, '$');
@@ -439,8 +474,8 @@ static int create_vals(struct parse *p)
 			rc = fail(p, -EINVAL, UFT_HIST_ERR_BAD_FIELD_MODIFIER, str);
 			goto out;
 		}
-		/* Sums of string addresses mean nothing: refused. */
-		if (hf->is_string) {
+		/* Sums of string addresses or stacks mean nothing: refused. */
+		if (hf->is_string || hf->src == HF_STACK) {
 			rc = fail(p, -EINVAL, 0, NULL);
 			goto out;
 		}
@@ -543,7 +578,8 @@ static int parse_ref(struct parse *p, char *str, struct hist_expr **out)
 	name = dollar + 1;
 	idx = uft_hist_var_index(p->h, name);
 	if (idx >= 0 && (!sys || (!strcmp(sys, p->ev->system) && !strcmp(evn, p->ev->name))) &&
-	    (p->h->vars[idx].e->op == EX_FIELD || p->h->vars[idx].e->op == EX_CONST)) {
+	    (p->h->vars[idx].e->op == EX_FIELD || p->h->vars[idx].e->op == EX_CONST) &&
+	    !p->h->vars[idx].e->is_stack) {
 		/* A variable that is a plain field: the reference is the field. */
 		free(copy);
 		if (!(e = copy_field_expr(p, p->h->vars[idx].e)))
@@ -560,6 +596,7 @@ static int parse_ref(struct parse *p, char *str, struct hist_expr **out)
 		e->var = (uint32_t)idx;
 		e->unit = p->h->vars[idx].e->unit;
 		e->is_string = p->h->vars[idx].e->is_string;
+		e->is_stack = p->h->vars[idx].e->is_stack;
 	} else {
 		if (p->h->env.find_var)
 			n = p->h->env.find_var(p->h->env.ctx, sys, evn, name, &found);
@@ -578,6 +615,7 @@ static int parse_ref(struct parse *p, char *str, struct hist_expr **out)
 		e->ref = found;
 		e->var = (uint32_t)idx;
 		e->unit = found->vars[idx].e->unit;
+		e->is_stack = found->vars[idx].e->is_stack;
 		if ((rc = add_use(p, found, (uint32_t)idx)) < 0) {
 			free(e);
 			return rc;
@@ -609,6 +647,11 @@ static int parse_leaf(struct parse *p, char *str, struct hist_expr **out)
 	if (rc) {
 		uft_hist_expr_free(e);
 		return rc;
+	}
+	e->is_stack = e->f.src == HF_STACK;
+	if (e->is_stack && (e->f.flags & HF_STACKTRACE)) {
+		uft_hist_expr_free(e);
+		return unsupported(p, "the .stacktrace modifier but in keys");
 	}
 	if (e->f.src == HF_CONST) {
 		e->op = EX_CONST;
@@ -650,6 +693,10 @@ static int parse_expr(struct parse *p, char *str, bool top, struct hist_expr **o
 			uft_hist_expr_free(l);
 			return fail(p, -EINVAL, UFT_HIST_ERR_INVALID_STR_OPERAND, str + 2);
 		}
+		if (l->is_stack) {
+			uft_hist_expr_free(l);
+			return fail(p, -EINVAL, 0, NULL); /* no arithmetic on stacks */
+		}
 		if (!(e = new_expr(p, EX_NEG))) {
 			uft_hist_expr_free(l);
 			return -ENOMEM;
@@ -680,6 +727,8 @@ static int parse_expr(struct parse *p, char *str, bool top, struct hist_expr **o
 	if (!rc && (l->is_string || r->is_string))
 		rc =
 		    fail(p, -EINVAL, UFT_HIST_ERR_INVALID_STR_OPERAND, l->is_string ? str : op + 1);
+	if (!rc && (l->is_stack || r->is_stack))
+		rc = fail(p, -EINVAL, 0, NULL); /* no arithmetic on stacks */
 	if (!rc && l->unit && r->unit && l->unit != r->unit)
 		rc = fail(p, -EINVAL, UFT_HIST_ERR_TIMESTAMP_MISMATCH, str);
 	if (!rc && opc == '/' && r->op == EX_CONST && r->constant == 0)
@@ -763,6 +812,10 @@ static int parse_var_defs(struct parse *p)
 				return rc;
 			h->vars[h->n_vars].e = e;
 			h->vars[h->n_vars].name = strdup(var_name);
+			/* A stack taken here has a slot per entry; one read from
+			 * another variable is that slot's address. */
+			h->vars[h->n_vars].stack_slot =
+			    e->is_stack && e->op == EX_FIELD ? (int32_t)h->t.n_stacks++ : -1;
 			h->n_vars++;
 			if (!h->vars[h->n_vars - 1].name)
 				return fail(p, -ENOMEM, 0, NULL);
@@ -1029,8 +1082,13 @@ static int create_trace(struct parse *p, struct hist_action *a)
 	if (a->n_params != nr)
 		return fail(p, -EINVAL, UFT_HIST_ERR_SYNTH_COUNT_MISMATCH, a->synth_name);
 	for (uint32_t i = 0; i < nr; i++) {
-		if (kinds[i] == 2 || (kinds[i] == 1) != a->params[i]->is_string)
+		if (kinds[i] == 2 || (kinds[i] == 1) != a->params[i]->is_string ||
+		    (kinds[i] == 3) != a->params[i]->is_stack)
 			return fail(p, -EINVAL, UFT_HIST_ERR_SYNTH_TYPE_MISMATCH, a->param_text[i]);
+		/* A stack reaches a synthetic event through a variable, which
+		 * holds it for the entry (the kernel's var_ref_vals). */
+		if (a->params[i]->is_stack && a->params[i]->op == EX_FIELD)
+			return unsupported(p, "stack traces as parameters but through a variable");
 	}
 	return 0;
 }
@@ -1067,6 +1125,10 @@ static int create_save(struct parse *p, struct hist_action *a)
 			chain(p);
 			return fail(p, -EINVAL, UFT_HIST_ERR_FIELD_VAR_CREATE_FAIL, param);
 		}
+		if (e->is_stack) {
+			uft_hist_expr_free(e);
+			return unsupported(p, "stack traces in save()");
+		}
 		h->save[h->n_save] = e;
 		h->save_name[h->n_save] = strdup(param);
 		h->n_save++;
@@ -1091,6 +1153,8 @@ static int create_action(struct parse *p, uint32_t i)
 	if (idx < 0)
 		return fail(p, -EINVAL, UFT_HIST_ERR_ONX_VAR_NOT_FOUND, a->var_str + 1);
 	a->var = (uint32_t)idx;
+	if (h->vars[idx].e->is_stack)
+		return fail(p, -EINVAL, 0, NULL); /* stacks have no max */
 	switch (a->action) {
 	case ACT_TRACE:
 		return create_trace(p, a);
@@ -1152,8 +1216,6 @@ static int create_keys(struct parse *p)
 		struct hist_field *hf = &h->keys[h->n_keys++];
 		int rc;
 
-		if (!strcmp(str, "stacktrace"))
-			return unsupported(p, "stack traces");
 		if (strchr(str, '$'))
 			rc = key_ref(p, str, hf);
 		else
@@ -1164,7 +1226,9 @@ static int create_keys(struct parse *p)
 			return fail(p, -EINVAL, 0, NULL);
 		if (hf->flags & HF_EXECNAME)
 			h->has_execname = true;
-		if (hf->src == HF_STR)
+		if (hf->src == HF_STACK)
+			hf->key_size = UFT_HIST_STACK_DEPTH * 8;
+		else if (hf->src == HF_STR)
 			hf->key_size = (hf->str_max + 7) & ~7u;
 		else if (hf->is_string)
 			hf->key_size = STR_MAX;
@@ -1316,6 +1380,10 @@ static int compile(struct parse *p, char *buf)
 				 h->has_execname);
 	if (rc)
 		return fail(p, rc, 0, NULL);
+	if (h->t.n_stacks &&
+	    !(h->t.stacks = calloc((size_t)h->t.max_elts * h->t.n_stacks * HIST_STACK_WORDS,
+				   sizeof(*h->t.stacks))))
+		return fail(p, -ENOMEM, 0, NULL);
 
 	if (filter) {
 		struct uft_filter_error ferr = {0};

@@ -70,8 +70,9 @@ const char *uft_hist_strerror(int code)
 
 static const char *modifier_name(unsigned flags)
 {
-	static const char *const names[] = {"hex",  "sym",     "sym-offset", "execname", "syscall",
-					    "log2", "buckets", "usecs",	     "percent",	 "graph"};
+	static const char *const names[] = {"hex",     "sym",	"sym-offset", "execname",
+					    "syscall", "log2",	"buckets",    "usecs",
+					    "percent", "graph", "stacktrace"};
 
 	for (unsigned i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		if (flags & (1u << i))
@@ -297,7 +298,9 @@ static int cmp_entries(const void *pa, const void *pb, void *arg)
 			r = (x > y) - (x < y);
 		} else {
 			const struct hist_field *f = &h->keys[idx - h->n_vals];
-			if (f->is_string) {
+			if (f->src == HF_STACK) {
+				r = 0; /* stacks are not ordered (tracing_map_cmp_none) */
+			} else if (f->is_string) {
 				const char *x =
 				    (const char *)v->keys + (size_t)a * h->key_size + f->key_off;
 				const char *y =
@@ -316,11 +319,37 @@ static int cmp_entries(const void *pa, const void *pb, void *arg)
 	return (a > b) - (a < b);
 }
 
+/* A stack key's frames, one line each as the kernel's %pS after 9 spaces
+ * ("%*c" of width 1 + 8), up to the first zero. Leading frames of the
+ * generated event writers (uft__*, kept when the compiler gave them a
+ * frame) are left out, as the stacktrace trigger's text leaves them. */
+static void print_stack(FILE *out, const uint8_t *pcs, const struct uft_hist_syms *syms)
+{
+	bool leading = true;
+
+	for (uint32_t i = 0; i < UFT_HIST_STACK_DEPTH; i++) {
+		uint64_t pc;
+		char sym[256];
+
+		memcpy(&pc, pcs + (size_t)i * 8, 8);
+		if (!pc)
+			return;
+		if (!syms || !syms->lookup || syms->lookup(syms->ctx, pc, true, sym, sizeof(sym)))
+			snprintf(sym, sizeof(sym), "0x%" PRIx64, pc);
+		else if (leading && strncmp(sym, "uft__", 5) == 0)
+			continue;
+		leading = false;
+		fprintf(out, "%*c%s\n", 9, ' ', sym);
+	}
+}
+
 /* "{ key: value, ... }" of the key bytes `key`; comm is the entry's name
  * for .execname. */
 static void print_key(FILE *out, const struct uft_hist *h, const uint8_t *key, const char *comm,
 		      const struct uft_hist_syms *syms)
 {
+
+	bool multiline = false;
 
 	fputs("{ ", out);
 	for (uint32_t i = 0; i < h->n_keys; i++) {
@@ -331,7 +360,16 @@ static void print_key(FILE *out, const struct uft_hist *h, const uint8_t *key, c
 
 		if (i)
 			fputs(", ", out);
-		if (f->flags & HF_HEX) {
+		if (f->src == HF_STACK && (f->flags & HF_STACKTRACE)) {
+			/* The kernel's text: no colon, the first frame on the line */
+			fprintf(out, "%s.stacktrace", f->name);
+			print_stack(out, key + f->key_off, syms);
+			multiline = true;
+		} else if (f->src == HF_STACK) {
+			fputs("common_stacktrace:\n", out);
+			print_stack(out, key + f->key_off, syms);
+			multiline = true;
+		} else if (f->flags & HF_HEX) {
 			fprintf(out, "%s: %" PRIx64, f->name, x);
 		} else if (f->flags & (HF_SYM | HF_SYM_OFFSET)) {
 			bool off = f->flags & HF_SYM_OFFSET;
@@ -357,7 +395,8 @@ static void print_key(FILE *out, const struct uft_hist *h, const uint8_t *key, c
 			fprintf(out, "%s: %10" PRIu64, f->name, x);
 		}
 	}
-	fputs(" }", out);
+	/* After a stack's last frame line the brace starts its own line. */
+	fputs(multiline ? "}" : " }", out);
 }
 
 struct val_stat {

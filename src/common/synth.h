@@ -68,6 +68,8 @@ void uft_synth_def_free(struct uft_synth_def *d);
 
 /* The listing text "NAME\tTYPE FIELD; TYPE FIELD" (no newline), malloc'd. */
 char *uft_synth_desc(const struct uft_synth_def *d);
+/* The printf conversion of a number field's type ("%llu"), or NULL. */
+const char *uft_synth_num_fmt(const char *type);
 /* The `print fmt` text, malloc'd. */
 char *uft_synth_print_fmt(const struct uft_synth_def *d);
 

@@ -163,6 +163,11 @@ static const char *num_fmt(const char *type, unsigned *size)
 	return NULL;
 }
 
+const char *uft_synth_num_fmt(const char *type)
+{
+	return num_fmt(type, NULL);
+}
+
 /* One "[unsigned] type name[...]" from argv; advances *used. */
 static int parse_field(const char *cmd, int argc, char **argv, int *used, struct uft_synth_field *f,
 		       struct uft_synth_error *e)

@@ -1267,7 +1267,7 @@ static void *env_synth_get(void *ctx, const char *name, uint32_t *nr, uint8_t *k
 	*nr = s->def.nr;
 	for (uint32_t i = 0; i < s->def.nr && i < 128; i++)
 		kinds[i] = s->def.f[i].kind == UFT_SYNTH_NUM	 ? 0
-			   : s->def.f[i].kind == UFT_SYNTH_STACK ? 2
+			   : s->def.f[i].kind == UFT_SYNTH_STACK ? 3
 								 : 1;
 	uft_synth_get(s);
 	return s;

@@ -74,7 +74,7 @@ void uft_stack_prepare(void)
 	pthread_once(&once, warm);
 }
 
-void uft_stack_record(uint32_t buffer, void *ra)
+uint32_t uft_stack_capture(void *ra, uint64_t *pcs, uint32_t max)
 {
 	void *frames[STACK_CAPTURE];
 	int n = backtrace(frames, STACK_CAPTURE);
@@ -86,12 +86,17 @@ void uft_stack_record(uint32_t buffer, void *ra)
 			break;
 		}
 	}
+	uint32_t k = 0;
+	for (int i = start; i < n && k < max; i++)
+		pcs[k++] = (uint64_t)(uintptr_t)frames[i];
+	return k;
+}
+
+void uft_stack_record(uint32_t buffer, void *ra)
+{
 	struct stack_rec rec;
 	memset(&rec, 0, sizeof(rec));
-	int k = 0;
-	for (int i = start; i < n && k < STACK_ENTRIES; i++)
-		rec.caller[k++] = (uint64_t)(uintptr_t)frames[i];
-	rec.size = k;
+	rec.size = (int32_t)uft_stack_capture(ra, rec.caller, STACK_ENTRIES);
 	uft_write_to_buffer(buffer, &stack_event, &rec, sizeof(rec), NULL, 0);
 }
 

@@ -9,6 +9,7 @@
 #include "lib/synth.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,7 +24,8 @@ static struct uft_synth **all;
 static uint32_t nr_all, cap_all;
 
 /* The format's field: a static string prints as `char name[N]`, a dynamic
- * one as `__data_loc char[] name`, numbers with their type as written. */
+ * one as `__data_loc char[] name`, a stack as `__data_loc unsigned long[]
+ * name`, numbers with their type as written. */
 static int make_field(const struct uft_synth_field *sf, struct uft_field *f)
 {
 	f->offset = sf->offset;
@@ -36,12 +38,14 @@ static int make_field(const struct uft_synth_field *sf, struct uft_field *f)
 			f->name = NULL;
 		f->kind = UFT_FIELD_ARRAY;
 		f->elem_size = 1;
-	} else if (sf->kind == UFT_SYNTH_DSTR) {
+	} else if (sf->kind == UFT_SYNTH_DSTR || sf->kind == UFT_SYNTH_STACK) {
 		if (asprintf((char **)&f->type, "__data_loc %s", sf->type) < 0)
 			f->type = NULL;
 		f->name = strdup(sf->name);
 		f->kind = UFT_FIELD_DYN;
-		f->elem_size = 1;
+		f->elem_size = sf->kind == UFT_SYNTH_STACK ? 8 : 1;
+		/* The kernel judges the sign on "__data_loc ...": signed. */
+		f->is_signed = 1;
 	} else {
 		f->type = strdup(sf->type);
 		f->name = strdup(sf->name);
@@ -65,9 +69,6 @@ static void synth_free(struct uft_synth *s)
 
 int uft_synth_create(struct uft_synth_def *def)
 {
-	for (uint32_t i = 0; i < def->nr; i++)
-		if (def->f[i].kind == UFT_SYNTH_STACK)
-			return -EOPNOTSUPP;
 	if (uft_synth_find(def->name))
 		return -EEXIST;
 	if (nr_all == cap_all) {
@@ -109,6 +110,8 @@ int uft_synth_create(struct uft_synth_def *def)
 		synth_free(s);
 		return rc;
 	}
+	for (uint32_t i = 0; i < s->def.nr; i++)
+		s->has_stack |= s->def.f[i].kind == UFT_SYNTH_STACK;
 	s->live = true;
 	all[nr_all++] = s;
 	return 0;
@@ -180,13 +183,26 @@ void uft_synth_put(struct uft_synth *s)
 /* The longest dynamic string looked at: a record never holds more. */
 #define DSTR_MAX UFT_PAGE_DATA_SIZE
 
-uint32_t uft_synth_size(const struct uft_synth *s, const char *const *strs)
+/* Words of a stack value the record takes: the kernel's trace_stack()
+ * copies up to the first zero, UFT_SYNTH_STACK_WORDS at most. */
+static uint32_t stack_words(const uint64_t *vals, uint32_t i)
+{
+	const uint64_t *w = vals ? (const uint64_t *)(uintptr_t)vals[i] : NULL;
+	uint32_t n = 0;
+	while (w && n < UFT_SYNTH_STACK_WORDS && __atomic_load_n(&w[n], __ATOMIC_RELAXED))
+		n++;
+	return n;
+}
+
+uint32_t uft_synth_size(const struct uft_synth *s, const uint64_t *vals, const char *const *strs)
 {
 	const struct uft_synth_def *d = &s->def;
 	uint32_t len = d->fixed_size;
 	for (uint32_t i = 0; i < d->nr; i++)
 		if (d->f[i].kind == UFT_SYNTH_DSTR)
 			len += (uint32_t)strnlen(strs && strs[i] ? strs[i] : "", DSTR_MAX) + 1;
+		else if (d->f[i].kind == UFT_SYNTH_STACK)
+			len += stack_words(vals, i) * 8;
 	return len;
 }
 
@@ -198,6 +214,14 @@ void uft_synth_fill(const struct uft_synth *s, const uint64_t *vals, const char 
 	uint32_t dyn = d->fixed_size, left = 0; /* dynamic strings still to come */
 	for (uint32_t i = 0; i < d->nr; i++)
 		left += d->f[i].kind == UFT_SYNTH_DSTR;
+	/* The stacks come after the strings: their room is known exactly. */
+	uint32_t stack_room = 0;
+	for (uint32_t i = 0; i < d->nr; i++)
+		if (d->f[i].kind == UFT_SYNTH_STACK)
+			stack_room += stack_words(vals, i) * 8;
+	if (stack_room > len - dyn)
+		stack_room = len - dyn;
+	len -= stack_room;
 	for (uint32_t i = 0; i < d->nr; i++) {
 		const struct uft_synth_field *f = &d->f[i];
 		const char *str = strs && strs[i] ? strs[i] : "";
@@ -219,6 +243,27 @@ void uft_synth_fill(const struct uft_synth *s, const uint64_t *vals, const char 
 			dyn += n + 1;
 		}
 	}
+	/* A stack: the words of the value up to its first zero, as measured
+	 * (the value may change meanwhile: a zero stops it early, padding
+	 * with zeros). */
+	uint32_t end = len + stack_room;
+	dyn = len;
+	for (uint32_t i = 0; i < d->nr; i++) {
+		const struct uft_synth_field *f = &d->f[i];
+		if (f->kind != UFT_SYNTH_STACK)
+			continue;
+		const uint64_t *w = vals ? (const uint64_t *)(uintptr_t)vals[i] : NULL;
+		uint32_t n = stack_words(vals, i);
+		if (n * 8 > end - dyn)
+			n = (end - dyn) / 8;
+		for (uint32_t k = 0; k < n; k++) {
+			uint64_t x = __atomic_load_n(&w[k], __ATOMIC_RELAXED);
+			memcpy(rec + dyn + k * 8, &x, 8);
+		}
+		uint32_t loc = dyn | (n * 8) << 16;
+		memcpy(rec + f->offset, &loc, sizeof(loc));
+		dyn += n * 8;
+	}
 }
 
 int uft_synth_emit(uint32_t buffer, const struct uft_synth *s, const uint64_t *vals,
@@ -226,12 +271,88 @@ int uft_synth_emit(uint32_t buffer, const struct uft_synth *s, const uint64_t *v
 {
 	if (buffer >= UFT_MAX_BUFFERS || !__atomic_load_n(&s->ev.targets, __ATOMIC_ACQUIRE))
 		return 0;
-	uint32_t len = uft_synth_size(s, strs);
+	uint32_t len = uft_synth_size(s, vals, strs);
 	struct uft_rsv rsv;
 	char *rec = uft_reserve_buffer(&rsv, &s->ev, len, buffer);
 	if (!rec)
 		return 0;
 	uft_synth_fill(s, vals, strs, rec, len);
 	uft_commit(&rsv);
+	return 1;
+}
+
+static const struct uft_synth *synth_of_type(uint16_t type)
+{
+	for (uint32_t i = 0; i < nr_all; i++)
+		if (all[i]->ev.id == type)
+			return all[i];
+	return NULL;
+}
+
+/* One number field as print_synth_event() prints it: the slot's bytes of
+ * the field's size, unsigned, through the type's conversion. */
+static void render_num(FILE *f, const struct uft_synth_field *sf, const uint8_t *rec)
+{
+	const char *fmt = uft_synth_num_fmt(sf->type);
+	uint64_t v = 0;
+	memcpy(&v, rec + sf->offset, sf->size <= 8 ? sf->size : 8);
+	fprintf(f, "%s=", sf->name);
+	if (sf->size == 8)
+		fprintf(f, fmt, (unsigned long long)v);
+	else
+		fprintf(f, fmt, (unsigned)v);
+}
+
+int uft_synth_render(FILE *f, const void *data, uint32_t len,
+		     int (*sym)(uint64_t addr, char *buf, size_t len))
+{
+	const uint8_t *rec = data;
+	if (len < UFT_COMMON_HDR_SIZE)
+		return 0;
+	const struct uft_synth *s = synth_of_type(((const struct uft_common_entry *)data)->type);
+	if (!s || !s->has_stack || len < s->def.fixed_size)
+		return 0;
+	fprintf(f, "%s: ", s->def.name);
+	for (uint32_t i = 0; i < s->def.nr; i++) {
+		const struct uft_synth_field *sf = &s->def.f[i];
+		const char *sep = i + 1 < s->def.nr ? " " : "";
+		if (sf->kind == UFT_SYNTH_NUM) {
+			render_num(f, sf, rec);
+			fputs(sep, f);
+		} else if (sf->kind == UFT_SYNTH_STR) {
+			fprintf(f, "%s=%.*s%s", sf->name,
+				(int)strnlen((const char *)rec + sf->offset, sf->len),
+				rec + sf->offset, sep);
+		} else {
+			uint32_t loc, off, n;
+			memcpy(&loc, rec + sf->offset, 4);
+			off = loc & 0xffff;
+			n = loc >> 16;
+			if (off > len || n > len - off)
+				n = 0;
+			if (sf->kind == UFT_SYNTH_DSTR) {
+				fprintf(f, "%s=%.*s%s", sf->name,
+					(int)strnlen((const char *)rec + off, n), rec + off, sep);
+				continue;
+			}
+			/* The first word is the number of frames: skipped; so are
+			 * leading frames of generated event writers (uft__*), as
+			 * in the stacktrace trigger's text. */
+			fprintf(f, "%s=STACK:\n", sf->name);
+			bool leading = true;
+			for (uint32_t j = 1; j < n / 8; j++) {
+				uint64_t pc;
+				char name[300];
+				memcpy(&pc, rec + off + j * 8, 8);
+				if (sym(pc, name, sizeof(name)) != 0)
+					snprintf(name, sizeof(name), "0x%llx",
+						 (unsigned long long)pc);
+				else if (leading && strncmp(name, "uft__", 5) == 0)
+					continue;
+				leading = false;
+				fprintf(f, "=> %s\n", name);
+			}
+		}
+	}
 	return 1;
 }

@@ -158,6 +158,8 @@ void tfs_trace_clear(uint32_t buffer);
  * the buffer restarts empty, even when c is its clock already. */
 int tfs_set_clock(uint32_t buffer, int c);
 void tfs_snapshot_free(struct tfs_inst *in);
+/* Empties the snapshot, leaving it allocated if it was. */
+void tfs_snapshot_empty(struct tfs_inst *in);
 /* In a forked child: forgets the consuming readers' positions. */
 void tfs_trace_after_fork(uint32_t buffer);
 /* The snapshot becomes the buffer's records up to `cut` (ring units), which

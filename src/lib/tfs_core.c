@@ -202,18 +202,22 @@ static int write_trace_clock(const struct tfs_node *n, char *buf, size_t len, un
 	int c = uft_clock_by_name(buf);
 	if (c < 0)
 		return -EINVAL;
-	if (uft_buffers[n->inst->buffer].clock == (uint32_t)c)
-		return 0;
+	/* Even the clock in use: the kernel resets the buffers on every write. */
 	return tfs_set_clock(n->inst->buffer, c);
 }
 
 int tfs_set_clock(uint32_t buffer, int c)
 {
 	struct uft_buffer *b = &uft_buffers[buffer];
-	/* Stamps of two clocks cannot be ordered: the buffer starts empty. */
+	/* Stamps of two clocks cannot be ordered: the buffer starts empty, and
+	 * the snapshot too (still allocated if it was), as the kernel resets
+	 * both on every clock setting. */
 	tfs_trace_clear(buffer);
-	if (b->clock == (uint32_t)c)
+	if (b->clock == (uint32_t)c) {
+		if (tfs_insts[buffer])
+			tfs_snapshot_empty(tfs_insts[buffer]);
 		return 0;
+	}
 	if (tfs_insts[buffer])
 		tfs_snapshot_free(tfs_insts[buffer]);
 	b->clock = (uint32_t)c;

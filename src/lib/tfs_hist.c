@@ -10,9 +10,7 @@
  * the trigger, never freed, since a writer may still be in one. Triggers
  * with the same `name=` share the table of the first (the registry). */
 #define _GNU_SOURCE
-#include <dlfcn.h>
 #include <errno.h>
-#include <link.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,22 +19,23 @@
 #include "common/hist.h"
 #include "common/trigger.h"
 #include "lib/registry.h"
+#include "lib/stack_event.h"
+#include "lib/symtab.h"
 #include "lib/tfs.h"
 
-/* `.sym` and `.sym-offset` keys name functions of this process. */
+/* `.sym` and `.sym-offset` keys and the frames of stack keys name
+ * functions of this process, static ones included (symtab.c). */
 static int sym_lookup(void *ctx, uint64_t addr, bool offset, char *buf, size_t len)
 {
 	(void)ctx;
-	Dl_info di;
-	const ElfW(Sym) *sym = NULL;
-	if (!dladdr1((void *)(uintptr_t)addr, &di, (void **)&sym, RTLD_DL_SYMENT) || !di.dli_sname)
+	struct uft_symbol s;
+	if (uft_symbol_find((uintptr_t)addr, &s) != 0)
 		return -1;
 	if (!offset)
-		snprintf(buf, len, "%s", di.dli_sname);
+		snprintf(buf, len, "%s", s.name);
 	else
-		snprintf(buf, len, "%s+0x%llx/0x%llx", di.dli_sname,
-			 (unsigned long long)(addr - (uintptr_t)di.dli_saddr),
-			 (unsigned long long)(sym ? sym->st_size : 0));
+		snprintf(buf, len, "%s+0x%llx/0x%llx", s.name, (unsigned long long)(addr - s.start),
+			 (unsigned long long)s.size);
 	return 0;
 }
 
@@ -84,6 +83,10 @@ int tfs_hist_write(const struct tfs_node *n, const struct uft_trig_spec *sp)
 {
 	struct uft_hist_error he;
 	uft_registry_set_clock = tfs_set_clock;
+	/* A stack key unwinds at event time, signal handlers included: the
+	 * unwinder is loaded first (any command naming a stack will do). */
+	if (!sp->remove && strstr(sp->hist, "stacktrace"))
+		uft_stack_prepare();
 	int rc = uft_registry_hist_cmd(n->inst->buffer, n->sys, n->ev, sp->hist, sp->remove, &he);
 	/* A snapshot() action takes the instance's snapshot as a snapshot
 	 * trigger does: through the request the tree's thread serves. */

@@ -14,6 +14,7 @@
 #include "lib/tfs_marker.h"
 #include "lib/stack_event.h"
 #include "lib/symtab.h"
+#include "lib/synth.h"
 #include <uft/event.h>
 
 #ifndef UFT_VERSION
@@ -191,6 +192,17 @@ static bool sym_lookup(void *ctx, uint64_t addr, struct uft_sym *out)
 	return true;
 }
 
+/* The kernel's %pS: "name+0xoff/0xsize" of an address. */
+static int pS(uint64_t addr, char *buf, size_t len)
+{
+	struct uft_symbol s;
+	if (uft_symbol_find((uintptr_t)addr, &s) != 0)
+		return -1;
+	snprintf(buf, len, "%s+0x%llx/0x%llx", s.name, (unsigned long long)(addr - s.start),
+		 (unsigned long long)s.size);
+	return 0;
+}
+
 /* Per function line: the three symbol options only. */
 static unsigned fn_opts(const struct tfs_inst *in)
 {
@@ -297,7 +309,8 @@ static void body_text(FILE *f, const struct tfs_inst *in, const struct tfs_rec *
 		fputc('\n', f);
 		return;
 	}
-	if (tfs_marker_render(f, r->data, r->len) || uft_stack_render(f, r->data, r->len)) {
+	if (tfs_marker_render(f, r->data, r->len) || uft_stack_render(f, r->data, r->len) ||
+	    uft_synth_render(f, r->data, r->len, pS)) {
 		fputc('\n', f);
 		return;
 	}

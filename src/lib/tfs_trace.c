@@ -613,6 +613,12 @@ void tfs_snapshot_free(struct tfs_inst *in)
 	in->snap = NULL;
 }
 
+void tfs_snapshot_empty(struct tfs_inst *in)
+{
+	if (in->snap)
+		recs_free(&in->snap->recs);
+}
+
 static const char snapshot_help[] =
     "# Snapshot commands:\n"
     "# echo 0 > snapshot : Clears and frees snapshot buffer\n"
@@ -651,8 +657,7 @@ static int write_snapshot(const struct tfs_node *n, char *buf, size_t len, unsig
 		return 0;
 	}
 	if (v != 1) {
-		if (in->snap)
-			recs_free(&in->snap->recs);
+		tfs_snapshot_empty(in);
 		return 0;
 	}
 	/* The main buffer's events become the snapshot; tracing goes on in an

@@ -59,12 +59,14 @@ void uft_trig_run_early(const struct uft_trig_list *l, void *ra);
 /* The cond case: runs the triggers whose filter matches the record now,
  * except those that act after the record is committed (stacktrace,
  * snapshot, traceoff) and the snapshots hist snapshot() actions asked for,
- * which go to `post` (room for UFT_TRIG_MAX_POST).
+ * which go to `post` (room for UFT_TRIG_MAX_POST). ra as for
+ * uft_trig_run_early (a histogram's stack key starts after it).
  * Returns how many went there; uft_trig_run_post() runs them, traceoff
  * last. */
 #define UFT_TRIG_MAX_POST 4 /* a list acts in one buffer: one snapshot of histograms */
 unsigned uft_trig_run_cond(const struct uft_trig_list *l, const void *rec, uint32_t len,
-			   uint64_t ts, uint32_t cpu, const char *comm, struct uft_trig **post);
+			   uint64_t ts, uint32_t cpu, const char *comm, void *ra,
+			   struct uft_trig **post);
 void uft_trig_run_post(struct uft_trig *const *post, unsigned n, void *ra);
 
 /* Snapshot requests: a snapshot trigger cannot copy the buffer where it

@@ -123,18 +123,31 @@ void uft_trig_hist_snapshot(uint32_t b)
 		hist_snaps |= 1u << b;
 }
 
+/* The writer of the record a histogram takes: its name and, for a stack
+ * key, where its own frames end. */
+struct writer_ctx {
+	const char *comm;
+	void *ra;
+};
+
 static const char *own_comm(void *ctx, int pid)
 {
 	(void)pid; /* a live record's pid is always the writing thread's */
-	return ctx;
+	return ((const struct writer_ctx *)ctx)->comm;
+}
+
+static uint32_t own_stack(void *ctx, uint64_t *pcs, uint32_t max)
+{
+	return uft_stack_capture(((const struct writer_ctx *)ctx)->ra, pcs, max);
 }
 
 /* One record into a histogram: the table takes any number of writers
  * without a lock (src/common/hist_map.c). */
 static void run_hist(struct uft_trig *t, const void *rec, uint32_t len, uint64_t ts, uint32_t cpu,
-		     const char *comm)
+		     const char *comm, void *ra)
 {
-	struct uft_hist_comm c = {own_comm, (void *)comm};
+	struct writer_ctx w = {comm, ra};
+	struct uft_hist_comm c = {own_comm, &w, own_stack};
 	/* common_timestamp in nanoseconds, the rings' raw TSC converted */
 	if (uft_buffer_raw_tsc(&uft_buffers[t->buffer]))
 		ts = uft_tsc_to_ns(ts);
@@ -142,7 +155,8 @@ static void run_hist(struct uft_trig *t, const void *rec, uint32_t len, uint64_t
 }
 
 unsigned uft_trig_run_cond(const struct uft_trig_list *l, const void *rec, uint32_t len,
-			   uint64_t ts, uint32_t cpu, const char *comm, struct uft_trig **post)
+			   uint64_t ts, uint32_t cpu, const char *comm, void *ra,
+			   struct uft_trig **post)
 {
 	unsigned n = 0;
 	uint32_t outer = hist_snaps;
@@ -150,7 +164,7 @@ unsigned uft_trig_run_cond(const struct uft_trig_list *l, const void *rec, uint3
 	for (uint32_t i = 0; i < l->nr; i++) {
 		struct uft_trig *t = l->t[i];
 		if (t->cmd == UFT_TRIG_HIST) {
-			run_hist(t, rec, len, ts, cpu, comm);
+			run_hist(t, rec, len, ts, cpu, comm, ra);
 			continue;
 		}
 		if (t->filter && !uft_filter_match(t->filter, rec, len, cpu, comm))

@@ -554,7 +554,7 @@ static void commit_special(struct uft_rsv *rsv, const struct uft_target *tt, voi
 		uint32_t saved = uft_tls.trig_lvl;
 		uft_tls.trig_lvl = rsv->lvl + 1;
 		npost = uft_trig_run_cond(tl, rsv->rec, rsv->len, ts, w ? w->cpu : current_cpu(),
-					  name, post);
+					  name, ra, post);
 		uft_tls.trig_lvl = saved;
 	}
 	bool keep = w && !atomic_load_explicit(&tt->st->soft_disabled, memory_order_relaxed) &&

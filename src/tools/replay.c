@@ -109,7 +109,7 @@ struct replay *replay_new(struct trace_file *tf, const char *prog, FILE *err)
 	r->err = err;
 	int clk = uft_clock_by_name(tf->td->clock);
 	r->raw_clock = clk >= 0 && !uft_clock_is_ns((enum uft_clock)clk);
-	r->comm = (struct uft_hist_comm){comm_of, tf};
+	r->comm = (struct uft_hist_comm){comm_of, tf, NULL}; /* no stacks in a file */
 	unsigned max = 0;
 	for (size_t i = 0; i < nr_formats(tf->td); i++) {
 		unsigned id = format_id(format_at(tf->td, i)->text);
@@ -320,8 +320,10 @@ int replay_synth(struct replay *r, const char *line)
 	}
 	for (uint32_t i = 0; i < c.def.nr; i++)
 		if (c.def.f[i].kind == UFT_SYNTH_STACK) {
-			fprintf(r->err, "%s: '%s': stack fields are not supported\n", r->prog,
-				line);
+			fprintf(r->err,
+				"%s: '%s': stack fields hold stack traces, taken live, at event "
+				"time; a recorded file holds none\n",
+				r->prog, line);
 			uft_synth_cmd_free(&c);
 			return -EOPNOTSUPP;
 		}
@@ -504,6 +506,14 @@ static int attach(struct replay *r, struct revent *e, const char *spec)
 	if (rc) {
 		hist_error(r, e, spec, &he);
 		return rc;
+	}
+	if (uft_hist_needs_stack(h)) {
+		fprintf(r->err,
+			"%s: hist:%s:%s: common_stacktrace: stack traces are taken live, at event "
+			"time; a recorded file holds none\n",
+			r->prog, e->pub.system, e->pub.name);
+		uft_hist_free(h);
+		return -EOPNOTSUPP;
 	}
 	/* Each trigger here is a new one: nothing to continue or clear. */
 	if (uft_hist_flags(h) & (UFT_HIST_CONT | UFT_HIST_CLEAR)) {

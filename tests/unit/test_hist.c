@@ -88,7 +88,20 @@ static const char *comm_fn(void *ctx, int pid)
 		return NULL;
 	}
 }
-static const struct uft_hist_comm COMM = {comm_fn, NULL};
+/* The writer's stack as the runtime would give it: cur_stack, up to its
+ * first zero. */
+static uint64_t cur_stack[24];
+static uint32_t stack_fn(void *ctx, uint64_t *pcs, uint32_t max)
+{
+	(void)ctx;
+	uint32_t n = 0;
+	while (n < max && cur_stack[n]) {
+		pcs[n] = cur_stack[n];
+		n++;
+	}
+	return n;
+}
+static const struct uft_hist_comm COMM = {comm_fn, NULL, stack_fn};
 
 static int sym_fn(void *ctx, uint64_t addr, bool offset, char *buf, size_t len)
 {
@@ -679,9 +692,16 @@ static void test_errors(void **state)
 	    {"keys=$l:l=pid+1", -EINVAL, UFT_HIST_ERR_INVALID_REF_KEY, 10},
 	    {"keys=$nosuch", -EINVAL, UFT_HIST_ERR_VAR_NOT_FOUND, 11},
 	    {"keys=pid:vals=name-prio", -EINVAL, UFT_HIST_ERR_INVALID_STR_OPERAND, 19},
-	    {"keys=stacktrace", -EOPNOTSUPP, 0, 0},
-	    {"keys=common_stacktrace", -EOPNOTSUPP, 0, 0},
-	    {"keys=id.stacktrace", -EOPNOTSUPP, 0, 0},
+	    {"keys=id.stacktrace", -EINVAL, UFT_HIST_ERR_BAD_FIELD_MODIFIER, 13},
+	    {"keys=name.stacktrace", -EINVAL, UFT_HIST_ERR_BAD_FIELD_MODIFIER, 15},
+	    {"keys=common_timestamp.stacktrace", -EINVAL, UFT_HIST_ERR_BAD_FIELD_MODIFIER, 27},
+	    {"keys=common_stacktrace.stacktrace", -EINVAL, UFT_HIST_ERR_BAD_FIELD_MODIFIER, 17},
+	    {"keys=pid:st=common_stacktrace,x=$st+1", -EINVAL, 0, 0},
+	    {"keys=pid:st=common_stacktrace,x=-($st)", -EINVAL, 0, 0},
+	    {"keys=pid:st=common_stacktrace:onmax($st).save(prio)", -EINVAL, 0, 0},
+	    {"keys=pid:a=prio:onmax($a).save(common_stacktrace)", -EOPNOTSUPP, 0, 0},
+	    {"keys=common_stacktrace.hex", -EINVAL, UFT_HIST_ERR_BAD_FIELD_MODIFIER, 28},
+	    {"keys=pid:vals=common_stacktrace", -EINVAL, 0, 0},
 	};
 	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
 		struct uft_hist *h = (void *)1;
@@ -1229,7 +1249,7 @@ static void test_kmalloc_example(void **state)
 	struct uft_format_parsed p;
 	struct uft_hist_event ev;
 	struct uft_hist *h;
-	struct uft_hist_comm comm = {kcomm, NULL};
+	struct uft_hist_comm comm = {kcomm, NULL, NULL};
 	static const struct {
 		int32_t pid;
 		uint64_t bytes;
@@ -1592,7 +1612,11 @@ static void test_report_errors(void **state)
 	     "  Command: hist:keys=prev_pid:onmax($y).save(x)\n"
 	     "                                  ^\n"},
 	    {"sched:sched_switch:keys=common_stacktrace",
-	     "uft report: hist:sched:sched_switch: not supported: stack traces\n"},
+	     "uft report: hist:sched:sched_switch: common_stacktrace: stack traces are taken "
+	     "live, at event time; a recorded file holds none\n"},
+	    {"sched:sched_switch:keys=prev_pid,stacktrace",
+	     "uft report: hist:sched:sched_switch: common_stacktrace: stack traces are taken "
+	     "live, at event time; a recorded file holds none\n"},
 	    {"sched:nosuch:keys=x",
 	     "uft report: --hist 'sched:nosuch:keys=x': no such event in the "
 	     "file\n"},
@@ -1610,6 +1634,104 @@ static void test_report_errors(void **state)
 		free(out);
 		free(err);
 	}
+
+	/* A synthetic event with a stack field: nothing in a file can fill it. */
+	static const char *const synths[] = {"block_lat u64 delta; unsigned long[] stack"};
+	static const char *const hists[] = {"sched:sched_switch:keys=prev_pid"};
+	struct trace_file tf;
+	char msg[256], *out = NULL, *eout = NULL;
+	size_t olen = 0, elen = 0;
+	FILE *o = open_memstream(&out, &olen), *e = open_memstream(&eout, &elen);
+	assert_int_equal(trace_file_open(&tf, kdat, msg, sizeof(msg)), 0);
+	const struct report_hist_opts ho = {synths, 1, hists, 1};
+	assert_int_equal(report_hist(&tf, &ho, o, e), 1);
+	trace_file_close(&tf);
+	fclose(o);
+	fclose(e);
+	assert_string_equal(out, "");
+	assert_string_equal(eout, "uft report: 'block_lat u64 delta; unsigned long[] stack': stack "
+				  "fields hold stack traces, taken live, at event time; a recorded "
+				  "file holds none\n");
+	free(out);
+	free(eout);
+}
+
+/* common_stacktrace keys: the stack the writer gives, 16 frames at most,
+ * printed as the kernel's block, whatever the spelling. */
+static void test_stack_keys(void **state)
+{
+	(void)state;
+	static const uint64_t a[] = {0x1010, 0x1020, 0x2000, 0};
+	static const uint64_t b[] = {0x1050, 0};
+	struct trec r = mk(1, 10, 100, 0x1010, "init", "/etc/passwd");
+	const char *specs[] = {"keys=common_stacktrace", "keys=stacktrace", "keys=STACKTRACE"};
+	for (size_t s = 0; s < 3; s++) {
+		struct uft_hist *h = make(specs[s]);
+		memcpy(cur_stack, a, sizeof(a));
+		feed(h, &r, 0, 0);
+		feed(h, &r, 0, 0);
+		memset(cur_stack, 0, sizeof(cur_stack));
+		memcpy(cur_stack, b, sizeof(b));
+		for (int i = 0; i < 3; i++)
+			feed(h, &r, 0, 0);
+		expect(h, HDR("hist:keys=common_stacktrace:vals=hitcount:sort=hitcount:size=2048 "
+			      "[active]") "{ common_stacktrace:\n"
+					  "         do_work+0x10/0x100\n"
+					  "         do_work+0x20/0x100\n"
+					  "         0x2000\n"
+					  "} hitcount:          2\n"
+					  "{ common_stacktrace:\n"
+					  "         do_work+0x50/0x100\n"
+					  "} hitcount:          3\n" TOTALS(5, 2, 0));
+		uft_hist_free(h);
+	}
+
+	/* With other keys; deeper stacks keep their 16 innermost frames. */
+	struct uft_hist *h = make("keys=pid,common_stacktrace:vals=bytes:sort=pid");
+	for (int i = 0; i < 24; i++)
+		cur_stack[i] = 0x1000 + (uint64_t)i;
+	feed(h, &r, 0, 0);
+	memset(cur_stack, 0, sizeof(cur_stack));
+	struct trec r2 = mk(2, 20, 7, 0x1010, "bash", "/bin/sh");
+	feed(h, &r2, 0, 0); /* an empty stack is a key too */
+	char frames[1024] = "";
+	for (int i = 0; i < 16; i++)
+		snprintf(frames + strlen(frames), sizeof(frames) - strlen(frames),
+			 "         do_work+0x%x/0x100\n", i);
+	char want[2048];
+	snprintf(want, sizeof(want),
+		 HDR("hist:keys=pid,common_stacktrace:vals=hitcount,bytes:sort=pid:size=2048 "
+		     "[active]") "{ pid:          1, common_stacktrace:\n"
+				 "%s"
+				 "} hitcount:          1  bytes:        100\n"
+				 "{ pid:          2, common_stacktrace:\n"
+				 "} hitcount:          1  bytes:          7\n" TOTALS(2, 2, 0),
+		 frames);
+	expect(h, want);
+
+	/* Without a stack to take (a recorded file), records are left out. */
+	struct uft_hist_comm nostack = {comm_fn, NULL, NULL};
+	uft_hist_update(h, &r, sizeof(r), 0, 0, &nostack);
+	assert_int_equal(uft_hist_hits(h), 2);
+	assert_true(uft_hist_needs_stack(h));
+	uft_hist_free(h);
+	h = make("keys=pid");
+	assert_false(uft_hist_needs_stack(h));
+	uft_hist_free(h);
+
+	/* A variable holding the stack: taken per record, none without one. */
+	h = make("keys=pid:st=common_stacktrace,s2=$st");
+	char info[256];
+	uft_hist_info(h, info, sizeof(info));
+	assert_string_equal(info, "hist:keys=pid:vals=hitcount:st=common_stacktrace,s2=$st:"
+				  "sort=hitcount:size=2048 [active]\n");
+	assert_true(uft_hist_needs_stack(h));
+	memcpy(cur_stack, a, sizeof(a));
+	feed(h, &r, 0, 0);
+	uft_hist_update(h, &r, sizeof(r), 0, 0, &nostack);
+	assert_int_equal(uft_hist_hits(h), 1);
+	uft_hist_free(h);
+	memset(cur_stack, 0, sizeof(cur_stack));
 }
 
 int main(void)
@@ -1634,6 +1756,7 @@ int main(void)
 	    cmocka_unit_test(test_kmalloc_example),
 	    cmocka_unit_test(test_report_kernel_file),
 	    cmocka_unit_test(test_report_errors),
+	    cmocka_unit_test(test_stack_keys),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

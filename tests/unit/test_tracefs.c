@@ -211,6 +211,18 @@ static void test_buffer_size_and_clock(void **state)
 	assert_true(*stamp >= '0' && *stamp <= '9');
 	assert_true(strspn(stamp, "0123456789") == (size_t)(strchr(stamp, ':') - stamp));
 	free(t);
+	/* Writing the clock in use empties the buffer all the same. */
+	assert_int_equal(tfs_echo("trace_clock", "counter", UFT_TFS_TRUNC), 0);
+	expect_file("trace_clock",
+		    "local global [counter] uptime perf mono mono_raw boot tai x86-tsc\n");
+	t = cat("trace");
+	assert_int_equal(tfs_count(t, "s=counted"), 0);
+	free(t);
+	trace_ping(6, "again");
+	assert_int_equal(tfs_echo("trace_clock", "  counter ", UFT_TFS_TRUNC), 0);
+	t = cat("trace");
+	assert_int_equal(tfs_count(t, "s=again"), 0);
+	free(t);
 	assert_int_equal(tfs_echo("trace_clock", "local", UFT_TFS_TRUNC), 0);
 }
 
@@ -275,6 +287,18 @@ static void test_snapshot(void **state)
 	free(s);
 	assert_int_equal(tfs_echo("snapshot", "2", UFT_TFS_TRUNC), 0);
 	s = cat("snapshot");
+	assert_non_null(strstr(s, "# * Snapshot is allocated *"));
+	free(s);
+	/* Writing the clock in use empties the snapshot too, still allocated,
+	 * as the kernel resets both buffers. */
+	trace_ping(10, "again");
+	assert_int_equal(tfs_echo("snapshot", "1", UFT_TFS_TRUNC), 0);
+	s = cat("snapshot");
+	assert_int_equal(tfs_count(s, "ping: n=10 s=again\n"), 1);
+	free(s);
+	assert_int_equal(tfs_echo("trace_clock", "local", UFT_TFS_TRUNC), 0);
+	s = cat("snapshot");
+	assert_int_equal(tfs_count(s, "ping:"), 0);
 	assert_non_null(strstr(s, "# * Snapshot is allocated *"));
 	free(s);
 	assert_int_equal(tfs_echo("snapshot", "0", UFT_TFS_TRUNC), 0);

@@ -567,6 +567,254 @@ static void test_sym_keys(void **state)
 	assert_int_equal(echo(tr, A, "!hist:keys=ip.sym"), 0);
 }
 
+/* A known call chain for stack keys: the calls are no tail calls, so each
+ * caller keeps its frame. */
+void hist_stack_leaf(int a);
+void hist_stack_mid(int a);
+void hist_stack_top(int a);
+void hist_stack_on_signal(int sig);
+__attribute__((noinline)) void hist_stack_leaf(int a)
+{
+	trace_num(a, 0, "s", "/s");
+	__asm__ volatile("" ::: "memory");
+}
+__attribute__((noinline)) void hist_stack_mid(int a)
+{
+	hist_stack_leaf(a);
+	__asm__ volatile("" ::: "memory");
+}
+__attribute__((noinline)) void hist_stack_top(int a)
+{
+	hist_stack_mid(a);
+	__asm__ volatile("" ::: "memory");
+}
+__attribute__((noinline)) void hist_stack_on_signal(int sig)
+{
+	(void)sig;
+	hist_stack_leaf(7);
+	__asm__ volatile("" ::: "memory");
+}
+
+/* Checks one frame line "         NAME+0xOFF/0xSIZE\n" at *at against the
+ * symbol table: the function's name (or the .cold part split off from it
+ * for the unlikely path), an offset inside it and, unless fn is NULL (a
+ * static function dladdr does not see), its size. Moves *at on. */
+static void expect_frame(const char **at, void (*fn)(int), const char *name)
+{
+	char want[64];
+	snprintf(want, sizeof(want), "         %s", name);
+	if (strncmp(*at, want, strlen(want)) != 0)
+		fail_msg("frame '%s' expected at:\n%s", name, *at);
+	const char *p = *at + strlen(want);
+	bool cold = strncmp(p, ".cold", 5) == 0;
+	if (cold)
+		p += 5;
+	unsigned long long off, size;
+	int used = 0;
+	assert_int_equal(sscanf(p, "+0x%llx/0x%llx%n", &off, &size, &used), 2);
+	assert_true(used > 0 && p[used] == '\n');
+	used++;
+	assert_true(off > 0 && off < size);
+	if (!cold && fn) {
+		Dl_info di;
+		const ElfW(Sym) *sym = NULL;
+		assert_true(dladdr1((void *)fn, &di, (void **)&sym, RTLD_DL_SYMENT));
+		assert_non_null(sym);
+		assert_int_equal(size, sym->st_size);
+	}
+	*at = p + used;
+}
+
+/* The frames after `at` up to the closing "}": at most 16 lines. */
+static int frames_left(const char *at)
+{
+	int n = 0;
+	while (strncmp(at, "         ", 9) == 0) {
+		at = strchr(at, '\n') + 1;
+		n++;
+	}
+	assert_true(*at == '}');
+	return n;
+}
+
+/* common_stacktrace keys live: the writing thread's stack from the caller
+ * of the tracepoint on, one entry per distinct stack, in a signal handler
+ * too; `stacktrace` is the same key. */
+static void test_stack_keys(void **state)
+{
+	(void)state;
+	mkinst("stk");
+	const char *tr = num("stk", "trigger");
+	assert_int_equal(echo(tr, A, "hist:keys=common_stacktrace:vals=hitcount:sort=hitcount"), 0);
+	check(tr, "hist:keys=common_stacktrace:vals=hitcount:sort=hitcount:size=2048 [active]\n");
+	for (volatile int i = 0; i < 3; i++) /* one call site: one stack */
+		hist_stack_top(1);
+	hist_stack_mid(2);
+	char *t = rd(num("stk", "hist"));
+	const char *hdr = "# event histogram\n#\n# trigger info: hist:keys=common_stacktrace:"
+			  "vals=hitcount:sort=hitcount:size=2048 [active]\n#\n\n";
+	assert_memory_equal(t, hdr, strlen(hdr));
+	const char *at = t + strlen(hdr);
+	/* hist_stack_mid(2) once, then hist_stack_top(1) three times */
+	assert_memory_equal(at, "{ common_stacktrace:\n", 21);
+	at += 21;
+	expect_frame(&at, hist_stack_leaf, "hist_stack_leaf");
+	expect_frame(&at, hist_stack_mid, "hist_stack_mid");
+	expect_frame(&at, NULL, "test_stack_keys");
+	int n = frames_left(at);
+	assert_true(n <= 13);
+	while (n--)
+		at = strchr(at, '\n') + 1;
+	assert_memory_equal(at, "} hitcount:          1\n{ common_stacktrace:\n", 44);
+	at += 44;
+	expect_frame(&at, hist_stack_leaf, "hist_stack_leaf");
+	expect_frame(&at, hist_stack_mid, "hist_stack_mid");
+	expect_frame(&at, hist_stack_top, "hist_stack_top");
+	expect_frame(&at, NULL, "test_stack_keys");
+	n = frames_left(at);
+	assert_true(n <= 12);
+	while (n--)
+		at = strchr(at, '\n') + 1;
+	assert_string_equal(at, "} hitcount:          3\n\nTotals:\n    Hits: 4\n    Entries: 2\n"
+				"    Dropped: 0\n");
+	free(t);
+
+	/* The old spelling names the same trigger; in a signal handler the
+	 * stack goes on through the handler. */
+	assert_int_equal(echo(tr, A, "hist:keys=stacktrace:vals=hitcount:sort=hitcount"), -EEXIST);
+	assert_int_equal(echo(tr, A, "hist:keys=stacktrace:clear"), 0);
+	struct sigaction sa = {.sa_handler = hist_stack_on_signal}, old;
+	sigemptyset(&sa.sa_mask);
+	assert_int_equal(sigaction(SIGUSR2, &sa, &old), 0);
+	raise(SIGUSR2);
+	sigaction(SIGUSR2, &old, NULL);
+	t = rd(num("stk", "hist"));
+	at = strstr(t, "{ common_stacktrace:\n");
+	assert_non_null(at);
+	at += 21;
+	expect_frame(&at, hist_stack_leaf, "hist_stack_leaf");
+	expect_frame(&at, hist_stack_on_signal, "hist_stack_on_signal");
+	assert_non_null(strstr(at, "} hitcount:          1\n\nTotals:\n    Hits: 1\n"));
+	free(t);
+	assert_int_equal(echo(tr, A, "!hist:keys=stacktrace:vals=hitcount:sort=hitcount"), 0);
+	check(tr, help);
+
+	/* Stacks are keys only, and no variable holds one. */
+	assert_int_equal(echo(tr, A, "hist:keys=a:vals=common_stacktrace"), -EINVAL);
+	assert_int_equal(echo(tr, A, "hist:keys=common_stacktrace.sym"), -EINVAL);
+	char *log = error_log("stk");
+	assert_string_equal(log, "hist:tfsev:num: error: Hist trigger already exists\n"
+				 "  Command: hist:keys=stacktrace:vals=hitcount:sort=hitcount\n"
+				 "           ^\n"
+				 "hist:tfsev:num: error: Invalid field modifier\n"
+				 "  Command: hist:keys=common_stacktrace.sym\n"
+				 "                                       ^\n");
+	free(log);
+	rminst("stk");
+}
+
+/* A stack held by a variable (st=common_stacktrace) reaches a synthetic
+ * event's stack field through onmatch().trace(); its format and its text
+ * in the trace file are the kernel's. */
+static void test_synth_stack(void **state)
+{
+	(void)state;
+	const char *w = "events/tfsev/num/trigger", *s = "events/tfsev/other/trigger";
+	assert_int_equal(
+	    tfs_echo("synthetic_events", "block_lat u64 delta; unsigned long[] stack", A), 0);
+	check("synthetic_events", "block_lat\tu64 delta; unsigned long[] stack\n");
+	char *fmt = rd("events/synthetic/block_lat/format");
+	const char *body =
+	    "format:\n"
+	    "\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+	    "\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+	    "\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+	    "\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
+	    "\n"
+	    "\tfield:u64 delta;\toffset:8;\tsize:8;\tsigned:0;\n"
+	    "\tfield:__data_loc unsigned long[] stack;\toffset:16;\tsize:8;\tsigned:1;\n"
+	    "\n"
+	    "print fmt: \"delta=%llu stack=%s\", REC->delta, __get_stacktrace(stack)\n";
+	assert_non_null(strstr(fmt, body));
+	free(fmt);
+
+	assert_int_equal(echo(w, W, "hist:keys=a:ts=common_timestamp,st=common_stacktrace"), 0);
+	assert_int_equal(echo(s, W, "hist:keys=b"), 0);
+	assert_int_equal(echo(s, A, "!hist:keys=b"), 0);
+	check(w, "hist:keys=a:vals=hitcount:ts=common_timestamp,st=common_stacktrace:sort=hitcount:"
+		 "size=2048:clock=global [active]\n");
+	/* A stack for a number and a number for a stack: refused. */
+	assert_int_equal(echo(s, A,
+			      "hist:keys=b:d=common_timestamp-$ts,s=$st:"
+			      "onmatch(tfsev.num).trace(block_lat,$s,$d)"),
+			 -EINVAL);
+	assert_int_equal(echo(s, A,
+			      "hist:keys=b:d=common_timestamp-$ts,s=$st:"
+			      "onmatch(tfsev.num).trace(block_lat,$d,$s)"),
+			 0);
+	assert_int_equal(tfs_echo("events/synthetic/block_lat/enable", "1", W), 0);
+	const char *bt = "events/synthetic/block_lat/trigger";
+	assert_int_equal(echo(bt, A, "hist:keys=stack.stacktrace"), 0);
+	assert_int_equal(echo(bt, A, "hist:keys=delta.stacktrace"), -EINVAL);
+	assert_int_equal(tfs_echo("trace", "", W), 0);
+	hist_stack_mid(5);
+	trace_other(5);
+	/* The field's stack as a key, printed as the kernel prints it: the
+	 * name and modifier, then the frames, the first on the same line. */
+	char *ht = rd("events/synthetic/block_lat/hist");
+	const char *hh = "# event histogram\n#\n# trigger info: hist:keys=stack.stacktrace:"
+			 "vals=hitcount:sort=hitcount:size=2048 [active]\n#\n\n{ stack.stacktrace"
+			 "         hist_stack_leaf";
+	assert_memory_equal(ht, hh, strlen(hh));
+	const char *k = strstr(ht, "\n         hist_stack_mid+0x");
+	assert_non_null(k);
+	k = strstr(k + 1, "\n         test_synth_stack+0x");
+	assert_non_null(k);
+	assert_non_null(strstr(k, "\n} hitcount:          1\n\nTotals:\n    Hits: 1\n"));
+	free(ht);
+	char *t = rd("trace");
+	const char *at = strstr(t, "block_lat: delta=");
+	assert_non_null(at);
+	at = strstr(at, " stack=STACK:\n");
+	assert_non_null(at);
+	at += strlen(" stack=STACK:\n");
+	if (strncmp(at, "=> hist_stack_leaf+0x", 21) &&
+	    strncmp(at, "=> hist_stack_leaf.cold+0x", 26))
+		fail_msg("trace:\n%s", t);
+	at = strchr(at, '\n') + 1;
+	assert_memory_equal(at, "=> hist_stack_mid+0x", 20);
+	at = strchr(at, '\n') + 1;
+	assert_memory_equal(at, "=> test_synth_stack+0x", 22);
+	/* The number of frames first, then 15 frames at most: the kernel's 16
+	 * words; the line ends with the record's newline after the last. */
+	int frames = 3;
+	while (at = strchr(at, '\n') + 1, strncmp(at, "=> ", 3) == 0)
+		frames++;
+	assert_true(frames <= 15);
+	assert_int_equal(*at, '\n');
+	free(t);
+	char *log = error_log("");
+	assert_string_equal(log,
+			    "hist:tfsev:other: error: Param type doesn't match synthetic event "
+			    "field type\n"
+			    "  Command: hist:keys=b:d=common_timestamp-$ts,s=$st:"
+			    "onmatch(tfsev.num).trace(block_lat,$s,$d)\n"
+			    "                                                ^\n"
+			    "hist:synthetic:block_lat: error: Invalid field modifier\n"
+			    "  Command: hist:keys=delta.stacktrace\n"
+			    "                           ^\n");
+	free(log);
+	assert_int_equal(tfs_echo("events/synthetic/block_lat/enable", "0", W), 0);
+	assert_int_equal(echo(bt, A, "!hist:keys=stack.stacktrace"), 0);
+	assert_int_equal(echo(s, W, "hist:keys=b"), 0);
+	assert_int_equal(echo(w, W, "hist:keys=a"), 0);
+	assert_int_equal(echo(s, W, "hist:keys=b"), 0);
+	assert_int_equal(echo(w, W, "hist:keys=a"), 0);
+	assert_int_equal(tfs_echo("synthetic_events", "!block_lat", A), 0);
+	assert_int_equal(tfs_echo("error_log", "", W), 0);
+	assert_int_equal(tfs_echo("trace", "", W), 0);
+}
+
 /* enable_hist and disable_hist: another event's hist triggers resumed or
  * paused, counts spent on every firing, filters, removal, listing. */
 static void test_enable_disable_hist(void **state)
@@ -977,6 +1225,8 @@ int main(void)
 	    cmocka_unit_test(test_onmax_onchange),
 	    cmocka_unit_test(test_field_of_other_event),
 	    cmocka_unit_test(test_sym_keys),
+	    cmocka_unit_test(test_stack_keys),
+	    cmocka_unit_test(test_synth_stack),
 	    cmocka_unit_test(test_clock),
 	    cmocka_unit_test(test_named),
 	    cmocka_unit_test(test_enable_disable_hist),

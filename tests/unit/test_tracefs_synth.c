@@ -228,8 +228,15 @@ static void test_types_and_format(void **state)
 					"wakeup_latency\tu64 lat; pid_t pid; int prio\n"
 					"u3\tchar[256] x\n"
 					"u4\tu64 a; u32 b; unsigned long c\n");
-	/* Stack fields are not implemented. */
-	assert_int_equal(tfs_echo("synthetic_events", "st long[] stack", A), -EOPNOTSUPP);
+	/* Stack fields: a __data_loc of longs (filled in test_tracefs_hist). */
+	assert_int_equal(tfs_echo("synthetic_events", "st long[] stack", A), 0);
+	char *f = cat("events/synthetic/st/format");
+	assert_non_null(strstr(f,
+			       "\tfield:__data_loc long[] stack;\toffset:8;\tsize:8;\tsigned:1;\n"
+			       "\n"
+			       "print fmt: \"stack=%s\", __get_stacktrace(stack)\n"));
+	free(f);
+	assert_int_equal(tfs_echo("synthetic_events", "!st", A), 0);
 }
 
 #define LOG(msg, cmd, caret) "synthetic_events: error: " msg "\n  Command: " cmd "\n" caret "^\n"
@@ -407,7 +414,7 @@ static void test_record_as_libtraceevent_reads(void **state)
 			  0,
 			  22};
 	const char *strs[20] = {[17] = "a static string longer than 16", [18] = "dyn"};
-	uint32_t len = uft_synth_size(s, strs);
+	uint32_t len = uft_synth_size(s, v, strs);
 	assert_int_equal(len, 416 + 4);
 	char rec[1024];
 	memset(rec, 0x5a, sizeof(rec));

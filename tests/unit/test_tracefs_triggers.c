@@ -136,7 +136,16 @@ static void test_errors(void **state)
 	mkinst("err");
 	char t[256];
 	strcpy(t, NUM_TRIG("err"));
+	/* A newline alone names no command (EINVAL); no bytes at all is a
+	 * write that does nothing, as the kernel's. */
 	assert_int_equal(echo(t, W, ""), -EINVAL);
+	assert_int_equal(echo(t, W, "traceon:3"), 0);
+	struct uft_tfs_handle *h;
+	assert_int_equal(uft_tracefs_open(t, UFT_TFS_WRITE, &h), 0);
+	assert_int_equal(uft_tracefs_write(h, "", 0, 0), 0);
+	uft_tracefs_release(h);
+	check(t, "traceon:count=3\n");
+	assert_int_equal(echo(t, W, "!traceon"), 0);
 	assert_int_equal(echo(t, W, "bogus"), -EINVAL);
 	/* An empty parameter is no parameter, as the kernel splits it. */
 	assert_int_equal(echo(t, W, "traceon:"), 0);
