@@ -25,9 +25,11 @@
 #include <unistd.h>
 
 #include "common/ftrace_records.h"
+#include "lib/clock.h"
 #include "lib/ftrace.h"
 #include "lib/registry.h"
 #include "lib/runtime.h"
+#include <uft/fastpath.h>
 
 struct uft_ftrace_pids *uft_ftrace_pids[32];
 uint32_t uft_ftrace_max_depth;
@@ -186,11 +188,45 @@ void uft_ftrace_events_init(void)
  * the run its entry was, so a buffer never holds an exit without its entry. */
 uint32_t uft_ftrace_fn_buffers, uft_ftrace_graph_buffers, uft_ftrace_graph_gen;
 
+/* The global buffer (bit 0 of a mask) takes the inline reservation of static
+ * events when it can (uft/fastpath.h: level 0, the record fits the page, raw
+ * TSC); every other case goes through uft_write_to_buffer. */
+#define GLOBAL 1u
+
 static void write_function(uint32_t mask, const struct uft_ftrace_site *s, uintptr_t parent)
 {
+	if (mask & GLOBAL) {
+		struct uft_fast_rsv rsv;
+		char *rec =
+		    uft_fast_reserve_type(UFT_ID_FUNCTION, sizeof(struct uft_rec_function), &rsv);
+		if (rec) {
+			struct uft_rec_function *r = (struct uft_rec_function *)rec;
+			r->ip = s->func;
+			r->parent_ip = parent;
+			uft_fast_commit(&rsv);
+			mask &= ~GLOBAL;
+		}
+	}
 	struct uft_rec_function r = {{0, 0, 0, 0}, s->func, parent};
 	for (; mask; mask &= mask - 1)
 		uft_write_to_buffer((uint32_t)__builtin_ctz(mask), &fn_ev, &r, sizeof(r), NULL, 0);
+}
+
+/* The entry record in the global buffer by the inline path: its TSC, or 0
+ * when that path cannot take it. */
+static uint64_t fast_entry(uintptr_t func, int32_t depth)
+{
+	struct uft_fast_rsv rsv;
+	char *rec = uft_fast_reserve_type(UFT_ID_FUNCGRAPH_ENTRY,
+					  sizeof(struct uft_rec_funcgraph_entry), &rsv);
+	if (!rec)
+		return 0;
+	struct uft_rec_funcgraph_entry *r = (struct uft_rec_funcgraph_entry *)rec;
+	r->func = func;
+	r->depth = depth;
+	r->pad = 0;
+	uft_fast_commit(&rsv);
+	return rsv.ts;
 }
 
 static void write_entry(uint32_t mask, uintptr_t func, int32_t depth)
@@ -263,7 +299,21 @@ static void graph_entry(struct uft_tls *t, struct uft_ftrace_site *s, uintptr_t 
 	e->start = start;
 	e->mask = kind == KIND_TRACED ? mask : 0;
 	e->c0 = e->c1 = 0xff;
-	for (uint32_t m = e->mask; m; m &= m - 1) {
+	/* The entry record is written before the entry is pushed: a signal
+	 * handler's traced calls in between push and pop above it. calltime is
+	 * the entry record's own timestamp in the global buffer (the local
+	 * clock in ns: raw TSC whenever the inline path wrote it), else read
+	 * once per clock of the other buffers. */
+	uint32_t rest = e->mask;
+	if (rest & GLOBAL) {
+		uint64_t tsc = fast_entry(e->func, e->depth);
+		if (tsc) {
+			e->c0 = UFT_CLOCK_LOCAL;
+			e->t0 = uft_tsc_to_ns(tsc);
+			rest &= ~GLOBAL;
+		}
+	}
+	for (uint32_t m = rest; m; m &= m - 1) {
 		uint8_t c = (uint8_t)uft_buffers[__builtin_ctz(m)].clock;
 		if (c == e->c0 || c == e->c1)
 			continue;
@@ -275,6 +325,8 @@ static void graph_entry(struct uft_tls *t, struct uft_ftrace_site *s, uintptr_t 
 			e->t1 = uft_clock_now((enum uft_clock)c);
 		}
 	}
+	if (rest)
+		write_entry(rest, e->func, e->depth);
 	atomic_signal_fence(memory_order_seq_cst);
 	st->top++;
 	st->starts += start;
@@ -284,8 +336,6 @@ static void graph_entry(struct uft_tls *t, struct uft_ftrace_site *s, uintptr_t 
 		st->depth++;
 	atomic_signal_fence(memory_order_seq_cst);
 	*slot = (uintptr_t)uft_ftrace_return;
-	if (e->mask)
-		write_entry(e->mask, e->func, e->depth);
 }
 
 /* Called by uft_ftrace_caller: `sled_end` is where the patched call returns,
@@ -343,6 +393,26 @@ uintptr_t uft_ftrace_exit(uintptr_t sp)
 	uint32_t mask = e.mask & __atomic_load_n(&uft_ftrace_graph_buffers, __ATOMIC_RELAXED);
 	if (e.gen != __atomic_load_n(&uft_ftrace_graph_gen, __ATOMIC_RELAXED))
 		mask = 0;
+	if ((mask & GLOBAL) && !t->notrace) {
+		struct uft_fast_rsv rsv;
+		char *rec = uft_fast_reserve_type(UFT_ID_FUNCGRAPH_EXIT,
+						  sizeof(struct uft_rec_funcgraph_exit), &rsv);
+		if (rec) {
+			/* The inline path wrote it: the global buffer's clock is
+			 * the local one and the record's TSC is rettime. */
+			struct uft_rec_funcgraph_exit *r = (struct uft_rec_funcgraph_exit *)rec;
+			uint64_t now = uft_tsc_to_ns(rsv.ts);
+			r->func = e.func;
+			r->depth = e.depth;
+			r->overrun = st->overrun;
+			r->calltime = e.c0 == UFT_CLOCK_LOCAL	? e.t0
+				      : e.c1 == UFT_CLOCK_LOCAL ? e.t1
+								: now;
+			r->rettime = now;
+			uft_fast_commit(&rsv);
+			mask &= ~GLOBAL;
+		}
+	}
 	if (mask && !t->notrace) {
 		struct uft_rec_funcgraph_exit r = {{0, 0, 0, 0}, e.func, e.depth,
 						   st->overrun,	 0,	 0};
