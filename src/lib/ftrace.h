@@ -49,6 +49,9 @@ extern uint32_t uft_ftrace_nr_objs; /* published with a release store */
 /* Adds the sleds of objects loaded since the last scan and marks unloaded
  * ones gone. Returns the number of usable sites or -errno. */
 int uft_ftrace_scan(void);
+/* Bumped (release) after an object is marked gone: a site found before is
+ * to be looked up again. */
+extern uint32_t uft_ftrace_sites_gen;
 /* The site whose call returns to `ret`, or NULL. Lock-free. */
 __attribute__((visibility("hidden"))) struct uft_ftrace_site *uft_ftrace_site_at(uintptr_t ret);
 

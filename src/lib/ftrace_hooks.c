@@ -53,6 +53,15 @@ struct shadow {
 	uint8_t kind, start, c0, c1;
 };
 
+/* The thread's sites found last, by the sled's end, for the generation of
+ * the objects' list they were found in. */
+#define SITE_CACHE 64
+struct site_slot {
+	uintptr_t ret;
+	struct uft_ftrace_site *site;
+	uint32_t gen;
+};
+
 struct fstack {
 	uint32_t top;
 	uint32_t starts;  /* set_graph_function entries on the stack */
@@ -60,6 +69,7 @@ struct fstack {
 	uint32_t depth;	  /* traced entries on the stack */
 	uint32_t overrun; /* calls not hooked: the stack was full */
 	struct fstack *next_free;
+	struct site_slot cache[SITE_CACHE];
 	struct shadow e[SHADOW_MAX];
 };
 
@@ -104,6 +114,26 @@ void uft_ftrace_thread_exit(void)
 	s->next_free = free_stacks;
 	free_stacks = s;
 	pthread_mutex_unlock(&free_lock);
+}
+
+/* uft_ftrace_site_at through the thread's cache. The generation is read
+ * before the search: a site of an object marked gone after it is cached
+ * under the old generation, never found in the cache again. */
+static struct uft_ftrace_site *site_of(struct fstack *st, uintptr_t ret)
+{
+	uint32_t gen = __atomic_load_n(&uft_ftrace_sites_gen, __ATOMIC_ACQUIRE);
+	if (__builtin_expect(!st, 0))
+		return uft_ftrace_site_at(ret);
+	struct site_slot *c = &st->cache[(ret >> 4) % SITE_CACHE];
+	if (c->ret == ret && c->gen == gen)
+		return c->site;
+	struct uft_ftrace_site *s = uft_ftrace_site_at(ret);
+	if (s) {
+		c->ret = ret;
+		c->site = s;
+		c->gen = gen;
+	}
+	return s;
 }
 
 static int32_t thread_tid(struct uft_tls *t)
@@ -265,10 +295,9 @@ static void drop_dead(struct fstack *st, uintptr_t *slot, uint32_t siglvl)
 	}
 }
 
-static void graph_entry(struct uft_tls *t, struct uft_ftrace_site *s, uintptr_t *slot,
-			uint32_t mask)
+static void graph_entry(struct uft_tls *t, struct fstack *st, struct uft_ftrace_site *s,
+			uintptr_t *slot, uint32_t mask)
 {
-	struct fstack *st = thread_stack();
 	if (!st)
 		return;
 	drop_dead(st, slot, t->in_signal);
@@ -347,7 +376,8 @@ void uft_ftrace_entry(uintptr_t sled_end, uintptr_t *slot)
 		return;
 	busy = 1;
 	atomic_signal_fence(memory_order_seq_cst);
-	struct uft_ftrace_site *s = uft_ftrace_site_at(sled_end);
+	struct fstack *st = thread_stack();
+	struct uft_ftrace_site *s = site_of(st, sled_end);
 	if (s) {
 		int32_t tid = thread_tid(t);
 		uint32_t fn = __atomic_load_n(&s->fn_mask, __ATOMIC_RELAXED) &
@@ -358,7 +388,7 @@ void uft_ftrace_entry(uintptr_t sled_end, uintptr_t *slot)
 		if (fn && (fn = pid_filter(fn, tid)))
 			write_function(fn, s, *slot);
 		if (gr && (gr = pid_filter(gr, tid)))
-			graph_entry(t, s, slot, gr);
+			graph_entry(t, st, s, slot, gr);
 		if (probe && (probe = pid_filter(probe, tid)))
 			uft_ftrace_probe_hit(s, probe, __builtin_return_address(0));
 	}
