@@ -1,14 +1,17 @@
 /* What function tracing costs per call: a call to an empty function without
  * a sled, with the sled and no tracer (the cost every traced build pays), and
  * with the function and function_graph tracers on that function (in-process
- * buffer, overwrite mode). Prints ns per call, the median of the timed runs;
- * never checks a timing. */
+ * buffer, overwrite mode); then bf_fib(27) untraced and under each tracer,
+ * the calls that uftrace is timed on too (bench/run.sh). Prints ns per call,
+ * the median of the timed runs, and for fib "FIB_OVERHEAD tracer ns" lines:
+ * (traced - untraced) / calls. Never checks a timing. */
 #define _GNU_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "ftrace_fib.h"
 #include "ftrace_fn.h"
 #include "lib/tracefs.h"
 
@@ -36,6 +39,22 @@ static double run(unsigned (*fn)(unsigned), long n, int reps)
 		for (long i = 0; i < n; i++)
 			s = fn(s);
 		t[r] = (now_ns() - a) / (double)n;
+	}
+	__asm__ volatile("" : : "r"(s));
+	qsort(t, (size_t)reps, sizeof(t[0]), cmp);
+	return t[reps / 2];
+}
+
+/* ns per call of bf_fib(FIB_N), median of the timed runs. */
+#define FIB_N 27
+static double run_fib(int reps)
+{
+	double t[32];
+	unsigned long s = bf_fib(FIB_N); /* warm-up */
+	for (int r = 0; r < reps; r++) {
+		double a = now_ns();
+		s += bf_fib(FIB_N);
+		t[r] = (now_ns() - a) / (double)bf_fib_calls(FIB_N);
 	}
 	__asm__ volatile("" : : "r"(s));
 	qsort(t, (size_t)reps, sizeof(t[0]), cmp);
@@ -71,6 +90,26 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	printf("%-44s %9.2f\n", "ftrace: call, function_graph tracer", run(bf_sled, n / 10, reps));
-	put("current_tracer", "nop\n");
+	if (put("current_tracer", "nop\n") || put("set_ftrace_filter", "bf_fib\n")) {
+		fprintf(stderr, "bench_ftrace: cannot select bf_fib\n");
+		return 1;
+	}
+	double fib0 = run_fib(reps);
+	printf("%-44s %9.2f\n", "ftrace: fib(27), no tracer", fib0);
+	static const char *const tracers[] = {"function", "function_graph"};
+	for (int i = 0; i < 2; i++) {
+		char cmd[32];
+		snprintf(cmd, sizeof(cmd), "%s\n", tracers[i]);
+		if (put("current_tracer", cmd)) {
+			fprintf(stderr, "bench_ftrace: cannot start the %s tracer\n", tracers[i]);
+			return 1;
+		}
+		double t = run_fib(reps);
+		char label[64];
+		snprintf(label, sizeof(label), "ftrace: fib(27), %s tracer", tracers[i]);
+		printf("%-44s %9.2f\n", label, t);
+		printf("FIB_OVERHEAD %s %.3f\n", tracers[i], t - fib0);
+		put("current_tracer", "nop\n");
+	}
 	return 0;
 }

@@ -1,7 +1,7 @@
 #!/bin/sh
-# Installs the peers the benchmarks compare against (when run as root), or says
-# what is missing. Never fails: a missing peer only skips its rows.
-PKGS="liblttng-ust-dev lttng-tools"
+# Installs the peers the benchmarks compare against (LTTng-UST, uftrace) when
+# run as root, or says what is missing. Never fails: a missing peer only skips its rows.
+PKGS="liblttng-ust-dev lttng-tools uftrace"
 missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"
@@ -13,9 +13,9 @@ if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
 	if apt-get update -qq >/dev/null && apt-get install -y -qq --no-install-recommends $missing >/dev/null; then
 		exit 0
 	fi
-	echo "bench: could not install$missing; the LTTng rows will be skipped" >&2
+	echo "bench: could not install$missing; their rows will be skipped" >&2
 else
-	echo "bench: missing Debian packages:$missing; the LTTng rows will be skipped" >&2
+	echo "bench: missing Debian packages:$missing; their rows will be skipped" >&2
 	echo "bench: install them with: sudo apt-get install$missing" >&2
 fi
 exit 0

@@ -271,9 +271,59 @@ END {
 }' "$RES"
 
 # Function tracing: ns per call of an empty function, median of the timed
-# runs (bench/bench_ftrace.c); no floor, no ratio.
+# runs (bench/bench_ftrace.c); then the overhead per traced call of bf_fib(27)
+# under uft's tracers and under uftrace in the same run, with its ratios.
 if [ -x "$B/bench_ftrace" ]; then
 	echo
 	echo "-- function tracing (ns per call)"
-	UFT_CTL=0 "${PIN_W[@]}" "$B/bench_ftrace" "$((ITERS * 10))" "$REPS"
+	FT=$TMP/ftrace.log
+	UFT_CTL=0 "${PIN_W[@]}" "$B/bench_ftrace" "$((ITERS * 10))" "$REPS" >"$FT" ||
+		echo "bench: bench_ftrace exited with status $?"
+	grep -v '^FIB_OVERHEAD ' "$FT"
+	# uftrace runs on the other CPU and pins the program to the writer's.
+	WCPU=""
+	[ ${#PIN_W[@]} -gt 0 ] && WCPU=${PIN_W[2]}
+	fib() { # fib ns per call of: [uftrace options --] binary
+		"$@" -r "$REPS" ${WCPU:+-c "$WCPU"} 2>/dev/null | awk '/^FIB /{print $2}'
+	}
+	FIB_NOTE=""
+	if ! command -v uftrace >/dev/null 2>&1; then
+		FIB_NOTE="uftrace rows skipped: uftrace not installed (bench/deps.sh installs it as root)"
+	elif [ ! -x "$B/fib_pg" ] || [ ! -x "$B/fib_patchable" ]; then
+		FIB_NOTE="uftrace rows skipped: fib_pg or fib_patchable not built"
+	else
+		UDIR=$(mktemp -d /dev/shm/uft-bench-uftrace.XXXXXX 2>/dev/null || mktemp -d "$TMP/uftrace.XXXXXX")
+		base=$(fib "$B/fib_patchable")
+		pg=$(fib "${NICE[@]}" "${PIN_C[@]}" uftrace record --no-libcall -d "$UDIR/pg" "$B/fib_pg")
+		rm -rf "$UDIR/pg"
+		pe=$(fib "${NICE[@]}" "${PIN_C[@]}" uftrace record --no-libcall -P bf_fib -d "$UDIR/pe" \
+			"$B/fib_patchable")
+		rm -rf "$UDIR"
+		[ -n "$base" ] && [ -n "$pg" ] && echo "FIB_OVERHEAD uftrace_pg $(awk -v a="$pg" -v b="$base" 'BEGIN{print a - b}')" >>"$FT"
+		[ -n "$base" ] && [ -n "$pe" ] && echo "FIB_OVERHEAD uftrace_pe $(awk -v a="$pe" -v b="$base" 'BEGIN{print a - b}')" >>"$FT"
+		[ -n "$pg" ] && [ -n "$pe" ] || FIB_NOTE="uftrace rows skipped: uftrace record failed"
+		echo "fib(27) without libuft, untraced: ${base:-?} ns per call"
+	fi
+	echo
+	echo "-- overhead per traced call of fib(27): (traced - untraced) / calls, ns"
+	awk -v note="$FIB_NOTE" '
+	$1 == "FIB_OVERHEAD" { o[$2] = $3 }
+	function row(key, label,    m) {
+		if (!(key in o)) return
+		m = sprintf("%-46s %9.2f", label, o[key])
+		if (key ~ /^uft_/ && ("uftrace_pg" in o) && o["uftrace_pg"] > 0)
+			m = m sprintf("   /uftrace -pg %5.2f, /uftrace -fpatchable %5.2f  [<= 0.33]",
+				o[key] / o["uftrace_pg"], o[key] / o["uftrace_pe"])
+		print m
+	}
+	END {
+		o["uft_function"] = o["function"]; o["uft_graph"] = o["function_graph"]
+		if (!("function" in o)) delete o["uft_function"]
+		if (!("function_graph" in o)) delete o["uft_graph"]
+		row("uft_function", "uft function tracer")
+		row("uft_graph", "uft function_graph tracer")
+		row("uftrace_pg", "uftrace record --no-libcall, -pg")
+		row("uftrace_pe", "uftrace record --no-libcall -P, -fpatchable")
+		if (note != "") print note
+	}' "$FT"
 fi

@@ -77,7 +77,11 @@ uft_fast_reserve_at(uint64_t type, uint64_t tsc, uint32_t len, struct uft_fast_r
 	struct uft_fast_tls *t = &uft_fast;
 	struct uft_fast_ring *w = &t->lv0;
 	uint32_t size = 8u + ((len + 7u) & ~7u); /* aligned record: header, length, payload */
-	if (__builtin_expect(type == 0 || t->nest != 0 || t->epoch != uft_fast_epoch, 0)) {
+	/* A relaxed atomic load (a plain one on x86): the tree changes the epoch
+	 * while threads write. */
+	if (__builtin_expect(type == 0 || t->nest != 0 ||
+				 t->epoch != __atomic_load_n(&uft_fast_epoch, __ATOMIC_RELAXED),
+			     0)) {
 		rsv->ts = tsc;
 		return (void *)0;
 	}

@@ -49,8 +49,11 @@ extern uint32_t uft_ftrace_nr_objs; /* published with a release store */
 /* Adds the sleds of objects loaded since the last scan and marks unloaded
  * ones gone. Returns the number of usable sites or -errno. */
 int uft_ftrace_scan(void);
+/* Bumped (release) after an object is marked gone: a site found before is
+ * to be looked up again. */
+extern uint32_t uft_ftrace_sites_gen;
 /* The site whose call returns to `ret`, or NULL. Lock-free. */
-struct uft_ftrace_site *uft_ftrace_site_at(uintptr_t ret);
+__attribute__((visibility("hidden"))) struct uft_ftrace_site *uft_ftrace_site_at(uintptr_t ret);
 
 /* Patches or restores every site whose wish changed (any mask set), with the
  * other threads stopped while none is inside a hook; with `sync` the threads

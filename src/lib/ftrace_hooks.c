@@ -25,9 +25,11 @@
 #include <unistd.h>
 
 #include "common/ftrace_records.h"
+#include "lib/clock.h"
 #include "lib/ftrace.h"
 #include "lib/registry.h"
 #include "lib/runtime.h"
+#include <uft/fastpath.h>
 
 struct uft_ftrace_pids *uft_ftrace_pids[32];
 uint32_t uft_ftrace_max_depth;
@@ -51,6 +53,15 @@ struct shadow {
 	uint8_t kind, start, c0, c1;
 };
 
+/* The thread's sites found last, by the sled's end, for the generation of
+ * the objects' list they were found in. */
+#define SITE_CACHE 64
+struct site_slot {
+	uintptr_t ret;
+	struct uft_ftrace_site *site;
+	uint32_t gen;
+};
+
 struct fstack {
 	uint32_t top;
 	uint32_t starts;  /* set_graph_function entries on the stack */
@@ -58,6 +69,7 @@ struct fstack {
 	uint32_t depth;	  /* traced entries on the stack */
 	uint32_t overrun; /* calls not hooked: the stack was full */
 	struct fstack *next_free;
+	struct site_slot cache[SITE_CACHE];
 	struct shadow e[SHADOW_MAX];
 };
 
@@ -102,6 +114,26 @@ void uft_ftrace_thread_exit(void)
 	s->next_free = free_stacks;
 	free_stacks = s;
 	pthread_mutex_unlock(&free_lock);
+}
+
+/* uft_ftrace_site_at through the thread's cache. The generation is read
+ * before the search: a site of an object marked gone after it is cached
+ * under the old generation, never found in the cache again. */
+static struct uft_ftrace_site *site_of(struct fstack *st, uintptr_t ret)
+{
+	uint32_t gen = __atomic_load_n(&uft_ftrace_sites_gen, __ATOMIC_ACQUIRE);
+	if (__builtin_expect(!st, 0))
+		return uft_ftrace_site_at(ret);
+	struct site_slot *c = &st->cache[(ret >> 4) % SITE_CACHE];
+	if (c->ret == ret && c->gen == gen)
+		return c->site;
+	struct uft_ftrace_site *s = uft_ftrace_site_at(ret);
+	if (s) {
+		c->ret = ret;
+		c->site = s;
+		c->gen = gen;
+	}
+	return s;
 }
 
 static int32_t thread_tid(struct uft_tls *t)
@@ -186,11 +218,45 @@ void uft_ftrace_events_init(void)
  * the run its entry was, so a buffer never holds an exit without its entry. */
 uint32_t uft_ftrace_fn_buffers, uft_ftrace_graph_buffers, uft_ftrace_graph_gen;
 
+/* The global buffer (bit 0 of a mask) takes the inline reservation of static
+ * events when it can (uft/fastpath.h: level 0, the record fits the page, raw
+ * TSC); every other case goes through uft_write_to_buffer. */
+#define GLOBAL 1u
+
 static void write_function(uint32_t mask, const struct uft_ftrace_site *s, uintptr_t parent)
 {
+	if (mask & GLOBAL) {
+		struct uft_fast_rsv rsv;
+		char *rec =
+		    uft_fast_reserve_type(UFT_ID_FUNCTION, sizeof(struct uft_rec_function), &rsv);
+		if (rec) {
+			struct uft_rec_function *r = (struct uft_rec_function *)rec;
+			r->ip = s->func;
+			r->parent_ip = parent;
+			uft_fast_commit(&rsv);
+			mask &= ~GLOBAL;
+		}
+	}
 	struct uft_rec_function r = {{0, 0, 0, 0}, s->func, parent};
 	for (; mask; mask &= mask - 1)
 		uft_write_to_buffer((uint32_t)__builtin_ctz(mask), &fn_ev, &r, sizeof(r), NULL, 0);
+}
+
+/* The entry record in the global buffer by the inline path: its TSC, or 0
+ * when that path cannot take it. */
+static uint64_t fast_entry(uintptr_t func, int32_t depth)
+{
+	struct uft_fast_rsv rsv;
+	char *rec = uft_fast_reserve_type(UFT_ID_FUNCGRAPH_ENTRY,
+					  sizeof(struct uft_rec_funcgraph_entry), &rsv);
+	if (!rec)
+		return 0;
+	struct uft_rec_funcgraph_entry *r = (struct uft_rec_funcgraph_entry *)rec;
+	r->func = func;
+	r->depth = depth;
+	r->pad = 0;
+	uft_fast_commit(&rsv);
+	return rsv.ts;
 }
 
 static void write_entry(uint32_t mask, uintptr_t func, int32_t depth)
@@ -229,10 +295,9 @@ static void drop_dead(struct fstack *st, uintptr_t *slot, uint32_t siglvl)
 	}
 }
 
-static void graph_entry(struct uft_tls *t, struct uft_ftrace_site *s, uintptr_t *slot,
-			uint32_t mask)
+static void graph_entry(struct uft_tls *t, struct fstack *st, struct uft_ftrace_site *s,
+			uintptr_t *slot, uint32_t mask)
 {
-	struct fstack *st = thread_stack();
 	if (!st)
 		return;
 	drop_dead(st, slot, t->in_signal);
@@ -263,7 +328,21 @@ static void graph_entry(struct uft_tls *t, struct uft_ftrace_site *s, uintptr_t 
 	e->start = start;
 	e->mask = kind == KIND_TRACED ? mask : 0;
 	e->c0 = e->c1 = 0xff;
-	for (uint32_t m = e->mask; m; m &= m - 1) {
+	/* The entry record is written before the entry is pushed: a signal
+	 * handler's traced calls in between push and pop above it. calltime is
+	 * the entry record's own timestamp in the global buffer (the local
+	 * clock in ns: raw TSC whenever the inline path wrote it), else read
+	 * once per clock of the other buffers. */
+	uint32_t rest = e->mask;
+	if (rest & GLOBAL) {
+		uint64_t tsc = fast_entry(e->func, e->depth);
+		if (tsc) {
+			e->c0 = UFT_CLOCK_LOCAL;
+			e->t0 = uft_tsc_to_ns(tsc);
+			rest &= ~GLOBAL;
+		}
+	}
+	for (uint32_t m = rest; m; m &= m - 1) {
 		uint8_t c = (uint8_t)uft_buffers[__builtin_ctz(m)].clock;
 		if (c == e->c0 || c == e->c1)
 			continue;
@@ -275,6 +354,8 @@ static void graph_entry(struct uft_tls *t, struct uft_ftrace_site *s, uintptr_t 
 			e->t1 = uft_clock_now((enum uft_clock)c);
 		}
 	}
+	if (rest)
+		write_entry(rest, e->func, e->depth);
 	atomic_signal_fence(memory_order_seq_cst);
 	st->top++;
 	st->starts += start;
@@ -284,8 +365,6 @@ static void graph_entry(struct uft_tls *t, struct uft_ftrace_site *s, uintptr_t 
 		st->depth++;
 	atomic_signal_fence(memory_order_seq_cst);
 	*slot = (uintptr_t)uft_ftrace_return;
-	if (e->mask)
-		write_entry(e->mask, e->func, e->depth);
 }
 
 /* Called by uft_ftrace_caller: `sled_end` is where the patched call returns,
@@ -297,7 +376,8 @@ void uft_ftrace_entry(uintptr_t sled_end, uintptr_t *slot)
 		return;
 	busy = 1;
 	atomic_signal_fence(memory_order_seq_cst);
-	struct uft_ftrace_site *s = uft_ftrace_site_at(sled_end);
+	struct fstack *st = thread_stack();
+	struct uft_ftrace_site *s = site_of(st, sled_end);
 	if (s) {
 		int32_t tid = thread_tid(t);
 		uint32_t fn = __atomic_load_n(&s->fn_mask, __ATOMIC_RELAXED) &
@@ -308,7 +388,7 @@ void uft_ftrace_entry(uintptr_t sled_end, uintptr_t *slot)
 		if (fn && (fn = pid_filter(fn, tid)))
 			write_function(fn, s, *slot);
 		if (gr && (gr = pid_filter(gr, tid)))
-			graph_entry(t, s, slot, gr);
+			graph_entry(t, st, s, slot, gr);
 		if (probe && (probe = pid_filter(probe, tid)))
 			uft_ftrace_probe_hit(s, probe, __builtin_return_address(0));
 	}
@@ -344,6 +424,26 @@ uintptr_t uft_ftrace_exit(uintptr_t sp)
 	uint32_t mask = e.mask & __atomic_load_n(&uft_ftrace_graph_buffers, __ATOMIC_RELAXED);
 	if (e.gen != __atomic_load_n(&uft_ftrace_graph_gen, __ATOMIC_RELAXED))
 		mask = 0;
+	if ((mask & GLOBAL) && !t->notrace) {
+		struct uft_fast_rsv rsv;
+		char *rec = uft_fast_reserve_type(UFT_ID_FUNCGRAPH_EXIT,
+						  sizeof(struct uft_rec_funcgraph_exit), &rsv);
+		if (rec) {
+			/* The inline path wrote it: the global buffer's clock is
+			 * the local one and the record's TSC is rettime. */
+			struct uft_rec_funcgraph_exit *r = (struct uft_rec_funcgraph_exit *)rec;
+			uint64_t now = uft_tsc_to_ns(rsv.ts);
+			r->func = e.func;
+			r->depth = e.depth;
+			r->overrun = st->overrun;
+			r->calltime = e.c0 == UFT_CLOCK_LOCAL	? e.t0
+				      : e.c1 == UFT_CLOCK_LOCAL ? e.t1
+								: now;
+			r->rettime = now;
+			uft_fast_commit(&rsv);
+			mask &= ~GLOBAL;
+		}
+	}
 	if (mask && !t->notrace) {
 		struct uft_rec_funcgraph_exit r = {{0, 0, 0, 0}, e.func, e.depth,
 						   st->overrun,	 0,	 0};

@@ -355,6 +355,15 @@ static bool reloaded(const struct uft_ftrace_obj *o)
 	return false;
 }
 
+uint32_t uft_ftrace_sites_gen;
+
+/* Gone, and every site looked up before is to be looked up again. */
+static void mark_gone(struct uft_ftrace_obj *o)
+{
+	o->gone = true;
+	__atomic_fetch_add(&uft_ftrace_sites_gen, 1, __ATOMIC_RELEASE);
+}
+
 static int each_object(struct dl_phdr_info *info, size_t size, void *arg)
 {
 	struct scan *sc = arg;
@@ -365,7 +374,7 @@ static int each_object(struct dl_phdr_info *info, size_t size, void *arg)
 		struct uft_ftrace_obj *o = &uft_ftrace_objs[i];
 		if (!o->gone && o->base == info->dlpi_addr && strcmp(o->path, path) == 0) {
 			if (reloaded(o)) {
-				o->gone = true;
+				mark_gone(o);
 				continue;
 			}
 			sc->seen[i] = true;
@@ -392,8 +401,8 @@ int uft_ftrace_scan(void)
 	int n = 0;
 	for (uint32_t i = 0; i < uft_ftrace_nr_objs; i++) {
 		struct uft_ftrace_obj *o = &uft_ftrace_objs[i];
-		if (!seen[i])
-			o->gone = true;
+		if (!seen[i] && !o->gone)
+			mark_gone(o);
 		if (!o->gone)
 			n += (int)o->nr;
 	}

@@ -12,6 +12,9 @@
  * return value registers (rax rdx xmm0 xmm1) are saved, the C hook pops the
  * shadow stack and gives back the real return address, and we jump there. */
 	.text
+	/* libuft's own: called directly, not through the PLT. */
+	.hidden uft_ftrace_entry
+	.hidden uft_ftrace_exit
 
 	.globl uft_ftrace_caller
 	.hidden uft_ftrace_caller

@@ -206,6 +206,11 @@ static size_t check_nesting(const struct recs *rs)
 			assert_int_equal(e->a, r->a);
 			assert_int_equal(e->b, r->b);
 			assert_true(r->t0 <= r->t1);
+			/* calltime and rettime are taken no later than the records
+			 * are stamped, in the buffer's clock (the same time when
+			 * the record is written inline). */
+			assert_true(r->t0 <= e->ts);
+			assert_true(r->t1 <= r->ts);
 			exits++;
 		}
 	}
