@@ -70,6 +70,13 @@ void uft_synth_def_free(struct uft_synth_def *d);
 char *uft_synth_desc(const struct uft_synth_def *d);
 /* The printf conversion of a number field's type ("%llu"), or NULL. */
 const char *uft_synth_num_fmt(const char *type);
+
+/* The format-file field of a synthetic field (type and name allocated): a
+ * static string prints as `char name[N]`, a dynamic one as `__data_loc
+ * char[] name`, a stack as `__data_loc unsigned long[] name`, numbers with
+ * their type as written. Returns 0 or -ENOMEM. */
+struct uft_field;
+int uft_synth_format_field(const struct uft_synth_field *sf, struct uft_field *f);
 /* The `print fmt` text, malloc'd. */
 char *uft_synth_print_fmt(const struct uft_synth_def *d);
 

@@ -10,6 +10,8 @@
 
 #include "common/synth.h"
 
+#include <uft/event.h>
+
 #define E_BAD_NAME "Illegal name"
 #define E_INVALID_CMD "Command must be of the form: <name> field[;field] ..."
 #define E_INVALID_DYN_CMD "Command must be of the form: s or -:[synthetic/]<name> field[;field] ..."
@@ -423,4 +425,35 @@ char *uft_synth_print_fmt(const struct uft_synth_def *d)
 		return NULL;
 	}
 	return s;
+}
+
+/* The format's field: a static string prints as `char name[N]`, a dynamic
+ * one as `__data_loc char[] name`, a stack as `__data_loc unsigned long[]
+ * name`, numbers with their type as written. */
+int uft_synth_format_field(const struct uft_synth_field *sf, struct uft_field *f)
+{
+	f->offset = sf->offset;
+	f->size = sf->size;
+	f->is_signed = sf->is_signed;
+	if (sf->kind == UFT_SYNTH_STR) {
+		const char *br = strchr(sf->type, '[');
+		f->type = strndup(sf->type, (size_t)(br - sf->type));
+		if (asprintf((char **)&f->name, "%s%s", sf->name, br) < 0)
+			f->name = NULL;
+		f->kind = UFT_FIELD_ARRAY;
+		f->elem_size = 1;
+	} else if (sf->kind == UFT_SYNTH_DSTR || sf->kind == UFT_SYNTH_STACK) {
+		if (asprintf((char **)&f->type, "__data_loc %s", sf->type) < 0)
+			f->type = NULL;
+		f->name = strdup(sf->name);
+		f->kind = UFT_FIELD_DYN;
+		f->elem_size = sf->kind == UFT_SYNTH_STACK ? 8 : 1;
+		/* The kernel judges the sign on "__data_loc ...": signed. */
+		f->is_signed = 1;
+	} else {
+		f->type = strdup(sf->type);
+		f->name = strdup(sf->name);
+		f->kind = UFT_FIELD_SCALAR;
+	}
+	return f->type && f->name ? 0 : -ENOMEM;
 }

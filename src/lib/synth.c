@@ -23,37 +23,6 @@
 static struct uft_synth **all;
 static uint32_t nr_all, cap_all;
 
-/* The format's field: a static string prints as `char name[N]`, a dynamic
- * one as `__data_loc char[] name`, a stack as `__data_loc unsigned long[]
- * name`, numbers with their type as written. */
-static int make_field(const struct uft_synth_field *sf, struct uft_field *f)
-{
-	f->offset = sf->offset;
-	f->size = sf->size;
-	f->is_signed = sf->is_signed;
-	if (sf->kind == UFT_SYNTH_STR) {
-		const char *br = strchr(sf->type, '[');
-		f->type = strndup(sf->type, (size_t)(br - sf->type));
-		if (asprintf((char **)&f->name, "%s%s", sf->name, br) < 0)
-			f->name = NULL;
-		f->kind = UFT_FIELD_ARRAY;
-		f->elem_size = 1;
-	} else if (sf->kind == UFT_SYNTH_DSTR || sf->kind == UFT_SYNTH_STACK) {
-		if (asprintf((char **)&f->type, "__data_loc %s", sf->type) < 0)
-			f->type = NULL;
-		f->name = strdup(sf->name);
-		f->kind = UFT_FIELD_DYN;
-		f->elem_size = sf->kind == UFT_SYNTH_STACK ? 8 : 1;
-		/* The kernel judges the sign on "__data_loc ...": signed. */
-		f->is_signed = 1;
-	} else {
-		f->type = strdup(sf->type);
-		f->name = strdup(sf->name);
-		f->kind = UFT_FIELD_SCALAR;
-	}
-	return f->type && f->name ? 0 : -ENOMEM;
-}
-
 static void synth_free(struct uft_synth *s)
 {
 	for (uint32_t i = 0; s->fields && i < s->def.nr; i++) {
@@ -87,7 +56,7 @@ int uft_synth_create(struct uft_synth_def *def)
 	s->fields = calloc(s->def.nr, sizeof(*s->fields));
 	int rc = s->fields ? 0 : -ENOMEM;
 	for (uint32_t i = 0; rc == 0 && i < s->def.nr; i++)
-		rc = make_field(&s->def.f[i], &s->fields[i]);
+		rc = uft_synth_format_field(&s->def.f[i], &s->fields[i]);
 	s->desc = uft_synth_desc(&s->def);
 	s->ev.print_fmt = uft_synth_print_fmt(&s->def);
 	if (rc == 0 && (!s->desc || !s->ev.print_fmt))

@@ -249,34 +249,6 @@ int replay_event(struct replay *r, const char *system, const char *name,
 
 /* ---- synthetic events ---- */
 
-/* The format's field: a static string prints as `char name[N]`, a dynamic
- * one as `__data_loc char[] name`, numbers with their type as written. */
-static int synth_field(const struct uft_synth_field *sf, struct uft_field *f)
-{
-	f->offset = sf->offset;
-	f->size = sf->size;
-	f->is_signed = sf->is_signed;
-	if (sf->kind == UFT_SYNTH_STR) {
-		const char *br = strchr(sf->type, '[');
-		f->type = strndup(sf->type, (size_t)(br - sf->type));
-		if (asprintf((char **)&f->name, "%s%s", sf->name, br) < 0)
-			f->name = NULL;
-		f->kind = UFT_FIELD_ARRAY;
-		f->elem_size = 1;
-	} else if (sf->kind == UFT_SYNTH_DSTR) {
-		if (asprintf((char **)&f->type, "__data_loc %s", sf->type) < 0)
-			f->type = NULL;
-		f->name = strdup(sf->name);
-		f->kind = UFT_FIELD_DYN;
-		f->elem_size = 1;
-	} else {
-		f->type = strdup(sf->type);
-		f->name = strdup(sf->name);
-		f->kind = UFT_FIELD_SCALAR;
-	}
-	return f->type && f->name ? 0 : -ENOMEM;
-}
-
 static bool synth_exists(void *ctx, const char *name)
 {
 	struct replay *r = ctx;
@@ -345,7 +317,7 @@ int replay_synth(struct replay *r, const char *line)
 	ev->print_fmt = uft_synth_print_fmt(&ev->def);
 	rc = ev->system && ev->sfields && ev->print_fmt ? 0 : -ENOMEM;
 	for (uint32_t i = 0; !rc && i < ev->def.nr; i++)
-		rc = synth_field(&ev->def.f[i], &ev->sfields[i]);
+		rc = uft_synth_format_field(&ev->def.f[i], &ev->sfields[i]);
 	if (!rc)
 		rc = add_event(r, ev);
 	if (rc) {
