@@ -184,23 +184,6 @@ static size_t check_nesting(const struct recs *rs)
 			assert_true(top < 512);
 			open[top++] = r;
 		} else if (r->type == UFT_ID_FUNCGRAPH_EXIT) {
-			if (!top && getenv("FT_DEBUG"))
-				for (size_t k = i > 8 ? i - 8 : 0; k < i + 3 && k < rs->n; k++)
-					fprintf(stderr, "%zu %llu t%u %llx d%llu f%x\n", k,
-						(unsigned long long)rs->r[k].ts, rs->r[k].type,
-						(unsigned long long)rs->r[k].a,
-						(unsigned long long)rs->r[k].b, rs->r[k].flags);
-			if (!top && getenv("FT_DEBUG")) {
-				fprintf(stderr, "orphan pid %d calltime %llu ts %llu\n", r->pid,
-					(unsigned long long)r->t0, (unsigned long long)r->ts);
-				for (size_t k = 0; k < rs->n; k++)
-					if (rs->r[k].pid == r->pid && rs->r[k].ts + 20000 > r->t0 &&
-					    rs->r[k].ts < r->t0 + 20000)
-						fprintf(stderr, "  near: %llu t%u d%llu\n",
-							(unsigned long long)rs->r[k].ts,
-							rs->r[k].type,
-							(unsigned long long)rs->r[k].b);
-			}
 			assert_true(top > 0);
 			struct rec *e = open[--top];
 			assert_int_equal(e->a, r->a);
