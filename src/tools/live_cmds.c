@@ -351,6 +351,15 @@ static int reset_one(struct live *l)
 		rc |= for_matching(l, "*", clear_system_filter, NULL);
 	free(all);
 	rc |= put(l, "current_tracer", "nop", UFT_TFS_TRUNC);
+	/* The function tracers' selections (the graph's exist at the top only). */
+	rc |= put(l, "set_ftrace_filter", "", UFT_TFS_TRUNC);
+	rc |= put(l, "set_ftrace_notrace", "", UFT_TFS_TRUNC);
+	rc |= put(l, "set_ftrace_pid", "", UFT_TFS_TRUNC);
+	if (!l->instance) {
+		rc |= put(l, "set_graph_function", "", UFT_TFS_TRUNC);
+		rc |= put(l, "set_graph_notrace", "", UFT_TFS_TRUNC);
+		rc |= put(l, "max_graph_depth", "0", UFT_TFS_TRUNC);
+	}
 	rc |= put(l, "trace_clock", "local", UFT_TFS_TRUNC);
 	rc |= put(l, "buffer_size_kb", "1024", UFT_TFS_TRUNC);
 	rc |= put(l, "snapshot", "0", UFT_TFS_TRUNC);
@@ -367,7 +376,8 @@ int cmd_reset(int argc, char **argv)
 	    live_open_args(&l, argc, argv,
 			   "usage: uft reset [-p PID] [-B INSTANCE]\n"
 			   "  Disables every event, clears filters, the buffer and the snapshot,\n"
-			   "  restores the tracer, clock and buffer size and turns tracing on;\n"
+			   "  restores the tracer, its function selections, clock and buffer\n"
+			   "  size and turns tracing on;\n"
 			   "  without -B also removes every instance.\n",
 			   0, NULL);
 	if (rc >= 0)

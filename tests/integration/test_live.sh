@@ -69,7 +69,13 @@ u show -p "$pid" -B nosuch 2>"$tmp/err" && fail "show of a missing instance succ
 u ctl -p "$pid" mkdir instances/live || fail "mkdir"
 u start -p "$pid" -B live -e server || fail "start -B"
 u show -p "$pid" -B live --tracing_on | grep -qx 1 || fail "instance tracing_on"
+u ctl -p "$pid" write set_ftrace_filter main || fail "set_ftrace_filter"
+u ctl -p "$pid" write max_graph_depth 3 || fail "max_graph_depth"
+u reset -p "$pid" -B live || fail "reset -B"
 u reset -p "$pid" || fail "reset"
+[ "$(u ctl -p "$pid" cat set_ftrace_filter)" = "#### all functions enabled ####" ] ||
+	fail "set_ftrace_filter after reset: $(u ctl -p "$pid" cat set_ftrace_filter)"
+[ "$(u ctl -p "$pid" cat max_graph_depth)" = 0 ] || fail "max_graph_depth after reset"
 [ -z "$(u ctl -p "$pid" cat set_event)" ] || fail "events still enabled after reset"
 [ "$(u show -p "$pid" --buffer_size)" = 1024 ] || fail "buffer size after reset"
 u ctl -p "$pid" cat trace_clock | grep -q '\[local\]' || fail "clock after reset"
