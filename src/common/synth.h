@@ -80,4 +80,18 @@ int uft_synth_format_field(const struct uft_synth_field *sf, struct uft_field *f
 /* The `print fmt` text, malloc'd. */
 char *uft_synth_print_fmt(const struct uft_synth_def *d);
 
+/* Words a stack field holds at most: the kernel copies HIST_STACKTRACE_DEPTH
+ * words of the value, its first the number of frames. */
+#define UFT_SYNTH_STACK_WORDS 16
+
+/* A record of definition d: its length (common header included), and its
+ * fields after the common header in rec of that length. vals[i] is field
+ * i's number, or for a stack field the address of its words (read up to
+ * the first zero); strs[i] its string. A dynamic string or stack that grew
+ * meanwhile is cut to the length measured. */
+uint32_t uft_synth_record_size(const struct uft_synth_def *d, const uint64_t *vals,
+			       const char *const *strs);
+void uft_synth_record_fill(const struct uft_synth_def *d, const uint64_t *vals,
+			   const char *const *strs, char *rec, uint32_t len);
+
 #endif

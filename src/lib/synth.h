@@ -23,10 +23,6 @@ struct uft_synth {
 	bool has_stack; /* a stack field: the trace files print it the kernel's way */
 };
 
-/* Words a stack field holds at most: the kernel copies HIST_STACKTRACE_DEPTH
- * words of the value, its first the number of frames. */
-#define UFT_SYNTH_STACK_WORDS 16
-
 /* Everything but the emit runs under the tree's lock (tfs_lock). */
 
 /* Creates an event from a parsed definition, taking the definition over

@@ -329,39 +329,6 @@ int replay_synth(struct replay *r, const char *line)
 	return 0;
 }
 
-/* The kernel's layout (synth.h): numbers in their slot's low bytes,
- * static strings in their slots, dynamic ones after the slots. */
-static uint32_t synth_fill(const struct uft_synth_def *d, const uint64_t *vals,
-			   const char *const *strs, uint8_t *rec)
-{
-	uint32_t dyn = d->fixed_size;
-
-	memset(rec + UFT_COMMON_HDR_SIZE, 0, d->fixed_size - UFT_COMMON_HDR_SIZE);
-	for (uint32_t i = 0; i < d->nr; i++) {
-		const struct uft_synth_field *f = &d->f[i];
-		const char *str = strs && strs[i] ? strs[i] : "";
-		if (f->kind == UFT_SYNTH_NUM) {
-			uint64_t v = vals ? vals[i] : 0;
-			memcpy(rec + f->offset, &v, f->size);
-		} else if (f->kind == UFT_SYNTH_STR) {
-			memcpy(rec + f->offset, str, strnlen(str, f->len - 1));
-		} else if (f->kind == UFT_SYNTH_DSTR) {
-			/* Room for this string's NUL and one per string after it. */
-			uint32_t after = 0;
-			for (uint32_t k = i + 1; k < d->nr; k++)
-				after += d->f[k].kind == UFT_SYNTH_DSTR;
-			uint32_t room = dyn + 1 + after < REC_MAX ? REC_MAX - dyn - 1 - after : 0;
-			uint32_t n = (uint32_t)strnlen(str, room);
-			uint32_t loc = dyn | (n + 1) << 16;
-			memcpy(rec + f->offset, &loc, sizeof(loc));
-			memcpy(rec + dyn, str, n);
-			rec[dyn + n] = 0;
-			dyn += n + 1;
-		}
-	}
-	return dyn;
-}
-
 static void deliver(struct replay *r, struct revent *e, const uint8_t *rec, uint32_t len);
 
 static void *env_synth_get(void *ctx, const char *name, uint32_t *nr, uint8_t *kinds)
@@ -392,13 +359,17 @@ static void env_synth_emit(void *ctx, void *synth, const uint64_t *vals, const c
 	struct replay *r = ctx;
 	struct revent *e = synth;
 
-	if (r->depth >= MAX_DEPTH || e->def.fixed_size > REC_MAX)
+	/* Room for the slots and a NUL per string, whatever the texts. */
+	if (r->depth >= MAX_DEPTH || e->def.fixed_size + e->def.nr > REC_MAX)
 		return;
 	uint8_t *rec = r->buf[r->depth];
 	memcpy(rec, r->hdr, sizeof(r->hdr));
 	uint16_t type = (uint16_t)e->pub.id;
 	memcpy(rec, &type, sizeof(type));
-	uint32_t len = synth_fill(&e->def, vals, strs, rec);
+	uint32_t len = uft_synth_record_size(&e->def, vals, strs);
+	if (len > REC_MAX)
+		len = REC_MAX; /* long strings are cut */
+	uft_synth_record_fill(&e->def, vals, strs, (char *)rec, len);
 	r->depth++;
 	deliver(r, e, rec, len);
 	r->depth--;
