@@ -8,85 +8,34 @@
 #include <uft/trace_event.h>
 
 /* clang-format off */
-/* Three integers: the shape every row compares. */
-UFT_EVENT(ints,
-	UFT_PROTO(int a, uint32_t b, uint64_t c),
-	UFT_ARGS(a, b, c),
-	UFT_STRUCT(
-		__field(int, a)
-		__field(uint32_t, b)
-		__field(uint64_t, c)
-	),
-	UFT_ASSIGN(
-		__entry->a = a;
-		__entry->b = b;
-		__entry->c = c;
-	),
+/* Three integers: the shape every row compares, one definition for the
+ * events that differ only in what bench_uft.c attaches to them. */
+#undef BENCH_INTS_EVENT
+#define BENCH_INTS_EVENT(name)							\
+UFT_EVENT(name,									\
+	UFT_PROTO(int a, uint32_t b, uint64_t c),				\
+	UFT_ARGS(a, b, c),							\
+	UFT_STRUCT(								\
+		__field(int, a)							\
+		__field(uint32_t, b)						\
+		__field(uint64_t, c)						\
+	),									\
+	UFT_ASSIGN(								\
+		__entry->a = a;							\
+		__entry->b = b;							\
+		__entry->c = c;							\
+	),									\
 	UFT_PRINT("a=%d b=%u c=%llu", __entry->a, __entry->b, (unsigned long long)__entry->c))
 
-/* The same shape under two filters (set by bench_uft.c): one that passes
- * and one that rejects, both after evaluating two terms. */
-UFT_EVENT(fpass,
-	UFT_PROTO(int a, uint32_t b, uint64_t c),
-	UFT_ARGS(a, b, c),
-	UFT_STRUCT(
-		__field(int, a)
-		__field(uint32_t, b)
-		__field(uint64_t, c)
-	),
-	UFT_ASSIGN(
-		__entry->a = a;
-		__entry->b = b;
-		__entry->c = c;
-	),
-	UFT_PRINT("a=%d b=%u c=%llu", __entry->a, __entry->b, (unsigned long long)__entry->c))
-
-UFT_EVENT(frej,
-	UFT_PROTO(int a, uint32_t b, uint64_t c),
-	UFT_ARGS(a, b, c),
-	UFT_STRUCT(
-		__field(int, a)
-		__field(uint32_t, b)
-		__field(uint64_t, c)
-	),
-	UFT_ASSIGN(
-		__entry->a = a;
-		__entry->b = b;
-		__entry->c = c;
-	),
-	UFT_PRINT("a=%d b=%u c=%llu", __entry->a, __entry->b, (unsigned long long)__entry->c))
-
-/* The same shape with a hist trigger (set by bench_uft.c), the event
- * recorded too (hist) or soft-disabled so only the trigger runs (histonly). */
-UFT_EVENT(hist,
-	UFT_PROTO(int a, uint32_t b, uint64_t c),
-	UFT_ARGS(a, b, c),
-	UFT_STRUCT(
-		__field(int, a)
-		__field(uint32_t, b)
-		__field(uint64_t, c)
-	),
-	UFT_ASSIGN(
-		__entry->a = a;
-		__entry->b = b;
-		__entry->c = c;
-	),
-	UFT_PRINT("a=%d b=%u c=%llu", __entry->a, __entry->b, (unsigned long long)__entry->c))
-
-UFT_EVENT(histonly,
-	UFT_PROTO(int a, uint32_t b, uint64_t c),
-	UFT_ARGS(a, b, c),
-	UFT_STRUCT(
-		__field(int, a)
-		__field(uint32_t, b)
-		__field(uint64_t, c)
-	),
-	UFT_ASSIGN(
-		__entry->a = a;
-		__entry->b = b;
-		__entry->c = c;
-	),
-	UFT_PRINT("a=%d b=%u c=%llu", __entry->a, __entry->b, (unsigned long long)__entry->c))
+BENCH_INTS_EVENT(ints)
+/* Under two filters (set by bench_uft.c): one that passes and one that
+ * rejects, both after evaluating two terms. */
+BENCH_INTS_EVENT(fpass)
+BENCH_INTS_EVENT(frej)
+/* With a hist trigger (set by bench_uft.c), the event recorded too (hist)
+ * or soft-disabled so only the trigger runs (histonly). */
+BENCH_INTS_EVENT(hist)
+BENCH_INTS_EVENT(histonly)
 
 /* A short string copied into the record. */
 UFT_EVENT(str,
