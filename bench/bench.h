@@ -14,6 +14,8 @@
 #include <time.h>
 #include <x86intrin.h>
 
+#include "bench_time.h"
+
 /* Keeps the loop counter opaque: the loop is never removed, unrolled into
  * nothing or vectorized, and no memory is clobbered. Same in every variant. */
 #define BENCH_KEEP(i) __asm__ volatile("" : "+r"(i))
@@ -51,13 +53,6 @@ static inline uint64_t bench_tsc_end(void)
 	return t;
 }
 
-static uint64_t bench_mono_raw_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC_RAW, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 static void bench_calibrate(unsigned ms)
 {
 	uint64_t t0 = bench_mono_raw_ns(), c0 = __rdtsc(), t1, c1;
@@ -66,12 +61,6 @@ static void bench_calibrate(unsigned ms)
 		c1 = __rdtsc();
 	} while (t1 - t0 < ms * 1000000ull);
 	bench_tsc_ghz = (double)(c1 - c0) / (double)(t1 - t0);
-}
-
-static int bench_cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return x < y ? -1 : x > y;
 }
 
 struct bench_opts {

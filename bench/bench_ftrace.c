@@ -11,21 +11,14 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench_time.h"
 #include "ftrace_fib.h"
 #include "ftrace_fn.h"
 #include "lib/tracefs.h"
 
 static double now_ns(void)
 {
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC_RAW, &ts);
-	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
-
-static int cmp(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return x < y ? -1 : x > y;
+	return (double)bench_mono_raw_ns();
 }
 
 static double run(unsigned (*fn)(unsigned), long n, int reps)
@@ -41,7 +34,7 @@ static double run(unsigned (*fn)(unsigned), long n, int reps)
 		t[r] = (now_ns() - a) / (double)n;
 	}
 	__asm__ volatile("" : : "r"(s));
-	qsort(t, (size_t)reps, sizeof(t[0]), cmp);
+	qsort(t, (size_t)reps, sizeof(t[0]), bench_cmp_double);
 	return t[reps / 2];
 }
 
@@ -57,7 +50,7 @@ static double run_fib(int reps)
 		t[r] = (now_ns() - a) / (double)bf_fib_calls(FIB_N);
 	}
 	__asm__ volatile("" : : "r"(s));
-	qsort(t, (size_t)reps, sizeof(t[0]), cmp);
+	qsort(t, (size_t)reps, sizeof(t[0]), bench_cmp_double);
 	return t[reps / 2];
 }
 

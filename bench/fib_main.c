@@ -10,19 +10,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench_time.h"
 #include "ftrace_fib.h"
 
 static double now_ns(void)
 {
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC_RAW, &ts);
-	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
-
-static int cmp(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return x < y ? -1 : x > y;
+	return (double)bench_mono_raw_ns();
 }
 
 int main(int argc, char **argv)
@@ -57,7 +50,7 @@ int main(int argc, char **argv)
 		t[r] = (now_ns() - a) / (double)bf_fib_calls(n);
 	}
 	__asm__ volatile("" : : "r"(s));
-	qsort(t, (size_t)reps, sizeof(t[0]), cmp);
+	qsort(t, (size_t)reps, sizeof(t[0]), bench_cmp_double);
 	printf("FIB %.3f %lu\n", t[reps / 2], bf_fib_calls(n));
 	return 0;
 }
