@@ -36,40 +36,28 @@ static const char ftr_exit_format[] =
     "\nprint fmt: \"<-- %ps (%d) (start: %llx  end: %llx) over: %d\", (void *)REC->func, "
     "REC->depth, REC->calltime, REC->rettime, REC->depth\n";
 
+/* Records of pid (the structs have no implicit padding: every byte is set). */
 static inline struct uft_rec_function ftr_fn(int pid, uint64_t ip, uint64_t parent)
 {
-	struct uft_rec_function r;
-	memset(&r, 0, sizeof(r));
-	r.common.type = UFT_ID_FUNCTION;
-	r.common.pid = pid;
-	r.ip = ip;
-	r.parent_ip = parent;
-	return r;
+	return (struct uft_rec_function){
+	    .common = {.type = UFT_ID_FUNCTION, .pid = pid}, .ip = ip, .parent_ip = parent};
 }
 
 static inline struct uft_rec_funcgraph_entry ftr_ent(int pid, uint64_t func, int depth)
 {
-	struct uft_rec_funcgraph_entry r;
-	memset(&r, 0, sizeof(r));
-	r.common.type = UFT_ID_FUNCGRAPH_ENTRY;
-	r.common.pid = pid;
-	r.func = func;
-	r.depth = depth;
-	return r;
+	return (struct uft_rec_funcgraph_entry){
+	    .common = {.type = UFT_ID_FUNCGRAPH_ENTRY, .pid = pid}, .func = func, .depth = depth};
 }
 
 static inline struct uft_rec_funcgraph_exit ftr_exit(int pid, uint64_t func, int depth,
 						     uint64_t calltime, uint64_t rettime)
 {
-	struct uft_rec_funcgraph_exit r;
-	memset(&r, 0, sizeof(r));
-	r.common.type = UFT_ID_FUNCGRAPH_EXIT;
-	r.common.pid = pid;
-	r.func = func;
-	r.depth = depth;
-	r.calltime = calltime;
-	r.rettime = rettime;
-	return r;
+	return (struct uft_rec_funcgraph_exit){
+	    .common = {.type = UFT_ID_FUNCGRAPH_EXIT, .pid = pid},
+	    .func = func,
+	    .depth = depth,
+	    .calltime = calltime,
+	    .rettime = rettime};
 }
 
 #endif
