@@ -560,13 +560,6 @@ static bool take_count(struct probe *p)
 	}
 }
 
-static void set_on(uint32_t b, bool on)
-{
-	__atomic_store_n(&uft_buffers[b].on, on, __ATOMIC_SEQ_CST);
-	if (b == 0)
-		uft_buffer_update_fast();
-}
-
 void uft_ftrace_probe_hit(const struct uft_ftrace_site *s, uint32_t buffers, void *ra)
 {
 	for (; buffers; buffers &= buffers - 1) {
@@ -583,7 +576,7 @@ void uft_ftrace_probe_hit(const struct uft_ftrace_site *s, uint32_t buffers, voi
 				/* Counted only when it changes the state, as the kernel's. */
 				if (on == (pr->cmd == UFT_FF_TRACEON) || !take_count(pr))
 					break;
-				set_on(b, pr->cmd == UFT_FF_TRACEON);
+				uft_trig_set_tracing(b, pr->cmd == UFT_FF_TRACEON);
 				break;
 			case UFT_FF_SNAPSHOT:
 				if (take_count(pr))

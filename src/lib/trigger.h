@@ -83,5 +83,7 @@ extern _Atomic int uft_trig_wake_fd;
 
 /* Asks the tree for a snapshot of buffer b up to now (signal-safe). */
 void uft_trig_request_snapshot(uint32_t b);
+/* traceon/traceoff of buffer b, from any thread or signal handler. */
+void uft_trig_set_tracing(uint32_t b, bool on);
 
 #endif

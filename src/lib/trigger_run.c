@@ -30,7 +30,7 @@ static bool take_count(struct uft_trig *t)
 	}
 }
 
-static void set_tracing(uint32_t b, bool on)
+void uft_trig_set_tracing(uint32_t b, bool on)
 {
 	__atomic_store_n(&uft_buffers[b].on, on, __ATOMIC_SEQ_CST);
 	if (b == 0)
@@ -67,7 +67,7 @@ static void run_one(struct uft_trig *t, void *ra)
 		bool on = t->cmd == UFT_TRIG_TRACEON;
 		if (!__atomic_load_n(&b->on, __ATOMIC_RELAXED) == !on || !take_count(t))
 			return;
-		set_tracing(t->buffer, on);
+		uft_trig_set_tracing(t->buffer, on);
 		return;
 	}
 	case UFT_TRIG_ENABLE_EVENT:
