@@ -503,11 +503,8 @@ int uft__fast_filter_pass(const void *filter, const void *rec, uint32_t len)
 	struct uft_wring *w = &uft_tls.lv[0];
 	char comm[17];
 	const char *name = NULL;
-	if (uft_filter_needs(f) & UFT_FILTER_NEEDS_COMM) {
-		memcpy(comm, w->r->comm, 16);
-		comm[16] = 0;
-		name = comm;
-	}
+	if (uft_filter_needs(f) & UFT_FILTER_NEEDS_COMM)
+		name = thread_comm(w, comm);
 	return uft_filter_match(f, rec, len, w->cpu, name);
 }
 
