@@ -422,9 +422,9 @@ uintptr_t uft_ftrace_exit(uintptr_t sp)
 	struct shadow e = st->e[i - 1];
 	pop_one(st);
 	uint32_t mask = e.mask & __atomic_load_n(&uft_ftrace_graph_buffers, __ATOMIC_RELAXED);
-	if (e.gen != __atomic_load_n(&uft_ftrace_graph_gen, __ATOMIC_RELAXED))
+	if (e.gen != __atomic_load_n(&uft_ftrace_graph_gen, __ATOMIC_RELAXED) || t->notrace)
 		mask = 0;
-	if ((mask & GLOBAL) && !t->notrace) {
+	if (mask & GLOBAL) {
 		struct uft_fast_rsv rsv;
 		char *rec = uft_fast_reserve_type(UFT_ID_FUNCGRAPH_EXIT,
 						  sizeof(struct uft_rec_funcgraph_exit), &rsv);
@@ -444,7 +444,7 @@ uintptr_t uft_ftrace_exit(uintptr_t sp)
 			mask &= ~GLOBAL;
 		}
 	}
-	if (mask && !t->notrace) {
+	if (mask) {
 		struct uft_rec_funcgraph_exit r = {{0, 0, 0, 0}, e.func, e.depth,
 						   st->overrun,	 0,	 0};
 		for (; mask; mask &= mask - 1) {

@@ -404,14 +404,19 @@ static void *reserve_special(struct uft_rsv *rsv, const struct uft_target *tt, v
 	return reserve_scratch(rsv);
 }
 
+/* Reserves in one target, rsv->ti. */
+static inline void *reserve_target(struct uft_rsv *rsv, const struct uft_target *tt, void *ra)
+{
+	rsv->filter = tt->filter;
+	return unlikely(tt->st != NULL) ? reserve_special(rsv, tt, ra)
+					: reserve_in(rsv, tt->buffer);
+}
+
 static void *reserve_next(struct uft_rsv *rsv, void *ra)
 {
 	const struct uft_targets *tg = rsv->targets;
 	while (++rsv->ti < tg->nr) {
-		const struct uft_target *tt = &tg->t[rsv->ti];
-		rsv->filter = tt->filter;
-		void *rec = unlikely(tt->st != NULL) ? reserve_special(rsv, tt, ra)
-						     : reserve_in(rsv, tt->buffer);
+		void *rec = reserve_target(rsv, &tg->t[rsv->ti], ra);
 		if (rec)
 			return rec;
 	}
@@ -447,10 +452,7 @@ void *uft_reserve_buffer(struct uft_rsv *rsv, const struct uft_event *ev, uint32
 		rsv->len = len;
 		rsv->targets = tg;
 		rsv->ti = i;
-		rsv->filter = tt->filter;
-		return unlikely(tt->st != NULL)
-			   ? reserve_special(rsv, tt, __builtin_return_address(0))
-			   : reserve_in(rsv, buffer);
+		return reserve_target(rsv, tt, __builtin_return_address(0));
 	}
 	return NULL;
 }
@@ -503,11 +505,8 @@ int uft__fast_filter_pass(const void *filter, const void *rec, uint32_t len)
 	struct uft_wring *w = &uft_tls.lv[0];
 	char comm[17];
 	const char *name = NULL;
-	if (uft_filter_needs(f) & UFT_FILTER_NEEDS_COMM) {
-		memcpy(comm, w->r->comm, 16);
-		comm[16] = 0;
-		name = comm;
-	}
+	if (uft_filter_needs(f) & UFT_FILTER_NEEDS_COMM)
+		name = thread_comm(w, comm);
 	return uft_filter_match(f, rec, len, w->cpu, name);
 }
 
