@@ -114,8 +114,15 @@ void uft_trig_run_early(const struct uft_trig_list *l, void *ra)
  * record is in the snapshot. Saved and restored around each record's
  * triggers, so a signal handler's record keeps its own. */
 static __thread uint32_t hist_snaps __attribute__((tls_model("initial-exec")));
-/* What post[] holds for them: one pseudo trigger per buffer. */
-static struct uft_trig hist_snap_post[UFT_MAX_BUFFERS];
+/* What post[] holds for them: an unlimited snapshot trigger per buffer. */
+static struct uft_trig hist_snap_post[UFT_MAX_BUFFERS] = {
+    [0 ... UFT_MAX_BUFFERS - 1] = {.cmd = UFT_TRIG_SNAPSHOT, .count = UFT_TRIG_UNLIMITED}};
+
+static __attribute__((constructor)) void hist_snap_init(void)
+{
+	for (uint32_t b = 0; b < UFT_MAX_BUFFERS; b++)
+		hist_snap_post[b].buffer = b;
+}
 
 void uft_trig_hist_snapshot(uint32_t b)
 {
@@ -189,12 +196,9 @@ void uft_trig_run_post(struct uft_trig *const *post, unsigned n, void *ra)
 {
 	/* The kernel records the stack and takes the snapshot before its
 	 * traceoff, which alone waits for the commit. */
-	for (unsigned i = 0; i < n; i++) {
-		if (post[i] >= hist_snap_post && post[i] < hist_snap_post + UFT_MAX_BUFFERS)
-			uft_trig_request_snapshot((uint32_t)(post[i] - hist_snap_post));
-		else if (post[i]->cmd != UFT_TRIG_TRACEOFF)
+	for (unsigned i = 0; i < n; i++)
+		if (post[i]->cmd != UFT_TRIG_TRACEOFF)
 			run_one(post[i], ra);
-	}
 	for (unsigned i = 0; i < n; i++)
 		if (post[i]->cmd == UFT_TRIG_TRACEOFF)
 			run_one(post[i], ra);
