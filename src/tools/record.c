@@ -38,22 +38,24 @@ static void on_sigint(int sig)
 
 static void usage(FILE *f)
 {
-	fprintf(
-	    f, "usage: uft record [-e EVENT]... [-p TRACER [-l GLOB]... [-n GLOB]... [-g FUNC]...\n"
-	       "                  [--max-graph-depth N]] [-o FILE] [-b KB] [-C CLOCK]\n"
-	       "                  [-M overwrite|discard] [-q] -- CMD [ARGS]\n"
-	       "  -e EVENT   SYSTEM:EVENT, SYSTEM:*, SYSTEM, EVENT or all (default all)\n"
-	       "  -p TRACER  function or function_graph: trace the functions of CMD\n"
-	       "  -l GLOB    trace only the functions GLOB matches (set_ftrace_filter)\n"
-	       "  -n GLOB    do not trace the functions GLOB matches (set_ftrace_notrace)\n"
-	       "  -g FUNC    graph FUNC and what it calls (set_graph_function)\n"
-	       "  --max-graph-depth N  graph N levels deep at most (max_graph_depth)\n"
-	       "  -o FILE    output file (default trace.dat)\n"
-	       "  -b KB      buffer size per thread in KiB (default 1024)\n"
-	       "  -C CLOCK   trace clock: local global counter uptime perf mono mono_raw boot"
-	       " tai x86-tsc\n"
-	       "  -M MODE    overwrite (flight recorder, default) or discard (drop new events)\n"
-	       "  -q         no summary\n");
+	fprintf(f,
+		"usage: uft record [-e EVENT [-f FILTER]]... [-p TRACER [-l GLOB]... [-n GLOB]... "
+		"[-g FUNC]...\n"
+		"                  [--max-graph-depth N]] [-o FILE] [-b KB] [-C CLOCK]\n"
+		"                  [-M overwrite|discard] [-q] -- CMD [ARGS]\n"
+		"  -e EVENT   SYSTEM:EVENT, SYSTEM:*, SYSTEM, EVENT or all (default all)\n"
+		"  -f FILTER  filter the -e before it (the kernel's filter syntax)\n"
+		"  -p TRACER  function or function_graph: trace the functions of CMD\n"
+		"  -l GLOB    trace only the functions GLOB matches (set_ftrace_filter)\n"
+		"  -n GLOB    do not trace the functions GLOB matches (set_ftrace_notrace)\n"
+		"  -g FUNC    graph FUNC and what it calls (set_graph_function)\n"
+		"  --max-graph-depth N  graph N levels deep at most (max_graph_depth)\n"
+		"  -o FILE    output file (default trace.dat)\n"
+		"  -b KB      buffer size per thread in KiB (default 1024)\n"
+		"  -C CLOCK   trace clock: local global counter uptime perf mono mono_raw boot"
+		" tai x86-tsc\n"
+		"  -M MODE    overwrite (flight recorder, default) or discard (drop new events)\n"
+		"  -q         no summary\n");
 }
 
 static int accept_proc(struct collect *c, int lsock)
