@@ -31,6 +31,10 @@ printf '%s\n' "uft: filter of demo:request:" "status >= 400 && nosuch == 1" \
 diff "$tmp/want.txt" "$tmp/err.txt"
 [ "$($UFT report -i "$tmp/b.dat" | grep -c ' request: ')" -eq 5 ]
 
-# -f needs an -e before it
-if $UFT record -f 'x == 1' -o "$tmp/x.dat" -- true 2>/dev/null; then exit 1; fi
+# -f needs an -e before it: a usage error, nothing written
+rc=0
+$UFT record -f 'x == 1' -o "$tmp/x.dat" -- true 2>"$tmp/f.err" || rc=$?
+[ $rc -eq 2 ] || exit 1
+[ "$(cat "$tmp/f.err")" = "uft record: -f must follow the -e it filters" ] || exit 1
+[ ! -e "$tmp/x.dat" ] || exit 1
 echo ok
