@@ -64,6 +64,11 @@ $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) $(PKG_CFLAGS) -c $< -o $@
 
+# The graph tracer's fast path runs between trampolines that save no vector
+# register: it must use none and call nothing (no sanitizer runtime either).
+$(BUILD)/obj/src/lib/ftrace_fast.o: CFLAGS_ALL := $(filter-out -fsanitize=%,$(CFLAGS_ALL)) \
+	-mgeneral-regs-only -fno-sanitize=all
+
 $(BUILD)/obj/%.o: %.S
 	@mkdir -p $(dir $@)
 	$(CC) -c $< -o $@

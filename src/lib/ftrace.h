@@ -1,10 +1,11 @@
 /* Function tracing by patching (the kernel's dynamic ftrace, in user space).
  * Code built with -fpatchable-function-entry=5 starts every function with a
  * 5-byte NOP sled listed in the object's __patchable_function_entries
- * section. ftrace_sites.c finds the sleds and names them, ftrace_patch.c turns
- * the selected ones into calls to ftrace_tramp.S and back with every other
- * thread stopped, ftrace_hooks.c writes the records and ftrace_unwind.c keeps
- * C++ exceptions working under the graph tracer. */
+ * section. ftrace_sites.c finds the sleds, names them and builds their stubs,
+ * ftrace_patch.c turns the selected ones into calls or jumps to
+ * ftrace_tramp.S and back with every other thread stopped, ftrace_hooks.c
+ * (and ftrace_fast.c, the graph tracer's common case) writes the records and
+ * ftrace_unwind.c keeps C++ exceptions working under the graph tracer. */
 #ifndef UFT_LIB_FTRACE_H
 #define UFT_LIB_FTRACE_H
 
@@ -22,13 +23,26 @@ struct uft_ftrace_site {
 	uintptr_t func;	  /* the function's entry (its symbol's address) */
 	const char *name; /* the function's name */
 	uint8_t orig[UFT_FTRACE_SLED];
-	uint8_t patched;     /* the sled holds the call */
+	uint8_t patched;     /* enum uft_ftrace_sled: what the sled holds */
 	uint8_t graph_start; /* in set_graph_function */
 	uint8_t graph_skip;  /* in set_graph_notrace */
 	uint32_t fn_mask;    /* buffers the function tracer writes */
 	uint32_t graph_mask; /* buffers the graph tracer writes */
 	uint32_t probe;	     /* buffers with a function command on it */
 };
+
+/* What a sled holds. A function only traced by the function tracer (or
+ * with a function command) calls uft_ftrace_caller, which returns into its
+ * body. A function under the graph tracer jumps to its own stub, which calls
+ * uft_ftrace_graph_caller, then calls the body, so that every return goes
+ * where the processor's return prediction expects (see ftrace_tramp.S). */
+enum uft_ftrace_sled { UFT_SLED_NOP, UFT_SLED_CALL, UFT_SLED_STUB };
+
+/* Stubs: 16 bytes each after a 16-byte header on each 4 KiB page of an
+ * object's stub area, the header holding the page's first site. */
+#define UFT_FTRACE_STUB 16
+#define UFT_FTRACE_STUB_PAGE 4096
+#define UFT_FTRACE_STUBS_PER_PAGE (UFT_FTRACE_STUB_PAGE / UFT_FTRACE_STUB - 1)
 
 /* A loaded object with sleds. Its sites are sorted by address and never move
  * or go away (the hooks read them without a lock). */
@@ -37,7 +51,8 @@ struct uft_ftrace_obj {
 	const char *mod;  /* its name in available_filter_functions; NULL: the program */
 	uintptr_t base;	  /* load bias */
 	uintptr_t lo, hi; /* range of its sleds */
-	uintptr_t stub;	  /* a jump to the trampoline within reach of the sleds */
+	uintptr_t stub;	  /* jumps to the trampolines within reach of the sleds */
+	uintptr_t stubs;  /* the first page of its sites' stubs */
 	struct uft_ftrace_site *sites;
 	uint32_t nr;
 	bool gone; /* unloaded since it was scanned: never patched again */
@@ -52,6 +67,15 @@ int uft_ftrace_scan(void);
 /* Bumped (release) after an object is marked gone: a site found before is
  * to be looked up again. */
 extern uint32_t uft_ftrace_sites_gen;
+/* The stub of a site, and the site of the address a stub's first call
+ * returns to. */
+uintptr_t uft_ftrace_stub_of(const struct uft_ftrace_obj *o, const struct uft_ftrace_site *s);
+static inline struct uft_ftrace_site *uft_ftrace_stub_site(uintptr_t ret)
+{
+	uintptr_t page = ret & ~(uintptr_t)(UFT_FTRACE_STUB_PAGE - 1);
+	struct uft_ftrace_site *first = *(struct uft_ftrace_site **)page;
+	return first + ((ret - page) / UFT_FTRACE_STUB - 1);
+}
 /* The site whose call returns to `ret`, or NULL. Lock-free. */
 __attribute__((visibility("hidden"))) struct uft_ftrace_site *uft_ftrace_site_at(uintptr_t ret);
 
@@ -66,7 +90,14 @@ int uft_ftrace_apply(bool sync, void (*stopped)(void *ctx), void *ctx);
 bool uft_ftrace_in_hook(void);
 /* Called by the hooks as they leave: stops the thread if it was signaled
  * to stop while inside (ftrace_patch.c). */
-void uft_ftrace_stop_point(void);
+extern __thread uint32_t uft_ftrace_stop_pending
+    __attribute__((tls_model("initial-exec"), visibility("hidden")));
+__attribute__((visibility("hidden"))) void uft_ftrace_stop_now(void);
+static inline void uft_ftrace_stop_point(void)
+{
+	if (__builtin_expect(uft_ftrace_stop_pending != 0, 0))
+		uft_ftrace_stop_now();
+}
 /* Marks the calling thread as inside a hook (so it traces nothing, e.g. a
  * traced function libc calls while the patcher has the others stopped);
  * returns the previous mark for uft_ftrace_unhold(). */
@@ -79,11 +110,11 @@ struct uft_ftrace_pids {
 	uint32_t nr;
 	int32_t tid[];
 };
-extern struct uft_ftrace_pids *uft_ftrace_pids[32];
+extern struct uft_ftrace_pids *uft_ftrace_pids[32] __attribute__((visibility("hidden")));
 /* max_graph_depth (0: unlimited) and the number of set_graph_function sites
  * (0: every function starts a graph). */
-extern uint32_t uft_ftrace_max_depth;
-extern uint32_t uft_ftrace_graph_starts;
+extern uint32_t uft_ftrace_max_depth __attribute__((visibility("hidden")));
+extern uint32_t uft_ftrace_graph_starts __attribute__((visibility("hidden")));
 
 /* A function command's site was hit (tfs_ftrace.c runs the commands); `ra`
  * is the return address into the trampoline, where a stack trace starts. */

@@ -27,6 +27,7 @@
 #include "common/ftrace_records.h"
 #include "lib/clock.h"
 #include "lib/ftrace.h"
+#include "lib/ftrace_shadow.h"
 #include "lib/registry.h"
 #include "lib/runtime.h"
 #include <uft/fastpath.h>
@@ -37,55 +38,17 @@ uint32_t uft_ftrace_graph_starts;
 
 extern void uft_ftrace_return(void);
 
-#define SHADOW_MAX 512
-
-enum { KIND_TRACED, KIND_SKIP /* set_graph_notrace: it and its callees */ };
-
-struct shadow {
-	uintptr_t ret;	 /* the real return address */
-	uintptr_t *slot; /* where it was on the stack */
-	uintptr_t func;
-	uint64_t t0, t1; /* calltime in the clocks c0 and c1 */
-	uint32_t mask;	 /* buffers that got the entry record */
-	int32_t depth;
-	uint32_t siglvl; /* signal handlers running when it was pushed */
-	uint32_t gen;	 /* the graph tracer's run it belongs to */
-	uint8_t kind, start, c0, c1;
-};
-
-/* The thread's sites found last, by the sled's end, for the generation of
- * the objects' list they were found in. */
-#define SITE_CACHE 64
-struct site_slot {
-	uintptr_t ret;
-	struct uft_ftrace_site *site;
-	uint32_t gen;
-};
-
-struct fstack {
-	uint32_t top;
-	uint32_t starts;  /* set_graph_function entries on the stack */
-	uint32_t skips;	  /* set_graph_notrace entries on the stack */
-	uint32_t depth;	  /* traced entries on the stack */
-	uint32_t overrun; /* calls not hooked: the stack was full */
-	struct fstack *next_free;
-	struct site_slot cache[SITE_CACHE];
-	struct shadow e[SHADOW_MAX];
-};
-
-static __thread uint32_t busy __attribute__((tls_model("initial-exec")));
-static __thread struct fstack *stack __attribute__((tls_model("initial-exec")));
+__thread uint32_t uft_ftrace_busy;
+__thread struct fstack *uft_ftrace_stack;
 
 /* Stacks of exited threads, for new threads (a thread's first hook may run
  * in a signal handler: a busy lock means a fresh mapping). */
 static pthread_mutex_t free_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct fstack *free_stacks;
 
-static struct fstack *thread_stack(void)
+static __attribute__((noinline)) struct fstack *new_thread_stack(void)
 {
-	struct fstack *s = stack;
-	if (__builtin_expect(s != NULL, 1))
-		return s;
+	struct fstack *s = NULL;
 	if (pthread_mutex_trylock(&free_lock) == 0) {
 		s = free_stacks;
 		if (s)
@@ -100,16 +63,22 @@ static struct fstack *thread_stack(void)
 		s = p;
 	}
 	memset(s, 0, offsetof(struct fstack, e));
-	stack = s;
+	uft_ftrace_stack = s;
 	return s;
+}
+
+static inline struct fstack *thread_stack(void)
+{
+	struct fstack *s = uft_ftrace_stack;
+	return __builtin_expect(s != NULL, 1) ? s : new_thread_stack();
 }
 
 void uft_ftrace_thread_exit(void)
 {
-	struct fstack *s = stack;
+	struct fstack *s = uft_ftrace_stack;
 	if (!s || s->top)
 		return; /* hooked returns still ahead: keep it */
-	stack = NULL;
+	uft_ftrace_stack = NULL;
 	pthread_mutex_lock(&free_lock);
 	s->next_free = free_stacks;
 	free_stacks = s;
@@ -145,15 +114,16 @@ static int32_t thread_tid(struct uft_tls *t)
 	return t->tid;
 }
 
-/* The buffers of mask that trace thread tid (set_ftrace_pid). */
-static uint32_t pid_filter(uint32_t mask, int32_t tid)
+/* The buffers of mask that trace the calling thread (set_ftrace_pid). */
+static uint32_t pid_filter(struct uft_tls *t, uint32_t mask)
 {
 	for (uint32_t m = mask; m; m &= m - 1) {
 		unsigned b = (unsigned)__builtin_ctz(m);
 		const struct uft_ftrace_pids *pl =
 		    __atomic_load_n(&uft_ftrace_pids[b], __ATOMIC_ACQUIRE);
-		if (!pl)
+		if (__builtin_expect(!pl, 1))
 			continue;
+		int32_t tid = thread_tid(t);
 		bool in = false;
 		for (uint32_t i = 0; i < pl->nr && !in; i++)
 			in = pl->tid[i] == tid;
@@ -218,11 +188,6 @@ void uft_ftrace_events_init(void)
  * the run its entry was, so a buffer never holds an exit without its entry. */
 uint32_t uft_ftrace_fn_buffers, uft_ftrace_graph_buffers, uft_ftrace_graph_gen;
 
-/* The global buffer (bit 0 of a mask) takes the inline reservation of static
- * events when it can (uft/fastpath.h: level 0, the record fits the page, raw
- * TSC); every other case goes through uft_write_to_buffer. */
-#define GLOBAL 1u
-
 static void write_function(uint32_t mask, const struct uft_ftrace_site *s, uintptr_t parent)
 {
 	if (mask & GLOBAL) {
@@ -266,59 +231,41 @@ static void write_entry(uint32_t mask, uintptr_t func, int32_t depth)
 		uft_write_to_buffer((uint32_t)__builtin_ctz(mask), &ent_ev, &r, sizeof(r), NULL, 0);
 }
 
-static void pop_one(struct fstack *st)
-{
-	struct shadow *e = &st->e[st->top - 1];
-	if (e->start)
-		st->starts--;
-	if (e->kind == KIND_SKIP)
-		st->skips--;
-	else
-		st->depth--;
-	atomic_signal_fence(memory_order_seq_cst);
-	st->top--;
-}
-
 /* Drops the entries of frames a long jump left (see the top comment). */
 static void drop_dead(struct fstack *st, uintptr_t *slot, uint32_t siglvl)
 {
-	while (st->top) {
-		const struct shadow *e = &st->e[st->top - 1];
-		/* The same slot still holding the return hook is a tail call:
-		 * the entry lives on below the new one. */
-		if (e->siglvl > siglvl || (e->siglvl == siglvl && e->slot < slot) ||
-		    (e->siglvl == siglvl && e->slot == slot &&
-		     *slot != (uintptr_t)uft_ftrace_return))
-			pop_one(st);
-		else
-			break;
-	}
+	while (st->top && !shadow_alive(&st->e[st->top - 1], slot, siglvl))
+		shadow_pop(st);
 }
 
-static void graph_entry(struct uft_tls *t, struct fstack *st, struct uft_ftrace_site *s,
-			uintptr_t *slot, uint32_t mask)
+/* Pushes the shadow entry of a call whose return address is at `slot`, to
+ * be replaced by `hook`: whether it did (the caller then puts the hook in
+ * place). */
+static bool graph_entry(struct uft_tls *t, struct fstack *st, struct uft_ftrace_site *s,
+			uintptr_t *slot, uint32_t mask, uintptr_t hook)
 {
 	if (!st)
-		return;
+		return false;
 	drop_dead(st, slot, t->in_signal);
 	bool start = s->graph_start;
 	uint8_t kind = s->graph_skip ? KIND_SKIP : KIND_TRACED;
 	if (st->skips)
-		return; /* under a set_graph_notrace function */
+		return false; /* under a set_graph_notrace function */
 	if (kind == KIND_TRACED) {
 		if (__atomic_load_n(&uft_ftrace_graph_starts, __ATOMIC_RELAXED) && !st->starts &&
 		    !start)
-			return;
+			return false;
 		uint32_t max = __atomic_load_n(&uft_ftrace_max_depth, __ATOMIC_RELAXED);
 		if (max && st->depth >= max)
-			return;
+			return false;
 	}
 	if (st->top >= SHADOW_MAX) {
 		st->overrun++;
-		return;
+		return false;
 	}
 	struct shadow *e = &st->e[st->top];
 	e->ret = *slot;
+	e->hook = hook;
 	e->slot = slot;
 	e->func = s->func;
 	e->depth = (int32_t)st->depth;
@@ -327,7 +274,7 @@ static void graph_entry(struct uft_tls *t, struct fstack *st, struct uft_ftrace_
 	e->kind = kind;
 	e->start = start;
 	e->mask = kind == KIND_TRACED ? mask : 0;
-	e->c0 = e->c1 = 0xff;
+	e->c0 = e->c1 = NO_CLOCK;
 	/* The entry record is written before the entry is pushed: a signal
 	 * handler's traced calls in between push and pop above it. calltime is
 	 * the entry record's own timestamp in the global buffer (the local
@@ -346,10 +293,10 @@ static void graph_entry(struct uft_tls *t, struct fstack *st, struct uft_ftrace_
 		uint8_t c = (uint8_t)uft_buffers[__builtin_ctz(m)].clock;
 		if (c == e->c0 || c == e->c1)
 			continue;
-		if (e->c0 == 0xff) {
+		if (e->c0 == NO_CLOCK) {
 			e->c0 = c;
 			e->t0 = uft_clock_now((enum uft_clock)c);
-		} else if (e->c1 == 0xff) {
+		} else if (e->c1 == NO_CLOCK) {
 			e->c1 = c;
 			e->t1 = uft_clock_now((enum uft_clock)c);
 		}
@@ -364,7 +311,28 @@ static void graph_entry(struct uft_tls *t, struct fstack *st, struct uft_ftrace_
 	else
 		st->depth++;
 	atomic_signal_fence(memory_order_seq_cst);
-	*slot = (uintptr_t)uft_ftrace_return;
+	return true;
+}
+
+/* What every tracer wants of a call of site s: its function records, its
+ * graph entry (the return hooked by `hook`: whether it was) and its
+ * commands, whose stack traces start at `ra`. */
+static bool on_call(struct uft_tls *t, struct fstack *st, struct uft_ftrace_site *s,
+		    uintptr_t *slot, uintptr_t hook, void *ra)
+{
+	uint32_t fn = __atomic_load_n(&s->fn_mask, __ATOMIC_RELAXED) &
+		      __atomic_load_n(&uft_ftrace_fn_buffers, __ATOMIC_RELAXED);
+	uint32_t gr = __atomic_load_n(&s->graph_mask, __ATOMIC_RELAXED) &
+		      __atomic_load_n(&uft_ftrace_graph_buffers, __ATOMIC_RELAXED);
+	uint32_t probe = __atomic_load_n(&s->probe, __ATOMIC_RELAXED);
+	bool hooked = false;
+	if (fn && (fn = pid_filter(t, fn)))
+		write_function(fn, s, *slot);
+	if (gr && (gr = pid_filter(t, gr)))
+		hooked = graph_entry(t, st, s, slot, gr, hook);
+	if (probe && (probe = pid_filter(t, probe)))
+		uft_ftrace_probe_hit(s, probe, ra);
+	return hooked;
 }
 
 /* Called by uft_ftrace_caller: `sled_end` is where the patched call returns,
@@ -372,29 +340,37 @@ static void graph_entry(struct uft_tls *t, struct fstack *st, struct uft_ftrace_
 void uft_ftrace_entry(uintptr_t sled_end, uintptr_t *slot)
 {
 	struct uft_tls *t = &uft_tls;
-	if (busy || t->notrace)
+	if (uft_ftrace_busy || t->notrace)
 		return;
-	busy = 1;
+	uft_ftrace_busy = 1;
 	atomic_signal_fence(memory_order_seq_cst);
 	struct fstack *st = thread_stack();
 	struct uft_ftrace_site *s = site_of(st, sled_end);
-	if (s) {
-		int32_t tid = thread_tid(t);
-		uint32_t fn = __atomic_load_n(&s->fn_mask, __ATOMIC_RELAXED) &
-			      __atomic_load_n(&uft_ftrace_fn_buffers, __ATOMIC_RELAXED);
-		uint32_t gr = __atomic_load_n(&s->graph_mask, __ATOMIC_RELAXED) &
-			      __atomic_load_n(&uft_ftrace_graph_buffers, __ATOMIC_RELAXED);
-		uint32_t probe = __atomic_load_n(&s->probe, __ATOMIC_RELAXED);
-		if (fn && (fn = pid_filter(fn, tid)))
-			write_function(fn, s, *slot);
-		if (gr && (gr = pid_filter(gr, tid)))
-			graph_entry(t, st, s, slot, gr);
-		if (probe && (probe = pid_filter(probe, tid)))
-			uft_ftrace_probe_hit(s, probe, __builtin_return_address(0));
-	}
+	if (s && on_call(t, st, s, slot, (uintptr_t)uft_ftrace_return, __builtin_return_address(0)))
+		*slot = (uintptr_t)uft_ftrace_return;
 	atomic_signal_fence(memory_order_seq_cst);
-	busy = 0;
+	uft_ftrace_busy = 0;
 	uft_ftrace_stop_point();
+}
+
+/* Called by uft_ftrace_graph_caller from the stub of a site (`in_stub` is
+ * where its first call returns): 0 when the return is taken, the stub then
+ * calling the body with the return landing on its jump to uft_ftrace_return;
+ * else the body's address, to go to directly. */
+uintptr_t uft_ftrace_graph_entry(uintptr_t in_stub, uintptr_t *slot)
+{
+	struct uft_ftrace_site *s = uft_ftrace_stub_site(in_stub);
+	struct uft_tls *t = &uft_tls;
+	if (uft_ftrace_busy || t->notrace)
+		return s->addr + UFT_FTRACE_SLED;
+	uft_ftrace_busy = 1;
+	atomic_signal_fence(memory_order_seq_cst);
+	struct fstack *st = thread_stack();
+	bool hooked = on_call(t, st, s, slot, in_stub + 5, __builtin_return_address(0));
+	atomic_signal_fence(memory_order_seq_cst);
+	uft_ftrace_busy = 0;
+	uft_ftrace_stop_point();
+	return hooked ? 0 : s->addr + UFT_FTRACE_SLED;
 }
 
 /* Called by uft_ftrace_return with the stack pointer after the return:
@@ -403,9 +379,9 @@ uintptr_t uft_ftrace_exit(uintptr_t sp)
 {
 	uintptr_t *slot = (uintptr_t *)sp - 1;
 	struct uft_tls *t = &uft_tls;
-	struct fstack *st = stack;
-	uint32_t was_busy = busy;
-	busy = 1;
+	struct fstack *st = uft_ftrace_stack;
+	uint32_t was_uft_ftrace_busy = uft_ftrace_busy;
+	uft_ftrace_busy = 1;
 	atomic_signal_fence(memory_order_seq_cst);
 	/* The entry is the newest one for this slot; newer ones are dead. */
 	uint32_t i = st ? st->top : 0;
@@ -418,11 +394,12 @@ uintptr_t uft_ftrace_exit(uintptr_t sp)
 		abort();
 	}
 	while (st->top > i)
-		pop_one(st);
-	struct shadow e = st->e[i - 1];
-	pop_one(st);
-	uint32_t mask = e.mask & __atomic_load_n(&uft_ftrace_graph_buffers, __ATOMIC_RELAXED);
-	if (e.gen != __atomic_load_n(&uft_ftrace_graph_gen, __ATOMIC_RELAXED) || t->notrace)
+		shadow_pop(st);
+	/* Still on the stack while its record is written: nothing is pushed
+	 * above it meanwhile (the thread is in the hook). */
+	const struct shadow *e = &st->e[i - 1];
+	uint32_t mask = e->mask & __atomic_load_n(&uft_ftrace_graph_buffers, __ATOMIC_RELAXED);
+	if (e->gen != __atomic_load_n(&uft_ftrace_graph_gen, __ATOMIC_RELAXED) || t->notrace)
 		mask = 0;
 	if (mask & GLOBAL) {
 		struct uft_fast_rsv rsv;
@@ -433,33 +410,35 @@ uintptr_t uft_ftrace_exit(uintptr_t sp)
 			 * the local one and the record's TSC is rettime. */
 			struct uft_rec_funcgraph_exit *r = (struct uft_rec_funcgraph_exit *)rec;
 			uint64_t now = uft_tsc_to_ns(rsv.ts);
-			r->func = e.func;
-			r->depth = e.depth;
+			r->func = e->func;
+			r->depth = e->depth;
 			r->overrun = st->overrun;
-			r->calltime = e.c0 == UFT_CLOCK_LOCAL	? e.t0
-				      : e.c1 == UFT_CLOCK_LOCAL ? e.t1
-								: now;
+			r->calltime = e->c0 == UFT_CLOCK_LOCAL	 ? e->t0
+				      : e->c1 == UFT_CLOCK_LOCAL ? e->t1
+								 : now;
 			r->rettime = now;
 			uft_fast_commit(&rsv);
 			mask &= ~GLOBAL;
 		}
 	}
 	if (mask) {
-		struct uft_rec_funcgraph_exit r = {{0, 0, 0, 0}, e.func, e.depth,
-						   st->overrun,	 0,	 0};
+		struct uft_rec_funcgraph_exit r = {{0, 0, 0, 0}, e->func, e->depth,
+						   st->overrun,	 0,	  0};
 		for (; mask; mask &= mask - 1) {
 			uint32_t b = (uint32_t)__builtin_ctz(mask);
 			uint8_t c = (uint8_t)uft_buffers[b].clock;
 			r.rettime = uft_clock_now((enum uft_clock)c);
-			r.calltime = c == e.c0 ? e.t0 : c == e.c1 ? e.t1 : r.rettime;
+			r.calltime = c == e->c0 ? e->t0 : c == e->c1 ? e->t1 : r.rettime;
 			uft_write_to_buffer(b, &ret_ev, &r, sizeof(r), NULL, 0);
 		}
 	}
+	uintptr_t ret = e->ret;
+	shadow_pop(st);
 	atomic_signal_fence(memory_order_seq_cst);
-	busy = was_busy;
-	if (!was_busy)
+	uft_ftrace_busy = was_uft_ftrace_busy;
+	if (!was_uft_ftrace_busy)
 		uft_ftrace_stop_point();
-	return e.ret;
+	return ret;
 }
 
 static void **kept;
@@ -482,13 +461,13 @@ void uft_ftrace_keep(void *p)
 
 bool uft_ftrace_in_hook(void)
 {
-	return busy != 0;
+	return uft_ftrace_busy != 0;
 }
 
 uint32_t uft_ftrace_hold(void)
 {
-	uint32_t prev = busy;
-	busy = 1;
+	uint32_t prev = uft_ftrace_busy;
+	uft_ftrace_busy = 1;
 	atomic_signal_fence(memory_order_seq_cst);
 	return prev;
 }
@@ -496,33 +475,33 @@ uint32_t uft_ftrace_hold(void)
 void uft_ftrace_unhold(uint32_t prev)
 {
 	atomic_signal_fence(memory_order_seq_cst);
-	busy = prev;
+	uft_ftrace_busy = prev;
 	if (!prev)
 		uft_ftrace_stop_point();
 }
 
 void uft_ftrace_after_jump(void)
 {
-	busy = 0;
+	uft_ftrace_busy = 0;
 	uft_ftrace_stop_point();
 }
 
 void uft_ftrace_unhook_returns(void)
 {
-	struct fstack *st = stack;
+	struct fstack *st = uft_ftrace_stack;
 	if (!st)
 		return;
-	uint32_t was_busy = busy;
-	busy = 1;
+	uint32_t was_uft_ftrace_busy = uft_ftrace_busy;
+	uft_ftrace_busy = 1;
 	atomic_signal_fence(memory_order_seq_cst);
 	while (st->top) {
 		struct shadow *e = &st->e[st->top - 1];
-		if (*e->slot == (uintptr_t)uft_ftrace_return)
+		if (*e->slot == e->hook)
 			*e->slot = e->ret;
-		pop_one(st);
+		shadow_pop(st);
 	}
 	atomic_signal_fence(memory_order_seq_cst);
-	busy = was_busy;
-	if (!was_busy)
+	uft_ftrace_busy = was_uft_ftrace_busy;
+	if (!was_uft_ftrace_busy)
 		uft_ftrace_stop_point();
 }

@@ -33,16 +33,17 @@ struct change {
 	uintptr_t addr;
 	uint8_t bytes[UFT_FTRACE_SLED];
 	struct uft_ftrace_site *site;
-	uint8_t patch;
+	uint8_t to; /* enum uft_ftrace_sled */
 };
 
 /* The session the handler serves: the changes (for the PC fix-up) and the
  * release word it waits on. */
 static struct change *changes;
 static size_t nr_changes;
-static _Atomic uint32_t session;     /* odd while threads are to stop */
-static _Atomic uint32_t arrived;     /* threads waiting in this session */
-static __thread uint32_t stopped_in; /* the session this thread last stopped for */
+static _Atomic uint32_t session; /* odd while threads are to stop */
+static _Atomic uint32_t arrived; /* threads waiting in this session */
+/* the session this thread last stopped for */
+static __thread uint32_t stopped_in __attribute__((tls_model("initial-exec")));
 
 static long futex(_Atomic uint32_t *w, int op, uint32_t val)
 {
@@ -61,7 +62,7 @@ static void stop_wait(uint32_t s)
 /* A thread signaled inside a hook stops when it leaves the hook: so, once
  * every thread is stopped, no hook is halfway through acting on the state
  * the patcher is about to change. */
-static __thread uint32_t stop_pending;
+__thread uint32_t uft_ftrace_stop_pending __attribute__((tls_model("initial-exec")));
 
 static void stop_handler(int sig, siginfo_t *si, void *ucv)
 {
@@ -72,7 +73,7 @@ static void stop_handler(int sig, siginfo_t *si, void *ucv)
 		return; /* a late or repeated signal */
 	}
 	if (uft_ftrace_in_hook()) {
-		stop_pending = s;
+		uft_ftrace_stop_pending = s;
 		errno = saved;
 		return;
 	}
@@ -86,12 +87,10 @@ static void stop_handler(int sig, siginfo_t *si, void *ucv)
 	errno = saved;
 }
 
-void uft_ftrace_stop_point(void)
+void uft_ftrace_stop_now(void)
 {
-	uint32_t s = stop_pending;
-	if (__builtin_expect(!s, 1))
-		return;
-	stop_pending = 0;
+	uint32_t s = uft_ftrace_stop_pending;
+	uft_ftrace_stop_pending = 0;
 	atomic_signal_fence(memory_order_seq_cst);
 	int saved = errno;
 	/* The handler may have stopped this thread since (it found the hook
@@ -282,7 +281,7 @@ static int write_changes(void)
 		}
 		for (size_t k = i; k < j; k++) {
 			memcpy((void *)changes[k].addr, changes[k].bytes, UFT_FTRACE_SLED);
-			changes[k].site->patched = changes[k].patch;
+			changes[k].site->patched = changes[k].to;
 		}
 		mprotect((void *)start, end - start, PROT_READ | PROT_EXEC);
 		i = j;
@@ -291,9 +290,13 @@ static int write_changes(void)
 	return rc;
 }
 
-static bool wanted(const struct uft_ftrace_site *s)
+/* What the sled is to hold. A function command's stack trace starts in
+ * the function, so a site with one keeps the call into its body. */
+static uint8_t wanted(const struct uft_ftrace_site *s)
 {
-	return s->fn_mask || s->graph_mask || s->probe;
+	if (s->graph_mask && !s->probe)
+		return UFT_SLED_STUB;
+	return s->fn_mask || s->graph_mask || s->probe ? UFT_SLED_CALL : UFT_SLED_NOP;
 }
 
 int uft_ftrace_apply(bool sync, void (*stopped)(void *ctx), void *ctx)
@@ -337,14 +340,16 @@ int uft_ftrace_apply(bool sync, void (*stopped)(void *ctx), void *ctx)
 			struct change *ch = &c[n++];
 			ch->addr = s->addr;
 			ch->site = s;
-			ch->patch = !s->patched;
-			if (ch->patch) {
-				int32_t rel = (int32_t)((intptr_t)o->stub -
-							(intptr_t)(s->addr + UFT_FTRACE_SLED));
-				ch->bytes[0] = 0xe8;
-				memcpy(ch->bytes + 1, &rel, 4);
-			} else {
+			ch->to = wanted(s);
+			if (ch->to == UFT_SLED_NOP) {
 				memcpy(ch->bytes, s->orig, UFT_FTRACE_SLED);
+			} else {
+				uintptr_t to =
+				    ch->to == UFT_SLED_STUB ? uft_ftrace_stub_of(o, s) : o->stub;
+				int32_t rel =
+				    (int32_t)((intptr_t)to - (intptr_t)(s->addr + UFT_FTRACE_SLED));
+				ch->bytes[0] = ch->to == UFT_SLED_STUB ? 0xe9 : 0xe8;
+				memcpy(ch->bytes + 1, &rel, 4);
 			}
 		}
 	}

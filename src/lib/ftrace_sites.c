@@ -19,6 +19,8 @@ struct uft_ftrace_obj uft_ftrace_objs[UFT_FTRACE_MAX_OBJS];
 uint32_t uft_ftrace_nr_objs;
 
 extern void uft_ftrace_caller(void);
+extern void uft_ftrace_graph_caller(void);
+extern void uft_ftrace_return(void);
 
 struct elf_file {
 	const unsigned char *m;
@@ -155,41 +157,89 @@ static int by_addr(const void *a, const void *b)
 	return x->addr < y->addr ? -1 : x->addr > y->addr;
 }
 
-/* Writes the stub into the page at `at` if it is free: 0 or -1. */
-static int place_stub(uintptr_t at, size_t page)
+/* An absolute jump through the 8 bytes after it: 14 bytes. */
+static void put_jump(uint8_t *c, uintptr_t target)
 {
-	void *p = mmap((void *)at, page, PROT_READ | PROT_WRITE,
+	const uint8_t jmp[6] = {0xff, 0x25, 0, 0, 0, 0}; /* jmp *0(%rip) */
+	memcpy(c, jmp, sizeof(jmp));
+	memcpy(c + 6, &target, sizeof(target));
+}
+
+/* A call or jump (op) at c to target, both within reach. */
+static void put_rel(uint8_t *c, uint8_t op, uintptr_t target)
+{
+	int32_t rel = (int32_t)((intptr_t)target - (intptr_t)(c + 5));
+	c[0] = op;
+	memcpy(c + 1, &rel, sizeof(rel));
+}
+
+enum { THUNK_CALLER = 0, THUNK_GRAPH = 16, THUNK_RETURN = 32 };
+
+uintptr_t uft_ftrace_stub_of(const struct uft_ftrace_obj *o, const struct uft_ftrace_site *s)
+{
+	size_t k = (size_t)(s - o->sites);
+	return o->stubs + k / UFT_FTRACE_STUBS_PER_PAGE * UFT_FTRACE_STUB_PAGE +
+	       (k % UFT_FTRACE_STUBS_PER_PAGE + 1) * UFT_FTRACE_STUB;
+}
+
+static size_t stub_area_size(size_t nr)
+{
+	return UFT_FTRACE_STUB_PAGE *
+	       (1 + (nr + UFT_FTRACE_STUBS_PER_PAGE - 1) / UFT_FTRACE_STUBS_PER_PAGE);
+}
+
+/* Writes the object's stub area at `at` if the range is free: 0 or -1.
+ * Its first page holds the jumps to the trampolines, every later page a
+ * header (its first site) and the stubs of the sites that follow:
+ *	call graph thunk; call the body (the sled's end); jmp return thunk. */
+static int place_stubs(uintptr_t at, struct uft_ftrace_site *sites, size_t nr)
+{
+	size_t size = stub_area_size(nr);
+	void *p = mmap((void *)at, size, PROT_READ | PROT_WRITE,
 		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
 	if (p == MAP_FAILED)
 		return -1;
 	if ((uintptr_t)p != at) { /* a kernel that took the address as a hint */
-		munmap(p, page);
+		munmap(p, size);
 		return -1;
 	}
 	uint8_t *c = p;
-	const uint8_t jmp[6] = {0xff, 0x25, 0, 0, 0, 0}; /* jmp *0(%rip) */
-	uintptr_t target = (uintptr_t)uft_ftrace_caller;
-	memcpy(c, jmp, sizeof(jmp));
-	memcpy(c + 6, &target, sizeof(target));
-	if (mprotect(p, page, PROT_READ | PROT_EXEC) != 0) {
-		munmap(p, page);
+	put_jump(c + THUNK_CALLER, (uintptr_t)uft_ftrace_caller);
+	put_jump(c + THUNK_GRAPH, (uintptr_t)uft_ftrace_graph_caller);
+	put_jump(c + THUNK_RETURN, (uintptr_t)uft_ftrace_return);
+	for (size_t k = 0; k < nr; k++) {
+		size_t j = k % UFT_FTRACE_STUBS_PER_PAGE;
+		uint8_t *page = c + UFT_FTRACE_STUB_PAGE * (1 + k / UFT_FTRACE_STUBS_PER_PAGE);
+		if (!j) {
+			struct uft_ftrace_site *first = &sites[k];
+			memcpy(page, &first, sizeof(first));
+		}
+		uint8_t *st = page + (j + 1) * UFT_FTRACE_STUB;
+		put_rel(st, 0xe8, at + THUNK_GRAPH);
+		put_rel(st + 5, 0xe8, sites[k].addr + UFT_FTRACE_SLED);
+		put_rel(st + 10, 0xe9, at + THUNK_RETURN);
+		st[15] = 0xcc;
+	}
+	if (mprotect(p, size, PROT_READ | PROT_EXEC) != 0) {
+		munmap(p, size);
 		return -1;
 	}
 	return 0;
 }
 
-static bool in_reach(uintptr_t at, uintptr_t lo, uintptr_t hi)
+static bool in_reach(uintptr_t at, size_t size, uintptr_t lo, uintptr_t hi)
 {
 	const uintptr_t reach = 0x7fff0000u;
-	return (at >= hi ? at + 16 - lo : hi - at) < reach;
+	return (at >= hi ? at + size - lo : hi - at) < reach;
 }
 
-/* A page holding `jmp *uft_ftrace_caller` within a call's reach (rel32) of
- * every sled in [lo, hi]: the free gap of the address space nearest to the
- * object, from /proc/self/maps. */
-static uintptr_t make_stub(uintptr_t lo, uintptr_t hi)
+/* The stub area of an object's sites, within a call's reach (rel32) of
+ * every sled in [lo, hi]: in the free gap of the address space nearest to
+ * the object, from /proc/self/maps. */
+static uintptr_t make_stubs(uintptr_t lo, uintptr_t hi, struct uft_ftrace_site *sites, size_t nr)
 {
 	const size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	const size_t size = stub_area_size(nr);
 	FILE *f = fopen("/proc/self/maps", "re");
 	if (!f)
 		return 0;
@@ -202,9 +252,9 @@ static uintptr_t make_stub(uintptr_t lo, uintptr_t hi)
 			continue;
 		if (!more)
 			start = 0x7ffffffff000ul; /* the top of user space */
-		if (start > prev_end) {		  /* a gap [prev_end, start) */
-			uintptr_t cand = start - page <= lo ? start - page : prev_end;
-			if (cand >= prev_end && in_reach(cand, lo, hi)) {
+		if (start >= prev_end + size) {	  /* a gap [prev_end, start) that fits */
+			uintptr_t cand = start - size <= lo ? start - size : prev_end;
+			if (in_reach(cand, size, lo, hi)) {
 				uintptr_t d = cand < lo ? lo - cand : cand - hi;
 				if (d < best_dist) {
 					best = cand;
@@ -218,7 +268,7 @@ static uintptr_t make_stub(uintptr_t lo, uintptr_t hi)
 			prev_end = end;
 	}
 	fclose(f);
-	return best && place_stub(best, page) == 0 ? best : 0;
+	return best && place_stubs(best, sites, nr) == 0 ? best : 0;
 }
 
 /* The program's file, the path of a library. */
@@ -302,7 +352,7 @@ static int add_object(struct dl_phdr_info *info)
 		if (!w || sites[w - 1].addr != sites[k].addr)
 			sites[w++] = sites[k];
 	nr = w;
-	uintptr_t stub = make_stub(sites[0].addr, sites[nr - 1].addr + UFT_FTRACE_SLED);
+	uintptr_t stub = make_stubs(sites[0].addr, sites[nr - 1].addr + UFT_FTRACE_SLED, sites, nr);
 	struct uft_ftrace_obj *o = &uft_ftrace_objs[uft_ftrace_nr_objs];
 	if (!stub) {
 		/* Out of reach of any free page: kept without sites, so it is
@@ -325,6 +375,7 @@ static int add_object(struct dl_phdr_info *info)
 	o->lo = sites[0].addr;
 	o->hi = sites[nr - 1].addr;
 	o->stub = stub;
+	o->stubs = stub + UFT_FTRACE_STUB_PAGE;
 	o->sites = sites;
 	o->nr = (uint32_t)nr;
 	sites = NULL;
@@ -351,7 +402,8 @@ static bool reloaded(const struct uft_ftrace_obj *o)
 {
 	for (uint32_t k = 0; k < o->nr; k++)
 		if (o->sites[k].patched)
-			return *(const uint8_t *)o->sites[k].addr != 0xe8;
+			return *(const uint8_t *)o->sites[k].addr !=
+			       (o->sites[k].patched == UFT_SLED_STUB ? 0xe9 : 0xe8);
 	return false;
 }
 

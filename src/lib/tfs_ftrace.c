@@ -14,6 +14,7 @@
 #include "common/glob.h"
 #include "common/ring_reader.h"
 #include "lib/ftrace.h"
+#include "lib/ftrace_shadow.h"
 #include "lib/runtime.h"
 #include "lib/stack_event.h"
 #include "lib/tfs.h"
@@ -23,7 +24,6 @@ enum { TRACER_NOP, TRACER_FUNCTION, TRACER_GRAPH };
 static const char *const tracer_names[] = {"nop", "function", "function_graph"};
 
 static uint8_t tracer[UFT_MAX_BUFFERS];
-extern uint32_t uft_ftrace_fn_buffers, uft_ftrace_graph_buffers, uft_ftrace_graph_gen;
 
 /* Per buffer: how many sites set_ftrace_filter holds (0: every function).
  * The membership itself is a bit per buffer in `filt` / `notr`. */

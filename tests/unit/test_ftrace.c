@@ -86,6 +86,72 @@ NOINLINE int ft_raiser(int x)
 	return ft_leaf(x);
 }
 
+/* Calls of every shape the trampolines must keep intact: arguments on the
+ * stack, vector arguments, a variadic call (al counts the vector
+ * registers), results in rax:rdx, in xmm0 and through memory, a tail call. */
+struct cs_big {
+	long a, b, c, d;
+};
+
+NOINLINE long cs_many(int a, int b, int c, int d, int e, int f, int g, int h, double x, double y,
+		      struct cs_big s)
+{
+	__atomic_add_fetch(&sink, 1, __ATOMIC_RELAXED);
+	return a + 2 * b + 3 * c + 4 * d + 5 * e + 6 * f + 7 * g + 8 * h + (long)(x * 10) +
+	       (long)(y * 100) + s.a + s.b * 2 + s.c * 3 + s.d * 4;
+}
+
+NOINLINE struct cs_big cs_make(long v)
+{
+	__atomic_add_fetch(&sink, 1, __ATOMIC_RELAXED);
+	struct cs_big b = {v, v + 1, v + 2, v + 3};
+	return b;
+}
+
+NOINLINE double cs_half(double x)
+{
+	__atomic_add_fetch(&sink, 1, __ATOMIC_RELAXED);
+	return x / 2;
+}
+
+NOINLINE __int128 cs_wide(long v)
+{
+	__atomic_add_fetch(&sink, 1, __ATOMIC_RELAXED);
+	return ((__int128)v << 64) | (unsigned long)(v + 1);
+}
+
+NOINLINE long cs_sum(int n, ...)
+{
+	va_list ap;
+	va_start(ap, n);
+	double t = 0;
+	for (int i = 0; i < n; i++)
+		t += va_arg(ap, double);
+	va_end(ap);
+	return (long)t;
+}
+
+NOINLINE int cs_tail(int x)
+{
+	return ft_leaf(x + 1); /* a jump to ft_leaf where the compiler can */
+}
+
+/* Runs every shape, checking the results; returns the calls made. */
+static int call_shapes(void)
+{
+	struct cs_big big = {1, 2, 3, 4};
+	assert_int_equal(cs_many(1, 2, 3, 4, 5, 6, 7, 8, 0.5, 0.25, big), 204 + 5 + 25 + 30);
+	struct cs_big m = cs_make(10);
+	assert_int_equal(m.a + m.b + m.c + m.d, 46);
+	assert_true(cs_half(3.0) == 1.5);
+	__int128 w = cs_wide(7);
+	assert_int_equal((long)(w >> 64), 7);
+	assert_int_equal((long)(uint64_t)w, 8);
+	assert_int_equal(cs_sum(3, 1.5, 2.25, 3.25), 7);
+	assert_int_equal(cs_tail(4), 5);
+	return 7; /* cs_tail calls ft_leaf */
+}
+
 /* ---- reading the records back ---- */
 
 struct rec {
@@ -457,6 +523,35 @@ static void test_graph_records(void **state)
 	reset();
 }
 
+/* The shapes under function_graph: through the inline path, through the
+ * general hooks (a set_ftrace_pid list), and with a function command on
+ * each function (whose sled then calls the trampoline that returns into the
+ * function). Every call gets its entry and exit and its result. */
+static void test_graph_call_shapes(void **state)
+{
+	char pid[32];
+	snprintf(pid, sizeof(pid), "%d", (int)getpid());
+	for (int pass = 0; pass < 3; pass++) {
+		reset();
+		big_rings();
+		assert_int_equal(echo("set_ftrace_filter", "cs_* ft_leaf", W), 0);
+		if (pass == 1)
+			assert_int_equal(echo("set_ftrace_pid", pid, W), 0);
+		if (pass == 2)
+			assert_int_equal(echo("set_ftrace_filter", "cs_*:traceon", A), 0);
+		assert_int_equal(echo("current_tracer", "function_graph", W), 0);
+		int calls = call_shapes();
+		struct recs rs = read_records();
+		assert_int_equal(check_nesting(&rs), calls);
+		assert_int_equal(rs.n, 2 * calls);
+		free(rs.r);
+	}
+	assert_int_equal(echo("set_ftrace_filter", "!cs_*:traceon", A), 0);
+	reset();
+	/* And untraced, with the sleds back to NOPs. */
+	call_shapes();
+}
+
 static void test_graph_longjmp(void **state)
 {
 	reset();
@@ -799,6 +894,7 @@ int main(void)
 	    cmocka_unit_test(test_filter_file_text),
 	    cmocka_unit_test(test_function_records),
 	    cmocka_unit_test(test_graph_records),
+	    cmocka_unit_test(test_graph_call_shapes),
 	    cmocka_unit_test(test_graph_longjmp),
 	    cmocka_unit_test(test_graph_signal_handler),
 	    cmocka_unit_test(test_graph_under_signal_storm),
