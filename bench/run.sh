@@ -249,6 +249,9 @@ END {
 	print "ratios (targets in brackets; informational, never asserted):"
 	if (floor > 0 && "rec_ints" in ns)
 		printf "  uft/floor          %6.2f   [<= 1.25]  (uft record, discard)\n", ns["rec_ints"] / floor
+	if ("off_floor64" in ns && ns["off_floor64"] > 0 && "rec_ints" in ns)
+		printf "  uft/floor64        %6.2f             (uft record, against the floor of its ring size)\n",
+			ns["rec_ints"] / ns["off_floor64"]
 	if (floor > 0 && "ow_ints" in ns)
 		printf "  uft/floor          %6.2f   [<= 1.25]  (in-process overwrite ring)\n", ns["ow_ints"] / floor
 	if ("lttng_on_ints" in ns && "rec_ints" in ns)
