@@ -26,28 +26,28 @@ uintptr_t uft_ftrace_graph_fast(uintptr_t in_stub, uintptr_t *slot)
 	struct fstack *st = uft_ftrace_stack;
 	if (__builtin_expect(!st || st->top >= SHADOW_MAX || st->skips, 0))
 		return 1;
+	/* Busy before the settings are read: a tracer switch that stops this
+	 * thread now waits until the hook is left, so the record written is
+	 * one the settings read still ask for. */
+	uft_ftrace_busy = 1;
+	atomic_signal_fence(memory_order_seq_cst);
+	uint32_t siglvl = t->in_signal;
 	if ((__atomic_load_n(&s->fn_mask, __ATOMIC_RELAXED) |
 	     __atomic_load_n(&s->probe, __ATOMIC_RELAXED) | s->graph_skip) ||
 	    !(__atomic_load_n(&s->graph_mask, __ATOMIC_RELAXED) & GLOBAL) ||
 	    __atomic_load_n(&uft_ftrace_graph_buffers, __ATOMIC_RELAXED) != GLOBAL ||
 	    __atomic_load_n(&uft_ftrace_pids[0], __ATOMIC_RELAXED) ||
 	    __atomic_load_n(&uft_ftrace_graph_starts, __ATOMIC_RELAXED) ||
-	    __atomic_load_n(&uft_ftrace_max_depth, __ATOMIC_RELAXED))
-		return 1;
-	uint32_t siglvl = t->in_signal;
-	if (st->top && !shadow_alive(&st->e[st->top - 1], slot, siglvl))
-		return 1; /* frames left by a long jump: the general hook drops them */
-	uft_ftrace_busy = 1;
-	atomic_signal_fence(memory_order_seq_cst);
+	    __atomic_load_n(&uft_ftrace_max_depth, __ATOMIC_RELAXED) ||
+	    /* frames left by a long jump: the general hook drops them */
+	    (st->top && !shadow_alive(&st->e[st->top - 1], slot, siglvl)))
+		goto general;
 	uint32_t depth = st->depth;
 	struct uft_fast_rsv rsv;
 	char *rec = uft_fast_reserve_type(UFT_ID_FUNCGRAPH_ENTRY,
 					  sizeof(struct uft_rec_funcgraph_entry), &rsv);
-	if (!rec) {
-		atomic_signal_fence(memory_order_seq_cst);
-		uft_ftrace_busy = 0;
-		return 1;
-	}
+	if (!rec)
+		goto general;
 	struct uft_rec_funcgraph_entry *r = (struct uft_rec_funcgraph_entry *)rec;
 	r->func = s->func;
 	r->depth = (int32_t)depth;
@@ -74,6 +74,11 @@ uintptr_t uft_ftrace_graph_fast(uintptr_t in_stub, uintptr_t *slot)
 	atomic_signal_fence(memory_order_seq_cst);
 	uft_ftrace_busy = 0;
 	return 0;
+general:
+	/* The general hook stops this thread if a switch asked meanwhile. */
+	atomic_signal_fence(memory_order_seq_cst);
+	uft_ftrace_busy = 0;
+	return 1;
 }
 
 /* The real return address, the exit record written and the entry popped;
@@ -85,21 +90,18 @@ uintptr_t uft_ftrace_exit_fast(uintptr_t sp)
 	struct fstack *st = uft_ftrace_stack;
 	if (uft_ftrace_busy || t->notrace || !st || !st->top)
 		return 0;
+	uft_ftrace_busy = 1; /* before the settings are read, as above */
+	atomic_signal_fence(memory_order_seq_cst);
 	struct shadow *e = &st->e[st->top - 1];
 	if (e->slot != slot || e->mask != GLOBAL || e->c0 != UFT_CLOCK_LOCAL ||
 	    e->gen != __atomic_load_n(&uft_ftrace_graph_gen, __ATOMIC_RELAXED) ||
 	    !(__atomic_load_n(&uft_ftrace_graph_buffers, __ATOMIC_RELAXED) & GLOBAL))
-		return 0;
-	uft_ftrace_busy = 1;
-	atomic_signal_fence(memory_order_seq_cst);
+		goto general;
 	struct uft_fast_rsv rsv;
 	char *rec = uft_fast_reserve_type(UFT_ID_FUNCGRAPH_EXIT,
 					  sizeof(struct uft_rec_funcgraph_exit), &rsv);
-	if (!rec) {
-		atomic_signal_fence(memory_order_seq_cst);
-		uft_ftrace_busy = 0;
-		return 0;
-	}
+	if (!rec)
+		goto general;
 	struct uft_rec_funcgraph_exit *r = (struct uft_rec_funcgraph_exit *)rec;
 	uint64_t now = uft_tsc_to_ns(rsv.ts);
 	r->func = e->func;
@@ -113,4 +115,8 @@ uintptr_t uft_ftrace_exit_fast(uintptr_t sp)
 	atomic_signal_fence(memory_order_seq_cst);
 	uft_ftrace_busy = 0;
 	return ret;
+general:
+	atomic_signal_fence(memory_order_seq_cst);
+	uft_ftrace_busy = 0;
+	return 0;
 }
