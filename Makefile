@@ -65,9 +65,18 @@ $(BUILD)/obj/%.o: %.c
 	$(CC) $(CFLAGS_ALL) $(PKG_CFLAGS) -c $< -o $@
 
 # The graph tracer's fast path runs between trampolines that save no vector
-# register: it must use none and call nothing (no sanitizer runtime either).
-$(BUILD)/obj/src/lib/ftrace_fast.o: CFLAGS_ALL := $(filter-out -fsanitize=%,$(CFLAGS_ALL)) \
-	-mgeneral-regs-only -fno-sanitize=all
+# register: it must use none and call nothing (no sanitizer, profiler or
+# coverage runtime either). The object is checked once built.
+FAST_PATH_DROP := -fsanitize=% -pg -finstrument-functions% -fpatchable-function-entry=% \
+	--coverage -fprofile-arcs -ftest-coverage -fstack-protector%
+$(BUILD)/obj/src/lib/ftrace_fast.o: CFLAGS_ALL := $(filter-out $(FAST_PATH_DROP),$(CFLAGS_ALL)) \
+	-mgeneral-regs-only -fno-sanitize=all -fno-stack-protector -fno-profile-arcs \
+	-fno-test-coverage
+$(BUILD)/obj/src/lib/ftrace_fast.o: src/lib/ftrace_fast.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) $(PKG_CFLAGS) -c $< -o $@
+	@if objdump -dr $@ | grep -Eq '\scallq?\s|\sjmpq?\s+\*|R_X86_64_PLT32|%[xyz]mm|%st|%mm'; then \
+		echo "$@: the fast path calls out or uses vector/x87 registers" >&2; rm -f $@; exit 1; fi
 
 $(BUILD)/obj/%.o: %.S
 	@mkdir -p $(dir $@)

@@ -66,7 +66,8 @@ extern uint32_t uft_ftrace_graph_gen FTRACE_HIDDEN;
  * TSC); every other case goes through uft_write_to_buffer. */
 #define GLOBAL 1u
 
-static inline void shadow_pop(struct fstack *st)
+/* Always inlined: the fast path (ftrace_fast.c) calls nothing. */
+static inline __attribute__((always_inline)) void shadow_pop(struct fstack *st)
 {
 	struct shadow *e = &st->e[st->top - 1];
 	if (e->start)
@@ -83,7 +84,8 @@ static inline void shadow_pop(struct fstack *st)
  * signal level `siglvl` has its return address at `slot` (the stack grows
  * down: a live caller's slot is above). The same slot still holding the
  * entry's hook is a tail call: the entry lives on below the new one. */
-static inline bool shadow_alive(const struct shadow *e, uintptr_t *slot, uint32_t siglvl)
+static inline __attribute__((always_inline)) bool shadow_alive(const struct shadow *e,
+							       uintptr_t *slot, uint32_t siglvl)
 {
 	if (e->siglvl != siglvl)
 		return e->siglvl < siglvl;
