@@ -227,19 +227,27 @@ static int place_stubs(uintptr_t at, struct uft_ftrace_site *sites, size_t nr)
 	return 0;
 }
 
+/* Whether every sled in [lo, hi] reaches all of [at, at + size). */
 static bool in_reach(uintptr_t at, size_t size, uintptr_t lo, uintptr_t hi)
 {
 	const uintptr_t reach = 0x7fff0000u;
-	return (at >= hi ? at + size - lo : hi - at) < reach;
+	uintptr_t up = at + size > lo ? at + size - lo : 0; /* lowest sled to the end */
+	uintptr_t down = hi > at ? hi - at : 0;		    /* highest sled to the start */
+	return up < reach && down < reach;
 }
 
-/* The stub area of an object's sites, within a call's reach (rel32) of
- * every sled in [lo, hi]: in the free gap of the address space nearest to
- * the object, from /proc/self/maps. */
-static uintptr_t make_stubs(uintptr_t lo, uintptr_t hi, struct uft_ftrace_site *sites, size_t nr)
+/* How far a candidate lies from the object: 0 in a gap between its parts. */
+static uintptr_t distance(uintptr_t at, uintptr_t lo, uintptr_t hi)
+{
+	return at < lo ? lo - at : at > hi ? at - hi : 0;
+}
+
+/* Where `size` bytes of stubs fit within a call's reach (rel32) of every
+ * sled in [lo, hi]: in the free gap of the address space nearest to the
+ * object, from /proc/self/maps; 0 if none. */
+static uintptr_t nearest_gap(uintptr_t lo, uintptr_t hi, size_t size)
 {
 	const size_t page = (size_t)sysconf(_SC_PAGESIZE);
-	const size_t size = stub_area_size(nr);
 	FILE *f = fopen("/proc/self/maps", "re");
 	if (!f)
 		return 0;
@@ -255,7 +263,7 @@ static uintptr_t make_stubs(uintptr_t lo, uintptr_t hi, struct uft_ftrace_site *
 		if (start >= prev_end + size) {	  /* a gap [prev_end, start) that fits */
 			uintptr_t cand = start - size <= lo ? start - size : prev_end;
 			if (in_reach(cand, size, lo, hi)) {
-				uintptr_t d = cand < lo ? lo - cand : cand - hi;
+				uintptr_t d = distance(cand, lo, hi);
 				if (d < best_dist) {
 					best = cand;
 					best_dist = d;
@@ -268,7 +276,20 @@ static uintptr_t make_stubs(uintptr_t lo, uintptr_t hi, struct uft_ftrace_site *
 			prev_end = end;
 	}
 	fclose(f);
-	return best && place_stubs(best, sites, nr) == 0 ? best : 0;
+	return best;
+}
+
+/* Another thread may map the gap first: then the next nearest is tried. */
+static uintptr_t make_stubs(uintptr_t lo, uintptr_t hi, struct uft_ftrace_site *sites, size_t nr)
+{
+	for (int attempt = 0; attempt < 8; attempt++) {
+		uintptr_t at = nearest_gap(lo, hi, stub_area_size(nr));
+		if (!at)
+			return 0;
+		if (place_stubs(at, sites, nr) == 0)
+			return at;
+	}
+	return 0;
 }
 
 /* The program's file, the path of a library. */
