@@ -5,6 +5,7 @@
  * and tracers switched while threads run the traced code. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <complex.h>
 #include <errno.h>
 #include <pthread.h>
 #include <setjmp.h>
@@ -136,6 +137,18 @@ NOINLINE int cs_tail(int x)
 	return ft_leaf(x + 1); /* a jump to ft_leaf where the compiler can */
 }
 
+NOINLINE long double cs_ext(long double x)
+{
+	__atomic_add_fetch(&sink, 1, __ATOMIC_RELAXED);
+	return x * 3; /* in st(0) */
+}
+
+NOINLINE double complex cs_cplx(double complex z)
+{
+	__atomic_add_fetch(&sink, 1, __ATOMIC_RELAXED);
+	return z * I; /* in xmm0 and xmm1 */
+}
+
 /* Runs every shape, checking the results; returns the calls made. */
 static int call_shapes(void)
 {
@@ -149,7 +162,10 @@ static int call_shapes(void)
 	assert_int_equal((long)(uint64_t)w, 8);
 	assert_int_equal(cs_sum(3, 1.5, 2.25, 3.25), 7);
 	assert_int_equal(cs_tail(4), 5);
-	return 7; /* cs_tail calls ft_leaf */
+	assert_true(cs_ext(1.5L) == 4.5L);
+	double complex z = cs_cplx(2.0 + 3.0 * I);
+	assert_true(creal(z) == -3.0 && cimag(z) == 2.0);
+	return 9; /* cs_tail calls ft_leaf */
 }
 
 /* ---- reading the records back ---- */
@@ -312,6 +328,7 @@ static void reset(void)
 	assert_int_equal(echo("set_graph_notrace", "", W), 0);
 	assert_int_equal(echo("set_ftrace_pid", "", W), 0);
 	assert_int_equal(echo("max_graph_depth", "0", W), 0);
+	assert_int_equal(echo("trace_clock", "local", W), 0);
 	assert_int_equal(echo("buffer_size_kb", "1024", W), 0);
 	assert_int_equal(echo("trace", "", W), 0);
 }
@@ -523,15 +540,27 @@ static void test_graph_records(void **state)
 	reset();
 }
 
+/* The first byte of a function's sled: 0xe9 a jump to its stub, 0xe8 a
+ * call of the trampoline, else the NOPs it was built with. */
+static uint8_t sled_byte(const void *fn)
+{
+	return *(const volatile uint8_t *)fn;
+}
+
 /* The shapes under function_graph: through the inline path, through the
- * general hooks (a set_ftrace_pid list), and with a function command on
- * each function (whose sled then calls the trampoline that returns into the
- * function). Every call gets its entry and exit and its result. */
+ * general hooks (a set_ftrace_pid list; a clock the inline path does not
+ * read, which sends the returns to the general hook too), and with a
+ * function command on each function (whose sled then calls the trampoline
+ * that returns into the function). Every call gets its entry and exit and
+ * its result. */
 static void test_graph_call_shapes(void **state)
 {
+	const void *fn = (const void *)(uintptr_t)cs_half;
+	uint8_t orig[5];
+	memcpy(orig, fn, sizeof(orig));
 	char pid[32];
 	snprintf(pid, sizeof(pid), "%d", (int)getpid());
-	for (int pass = 0; pass < 3; pass++) {
+	for (int pass = 0; pass < 4; pass++) {
 		reset();
 		big_rings();
 		assert_int_equal(echo("set_ftrace_filter", "cs_* ft_leaf", W), 0);
@@ -539,16 +568,24 @@ static void test_graph_call_shapes(void **state)
 			assert_int_equal(echo("set_ftrace_pid", pid, W), 0);
 		if (pass == 2)
 			assert_int_equal(echo("set_ftrace_filter", "cs_*:traceon", A), 0);
+		if (pass == 3)
+			assert_int_equal(echo("trace_clock", "mono", W), 0);
 		assert_int_equal(echo("current_tracer", "function_graph", W), 0);
+		assert_int_equal(sled_byte(fn), pass == 2 ? 0xe8 : 0xe9);
 		int calls = call_shapes();
 		struct recs rs = read_records();
 		assert_int_equal(check_nesting(&rs), calls);
 		assert_int_equal(rs.n, 2 * calls);
 		free(rs.r);
+		if (pass == 2) { /* the commands live on without a tracer */
+			assert_int_equal(sled_byte(fn), 0xe8);
+			assert_int_equal(echo("set_ftrace_filter", "!cs_*:traceon", A), 0);
+		}
+		assert_memory_equal(fn, orig, sizeof(orig));
 	}
-	assert_int_equal(echo("set_ftrace_filter", "!cs_*:traceon", A), 0);
 	reset();
 	/* And untraced, with the sleds back to NOPs. */
+	assert_memory_equal(fn, orig, sizeof(orig));
 	call_shapes();
 }
 
@@ -885,6 +922,37 @@ static void test_switch_while_running(void **state)
 	reset();
 }
 
+/* A switch from function_graph to function, made while threads are in the
+ * graph hooks, leaves no graph record in the cleared buffer: each hook
+ * either finished before the switch or sees the new tracer. */
+static void test_switch_leaves_no_graph_records(void **state)
+{
+	reset();
+	big_rings();
+	for (int round = 0; round < 40; round++) {
+		pthread_t th[3];
+		__atomic_store_n(&stop_workers, 0, __ATOMIC_RELAXED);
+		for (int i = 0; i < 3; i++)
+			assert_int_equal(pthread_create(&th[i], NULL, worker, NULL), 0);
+		assert_int_equal(echo("current_tracer", "function_graph", W), 0);
+		usleep(1000);
+		assert_int_equal(echo("current_tracer", "function", W), 0);
+		usleep(500);
+		__atomic_store_n(&stop_workers, 1, __ATOMIC_RELAXED);
+		for (int i = 0; i < 3; i++)
+			pthread_join(th[i], NULL);
+		struct recs rs = read_records();
+		size_t functions = 0;
+		for (size_t i = 0; i < rs.n; i++) {
+			assert_int_equal(rs.r[i].type, UFT_ID_FUNCTION);
+			functions++;
+		}
+		assert_true(functions > 0);
+		free(rs.r);
+	}
+	reset();
+}
+
 int main(void)
 {
 	setenv("UFT_CTL", "0", 1);
@@ -904,6 +972,7 @@ int main(void)
 	    cmocka_unit_test(test_stacktrace_and_snapshot_commands),
 	    cmocka_unit_test(test_instance_function_tracer),
 	    cmocka_unit_test(test_switch_while_running),
+	    cmocka_unit_test(test_switch_leaves_no_graph_records),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
