@@ -111,6 +111,11 @@ struct uft_ftrace_pids {
 	int32_t tid[];
 };
 extern struct uft_ftrace_pids *uft_ftrace_pids[32] __attribute__((visibility("hidden")));
+/* set_ftrace_notrace_pid of each buffer: NULL, or the tids never traced. */
+extern struct uft_ftrace_pids *uft_ftrace_no_pids[32] __attribute__((visibility("hidden")));
+/* The buffers whose func_stack_trace option is set: the function tracer
+ * follows each record with the call's stack. */
+extern uint32_t uft_ftrace_fn_stack __attribute__((visibility("hidden")));
 /* max_graph_depth (0: unlimited) and the number of set_graph_function sites
  * (0: every function starts a graph). */
 extern uint32_t uft_ftrace_max_depth __attribute__((visibility("hidden")));

@@ -1,8 +1,8 @@
 /* The graph tracer's common case, for the stubs' trampolines: the global
- * buffer alone, no set_ftrace_pid, set_graph_function or max_graph_depth,
- * a function no other tracer or command wants, the inline reservation
- * taking the record. Everything else goes to the general hooks
- * (ftrace_hooks.c), which the trampolines call only then.
+ * buffer alone, no set_ftrace_pid or set_ftrace_notrace_pid list, no
+ * set_graph_function or max_graph_depth, a function no other tracer or
+ * command wants, the inline reservation taking the record. Everything else goes to the general
+ * hooks (ftrace_hooks.c), which the trampolines call only then.
  *
  * Built with -mgeneral-regs-only and without sanitizers: it touches no
  * vector register and calls nothing, so the trampolines save the argument
@@ -37,6 +37,7 @@ uintptr_t uft_ftrace_graph_fast(uintptr_t in_stub, uintptr_t *slot)
 	    !(__atomic_load_n(&s->graph_mask, __ATOMIC_RELAXED) & GLOBAL) ||
 	    __atomic_load_n(&uft_ftrace_graph_buffers, __ATOMIC_RELAXED) != GLOBAL ||
 	    __atomic_load_n(&uft_ftrace_pids[0], __ATOMIC_RELAXED) ||
+	    __atomic_load_n(&uft_ftrace_no_pids[0], __ATOMIC_RELAXED) ||
 	    __atomic_load_n(&uft_ftrace_graph_starts, __ATOMIC_RELAXED) ||
 	    __atomic_load_n(&uft_ftrace_max_depth, __ATOMIC_RELAXED) ||
 	    /* frames left by a long jump: the general hook drops them */

@@ -30,9 +30,11 @@
 #include "lib/ftrace_shadow.h"
 #include "lib/registry.h"
 #include "lib/runtime.h"
+#include "lib/stack_event.h"
 #include <uft/fastpath.h>
 
 struct uft_ftrace_pids *uft_ftrace_pids[32];
+struct uft_ftrace_pids *uft_ftrace_no_pids[32];
 uint32_t uft_ftrace_max_depth;
 uint32_t uft_ftrace_graph_starts;
 
@@ -114,20 +116,28 @@ static int32_t thread_tid(struct uft_tls *t)
 	return t->tid;
 }
 
-/* The buffers of mask that trace the calling thread (set_ftrace_pid). */
+static bool listed(const struct uft_ftrace_pids *pl, int32_t tid)
+{
+	for (uint32_t i = 0; i < pl->nr; i++)
+		if (pl->tid[i] == tid)
+			return true;
+	return false;
+}
+
+/* The buffers of mask that trace the calling thread: in set_ftrace_pid when
+ * it lists any, and never in set_ftrace_notrace_pid. */
 static uint32_t pid_filter(struct uft_tls *t, uint32_t mask)
 {
 	for (uint32_t m = mask; m; m &= m - 1) {
 		unsigned b = (unsigned)__builtin_ctz(m);
 		const struct uft_ftrace_pids *pl =
 		    __atomic_load_n(&uft_ftrace_pids[b], __ATOMIC_ACQUIRE);
-		if (__builtin_expect(!pl, 1))
+		const struct uft_ftrace_pids *no =
+		    __atomic_load_n(&uft_ftrace_no_pids[b], __ATOMIC_ACQUIRE);
+		if (__builtin_expect(!pl && !no, 1))
 			continue;
 		int32_t tid = thread_tid(t);
-		bool in = false;
-		for (uint32_t i = 0; i < pl->nr && !in; i++)
-			in = pl->tid[i] == tid;
-		if (!in)
+		if ((pl && !listed(pl, tid)) || (no && listed(no, tid)))
 			mask &= ~(1u << b);
 	}
 	return mask;
@@ -187,6 +197,7 @@ void uft_ftrace_events_init(void)
  * the graph tracer (a new one at each switch): an exit is written only in
  * the run its entry was, so a buffer never holds an exit without its entry. */
 uint32_t uft_ftrace_fn_buffers, uft_ftrace_graph_buffers, uft_ftrace_graph_gen;
+uint32_t uft_ftrace_fn_stack;
 
 static void write_function(uint32_t mask, const struct uft_ftrace_site *s, uintptr_t parent)
 {
@@ -326,8 +337,12 @@ static bool on_call(struct uft_tls *t, struct fstack *st, struct uft_ftrace_site
 		      __atomic_load_n(&uft_ftrace_graph_buffers, __ATOMIC_RELAXED);
 	uint32_t probe = __atomic_load_n(&s->probe, __ATOMIC_RELAXED);
 	bool hooked = false;
-	if (fn && (fn = pid_filter(t, fn)))
+	if (fn && (fn = pid_filter(t, fn))) {
 		write_function(fn, s, *slot);
+		uint32_t stacks = fn & __atomic_load_n(&uft_ftrace_fn_stack, __ATOMIC_RELAXED);
+		for (; stacks; stacks &= stacks - 1)
+			uft_stack_record((uint32_t)__builtin_ctz(stacks), ra);
+	}
 	if (gr && (gr = pid_filter(t, gr)))
 		hooked = graph_entry(t, st, s, slot, gr, hook);
 	if (probe && (probe = pid_filter(t, probe)))

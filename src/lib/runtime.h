@@ -154,7 +154,7 @@ void uft_registry_scan_loaded(void);
 int uft_session_start(void);
 /* Applies `uft record -p`'s settings from the environment (UFT_TRACER,
  * UFT_FTRACE_FILTER, UFT_FTRACE_NOTRACE, UFT_GRAPH_FUNCTION,
- * UFT_MAX_GRAPH_DEPTH) through the tree's files; 0, or the -errno of the
+ * UFT_MAX_GRAPH_DEPTH, UFT_FUNC_STACK) through the tree's files; 0, or the -errno of the
  * first refused write, which is reported on stderr. */
 int uft_session_apply_tracer(void);
 

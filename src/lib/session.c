@@ -199,6 +199,11 @@ int uft_session_apply_tracer(void)
 		fprintf(stderr, "uft: max_graph_depth: cannot set %s: %s\n", depth, strerror(-rc));
 		return rc;
 	}
+	const char *stack = getenv("UFT_FUNC_STACK");
+	if (stack && *stack && (rc = tree_write("options/func_stack_trace", "1", false)) != 0) {
+		fprintf(stderr, "uft: options/func_stack_trace: cannot set: %s\n", strerror(-rc));
+		return rc;
+	}
 	if ((rc = tree_write("current_tracer", tracer, false)) != 0)
 		fprintf(stderr, "uft: current_tracer: cannot set %s: %s\n", tracer, strerror(-rc));
 	return rc;

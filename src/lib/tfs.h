@@ -38,6 +38,8 @@ struct tfs_inst {
 	unsigned log_next; /* slot the next entry goes to */
 	int *pids;	   /* set_event_pid */
 	size_t nr_pids;
+	int *no_pids; /* set_event_notrace_pid */
+	size_t nr_no_pids;
 	struct tfs_snapshot *snap; /* NULL: snapshot freed */
 };
 
@@ -146,6 +148,12 @@ int tfs_parse_ulong(const char *s, unsigned long *out);
 /* events/ (tfs_events.c): re-installs an instance's filters after its
  * set_event_pid list changed. */
 int tfs_events_refresh_pids(const struct tfs_inst *in);
+/* event-fork: `child`, made by `parent`, joins the instance's set_event_pid
+ * and set_event_notrace_pid where `parent` is listed. */
+void tfs_events_follow(struct tfs_inst *in, int parent, int child);
+/* function-fork: `child`, made by `parent`, joins the instance's
+ * set_ftrace_pid and set_ftrace_notrace_pid where `parent` is listed. */
+void tfs_ftrace_follow(const struct tfs_inst *in, int32_t parent, int32_t child);
 
 /* Buffer contents (tfs_trace.c). */
 struct uft_ring;

@@ -1,4 +1,5 @@
-/* events/, set_event, available_events, set_event_pid (tracefs.md §7,
+/* events/, set_event, available_events, set_event_pid and
+ * set_event_notrace_pid (tracefs.md §7,
  * events-filters-triggers.md §4).
  *
  * Enable state and filters live in the registry, per buffer; each instance
@@ -10,9 +11,11 @@
  * set_event_pid is enforced by the filters: while an instance lists pids,
  * every event's filter in its buffer is compiled from
  * `(common_pid == A || common_pid == B ...) && (EXPRESSION)` (or the pid part
- * alone), while the text shown stays the expression written. Records of other
- * threads are then rejected before they take buffer space, as any filtered
- * record is. common_pid is the writing thread's id, the kernel's task pid. */
+ * alone), while the text shown stays the expression written; a
+ * set_event_notrace_pid list adds `common_pid != C && ...` (it wins over
+ * set_event_pid, as in the kernel). Records of other threads are then
+ * rejected before they take buffer space, as any filtered record is.
+ * common_pid is the writing thread's id, the kernel's task pid. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <stdlib.h>
@@ -97,12 +100,12 @@ static bool enabled_in(const struct ev_ref *e, const struct tfs_inst *in)
 
 /* ---- filters ---- */
 
-/* The set_event_pid check as an expression, malloc'd; NULL without pids (or
- * out of memory: *err set). */
+/* The set_event_pid and set_event_notrace_pid check as an expression,
+ * malloc'd; NULL without pids (or out of memory: *err set). */
 static char *pid_expr(const struct tfs_inst *in, int *err)
 {
 	*err = 0;
-	if (!in->nr_pids)
+	if (!in->nr_pids && !in->nr_no_pids)
 		return NULL;
 	char *s = NULL;
 	size_t len = 0;
@@ -111,8 +114,13 @@ static char *pid_expr(const struct tfs_inst *in, int *err)
 		*err = -ENOMEM;
 		return NULL;
 	}
+	bool group = in->nr_pids > 1 && in->nr_no_pids;
+	fputs(group ? "(" : "", m);
 	for (size_t i = 0; i < in->nr_pids; i++)
 		fprintf(m, "%scommon_pid == %d", i ? " || " : "", in->pids[i]);
+	fputs(group ? ")" : "", m);
+	for (size_t i = 0; i < in->nr_no_pids; i++)
+		fprintf(m, "%scommon_pid != %d", i || in->nr_pids ? " && " : "", in->no_pids[i]);
 	if (fclose(m) != 0) {
 		free(s);
 		*err = -ENOMEM;
@@ -544,12 +552,30 @@ out:
 	return rc;
 }
 
-/* ---- set_event_pid ---- */
+/* ---- set_event_pid, set_event_notrace_pid ---- */
+
+/* The list a file holds: set_event_pid's, or set_event_notrace_pid's. */
+struct pid_vec {
+	int **v;
+	size_t *n;
+};
+
+static struct pid_vec pid_vec(struct tfs_inst *in, bool no)
+{
+	return no ? (struct pid_vec){&in->no_pids, &in->nr_no_pids}
+		  : (struct pid_vec){&in->pids, &in->nr_pids};
+}
+
+static bool notrace_file(const struct tfs_node *n)
+{
+	return strcmp(n->file->name, "set_event_notrace_pid") == 0;
+}
 
 static int show_set_event_pid(const struct tfs_node *n, FILE *out)
 {
-	for (size_t i = 0; i < n->inst->nr_pids; i++)
-		fprintf(out, "%d\n", n->inst->pids[i]);
+	struct pid_vec l = pid_vec(n->inst, notrace_file(n));
+	for (size_t i = 0; i < *l.n; i++)
+		fprintf(out, "%d\n", (*l.v)[i]);
 	return 0;
 }
 
@@ -559,8 +585,9 @@ static int cmp_int(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* Replaces the instance's pid list (sorted, unique) and its filters. */
-static int set_pids(struct tfs_inst *in, int *pids, size_t nr)
+/* Replaces one of the instance's pid lists (sorted, unique) and its
+ * filters. */
+static int set_pids(struct tfs_inst *in, bool no, int *pids, size_t nr)
 {
 	if (nr)
 		qsort(pids, nr, sizeof(*pids), cmp_int);
@@ -572,18 +599,19 @@ static int set_pids(struct tfs_inst *in, int *pids, size_t nr)
 		free(pids);
 		return -ENOSPC;
 	}
-	int *old = in->pids;
-	size_t old_n = in->nr_pids;
-	in->pids = u ? pids : NULL;
-	in->nr_pids = u;
+	struct pid_vec l = pid_vec(in, no);
+	int *old = *l.v;
+	size_t old_n = *l.n;
+	*l.v = u ? pids : NULL;
+	*l.n = u;
 	if (!u)
 		free(pids);
 	int rc = tfs_events_refresh_pids(in);
 	if (rc) {
 		/* Back to the old list, filters included. */
-		free(in->pids);
-		in->pids = old;
-		in->nr_pids = old_n;
+		free(*l.v);
+		*l.v = old;
+		*l.n = old_n;
 		tfs_events_refresh_pids(in);
 		return rc;
 	}
@@ -594,20 +622,22 @@ static int set_pids(struct tfs_inst *in, int *pids, size_t nr)
 static int open_set_event_pid(struct uft_tfs_handle *h)
 {
 	/* `>` clears the list at open; each write then adds to it. */
-	if ((h->flags & UFT_TFS_WRITE) && (h->flags & UFT_TFS_TRUNC) && h->n.inst->nr_pids)
-		return set_pids(h->n.inst, NULL, 0);
+	bool no = notrace_file(&h->n);
+	if ((h->flags & UFT_TFS_WRITE) && (h->flags & UFT_TFS_TRUNC) && *pid_vec(h->n.inst, no).n)
+		return set_pids(h->n.inst, no, NULL, 0);
 	return 0;
 }
 
 static int write_set_event_pid(const struct tfs_node *n, char *buf, size_t len, unsigned of)
 {
-	struct tfs_inst *in = n->inst;
-	size_t nr = in->nr_pids, cap = nr + 16;
+	bool no = notrace_file(n);
+	struct pid_vec l = pid_vec(n->inst, no);
+	size_t nr = *l.n, cap = nr + 16;
 	int *pids = malloc(cap * sizeof(*pids));
 	if (!pids)
 		return -ENOMEM;
 	if (nr)
-		memcpy(pids, in->pids, nr * sizeof(*pids));
+		memcpy(pids, *l.v, nr * sizeof(*pids));
 	size_t added = 0;
 	char *save = NULL;
 	for (char *t = strtok_r(buf, " \t\n\r\f\v", &save); t;
@@ -634,7 +664,23 @@ static int write_set_event_pid(const struct tfs_node *n, char *buf, size_t len, 
 	/* As the kernel's: a write without a pid clears the list. */
 	if (!added)
 		nr = 0;
-	return set_pids(in, pids, nr);
+	return set_pids(n->inst, no, pids, nr);
+}
+
+void tfs_events_follow(struct tfs_inst *in, int parent, int child)
+{
+	for (int no = 0; no < 2; no++) {
+		struct pid_vec l = pid_vec(in, no);
+		bool listed = false;
+		for (size_t k = 0; k < *l.n && !listed; k++)
+			listed = (*l.v)[k] == parent;
+		int *pids = listed ? malloc((*l.n + 1) * sizeof(*pids)) : NULL;
+		if (!pids)
+			continue;
+		memcpy(pids, *l.v, *l.n * sizeof(*pids));
+		pids[*l.n] = child;
+		set_pids(in, no, pids, *l.n + 1);
+	}
 }
 
 const struct tfs_file tfs_event_files[] = {
@@ -683,6 +729,12 @@ const struct tfs_file tfs_event_files[] = {
      .write = write_set_event,
      .open = open_set_event},
     {.name = "set_event_pid",
+     .dir = TFS_D_ROOT,
+     .mode = 0644,
+     .show = show_set_event_pid,
+     .write = write_set_event_pid,
+     .open = open_set_event_pid},
+    {.name = "set_event_notrace_pid",
      .dir = TFS_D_ROOT,
      .mode = 0644,
      .show = show_set_event_pid,

@@ -46,7 +46,8 @@ struct probes {
 };
 static struct probes *probes[UFT_MAX_BUFFERS];
 
-static int set_pid_list(uint32_t b, const int32_t *tids, uint32_t nr);
+static int set_pid_list(struct uft_ftrace_pids **lists, uint32_t b, const int32_t *tids,
+			uint32_t nr);
 
 /* ---- the flat list of sites (available_filter_functions order) ---- */
 
@@ -214,7 +215,9 @@ void tfs_ftrace_instance_gone(struct tfs_inst *in)
 		notr[i] &= ~(1u << b);
 	}
 	publish_probes(b, NULL);
-	set_pid_list(b, NULL, 0);
+	set_pid_list(uft_ftrace_pids, b, NULL, 0);
+	set_pid_list(uft_ftrace_no_pids, b, NULL, 0);
+	__atomic_and_fetch(&uft_ftrace_fn_stack, ~(1u << b), __ATOMIC_RELAXED);
 	if (refresh() == 0)
 		update_sites();
 }
@@ -591,13 +594,20 @@ void uft_ftrace_probe_hit(const struct uft_ftrace_site *s, uint32_t buffers, voi
 	}
 }
 
-/* ---- set_ftrace_pid ---- */
+/* ---- set_ftrace_pid, set_ftrace_notrace_pid ---- */
 
 #define PID_LIMIT 4194304ul
 
+/* The lists of a file: set_ftrace_pid's, or set_ftrace_notrace_pid's. */
+static struct uft_ftrace_pids **pid_lists(const struct tfs_node *n)
+{
+	return strcmp(n->file->name, "set_ftrace_notrace_pid") == 0 ? uft_ftrace_no_pids
+								    : uft_ftrace_pids;
+}
+
 static int show_ftrace_pid(const struct tfs_node *n, FILE *out)
 {
-	const struct uft_ftrace_pids *p = uft_ftrace_pids[n->inst->buffer];
+	const struct uft_ftrace_pids *p = pid_lists(n)[n->inst->buffer];
 	if (!p) {
 		fputs("no pid\n", out);
 		return 0;
@@ -607,7 +617,8 @@ static int show_ftrace_pid(const struct tfs_node *n, FILE *out)
 	return 0;
 }
 
-static int set_pid_list(uint32_t b, const int32_t *tids, uint32_t nr)
+static int set_pid_list(struct uft_ftrace_pids **lists, uint32_t b, const int32_t *tids,
+			uint32_t nr)
 {
 	struct uft_ftrace_pids *p = NULL;
 	if (nr) {
@@ -617,8 +628,8 @@ static int set_pid_list(uint32_t b, const int32_t *tids, uint32_t nr)
 		p->nr = nr;
 		memcpy(p->tid, tids, nr * sizeof(*tids));
 	}
-	uft_ftrace_keep(uft_ftrace_pids[b]); /* a hook may be reading it */
-	__atomic_store_n(&uft_ftrace_pids[b], p, __ATOMIC_RELEASE);
+	uft_ftrace_keep(lists[b]); /* a hook may be reading it */
+	__atomic_store_n(&lists[b], p, __ATOMIC_RELEASE);
 	return 0;
 }
 
@@ -626,21 +637,42 @@ static int open_ftrace_pid(struct uft_tfs_handle *h)
 {
 	if ((h->flags & UFT_TFS_WRITE) && (h->flags & UFT_TFS_TRUNC) &&
 	    !(h->flags & UFT_TFS_APPEND))
-		return set_pid_list(h->n.inst->buffer, NULL, 0);
+		return set_pid_list(pid_lists(&h->n), h->n.inst->buffer, NULL, 0);
 	return 0;
 }
 
-static int write_ftrace_pid(const struct tfs_node *n, char *buf, size_t len, unsigned of)
+/* Adds tids to a list (sorted, no duplicates); 0 or -ENOMEM. */
+static int add_pids(struct uft_ftrace_pids **lists, uint32_t b, const int32_t *add, uint32_t n)
 {
-	uint32_t b = n->inst->buffer;
-	const struct uft_ftrace_pids *old = uft_ftrace_pids[b];
-	uint32_t nr = old ? old->nr : 0, cap = nr + 16;
-	int32_t *tids = malloc(cap * sizeof(*tids));
+	const struct uft_ftrace_pids *old = lists[b];
+	uint32_t nr = old ? old->nr : 0;
+	int32_t *tids = malloc((nr + n + 1) * sizeof(*tids));
 	if (!tids)
 		return -ENOMEM;
 	if (nr)
 		memcpy(tids, old->tid, nr * sizeof(*tids));
-	uint32_t added = 0;
+	for (uint32_t k = 0; k < n; k++) { /* kept sorted, as the kernel shows them */
+		uint32_t at = 0;
+		while (at < nr && tids[at] < add[k])
+			at++;
+		if (at < nr && tids[at] == add[k])
+			continue;
+		memmove(tids + at + 1, tids + at, (nr - at) * sizeof(*tids));
+		tids[at] = add[k];
+		nr++;
+	}
+	int rc = set_pid_list(lists, b, tids, nr);
+	free(tids);
+	return rc;
+}
+
+static int write_ftrace_pid(const struct tfs_node *n, char *buf, size_t len, unsigned of)
+{
+	struct uft_ftrace_pids **lists = pid_lists(n);
+	uint32_t b = n->inst->buffer, nr = 0, cap = 16;
+	int32_t *tids = malloc(cap * sizeof(*tids));
+	if (!tids)
+		return -ENOMEM;
 	char *save = NULL;
 	for (char *t = strtok_r(buf, " \t\n\r\f\v", &save); t;
 	     t = strtok_r(NULL, " \t\n\r\f\v", &save)) {
@@ -649,12 +681,6 @@ static int write_ftrace_pid(const struct tfs_node *n, char *buf, size_t len, uns
 			free(tids);
 			return -EINVAL;
 		}
-		bool dup = false;
-		for (uint32_t i = 0; i < nr && !dup; i++)
-			dup = tids[i] == (int32_t)v;
-		added++;
-		if (dup)
-			continue;
 		if (nr == cap) {
 			int32_t *q = realloc(tids, (cap *= 2) * sizeof(*q));
 			if (!q) {
@@ -665,11 +691,25 @@ static int write_ftrace_pid(const struct tfs_node *n, char *buf, size_t len, uns
 		}
 		tids[nr++] = (int32_t)v;
 	}
-	if (!added)
-		nr = 0; /* a write without a pid clears the list */
-	int rc = set_pid_list(b, tids, nr);
+	/* A write without a pid clears the list. */
+	int rc = nr ? add_pids(lists, b, tids, nr) : set_pid_list(lists, b, NULL, 0);
 	free(tids);
 	return rc;
+}
+
+/* function-fork: a child process whose parent is in a buffer's
+ * set_ftrace_pid or set_ftrace_notrace_pid joins that list. */
+void tfs_ftrace_follow(const struct tfs_inst *in, int32_t parent, int32_t child)
+{
+	struct uft_ftrace_pids **all[] = {uft_ftrace_pids, uft_ftrace_no_pids};
+	for (int k = 0; k < 2; k++) {
+		const struct uft_ftrace_pids *p = all[k][in->buffer];
+		bool in_list = false;
+		for (uint32_t i = 0; p && i < p->nr && !in_list; i++)
+			in_list = p->tid[i] == parent;
+		if (in_list)
+			add_pids(all[k], in->buffer, &child, 1);
+	}
 }
 
 /* ---- max_graph_depth ---- */
@@ -747,6 +787,12 @@ const struct tfs_file tfs_ftrace_files[] = {
      .write = write_set,
      .open = open_set},
     {.name = "set_ftrace_pid",
+     .dir = TFS_D_ROOT,
+     .mode = 0644,
+     .show = show_ftrace_pid,
+     .write = write_ftrace_pid,
+     .open = open_ftrace_pid},
+    {.name = "set_ftrace_notrace_pid",
      .dir = TFS_D_ROOT,
      .mode = 0644,
      .show = show_ftrace_pid,

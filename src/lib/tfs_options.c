@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "lib/ftrace.h"
 #include "lib/runtime.h"
 #include "lib/tfs.h"
 #include "lib/tfs_text.h"
@@ -33,6 +34,7 @@ static const struct option options[] = {
     {"event-fork", false, NULL},
     {"function-trace", true, NULL},
     {"function-fork", false, NULL},
+    {"func_stack_trace", false, "function"},
     {"funcgraph-overrun", false, "function_graph"},
     {"funcgraph-cpu", true, "function_graph"},
     {"funcgraph-overhead", true, "function_graph"},
@@ -102,6 +104,13 @@ int tfs_option_set(struct tfs_inst *in, int i, bool on)
 		/* Rings take the mode when opened: writers move to new ones. */
 		uft_buffers[in->buffer].mode = on ? UFT_MODE_OVERWRITE : UFT_MODE_DISCARD;
 		uft_buffer_new_generation(in->buffer);
+	}
+	if (strcmp(options[i].name, "func_stack_trace") == 0) {
+		if (on)
+			__atomic_or_fetch(&uft_ftrace_fn_stack, 1u << in->buffer, __ATOMIC_RELAXED);
+		else
+			__atomic_and_fetch(&uft_ftrace_fn_stack, ~(1u << in->buffer),
+					   __ATOMIC_RELAXED);
 	}
 	if (on)
 		in->opts |= 1ull << i;

@@ -39,7 +39,9 @@ static void fork_parent(void)
 }
 
 /* The child has its own region and rings: readers' positions in the parent's
- * mean nothing there. With event-fork, a listed parent's child is listed too. */
+ * mean nothing there. With event-fork (function-fork), the child of a parent
+ * in set_event_pid or set_event_notrace_pid (set_ftrace_pid,
+ * set_ftrace_notrace_pid) joins that list. */
 static void fork_child(void)
 {
 	pid_t self = getpid(), parent = forking_tid;
@@ -49,19 +51,10 @@ static void fork_child(void)
 		if (!in)
 			continue;
 		tfs_trace_after_fork(in->buffer);
-		if (!tfs_opt(in, "event-fork"))
-			continue;
-		bool listed = false;
-		for (size_t k = 0; k < in->nr_pids && !listed; k++)
-			listed = in->pids[k] == parent;
-		if (!listed)
-			continue;
-		int *p = realloc(in->pids, (in->nr_pids + 1) * sizeof(*p));
-		if (p) {
-			p[in->nr_pids++] = self;
-			in->pids = p;
-			tfs_events_refresh_pids(in);
-		}
+		if (tfs_opt(in, "event-fork"))
+			tfs_events_follow(in, parent, self);
+		if (tfs_opt(in, "function-fork"))
+			tfs_ftrace_follow(in, parent, self);
 	}
 	pthread_mutex_unlock(&tfs_lock);
 }
@@ -589,6 +582,7 @@ int uft_tracefs_rmdir(const char *path)
 	tfs_log_clear(in);
 	tfs_snapshot_free(in);
 	free(in->pids);
+	free(in->no_pids);
 	free(in);
 	tfs_leave();
 	return 0;

@@ -345,6 +345,7 @@ static int reset_one(struct live *l)
 {
 	int rc = put(l, "set_event", "", UFT_TFS_TRUNC);
 	rc |= put(l, "set_event_pid", "", UFT_TFS_TRUNC);
+	rc |= put(l, "set_event_notrace_pid", "", UFT_TFS_TRUNC);
 	int err;
 	char *all = live_cat(l, "/available_events", NULL, &err);
 	if (all && *all)
@@ -355,6 +356,7 @@ static int reset_one(struct live *l)
 	rc |= put(l, "set_ftrace_filter", "", UFT_TFS_TRUNC);
 	rc |= put(l, "set_ftrace_notrace", "", UFT_TFS_TRUNC);
 	rc |= put(l, "set_ftrace_pid", "", UFT_TFS_TRUNC);
+	rc |= put(l, "set_ftrace_notrace_pid", "", UFT_TFS_TRUNC);
 	if (!l->instance) {
 		rc |= put(l, "set_graph_function", "", UFT_TFS_TRUNC);
 		rc |= put(l, "set_graph_notrace", "", UFT_TFS_TRUNC);

@@ -41,8 +41,8 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: uft record [-e EVENT [-f FILTER]]... [-p TRACER [-l GLOB]... [-n GLOB]... "
 		"[-g FUNC]...\n"
-		"                  [--max-graph-depth N]] [-o FILE] [-b KB] [-C CLOCK]\n"
-		"                  [-M overwrite|discard] [-q] -- CMD [ARGS]\n"
+		"                  [--max-graph-depth N] [--func-stack]] [-o FILE] [-b KB]\n"
+		"                  [-C CLOCK] [-M overwrite|discard] [-q] -- CMD [ARGS]\n"
 		"  -e EVENT   SYSTEM:EVENT, SYSTEM:*, SYSTEM, EVENT or all (default all)\n"
 		"  -f FILTER  filter the -e before it (the kernel's filter syntax)\n"
 		"  -p TRACER  function or function_graph: trace the functions of CMD\n"
@@ -50,6 +50,7 @@ static void usage(FILE *f)
 		"  -n GLOB    do not trace the functions GLOB matches (set_ftrace_notrace)\n"
 		"  -g FUNC    graph FUNC and what it calls (set_graph_function)\n"
 		"  --max-graph-depth N  graph N levels deep at most (max_graph_depth)\n"
+		"  --func-stack  a stack trace after every function (func_stack_trace)\n"
 		"  -o FILE    output file (default trace.dat)\n"
 		"  -b KB      buffer size per thread in KiB (default 1024)\n"
 		"  -C CLOCK   trace clock: local global counter uptime perf mono mono_raw boot"
@@ -146,6 +147,7 @@ static char *join_events(char **ev, int n)
 struct tracer_opts {
 	const char *tracer;
 	const char *depth;
+	bool func_stack;
 	char *filter, *notrace, *graph; /* space-separated globs */
 };
 
@@ -180,6 +182,10 @@ static int check_tracer_opts(struct tracer_opts *t)
 			t->tracer);
 		return -1;
 	}
+	if (t->func_stack && (!t->tracer || strcmp(t->tracer, "function") != 0)) {
+		fprintf(stderr, "uft record: --func-stack needs -p function\n");
+		return -1;
+	}
 	if (t->tracer && strcmp(t->tracer, "function_graph") != 0 && (t->graph || t->depth)) {
 		fprintf(stderr, "uft record: -g and --max-graph-depth need -p function_graph\n");
 		return -1;
@@ -200,6 +206,8 @@ static void set_tracer_env(const struct tracer_opts *t)
 		setenv("UFT_GRAPH_FUNCTION", t->graph, 1);
 	if (t->depth)
 		setenv("UFT_MAX_GRAPH_DEPTH", t->depth, 1);
+	if (t->func_stack)
+		setenv("UFT_FUNC_STACK", "1", 1);
 }
 
 static void free_tracer_opts(struct tracer_opts *t)
@@ -230,6 +238,7 @@ int cmd_record(int argc, char **argv)
 	static const struct option longopts[] = {
 	    {"help", no_argument, NULL, 'h'},
 	    {"max-graph-depth", required_argument, NULL, 'D'},
+	    {"func-stack", no_argument, NULL, 'S'},
 	    {NULL, 0, NULL, 0},
 	};
 	const char *out = "trace.dat", *clock = NULL, *mode = NULL;
@@ -255,6 +264,9 @@ int cmd_record(int argc, char **argv)
 				free_tracer_opts(&topts);
 				return 2;
 			}
+			break;
+		case 'S':
+			topts.func_stack = true;
 			break;
 		case 'D': {
 			char *end;

@@ -120,6 +120,61 @@ int report_ftrace_header(struct report_ftrace *rf, FILE *f, uint64_t entries, ui
 	return 0;
 }
 
+/* A caller, as the live file names it: the symbol holding the call (the
+ * byte before the return address), else the address. */
+static void stack_frame(struct report_ftrace *rf, FILE *f, uint64_t addr)
+{
+	struct uft_sym sym;
+	if (addr && uft_ksyms_lookup(&rf->syms, addr - 1, &sym))
+		fprintf(f, "\n => %s", sym.name);
+	else
+		fprintf(f, "\n => 0x%llx", (unsigned long long)addr);
+}
+
+/* The callers of a kernel_stack record: false if its format is not the
+ * kernel's (an int `size`, then `caller` entries). */
+static bool stack_entries(struct report_ftrace *rf, const struct uft_out_record *r, const char **at,
+			  uint32_t *n)
+{
+	struct tep_event *ev = tep_find_event(rf->tf->tep, rf->id_stack);
+	struct tep_format_field *size_f = ev ? tep_find_field(ev, "size") : NULL;
+	struct tep_format_field *caller_f = ev ? tep_find_field(ev, "caller") : NULL;
+	if (!size_f || !caller_f || size_f->size != 4 || size_f->offset + 4u > r->size ||
+	    (uint32_t)caller_f->offset > r->size)
+		return false;
+	int32_t size;
+	memcpy(&size, (const char *)r->data + size_f->offset, 4);
+	uint32_t room = (r->size - (uint32_t)caller_f->offset) / 8;
+	*n = size < 0 ? 0 : (uint32_t)size < room ? (uint32_t)size : room;
+	*at = (const char *)r->data + caller_f->offset;
+	return true;
+}
+
+/* A kernel_stack record's body as the kernel's trace file prints it:
+ * "<stack trace>", then one " => caller" line per entry, without the frames
+ * of uft's generated event writers at the top. */
+static void stack_body(struct report_ftrace *rf, FILE *f, const char *at, uint32_t n)
+{
+	uint32_t i = 0;
+	for (; i < n; i++) {
+		uint64_t addr;
+		struct uft_sym sym;
+		memcpy(&addr, at + 8 * i, 8);
+		if (!addr || !uft_ksyms_lookup(&rf->syms, addr - 1, &sym) ||
+		    strncmp(sym.name, "uft__", 5) != 0)
+			break;
+	}
+	fputs("<stack trace>", f);
+	for (; i < n; i++) {
+		uint64_t addr;
+		memcpy(&addr, at + 8 * i, 8);
+		if (addr == UINT64_MAX)
+			break; /* the kernel's end mark */
+		stack_frame(rf, f, addr);
+	}
+	fputc('\n', f);
+}
+
 int report_ftrace_line(struct report_ftrace *rf, FILE *f, const struct uft_out_record *r,
 		       const struct uft_out_record *next)
 {
@@ -138,6 +193,15 @@ int report_ftrace_line(struct report_ftrace *rf, FILE *f, const struct uft_out_r
 			       r->data, r->ts, rf->out_flags);
 		uft_ftrace_fn_body(f, r->data, r->size, rf->fn_opts, uft_ksyms_lookup, &rf->syms);
 		fputc('\n', f);
+		return UFT_GRAPH_DONE;
+	}
+	const char *callers;
+	uint32_t n;
+	if (r->size >= sizeof(*e) && rf->id_stack && e->type == rf->id_stack &&
+	    stack_entries(rf, r, &callers, &n)) {
+		uft_out_prefix(f, uft_out_comm(trace_file_comm, rf->tf, e->pid), e->pid, r->cpu,
+			       r->data, r->ts, rf->out_flags);
+		stack_body(rf, f, callers, n);
 		return UFT_GRAPH_DONE;
 	}
 	uft_out_event(f, rf->tf->tep, trace_file_comm, rf->tf, r, rf->out_flags);

@@ -23,6 +23,8 @@ expect_usage "need -p function_graph" -p function -g main
 expect_usage "need -p function_graph" -p function --max-graph-depth 2
 expect_usage "bad graph depth" -p function_graph --max-graph-depth x
 expect_usage "bad function pattern" -p function -l ''
+expect_usage "--func-stack needs -p function" --func-stack
+expect_usage "--func-stack needs -p function" -p function_graph --func-stack
 
 # The symbols of the program and of its libraries, as kallsyms lines.
 "$UFT" record -q -p function_graph -g main -o "$tmp/g.dat" -- "$DEMO" >"$tmp/g.out" 2>"$tmp/g.err" ||
@@ -63,4 +65,19 @@ fi
 head -1 "$tmp/f.txt" | grep -q '^# tracer: function$' || fail "function header: $(head -1 "$tmp/f.txt")"
 grep -q -E '\] \.\.\.\.\. +[0-9]+\.[0-9]{6}: main <-' "$tmp/f.txt" || fail "no 'main <-' line"
 grep -q -E ': worker <-' "$tmp/f.txt" || fail "no 'worker <-' line"
+
+# --func-stack: each function line is followed by its stack, as the kernel's
+# trace file prints a kernel_stack record; trace-cmd reads the same stacks.
+"$UFT" record -q -p function -l 'work*' --func-stack -o "$tmp/s.dat" -- "$DEMO" >/dev/null \
+	2>"$tmp/s.err" || fail "uft record --func-stack: $(cat "$tmp/s.err")"
+"$UFT" report -i "$tmp/s.dat" >"$tmp/s.txt" || fail "uft report (func-stack)"
+fns=$(grep -c -E ': worker <-' "$tmp/s.txt")
+stacks=$(grep -c -E '[0-9]: <stack trace>$' "$tmp/s.txt")
+[ "$fns" -gt 0 ] && [ "$fns" = "$stacks" ] || fail "$fns worker lines, $stacks stacks"
+grep -A1 -E ': <stack trace>$' "$tmp/s.txt" | grep -q '^ => worker$' || fail "no ' => worker' frame"
+if command -v trace-cmd >/dev/null; then
+	tc=$(trace-cmd report -i "$tmp/s.dat" 2>/dev/null | grep -c 'kernel_stack:') ||
+		fail "trace-cmd report (func-stack)"
+	[ "$tc" = "$stacks" ] || fail "trace-cmd shows $tc stacks, uft $stacks"
+fi
 echo "ok"

@@ -17,6 +17,7 @@
 #include <string.h>
 #include <sys/syscall.h>
 #include <sys/time.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -327,6 +328,8 @@ static void reset(void)
 	assert_int_equal(echo("set_graph_function", "", W), 0);
 	assert_int_equal(echo("set_graph_notrace", "", W), 0);
 	assert_int_equal(echo("set_ftrace_pid", "", W), 0);
+	assert_int_equal(echo("set_ftrace_notrace_pid", "", W), 0);
+	assert_int_equal(echo("options/function-fork", "0", W), 0);
 	assert_int_equal(echo("max_graph_depth", "0", W), 0);
 	assert_int_equal(echo("trace_clock", "local", W), 0);
 	assert_int_equal(echo("buffer_size_kb", "1024", W), 0);
@@ -420,10 +423,19 @@ static void test_filter_file_text(void **state)
 	/* Commands belong to set_ftrace_filter only. */
 	assert_int_equal(echo("set_ftrace_notrace", "ft_leaf:traceon", A), -EINVAL);
 	expect_file("set_ftrace_pid", "no pid\n");
-	assert_int_equal(echo("set_ftrace_pid", "12 34", W), 0);
+	assert_int_equal(echo("set_ftrace_pid", "34 12", W), 0);
 	expect_file("set_ftrace_pid", "12\n34\n");
 	assert_int_equal(echo("set_ftrace_pid", "x", A), -EINVAL);
 	expect_file("set_ftrace_pid", "12\n34\n");
+	assert_int_equal(echo("set_ftrace_pid", "20 12", A), 0);
+	expect_file("set_ftrace_pid", "12\n20\n34\n");
+	expect_file("set_ftrace_notrace_pid", "no pid\n");
+	assert_int_equal(echo("set_ftrace_notrace_pid", "7", W), 0);
+	expect_file("set_ftrace_notrace_pid", "7\n");
+	assert_int_equal(echo("set_ftrace_notrace_pid", "4194304", A), -EINVAL);
+	expect_file("set_ftrace_notrace_pid", "7\n");
+	assert_int_equal(echo("set_ftrace_notrace_pid", "", W), 0);
+	expect_file("set_ftrace_notrace_pid", "no pid\n");
 	expect_file("max_graph_depth", "0\n");
 	assert_int_equal(echo("max_graph_depth", "3", W), 0);
 	expect_file("max_graph_depth", "3\n");
@@ -841,6 +853,146 @@ static void test_stacktrace_and_snapshot_commands(void **state)
 	reset();
 }
 
+/* ft_leaf calls of this thread and of a new one: the records of each. */
+static void *leaf_thread(void *arg)
+{
+	*(int *)arg = (int)syscall(SYS_gettid);
+	ft_leaf(2);
+	return NULL;
+}
+
+static void count_by_thread(const char *tracer, size_t *mine, size_t *theirs)
+{
+	assert_int_equal(echo("current_tracer", tracer, W), 0);
+	ft_leaf(1);
+	int other = 0;
+	pthread_t th;
+	assert_int_equal(pthread_create(&th, NULL, leaf_thread, &other), 0);
+	pthread_join(th, NULL);
+	struct recs rs = read_records();
+	*mine = *theirs = 0;
+	for (size_t i = 0; i < rs.n; i++)
+		if (rs.r[i].type != UFT_ID_FUNCGRAPH_EXIT)
+			*(rs.r[i].pid == other ? theirs : mine) += 1;
+	free(rs.r);
+}
+
+/* set_ftrace_notrace_pid keeps its threads out of both tracers, even when
+ * set_ftrace_pid lists them. */
+static void test_notrace_pid(void **state)
+{
+	reset();
+	char me[32];
+	snprintf(me, sizeof(me), "%d", (int)syscall(SYS_gettid));
+	assert_int_equal(echo("set_ftrace_filter", "ft_leaf", W), 0);
+	static const char *const tracers[] = {"function", "function_graph"};
+	for (int k = 0; k < 2; k++) {
+		size_t mine, theirs;
+		assert_int_equal(echo("set_ftrace_notrace_pid", me, W), 0);
+		count_by_thread(tracers[k], &mine, &theirs);
+		assert_int_equal(mine, 0);
+		assert_int_equal(theirs, 1);
+		assert_int_equal(echo("set_ftrace_pid", me, W), 0);
+		count_by_thread(tracers[k], &mine, &theirs);
+		assert_int_equal(mine + theirs, 0);
+		assert_int_equal(echo("set_ftrace_notrace_pid", "", W), 0);
+		count_by_thread(tracers[k], &mine, &theirs);
+		assert_int_equal(mine, 1);
+		assert_int_equal(theirs, 0);
+		assert_int_equal(echo("set_ftrace_pid", "", W), 0);
+	}
+	reset();
+}
+
+/* function-fork: a listed parent's child process joins set_ftrace_pid and
+ * set_ftrace_notrace_pid, and is traced (or not) as its parent is. */
+static void test_function_fork(void **state)
+{
+	reset();
+	char me[32];
+	snprintf(me, sizeof(me), "%d", (int)getpid());
+	assert_int_equal(echo("set_ftrace_filter", "ft_leaf", W), 0);
+	for (int opt = 0; opt < 2; opt++) {
+		assert_int_equal(echo("options/function-fork", opt ? "1" : "0", W), 0);
+		assert_int_equal(echo("set_ftrace_pid", me, W), 0);
+		assert_int_equal(echo("current_tracer", "function", W), 0);
+		pid_t child = fork();
+		assert_true(child >= 0);
+		if (child == 0) {
+			char want[64];
+			int lo = getppid(), hi = getpid();
+			if (lo > hi)
+				lo = getpid(), hi = getppid();
+			if (opt)
+				snprintf(want, sizeof(want), "%d\n%d\n", lo, hi);
+			else
+				snprintf(want, sizeof(want), "%s\n", me);
+			int err;
+			char *pids = tfs_cat("set_ftrace_pid", &err);
+			ft_leaf(3);
+			struct recs rs = peek_records();
+			_exit(pids && strcmp(pids, want) == 0 && rs.n == (size_t)opt ? 0 : 1);
+		}
+		int status;
+		assert_int_equal(waitpid(child, &status, 0), child);
+		assert_true(WIFEXITED(status));
+		assert_int_equal(WEXITSTATUS(status), 0);
+		assert_int_equal(echo("current_tracer", "nop", W), 0);
+	}
+	reset();
+}
+
+/* func_stack_trace: each function record is followed by the call's stack,
+ * from the traced function up; the option is the function tracer's own. */
+static void test_func_stack_trace(void **state)
+{
+	reset();
+	int err;
+	char *opts = tfs_cat("trace_options", &err);
+	assert_non_null(opts);
+	assert_false(has_line(opts, "nofunc_stack_trace"));
+	free(opts);
+	assert_int_equal(echo("trace_options", "func_stack_trace", W), -EINVAL);
+	assert_int_equal(echo("set_ftrace_filter", "ft_leaf", W), 0);
+	assert_int_equal(echo("current_tracer", "function", W), 0);
+	opts = tfs_cat("trace_options", &err);
+	assert_true(has_line(opts, "nofunc_stack_trace"));
+	free(opts);
+	assert_int_equal(echo("options/func_stack_trace", "1", W), 0);
+	expect_file("options/func_stack_trace", "1\n");
+	ft_mid(1);
+	assert_int_equal(echo("tracing_on", "0", W), 0);
+	struct stack_seen seen = {0};
+	pthread_mutex_lock(&tfs_lock);
+	tfs_for_each_ring(0, peek_stack, &seen);
+	pthread_mutex_unlock(&tfs_lock);
+	assert_int_equal(seen.stacks, 1);
+	uintptr_t leaf = (uintptr_t)ft_leaf, mid = (uintptr_t)ft_mid;
+	assert_true(seen.first > leaf && seen.first < leaf + 32);
+	assert_true(seen.second > mid && seen.second < mid + 64);
+	char *text = tfs_cat("trace", &err);
+	assert_non_null(text);
+	const char *fn = strstr(text, ": ft_leaf <-ft_mid\n");
+	assert_non_null(fn);
+	const char *st = strstr(fn, ": <stack trace>\n => ft_leaf\n => ft_mid\n");
+	assert_non_null(st);
+	free(text);
+	assert_int_equal(echo("tracing_on", "1", W), 0);
+	/* Off again: records alone. */
+	assert_int_equal(echo("trace_options", "nofunc_stack_trace", W), 0);
+	assert_int_equal(echo("trace", "", W), 0);
+	ft_mid(1);
+	memset(&seen, 0, sizeof(seen));
+	pthread_mutex_lock(&tfs_lock);
+	tfs_for_each_ring(0, peek_stack, &seen);
+	pthread_mutex_unlock(&tfs_lock);
+	assert_int_equal(seen.stacks, 0);
+	struct recs rs = read_records();
+	assert_int_equal(rs.n, 1);
+	free(rs.r);
+	reset();
+}
+
 /* The function tracer of an instance writes into its own buffer only, with
  * its own filter. */
 static void test_instance_function_tracer(void **state)
@@ -970,6 +1122,9 @@ int main(void)
 	    cmocka_unit_test(test_library_loaded_while_tracing),
 	    cmocka_unit_test(test_traceoff_command),
 	    cmocka_unit_test(test_stacktrace_and_snapshot_commands),
+	    cmocka_unit_test(test_func_stack_trace),
+	    cmocka_unit_test(test_notrace_pid),
+	    cmocka_unit_test(test_function_fork),
 	    cmocka_unit_test(test_instance_function_tracer),
 	    cmocka_unit_test(test_switch_while_running),
 	    cmocka_unit_test(test_switch_leaves_no_graph_records),

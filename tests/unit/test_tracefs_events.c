@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -767,6 +768,77 @@ static void test_set_event_pid_filters(void **state)
 	assert_int_equal(run_two_threads(0, NULL), 0u);
 }
 
+/* set_event_notrace_pid: the same file rules; its threads are never
+ * recorded, even when set_event_pid lists them. */
+static void test_set_event_notrace_pid(void **state)
+{
+	(void)state;
+	const char *p = "set_event_notrace_pid";
+	check(p, "");
+	assert_int_equal(wr(p, W, "123 45\n"), 0);
+	check(p, "45\n123\n");
+	assert_int_equal(wr(p, A, "12 x"), -EINVAL);
+	check(p, "45\n123\n");
+	assert_int_equal(wr(p, W, NULL), 0);
+	check(p, "");
+	check("set_event_pid", "");
+
+	char me[32];
+	snprintf(me, sizeof(me), "%d\n", tid());
+	assert_int_equal(wr("set_event", W, "tfsev:num"), 0);
+	assert_int_equal(wr(p, W, me), 0);
+	assert_int_equal(run_two_threads(0, NULL), 0xf0u);
+	/* With a filter, both apply. */
+	assert_int_equal(wr("events/tfsev/num/filter", W, "a & 1"), 0);
+	assert_int_equal(run_two_threads(0, NULL), 0xa0u);
+	assert_int_equal(wr("events/tfsev/num/filter", W, "0"), 0);
+	/* Listed in both: not recorded. */
+	assert_int_equal(wr("set_event_pid", W, me), 0);
+	assert_int_equal(run_two_threads(0, NULL), 0u);
+	assert_int_equal(wr(p, W, NULL), 0);
+	assert_int_equal(run_two_threads(0, NULL), 0x0fu);
+	assert_int_equal(wr("set_event_pid", W, NULL), 0);
+	assert_int_equal(run_two_threads(0, NULL), 0xffu);
+	assert_int_equal(wr("set_event", W, NULL), 0);
+}
+
+/* event-fork: a listed parent's child process is listed too, in
+ * set_event_pid and set_event_notrace_pid alike. */
+static void test_event_fork(void **state)
+{
+	(void)state;
+	char me[32];
+	snprintf(me, sizeof(me), "%d", (int)getpid());
+	for (int opt = 0; opt < 2; opt++) {
+		assert_int_equal(wr("options/event-fork", W, opt ? "1" : "0"), 0);
+		assert_int_equal(wr("set_event_pid", W, me), 0);
+		assert_int_equal(wr("set_event_notrace_pid", W, me), 0);
+		pid_t child = fork();
+		assert_true(child >= 0);
+		if (child == 0) {
+			char want[64];
+			int lo = getppid(), hi = getpid();
+			if (lo > hi)
+				lo = getpid(), hi = getppid();
+			if (opt)
+				snprintf(want, sizeof(want), "%d\n%d\n", lo, hi);
+			else
+				snprintf(want, sizeof(want), "%s\n", me);
+			int err;
+			char *a = tfs_cat("set_event_pid", &err);
+			char *b = tfs_cat("set_event_notrace_pid", &err);
+			_exit(a && b && strcmp(a, want) == 0 && strcmp(b, want) == 0 ? 0 : 1);
+		}
+		int status;
+		assert_int_equal(waitpid(child, &status, 0), child);
+		assert_true(WIFEXITED(status));
+		assert_int_equal(WEXITSTATUS(status), 0);
+	}
+	assert_int_equal(wr("options/event-fork", W, "0"), 0);
+	assert_int_equal(wr("set_event_pid", W, NULL), 0);
+	assert_int_equal(wr("set_event_notrace_pid", W, NULL), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -778,6 +850,8 @@ int main(void)
 	    cmocka_unit_test(test_set_event),
 	    cmocka_unit_test(test_set_event_pid_file),
 	    cmocka_unit_test(test_set_event_pid_filters),
+	    cmocka_unit_test(test_set_event_notrace_pid),
+	    cmocka_unit_test(test_event_fork),
 	};
 	return cmocka_run_group_tests(tests, setup, NULL);
 }
