@@ -149,11 +149,18 @@ int tfs_parse_ulong(const char *s, unsigned long *out);
  * set_event_pid list changed. */
 int tfs_events_refresh_pids(const struct tfs_inst *in);
 /* event-fork: `child`, made by `parent`, joins the instance's set_event_pid
- * and set_event_notrace_pid where `parent` is listed. */
+ * and set_event_notrace_pid where `parent` is listed; an exiting thread
+ * leaves them. */
 void tfs_events_follow(struct tfs_inst *in, int parent, int child);
+void tfs_events_forget(struct tfs_inst *in, int tid);
 /* function-fork: `child`, made by `parent`, joins the instance's
- * set_ftrace_pid and set_ftrace_notrace_pid where `parent` is listed. */
+ * set_ftrace_pid and set_ftrace_notrace_pid where `parent` is listed; an
+ * exiting thread leaves them. */
 void tfs_ftrace_follow(const struct tfs_inst *in, int32_t parent, int32_t child);
+void tfs_ftrace_forget(const struct tfs_inst *in, int32_t tid);
+/* Tells pthread_create whether any instance has event-fork or
+ * function-fork set. */
+void tfs_follow_refresh(void);
 
 /* Buffer contents (tfs_trace.c). */
 struct uft_ring;

@@ -683,6 +683,24 @@ void tfs_events_follow(struct tfs_inst *in, int parent, int child)
 	}
 }
 
+void tfs_events_forget(struct tfs_inst *in, int tid)
+{
+	for (int no = 0; no < 2; no++) {
+		struct pid_vec l = pid_vec(in, no);
+		size_t at = 0;
+		while (at < *l.n && (*l.v)[at] != tid)
+			at++;
+		int *pids = at < *l.n ? malloc(*l.n * sizeof(*pids)) : NULL;
+		if (!pids)
+			continue;
+		size_t nr = 0;
+		for (size_t k = 0; k < *l.n; k++)
+			if (k != at)
+				pids[nr++] = (*l.v)[k];
+		set_pids(in, no, pids, nr);
+	}
+}
+
 const struct tfs_file tfs_event_files[] = {
     {.name = "enable",
      .dir = TFS_D_EVENTS,

@@ -712,6 +712,28 @@ void tfs_ftrace_follow(const struct tfs_inst *in, int32_t parent, int32_t child)
 	}
 }
 
+void tfs_ftrace_forget(const struct tfs_inst *in, int32_t tid)
+{
+	struct uft_ftrace_pids **all[] = {uft_ftrace_pids, uft_ftrace_no_pids};
+	for (int k = 0; k < 2; k++) {
+		const struct uft_ftrace_pids *p = all[k][in->buffer];
+		uint32_t at = 0;
+		while (p && at < p->nr && p->tid[at] != tid)
+			at++;
+		if (!p || at == p->nr)
+			continue;
+		int32_t *tids = malloc(p->nr * sizeof(*tids));
+		if (!tids)
+			continue;
+		uint32_t nr = 0;
+		for (uint32_t i = 0; i < p->nr; i++)
+			if (i != at)
+				tids[nr++] = p->tid[i];
+		set_pid_list(all[k], in->buffer, tids, nr);
+		free(tids);
+	}
+}
+
 /* ---- max_graph_depth ---- */
 
 static int show_max_depth(const struct tfs_node *n, FILE *out)

@@ -7,6 +7,7 @@
 #include "lib/runtime.h"
 #include "lib/tfs.h"
 #include "lib/tfs_text.h"
+#include "lib/tracefs.h"
 
 struct option {
 	const char *name;
@@ -116,7 +117,17 @@ int tfs_option_set(struct tfs_inst *in, int i, bool on)
 		in->opts |= 1ull << i;
 	else
 		in->opts &= ~(1ull << i);
+	tfs_follow_refresh();
 	return 0;
+}
+
+void tfs_follow_refresh(void)
+{
+	bool any = false;
+	for (int b = 0; b < UFT_MAX_BUFFERS && !any; b++)
+		any = tfs_insts[b] && (tfs_opt(tfs_insts[b], "event-fork") ||
+				       tfs_opt(tfs_insts[b], "function-fork"));
+	uft_thread_follow(any);
 }
 
 static int show_trace_options(const struct tfs_node *n, FILE *out)

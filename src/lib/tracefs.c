@@ -59,6 +59,33 @@ static void fork_child(void)
 	pthread_mutex_unlock(&tfs_lock);
 }
 
+/* The tree is set up once an option is: before, nothing follows threads. */
+void uft_tracefs_thread_created(pid_t parent, pid_t self)
+{
+	pthread_mutex_lock(&tfs_lock);
+	for (int i = 0; i < UFT_MAX_BUFFERS; i++) {
+		struct tfs_inst *in = tfs_insts[i];
+		if (in && tfs_opt(in, "event-fork"))
+			tfs_events_follow(in, parent, self);
+		if (in && tfs_opt(in, "function-fork"))
+			tfs_ftrace_follow(in, parent, self);
+	}
+	pthread_mutex_unlock(&tfs_lock);
+}
+
+void uft_tracefs_thread_exits(pid_t self)
+{
+	pthread_mutex_lock(&tfs_lock);
+	for (int i = 0; i < UFT_MAX_BUFFERS; i++) {
+		struct tfs_inst *in = tfs_insts[i];
+		if (in && tfs_opt(in, "event-fork"))
+			tfs_events_forget(in, self);
+		if (in && tfs_opt(in, "function-fork"))
+			tfs_ftrace_forget(in, self);
+	}
+	pthread_mutex_unlock(&tfs_lock);
+}
+
 static void tfs_setup(void)
 {
 	uft_init();
@@ -584,6 +611,7 @@ int uft_tracefs_rmdir(const char *path)
 	free(in->pids);
 	free(in->no_pids);
 	free(in);
+	tfs_follow_refresh();
 	tfs_leave();
 	return 0;
 }

@@ -70,6 +70,14 @@ int uft_tracefs_rmdir(const char *path);
 /* Marks the calling thread as one that never records events (door threads). */
 void uft_tracefs_thread_notrace(void);
 
+/* event-fork and function-fork for threads (thread_follow.c): a new thread
+ * made by `parent` joins the pid lists `parent` is in; an exiting one leaves
+ * them. uft_thread_follow() tells pthread_create whether any instance has
+ * either option set. */
+void uft_tracefs_thread_created(pid_t parent, pid_t self);
+void uft_tracefs_thread_exits(pid_t self);
+void uft_thread_follow(bool on);
+
 #ifdef __cplusplus
 }
 #endif

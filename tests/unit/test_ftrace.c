@@ -904,8 +904,22 @@ static void test_notrace_pid(void **state)
 	reset();
 }
 
+/* A thread that sees itself in set_ftrace_pid (or not) and calls ft_leaf. */
+static void *listed_thread(void *arg)
+{
+	char tid[32];
+	snprintf(tid, sizeof(tid), "%d\n", (int)syscall(SYS_gettid));
+	int err;
+	char *pids = tfs_cat("set_ftrace_pid", &err);
+	*(bool *)arg = pids && has_line(pids, strtok(tid, "\n"));
+	free(pids);
+	ft_leaf(4);
+	return NULL;
+}
+
 /* function-fork: a listed parent's child process joins set_ftrace_pid and
- * set_ftrace_notrace_pid, and is traced (or not) as its parent is. */
+ * set_ftrace_notrace_pid, and is traced (or not) as its parent is; so does
+ * a thread it creates, which leaves the lists when it exits. */
 static void test_function_fork(void **state)
 {
 	reset();
@@ -938,6 +952,19 @@ static void test_function_fork(void **state)
 		assert_true(WIFEXITED(status));
 		assert_int_equal(WEXITSTATUS(status), 0);
 		assert_int_equal(echo("current_tracer", "nop", W), 0);
+
+		assert_int_equal(echo("current_tracer", "function", W), 0);
+		bool listed = !opt;
+		pthread_t th;
+		assert_int_equal(pthread_create(&th, NULL, listed_thread, &listed), 0);
+		pthread_join(th, NULL);
+		assert_int_equal(listed, opt);
+		char want[40];
+		snprintf(want, sizeof(want), "%s\n", me);
+		expect_file("set_ftrace_pid", want); /* the thread left */
+		struct recs rs = read_records();
+		assert_int_equal(rs.n, (size_t)opt);
+		free(rs.r);
 	}
 	reset();
 }

@@ -834,6 +834,20 @@ static void test_event_fork(void **state)
 		assert_true(WIFEXITED(status));
 		assert_int_equal(WEXITSTATUS(status), 0);
 	}
+	/* Threads too: one made by a listed thread is listed while it runs. */
+	char tid_line[32];
+	snprintf(tid_line, sizeof(tid_line), "%d\n", tid());
+	assert_int_equal(wr("set_event_notrace_pid", W, NULL), 0);
+	assert_int_equal(wr("set_event", W, "tfsev:num"), 0);
+	assert_int_equal(wr("set_event_pid", W, tid_line), 0);
+	assert_int_equal(wr("options/event-fork", W, "0"), 0);
+	assert_int_equal(run_two_threads(0, NULL), 0x0fu);
+	assert_int_equal(wr("options/event-fork", W, "1"), 0);
+	assert_int_equal(run_two_threads(0, NULL), 0xffu);
+	check("set_event_pid", tid_line);
+	assert_int_equal(wr("set_event_notrace_pid", W, tid_line), 0);
+	assert_int_equal(run_two_threads(0, NULL), 0u);
+	assert_int_equal(wr("set_event", W, NULL), 0);
 	assert_int_equal(wr("options/event-fork", W, "0"), 0);
 	assert_int_equal(wr("set_event_pid", W, NULL), 0);
 	assert_int_equal(wr("set_event_notrace_pid", W, NULL), 0);

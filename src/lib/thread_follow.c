@@ -1,0 +1,81 @@
+/* event-fork and function-fork for threads. In the kernel a thread is a task
+ * like any other: with either option set, the thread a listed task creates
+ * joins the list and leaves it when it exits. libuft stands in front of
+ * pthread_create() for that; while no instance has either option set, the
+ * call goes straight through. */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "lib/tracefs.h"
+
+typedef int (*create_fn)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
+
+/* A sanitizer runtime linked into the program defines pthread_create as a
+ * weak alias of its interceptor: ours replaces it there, so we call the
+ * interceptor ourselves or the sanitizer never sees the thread. */
+extern int __interceptor_pthread_create(pthread_t *, const pthread_attr_t *, void *(*)(void *),
+					void *) __attribute__((weak));
+
+static atomic_bool follow;
+static create_fn next_create;
+static pthread_once_t resolve_once = PTHREAD_ONCE_INIT;
+
+/* The definition to call: the sanitizer's interceptor when the program
+ * binds to ours (none calls us then), else the next one (the interceptor,
+ * if any, came first and calls us as its "real" function). */
+static void resolve(void)
+{
+	Dl_info first, self;
+	bool ours = dladdr(dlsym(RTLD_DEFAULT, "pthread_create"), &first) &&
+		    dladdr((void *)resolve, &self) && first.dli_fbase == self.dli_fbase;
+	if (__interceptor_pthread_create && ours)
+		next_create = __interceptor_pthread_create;
+	else
+		next_create = (create_fn)dlsym(RTLD_NEXT, "pthread_create");
+}
+
+void uft_thread_follow(bool on)
+{
+	atomic_store(&follow, on);
+}
+
+struct start {
+	void *(*fn)(void *);
+	void *arg;
+	pid_t parent;
+};
+
+static void left(void *arg)
+{
+	(void)arg;
+	uft_tracefs_thread_exits(gettid());
+}
+
+static void *started(void *p)
+{
+	struct start s = *(struct start *)p;
+	free(p);
+	uft_tracefs_thread_created(s.parent, gettid());
+	void *ret;
+	pthread_cleanup_push(left, NULL);
+	ret = s.fn(s.arg);
+	pthread_cleanup_pop(1);
+	return ret;
+}
+
+int pthread_create(pthread_t *th, const pthread_attr_t *attr, void *(*fn)(void *), void *arg)
+{
+	pthread_once(&resolve_once, resolve);
+	struct start *s = atomic_load(&follow) ? malloc(sizeof(*s)) : NULL;
+	if (!s)
+		return next_create(th, attr, fn, arg);
+	*s = (struct start){fn, arg, gettid()};
+	int rc = next_create(th, attr, started, s);
+	if (rc)
+		free(s);
+	return rc;
+}
