@@ -27,6 +27,7 @@
 #include "common/ctl_proto.h"
 #include "common/ctl_rundir.h"
 #include "lib/doors.h"
+#include "lib/runtime.h"
 #include "lib/tracefs.h"
 
 _Static_assert(UFT_TFS_READ == 1 && UFT_TFS_WRITE == 2 && UFT_TFS_TRUNC == 4 &&
@@ -388,7 +389,7 @@ static int start_thread(void *(*fn)(void *), void *arg)
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old); /* the new thread starts with all blocked */
 	pthread_t t;
-	int rc = pthread_create(&t, &attr, fn, arg);
+	int rc = uft_thread_create_internal(&t, &attr, fn, arg);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	pthread_attr_destroy(&attr);
 	return rc;

@@ -2,6 +2,7 @@
 #ifndef UFT_RUNTIME_H
 #define UFT_RUNTIME_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -104,6 +105,11 @@ static inline uint64_t uft_ring_now(const struct uft_ring *r)
 		return __rdtsc();
 	return uft_clock_read_slow((enum uft_clock)r->clock);
 }
+
+/* thread_follow.c: pthread_create for libuft's own threads, which
+ * event-fork and function-fork never follow. */
+int uft_thread_create_internal(pthread_t *th, const pthread_attr_t *attr, void *(*fn)(void *),
+			       void *arg);
 
 /* session.c */
 void uft_init(void);

@@ -66,7 +66,8 @@ void tfs_triggers_start_thread(void)
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old); /* it starts with every signal blocked */
 	pthread_t t;
-	int rc = pthread_create(&t, &attr, snapshot_thread, (void *)(intptr_t)wake_pipe[0]);
+	int rc =
+	    uft_thread_create_internal(&t, &attr, snapshot_thread, (void *)(intptr_t)wake_pipe[0]);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	pthread_attr_destroy(&attr);
 	if (rc == 0) {

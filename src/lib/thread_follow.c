@@ -2,7 +2,9 @@
  * like any other: with either option set, the thread a listed task creates
  * joins the list and leaves it when it exits. libuft stands in front of
  * pthread_create() for that; while no instance has either option set, the
- * call goes straight through. */
+ * call goes straight through. libuft's own threads are never followed: it
+ * makes them with uft_thread_create_internal(), and the threads they make
+ * (libfuse's workers) come from threads that never trace. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <pthread.h>
@@ -10,6 +12,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "lib/runtime.h"
 #include "lib/tracefs.h"
 
 typedef int (*create_fn)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
@@ -67,10 +70,17 @@ static void *started(void *p)
 	return ret;
 }
 
+int uft_thread_create_internal(pthread_t *th, const pthread_attr_t *attr, void *(*fn)(void *),
+			       void *arg)
+{
+	pthread_once(&resolve_once, resolve);
+	return next_create(th, attr, fn, arg);
+}
+
 int pthread_create(pthread_t *th, const pthread_attr_t *attr, void *(*fn)(void *), void *arg)
 {
 	pthread_once(&resolve_once, resolve);
-	struct start *s = atomic_load(&follow) ? malloc(sizeof(*s)) : NULL;
+	struct start *s = atomic_load(&follow) && !uft_tls.notrace ? malloc(sizeof(*s)) : NULL;
 	if (!s)
 		return next_create(th, attr, fn, arg);
 	*s = (struct start){fn, arg, gettid()};

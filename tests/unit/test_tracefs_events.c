@@ -827,7 +827,12 @@ static void test_event_fork(void **state)
 			int err;
 			char *a = tfs_cat("set_event_pid", &err);
 			char *b = tfs_cat("set_event_notrace_pid", &err);
-			_exit(a && b && strcmp(a, want) == 0 && strcmp(b, want) == 0 ? 0 : 1);
+			bool ok = a && b && strcmp(a, want) == 0 && strcmp(b, want) == 0;
+			if (!ok)
+				fprintf(stderr,
+					"child: want\n%sset_event_pid\n%sset_event_notrace_pid\n%s",
+					want, a ? a : "?\n", b ? b : "?\n");
+			_exit(ok ? 0 : 1);
 		}
 		int status;
 		assert_int_equal(waitpid(child, &status, 0), child);
