@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const cmd_names[UFT_FF_NR_CMDS] = {"traceon", "traceoff", "snapshot",
-						      "stacktrace"};
+static const char *const cmd_names[UFT_FF_NR_CMDS] = {
+    "traceon", "traceoff", "snapshot", "stacktrace", "enable_event", "disable_event"};
 
 const char *uft_ff_cmd_name(int cmd)
 {
@@ -54,6 +54,20 @@ int uft_ff_parse_token(char *tok, struct uft_ff_token *out)
 				out->cmd = k;
 		if (out->cmd == UFT_FF_SELECT || !*tok)
 			return -EINVAL;
+		if (out->cmd == UFT_FF_ENABLE_EVENT || out->cmd == UFT_FF_DISABLE_EVENT) {
+			/* SYS:EVENT, then the count if any */
+			char *ev = param ? strchr(param, ':') : NULL;
+			if (!ev || ev == param || !ev[1])
+				return -EINVAL;
+			*ev++ = 0;
+			out->sys = param;
+			out->event = ev;
+			param = strchr(ev, ':');
+			if (param)
+				*param++ = 0;
+			if (!*ev)
+				return -EINVAL;
+		}
 		if (param) {
 			unsigned long v;
 			if (parse_number(param, &v) || v > (unsigned long)__LONG_MAX__)

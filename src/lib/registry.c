@@ -881,6 +881,38 @@ static void soft_put(struct reg_event *e, uint32_t b)
 	atomic_store(&e->st[b].soft_disabled, 0);
 }
 
+struct uft_evstate *uft_registry_event_state(uint32_t buffer, const char *system, const char *name,
+					     const char **rsys, const char **rname)
+{
+	pthread_mutex_lock(&reg_lock);
+	struct reg_event *e = find_event(system, name);
+	struct uft_evstate *st = NULL;
+	if (e && e->nr_descs && strcmp(e->system, "ftrace") != 0) {
+		st = &e->st[buffer];
+		*rsys = e->system;
+		*rname = e->name;
+	}
+	pthread_mutex_unlock(&reg_lock);
+	return st;
+}
+
+void uft_registry_soft_ref(uint32_t buffer, struct uft_evstate *st, bool get)
+{
+	pthread_mutex_lock(&reg_lock);
+	for (uint32_t i = 0; i < nr_events; i++) {
+		struct reg_event *e = &events[i];
+		if (e->st + buffer != st)
+			continue;
+		if (get)
+			soft_get(e, buffer);
+		else if (e->sm_ref[buffer])
+			soft_put(e, buffer);
+		publish_targets(e);
+		break;
+	}
+	pthread_mutex_unlock(&reg_lock);
+}
+
 /* Builds the list writers follow from `v` (n triggers); NULL when n is 0
  * (and on failure: *err). */
 static struct uft_trig_list *trig_list(struct uft_trig **v, uint32_t n, int *err)

@@ -69,6 +69,7 @@ int uft_registry_filter_set_in(uint32_t buffer, const char *system, const char *
 /* ---- triggers (tfs_triggers.c) ---- */
 
 struct uft_trig_spec;
+struct uft_evstate;
 
 /* Installs a parsed trigger on one event of one buffer. Returns 0, -ENOENT
  * (no such event), -EINVAL (unknown target event, bad count or "if" part;
@@ -85,6 +86,15 @@ int uft_registry_trigger_remove(uint32_t buffer, const char *system, const char 
 				const struct uft_trig_spec *sp);
 /* The trigger file's lines (malloc'd), or NULL when none is installed. */
 char *uft_registry_trigger_text(uint32_t buffer, const char *system, const char *name);
+
+/* The function commands enable_event/disable_event (tfs_ftrace.c): the
+ * state of event SYSTEM:NAME in a buffer that such a command flips (never
+ * freed), with the registry's names for it (kept while the event is in soft
+ * mode); NULL when there is no such event or it is an ftrace entry. */
+struct uft_evstate *uft_registry_event_state(uint32_t buffer, const char *system, const char *name,
+					     const char **rsys, const char **rname);
+/* Takes or drops the soft-mode reference of a command aimed at that state. */
+void uft_registry_soft_ref(uint32_t buffer, struct uft_evstate *st, bool get);
 
 /* ---- hist triggers (tfs_hist.c) ---- */
 

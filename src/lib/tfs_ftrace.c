@@ -15,6 +15,7 @@
 #include "common/ring_reader.h"
 #include "lib/ftrace.h"
 #include "lib/ftrace_shadow.h"
+#include "lib/registry.h"
 #include "lib/runtime.h"
 #include "lib/stack_event.h"
 #include "lib/tfs.h"
@@ -39,6 +40,10 @@ struct probe {
 	const char *mod; /* its library's name, NULL: the program */
 	int cmd;
 	_Atomic long count;
+	/* enable_event/disable_event: the event state it flips, and the
+	 * event's names; NULL for the other commands. */
+	struct uft_evstate *target;
+	const char *tsys, *tev;
 };
 struct probes {
 	uint32_t nr;
@@ -46,6 +51,7 @@ struct probes {
 };
 static struct probes *probes[UFT_MAX_BUFFERS];
 
+static void retarget(uint32_t b, const struct probes *before, const struct probes *now);
 static int set_pid_list(struct uft_ftrace_pids **lists, uint32_t b, const int32_t *tids,
 			uint32_t nr);
 
@@ -214,6 +220,7 @@ void tfs_ftrace_instance_gone(struct tfs_inst *in)
 		filt[i] &= ~(1u << b);
 		notr[i] &= ~(1u << b);
 	}
+	retarget(b, probes[b], NULL);
 	publish_probes(b, NULL);
 	set_pid_list(uft_ftrace_pids, b, NULL, 0);
 	set_pid_list(uft_ftrace_no_pids, b, NULL, 0);
@@ -315,6 +322,11 @@ static int command_token(struct tfs_inst *in, const struct uft_ff_token *t, stru
 	long count = t->count;
 	struct probes *p = *pending;
 	uint32_t hits = 0;
+	struct uft_evstate *target = NULL;
+	const char *tsys = NULL, *tev = NULL;
+	if (t->sys &&
+	    !(target = uft_registry_event_state(in->buffer, t->sys, t->event, &tsys, &tev)))
+		return -EINVAL; /* no such event */
 	if (remove) {
 		/* As the kernel's: no command of that kind here is ENODEV, none
 		 * on the functions named is EINVAL. */
@@ -329,7 +341,9 @@ static int command_token(struct tfs_inst *in, const struct uft_ff_token *t, stru
 			continue;
 		if (remove) {
 			uint32_t k = 0;
-			while (p && k < p->nr && !(p->p[k].site == refs[i].s && p->p[k].cmd == c))
+			while (p && k < p->nr &&
+			       !(p->p[k].site == refs[i].s && p->p[k].cmd == c &&
+				 p->p[k].target == target))
 				k++;
 			if (p && k < p->nr) {
 				p->p[k] = p->p[p->nr - 1];
@@ -341,7 +355,8 @@ static int command_token(struct tfs_inst *in, const struct uft_ff_token *t, stru
 		hits++;
 		uint32_t at = p ? p->nr : 0;
 		for (uint32_t k = 0; p && k < p->nr; k++)
-			if (p->p[k].site == refs[i].s && p->p[k].cmd == c)
+			if (p->p[k].site == refs[i].s && p->p[k].cmd == c &&
+			    p->p[k].target == target)
 				at = k;
 		if (!p || at == p->nr) {
 			uint32_t nr = p ? p->nr : 0;
@@ -357,6 +372,9 @@ static int command_token(struct tfs_inst *in, const struct uft_ff_token *t, stru
 		p->p[at].mod = refs[i].o->mod;
 		p->p[at].cmd = c;
 		atomic_store(&p->p[at].count, count);
+		p->p[at].target = target;
+		p->p[at].tsys = tsys;
+		p->p[at].tev = tev;
 		if (at == p->nr)
 			p->nr++;
 	}
@@ -429,8 +447,31 @@ static struct probes *copy_probes(uint32_t b, int *err)
 		q->p[k].mod = p->p[k].mod;
 		q->p[k].cmd = p->p[k].cmd;
 		atomic_store(&q->p[k].count, atomic_load(&p->p[k].count));
+		q->p[k].target = p->p[k].target;
+		q->p[k].tsys = p->p[k].tsys;
+		q->p[k].tev = p->p[k].tev;
 	}
 	return q;
+}
+
+static bool has_probe(const struct probes *p, const struct probe *x)
+{
+	for (uint32_t k = 0; p && k < p->nr; k++)
+		if (p->p[k].site == x->site && p->p[k].cmd == x->cmd && p->p[k].target == x->target)
+			return true;
+	return false;
+}
+
+/* enable_event/disable_event put their target in soft mode while they
+ * exist: references for those `now` adds, released for those it drops. */
+static void retarget(uint32_t b, const struct probes *before, const struct probes *now)
+{
+	for (uint32_t k = 0; now && k < now->nr; k++)
+		if (now->p[k].target && !has_probe(before, &now->p[k]))
+			uft_registry_soft_ref(b, now->p[k].target, true);
+	for (uint32_t k = 0; before && k < before->nr; k++)
+		if (before->p[k].target && !has_probe(now, &before->p[k]))
+			uft_registry_soft_ref(b, before->p[k].target, false);
 }
 
 /* One write: every token applies to a copy; all of it or nothing is kept. */
@@ -485,8 +526,10 @@ static int write_set(const struct tfs_node *n, char *buf, size_t len, unsigned o
 	}
 	if (!rc) {
 		store_set(k, b, sel);
-		if (cmds)
+		if (cmds) {
+			retarget(b, probes[b], pending);
 			publish_probes(b, pending);
+		}
 		rc = update_sites();
 	} else {
 		free(pending);
@@ -539,6 +582,8 @@ static int show_set(const struct tfs_node *n, FILE *out)
 		if (p->p[j].mod)
 			fprintf(out, " [%s]", p->p[j].mod);
 		fprintf(out, ":%s", uft_ff_cmd_name(p->p[j].cmd));
+		if (p->p[j].target)
+			fprintf(out, ":%s:%s", p->p[j].tsys, p->p[j].tev);
 		if (c == UNLIMITED)
 			fputs(":unlimited\n", out);
 		else
@@ -589,6 +634,18 @@ void uft_ftrace_probe_hit(const struct uft_ftrace_site *s, uint32_t buffers, voi
 				if (take_count(pr))
 					uft_stack_record(b, ra); /* from the traced function up */
 				break;
+			case UFT_FF_ENABLE_EVENT:
+			case UFT_FF_DISABLE_EVENT: {
+				/* Counted only when it changes the state, as the kernel's. */
+				bool enable = pr->cmd == UFT_FF_ENABLE_EVENT;
+				uint32_t sd = atomic_load_explicit(&pr->target->soft_disabled,
+								   memory_order_relaxed);
+				if (enable == !sd || !take_count(pr))
+					break;
+				atomic_store_explicit(&pr->target->soft_disabled, !enable,
+						      memory_order_relaxed);
+				break;
+			}
 			}
 		}
 	}

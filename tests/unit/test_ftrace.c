@@ -969,6 +969,76 @@ static void test_function_fork(void **state)
 	reset();
 }
 
+/* An event for the enable_event and disable_event commands. */
+NOINLINE void tmark(int v)
+{
+	UFT_TRACE(ftt, mark, "v=%d", v);
+}
+
+/* The lines of the trace file that hold `what`. */
+static int trace_lines_with(const char *what)
+{
+	int err, n = 0;
+	char *text = tfs_cat("trace", &err);
+	assert_non_null(text);
+	for (const char *p = text; (p = strstr(p, what)); p++)
+		n++;
+	free(text);
+	return n;
+}
+
+/* enable_event/disable_event: the event is soft-disabled while a command
+ * aims at it, the command flips it when its function runs (counting only
+ * the calls that change it), and the event leaves soft mode with the last
+ * command. */
+static void test_event_commands(void **state)
+{
+	reset();
+	tmark(0); /* registers the event */
+	expect_file("events/ftt/mark/enable", "0\n");
+	assert_int_equal(echo("set_ftrace_filter", "ft_leaf:enable_event:ftt:mark", A), 0);
+	assert_int_equal(echo("set_ftrace_filter", "cs_half:disable_event:ftt:mark:1", A), 0);
+	expect_file("events/ftt/mark/enable", "0*\n");
+	expect_file("set_ftrace_filter", "#### all functions enabled ####\n"
+					 "ft_leaf:enable_event:ftt:mark:unlimited\n"
+					 "cs_half:disable_event:ftt:mark:count=1\n");
+	tmark(1); /* soft-disabled: not kept */
+	ft_leaf(1);
+	expect_file("events/ftt/mark/enable", "1*\n");
+	tmark(2);
+	cs_half(1.0); /* disables: its count is used up */
+	tmark(3);
+	ft_leaf(1);
+	tmark(4);
+	cs_half(1.0); /* count 0: stays enabled */
+	tmark(5);
+	assert_int_equal(trace_lines_with("mark: v="), 3);
+	assert_int_equal(trace_lines_with("mark: v=2\n"), 1);
+	assert_int_equal(trace_lines_with("mark: v=4\n"), 1);
+	assert_int_equal(trace_lines_with("mark: v=5\n"), 1);
+	expect_file("set_ftrace_filter", "#### all functions enabled ####\n"
+					 "ft_leaf:enable_event:ftt:mark:unlimited\n"
+					 "cs_half:disable_event:ftt:mark:count=0\n");
+	/* No such event, or no such command to remove: nothing changes. */
+	assert_int_equal(echo("set_ftrace_filter", "ft_leaf:enable_event:ftt:nosuch", A), -EINVAL);
+	assert_int_equal(echo("set_ftrace_filter", "ft_leaf:enable_event:ftt", A), -EINVAL);
+	assert_int_equal(echo("set_ftrace_filter", "!cs_half:enable_event:ftt:mark", A), -EINVAL);
+	assert_int_equal(echo("set_ftrace_filter", "!cs_*:traceon", A), -ENODEV);
+	/* The last command gone, an enabled event stays on. */
+	assert_int_equal(echo("set_ftrace_filter", "!ft_leaf:enable_event:ftt:mark", A), 0);
+	expect_file("events/ftt/mark/enable", "1*\n");
+	assert_int_equal(echo("set_ftrace_filter", "!cs_half:disable_event:ftt:mark", A), 0);
+	expect_file("set_ftrace_filter", "#### all functions enabled ####\n");
+	expect_file("events/ftt/mark/enable", "1\n");
+	assert_int_equal(echo("events/ftt/mark/enable", "0", W), 0);
+	/* A soft-disabled event goes back off. */
+	assert_int_equal(echo("set_ftrace_filter", "cs_half:enable_event:ftt:mark:0", A), 0);
+	expect_file("events/ftt/mark/enable", "0*\n");
+	assert_int_equal(echo("set_ftrace_filter", "!cs_half:enable_event:ftt:mark", A), 0);
+	expect_file("events/ftt/mark/enable", "0\n");
+	reset();
+}
+
 /* func_stack_trace: each function record is followed by the call's stack,
  * from the traced function up; the option is the function tracer's own. */
 static void test_func_stack_trace(void **state)
@@ -1150,6 +1220,7 @@ int main(void)
 	    cmocka_unit_test(test_traceoff_command),
 	    cmocka_unit_test(test_stacktrace_and_snapshot_commands),
 	    cmocka_unit_test(test_func_stack_trace),
+	    cmocka_unit_test(test_event_commands),
 	    cmocka_unit_test(test_notrace_pid),
 	    cmocka_unit_test(test_function_fork),
 	    cmocka_unit_test(test_instance_function_tracer),

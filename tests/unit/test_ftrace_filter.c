@@ -65,6 +65,24 @@ static void test_commands(void **state)
 	assert_int_equal(t.count, 0);
 	assert_int_equal(parse("f*:stacktrace", 0).cmd, UFT_FF_STACKTRACE);
 	assert_string_equal(uft_ff_cmd_name(UFT_FF_STACKTRACE), "stacktrace");
+	t = parse("f:enable_event:sched:sched_switch:2", 0);
+	assert_int_equal(t.cmd, UFT_FF_ENABLE_EVENT);
+	assert_string_equal(t.sys, "sched");
+	assert_string_equal(t.event, "sched_switch");
+	assert_int_equal(t.count, 2);
+	t = parse("!f*:disable_event:demo:tick", 0);
+	assert_true(t.remove);
+	assert_int_equal(t.cmd, UFT_FF_DISABLE_EVENT);
+	assert_string_equal(t.sys, "demo");
+	assert_string_equal(t.event, "tick");
+	assert_int_equal(t.count, UFT_FF_UNLIMITED);
+	assert_null(parse("f:traceon", 0).sys);
+	parse("f:enable_event", -EINVAL);
+	parse("f:enable_event:sched", -EINVAL);
+	parse("f:enable_event:sched:", -EINVAL);
+	parse("f:enable_event::x", -EINVAL);
+	parse("f:enable_event:a:b:", -EINVAL);
+	parse("f:enable_event:a:b:c", -EINVAL);
 	parse("f:dump", -EINVAL); /* not supported: no console */
 	parse("f:traceon:x", -EINVAL);
 	parse("f:traceon:-1", -EINVAL);
