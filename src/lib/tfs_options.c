@@ -5,6 +5,7 @@
 
 #include "lib/ftrace.h"
 #include "lib/runtime.h"
+#include "lib/stack_event.h"
 #include "lib/tfs.h"
 #include "lib/tfs_text.h"
 #include "lib/tracefs.h"
@@ -107,6 +108,8 @@ int tfs_option_set(struct tfs_inst *in, int i, bool on)
 		uft_buffer_new_generation(in->buffer);
 	}
 	if (strcmp(options[i].name, "func_stack_trace") == 0) {
+		if (on)
+			uft_stack_prepare(); /* the unwinder loaded now, not in a hook */
 		if (on)
 			__atomic_or_fetch(&uft_ftrace_fn_stack, 1u << in->buffer, __ATOMIC_RELAXED);
 		else
