@@ -5,8 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const cmd_names[UFT_FF_NR_CMDS] = {
-    "traceon", "traceoff", "snapshot", "stacktrace", "enable_event", "disable_event"};
+static const char *const cmd_names[UFT_FF_NR_CMDS] = {"traceon",    "traceoff",	    "snapshot",
+						      "stacktrace", "enable_event", "disable_event",
+						      "dump",	    "cpudump"};
 
 const char *uft_ff_cmd_name(int cmd)
 {

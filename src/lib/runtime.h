@@ -129,6 +129,8 @@ void uft_writer_flush_self(void);
 void uft_writer_setup_fast_path(void);
 extern bool uft_fast_cpu_ok; /* buffer.c: rseq gives the CPU */
 void uft_writer_set_notrace(void);
+/* The CPU the calling thread runs on, as its records carry it. */
+uint32_t uft_writer_cpu(void);
 /* Writes one record into one buffer, whatever the event's targets: head
  * (head_len bytes, common header included; its common part is filled in)
  * then payload. Returns 0, or -EBUSY when it could not be written (tracing

@@ -183,6 +183,11 @@ int tfs_snapshot_until(struct tfs_inst *in, uint64_t cut);
 /* Allocates an empty snapshot if there is none (a snapshot trigger's
  * registration, as the kernel's). */
 int tfs_snapshot_alloc(struct tfs_inst *in);
+/* The dump and cpudump function commands: the kernel's ftrace_dump() of the
+ * records up to `cut` on f, in latency format between its rulers. A dump
+ * (cpu < 0) consumes them; a cpudump prints that CPU's and leaves every
+ * record in place (a thread's ring holds several CPUs' records). */
+void tfs_dump_until(struct tfs_inst *in, uint64_t cut, int cpu, FILE *f);
 
 /* Triggers (tfs_triggers.c): takes the snapshots triggers asked for (tfs_lock
  * held; every tree call does it first); forgets the snapshot thread in a

@@ -384,6 +384,8 @@ static int command_token(struct tfs_inst *in, const struct uft_ff_token *t, stru
 		return -ENOMEM;
 	if (!remove && c == UFT_FF_STACKTRACE)
 		uft_stack_prepare();
+	if (!remove && (c == UFT_FF_DUMP || c == UFT_FF_CPUDUMP))
+		tfs_triggers_start_thread(); /* prints what the hook asks for */
 	if (!remove && uft_session_start() != 0)
 		return -ENOMEM;
 	return 0;
@@ -633,6 +635,12 @@ void uft_ftrace_probe_hit(const struct uft_ftrace_site *s, uint32_t buffers, voi
 			case UFT_FF_STACKTRACE:
 				if (take_count(pr))
 					uft_stack_record(b, ra); /* from the traced function up */
+				break;
+			case UFT_FF_DUMP:
+			case UFT_FF_CPUDUMP:
+				if (take_count(pr))
+					uft_trig_request_dump(
+					    b, pr->cmd == UFT_FF_DUMP ? -1 : (int)uft_writer_cpu());
 				break;
 			case UFT_FF_ENABLE_EVENT:
 			case UFT_FF_DISABLE_EVENT: {

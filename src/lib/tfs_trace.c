@@ -308,19 +308,15 @@ static void view_for(struct tfs_view *v, const struct tfs_inst *in, const struct
 		tfs_view_note(v, &rs->v[i]);
 }
 
-static void print_recs(FILE *f, const struct tfs_inst *in, struct tfs_recs *rs, uint64_t overrun)
+/* The records' lines in the view's form (no header). */
+static void print_lines(FILE *f, struct tfs_view *v, struct tfs_comms *cm, struct tfs_recs *rs)
 {
-	struct tfs_comms cm;
-	struct tfs_view v;
-	tfs_comms_load(&cm, in->buffer);
-	view_for(&v, in, rs);
-	tfs_text_header(f, &v, rs->n, overrun, rs->n ? &rs->v[0] : NULL);
 	uint64_t first = rs->n ? rs->v[0].ts : 0;
 	/* The graph's leaves need the record after each one on its CPU; an
 	 * exit shown with its entry is skipped. */
 	size_t *next = NULL;
 	bool *skip = NULL;
-	if (v.graph && rs->n) {
+	if (v->graph && rs->n) {
 		size_t ncpu = (size_t)tfs_nr_cpus() + 1;
 		size_t *last = malloc(ncpu * sizeof(*last));
 		next = malloc(rs->n * sizeof(*next));
@@ -346,13 +342,23 @@ static void print_recs(FILE *f, const struct tfs_inst *in, struct tfs_recs *rs, 
 		struct tfs_rec *r = &rs->v[i];
 		r->seq = i;
 		size_t j = next ? next[i] : SIZE_MAX;
-		int rc = tfs_view_line(f, &v, &cm, r, j != SIZE_MAX ? &rs->v[j] : NULL, first,
+		int rc = tfs_view_line(f, v, cm, r, j != SIZE_MAX ? &rs->v[j] : NULL, first,
 				       i + 1 < rs->n ? rs->v[i + 1].ts : 0);
 		if (rc == UFT_GRAPH_LEAF && j != SIZE_MAX)
 			skip[j] = true;
 	}
 	free(skip);
 	free(next);
+}
+
+static void print_recs(FILE *f, const struct tfs_inst *in, struct tfs_recs *rs, uint64_t overrun)
+{
+	struct tfs_comms cm;
+	struct tfs_view v;
+	tfs_comms_load(&cm, in->buffer);
+	view_for(&v, in, rs);
+	tfs_text_header(f, &v, rs->n, overrun, rs->n ? &rs->v[0] : NULL);
+	print_lines(f, &v, &cm, rs);
 	tfs_view_free(&v);
 	tfs_comms_free(&cm);
 }
@@ -700,6 +706,56 @@ int tfs_snapshot_until(struct tfs_inst *in, uint64_t cut)
 	tfs_snapshot_free(in);
 	in->snap = s;
 	return t.p.err;
+}
+
+struct dump_peek {
+	struct peek_ctx p;
+	uint64_t cut;
+};
+
+static int peek_until(void *ctx, uint64_t ts, uint32_t cpu, const void *data, uint32_t len,
+		      uint64_t missed)
+{
+	struct dump_peek *d = ctx;
+	return ts <= d->cut ? peek_one(&d->p, ts, cpu, data, len, missed) : 0;
+}
+
+static void peek_ring_until(void *ctx, struct uft_ring *r, uint32_t slot)
+{
+	uft_ring_peek(r, peek_until, ctx);
+}
+
+void tfs_dump_until(struct tfs_inst *in, uint64_t cut, int cpu, FILE *f)
+{
+	struct tfs_recs rs = {0};
+	if (cpu < 0) {
+		struct take_ctx t = {{&rs, -1, 0}, cut};
+		tfs_for_each_ring(in->buffer, take_ring, &t);
+	} else {
+		struct dump_peek d = {{&rs, cpu, 0}, cut};
+		tfs_for_each_ring(in->buffer, peek_ring_until, &d);
+	}
+	if (rs.n > 1)
+		qsort(rs.v, rs.n, sizeof(*rs.v), rec_cmp);
+	/* The kernel's dump prints in the latency format whatever the option. */
+	struct tfs_inst lat = *in;
+	lat.opts |= 1ull << tfs_option_find("latency-format");
+	fputs("Dumping ftrace buffer:\n", f);
+	if (rs.n) {
+		struct tfs_comms cm;
+		struct tfs_view v;
+		tfs_comms_load(&cm, in->buffer);
+		view_for(&v, &lat, &rs);
+		fputs("---------------------------------\n", f);
+		print_lines(f, &v, &cm, &rs);
+		fputs("---------------------------------\n", f);
+		tfs_view_free(&v);
+		tfs_comms_free(&cm);
+	} else {
+		fputs("   (ftrace buffer empty)\n", f);
+	}
+	fflush(f);
+	recs_free(&rs);
 }
 
 int tfs_snapshot_alloc(struct tfs_inst *in)

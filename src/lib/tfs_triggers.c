@@ -12,7 +12,9 @@
  * tree, started with the first snapshot trigger, wakes on the byte and moves the buffer's records
  * up to that time into the snapshot; every tree call does the same first, so a read of `snapshot`,
  * `trace` or `trace_pipe` never sees the buffer before the request is
- * served. Records after the time stay in the buffer. */
+ * served. Records after the time stay in the buffer. The dump and cpudump
+ * function commands ask the same way for the buffer to be printed on
+ * stderr. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -86,6 +88,14 @@ void tfs_triggers_service(void)
 		uint64_t cut = atomic_exchange(&uft_trig_snap_cut[b], 0);
 		if (cut && tfs_insts[b])
 			tfs_snapshot_until(tfs_insts[b], cut);
+	}
+	for (uint32_t b = 0; b < UFT_MAX_BUFFERS; b++) {
+		if (!atomic_load_explicit(&uft_trig_dump_cut[b], memory_order_relaxed))
+			continue;
+		uint64_t cut = atomic_exchange(&uft_trig_dump_cut[b], 0);
+		int cpu = atomic_load_explicit(&uft_trig_dump_cpu[b], memory_order_relaxed);
+		if (cut && tfs_insts[b])
+			tfs_dump_until(tfs_insts[b], cut, cpu, stderr);
 	}
 }
 

@@ -83,6 +83,12 @@ extern _Atomic int uft_trig_wake_fd;
 
 /* Asks the tree for a snapshot of buffer b up to now (signal-safe). */
 void uft_trig_request_snapshot(uint32_t b);
+/* The function commands dump and cpudump: tracing in buffer b stops now and
+ * the tree prints the buffer up to now on stderr (tfs_triggers.c), all of it
+ * or (cpu >= 0) that CPU's records. Signal-safe; 0 in the cut: no request. */
+extern _Atomic uint64_t uft_trig_dump_cut[UFT_MAX_BUFFERS];
+extern _Atomic int uft_trig_dump_cpu[UFT_MAX_BUFFERS];
+void uft_trig_request_dump(uint32_t b, int cpu);
 /* traceon/traceoff of buffer b, from any thread or signal handler. */
 void uft_trig_set_tracing(uint32_t b, bool on);
 

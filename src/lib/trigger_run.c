@@ -13,6 +13,8 @@
 #include "lib/trigger.h"
 
 _Atomic uint64_t uft_trig_snap_cut[UFT_MAX_BUFFERS];
+_Atomic uint64_t uft_trig_dump_cut[UFT_MAX_BUFFERS];
+_Atomic int uft_trig_dump_cpu[UFT_MAX_BUFFERS];
 _Atomic int uft_trig_wake_fd = -1;
 
 /* Spends one firing; false when none is left. */
@@ -37,17 +39,17 @@ void uft_trig_set_tracing(uint32_t b, bool on)
 		uft_buffer_update_fast();
 }
 
-/* Asks the tree for a snapshot of everything up to now. The latest request
- * wins: its time only moves forward. */
-void uft_trig_request_snapshot(uint32_t b)
+/* Leaves a request for the tree: the time up to which it applies (now) in
+ * `cut`, then a wake-up byte. The latest request wins: its time only moves
+ * forward. */
+static void request(uint32_t b, _Atomic uint64_t *cut)
 {
 	uint64_t now = uft_buffer_now(&uft_buffers[b]);
-	uint64_t old = atomic_load_explicit(&uft_trig_snap_cut[b], memory_order_relaxed);
+	uint64_t old = atomic_load_explicit(cut, memory_order_relaxed);
 	if (now == 0)
 		now = 1; /* 0 means "no request" */
-	while (old < now &&
-	       !atomic_compare_exchange_weak_explicit(&uft_trig_snap_cut[b], &old, now,
-						      memory_order_release, memory_order_relaxed))
+	while (old < now && !atomic_compare_exchange_weak_explicit(
+				cut, &old, now, memory_order_release, memory_order_relaxed))
 		;
 	int fd = atomic_load_explicit(&uft_trig_wake_fd, memory_order_acquire);
 	if (fd >= 0) {
@@ -56,6 +58,18 @@ void uft_trig_request_snapshot(uint32_t b)
 		(void)w;
 		errno = saved;
 	}
+}
+
+void uft_trig_request_snapshot(uint32_t b)
+{
+	request(b, &uft_trig_snap_cut[b]);
+}
+
+void uft_trig_request_dump(uint32_t b, int cpu)
+{
+	uft_trig_set_tracing(b, false); /* as the kernel's dump: it stays off */
+	atomic_store_explicit(&uft_trig_dump_cpu[b], cpu, memory_order_relaxed);
+	request(b, &uft_trig_dump_cut[b]);
 }
 
 static void run_one(struct uft_trig *t, void *ra)

@@ -83,6 +83,11 @@ static inline uint32_t current_cpu(void)
 	return current_cpu_slow();
 }
 
+uint32_t uft_writer_cpu(void)
+{
+	return current_cpu();
+}
+
 static void thread_exit(void *arg)
 {
 	(void)arg;

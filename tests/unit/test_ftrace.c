@@ -1039,6 +1039,99 @@ static void test_event_commands(void **state)
 	reset();
 }
 
+/* What the tree prints on stderr while `fn` runs and a tree call follows. */
+static char *stderr_of(void (*fn)(void))
+{
+	fflush(stderr);
+	int saved = dup(2);
+	FILE *tmp = tmpfile();
+	assert_non_null(tmp);
+	dup2(fileno(tmp), 2);
+	fn();
+	expect_file("tracing_on", "0\n"); /* served before the tree answers */
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	long n = ftell(tmp);
+	fseek(tmp, 0, SEEK_END);
+	n = ftell(tmp);
+	rewind(tmp);
+	char *text = calloc(1, (size_t)n + 1);
+	assert_int_equal(fread(text, 1, (size_t)n, tmp), (size_t)n);
+	fclose(tmp);
+	return text;
+}
+
+static void call_mid(void)
+{
+	ft_mid(1);
+}
+
+static int count_of(const char *text, const char *what)
+{
+	int n = 0;
+	for (const char *p = text; (p = strstr(p, what)); p++)
+		n++;
+	return n;
+}
+
+/* dump and cpudump: tracing stops where the function runs and the buffer
+ * up to then is printed on stderr, in the latency format between rulers;
+ * dump consumes what it prints, cpudump prints its CPU's records only. */
+static void test_dump_commands(void **state)
+{
+	reset();
+	assert_int_equal(echo("set_ftrace_filter", "ft_leaf", W), 0);
+	assert_int_equal(echo("set_ftrace_filter", "ft_mid:dump:1", A), 0);
+	expect_file("set_ftrace_filter", "ft_leaf\nft_mid:dump:count=1\n");
+	assert_int_equal(echo("current_tracer", "function", W), 0);
+	ft_leaf(1);
+	ft_leaf(2);
+	char *out = stderr_of(call_mid); /* its ft_leaf comes after the stop */
+	const char *ruler = "---------------------------------\n";
+	assert_true(strncmp(out, "Dumping ftrace buffer:\n", 23) == 0);
+	assert_true(strncmp(out + 23, ruler, strlen(ruler)) == 0);
+	assert_int_equal(count_of(out, ": ft_leaf <-test_dump_commands\n"), 2);
+	assert_int_equal(count_of(out, "us : ft_leaf"), 2); /* latency format */
+	assert_int_equal(count_of(out, "\n"), 5);
+	assert_int_equal(count_of(out, ruler), 2);
+	free(out);
+	struct recs rs = peek_records();
+	assert_int_equal(rs.n, 0); /* consumed */
+	free(rs.r);
+	expect_file("set_ftrace_filter", "ft_leaf\nft_mid:dump:count=0\n");
+	/* Its count spent: nothing more. */
+	assert_int_equal(echo("tracing_on", "1", W), 0);
+	ft_mid(1);
+	expect_file("tracing_on", "1\n");
+	assert_int_equal(echo("set_ftrace_filter", "!ft_mid:dump", A), 0);
+
+	/* cpudump prints what this thread's CPU holds, and keeps it. */
+	assert_int_equal(echo("trace", "", W), 0);
+	assert_int_equal(echo("set_ftrace_filter", "ft_mid:cpudump", A), 0);
+	ft_leaf(3);
+	out = stderr_of(call_mid);
+	expect_file("set_ftrace_filter", "ft_leaf\nft_mid:cpudump:unlimited\n");
+	rs = peek_records();
+	assert_int_equal(rs.n, 1); /* kept */
+	free(rs.r);
+	/* The one record, unless the thread moved to another CPU between. */
+	assert_true(count_of(out, ": ft_leaf <-") <= 1);
+	assert_true(strncmp(out, "Dumping ftrace buffer:\n", 23) == 0);
+	free(out);
+	assert_int_equal(echo("set_ftrace_filter", "!ft_mid:cpudump", A), 0);
+	/* An empty buffer (no tracer: the command acts all the same). */
+	assert_int_equal(echo("current_tracer", "nop", W), 0);
+	assert_int_equal(echo("tracing_on", "1", W), 0);
+	assert_int_equal(echo("set_ftrace_filter", "ft_mid:dump", A), 0);
+	out = stderr_of(call_mid);
+	assert_string_equal(out, "Dumping ftrace buffer:\n   (ftrace buffer empty)\n");
+	free(out);
+	assert_int_equal(echo("set_ftrace_filter", "!ft_mid:dump", A), 0);
+	assert_int_equal(echo("tracing_on", "1", W), 0);
+	reset();
+}
+
 /* func_stack_trace: each function record is followed by the call's stack,
  * from the traced function up; the option is the function tracer's own. */
 static void test_func_stack_trace(void **state)
@@ -1226,6 +1319,9 @@ int main(void)
 	    cmocka_unit_test(test_instance_function_tracer),
 	    cmocka_unit_test(test_switch_while_running),
 	    cmocka_unit_test(test_switch_leaves_no_graph_records),
+	    /* Last: it starts the tree's thread, which a forked child of a
+	     * later test would start again (ThreadSanitizer refuses that). */
+	    cmocka_unit_test(test_dump_commands),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -83,7 +83,10 @@ static void test_commands(void **state)
 	parse("f:enable_event::x", -EINVAL);
 	parse("f:enable_event:a:b:", -EINVAL);
 	parse("f:enable_event:a:b:c", -EINVAL);
-	parse("f:dump", -EINVAL); /* not supported: no console */
+	assert_int_equal(parse("f:dump", 0).cmd, UFT_FF_DUMP);
+	assert_int_equal(parse("f:cpudump:2", 0).count, 2);
+	assert_int_equal(parse("f:cpudump", 0).cmd, UFT_FF_CPUDUMP);
+	parse("f:dumpall", -EINVAL);
 	parse("f:traceon:x", -EINVAL);
 	parse("f:traceon:-1", -EINVAL);
 	parse(":traceon", -EINVAL);
