@@ -75,7 +75,8 @@ $(BUILD)/obj/src/lib/ftrace_fast.o: CFLAGS_ALL := $(filter-out $(FAST_PATH_DROP)
 $(BUILD)/obj/src/lib/ftrace_fast.o: src/lib/ftrace_fast.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) $(PKG_CFLAGS) -c $< -o $@
-	@if objdump -dr $@ | grep -Eq '\scallq?\s|\sjmpq?\s+\*|R_X86_64_PLT32|%[xyz]mm|%st|%mm'; then \
+	@objdump -dr $@ > $@.dis || { rm -f $@; exit 1; }
+	@if grep -Eq '\scallq?\s|\sjmpq?\s+\*|R_X86_64_PLT32|%[xyz]mm|%st|%mm' $@.dis; then \
 		echo "$@: the fast path calls out or uses vector/x87 registers" >&2; rm -f $@; exit 1; fi
 
 $(BUILD)/obj/%.o: %.S

@@ -291,10 +291,12 @@ static int write_changes(void)
 }
 
 /* What the sled is to hold. A function command's stack trace starts in
- * the function, so a site with one keeps the call into its body. */
+ * the function, so a site with one keeps the call into its body; so does a
+ * site whose function records take a stack (func_stack_trace). */
 static uint8_t wanted(const struct uft_ftrace_site *s)
 {
-	if (s->graph_mask && !s->probe)
+	uint32_t stacks = s->fn_mask & __atomic_load_n(&uft_ftrace_fn_stack, __ATOMIC_RELAXED);
+	if (s->graph_mask && !s->probe && !stacks)
 		return UFT_SLED_STUB;
 	return s->fn_mask || s->graph_mask || s->probe ? UFT_SLED_CALL : UFT_SLED_NOP;
 }

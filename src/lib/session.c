@@ -219,6 +219,7 @@ static void do_init(void)
 	uft_writer_setup_fast_path();
 	uft_signals_init();
 	uft_registry_fork_setup();
+	uft_thread_follow_init();
 	pthread_atfork(NULL, NULL, after_fork_child);
 	const char *list = getenv("UFT_LIST_FORMATS");
 	if (list && *list) {

@@ -38,7 +38,8 @@ struct tfs_inst {
 	unsigned log_next; /* slot the next entry goes to */
 	int *pids;	   /* set_event_pid */
 	size_t nr_pids;
-	int *no_pids; /* set_event_notrace_pid */
+	bool pids_emptied; /* set_event_pid emptied by exiting threads: none match */
+	int *no_pids;	   /* set_event_notrace_pid */
 	size_t nr_no_pids;
 	struct tfs_snapshot *snap; /* NULL: snapshot freed */
 };
@@ -158,6 +159,9 @@ void tfs_events_forget(struct tfs_inst *in, int tid);
  * exiting thread leaves them. */
 void tfs_ftrace_follow(const struct tfs_inst *in, int32_t parent, int32_t child);
 void tfs_ftrace_forget(const struct tfs_inst *in, int32_t tid);
+/* Patches the sleds again after a change of what they are to hold (the
+ * func_stack_trace option). */
+int tfs_ftrace_repatch(void);
 /* Tells pthread_create whether any instance has event-fork or
  * function-fork set. */
 void tfs_follow_refresh(void);

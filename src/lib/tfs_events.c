@@ -105,7 +105,7 @@ static bool enabled_in(const struct ev_ref *e, const struct tfs_inst *in)
 static char *pid_expr(const struct tfs_inst *in, int *err)
 {
 	*err = 0;
-	if (!in->nr_pids && !in->nr_no_pids)
+	if (!in->nr_pids && !in->pids_emptied && !in->nr_no_pids)
 		return NULL;
 	char *s = NULL;
 	size_t len = 0;
@@ -115,12 +115,14 @@ static char *pid_expr(const struct tfs_inst *in, int *err)
 		return NULL;
 	}
 	bool group = in->nr_pids > 1 && in->nr_no_pids;
+	bool none = !in->nr_pids && in->pids_emptied; /* a list of no thread */
 	fputs(group ? "(" : "", m);
 	for (size_t i = 0; i < in->nr_pids; i++)
 		fprintf(m, "%scommon_pid == %d", i ? " || " : "", in->pids[i]);
-	fputs(group ? ")" : "", m);
+	fputs(group ? ")" : none ? "common_pid == -1" : "", m);
 	for (size_t i = 0; i < in->nr_no_pids; i++)
-		fprintf(m, "%scommon_pid != %d", i || in->nr_pids ? " && " : "", in->no_pids[i]);
+		fprintf(m, "%scommon_pid != %d", i || in->nr_pids || none ? " && " : "",
+			in->no_pids[i]);
 	if (fclose(m) != 0) {
 		free(s);
 		*err = -ENOMEM;
@@ -602,6 +604,9 @@ static int set_pids(struct tfs_inst *in, bool no, int *pids, size_t nr)
 	struct pid_vec l = pid_vec(in, no);
 	int *old = *l.v;
 	size_t old_n = *l.n;
+	bool old_emptied = in->pids_emptied;
+	if (!no)
+		in->pids_emptied = false;
 	*l.v = u ? pids : NULL;
 	*l.n = u;
 	if (!u)
@@ -612,6 +617,7 @@ static int set_pids(struct tfs_inst *in, bool no, int *pids, size_t nr)
 		free(*l.v);
 		*l.v = old;
 		*l.n = old_n;
+		in->pids_emptied = old_emptied;
 		tfs_events_refresh_pids(in);
 		return rc;
 	}
@@ -623,7 +629,8 @@ static int open_set_event_pid(struct uft_tfs_handle *h)
 {
 	/* `>` clears the list at open; each write then adds to it. */
 	bool no = notrace_file(&h->n);
-	if ((h->flags & UFT_TFS_WRITE) && (h->flags & UFT_TFS_TRUNC) && *pid_vec(h->n.inst, no).n)
+	if ((h->flags & UFT_TFS_WRITE) && (h->flags & UFT_TFS_TRUNC) &&
+	    (*pid_vec(h->n.inst, no).n || (!no && h->n.inst->pids_emptied)))
 		return set_pids(h->n.inst, no, NULL, 0);
 	return 0;
 }
@@ -698,6 +705,12 @@ void tfs_events_forget(struct tfs_inst *in, int tid)
 			if (k != at)
 				pids[nr++] = (*l.v)[k];
 		set_pids(in, no, pids, nr);
+		if (!no && !nr) {
+			/* The last one gone: a list of none, as in the kernel,
+			 * not every thread. */
+			in->pids_emptied = true;
+			tfs_events_refresh_pids(in);
+		}
 	}
 }
 

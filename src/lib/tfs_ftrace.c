@@ -154,6 +154,12 @@ static int update_sites(void)
 	return update_sites_sync(false, NULL, NULL);
 }
 
+int tfs_ftrace_repatch(void)
+{
+	int rc = refresh();
+	return rc ? rc : update_sites();
+}
+
 static void clear_one_ring(void *ctx, struct uft_ring *r, uint32_t slot)
 {
 	uft_ring_clear(r);
@@ -682,11 +688,12 @@ static int show_ftrace_pid(const struct tfs_node *n, FILE *out)
 	return 0;
 }
 
-static int set_pid_list(struct uft_ftrace_pids **lists, uint32_t b, const int32_t *tids,
-			uint32_t nr)
+/* nr 0: no list (every thread), unless keep_empty: a list of none. */
+static int set_list(struct uft_ftrace_pids **lists, uint32_t b, const int32_t *tids, uint32_t nr,
+		    bool keep_empty)
 {
 	struct uft_ftrace_pids *p = NULL;
-	if (nr) {
+	if (nr || keep_empty) {
 		p = malloc(sizeof(*p) + nr * sizeof(p->tid[0]));
 		if (!p)
 			return -ENOMEM;
@@ -696,6 +703,12 @@ static int set_pid_list(struct uft_ftrace_pids **lists, uint32_t b, const int32_
 	uft_ftrace_keep(lists[b]); /* a hook may be reading it */
 	__atomic_store_n(&lists[b], p, __ATOMIC_RELEASE);
 	return 0;
+}
+
+static int set_pid_list(struct uft_ftrace_pids **lists, uint32_t b, const int32_t *tids,
+			uint32_t nr)
+{
+	return set_list(lists, b, tids, nr, false);
 }
 
 static int open_ftrace_pid(struct uft_tfs_handle *h)
@@ -777,6 +790,8 @@ void tfs_ftrace_follow(const struct tfs_inst *in, int32_t parent, int32_t child)
 	}
 }
 
+/* When the last thread leaves set_ftrace_pid the list stays, empty: no
+ * thread is traced then, as in the kernel, rather than every thread. */
 void tfs_ftrace_forget(const struct tfs_inst *in, int32_t tid)
 {
 	struct uft_ftrace_pids **all[] = {uft_ftrace_pids, uft_ftrace_no_pids};
@@ -794,7 +809,7 @@ void tfs_ftrace_forget(const struct tfs_inst *in, int32_t tid)
 		for (uint32_t i = 0; i < p->nr; i++)
 			if (i != at)
 				tids[nr++] = p->tid[i];
-		set_pid_list(all[k], in->buffer, tids, nr);
+		set_list(all[k], in->buffer, tids, nr, k == 0);
 		free(tids);
 	}
 }

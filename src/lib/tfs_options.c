@@ -108,13 +108,23 @@ int tfs_option_set(struct tfs_inst *in, int i, bool on)
 		uft_buffer_new_generation(in->buffer);
 	}
 	if (strcmp(options[i].name, "func_stack_trace") == 0) {
+		uint32_t bit = 1u << in->buffer;
 		if (on)
 			uft_stack_prepare(); /* the unwinder loaded now, not in a hook */
 		if (on)
-			__atomic_or_fetch(&uft_ftrace_fn_stack, 1u << in->buffer, __ATOMIC_RELAXED);
+			__atomic_or_fetch(&uft_ftrace_fn_stack, bit, __ATOMIC_RELAXED);
 		else
-			__atomic_and_fetch(&uft_ftrace_fn_stack, ~(1u << in->buffer),
-					   __ATOMIC_RELAXED);
+			__atomic_and_fetch(&uft_ftrace_fn_stack, ~bit, __ATOMIC_RELAXED);
+		/* A stack starts in the function: its sled calls, never jumps to
+		 * a stub (ftrace_patch.c). */
+		int rc = tfs_ftrace_repatch();
+		if (rc) {
+			if (on)
+				__atomic_and_fetch(&uft_ftrace_fn_stack, ~bit, __ATOMIC_RELAXED);
+			else
+				__atomic_or_fetch(&uft_ftrace_fn_stack, bit, __ATOMIC_RELAXED);
+			return rc;
+		}
 	}
 	if (on)
 		in->opts |= 1ull << i;

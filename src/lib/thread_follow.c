@@ -7,9 +7,11 @@
  * (libfuse's workers) come from threads that never trace. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <linux/futex.h>
 #include <pthread.h>
 #include <stdatomic.h>
-#include <stdlib.h>
+#include <stdint.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "lib/runtime.h"
@@ -25,11 +27,14 @@ extern int __interceptor_pthread_create(pthread_t *, const pthread_attr_t *, voi
 
 static atomic_bool follow;
 static create_fn next_create;
+/* False when a sanitizer's interceptor comes first and calls ours as its
+ * "real" one: the start routine we would wrap is then the sanitizer's,
+ * and ours would run before the sanitizer has set the thread up. */
+static bool can_follow;
 static pthread_once_t resolve_once = PTHREAD_ONCE_INIT;
 
 /* The definition to call: the sanitizer's interceptor when the program
- * binds to ours (none calls us then), else the next one (the interceptor,
- * if any, came first and calls us as its "real" function). */
+ * binds to ours (none calls us then), else the next one. */
 static void resolve(void)
 {
 	Dl_info first, self;
@@ -39,6 +44,14 @@ static void resolve(void)
 		next_create = __interceptor_pthread_create;
 	else
 		next_create = (create_fn)dlsym(RTLD_NEXT, "pthread_create");
+	can_follow = ours || !__interceptor_pthread_create;
+}
+
+/* At start-up, before the program's threads (dlsym inside a first
+ * pthread_create could wait on a dlopen whose constructor makes a thread). */
+void uft_thread_follow_init(void)
+{
+	pthread_once(&resolve_once, resolve);
 }
 
 void uft_thread_follow(bool on)
@@ -46,10 +59,13 @@ void uft_thread_follow(bool on)
 	atomic_store(&follow, on);
 }
 
+/* On the creator's stack until the new thread is in the lists: as with the
+ * kernel's fork, pthread_create returns with the thread already listed. */
 struct start {
 	void *(*fn)(void *);
 	void *arg;
 	pid_t parent;
+	_Atomic uint32_t listed;
 };
 
 static void left(void *arg)
@@ -60,12 +76,15 @@ static void left(void *arg)
 
 static void *started(void *p)
 {
-	struct start s = *(struct start *)p;
-	free(p);
-	uft_tracefs_thread_created(s.parent, gettid());
+	struct start *s = p;
+	void *(*fn)(void *) = s->fn;
+	void *arg = s->arg;
+	uft_tracefs_thread_created(s->parent, gettid());
+	atomic_store(&s->listed, 1);
+	syscall(SYS_futex, &s->listed, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
 	void *ret;
 	pthread_cleanup_push(left, NULL);
-	ret = s.fn(s.arg);
+	ret = fn(arg);
 	pthread_cleanup_pop(1);
 	return ret;
 }
@@ -80,12 +99,11 @@ int uft_thread_create_internal(pthread_t *th, const pthread_attr_t *attr, void *
 int pthread_create(pthread_t *th, const pthread_attr_t *attr, void *(*fn)(void *), void *arg)
 {
 	pthread_once(&resolve_once, resolve);
-	struct start *s = atomic_load(&follow) && !uft_tls.notrace ? malloc(sizeof(*s)) : NULL;
-	if (!s)
+	if (!atomic_load(&follow) || !can_follow || uft_tls.notrace)
 		return next_create(th, attr, fn, arg);
-	*s = (struct start){fn, arg, gettid()};
-	int rc = next_create(th, attr, started, s);
-	if (rc)
-		free(s);
+	struct start s = {fn, arg, gettid(), 0};
+	int rc = next_create(th, attr, started, &s);
+	while (rc == 0 && !atomic_load(&s.listed))
+		syscall(SYS_futex, &s.listed, FUTEX_WAIT_PRIVATE, 0, NULL, NULL, 0);
 	return rc;
 }

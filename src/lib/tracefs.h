@@ -77,6 +77,7 @@ void uft_tracefs_thread_notrace(void);
 void uft_tracefs_thread_created(pid_t parent, pid_t self);
 void uft_tracefs_thread_exits(pid_t self);
 void uft_thread_follow(bool on);
+void uft_thread_follow_init(void);
 
 #ifdef __cplusplus
 }

@@ -802,6 +802,21 @@ static void test_set_event_notrace_pid(void **state)
 	assert_int_equal(wr("set_event", W, NULL), 0);
 }
 
+/* A thread that gives its tid (listed when pthread_create returns) and
+ * waits for the go word. */
+struct gate {
+	int *go, *tid;
+};
+
+static void *gated_thread(void *arg)
+{
+	struct gate *g = arg;
+	__atomic_store_n(g->tid, tid(), __ATOMIC_RELEASE);
+	while (!__atomic_load_n(g->go, __ATOMIC_ACQUIRE))
+		usleep(100);
+	return NULL;
+}
+
 /* event-fork: a listed parent's child process is listed too, in
  * set_event_pid and set_event_notrace_pid alike. */
 static void test_event_fork(void **state)
@@ -852,6 +867,24 @@ static void test_event_fork(void **state)
 	check("set_event_pid", tid_line);
 	assert_int_equal(wr("set_event_notrace_pid", W, tid_line), 0);
 	assert_int_equal(run_two_threads(0, NULL), 0u);
+	/* The last listed thread gone, the list is one of none: nothing is
+	 * recorded (not everything), until the file is written. */
+	assert_int_equal(wr("set_event_notrace_pid", W, NULL), 0);
+	int go = 0, other = 0;
+	struct gate g = {&go, &other};
+	pthread_t th;
+	assert_int_equal(pthread_create(&th, NULL, gated_thread, &g), 0);
+	while (!__atomic_load_n(&other, __ATOMIC_ACQUIRE))
+		usleep(100);
+	char only[32];
+	snprintf(only, sizeof(only), "%d", other);
+	assert_int_equal(wr("set_event_pid", W, only), 0);
+	__atomic_store_n(&go, 1, __ATOMIC_RELEASE);
+	pthread_join(th, NULL);
+	check("set_event_pid", "");
+	assert_int_equal(run_two_threads(0, NULL), 0u);
+	assert_int_equal(wr("set_event_pid", W, NULL), 0);
+	assert_int_equal(run_two_threads(0, NULL), 0xffu);
 	assert_int_equal(wr("set_event", W, NULL), 0);
 	assert_int_equal(wr("options/event-fork", W, "0"), 0);
 	assert_int_equal(wr("set_event_pid", W, NULL), 0);
