@@ -376,7 +376,8 @@ static void test_time_extend(void **state)
 	assert_int_equal(atomic_load(&r->produced), 0); /* all on one page */
 	unsigned extends = 0, marks = 0;
 	raw_scan((uint8_t *)uft_ring_page(r, 0), &extends, &marks);
-	assert_int_equal(extends, 1);
+	/* The sleep's; a loaded machine may stall the writer as long elsewhere. */
+	assert_true(extends >= 1);
 
 	struct uft_ring_cursor cur;
 	struct coll c = {0};
