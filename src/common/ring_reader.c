@@ -77,6 +77,11 @@ static inline uint64_t ring_time(const struct uft_ring *r, uint64_t ts)
 	return r->ts_zero + (uint64_t)(((unsigned __int128)ts * r->ts_mult) >> (r->ts_shift & 63));
 }
 
+uint64_t uft_ring_time(const struct uft_ring *r, uint64_t ts)
+{
+	return ring_time(r, ts);
+}
+
 /* Records before (clear_page, clear_off) were cleared by a reader of the
  * buffer (`echo > trace`): skipped, and not counted as lost. */
 static inline bool cleared(const struct uft_ring *r, uint64_t page, uint32_t off)

@@ -51,6 +51,8 @@ void uft_ring_consumed_to(struct uft_ring *r, const struct uft_ring_cursor *c);
  * moves the clear point past them and hands their complete pages back to
  * the writer; later records stay. Returns the number delivered. */
 long uft_ring_take_until(struct uft_ring *r, uint64_t limit, uft_ring_record_fn fn, void *ctx);
+/* A time in the ring's own units as readers deliver it (ns for raw TSC). */
+uint64_t uft_ring_time(const struct uft_ring *r, uint64_t ts);
 /* Events the writer committed, counted from its page metadata and the page it
  * is on (exact once the writer is gone). */
 uint64_t uft_ring_written(struct uft_ring *r);

@@ -866,10 +866,9 @@ static void soft_get(struct reg_event *e, uint32_t b)
 {
 	if (e->sm_ref[b]++)
 		return;
-	if (!(e->on_mask & (1u << b))) {
-		atomic_store(&e->st[b].soft_disabled, 1);
-		e->on_mask |= 1u << b;
-	}
+	/* Set either way: a command of an old list may have flipped it late. */
+	atomic_store(&e->st[b].soft_disabled, !(e->on_mask & (1u << b)));
+	e->on_mask |= 1u << b;
 }
 
 static void soft_put(struct reg_event *e, uint32_t b)

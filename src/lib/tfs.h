@@ -45,6 +45,9 @@ struct tfs_inst {
 };
 
 extern pthread_mutex_t tfs_lock;
+/* Lets go of tfs_lock, after applying the thread joins and leaves that
+ * found it taken (tracefs.c). Every holder lets go through it. */
+void tfs_unlock(void);
 extern struct tfs_inst *tfs_insts[UFT_MAX_BUFFERS]; /* [0] the top */
 
 /* Directory kinds. */

@@ -100,12 +100,17 @@ static bool enabled_in(const struct ev_ref *e, const struct tfs_inst *in)
 
 /* ---- filters ---- */
 
+static bool has_pid_lists(const struct tfs_inst *in)
+{
+	return in->nr_pids || in->pids_emptied || in->nr_no_pids;
+}
+
 /* The set_event_pid and set_event_notrace_pid check as an expression,
  * malloc'd; NULL without pids (or out of memory: *err set). */
 static char *pid_expr(const struct tfs_inst *in, int *err)
 {
 	*err = 0;
-	if (!in->nr_pids && !in->pids_emptied && !in->nr_no_pids)
+	if (!has_pid_lists(in))
 		return NULL;
 	char *s = NULL;
 	size_t len = 0;
@@ -378,7 +383,7 @@ static int write_enable(const struct tfs_node *n, char *buf, size_t len, unsigne
 		return rc;
 	if (rc == 0)
 		return n->dir == TFS_D_EVENT ? -ENODEV : -EINVAL;
-	if (on && n->inst->nr_pids)
+	if (on && has_pid_lists(n->inst))
 		tfs_events_refresh_pids(n->inst); /* events registered since the pids were set */
 	return 0;
 }
@@ -546,7 +551,7 @@ static int write_set_event(const struct tfs_node *n, char *buf, size_t len, unsi
 			enabled |= toks[k].on;
 		}
 	}
-	if (enabled && n->inst->nr_pids)
+	if (enabled && has_pid_lists(n->inst))
 		tfs_events_refresh_pids(n->inst);
 out:
 	free(toks);

@@ -254,7 +254,7 @@ void *dlopen(const char *file, int mode)
 	if (h && active && pthread_mutex_trylock(&tfs_lock) == 0) {
 		if (refresh() == 0)
 			update_sites();
-		pthread_mutex_unlock(&tfs_lock);
+		tfs_unlock();
 	}
 	return h;
 }
@@ -318,6 +318,16 @@ static bool matches(uint32_t i, const char *func, const char *mod, unsigned long
 	return neg ? !hit : hit;
 }
 
+/* Whether probe x is the command token t names at site s: same function
+ * and command and, for enable_event/disable_event, the same event by name
+ * (its state may be an older one: the event's library was closed). */
+static bool same_cmd(const struct probe *x, const struct uft_ftrace_site *s,
+		     const struct uft_ff_token *t)
+{
+	return x->site == s && x->cmd == t->cmd &&
+	       (!t->sys || (strcmp(x->tsys, t->sys) == 0 && strcmp(x->tev, t->event) == 0));
+}
+
 /* One `glob:command[:count]` token (set_ftrace_filter only). `pending` is
  * the buffer's new command list, built before anything is published. */
 static int command_token(struct tfs_inst *in, const struct uft_ff_token *t, struct probes **pending)
@@ -330,7 +340,7 @@ static int command_token(struct tfs_inst *in, const struct uft_ff_token *t, stru
 	uint32_t hits = 0;
 	struct uft_evstate *target = NULL;
 	const char *tsys = NULL, *tev = NULL;
-	if (t->sys &&
+	if (t->sys && !remove &&
 	    !(target = uft_registry_event_state(in->buffer, t->sys, t->event, &tsys, &tev)))
 		return -EINVAL; /* no such event */
 	if (remove) {
@@ -346,12 +356,11 @@ static int command_token(struct tfs_inst *in, const struct uft_ff_token *t, stru
 		if (!matches(i, func, NULL, 0))
 			continue;
 		if (remove) {
-			uint32_t k = 0;
-			while (p && k < p->nr &&
-			       !(p->p[k].site == refs[i].s && p->p[k].cmd == c &&
-				 p->p[k].target == target))
-				k++;
-			if (p && k < p->nr) {
+			for (uint32_t k = 0; p && k < p->nr;) {
+				if (!same_cmd(&p->p[k], refs[i].s, t)) {
+					k++;
+					continue;
+				}
 				p->p[k] = p->p[p->nr - 1];
 				p->nr--;
 				hits++;
@@ -361,8 +370,7 @@ static int command_token(struct tfs_inst *in, const struct uft_ff_token *t, stru
 		hits++;
 		uint32_t at = p ? p->nr : 0;
 		for (uint32_t k = 0; p && k < p->nr; k++)
-			if (p->p[k].site == refs[i].s && p->p[k].cmd == c &&
-			    p->p[k].target == target)
+			if (same_cmd(&p->p[k], refs[i].s, t))
 				at = k;
 		if (!p || at == p->nr) {
 			uint32_t nr = p ? p->nr : 0;

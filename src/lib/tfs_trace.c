@@ -489,7 +489,7 @@ static ssize_t read_pipe(struct uft_tfs_handle *h, char *buf, size_t len)
 		bool ready = rc == 0 && pipes_ready(h->n.inst->buffer, cpu);
 		if (ready)
 			rc = pipe_format(h, len);
-		pthread_mutex_unlock(&tfs_lock);
+		tfs_unlock();
 		if (rc)
 			return rc;
 		if (ready)
@@ -510,7 +510,7 @@ static int poll_pipe(struct uft_tfs_handle *h)
 		return 1;
 	pthread_mutex_lock(&tfs_lock);
 	bool ready = pipes_fill(h->n.inst->buffer) == 0 && pipes_ready(h->n.inst->buffer, cpu);
-	pthread_mutex_unlock(&tfs_lock);
+	tfs_unlock();
 	return ready;
 }
 
@@ -538,7 +538,7 @@ static ssize_t read_pipe_raw(struct uft_tfs_handle *h, char *buf, size_t len)
 		}
 		if (q && q->head == q->n)
 			q->head = q->n = 0;
-		pthread_mutex_unlock(&tfs_lock);
+		tfs_unlock();
 		if (rc)
 			return rc;
 		if (count) {
@@ -710,18 +710,21 @@ int tfs_snapshot_until(struct tfs_inst *in, uint64_t cut)
 
 struct dump_peek {
 	struct peek_ctx p;
-	uint64_t cut;
+	uint64_t cut;	 /* ring units */
+	uint64_t cut_ts; /* as the ring being read delivers times */
 };
 
 static int peek_until(void *ctx, uint64_t ts, uint32_t cpu, const void *data, uint32_t len,
 		      uint64_t missed)
 {
 	struct dump_peek *d = ctx;
-	return ts <= d->cut ? peek_one(&d->p, ts, cpu, data, len, missed) : 0;
+	return ts <= d->cut_ts ? peek_one(&d->p, ts, cpu, data, len, missed) : 0;
 }
 
 static void peek_ring_until(void *ctx, struct uft_ring *r, uint32_t slot)
 {
+	struct dump_peek *d = ctx;
+	d->cut_ts = uft_ring_time(r, d->cut);
 	uft_ring_peek(r, peek_until, ctx);
 }
 
@@ -732,7 +735,7 @@ void tfs_dump_until(struct tfs_inst *in, uint64_t cut, int cpu, FILE *f)
 		struct take_ctx t = {{&rs, -1, 0}, cut};
 		tfs_for_each_ring(in->buffer, take_ring, &t);
 	} else {
-		struct dump_peek d = {{&rs, cpu, 0}, cut};
+		struct dump_peek d = {{&rs, cpu, 0}, cut, 0};
 		tfs_for_each_ring(in->buffer, peek_ring_until, &d);
 	}
 	if (rs.n > 1)

@@ -49,7 +49,7 @@ static void *snapshot_thread(void *arg)
 			return NULL;
 		pthread_mutex_lock(&tfs_lock);
 		tfs_triggers_service();
-		pthread_mutex_unlock(&tfs_lock);
+		tfs_unlock();
 	}
 }
 
@@ -96,11 +96,18 @@ void tfs_triggers_service(void)
 		int cpu = atomic_load_explicit(&uft_trig_dump_cpu[b], memory_order_relaxed);
 		if (cut && tfs_insts[b])
 			tfs_dump_until(tfs_insts[b], cut, cpu, stderr);
+		atomic_store(&uft_trig_dump_busy[b], 0);
 	}
 }
 
-/* The child has no thread and must not share the parent's pipe: requests
- * wait for the next tree call until a new thread starts. */
+/* ThreadSanitizer kills a child that starts a thread after a multi-threaded
+ * fork: under it, requests wait for the child's next tree call. */
+extern void __tsan_init(void) __attribute__((weak));
+
+/* The child has no thread and must not share the parent's pipe or its
+ * pending requests: it starts a thread of its own (a dump asked for by a
+ * child that exits before any tree call is still printed). The tree's lock
+ * is held. */
 void tfs_triggers_after_fork(void)
 {
 	atomic_store(&uft_trig_wake_fd, -1);
@@ -110,6 +117,13 @@ void tfs_triggers_after_fork(void)
 		wake_pipe[i] = -1;
 	}
 	thread_running = false;
+	for (uint32_t b = 0; b < UFT_MAX_BUFFERS; b++) {
+		atomic_store(&uft_trig_snap_cut[b], 0);
+		atomic_store(&uft_trig_dump_cut[b], 0);
+		atomic_store(&uft_trig_dump_busy[b], 0);
+	}
+	if (thread_wanted && !__tsan_init)
+		tfs_triggers_start_thread();
 }
 
 static int show_trigger(const struct tfs_node *n, FILE *out)

@@ -25,6 +25,18 @@ static const struct tfs_file *const file_tables[] = {
     tfs_core_files,    tfs_event_files, tfs_trace_files, tfs_option_files, tfs_marker_files,
     tfs_trigger_files, tfs_hist_files,	tfs_synth_files, tfs_ftrace_files};
 
+/* Threads joining and leaving the pid lists (thread_follow.c). A new thread
+ * never waits for the tree: its creator waits for it and may hold the
+ * loader's lock (a library constructor), which a tree call can need while it
+ * holds the tree's. So a join or leave that finds the tree busy is queued,
+ * and whoever holds the tree applies the queue before letting go
+ * (tfs_unlock). */
+struct follow_op {
+	struct follow_op *next;
+	pid_t parent, tid; /* parent 0: tid leaves */
+};
+static _Atomic(struct follow_op *) follow_ops;
+
 static pid_t forking_tid; /* the thread that called fork, for event-fork */
 
 static void fork_prepare(void)
@@ -35,7 +47,7 @@ static void fork_prepare(void)
 
 static void fork_parent(void)
 {
-	pthread_mutex_unlock(&tfs_lock);
+	tfs_unlock();
 }
 
 /* The child has its own region and rings: readers' positions in the parent's
@@ -45,6 +57,11 @@ static void fork_parent(void)
 static void fork_child(void)
 {
 	pid_t self = getpid(), parent = forking_tid;
+	/* Queued joins and leaves are of the parent's threads. */
+	for (struct follow_op *l = atomic_exchange(&follow_ops, NULL), *n; l; l = n) {
+		n = l->next;
+		free(l);
+	}
 	tfs_triggers_after_fork();
 	for (int i = 0; i < UFT_MAX_BUFFERS; i++) {
 		struct tfs_inst *in = tfs_insts[i];
@@ -59,31 +76,80 @@ static void fork_child(void)
 	pthread_mutex_unlock(&tfs_lock);
 }
 
-/* The tree is set up once an option is: before, nothing follows threads. */
-void uft_tracefs_thread_created(pid_t parent, pid_t self)
+static void follow_apply(pid_t parent, pid_t tid)
 {
-	pthread_mutex_lock(&tfs_lock);
 	for (int i = 0; i < UFT_MAX_BUFFERS; i++) {
 		struct tfs_inst *in = tfs_insts[i];
-		if (in && tfs_opt(in, "event-fork"))
-			tfs_events_follow(in, parent, self);
-		if (in && tfs_opt(in, "function-fork"))
-			tfs_ftrace_follow(in, parent, self);
+		if (!in)
+			continue;
+		if (tfs_opt(in, "event-fork")) {
+			if (parent)
+				tfs_events_follow(in, parent, tid);
+			else
+				tfs_events_forget(in, tid);
+		}
+		if (tfs_opt(in, "function-fork")) {
+			if (parent)
+				tfs_ftrace_follow(in, parent, tid);
+			else
+				tfs_ftrace_forget(in, tid);
+		}
 	}
+}
+
+/* The queue, oldest first (tfs_lock held). */
+static void follow_fold(void)
+{
+	struct follow_op *l = atomic_exchange(&follow_ops, NULL), *old = NULL;
+	while (l) {
+		struct follow_op *n = l->next;
+		l->next = old;
+		old = l;
+		l = n;
+	}
+	while (old) {
+		struct follow_op *n = old->next;
+		follow_apply(old->parent, old->tid);
+		free(old);
+		old = n;
+	}
+}
+
+void tfs_unlock(void)
+{
+	follow_fold();
 	pthread_mutex_unlock(&tfs_lock);
+}
+
+static void follow(pid_t parent, pid_t tid)
+{
+	if (pthread_mutex_trylock(&tfs_lock) == 0) {
+		follow_fold();
+		follow_apply(parent, tid);
+		tfs_unlock();
+		return;
+	}
+	struct follow_op *op = malloc(sizeof(*op));
+	if (!op)
+		return;
+	*op = (struct follow_op){NULL, parent, tid};
+	struct follow_op *head = atomic_load(&follow_ops);
+	do
+		op->next = head;
+	while (!atomic_compare_exchange_weak(&follow_ops, &head, op));
+	/* The holder may have let go before the push: then apply it here. */
+	if (pthread_mutex_trylock(&tfs_lock) == 0)
+		tfs_unlock();
+}
+
+void uft_tracefs_thread_created(pid_t parent, pid_t self)
+{
+	follow(parent, self);
 }
 
 void uft_tracefs_thread_exits(pid_t self)
 {
-	pthread_mutex_lock(&tfs_lock);
-	for (int i = 0; i < UFT_MAX_BUFFERS; i++) {
-		struct tfs_inst *in = tfs_insts[i];
-		if (in && tfs_opt(in, "event-fork"))
-			tfs_events_forget(in, self);
-		if (in && tfs_opt(in, "function-fork"))
-			tfs_ftrace_forget(in, self);
-	}
-	pthread_mutex_unlock(&tfs_lock);
+	follow(0, self);
 }
 
 static void tfs_setup(void)
@@ -106,7 +172,7 @@ static void tfs_enter(void)
 
 static void tfs_leave(void)
 {
-	pthread_mutex_unlock(&tfs_lock);
+	tfs_unlock();
 }
 
 int tfs_nr_cpus(void)

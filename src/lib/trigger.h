@@ -88,6 +88,7 @@ void uft_trig_request_snapshot(uint32_t b);
  * or (cpu >= 0) that CPU's records. Signal-safe; 0 in the cut: no request. */
 extern _Atomic uint64_t uft_trig_dump_cut[UFT_MAX_BUFFERS];
 extern _Atomic int uft_trig_dump_cpu[UFT_MAX_BUFFERS];
+extern _Atomic int uft_trig_dump_busy[UFT_MAX_BUFFERS]; /* asked for, not printed yet */
 void uft_trig_request_dump(uint32_t b, int cpu);
 /* traceon/traceoff of buffer b, from any thread or signal handler. */
 void uft_trig_set_tracing(uint32_t b, bool on);

@@ -15,6 +15,7 @@
 _Atomic uint64_t uft_trig_snap_cut[UFT_MAX_BUFFERS];
 _Atomic uint64_t uft_trig_dump_cut[UFT_MAX_BUFFERS];
 _Atomic int uft_trig_dump_cpu[UFT_MAX_BUFFERS];
+_Atomic int uft_trig_dump_busy[UFT_MAX_BUFFERS];
 _Atomic int uft_trig_wake_fd = -1;
 
 /* Spends one firing; false when none is left. */
@@ -68,6 +69,10 @@ void uft_trig_request_snapshot(uint32_t b)
 void uft_trig_request_dump(uint32_t b, int cpu)
 {
 	uft_trig_set_tracing(b, false); /* as the kernel's dump: it stays off */
+	/* One dump at a time, as in the kernel: another asked for before the
+	 * tree printed the first is dropped. */
+	if (atomic_exchange(&uft_trig_dump_busy[b], 1))
+		return;
 	atomic_store_explicit(&uft_trig_dump_cpu[b], cpu, memory_order_relaxed);
 	request(b, &uft_trig_dump_cut[b]);
 }

@@ -981,6 +981,34 @@ static void test_function_fork_last_exit(void **state)
 	reset();
 }
 
+/* A thread made while the tree is held (here by its creator, as a tree
+ * call holds it while it waits for the loader a library constructor making
+ * threads holds) does not wait for the tree: its join is queued and
+ * applied when the tree is let go. */
+static void test_follow_while_tree_held(void **state)
+{
+	reset();
+	char me[32];
+	snprintf(me, sizeof(me), "%d", (int)syscall(SYS_gettid));
+	assert_int_equal(echo("options/function-fork", "1", W), 0);
+	assert_int_equal(echo("set_ftrace_pid", me, W), 0);
+	int go = 0;
+	pthread_t th;
+	pthread_mutex_lock(&tfs_lock);
+	assert_int_equal(pthread_create(&th, NULL, waiting_thread, &go), 0);
+	tfs_unlock();
+	int err;
+	char *pids = tfs_cat("set_ftrace_pid", &err);
+	assert_int_equal(count_lines(pids), 2);
+	free(pids);
+	__atomic_store_n(&go, 1, __ATOMIC_RELEASE);
+	pthread_join(th, NULL);
+	char want[40];
+	snprintf(want, sizeof(want), "%s\n", me);
+	expect_file("set_ftrace_pid", want);
+	reset();
+}
+
 /* function-fork: a listed parent's child process joins set_ftrace_pid and
  * set_ftrace_notrace_pid, and is traced (or not) as its parent is; so does
  * a thread it creates, which leaves the lists when it exits. */
@@ -1396,6 +1424,7 @@ int main(void)
 	    cmocka_unit_test(test_notrace_pid),
 	    cmocka_unit_test(test_function_fork),
 	    cmocka_unit_test(test_function_fork_last_exit),
+	    cmocka_unit_test(test_follow_while_tree_held),
 	    cmocka_unit_test(test_instance_function_tracer),
 	    cmocka_unit_test(test_switch_while_running),
 	    cmocka_unit_test(test_switch_leaves_no_graph_records),
