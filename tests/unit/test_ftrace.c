@@ -28,6 +28,7 @@
 #include "lib/runtime.h"
 #include "lib/tfs.h"
 #include "lib/tracefs.h"
+#include "lib/trigger.h"
 #include "tfs_helpers.h"
 #include <uft/uft.h> /* its registration constructors are in this program */
 
@@ -1128,11 +1129,25 @@ static void test_event_commands(void **state)
 	expect_file("events/ftt/mark/enable", "0*\n");
 	assert_int_equal(echo("set_ftrace_filter", "!cs_half:enable_event:ftt:mark", A), 0);
 	expect_file("events/ftt/mark/enable", "0\n");
+	/* Aimed at a library's event, the command outlives the library and is
+	 * removed by the event's name. */
+	char path[4096];
+	const char *build = getenv("UFT_BUILD");
+	snprintf(path, sizeof(path), "%s/tests/libtev_plugin.so", build ? build : "build");
+	void *h = dlopen(path, RTLD_NOW);
+	assert_non_null(h);
+	assert_int_equal(echo("set_ftrace_filter", "ft_leaf:enable_event:tplug:said", A), 0);
+	expect_file("events/tplug/said/enable", "0*\n");
+	dlclose(h);
+	expect_file("set_ftrace_filter", "#### all functions enabled ####\n"
+					 "ft_leaf:enable_event:tplug:said:unlimited\n");
+	assert_int_equal(echo("set_ftrace_filter", "!ft_leaf:enable_event:tplug:said", A), 0);
+	expect_file("set_ftrace_filter", "#### all functions enabled ####\n");
 	reset();
 }
 
 /* What the tree prints on stderr while `fn` runs and a tree call follows. */
-static char *stderr_of(void (*fn)(void))
+static char *stderr_of_on(void (*fn)(void), const char *tracing_on)
 {
 	fflush(stderr);
 	int saved = dup(2);
@@ -1140,7 +1155,7 @@ static char *stderr_of(void (*fn)(void))
 	assert_non_null(tmp);
 	dup2(fileno(tmp), 2);
 	fn();
-	expect_file("tracing_on", "0\n"); /* served before the tree answers */
+	expect_file("tracing_on", tracing_on); /* served before the tree answers */
 	fflush(stderr);
 	dup2(saved, 2);
 	close(saved);
@@ -1154,9 +1169,25 @@ static char *stderr_of(void (*fn)(void))
 	return text;
 }
 
+static char *stderr_of(void (*fn)(void))
+{
+	return stderr_of_on(fn, "0\n");
+}
+
 static void call_mid(void)
 {
 	ft_mid(1);
+}
+
+/* A cpudump, then (before the tree serves it) tracing on again and another
+ * record: the dump stops at its own time. */
+static void cpudump_then_more(void)
+{
+	pthread_mutex_lock(&tfs_lock);
+	ft_mid(1);
+	uft_trig_set_tracing(0, true);
+	ft_leaf(9);
+	tfs_unlock();
 }
 
 static int count_of(const char *text, const char *what)
@@ -1210,6 +1241,9 @@ static void test_dump_commands(void **state)
 	/* The one record, unless the thread moved to another CPU between. */
 	assert_true(count_of(out, ": ft_leaf <-") <= 1);
 	assert_true(strncmp(out, "Dumping ftrace buffer:\n", 23) == 0);
+	free(out);
+	out = stderr_of_on(cpudump_then_more, "1\n");
+	assert_true(count_of(out, ": ft_leaf <-") <= 1); /* not the one after */
 	free(out);
 	assert_int_equal(echo("set_ftrace_filter", "!ft_mid:cpudump", A), 0);
 	/* An empty buffer (no tracer: the command acts all the same). */
