@@ -236,7 +236,8 @@
 		struct uft_data_offsets_##evn __data_offsets;                                      \
 		uint32_t __data_size = uft__get_offsets_##evn(&__data_offsets, args);              \
 		/* Filtered, global buffer only: the fast reservation, then the filter. */         \
-		const void *uft__flt = uft_event_##evn.fast_filter;                                \
+		const void *uft__flt =                                                             \
+		    __atomic_load_n(&uft_event_##evn.fast_filter, __ATOMIC_ACQUIRE);               \
 		if (uft__flt) {                                                                    \
 			uint32_t uft__len =                                                        \
 			    (uint32_t)offsetof(struct uft_raw_##evn, __data) + __data_size;        \

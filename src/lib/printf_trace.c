@@ -11,7 +11,7 @@ __attribute__((noinline, cold)) static void trace_printf_slow(struct uft_event *
 							      uint64_t tsc)
 {
 	/* Filtered, global buffer only: the fast reservation, then the filter. */
-	const void *flt = ev->fast_filter;
+	const void *flt = __atomic_load_n(&ev->fast_filter, __ATOMIC_ACQUIRE);
 	if (flt) {
 		struct uft_fast_rsv frsv;
 		void *rec = tsc ? uft_fast_reserve_at(ev->id, tsc, size, &frsv)
