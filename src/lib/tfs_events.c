@@ -158,7 +158,11 @@ static int install(const struct tfs_inst *in, const char *pids, const char *sys,
 
 /* Re-installs every event's filter of an instance with its current pid
  * check, keeping the texts. */
-int tfs_events_refresh_pids(const struct tfs_inst *in)
+/* Recompiles the filters of the instance's events with its pid check:
+ * every event, or (armed_only) those enabled or in soft mode in its buffer,
+ * the ones a thread joining or leaving a list concerns (an event enabled
+ * later gets the check when it is, see write_enable). */
+static int refresh_pid_filters(const struct tfs_inst *in, bool armed_only)
 {
 	struct ev_list l;
 	int err, rc = collect(&l, NULL, NULL);
@@ -170,6 +174,8 @@ int tfs_events_refresh_pids(const struct tfs_inst *in)
 		return err;
 	}
 	for (size_t i = 0; i < l.n; i++) {
+		if (armed_only && !enabled_in(&l.v[i], in))
+			continue;
 		char *text = uft_registry_filter_text(in->buffer, l.v[i].sys, l.v[i].name);
 		int r = install(in, pids, l.v[i].sys, l.v[i].name, text, text);
 		if (r && r != -ENOENT && !rc)
@@ -179,6 +185,11 @@ int tfs_events_refresh_pids(const struct tfs_inst *in)
 	free(pids);
 	free(l.v);
 	return rc;
+}
+
+int tfs_events_refresh_pids(const struct tfs_inst *in)
+{
+	return refresh_pid_filters(in, false);
 }
 
 struct check_ctx {
@@ -594,7 +605,7 @@ static int cmp_int(const void *a, const void *b)
 
 /* Replaces one of the instance's pid lists (sorted, unique) and its
  * filters. */
-static int set_pids(struct tfs_inst *in, bool no, int *pids, size_t nr)
+static int set_pids(struct tfs_inst *in, bool no, int *pids, size_t nr, bool armed_only)
 {
 	if (nr)
 		qsort(pids, nr, sizeof(*pids), cmp_int);
@@ -616,7 +627,7 @@ static int set_pids(struct tfs_inst *in, bool no, int *pids, size_t nr)
 	*l.n = u;
 	if (!u)
 		free(pids);
-	int rc = tfs_events_refresh_pids(in);
+	int rc = refresh_pid_filters(in, armed_only);
 	if (rc) {
 		/* Back to the old list, filters included. */
 		free(*l.v);
@@ -636,7 +647,7 @@ static int open_set_event_pid(struct uft_tfs_handle *h)
 	bool no = notrace_file(&h->n);
 	if ((h->flags & UFT_TFS_WRITE) && (h->flags & UFT_TFS_TRUNC) &&
 	    (*pid_vec(h->n.inst, no).n || (!no && h->n.inst->pids_emptied)))
-		return set_pids(h->n.inst, no, NULL, 0);
+		return set_pids(h->n.inst, no, NULL, 0, false);
 	return 0;
 }
 
@@ -676,7 +687,7 @@ static int write_set_event_pid(const struct tfs_node *n, char *buf, size_t len, 
 	/* As the kernel's: a write without a pid clears the list. */
 	if (!added)
 		nr = 0;
-	return set_pids(n->inst, no, pids, nr);
+	return set_pids(n->inst, no, pids, nr, false);
 }
 
 void tfs_events_follow(struct tfs_inst *in, int parent, int child)
@@ -691,7 +702,7 @@ void tfs_events_follow(struct tfs_inst *in, int parent, int child)
 			continue;
 		memcpy(pids, *l.v, *l.n * sizeof(*pids));
 		pids[*l.n] = child;
-		set_pids(in, no, pids, *l.n + 1);
+		set_pids(in, no, pids, *l.n + 1, true);
 	}
 }
 
@@ -709,12 +720,12 @@ void tfs_events_forget(struct tfs_inst *in, int tid)
 		for (size_t k = 0; k < *l.n; k++)
 			if (k != at)
 				pids[nr++] = (*l.v)[k];
-		set_pids(in, no, pids, nr);
+		set_pids(in, no, pids, nr, true);
 		if (!no && !nr) {
 			/* The last one gone: a list of none, as in the kernel,
 			 * not every thread. */
 			in->pids_emptied = true;
-			tfs_events_refresh_pids(in);
+			refresh_pid_filters(in, true);
 		}
 	}
 }

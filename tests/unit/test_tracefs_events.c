@@ -817,6 +817,15 @@ static void *gated_thread(void *arg)
 	return NULL;
 }
 
+/* The same, then records a = 4..7. */
+static void *gated_tracer(void *arg)
+{
+	gated_thread(arg);
+	for (int i = 4; i < 8; i++)
+		trace_num(i, 0, "thr", "/thr");
+	return NULL;
+}
+
 /* event-fork: a listed parent's child process is listed too, in
  * set_event_pid and set_event_notrace_pid alike. */
 static void test_event_fork(void **state)
@@ -885,6 +894,21 @@ static void test_event_fork(void **state)
 	assert_int_equal(run_two_threads(0, NULL), 0u);
 	assert_int_equal(wr("set_event_pid", W, NULL), 0);
 	assert_int_equal(run_two_threads(0, NULL), 0xffu);
+	/* A thread joins while the event is off; enabled after, the event
+	 * takes it in. */
+	assert_int_equal(wr("set_event", W, NULL), 0);
+	assert_int_equal(wr("set_event_pid", W, tid_line), 0);
+	go = other = 0;
+	assert_int_equal(pthread_create(&th, NULL, gated_tracer, &g), 0);
+	while (!__atomic_load_n(&other, __ATOMIC_ACQUIRE))
+		usleep(100);
+	assert_int_equal(wr("set_event", W, "tfsev:num"), 0);
+	uint16_t id = id_of("tfsev", "num");
+	drain(0, id, 0);
+	__atomic_store_n(&go, 1, __ATOMIC_RELEASE);
+	pthread_join(th, NULL);
+	assert_int_equal(drain(0, id, 0).mask, 0xf0u);
+	assert_int_equal(wr("set_event_pid", W, NULL), 0);
 	assert_int_equal(wr("set_event", W, NULL), 0);
 	assert_int_equal(wr("options/event-fork", W, "0"), 0);
 	assert_int_equal(wr("set_event_pid", W, NULL), 0);
