@@ -26,6 +26,7 @@ struct uft_ftrace_site {
 	uint8_t patched;     /* enum uft_ftrace_sled: what the sled holds */
 	uint8_t graph_start; /* in set_graph_function */
 	uint8_t graph_skip;  /* in set_graph_notrace */
+	uint8_t touched;     /* ever patched (touched_functions) */
 	uint32_t fn_mask;    /* buffers the function tracer writes */
 	uint32_t graph_mask; /* buffers the graph tracer writes */
 	uint32_t probe;	     /* buffers with a function command on it */

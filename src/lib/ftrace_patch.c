@@ -282,6 +282,7 @@ static int write_changes(void)
 		for (size_t k = i; k < j; k++) {
 			memcpy((void *)changes[k].addr, changes[k].bytes, UFT_FTRACE_SLED);
 			changes[k].site->patched = changes[k].to;
+			changes[k].site->touched |= changes[k].to != UFT_SLED_NOP;
 		}
 		mprotect((void *)start, end - start, PROT_READ | PROT_EXEC);
 		i = j;

@@ -52,6 +52,8 @@ static const char readme[] =
     "  per_cpu/cpuN/\t\t- trace, trace_pipe, trace_pipe_raw, stats of one CPU\n"
     "  set_event\t\t- Enables events by name written into it\n"
     "\t\t\t  Can enable module events via: :mod:<module>\n"
+    "  set_event_pid\t- record events of these thread ids only\n"
+    "  set_event_notrace_pid\t- never record events of these thread ids\n"
     "  events/\t\t- Directory containing all trace event subsystems:\n"
     "      enable\t\t- Write 0/1 to enable/disable tracing of all events\n"
     "  events/<system>/\t- Directory containing all trace events for <system>:\n"
@@ -85,16 +87,19 @@ static const char readme[] =
     "\t     accepts: names and globs (name*, *name, *name*), !glob removes\n"
     "\t     modules: <glob>:mod:<library file name>\n"
     "\t    triggers: <function>:<trigger>[:count] runs when the function is hit\n"
-    "\t     trigger: traceon, traceoff, snapshot, stacktrace\n"
+    "\t     trigger: traceon, traceoff, snapshot, stacktrace, dump, cpudump\n"
+    "\t\t      enable_event:<system>:<event>, disable_event:<system>:<event>\n"
     "\t     example: echo parse:traceoff:3 >> set_ftrace_filter\n"
     "\t              (a counted traceon/traceoff counts only when it changes tracing_on)\n"
     "\t      remove: echo '!<function>:<trigger>' >> set_ftrace_filter\n"
     "  set_ftrace_notrace\t- never trace the functions written here (no triggers)\n"
     "  set_ftrace_pid\t- function trace only these thread ids\n"
+    "  set_ftrace_notrace_pid\t- never function trace these thread ids\n"
     "  set_graph_function\t- graph only these functions and what they call (function_graph)\n"
     "  set_graph_notrace\t- leave out these functions and what they call (function_graph)\n"
     "  max_graph_depth\t- deepest nesting the graph tracer records (0: no limit)\n"
-    "  enabled_functions\t- the functions patched now, with their users\n";
+    "  enabled_functions\t- the functions patched now, with their users\n"
+    "  touched_functions\t- the functions ever patched, in the same form\n";
 
 static int show_readme(const struct tfs_node *n, FILE *out)
 {

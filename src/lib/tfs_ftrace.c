@@ -842,14 +842,17 @@ static int write_max_depth(const struct tfs_node *n, char *buf, size_t len, unsi
 
 /* ---- enabled_functions ---- */
 
+/* enabled_functions: the functions patched now; touched_functions: those
+ * ever patched, in the same form. */
 static int show_enabled(const struct tfs_node *n, FILE *out)
 {
 	int rc = refresh();
 	if (rc)
 		return rc;
+	bool ever = strcmp(n->file->name, "touched_functions") == 0;
 	for (uint32_t i = 0; i < nr_refs; i++) {
 		const struct uft_ftrace_site *s = refs[i].s;
-		if (!usable(i) || !s->patched)
+		if (!usable(i) || !(ever ? s->touched : s->patched))
 			continue;
 		/* One user per buffer tracing it, one for its commands. */
 		int users = __builtin_popcount(s->fn_mask | s->graph_mask) + (s->probe != 0);
@@ -866,6 +869,11 @@ const struct tfs_file tfs_ftrace_files[] = {
      .where = TFS_TOP_ONLY,
      .show = show_available},
     {.name = "enabled_functions",
+     .dir = TFS_D_ROOT,
+     .mode = 0444,
+     .where = TFS_TOP_ONLY,
+     .show = show_enabled},
+    {.name = "touched_functions",
      .dir = TFS_D_ROOT,
      .mode = 0444,
      .where = TFS_TOP_ONLY,

@@ -463,6 +463,12 @@ static void test_function_records(void **state)
 	ft_top(2); /* not selected itself; its callees are */
 	struct recs rs = read_records();
 	expect_file("enabled_functions", "");
+	/* touched_functions keeps the functions ever patched, in the same form. */
+	int err;
+	char *touched = tfs_cat("touched_functions", &err);
+	assert_true(has_line(touched, "ft_leaf (0)      "));
+	assert_true(has_line(touched, "ft_mid (0)      "));
+	free(touched);
 	assert_int_equal(rs.n, 5);
 	int32_t tid = (int32_t)syscall(SYS_gettid);
 	uintptr_t top = (uintptr_t)ft_top, mid = (uintptr_t)ft_mid;
