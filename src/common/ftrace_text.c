@@ -47,6 +47,36 @@ void uft_ftrace_ip(FILE *f, uint64_t addr, unsigned opts, uft_sym_fn sym, void *
 		fprintf(f, " <%016llx>", (unsigned long long)addr);
 }
 
+/* The name of the symbol holding the call that returns to `ret`, or NULL. */
+static const char *caller_name(uint64_t ret, uft_sym_fn sym, void *ctx)
+{
+	struct uft_sym s = {0};
+	return ret && sym(ctx, ret - 1, &s) && s.name && s.name[0] ? s.name : NULL;
+}
+
+void uft_stack_text(FILE *f, const void *callers, uint32_t n, uft_sym_fn sym, void *ctx)
+{
+	uint32_t i = 0;
+	uint64_t ret;
+	for (; i < n; i++) {
+		memcpy(&ret, (const char *)callers + 8 * i, 8);
+		const char *name = caller_name(ret, sym, ctx);
+		if (!name || strncmp(name, "uft__", 5) != 0)
+			break;
+	}
+	fputs("<stack trace>", f);
+	for (; i < n; i++) {
+		memcpy(&ret, (const char *)callers + 8 * i, 8);
+		if (ret == UINT64_MAX)
+			break;
+		const char *name = caller_name(ret, sym, ctx);
+		if (name)
+			fprintf(f, "\n => %s", name);
+		else
+			fprintf(f, "\n => 0x%llx", (unsigned long long)ret);
+	}
+}
+
 int uft_ftrace_fn_body(FILE *f, const void *data, uint32_t len, unsigned opts, uft_sym_fn sym,
 		       void *ctx)
 {

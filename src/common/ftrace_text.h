@@ -34,6 +34,13 @@ enum {
  * sym-offset and sym-addr forms), 0x%08lx when no symbol holds it. */
 void uft_ftrace_ip(FILE *f, uint64_t addr, unsigned opts, uft_sym_fn sym, void *ctx);
 
+/* The body of a kernel_stack record as the kernel's trace file prints it:
+ * "<stack trace>", then " => caller" per return address of `callers` (n,
+ * unaligned), named by the symbol holding the call (the byte before it),
+ * else the address; the frames of uft's generated event writers (uft__*)
+ * on top left out, the kernel's end mark (all ones) ending it. No newline. */
+void uft_stack_text(FILE *f, const void *callers, uint32_t n, uft_sym_fn sym, void *ctx);
+
 /* The body of a function record, "func <-parent" (no newline). Returns 0,
  * or -1 for a record too short to be one (nothing printed). */
 int uft_ftrace_fn_body(FILE *f, const void *data, uint32_t len, unsigned opts, uft_sym_fn sym,

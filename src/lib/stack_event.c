@@ -10,7 +10,6 @@
  * (glibc 2.35+ finds unwind tables with _dl_find_object). Frames need
  * unwind tables (the default on x86-64), not frame pointers. */
 #define _GNU_SOURCE
-#include <dlfcn.h>
 #include <execinfo.h>
 #include <pthread.h>
 #include <stdint.h>
@@ -20,7 +19,6 @@
 #include "lib/registry.h"
 #include "lib/runtime.h"
 #include "lib/stack_event.h"
-#include "lib/symtab.h"
 #include "lib/trigger.h"
 
 #define STACK_ENTRIES 8 /* the kernel's FTRACE_STACK_ENTRIES */
@@ -100,32 +98,12 @@ void uft_stack_record(uint32_t buffer, void *ra)
 	uft_write_to_buffer(buffer, &stack_event, &rec, sizeof(rec), NULL, 0);
 }
 
-/* A generated event writer (uft__do_trace_NAME ...) above the real caller,
- * when the compiler kept its frame. */
-static bool writer_frame(uint64_t addr)
-{
-	char name[256];
-	return uft_symbol_name((uintptr_t)addr - 1, name, sizeof(name)) == 0 &&
-	       strncmp(name, "uft__", 5) == 0;
-}
-
-int uft_stack_render(FILE *f, const void *data, uint32_t len)
+int uft_stack_render(FILE *f, const void *data, uint32_t len, uft_sym_fn sym, void *ctx)
 {
 	const struct stack_rec *r = data;
 	if (len < sizeof(*r) || r->c.type != UFT_ID_KERNEL_STACK)
 		return 0;
 	int size = r->size < 0 ? 0 : r->size > STACK_ENTRIES ? STACK_ENTRIES : r->size;
-	int i = 0;
-	while (i < size && writer_frame(r->caller[i]))
-		i++;
-	fputs("<stack trace>", f);
-	for (; i < size; i++) {
-		/* A return address: the call is the byte before it. */
-		char name[256];
-		if (uft_symbol_name((uintptr_t)r->caller[i] - 1, name, sizeof(name)) == 0)
-			fprintf(f, "\n => %s", name);
-		else
-			fprintf(f, "\n => 0x%llx", (unsigned long long)r->caller[i]);
-	}
+	uft_stack_text(f, r->caller, (uint32_t)size, sym, ctx);
 	return 1;
 }

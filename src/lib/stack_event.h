@@ -5,6 +5,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "common/ftrace_text.h"
+
 #define UFT_ID_KERNEL_STACK 4
 
 void uft_stack_event_init(void);
@@ -17,8 +19,8 @@ void uft_stack_record(uint32_t buffer, void *ra);
  * (all of them when ra is NULL or not found), at most max into pcs,
  * innermost first; their number. Safe at event time once prepared. */
 uint32_t uft_stack_capture(void *ra, uint64_t *pcs, uint32_t max);
-/* Prints a kernel_stack record's body as the kernel's trace file does;
- * returns 0 for any other record. */
-int uft_stack_render(FILE *f, const void *data, uint32_t len);
+/* Prints a kernel_stack record's body as the kernel's trace file does
+ * (uft_stack_text), names from sym; returns 0 for any other record. */
+int uft_stack_render(FILE *f, const void *data, uint32_t len, uft_sym_fn sym, void *ctx);
 
 #endif

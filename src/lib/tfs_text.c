@@ -309,7 +309,8 @@ static void body_text(FILE *f, const struct tfs_inst *in, const struct tfs_rec *
 		fputc('\n', f);
 		return;
 	}
-	if (tfs_marker_render(f, r->data, r->len) || uft_stack_render(f, r->data, r->len) ||
+	if (tfs_marker_render(f, r->data, r->len) ||
+	    uft_stack_render(f, r->data, r->len, sym_lookup, &sym_buf) ||
 	    uft_synth_render(f, r->data, r->len, pS)) {
 		fputc('\n', f);
 		return;

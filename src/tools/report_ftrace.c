@@ -120,17 +120,6 @@ int report_ftrace_header(struct report_ftrace *rf, FILE *f, uint64_t entries, ui
 	return 0;
 }
 
-/* A caller, as the live file names it: the symbol holding the call (the
- * byte before the return address), else the address. */
-static void stack_frame(struct report_ftrace *rf, FILE *f, uint64_t addr)
-{
-	struct uft_sym sym;
-	if (addr && uft_ksyms_lookup(&rf->syms, addr - 1, &sym))
-		fprintf(f, "\n => %s", sym.name);
-	else
-		fprintf(f, "\n => 0x%llx", (unsigned long long)addr);
-}
-
 /* The callers of a kernel_stack record: false if its format is not the
  * kernel's (an int `size`, then `caller` entries). */
 static bool stack_entries(struct report_ftrace *rf, const struct uft_out_record *r, const char **at,
@@ -148,31 +137,6 @@ static bool stack_entries(struct report_ftrace *rf, const struct uft_out_record 
 	*n = size < 0 ? 0 : (uint32_t)size < room ? (uint32_t)size : room;
 	*at = (const char *)r->data + caller_f->offset;
 	return true;
-}
-
-/* A kernel_stack record's body as the kernel's trace file prints it:
- * "<stack trace>", then one " => caller" line per entry, without the frames
- * of uft's generated event writers at the top. */
-static void stack_body(struct report_ftrace *rf, FILE *f, const char *at, uint32_t n)
-{
-	uint32_t i = 0;
-	for (; i < n; i++) {
-		uint64_t addr;
-		struct uft_sym sym;
-		memcpy(&addr, at + 8 * i, 8);
-		if (!addr || !uft_ksyms_lookup(&rf->syms, addr - 1, &sym) ||
-		    strncmp(sym.name, "uft__", 5) != 0)
-			break;
-	}
-	fputs("<stack trace>", f);
-	for (; i < n; i++) {
-		uint64_t addr;
-		memcpy(&addr, at + 8 * i, 8);
-		if (addr == UINT64_MAX)
-			break; /* the kernel's end mark */
-		stack_frame(rf, f, addr);
-	}
-	fputc('\n', f);
 }
 
 int report_ftrace_line(struct report_ftrace *rf, FILE *f, const struct uft_out_record *r,
@@ -201,7 +165,8 @@ int report_ftrace_line(struct report_ftrace *rf, FILE *f, const struct uft_out_r
 	    stack_entries(rf, r, &callers, &n)) {
 		uft_out_prefix(f, uft_out_comm(trace_file_comm, rf->tf, e->pid), e->pid, r->cpu,
 			       r->data, r->ts, rf->out_flags);
-		stack_body(rf, f, callers, n);
+		uft_stack_text(f, callers, n, uft_ksyms_lookup, &rf->syms);
+		fputc('\n', f);
 		return UFT_GRAPH_DONE;
 	}
 	uft_out_event(f, rf->tf->tep, trace_file_comm, rf->tf, r, rf->out_flags);
