@@ -156,9 +156,8 @@ static int install(const struct tfs_inst *in, const char *pids, const char *sys,
 	return rc;
 }
 
-/* Re-installs every event's filter of an instance with its current pid
- * check, keeping the texts. */
-/* Recompiles the filters of the instance's events with its pid check:
+/* Recompiles the filters of the instance's events with its pid check,
+ * keeping their texts:
  * every event, or (armed_only) those enabled or in soft mode in its buffer,
  * the ones a thread joining or leaving a list concerns (an event enabled
  * later gets the check when it is, see write_enable). */
@@ -604,8 +603,11 @@ static int cmp_int(const void *a, const void *b)
 }
 
 /* Replaces one of the instance's pid lists (sorted, unique) and its
- * filters. */
-static int set_pids(struct tfs_inst *in, bool no, int *pids, size_t nr, bool armed_only)
+ * filters. by_thread: a thread joining or leaving (event-fork), which
+ * recompiles the armed events' filters only and, the last one gone from
+ * set_event_pid, leaves a list of none (as in the kernel), not every
+ * thread. */
+static int set_pids(struct tfs_inst *in, bool no, int *pids, size_t nr, bool by_thread)
 {
 	if (nr)
 		qsort(pids, nr, sizeof(*pids), cmp_int);
@@ -622,12 +624,12 @@ static int set_pids(struct tfs_inst *in, bool no, int *pids, size_t nr, bool arm
 	size_t old_n = *l.n;
 	bool old_emptied = in->pids_emptied;
 	if (!no)
-		in->pids_emptied = false;
+		in->pids_emptied = !u && by_thread;
 	*l.v = u ? pids : NULL;
 	*l.n = u;
 	if (!u)
 		free(pids);
-	int rc = refresh_pid_filters(in, armed_only);
+	int rc = refresh_pid_filters(in, by_thread);
 	if (rc) {
 		/* Back to the old list, filters included. */
 		free(*l.v);
@@ -721,12 +723,6 @@ void tfs_events_forget(struct tfs_inst *in, int tid)
 			if (k != at)
 				pids[nr++] = (*l.v)[k];
 		set_pids(in, no, pids, nr, true);
-		if (!no && !nr) {
-			/* The last one gone: a list of none, as in the kernel,
-			 * not every thread. */
-			in->pids_emptied = true;
-			refresh_pid_filters(in, true);
-		}
 	}
 }
 

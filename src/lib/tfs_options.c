@@ -95,6 +95,14 @@ bool tfs_opt(const struct tfs_inst *in, const char *name)
 	return i >= 0 && (in->opts >> i & 1);
 }
 
+static void set_fn_stack(uint32_t buffer, bool on)
+{
+	if (on)
+		__atomic_or_fetch(&uft_ftrace_fn_stack, 1u << buffer, __ATOMIC_RELAXED);
+	else
+		__atomic_and_fetch(&uft_ftrace_fn_stack, ~(1u << buffer), __ATOMIC_RELAXED);
+}
+
 int tfs_option_set(struct tfs_inst *in, int i, bool on)
 {
 	if (i < 0 || i >= NR_OPTIONS)
@@ -108,21 +116,14 @@ int tfs_option_set(struct tfs_inst *in, int i, bool on)
 		uft_buffer_new_generation(in->buffer);
 	}
 	if (strcmp(options[i].name, "func_stack_trace") == 0) {
-		uint32_t bit = 1u << in->buffer;
 		if (on)
 			uft_stack_prepare(); /* the unwinder loaded now, not in a hook */
-		if (on)
-			__atomic_or_fetch(&uft_ftrace_fn_stack, bit, __ATOMIC_RELAXED);
-		else
-			__atomic_and_fetch(&uft_ftrace_fn_stack, ~bit, __ATOMIC_RELAXED);
+		set_fn_stack(in->buffer, on);
 		/* A stack starts in the function: its sled calls, never jumps to
 		 * a stub (ftrace_patch.c). */
 		int rc = tfs_ftrace_repatch();
 		if (rc) {
-			if (on)
-				__atomic_and_fetch(&uft_ftrace_fn_stack, ~bit, __ATOMIC_RELAXED);
-			else
-				__atomic_or_fetch(&uft_ftrace_fn_stack, bit, __ATOMIC_RELAXED);
+			set_fn_stack(in->buffer, !on);
 			return rc;
 		}
 	}

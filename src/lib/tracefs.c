@@ -37,6 +37,27 @@ struct follow_op {
 };
 static _Atomic(struct follow_op *) follow_ops;
 
+static void follow_apply(pid_t parent, pid_t tid)
+{
+	for (int i = 0; i < UFT_MAX_BUFFERS; i++) {
+		struct tfs_inst *in = tfs_insts[i];
+		if (!in)
+			continue;
+		if (tfs_opt(in, "event-fork")) {
+			if (parent)
+				tfs_events_follow(in, parent, tid);
+			else
+				tfs_events_forget(in, tid);
+		}
+		if (tfs_opt(in, "function-fork")) {
+			if (parent)
+				tfs_ftrace_follow(in, parent, tid);
+			else
+				tfs_ftrace_forget(in, tid);
+		}
+	}
+}
+
 static pid_t forking_tid; /* the thread that called fork, for event-fork */
 
 static void fork_prepare(void)
@@ -63,38 +84,11 @@ static void fork_child(void)
 		free(l);
 	}
 	tfs_triggers_after_fork();
-	for (int i = 0; i < UFT_MAX_BUFFERS; i++) {
-		struct tfs_inst *in = tfs_insts[i];
-		if (!in)
-			continue;
-		tfs_trace_after_fork(in->buffer);
-		if (tfs_opt(in, "event-fork"))
-			tfs_events_follow(in, parent, self);
-		if (tfs_opt(in, "function-fork"))
-			tfs_ftrace_follow(in, parent, self);
-	}
+	for (int i = 0; i < UFT_MAX_BUFFERS; i++)
+		if (tfs_insts[i])
+			tfs_trace_after_fork(tfs_insts[i]->buffer);
+	follow_apply(parent, self);
 	pthread_mutex_unlock(&tfs_lock);
-}
-
-static void follow_apply(pid_t parent, pid_t tid)
-{
-	for (int i = 0; i < UFT_MAX_BUFFERS; i++) {
-		struct tfs_inst *in = tfs_insts[i];
-		if (!in)
-			continue;
-		if (tfs_opt(in, "event-fork")) {
-			if (parent)
-				tfs_events_follow(in, parent, tid);
-			else
-				tfs_events_forget(in, tid);
-		}
-		if (tfs_opt(in, "function-fork")) {
-			if (parent)
-				tfs_ftrace_follow(in, parent, tid);
-			else
-				tfs_ftrace_forget(in, tid);
-		}
-	}
 }
 
 /* The queue, oldest first (tfs_lock held). */
