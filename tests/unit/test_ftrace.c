@@ -939,6 +939,16 @@ static int count_lines(const char *s)
 	return n;
 }
 
+/* The function tracer's records of one ft_leaf call of this thread. */
+static size_t leaf_records(void)
+{
+	assert_int_equal(echo("current_tracer", "function", W), 0);
+	ft_leaf(1);
+	struct recs rs = read_records();
+	free(rs.r);
+	return rs.n;
+}
+
 /* A thread that waits for the word at arg to turn non-zero. */
 static void *waiting_thread(void *arg)
 {
@@ -972,19 +982,11 @@ static void test_function_fork_last_exit(void **state)
 	__atomic_store_n(&go, 1, __ATOMIC_RELEASE);
 	pthread_join(th, NULL);
 	expect_file("set_ftrace_pid", "");
-	assert_int_equal(echo("current_tracer", "function", W), 0);
-	ft_leaf(1);
-	struct recs rs = read_records();
-	assert_int_equal(rs.n, 0);
-	free(rs.r);
+	assert_int_equal(leaf_records(), 0);
 	/* `>` gives every thread back. */
 	assert_int_equal(echo("set_ftrace_pid", "", W), 0);
 	expect_file("set_ftrace_pid", "no pid\n");
-	assert_int_equal(echo("current_tracer", "function", W), 0);
-	ft_leaf(1);
-	rs = read_records();
-	assert_int_equal(rs.n, 1);
-	free(rs.r);
+	assert_int_equal(leaf_records(), 1);
 	reset();
 }
 
@@ -1033,23 +1035,14 @@ static void test_function_fork(void **state)
 		assert_true(child >= 0);
 		if (child == 0) {
 			char want[64];
-			int lo = getppid(), hi = getpid();
-			if (lo > hi)
-				lo = getpid(), hi = getppid();
-			if (opt)
-				snprintf(want, sizeof(want), "%d\n%d\n", lo, hi);
-			else
-				snprintf(want, sizeof(want), "%s\n", me);
+			tfs_child_pids(want, sizeof(want), opt);
 			int err;
 			char *pids = tfs_cat("set_ftrace_pid", &err);
 			ft_leaf(3);
 			struct recs rs = peek_records();
 			_exit(pids && strcmp(pids, want) == 0 && rs.n == (size_t)opt ? 0 : 1);
 		}
-		int status;
-		assert_int_equal(waitpid(child, &status, 0), child);
-		assert_true(WIFEXITED(status));
-		assert_int_equal(WEXITSTATUS(status), 0);
+		assert_int_equal(tfs_child_status(child), 0);
 		assert_int_equal(echo("current_tracer", "nop", W), 0);
 
 		assert_int_equal(echo("current_tracer", "function", W), 0);
@@ -1121,6 +1114,9 @@ static void test_event_commands(void **state)
 	/* No such event, or no such command to remove: nothing changes. */
 	assert_int_equal(echo("set_ftrace_filter", "ft_leaf:enable_event:ftt:nosuch", A), -EINVAL);
 	assert_int_equal(echo("set_ftrace_filter", "ft_leaf:enable_event:ftt", A), -EINVAL);
+	/* The ftrace entries are never enabled: no target either. */
+	assert_int_equal(echo("set_ftrace_filter", "ft_leaf:enable_event:ftrace:function", A),
+			 -EINVAL);
 	assert_int_equal(echo("set_ftrace_filter", "!cs_half:enable_event:ftt:mark", A), -EINVAL);
 	assert_int_equal(echo("set_ftrace_filter", "!cs_*:traceon", A), -ENODEV);
 	/* The last command gone, an enabled event stays on. */
@@ -1183,6 +1179,16 @@ static char *stderr_of(void (*fn)(void))
 static void call_mid(void)
 {
 	ft_mid(1);
+}
+
+/* A dump (ft_mid), then a cpudump (cs_half), asked for while the tree is
+ * held. */
+static void two_dumps_held(void)
+{
+	pthread_mutex_lock(&tfs_lock);
+	ft_mid(1);
+	cs_half(1.0);
+	tfs_unlock();
 }
 
 /* A cpudump, then (before the tree serves it) tracing on again and another
@@ -1259,6 +1265,20 @@ static void test_dump_commands(void **state)
 	out = stderr_of(call_mid);
 	assert_string_equal(out, "Dumping ftrace buffer:\n   (ftrace buffer empty)\n");
 	free(out);
+	/* One dump at a time: a cpudump asked for before the dump is printed
+	 * is dropped, and the dump consumes what it prints. */
+	assert_int_equal(echo("set_ftrace_filter", "cs_half:cpudump", A), 0);
+	assert_int_equal(echo("current_tracer", "function", W), 0);
+	assert_int_equal(echo("tracing_on", "1", W), 0);
+	ft_leaf(1);
+	out = stderr_of(two_dumps_held);
+	assert_int_equal(count_of(out, "Dumping ftrace buffer:\n"), 1);
+	assert_int_equal(count_of(out, ": ft_leaf <-"), 1);
+	free(out);
+	rs = peek_records();
+	assert_int_equal(rs.n, 0);
+	free(rs.r);
+	assert_int_equal(echo("set_ftrace_filter", "!cs_half:cpudump", A), 0);
 	assert_int_equal(echo("set_ftrace_filter", "!ft_mid:dump", A), 0);
 	assert_int_equal(echo("tracing_on", "1", W), 0);
 	reset();

@@ -841,13 +841,7 @@ static void test_event_fork(void **state)
 		assert_true(child >= 0);
 		if (child == 0) {
 			char want[64];
-			int lo = getppid(), hi = getpid();
-			if (lo > hi)
-				lo = getpid(), hi = getppid();
-			if (opt)
-				snprintf(want, sizeof(want), "%d\n%d\n", lo, hi);
-			else
-				snprintf(want, sizeof(want), "%s\n", me);
+			tfs_child_pids(want, sizeof(want), opt);
 			int err;
 			char *a = tfs_cat("set_event_pid", &err);
 			char *b = tfs_cat("set_event_notrace_pid", &err);
@@ -858,10 +852,7 @@ static void test_event_fork(void **state)
 					want, a ? a : "?\n", b ? b : "?\n");
 			_exit(ok ? 0 : 1);
 		}
-		int status;
-		assert_int_equal(waitpid(child, &status, 0), child);
-		assert_true(WIFEXITED(status));
-		assert_int_equal(WEXITSTATUS(status), 0);
+		assert_int_equal(tfs_child_status(child), 0);
 	}
 	/* Threads too: one made by a listed thread is listed while it runs. */
 	char tid_line[32];

@@ -3,8 +3,12 @@
 #ifndef TFS_HELPERS_H
 #define TFS_HELPERS_H
 
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "lib/tracefs.h"
 
@@ -79,6 +83,29 @@ static inline char *tfs_strip_stamps(char *s)
 	}
 	*o = 0;
 	return s;
+}
+
+/* In a child forked by a thread listed in a pid file: the list the child
+ * expects, its parent alone or (followed, event-fork or function-fork) its
+ * parent and itself, sorted, one per line. */
+static inline void tfs_child_pids(char *buf, size_t len, bool followed)
+{
+	int lo = getppid(), hi = getpid();
+	if (!followed)
+		snprintf(buf, len, "%d\n", lo);
+	else if (lo < hi)
+		snprintf(buf, len, "%d\n%d\n", lo, hi);
+	else
+		snprintf(buf, len, "%d\n%d\n", hi, lo);
+}
+
+/* The exit status of a child, -1 if it did not exit. */
+static inline int tfs_child_status(pid_t child)
+{
+	int status;
+	if (waitpid(child, &status, 0) != child || !WIFEXITED(status))
+		return -1;
+	return WEXITSTATUS(status);
 }
 
 #endif
