@@ -32,17 +32,26 @@ LDFLAGS_ALL := $(SAN_LDFLAGS) $(LDFLAGS)
 # one 5-byte nopl). libuft itself is never built with it.
 TRACED_CFLAGS := -fpatchable-function-entry=5
 
-COMMON_SRC := $(wildcard src/common/*.c)
-LIB_SRC := $(wildcard src/lib/*.c)
-LIB_ASM := $(wildcard src/lib/*.S)
-TOOL_SRC := $(filter-out src/tools/main.c,$(wildcard src/tools/*.c))
+# The tree (docs/ARCHITECTURE.md): util < wire < engine < runtime (libuft)
+# and util < wire < engine < tracedat < recorder, report, client < cmd (uft).
+UTIL_SRC := $(wildcard src/util/*.c)
+WIRE_SRC := $(wildcard src/wire/*.c)
+ENGINE_SRC := $(wildcard src/engine/*/*.c)
+# The runtime's share of the engine: no SQL, no reading of format files.
+RUNTIME_ENGINE_SRC := $(filter-out src/engine/sqlhist/% src/engine/format/format_parse.c,$(ENGINE_SRC))
+RUNTIME_SRC := $(wildcard src/runtime/*/*.c)
+ARCH_ASM := $(wildcard src/arch/x86_64/*.S)
+COMMON_SRC := $(UTIL_SRC) $(WIRE_SRC) $(ENGINE_SRC)
+LIB_SRC := $(RUNTIME_SRC) $(UTIL_SRC) $(WIRE_SRC) $(RUNTIME_ENGINE_SRC)
+TOOL_SRC := $(wildcard src/tracedat/*.c src/recorder/*.c src/report/*.c src/client/*.c) \
+	$(filter-out src/cmd/main.c,$(wildcard src/cmd/*.c))
 FUSE_SRC := $(wildcard src/fuse/*.c)
 TEST_SRC := $(wildcard tests/unit/test_*.c)
 FUZZ_SRC := $(wildcard fuzz/fuzz_*.c)
 FIXTURE_SRC := $(wildcard tests/fixtures/*.c)
 
 OBJ = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
-LIB_OBJS = $(call OBJ,$(LIB_SRC) $(COMMON_SRC)) $(patsubst %.S,$(BUILD)/obj/%.o,$(LIB_ASM))
+LIB_OBJS = $(call OBJ,$(LIB_SRC)) $(patsubst %.S,$(BUILD)/obj/%.o,$(ARCH_ASM))
 
 LIBUFT_SO := $(BUILD)/lib/libuft.so
 LIBUFT_A := $(BUILD)/lib/libuft.a
@@ -69,10 +78,10 @@ $(BUILD)/obj/%.o: %.c
 # coverage runtime either). The object is checked once built.
 FAST_PATH_DROP := -fsanitize=% -pg -finstrument-functions% -fpatchable-function-entry=% \
 	--coverage -fprofile-arcs -ftest-coverage -fstack-protector%
-$(BUILD)/obj/src/lib/ftrace_fast.o: CFLAGS_ALL := $(filter-out $(FAST_PATH_DROP),$(CFLAGS_ALL)) \
+$(BUILD)/obj/src/runtime/ftrace/ftrace_fast.o: CFLAGS_ALL := $(filter-out $(FAST_PATH_DROP),$(CFLAGS_ALL)) \
 	-mgeneral-regs-only -fno-sanitize=all -fno-stack-protector -fno-profile-arcs \
 	-fno-test-coverage
-$(BUILD)/obj/src/lib/ftrace_fast.o: src/lib/ftrace_fast.c
+$(BUILD)/obj/src/runtime/ftrace/ftrace_fast.o: src/runtime/ftrace/ftrace_fast.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) $(PKG_CFLAGS) -c $< -o $@
 	@objdump -dr $@ > $@.dis || { rm -f $@; exit 1; }
@@ -109,7 +118,7 @@ $(LIBUFT_FUSE): $(call OBJ,$(FUSE_SRC))
 	@mkdir -p $(dir $@)
 	$(CC) -shared $(LDFLAGS_ALL) -o $@ $^ $(FUSE_LIBS) -lpthread
 
-$(UFT): $(call OBJ,src/tools/main.c) $(LIBTOOLS_A) $(call OBJ,$(FUSE_SRC))
+$(UFT): $(call OBJ,src/cmd/main.c) $(LIBTOOLS_A) $(call OBJ,$(FUSE_SRC))
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(PKG_LIBS) $(FUSE_LIBS) -lpthread -lm
 

@@ -14,7 +14,7 @@
 #include "bench_time.h"
 #include "ftrace_fib.h"
 #include "ftrace_fn.h"
-#include "lib/tracefs.h"
+#include "runtime/tracefs/tracefs.h"
 
 static double now_ns(void)
 {

@@ -3,8 +3,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "lib/runtime.h"
-#include "lib/tracefs.h"
+#include "runtime/core/runtime.h"
+#include "runtime/tracefs/tracefs.h"
 #include "uft_stats.h"
 
 void bench_uft_counts(uint64_t *committed, uint64_t *dropped)

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/ctl_proto.h"
+#include "wire/ctl_proto.h"
 
 static uint8_t out[UFT_CTL_MAX_MSG];
 

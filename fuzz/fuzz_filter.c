@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/filter.h"
+#include "engine/filter/filter.h"
 
 #include "fuzz_check.h"
 

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/ftrace_filter.h"
+#include "engine/trigger/ftrace_filter.h"
 
 #include "fuzz_check.h"
 

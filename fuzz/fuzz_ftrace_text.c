@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/ftrace_text.h"
+#include "engine/text/ftrace_text.h"
 #include "fuzz_check.h"
 
 #define MAX_RECS 256

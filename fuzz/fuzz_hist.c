@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/format_parse.h"
-#include "common/hist.h"
+#include "engine/format/format_parse.h"
+#include "engine/hist/hist.h"
 
 #include "fuzz_check.h"
 

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/page.h"
+#include "wire/page.h"
 
 #define PS 4096u
 

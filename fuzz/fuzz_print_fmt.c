@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/print_fmt.h"
+#include "engine/format/print_fmt.h"
 
 #include "../tests/unit/field_kinds.h"
 #include "fuzz_check.h"

@@ -10,8 +10,8 @@
 
 #include <event-parse.h>
 
-#include "common/format.h"
-#include "common/printf_event.h"
+#include "engine/format/format.h"
+#include "engine/format/printf_event.h"
 
 #include "fuzz_check.h"
 

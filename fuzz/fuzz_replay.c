@@ -11,8 +11,8 @@
 #include <string.h>
 
 #include "fuzz_check.h"
-#include "tools/replay.h"
-#include "tools/tracedat.h"
+#include "report/replay.h"
+#include "tracedat/tracedat.h"
 
 static const char *const chain[] = {
     "sched:sched_waking:keys=pid:ts1=common_timestamp.usecs",

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/sqlhist.h"
+#include "engine/sqlhist/sqlhist.h"
 
 #include "fuzz_check.h"
 

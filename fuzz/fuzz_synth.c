@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/synth.h"
+#include "engine/synth/synth.h"
 
 #include "fuzz_check.h"
 

@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/page.h"
-#include "tools/tracedat.h"
+#include "wire/page.h"
+#include "tracedat/tracedat.h"
 
 static volatile size_t sink;
 

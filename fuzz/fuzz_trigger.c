@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/trigger.h"
+#include "engine/trigger/trigger.h"
 
 #include "fuzz_check.h"
 

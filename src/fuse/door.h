@@ -11,9 +11,9 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "lib/tracefs.h"
+#include "runtime/tracefs/tracefs.h"
 
-/* The tracefs calls (src/lib/tracefs.h) with an open file as a void *. */
+/* The tracefs calls (src/runtime/tracefs/tracefs.h) with an open file as a void *. */
 struct uft_door_backend {
 	void *ctx;
 	void (*thread_init)(void); /* once in each thread that serves; may be NULL */

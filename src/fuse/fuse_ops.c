@@ -17,7 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "common/ctl_proto.h"
+#include "wire/ctl_proto.h"
 #include "fuse/fuse_ops.h"
 
 #define BUCKETS 1024

@@ -3,10 +3,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/ftrace_records.h"
-#include "common/ring_reader.h"
-#include "lib/tfs.h"
-#include "lib/tracefs.h"
+#include "wire/ftrace_records.h"
+#include "wire/ring_reader.h"
+#include "runtime/tracefs/tfs.h"
+#include "runtime/tracefs/tracefs.h"
 
 int ftx_echo(const char *path, const char *text)
 {

@@ -15,10 +15,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/page.h"
+#include "wire/page.h"
 #include "kernel_formats.h"
 #include "syscall_formats.h"
-#include "tools/tracedat.h"
+#include "tracedat/tracedat.h"
 
 #define PAGE 4096
 #define NR_CPUS 2

@@ -8,9 +8,9 @@
 
 #include <cmocka.h>
 
-#include "common/ftrace_records.h"
-#include "lib/registry.h"
-#include "lib/runtime.h"
+#include "wire/ftrace_records.h"
+#include "runtime/core/registry.h"
+#include "runtime/core/runtime.h"
 #include "tfs_helpers.h"
 
 static const char *const ftrace_names[3] = {"function", "funcgraph_entry", "funcgraph_exit"};

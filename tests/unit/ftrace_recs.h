@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "common/ftrace_records.h"
+#include "wire/ftrace_records.h"
 
 #define FTR_COMMON_FIELDS                                                                          \
 	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"                     \

@@ -2,8 +2,8 @@
 #ifndef UFT_TEST_OWN_RINGS_H
 #define UFT_TEST_OWN_RINGS_H
 
-#include "common/ring_reader.h"
-#include "lib/runtime.h"
+#include "wire/ring_reader.h"
+#include "runtime/core/runtime.h"
 
 /* Hands every event of this process's rings to `fn`: from the start when `cur`
  * is NULL, else from where the cursors (one per ring slot, `nr` of them)

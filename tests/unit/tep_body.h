@@ -7,7 +7,7 @@
 
 #include <event-parse.h>
 
-#include "common/format.h"
+#include "engine/format/format.h"
 
 /* What libtraceevent prints for the record, into out. */
 static inline void tep_body(const char *print_fmt, const struct uft_field *fields, uint32_t nr,

@@ -24,8 +24,8 @@
 void tev_calls_inline(int k);
 void tev_calls_outline(int k);
 
-#include "common/format.h"
-#include "lib/runtime.h"
+#include "engine/format/format.h"
+#include "runtime/core/runtime.h"
 #include "own_rings.h"
 
 static char *format_of(const char *sys, const char *name)

@@ -15,8 +15,8 @@
 
 #include <cmocka.h>
 
-#include "common/filter.h"
-#include "common/filter_impl.h"
+#include "engine/filter/filter.h"
+#include "engine/filter/filter_impl.h"
 
 struct trec {
 	struct uft_common_entry common;

@@ -10,7 +10,7 @@
 #include <cmocka.h>
 #include <event-parse.h>
 
-#include "common/format.h"
+#include "engine/format/format.h"
 
 #define EV_ID 321
 

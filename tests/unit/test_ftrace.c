@@ -22,13 +22,13 @@
 
 #include <cmocka.h>
 
-#include "common/ftrace_records.h"
-#include "common/ring_reader.h"
-#include "lib/stack_event.h"
-#include "lib/runtime.h"
-#include "lib/tfs.h"
-#include "lib/tracefs.h"
-#include "lib/trigger.h"
+#include "wire/ftrace_records.h"
+#include "wire/ring_reader.h"
+#include "runtime/core/stack_event.h"
+#include "runtime/core/runtime.h"
+#include "runtime/tracefs/tfs.h"
+#include "runtime/tracefs/tracefs.h"
+#include "runtime/core/trigger_run.h"
 #include "tfs_helpers.h"
 #include <uft/uft.h> /* its registration constructors are in this program */
 

@@ -8,7 +8,7 @@
 
 #include <cmocka.h>
 
-#include "common/ftrace_filter.h"
+#include "engine/trigger/ftrace_filter.h"
 
 static struct uft_ff_token parse(const char *text, int want_rc)
 {

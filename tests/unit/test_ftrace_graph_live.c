@@ -18,7 +18,7 @@
 
 #include <cmocka.h>
 
-#include "lib/tracefs.h"
+#include "runtime/tracefs/tracefs.h"
 #include "tfs_helpers.h"
 #include <uft/uft.h> /* its registration constructors are in this program */
 

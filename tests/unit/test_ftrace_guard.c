@@ -16,10 +16,10 @@
 
 #include <cmocka.h>
 
-#include "common/ftrace_records.h"
-#include "common/ring_reader.h"
-#include "lib/tfs.h"
-#include "lib/tracefs.h"
+#include "wire/ftrace_records.h"
+#include "wire/ring_reader.h"
+#include "runtime/tracefs/tfs.h"
+#include "runtime/tracefs/tracefs.h"
 #include "tfs_helpers.h"
 
 #define W (UFT_TFS_WRITE | UFT_TFS_TRUNC)

@@ -20,7 +20,7 @@
 
 #include "ftrace_events.h"
 #include "tfs_helpers.h"
-#include "tools/commands.h"
+#include "cmd/commands.h"
 #include <uft/uft.h>
 
 __attribute__((noinline, used)) void rft_outer(void)

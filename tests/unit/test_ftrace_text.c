@@ -10,8 +10,8 @@
 
 #include <cmocka.h>
 
-#include "common/ftrace_text.h"
-#include "common/shm_layout.h"
+#include "engine/text/ftrace_text.h"
+#include "wire/shm_layout.h"
 #include "ftrace_recs.h"
 
 /* ---- a small symbol table ---- */

@@ -1,4 +1,4 @@
-/* Histograms (src/common/hist_*.c, src/tools/report_hist.c): the `hist`
+/* Histograms (src/engine/hist/hist_*.c, src/report/report_hist.c): the `hist`
  * text byte for byte for every modifier, sort orders, compound keys, table
  * size and drops, percent and graph columns, filters, nohitcount and
  * pause, every parse error the engine can give, the format parser, and
@@ -16,12 +16,12 @@
 
 #include <cmocka.h>
 
-#include "common/format_parse.h"
-#include "common/hist.h"
-#include "common/page.h"
+#include "engine/format/format_parse.h"
+#include "engine/hist/hist.h"
+#include "wire/page.h"
 #include "kernel_formats.h"
-#include "tools/report_hist.h"
-#include "tools/tracedat.h"
+#include "report/report_hist.h"
+#include "tracedat/tracedat.h"
 
 struct trec {
 	struct uft_common_entry common;

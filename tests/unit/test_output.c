@@ -11,7 +11,7 @@
 #include <cmocka.h>
 #include <event-parse.h>
 
-#include "tools/output.h"
+#include "report/output.h"
 
 #define COMMON_FIELDS                                                                              \
 	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"                     \

@@ -1,4 +1,4 @@
-/* Sub-buffer encoding and decoding (src/common/page.c), cross-checked against
+/* Sub-buffer encoding and decoding (src/wire/page.c), cross-checked against
  * libtraceevent's kbuffer, the decoder trace-cmd uses. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -11,7 +11,7 @@
 #include <cmocka.h>
 #include <kbuffer.h>
 
-#include "common/page.h"
+#include "wire/page.h"
 
 #define PS 4096u
 #define DATA_SIZE (PS - UFT_PAGE_HDR_SIZE)

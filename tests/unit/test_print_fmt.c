@@ -14,9 +14,9 @@
 #include <cmocka.h>
 #include <event-parse.h>
 
-#include "common/format.h"
-#include "common/print_fmt.h"
-#include "common/printf_event.h"
+#include "engine/format/format.h"
+#include "engine/format/print_fmt.h"
+#include "engine/format/printf_event.h"
 #include "field_kinds.h"
 #include "tep_body.h"
 

@@ -14,8 +14,8 @@
 #include <cmocka.h>
 #include <event-parse.h>
 
-#include "common/format.h"
-#include "common/printf_event.h"
+#include "engine/format/format.h"
+#include "engine/format/printf_event.h"
 #include "tep_body.h"
 
 #define P(x) ((uint64_t)(uintptr_t)(x))

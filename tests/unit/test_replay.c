@@ -1,4 +1,4 @@
-/* Triggers and synthetic events over a recorded file (src/tools/replay.c):
+/* Triggers and synthetic events over a recorded file (src/report/replay.c):
  * the bytes of a generated synthetic record (numbers in their slots' low
  * bytes, a static string cut to its size, a dynamic string after the slots,
  * the common header of the record that generated it), each kept with the
@@ -18,11 +18,11 @@
 
 #include <cmocka.h>
 
-#include "common/page.h"
+#include "wire/page.h"
 #include "kernel_formats.h"
 #include "syscall_formats.h"
-#include "tools/replay.h"
-#include "tools/tracedat.h"
+#include "report/replay.h"
+#include "tracedat/tracedat.h"
 
 /* A synthetic event as the kernel's tracefs shows it after
  * 'wakeup_lat char name[16]; pid_t pid; u64 lat'. */

@@ -15,10 +15,10 @@
 
 #include <cmocka.h>
 
-#include "common/page.h"
+#include "wire/page.h"
 #include "ftrace_recs.h"
-#include "tools/commands.h"
-#include "tools/tracedat.h"
+#include "cmd/commands.h"
+#include "tracedat/tracedat.h"
 
 #define PS 4096u
 

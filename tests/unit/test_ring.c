@@ -24,9 +24,9 @@
 #define UFT_CREATE_EVENTS
 #include "ring_events.h"
 
-#include "common/page.h"
-#include "common/ring_reader.h"
-#include "lib/runtime.h"
+#include "wire/page.h"
+#include "wire/ring_reader.h"
+#include "runtime/core/runtime.h"
 
 /* Sanitizers slow the writer tenfold: fewer rounds there. */
 #if defined(__SANITIZE_THREAD__) || defined(__SANITIZE_ADDRESS__)

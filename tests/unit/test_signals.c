@@ -12,7 +12,7 @@
 
 #include <cmocka.h>
 
-#include "lib/runtime.h"
+#include "runtime/core/runtime.h"
 #include "own_rings.h"
 #include <uft/uft.h>
 

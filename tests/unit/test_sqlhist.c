@@ -1,4 +1,4 @@
-/* sqlhist (src/common/sqlhist_*.c): the exact commands for the spec's
+/* sqlhist (src/engine/sqlhist/sqlhist_*.c): the exact commands for the spec's
  * examples over kernel formats (the read_lat JOIN, kmalloc histograms), CAST
  * forms, WHERE re-serialisation, the onmax/onchange actions, and errors with
  * their messages and positions. */
@@ -14,8 +14,8 @@
 
 #include <cmocka.h>
 
-#include "common/format_parse.h"
-#include "common/sqlhist.h"
+#include "engine/format/format_parse.h"
+#include "engine/sqlhist/sqlhist.h"
 #include "syscall_formats.h"
 
 static const struct {

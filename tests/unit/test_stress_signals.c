@@ -28,8 +28,8 @@
 #define UFT_CREATE_EVENTS
 #include "ring_events.h"
 
-#include "common/ring_reader.h"
-#include "lib/runtime.h"
+#include "wire/ring_reader.h"
+#include "runtime/core/runtime.h"
 
 /* ThreadSanitizer runs handlers only at its own safe points, rarely in the
  * middle of a write, and slows everything tenfold: a smaller storm there,

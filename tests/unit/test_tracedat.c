@@ -1,4 +1,4 @@
-/* trace.dat writer and parser (src/tools/tracedat_*.c): our parser reads back
+/* trace.dat writer and parser (src/tracedat/tracedat_*.c): our parser reads back
  * what the writer produced, and so do libtracecmd and the trace-cmd tool. */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -16,9 +16,9 @@
 #include <event-parse.h>
 #include <trace-cmd.h>
 
-#include "common/headers.h"
-#include "common/page.h"
-#include "tools/tracedat.h"
+#include "wire/page_headers.h"
+#include "wire/page.h"
+#include "tracedat/tracedat.h"
 
 /* Exported by libtracecmd but declared only in its private header. */
 struct tep_record *tracecmd_read_next_data(struct tracecmd_input *handle, int *rec_cpu);

@@ -17,7 +17,7 @@
 #define UFT_CREATE_EVENTS
 #include "tfs_test_events.h"
 
-#include "lib/registry.h"
+#include "runtime/core/registry.h"
 #include "tfs_helpers.h"
 #include <uft/uft.h>
 

@@ -19,11 +19,11 @@
 #define UFT_CREATE_EVENTS
 #include "tfs_ev_events.h"
 
-#include "common/format.h"
-#include "common/headers.h"
-#include "common/ring_reader.h"
-#include "lib/runtime.h"
-#include "lib/tracefs.h"
+#include "engine/format/format.h"
+#include "wire/page_headers.h"
+#include "wire/ring_reader.h"
+#include "runtime/core/runtime.h"
+#include "runtime/tracefs/tracefs.h"
 #include "tfs_helpers.h"
 
 #define W (UFT_TFS_WRITE | UFT_TFS_TRUNC)  /* echo > */

@@ -16,10 +16,10 @@
 
 #include <cmocka.h>
 
-#include "common/ftrace_records.h"
-#include "common/shm_layout.h"
-#include "lib/registry.h"
-#include "lib/runtime.h"
+#include "wire/ftrace_records.h"
+#include "wire/shm_layout.h"
+#include "runtime/core/registry.h"
+#include "runtime/core/runtime.h"
 #include "ftrace_events.h"
 #include "tfs_helpers.h"
 #include <uft/uft.h>

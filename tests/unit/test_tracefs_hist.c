@@ -26,7 +26,7 @@
 #define UFT_CREATE_EVENTS
 #include "tfs_ev_events.h"
 
-#include "lib/tracefs.h"
+#include "runtime/tracefs/tracefs.h"
 #include "tfs_cmocka.h"
 
 static const char help[] =

@@ -14,9 +14,9 @@
 #include <cmocka.h>
 #include <event-parse.h>
 
-#include "lib/runtime.h"
-#include "lib/synth.h"
-#include "lib/tracefs.h"
+#include "runtime/core/runtime.h"
+#include "runtime/core/synth_live.h"
+#include "runtime/tracefs/tracefs.h"
 #include "tep_body.h"
 #include "tfs_helpers.h"
 #include <uft/uft.h>

@@ -20,8 +20,8 @@
 #define UFT_CREATE_EVENTS
 #include "tfs_ev_events.h"
 
-#include "lib/tracefs.h"
-#include "lib/trigger.h"
+#include "runtime/tracefs/tracefs.h"
+#include "runtime/core/trigger_run.h"
 #include "tfs_cmocka.h"
 
 static const char help[] =

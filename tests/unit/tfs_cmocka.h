@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lib/tracefs.h"
+#include "runtime/tracefs/tracefs.h"
 #include "tfs_helpers.h"
 
 #define W (UFT_TFS_WRITE | UFT_TFS_TRUNC)  /* echo > */

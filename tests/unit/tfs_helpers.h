@@ -10,7 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "lib/tracefs.h"
+#include "runtime/tracefs/tracefs.h"
 
 /* The whole file, NUL terminated (malloc'd), or NULL with *err set. */
 static inline char *tfs_cat(const char *path, int *err)

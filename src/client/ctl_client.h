@@ -1,0 +1,56 @@
+/* The client side of a traced process's control socket (common/ctl_proto.h):
+ * the tracefs calls of src/runtime/tracefs/tracefs.h, made from another process. Used by
+ * `uft ctl`, `uft mount` and the live commands.
+ *
+ * A connection runs one call at a time (calls from several threads take
+ * turns); uft_ctl_interrupt() may come from any thread or a signal path's
+ * flag and ends a pending read or wait with -EINTR. Errors are negative errno
+ * values: the tree's own, or the connection's (-ECONNRESET once the process
+ * is gone, -EPROTO for a peer that breaks the protocol). */
+#ifndef UFT_CTL_CLIENT_H
+#define UFT_CTL_CLIENT_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "runtime/tracefs/tracefs.h"
+
+struct uft_ctl_conn;
+
+/* Connects to the socket of pid in the run directory (-ESRCH when there is
+ * none or no one listens), or to a socket path. */
+int uft_ctl_connect_pid(pid_t pid, struct uft_ctl_conn **out);
+int uft_ctl_connect_path(const char *path, struct uft_ctl_conn **out);
+void uft_ctl_close(struct uft_ctl_conn *c);
+
+/* The pids whose control socket in the run directory answers, sorted
+ * (malloc'd; *n of them). Returns 0 or -errno. */
+int uft_ctl_list_pids(pid_t **pids, size_t *n);
+
+pid_t uft_ctl_peer_pid(const struct uft_ctl_conn *c);
+const char *uft_ctl_peer_comm(const struct uft_ctl_conn *c);
+
+/* While *flag is non-zero, a call waiting on the process is interrupted:
+ * set it from a signal handler installed without SA_RESTART. */
+void uft_ctl_set_interrupt_flag(struct uft_ctl_conn *c, volatile sig_atomic_t *flag);
+/* Interrupts the call pending on c, if any (from another thread). */
+void uft_ctl_interrupt(struct uft_ctl_conn *c);
+
+int uft_ctl_stat(struct uft_ctl_conn *c, const char *path, struct uft_tfs_stat *st);
+int uft_ctl_readdir(struct uft_ctl_conn *c, const char *path, uft_tfs_dirent_fn fn, void *ctx);
+/* Returns a handle (1 up) or -errno. */
+int uft_ctl_open(struct uft_ctl_conn *c, const char *path, unsigned flags);
+/* Reads or writes at most UFT_CTL_MAX_IO bytes per call. */
+ssize_t uft_ctl_read(struct uft_ctl_conn *c, int handle, char *buf, size_t len, uint64_t off);
+ssize_t uft_ctl_write(struct uft_ctl_conn *c, int handle, const char *buf, size_t len,
+		      uint64_t off);
+int uft_ctl_poll(struct uft_ctl_conn *c, int handle);
+int uft_ctl_wait(struct uft_ctl_conn *c, int handle, int timeout_ms);
+int uft_ctl_release(struct uft_ctl_conn *c, int handle);
+int uft_ctl_mkdir(struct uft_ctl_conn *c, const char *path);
+int uft_ctl_rmdir(struct uft_ctl_conn *c, const char *path);
+
+#endif

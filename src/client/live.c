@@ -1,0 +1,211 @@
+/* Connection and file helpers of the live commands. */
+#define _GNU_SOURCE
+#include "client/live.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "wire/ctl_proto.h"
+
+int live_fail(const char *what, int err)
+{
+	fprintf(stderr, "uft: %s: %s\n", what, strerror(-err));
+	return 1;
+}
+
+/* The pid of the only process whose socket answers; 0 if none or several. */
+static int only_process(int *count)
+{
+	pid_t *pids;
+	size_t n;
+	*count = 0;
+	if (uft_ctl_list_pids(&pids, &n) < 0)
+		return 0;
+	*count = (int)n;
+	int pid = n == 1 ? (int)pids[0] : 0;
+	free(pids);
+	return pid;
+}
+
+int live_open(struct live *l, const char *pid, const char *instance)
+{
+	memset(l, 0, sizeof(*l));
+	l->instance = instance;
+	long p;
+	if (pid) {
+		char *end;
+		p = strtol(pid, &end, 10);
+		if (p <= 0 || *end) {
+			fprintf(stderr, "uft: bad pid '%s'\n", pid);
+			return 1;
+		}
+	} else {
+		int n;
+		p = only_process(&n);
+		if (!p) {
+			fprintf(stderr,
+				n ? "uft: %d traceable processes: choose one with -p PID "
+				    "(uft ctl --list)\n"
+				  : "uft: no traceable process found: give -p PID\n",
+				n);
+			return 1;
+		}
+	}
+	snprintf(l->pidstr, sizeof(l->pidstr), "%ld", p);
+	int rc = uft_ctl_connect_pid((pid_t)p, &l->c);
+	if (rc) {
+		fprintf(stderr, "uft: process %ld: %s\n", p,
+			rc == -ESRCH ? "not traceable (no uft control socket)" : strerror(-rc));
+		return 1;
+	}
+	if (instance) {
+		char path[256];
+		struct uft_tfs_stat st;
+		if (uft_ctl_stat(l->c, live_path(l, "", path, sizeof(path)), &st) != 0) {
+			fprintf(stderr, "uft: instance %s does not exist\n", instance);
+			live_close(l);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+void live_close(struct live *l)
+{
+	if (l->c)
+		uft_ctl_close(l->c);
+	l->c = NULL;
+}
+
+const char *live_path(const struct live *l, const char *file, char *buf, size_t cap)
+{
+	if (file[0] == '/') /* a file of the top, shared by instances */
+		snprintf(buf, cap, "%s", file + 1);
+	else if (l->instance)
+		snprintf(buf, cap, "instances/%s%s%s", l->instance, *file ? "/" : "", file);
+	else
+		snprintf(buf, cap, "%s", file);
+	return buf;
+}
+
+char *live_cat(struct live *l, const char *file, size_t *len, int *err)
+{
+	char path[512];
+	int h = uft_ctl_open(l->c, live_path(l, file, path, sizeof(path)),
+			     UFT_TFS_READ | UFT_TFS_NONBLOCK);
+	if (h < 0) {
+		*err = h;
+		return NULL;
+	}
+	size_t cap = 65536, n = 0;
+	char *buf = malloc(cap + 1);
+	*err = 0;
+	while (buf) {
+		if (cap - n < UFT_CTL_MAX_IO) {
+			char *b = realloc(buf, cap * 2 + 1);
+			if (!b) {
+				free(buf);
+				buf = NULL;
+				*err = -ENOMEM;
+				break;
+			}
+			buf = b;
+			cap *= 2;
+		}
+		ssize_t r = uft_ctl_read(l->c, h, buf + n, UFT_CTL_MAX_IO, n);
+		if (r == -EAGAIN || r == 0)
+			break;
+		if (r < 0) {
+			*err = (int)r;
+			free(buf);
+			buf = NULL;
+			break;
+		}
+		n += (size_t)r;
+	}
+	uft_ctl_release(l->c, h);
+	if (buf) {
+		buf[n] = 0;
+		if (len)
+			*len = n;
+	}
+	return buf;
+}
+
+int live_write(struct live *l, const char *file, const char *text, unsigned flags)
+{
+	char path[512];
+	int h = uft_ctl_open(l->c, live_path(l, file, path, sizeof(path)), UFT_TFS_WRITE | flags);
+	if (h < 0)
+		return h;
+	size_t n = strlen(text);
+	ssize_t w = n ? uft_ctl_write(l->c, h, text, n, 0) : 0;
+	uft_ctl_release(l->c, h);
+	return w < 0 ? (int)w : 0;
+}
+
+int live_open_args(struct live *l, int argc, char **argv, const char *usage, char extra,
+		   const char **extra_val)
+{
+	const char *pid = NULL, *inst = NULL;
+	char optstr[8] = "p:B:h";
+	if (extra) {
+		optstr[5] = extra;
+		optstr[6] = ':';
+	}
+	int c;
+	optind = 1;
+	while ((c = getopt(argc, argv, optstr)) != -1) {
+		if (c == 'p') {
+			pid = optarg;
+		} else if (c == 'B') {
+			inst = optarg;
+		} else if (extra && c == extra) {
+			*extra_val = optarg;
+		} else {
+			fputs(usage, c == 'h' ? stdout : stderr);
+			return c == 'h' ? 0 : 2;
+		}
+	}
+	if (optind != argc) {
+		fputs(usage, stderr);
+		return 2;
+	}
+	return live_open(l, pid, inst) ? 1 : -1;
+}
+
+int live_names_add(void *ctx, const char *name, int type)
+{
+	struct live_names *ns = ctx;
+	if (ns->dirs_only && type != UFT_TFS_DIR)
+		return 0;
+	char **v = realloc(ns->v, (ns->n + 1) * sizeof(*v));
+	char *copy = strdup(name);
+	if (!v || !copy) {
+		free(copy);
+		if (v)
+			ns->v = v;
+		return 1;
+	}
+	ns->v = v;
+	ns->v[ns->n++] = copy;
+	return 0;
+}
+
+void live_names_free(struct live_names *ns)
+{
+	for (size_t i = 0; i < ns->n; i++)
+		free(ns->v[i]);
+	free(ns->v);
+	ns->v = NULL;
+	ns->n = 0;
+}
+
+int live_readdir(struct live *l, const char *dir, struct live_names *ns)
+{
+	char path[512];
+	return uft_ctl_readdir(l->c, live_path(l, dir, path, sizeof(path)), live_names_add, ns);
+}

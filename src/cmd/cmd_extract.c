@@ -1,0 +1,194 @@
+/* uft extract: a running process's buffer as it is, into a trace.dat file,
+ * as trace-cmd extract does with the kernel's: the event formats, the comms,
+ * and each CPU's pages read from per_cpu/cpuN/trace_pipe_raw (which consumes
+ * them). */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "wire/shm_layout.h"
+#include "cmd/commands.h"
+#include "client/live.h"
+#include "recorder/proc_syms.h"
+#include "tracedat/tracedat.h"
+
+/* Formats of every event, from events/SYSTEM/EVENT/format. */
+static int add_formats(struct live *l, struct tracedat_writer *w)
+{
+	struct live_names sys = {.dirs_only = true};
+	int rc = live_readdir(l, "events", &sys);
+	for (size_t i = 0; i < sys.n && rc == 0; i++) {
+		struct live_names ev = {.dirs_only = true};
+		char dir[256];
+		snprintf(dir, sizeof(dir), "events/%s", sys.v[i]);
+		rc = live_readdir(l, dir, &ev);
+		for (size_t j = 0; j < ev.n && rc == 0; j++) {
+			char file[384];
+			snprintf(file, sizeof(file), "%s/%s/format", dir, ev.v[j]);
+			int err;
+			char *text = live_cat(l, file, NULL, &err);
+			if (!text) {
+				rc = err;
+				break;
+			}
+			rc = tracedat_writer_add_format(w, sys.v[i], text);
+			free(text);
+		}
+		live_names_free(&ev);
+	}
+	live_names_free(&sys);
+	return rc;
+}
+
+static int add_cmdlines(struct live *l, struct tracedat_writer *w)
+{
+	int err;
+	char *text = live_cat(l, "saved_cmdlines", NULL, &err);
+	if (!text)
+		return 0; /* an instance has none of its own: the top's are used */
+	int rc = 0;
+	char *save = NULL;
+	for (char *line = strtok_r(text, "\n", &save); line && !rc;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char *sp = strchr(line, ' ');
+		if (sp)
+			rc = tracedat_writer_add_cmdline(w, atoi(line), sp + 1);
+	}
+	free(text);
+	return rc;
+}
+
+/* Every page of one CPU; returns the number of pages or -errno. */
+static long add_pages(struct live *l, struct tracedat_writer *w, int cpu)
+{
+	char file[64], path[256];
+	snprintf(file, sizeof(file), "per_cpu/cpu%d/trace_pipe_raw", cpu);
+	int h = uft_ctl_open(l->c, live_path(l, file, path, sizeof(path)),
+			     UFT_TFS_READ | UFT_TFS_NONBLOCK);
+	if (h < 0)
+		return h;
+	static char page[UFT_SUBBUF_SIZE];
+	long pages = 0;
+	for (;;) {
+		ssize_t n = uft_ctl_read(l->c, h, page, sizeof(page), 0);
+		if (n == -EAGAIN || n == 0)
+			break;
+		if (n < 0) {
+			pages = n;
+			break;
+		}
+		if (n != (ssize_t)sizeof(page)) {
+			pages = -EPROTO;
+			break;
+		}
+		int rc = tracedat_writer_add_page(w, cpu, page);
+		if (rc) {
+			pages = rc;
+			break;
+		}
+		pages++;
+	}
+	uft_ctl_release(l->c, h);
+	return pages;
+}
+
+static int add_stats(struct live *l, struct tracedat_writer *w, int cpu)
+{
+	char file[64];
+	int err;
+	snprintf(file, sizeof(file), "per_cpu/cpu%d/stats", cpu);
+	char *s = live_cat(l, file, NULL, &err);
+	if (!s)
+		return 0;
+	char *text;
+	int rc = 0;
+	int n = asprintf(&text, "CPU: %d\n%s", cpu, s);
+	if (n >= 0) {
+		rc = tracedat_writer_add_option(w, TRACEDAT_OPT_CPUSTAT, text, (uint32_t)n + 1);
+		free(text);
+	}
+	free(s);
+	return rc;
+}
+
+static char *bracketed(char *s)
+{
+	char *open = s ? strchr(s, '[') : NULL, *close = open ? strchr(open, ']') : NULL;
+	if (!close)
+		return NULL;
+	*close = 0;
+	return open + 1;
+}
+
+int cmd_extract(int argc, char **argv)
+{
+	const char *out = "trace.dat";
+	struct live l;
+	int rc =
+	    live_open_args(&l, argc, argv,
+			   "usage: uft extract [-p PID] [-B INSTANCE] [-o FILE]\n"
+			   "  Writes what the process's buffer holds now into FILE (trace.dat),\n"
+			   "  consuming it as trace_pipe_raw does.\n",
+			   'o', &out);
+	if (rc >= 0)
+		return rc;
+	struct live_names cpus = {0};
+	live_readdir(&l, "per_cpu", &cpus);
+	int nr_cpus = (int)cpus.n > 0 ? (int)cpus.n : 1;
+	live_names_free(&cpus);
+	int err;
+	char *clock_text = live_cat(&l, "trace_clock", NULL, &err);
+	const char *clock = bracketed(clock_text);
+	struct tracedat_writer *w =
+	    tracedat_writer_open(out, nr_cpus, UFT_SUBBUF_SIZE, clock ? clock : "local");
+	free(clock_text);
+	if (!w) {
+		live_close(&l);
+		return live_fail(out, -errno);
+	}
+	rc = add_formats(&l, w);
+	if (!rc)
+		rc = add_cmdlines(&l, w);
+	if (!rc) {
+		/* The process's functions, for function tracer records. */
+		struct proc_syms *syms = proc_syms_new();
+		if (syms && l.pidstr[0])
+			proc_syms_scan(syms, (pid_t)atoi(l.pidstr));
+		size_t len;
+		char *text = proc_syms_kallsyms(syms, &len);
+		rc = text ? tracedat_writer_set_kallsyms(w, text, len) : -ENOMEM;
+		free(text);
+		proc_syms_free(syms);
+	}
+	if (!rc)
+		rc = tracedat_writer_add_uname(w);
+	long total = 0;
+	for (int cpu = 0; cpu < nr_cpus && !rc; cpu++) {
+		long pages = add_pages(&l, w, cpu);
+		if (pages < 0)
+			rc = (int)pages;
+		else
+			total += pages;
+		if (!rc)
+			rc = add_stats(&l, w, cpu);
+		if (!rc && pages > 0)
+			printf("CPU%d: %ld pages\n", cpu, pages);
+	}
+	live_close(&l);
+	if (rc) {
+		tracedat_writer_abort(w);
+		return live_fail(out, rc);
+	}
+	rc = tracedat_writer_close(w);
+	if (rc)
+		return live_fail(out, rc);
+	struct stat st;
+	printf("%s: %lld bytes, %ld pages\n", out, stat(out, &st) == 0 ? (long long)st.st_size : 0,
+	       total);
+	return 0;
+}

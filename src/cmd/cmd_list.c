@@ -1,0 +1,232 @@
+/* uft list: the events (and formats) of a trace.dat file or of a program.
+ * A program is asked by running it with UFT_LIST_FORMATS: libuft reports the
+ * events of every loaded object and exits before main runs. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <regex.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cmd/commands.h"
+#include "report/output.h"
+#include "tracedat/tracedat.h"
+
+struct list_item {
+	char *system;
+	char *name;
+	char *format;
+	size_t len;
+};
+
+struct list {
+	struct list_item *v;
+	size_t n;
+};
+
+static int add_item(struct list *l, const char *system, const char *format, size_t len)
+{
+	if (len < 7 || strncmp(format, "name: ", 6) != 0)
+		return 0;
+	const char *nl = memchr(format, '\n', len);
+	if (!nl)
+		return 0;
+	void *m = realloc(l->v, (l->n + 1) * sizeof(*l->v));
+	if (!m)
+		return -ENOMEM;
+	l->v = m;
+	struct list_item *it = &l->v[l->n++];
+	it->system = strdup(system);
+	it->name = strndup(format + 6, (size_t)(nl - format - 6));
+	it->format = strndup(format, len);
+	it->len = len;
+	return it->system && it->name && it->format ? 0 : -ENOMEM;
+}
+
+static void free_list(struct list *l)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		free(l->v[i].system);
+		free(l->v[i].name);
+		free(l->v[i].format);
+	}
+	free(l->v);
+}
+
+static int from_file(struct list *l, const char *path)
+{
+	char err[256];
+	struct tracedat *td = tracedat_open(path, err, sizeof(err));
+	if (!td) {
+		fprintf(stderr, "uft list: %s: %s\n", path, err);
+		return -1;
+	}
+	for (size_t i = 0; i < td->nr_ftrace; i++)
+		add_item(l, "ftrace", td->ftrace[i].text, td->ftrace[i].len);
+	for (size_t i = 0; i < td->nr_events; i++)
+		add_item(l, td->events[i].system, td->events[i].text, td->events[i].len);
+	tracedat_free(td);
+	return 0;
+}
+
+static int from_program(struct list *l, char **argv)
+{
+	int fds[2];
+	if (pipe2(fds, O_CLOEXEC) != 0)
+		return -1;
+	pid_t pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		int fd = dup(fds[1]); /* without close-on-exec */
+		char v[16];
+		snprintf(v, sizeof(v), "%d", fd);
+		setenv("UFT_LIST_FORMATS", v, 1);
+		unsetenv("UFT_RECORD");
+		execvp(argv[0], argv);
+		fprintf(stderr, "uft list: cannot run %s: %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	close(fds[1]);
+	size_t cap = 1 << 16, len = 0;
+	char *buf = malloc(cap);
+	ssize_t n;
+	while (buf && (n = read(fds[0], buf + len, cap - len)) > 0) {
+		len += (size_t)n;
+		if (len == cap) {
+			char *b = realloc(buf, cap * 2);
+			if (!b) {
+				free(buf);
+				buf = NULL;
+				break;
+			}
+			buf = b;
+			cap *= 2;
+		}
+	}
+	close(fds[0]);
+	int status;
+	waitpid(pid, &status, 0);
+	if (!buf)
+		return -1;
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+		free(buf);
+		return -1;
+	}
+	if (len == 0)
+		fprintf(stderr, "uft list: %s has no uft events (is it linked with libuft?)\n",
+			argv[0]);
+	size_t off = 0;
+	while (off + 4 <= len) {
+		uint32_t total;
+		memcpy(&total, buf + off, 4);
+		off += 4;
+		if (total > len - off)
+			break;
+		const char *sys = buf + off;
+		size_t slen = strnlen(sys, total);
+		if (slen < total)
+			add_item(l, sys, sys + slen + 1, total - slen - 1);
+		off += total;
+	}
+	free(buf);
+	return 0;
+}
+
+static int cmp_item(const void *a, const void *b)
+{
+	const struct list_item *x = a, *y = b;
+	int c = strcmp(x->system, y->system);
+	return c ? c : strcmp(x->name, y->name);
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: uft list [-e [REGEX]] [-F] [--full] [-t] (-i FILE | PROGRAM [ARGS])\n"
+		   "  -e [REGEX]  events (system:event) matching REGEX\n"
+		   "  -F          with the format of each event\n"
+		   "  --full      with the whole format, print fmt included\n"
+		   "  -t          tracers\n"
+		   "  -i FILE     events of a trace.dat file\n");
+}
+
+int cmd_list(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+	    {"full", no_argument, NULL, 'U'},
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
+	};
+	const char *file = NULL, *regex = NULL;
+	bool events = false, tracers = false;
+	unsigned flags = 0;
+	int opt;
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "+e::Fti:h", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'e':
+			events = true;
+			if (optarg)
+				regex = optarg;
+			else if (optind < argc && argv[optind][0] != '-' &&
+				 (file || optind + 1 < argc))
+				regex = argv[optind++];
+			break;
+		case 'F':
+			flags |= UFT_LIST_FORMAT;
+			break;
+		case 'U':
+			flags |= UFT_LIST_FULL | UFT_LIST_FORMAT;
+			break;
+		case 't':
+			tracers = true;
+			break;
+		case 'i':
+			file = optarg;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (tracers) {
+		printf("nop\n");
+		if (!events && !file && optind >= argc)
+			return 0;
+	}
+	if (!file && optind >= argc) {
+		usage(stderr);
+		return 2;
+	}
+	struct list l = {0};
+	if ((file ? from_file(&l, file) : from_program(&l, argv + optind)) != 0) {
+		free_list(&l);
+		return 1;
+	}
+	regex_t re;
+	if (regex && regcomp(&re, regex, REG_EXTENDED | REG_NOSUB) != 0) {
+		fprintf(stderr, "uft list: bad regular expression '%s'\n", regex);
+		free_list(&l);
+		return 2;
+	}
+	qsort(l.v, l.n, sizeof(*l.v), cmp_item);
+	for (size_t i = 0; i < l.n; i++) {
+		char full[512];
+		snprintf(full, sizeof(full), "%s:%s", l.v[i].system, l.v[i].name);
+		if (regex && regexec(&re, full, 0, NULL, 0) != 0)
+			continue;
+		uft_list_event(stdout, l.v[i].system, l.v[i].name, l.v[i].format, l.v[i].len,
+			       flags);
+	}
+	if (regex)
+		regfree(&re);
+	free_list(&l);
+	return 0;
+}

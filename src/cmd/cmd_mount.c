@@ -1,0 +1,242 @@
+/* uft mount: a running process's tracefs tree as a FUSE file system, served
+ * from here through the process's control socket. Each open file gets a
+ * connection of its own, so a read sleeping on trace_pipe holds up nothing
+ * else; names, attributes and directories share one. Runs in the foreground
+ * until SIGINT, SIGTERM or SIGHUP, the process's exit, or an unmount from
+ * outside, and unmounts on the way out. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/signalfd.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "wire/ctl_rundir.h"
+#include "fuse/door.h"
+#include "cmd/commands.h"
+#include "client/ctl_client.h"
+
+struct remote {
+	char sock[108];
+	struct uft_ctl_conn *shared;
+};
+
+struct remote_file {
+	struct uft_ctl_conn *c;
+	int h;
+	volatile sig_atomic_t intr; /* an interrupt came, maybe before the read began */
+};
+
+/* Once the process is gone, calls fail as on a FUSE mount whose server died. */
+static int gone(int rc)
+{
+	return rc == -ECONNRESET || rc == -EPIPE ? -ENOTCONN : rc;
+}
+
+static int r_stat(void *ctx, const char *path, struct uft_tfs_stat *st)
+{
+	return gone(uft_ctl_stat(((struct remote *)ctx)->shared, path, st));
+}
+
+static int r_readdir(void *ctx, const char *path, uft_tfs_dirent_fn fn, void *fn_ctx)
+{
+	return gone(uft_ctl_readdir(((struct remote *)ctx)->shared, path, fn, fn_ctx));
+}
+
+static int r_open(void *ctx, const char *path, unsigned flags, void **file)
+{
+	struct remote *r = ctx;
+	struct remote_file *f = calloc(1, sizeof(*f));
+	if (!f)
+		return -ENOMEM;
+	int rc = uft_ctl_connect_path(r->sock, &f->c);
+	if (rc == 0) {
+		uft_ctl_set_interrupt_flag(f->c, &f->intr);
+		rc = f->h = uft_ctl_open(f->c, path, flags);
+	}
+	if (rc < 0) {
+		uft_ctl_close(f->c);
+		free(f);
+		return rc == -ECONNREFUSED || rc == -ENOENT ? -ENOTCONN : gone(rc);
+	}
+	*file = f;
+	return 0;
+}
+
+static ssize_t r_read(void *file, char *buf, size_t len, uint64_t off)
+{
+	struct remote_file *f = file;
+	ssize_t n = uft_ctl_read(f->c, f->h, buf, len, off);
+	f->intr = 0;
+	return gone((int)n) == -ENOTCONN ? -ENOTCONN : n;
+}
+
+static ssize_t r_write(void *file, const char *buf, size_t len, uint64_t off)
+{
+	struct remote_file *f = file;
+	ssize_t n = uft_ctl_write(f->c, f->h, buf, len, off);
+	return gone((int)n) == -ENOTCONN ? -ENOTCONN : n;
+}
+
+static int r_poll(void *file)
+{
+	struct remote_file *f = file;
+	int rc = uft_ctl_poll(f->c, f->h);
+	return rc != 0; /* a gone process reads as ready: the read tells */
+}
+
+static void r_interrupt(void *file)
+{
+	struct remote_file *f = file;
+	f->intr = 1;
+	uft_ctl_interrupt(f->c);
+}
+
+static void r_release(void *file)
+{
+	struct remote_file *f = file;
+	uft_ctl_release(f->c, f->h);
+	uft_ctl_close(f->c);
+	free(f);
+}
+
+static int r_mkdir(void *ctx, const char *path)
+{
+	return gone(uft_ctl_mkdir(((struct remote *)ctx)->shared, path));
+}
+
+static int r_rmdir(void *ctx, const char *path)
+{
+	return gone(uft_ctl_rmdir(((struct remote *)ctx)->shared, path));
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: uft mount (-p PID | -S SOCKET) DIR\n"
+		"  serves the process's tracefs tree at DIR with FUSE until interrupted or\n"
+		"  the process exits, then unmounts; UFT_FUSE_ALLOW_OTHER=1 lets other users in\n");
+}
+
+/* Sleeps until a signal, the process's end or an unmount from outside. */
+static void wait_for_end(pid_t pid, int door_fd, const sigset_t *sigs)
+{
+	int sfd = signalfd(-1, sigs, SFD_CLOEXEC);
+	int pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+	for (;;) {
+		struct pollfd p[3] = {{.fd = door_fd, .events = POLLIN},
+				      {.fd = sfd, .events = POLLIN},
+				      {.fd = pidfd, .events = POLLIN}};
+		/* Without pidfds, the process is looked at twice a second. */
+		int rc = poll(p, 3, pidfd < 0 ? 500 : -1);
+		if (rc < 0 && errno != EINTR)
+			break;
+		if (p[0].revents || p[1].revents || p[2].revents)
+			break;
+		if (pidfd < 0 && kill(pid, 0) != 0 && errno == ESRCH)
+			break;
+	}
+	if (sfd >= 0)
+		close(sfd);
+	if (pidfd >= 0)
+		close(pidfd);
+}
+
+int cmd_mount(int argc, char **argv)
+{
+	static const struct option opts[] = {{"pid", required_argument, NULL, 'p'},
+					     {"socket", required_argument, NULL, 'S'},
+					     {"help", no_argument, NULL, 'h'},
+					     {NULL, 0, NULL, 0}};
+	struct remote r = {.shared = NULL};
+	long pid = 0;
+	int o;
+	while ((o = getopt_long(argc, argv, "p:S:h", opts, NULL)) != -1) {
+		char *end;
+		switch (o) {
+		case 'p':
+			pid = strtol(optarg, &end, 10);
+			if (*end || pid <= 0) {
+				fprintf(stderr, "uft mount: bad pid '%s'\n", optarg);
+				return 2;
+			}
+			break;
+		case 'S':
+			snprintf(r.sock, sizeof(r.sock), "%s", optarg);
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+	if ((!pid && !r.sock[0]) || optind != argc - 1) {
+		usage(stderr);
+		return 2;
+	}
+	const char *dir = argv[optind];
+	char what[128];
+	int rc = 0;
+	if (r.sock[0]) {
+		snprintf(what, sizeof(what), "%s", r.sock);
+	} else {
+		char rundir[108];
+		snprintf(what, sizeof(what), "process %ld", pid);
+		rc = uft_ctl_rundir(rundir, sizeof(rundir), false);
+		if (rc == 0)
+			rc = uft_ctl_sock_path(r.sock, sizeof(r.sock), rundir, (pid_t)pid);
+		rc = rc == -ENOENT ? -ESRCH : rc;
+	}
+	if (rc == 0)
+		rc = uft_ctl_connect_path(r.sock, &r.shared);
+	if (rc < 0) {
+		fprintf(stderr, "uft: %s: %s\n", what,
+			strerror(!r.sock[0] || rc == -ENOENT || rc == -ECONNREFUSED ? ESRCH : -rc));
+		return 1;
+	}
+	struct stat st;
+	if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+		fprintf(stderr, "uft: %s: %s\n", dir, strerror(errno ? errno : ENOTDIR));
+		uft_ctl_close(r.shared);
+		return 1;
+	}
+	/* The signals that end us are taken by wait_for_end, in this thread only. */
+	sigset_t sigs;
+	sigemptyset(&sigs);
+	sigaddset(&sigs, SIGINT);
+	sigaddset(&sigs, SIGTERM);
+	sigaddset(&sigs, SIGHUP);
+	sigprocmask(SIG_BLOCK, &sigs, NULL);
+
+	const struct uft_door_backend be = {
+	    .ctx = &r,
+	    .stat = r_stat,
+	    .readdir = r_readdir,
+	    .open = r_open,
+	    .read = r_read,
+	    .write = r_write,
+	    .poll = r_poll,
+	    .interrupt = r_interrupt,
+	    .release = r_release,
+	    .mkdir = r_mkdir,
+	    .rmdir = r_rmdir,
+	};
+	char err[300];
+	struct uft_fuse_door *d = uft_fuse_door_open(&be, dir, err, sizeof(err));
+	if (!d) {
+		fprintf(stderr, "uft: %s: %s\n", dir, err);
+		uft_ctl_close(r.shared);
+		return 1;
+	}
+	wait_for_end(uft_ctl_peer_pid(r.shared), uft_fuse_door_event_fd(d), &sigs);
+	uft_fuse_door_close(d); /* the shared connection may still serve a late request */
+	return 0;
+}

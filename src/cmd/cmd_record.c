@@ -1,0 +1,484 @@
+/* uft record: start a program with tracing on, collect its events (and those
+ * of the processes it forks or execs) while it runs, and write trace.dat.
+ *
+ * Each traced process connects to a private socket and hands over its shared
+ * region. The recorder drains regions on a timer and when a process asks (its
+ * ring passed half full), and drains one last time when the connection closes
+ * — which happens however the process ends, SIGKILL included. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "wire/clocks.h"
+#include "wire/record_proto.h"
+#include "recorder/collect.h"
+#include "cmd/commands.h"
+#include "recorder/proc_syms.h"
+
+#define DRAIN_INTERVAL_MS 100
+
+static volatile sig_atomic_t got_sigint;
+
+static void on_sigint(int sig)
+{
+	(void)sig;
+	got_sigint = 1;
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: uft record [-e EVENT [-f FILTER]]... [-p TRACER [-l GLOB]... [-n GLOB]... "
+		"[-g FUNC]...\n"
+		"                  [--max-graph-depth N] [--func-stack]] [-o FILE] [-b KB]\n"
+		"                  [-C CLOCK] [-M overwrite|discard] [-q] -- CMD [ARGS]\n"
+		"  -e EVENT   SYSTEM:EVENT, SYSTEM:*, SYSTEM, EVENT or all (default all)\n"
+		"  -f FILTER  filter the -e before it (the kernel's filter syntax)\n"
+		"  -p TRACER  function or function_graph: trace the functions of CMD\n"
+		"  -l GLOB    trace only the functions GLOB matches (set_ftrace_filter)\n"
+		"  -n GLOB    do not trace the functions GLOB matches (set_ftrace_notrace)\n"
+		"  -g FUNC    graph FUNC and what it calls (set_graph_function)\n"
+		"  --max-graph-depth N  graph N levels deep at most (max_graph_depth)\n"
+		"  --func-stack  a stack trace after every function (func_stack_trace)\n"
+		"  -o FILE    output file (default trace.dat)\n"
+		"  -b KB      buffer size per thread in KiB (default 1024)\n"
+		"  -C CLOCK   trace clock: local global counter uptime perf mono mono_raw boot"
+		" tai x86-tsc\n"
+		"  -M MODE    overwrite (flight recorder, default) or discard (drop new events)\n"
+		"  -q         no summary\n");
+}
+
+static int accept_proc(struct collect *c, int lsock)
+{
+	int s = accept4(lsock, NULL, NULL, SOCK_CLOEXEC);
+	if (s < 0)
+		return -1;
+	struct ucred cred;
+	socklen_t cl = sizeof(cred);
+	if (getsockopt(s, SOL_SOCKET, SO_PEERCRED, &cred, &cl) != 0 ||
+	    (cred.uid != getuid() && cred.uid != 0)) {
+		close(s);
+		return -1;
+	}
+	struct uft_hello hello;
+	char cbuf[CMSG_SPACE(sizeof(int))];
+	struct iovec iov = {&hello, sizeof(hello)};
+	struct msghdr msg = {
+	    .msg_iov = &iov, .msg_iovlen = 1, .msg_control = cbuf, .msg_controllen = sizeof(cbuf)};
+	ssize_t n = recvmsg(s, &msg, MSG_CMSG_CLOEXEC);
+	struct cmsghdr *cm = CMSG_FIRSTHDR(&msg);
+	int memfd = -1;
+	if (cm && cm->cmsg_level == SOL_SOCKET && cm->cmsg_type == SCM_RIGHTS)
+		memcpy(&memfd, CMSG_DATA(cm), sizeof(int));
+	if (n != sizeof(hello) || hello.magic != UFT_HELLO_MAGIC || memfd < 0) {
+		if (memfd >= 0)
+			close(memfd);
+		close(s);
+		return -1;
+	}
+	char comm[17];
+	memcpy(comm, hello.comm, 16);
+	comm[16] = 0;
+	int rc = collect_add_proc(c, hello.pid, memfd, s, comm);
+	close(memfd);
+	if (rc != 0) {
+		fprintf(stderr, "uft record: process %d: cannot map its buffers: %s\n", hello.pid,
+			strerror(-rc));
+		close(s);
+		return -1;
+	}
+	/* The process waits for this before writing its first event. */
+	if (send(s, "k", 1, MSG_NOSIGNAL) != 1)
+		return -1;
+	return 0;
+}
+
+static void print_summary(struct collect *c, const char *path, uint64_t size)
+{
+	for (int i = 0; i < c->nr_cpus; i++) {
+		struct collect_cpu *s = &c->cpus[i];
+		printf("CPU%d: %llu events, %llu overrun, %llu dropped", i,
+		       (unsigned long long)s->total, (unsigned long long)s->overrun,
+		       (unsigned long long)s->dropped);
+		if (s->lost)
+			printf(", %llu lost", (unsigned long long)s->lost);
+		printf("\n");
+	}
+	struct collect_totals *t = &c->totals;
+	printf("total: %llu events written, %llu recorded, %llu overrun, %llu dropped",
+	       (unsigned long long)t->written, (unsigned long long)t->recorded,
+	       (unsigned long long)t->overrun, (unsigned long long)t->dropped);
+	if (t->lost)
+		printf(", %llu lost", (unsigned long long)t->lost);
+	printf("\n%s: %llu bytes, %zu process%s\n", path, (unsigned long long)size, c->nr_procs,
+	       c->nr_procs == 1 ? "" : "es");
+}
+
+static char *join_events(char **ev, int n)
+{
+	size_t len = 1;
+	for (int i = 0; i < n; i++)
+		len += strlen(ev[i]) + 1;
+	char *s = calloc(1, len);
+	if (!s)
+		return NULL;
+	for (int i = 0; i < n; i++) {
+		if (i)
+			strcat(s, ",");
+		strcat(s, ev[i]);
+	}
+	return s;
+}
+
+/* Function tracer settings for libuft, which writes them into the tree's
+ * set_ftrace_filter, set_ftrace_notrace, set_graph_function, max_graph_depth
+ * and current_tracer at start-up. */
+struct tracer_opts {
+	const char *tracer;
+	const char *depth;
+	bool func_stack;
+	char *filter, *notrace, *graph; /* space-separated globs */
+};
+
+static int add_glob(char **list, const char *glob)
+{
+	if (!*glob || strpbrk(glob, " \t\n")) {
+		fprintf(stderr, "uft record: bad function pattern '%s'\n", glob);
+		return -1;
+	}
+	size_t old = *list ? strlen(*list) : 0;
+	char *n = realloc(*list, old + strlen(glob) + 2);
+	if (!n)
+		return -1;
+	if (old)
+		n[old++] = ' ';
+	strcpy(n + old, glob);
+	*list = n;
+	return 0;
+}
+
+static int check_tracer_opts(struct tracer_opts *t)
+{
+	if (!t->tracer && (t->graph || t->depth))
+		t->tracer = "function_graph"; /* as -g asks for a graph */
+	if (!t->tracer && (t->filter || t->notrace)) {
+		fprintf(stderr, "uft record: -l and -n need -p function or function_graph\n");
+		return -1;
+	}
+	if (t->tracer && strcmp(t->tracer, "function") != 0 &&
+	    strcmp(t->tracer, "function_graph") != 0 && strcmp(t->tracer, "nop") != 0) {
+		fprintf(stderr, "uft record: unknown tracer '%s' (function, function_graph, nop)\n",
+			t->tracer);
+		return -1;
+	}
+	if (t->func_stack && (!t->tracer || strcmp(t->tracer, "function") != 0)) {
+		fprintf(stderr, "uft record: --func-stack needs -p function\n");
+		return -1;
+	}
+	if (t->tracer && strcmp(t->tracer, "function_graph") != 0 && (t->graph || t->depth)) {
+		fprintf(stderr, "uft record: -g and --max-graph-depth need -p function_graph\n");
+		return -1;
+	}
+	return 0;
+}
+
+static void set_tracer_env(const struct tracer_opts *t)
+{
+	if (!t->tracer)
+		return;
+	setenv("UFT_TRACER", t->tracer, 1);
+	if (t->filter)
+		setenv("UFT_FTRACE_FILTER", t->filter, 1);
+	if (t->notrace)
+		setenv("UFT_FTRACE_NOTRACE", t->notrace, 1);
+	if (t->graph)
+		setenv("UFT_GRAPH_FUNCTION", t->graph, 1);
+	if (t->depth)
+		setenv("UFT_MAX_GRAPH_DEPTH", t->depth, 1);
+	if (t->func_stack)
+		setenv("UFT_FUNC_STACK", "1", 1);
+}
+
+static void free_tracer_opts(struct tracer_opts *t)
+{
+	free(t->filter);
+	free(t->notrace);
+	free(t->graph);
+}
+
+/* "SPEC\x1fFILTER" records separated by \x1e, as libuft reads UFT_FILTERS. */
+static char *join_filters(char **ev, char **flt, int n)
+{
+	size_t len = 1;
+	for (int i = 0; i < n; i++)
+		if (flt[i])
+			len += strlen(ev[i]) + strlen(flt[i]) + 2;
+	char *s = calloc(1, len), *p = s;
+	if (!s)
+		return NULL;
+	for (int i = 0; i < n; i++)
+		if (flt[i])
+			p += sprintf(p, "%s%s\x1f%s", p == s ? "" : "\x1e", ev[i], flt[i]);
+	return s;
+}
+
+int cmd_record(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+	    {"help", no_argument, NULL, 'h'},
+	    {"max-graph-depth", required_argument, NULL, 'D'},
+	    {"func-stack", no_argument, NULL, 'S'},
+	    {NULL, 0, NULL, 0},
+	};
+	const char *out = "trace.dat", *clock = NULL, *mode = NULL;
+	struct tracer_opts topts = {0};
+	char *events[256];
+	char *filters[256] = {0}; /* filters[i] applies to events[i] */
+	int nr_events = 0, opt;
+	long buffer_kb = 0;
+	bool quiet = false;
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "+e:f:o:b:C:M:qhp:l:n:g:", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'p':
+			topts.tracer = optarg;
+			break;
+		case 'l':
+		case 'n':
+		case 'g':
+			if (add_glob(opt == 'l'	  ? &topts.filter
+				     : opt == 'n' ? &topts.notrace
+						  : &topts.graph,
+				     optarg) != 0) {
+				free_tracer_opts(&topts);
+				return 2;
+			}
+			break;
+		case 'S':
+			topts.func_stack = true;
+			break;
+		case 'D': {
+			char *end;
+			long d = strtol(optarg, &end, 10);
+			if (*end || end == optarg || d < 0 || d > 100000) {
+				fprintf(stderr, "uft record: bad graph depth '%s'\n", optarg);
+				free_tracer_opts(&topts);
+				return 2;
+			}
+			topts.depth = optarg;
+			break;
+		}
+		case 'e':
+			if (nr_events < 256)
+				events[nr_events++] = optarg;
+			break;
+		case 'f':
+			if (nr_events == 0 || events[nr_events - 1][0] == '!') {
+				fprintf(stderr, "uft record: -f must follow the -e it filters\n");
+				return 2;
+			}
+			filters[nr_events - 1] = optarg;
+			break;
+		case 'o':
+			out = optarg;
+			break;
+		case 'b':
+			buffer_kb = strtol(optarg, NULL, 0);
+			if (buffer_kb <= 0) {
+				fprintf(stderr, "uft record: bad buffer size '%s'\n", optarg);
+				return 2;
+			}
+			break;
+		case 'C':
+			if (uft_clock_by_name(optarg) < 0) {
+				fprintf(stderr, "uft record: unknown clock '%s'\n", optarg);
+				return 2;
+			}
+			clock = optarg;
+			break;
+		case 'M':
+			if (strcmp(optarg, "overwrite") != 0 && strcmp(optarg, "discard") != 0) {
+				fprintf(stderr, "uft record: mode must be overwrite or discard\n");
+				return 2;
+			}
+			mode = optarg;
+			break;
+		case 'q':
+			quiet = true;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (optind >= argc || check_tracer_opts(&topts) != 0) {
+		if (optind >= argc)
+			usage(stderr);
+		free_tracer_opts(&topts);
+		return 2;
+	}
+
+	char dir[] = "/tmp/uft-record.XXXXXX";
+	if (!mkdtemp(dir)) {
+		perror("uft record: mkdtemp");
+		return 1;
+	}
+	struct sockaddr_un sa = {.sun_family = AF_UNIX};
+	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s/sock", dir);
+	int lsock = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	if (lsock < 0 || bind(lsock, (struct sockaddr *)&sa, sizeof(sa)) != 0 ||
+	    listen(lsock, 64) != 0) {
+		perror("uft record: socket");
+		rmdir(dir);
+		return 1;
+	}
+
+	struct sigaction sact = {.sa_handler = on_sigint};
+	sigaction(SIGINT, &sact, NULL);
+	sigaction(SIGTERM, &sact, NULL);
+
+	pid_t child = fork();
+	if (child < 0) {
+		perror("uft record: fork");
+		return 1;
+	}
+	if (child == 0) {
+		char *ev = join_events(events, nr_events);
+		setenv("UFT_RECORD", sa.sun_path, 1);
+		/* As trace-cmd: a function tracer without -e records no events. */
+		bool fn = topts.tracer && strcmp(topts.tracer, "nop") != 0;
+		setenv("UFT_EVENTS", nr_events ? ev : fn ? "!all" : "all", 1);
+		if (buffer_kb) {
+			char b[32];
+			snprintf(b, sizeof(b), "%ld", buffer_kb);
+			setenv("UFT_BUFFER_KB", b, 1);
+		}
+		if (clock)
+			setenv("UFT_CLOCK", clock, 1);
+		if (mode)
+			setenv("UFT_MODE", mode, 1);
+		char *fl = join_filters(events, filters, nr_events);
+		if (fl && *fl)
+			setenv("UFT_FILTERS", fl, 1);
+		set_tracer_env(&topts);
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		execvp(argv[optind], argv + optind);
+		fprintf(stderr, "uft record: cannot run %s: %s\n", argv[optind], strerror(errno));
+		_exit(127);
+	}
+
+	struct collect c;
+	collect_init(&c);
+	c.clock_id = clock ? uft_clock_by_name(clock) : -1;
+	/* Function records are named from the processes' symbol tables. */
+	if (topts.tracer && strcmp(topts.tracer, "nop") != 0)
+		c.syms = proc_syms_new();
+	free_tracer_opts(&topts);
+	int status = 0;
+	bool child_done = false;
+	struct timespec last;
+	clock_gettime(CLOCK_MONOTONIC, &last);
+	for (;;) {
+		size_t nfds = 1 + c.nr_procs;
+		struct pollfd pfd[nfds];
+		size_t open_conns = 0;
+		pfd[0] = (struct pollfd){.fd = lsock, .events = POLLIN};
+		for (size_t i = 0; i < c.nr_procs; i++) {
+			pfd[1 + i] = (struct pollfd){.fd = c.procs[i]->conn, .events = POLLIN};
+			open_conns += c.procs[i]->conn >= 0;
+		}
+		if (!child_done) {
+			pid_t w = waitpid(child, &status, WNOHANG);
+			if (w == child)
+				child_done = true;
+		}
+		/* Done when the program has exited and every traced process is gone;
+		 * an interrupt stops waiting for stragglers. */
+		if (child_done && (open_conns == 0 || got_sigint))
+			break;
+		int rc = poll(pfd, nfds, child_done ? 20 : DRAIN_INTERVAL_MS);
+		if (rc < 0 && errno != EINTR)
+			break;
+		if (rc > 0 && (pfd[0].revents & POLLIN)) {
+			while (accept_proc(&c, lsock) == 0)
+				;
+		}
+		for (size_t i = 0; rc > 0 && i + 1 < nfds; i++) {
+			struct collect_proc *p = c.procs[i];
+			if (p->conn < 0 || !pfd[1 + i].revents)
+				continue;
+			char buf[64];
+			ssize_t n = recv(p->conn, buf, sizeof(buf), MSG_DONTWAIT);
+			if (n > 0) {
+				collect_drain(&c, p, false);
+			} else if (n == 0 || (errno != EAGAIN && errno != EINTR)) {
+				/* The process is gone (exit, exec, crash, kill). */
+				collect_drain(&c, p, true);
+				close(p->conn);
+				p->conn = -1;
+			}
+		}
+		struct timespec now;
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		long ms =
+		    (now.tv_sec - last.tv_sec) * 1000 + (now.tv_nsec - last.tv_nsec) / 1000000;
+		if (ms >= DRAIN_INTERVAL_MS) {
+			for (size_t i = 0; i < c.nr_procs; i++)
+				if (c.procs[i]->conn >= 0)
+					collect_drain(&c, c.procs[i], false);
+			last = now;
+		}
+	}
+	for (size_t i = 0; i < c.nr_procs; i++) {
+		if (c.procs[i]->conn >= 0) {
+			collect_drain(&c, c.procs[i], true);
+			close(c.procs[i]->conn);
+			c.procs[i]->conn = -1;
+		}
+	}
+	close(lsock);
+	unlink(sa.sun_path);
+	rmdir(dir);
+
+	if (c.nr_procs == 0 && WIFEXITED(status) && WEXITSTATUS(status) == 127) {
+		collect_free(&c); /* the program could not be started */
+		return 127;
+	}
+	if (c.nr_procs == 0)
+		fprintf(stderr, "uft record: no process registered (is %s linked with libuft?)\n",
+			argv[optind]);
+	for (int i = 0; i < nr_events; i++)
+		if (events[i][0] != '!' && c.nr_procs && !collect_spec_matches(&c, events[i]))
+			fprintf(stderr, "uft record: no event matches '%s'\n", events[i]);
+	uint64_t size = 0;
+	int rc = collect_write(&c, out, &size);
+	if (rc != 0) {
+		fprintf(stderr, "uft record: writing %s: %s\n", out, strerror(-rc));
+		collect_free(&c);
+		return 1;
+	}
+	if (!quiet)
+		print_summary(&c, out, size);
+	collect_free(&c);
+	if (WIFSIGNALED(status)) {
+		if (!quiet)
+			printf("%s: killed by signal %d\n", argv[optind], WTERMSIG(status));
+		return 128 + WTERMSIG(status);
+	}
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+}

@@ -1,0 +1,535 @@
+/* `uft sqlhist`: an SQL statement to the commands that build its histogram
+ * or synthetic event (histograms.md §7). Events resolve against a
+ * trace.dat's formats (-i), a running process's tree (-p) or a tracefs
+ * directory (-t); the commands are printed, or written to the process (-e). */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "wire/ctl_proto.h"
+#include "engine/format/format_parse.h"
+#include "engine/sqlhist/sqlhist.h"
+#include "cmd/commands.h"
+#include "client/live.h"
+#include "report/sqlhist_file.h"
+#include "tracedat/trace_file.h"
+
+#define KERNEL_TRACEFS "/sys/kernel/tracing"
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: uft sqlhist [OPTIONS] [SQL]\n"
+		"Prints the commands that build the SQL statement's histogram (no JOIN) or\n"
+		"synthetic event (JOIN), resolving its events against:\n"
+		"  -i FILE     the formats of a trace.dat (uft's or the kernel's)\n"
+		"  -p PID      a running process's tree; commands print as 'uft ctl -p PID'\n"
+		"  -t DIR      a tracefs directory (DIR/events/SYS/EV/format); also the\n"
+		"              directory printed (default " KERNEL_TRACEFS ", read when\n"
+		"              neither -i nor -p is given)\n"
+		"options:\n"
+		"  -e          also execute on the process (-p PID, or the only traceable one);\n"
+		"              with -i, apply the statement to the file's records and print\n"
+		"              the synthetic event's records (JOIN) or the histogram\n"
+		"  -n NAME     synthetic event name (default Anonymous)\n"
+		"  -i FILE -e [--hist SPEC] SQL [-n NAME SQL]...\n"
+		"              several statements, applied in order (a later one may read an\n"
+		"              earlier one's synthetic event); --hist prints the histogram\n"
+		"              of hist trigger SPEC on the last one's synthetic event\n"
+		"  -f FILE     read the statement from FILE ('-': standard input)\n"
+		"  -m VAR      act when column VAR hits a new maximum (onmax)\n"
+		"  -c VAR      act when column VAR changes (onchange)\n"
+		"  -s          snapshot() instead of trace() (with -m or -c)\n"
+		"  -T          trace() and snapshot() (with -m or -c)\n"
+		"  -S F1,F2    save() these end-event fields (with -m or -c)\n"
+		"  -B NAME     the instance NAME (statements without JOIN)\n"
+		"  --seed N    the statement's random number (0-32767) instead of a random\n"
+		"              one; also the UFT_SQLHIST_SEED environment variable\n");
+}
+
+/* The events resolved so far, owned here for the translator. */
+struct found {
+	char *system;
+	struct uft_format_parsed p;
+	struct uft_sql_event ev;
+};
+
+struct source {
+	struct trace_file *tf; /* -i */
+	struct live *l;	       /* -p */
+	const char *dir;       /* -t, or the kernel's */
+	struct found found[4];
+	int nr;
+};
+
+static int keep(struct source *s, const char *system, const char *text, size_t len,
+		const struct uft_sql_event **ev)
+{
+	struct found *f;
+
+	if (s->nr == 4)
+		return -ENOSPC;
+	f = &s->found[s->nr];
+	if (uft_format_parse(text, len, &f->p))
+		return -EINVAL;
+	if (!(f->system = strdup(system))) {
+		uft_format_parsed_free(&f->p);
+		return -ENOMEM;
+	}
+	f->ev = (struct uft_sql_event){f->system, f->p.name, f->p.fields, f->p.nr_fields};
+	*ev = &s->found[s->nr++].ev;
+	return 0;
+}
+
+/* Whether a format text names event ev (its "name:" line). */
+static bool names(const char *text, const char *ev)
+{
+	const char *p = strstr(text, "name: ");
+	size_t n = strlen(ev);
+	return p && (p == text || p[-1] == '\n') && !strncmp(p + 6, ev, n) &&
+	       (p[6 + n] == '\n' || !p[6 + n]);
+}
+
+static int from_file(struct source *s, const char *system, const char *ev,
+		     const struct uft_sql_event **out)
+{
+	const struct tracedat *td = s->tf->td;
+	const struct tracedat_format *hit = NULL;
+	size_t nr = td->nr_ftrace + td->nr_events;
+	int n = 0;
+
+	for (size_t i = 0; i < nr; i++) {
+		const struct tracedat_format *f =
+		    i < td->nr_ftrace ? &td->ftrace[i] : &td->events[i - td->nr_ftrace];
+		if ((!system || !strcmp(system, f->system)) && names(f->text, ev) && !n++)
+			hit = f;
+	}
+	if (n != 1)
+		return n ? -EEXIST : -ENOENT;
+	return keep(s, hit->system, hit->text, hit->len, out);
+}
+
+/* The systems holding ev: "SYS:EV" lines of available_events (live), or the
+ * directories of DIR/events that have it. */
+static int systems(struct source *s, const char *ev, char ***out, size_t *n)
+{
+	char **v = NULL;
+	*n = 0;
+	if (s->l) {
+		int err;
+		char *all = live_cat(s->l, "/available_events", NULL, &err), *save = NULL;
+		if (!all)
+			return err;
+		for (char *line = strtok_r(all, "\n", &save); line;
+		     line = strtok_r(NULL, "\n", &save)) {
+			char *c = strchr(line, ':');
+			if (!c || strcmp(c + 1, ev))
+				continue;
+			char **nv = realloc(v, (*n + 1) * sizeof(*v));
+			if (!nv)
+				break;
+			v = nv;
+			v[(*n)++] = strndup(line, (size_t)(c - line));
+		}
+		free(all);
+	} else {
+		char path[4096];
+		snprintf(path, sizeof(path), "%s/events", s->dir);
+		DIR *d = opendir(path);
+		if (!d)
+			return -errno;
+		for (struct dirent *e; (e = readdir(d));) {
+			if (e->d_name[0] == '.')
+				continue;
+			snprintf(path, sizeof(path), "%s/events/%s/%s/format", s->dir, e->d_name,
+				 ev);
+			if (access(path, R_OK))
+				continue;
+			char **nv = realloc(v, (*n + 1) * sizeof(*v));
+			if (!nv)
+				break;
+			v = nv;
+			v[(*n)++] = strdup(e->d_name);
+		}
+		closedir(d);
+	}
+	*out = v;
+	return 0;
+}
+
+static char *read_format(struct source *s, const char *system, const char *ev, size_t *len,
+			 int *err)
+{
+	char path[4096];
+
+	if (s->l) {
+		snprintf(path, sizeof(path), "/events/%s/%s/format", system, ev);
+		return live_cat(s->l, path, len, err);
+	}
+	snprintf(path, sizeof(path), "%s/events/%s/%s/format", s->dir, system, ev);
+	FILE *f = fopen(path, "r");
+	char *text = NULL;
+	size_t cap = 0;
+	if (!f) {
+		*err = errno == ENOENT ? -ENOENT : -errno;
+		return NULL;
+	}
+	ssize_t n = getdelim(&text, &cap, '\0', f);
+	fclose(f);
+	if (n < 0) {
+		free(text);
+		*err = -EIO;
+		return NULL;
+	}
+	*len = (size_t)n;
+	return text;
+}
+
+static int lookup(void *ctx, const char *system, const char *ev, const struct uft_sql_event **out)
+{
+	struct source *s = ctx;
+	char **sys = NULL, *text;
+	size_t nsys = 0, len = 0;
+	int rc = 0;
+
+	if (s->tf)
+		return from_file(s, system, ev, out);
+	if (!system) {
+		rc = systems(s, ev, &sys, &nsys);
+		if (!rc && nsys != 1)
+			rc = nsys ? -EEXIST : -ENOENT;
+		if (!rc)
+			system = sys[0];
+	}
+	if (!rc) {
+		text = read_format(s, system, ev, &len, &rc);
+		if (text)
+			rc = keep(s, system, text, len, out);
+		free(text);
+	}
+	for (size_t i = 0; i < nsys; i++)
+		free(sys[i]);
+	free(sys);
+	return rc;
+}
+
+/* 'TEXT' for the shell. */
+static void quoted(FILE *f, const char *text)
+{
+	fputc('\'', f);
+	for (; *text; text++)
+		if (*text == '\'')
+			fputs("'\\''", f);
+		else
+			fputc(*text, f);
+	fputc('\'', f);
+}
+
+static const char *path_of(const struct uft_sql_cmd *c, const char *instance, char *buf, size_t len)
+{
+	if (!instance || !strcmp(c->file, "dynamic_events"))
+		return c->file;
+	snprintf(buf, len, "instances/%s/%s", instance, c->file);
+	return buf;
+}
+
+static void print_cmds(const struct uft_sql_out *out, const char *pid, const char *dir,
+		       const char *instance)
+{
+	char buf[4096];
+
+	for (int i = 0; i < out->nr; i++) {
+		const char *path = path_of(&out->cmd[i], instance, buf, sizeof(buf));
+		if (pid && !dir) {
+			printf("uft ctl -p %s write -a %s ", pid, path);
+			quoted(stdout, out->cmd[i].text);
+		} else {
+			fputs("echo ", stdout);
+			quoted(stdout, out->cmd[i].text);
+			printf(" >> %s/%s", dir ? dir : KERNEL_TRACEFS, path);
+		}
+		putchar('\n');
+	}
+}
+
+/* Writes the commands in order; on a refusal prints the error_log's last
+ * entry and removes what was installed. Returns the exit status. */
+static int execute(struct live *l, const struct uft_sql_out *out)
+{
+	int i, rc = 0;
+
+	for (i = 0; i < out->nr; i++) {
+		const struct uft_sql_cmd *c = &out->cmd[i];
+		bool top = !strcmp(c->file, "dynamic_events");
+		rc = live_write(l, top ? "/dynamic_events" : c->file, c->text, UFT_TFS_APPEND);
+		if (rc)
+			break;
+	}
+	if (!rc)
+		return 0;
+	fprintf(stderr, "uft sqlhist: process %s refused %s: %s: %s\n", l->pidstr, out->cmd[i].file,
+		out->cmd[i].text, strerror(-rc));
+	int err;
+	char *log = live_cat(l, "error_log", NULL, &err);
+	if (log && *log) {
+		/* The last entry: its last three lines. */
+		size_t len = strlen(log);
+		while (len && log[len - 1] == '\n')
+			len--;
+		char *p = log + len;
+		for (int lines = 0; p > log; p--)
+			if (p[-1] == '\n' && ++lines == 3)
+				break;
+		fprintf(stderr, "%.*s\n", (int)(log + len - p), p);
+	}
+	free(log);
+	while (i-- > 0) {
+		const struct uft_sql_cmd *c = &out->cmd[i];
+		char *undo = NULL;
+		bool top = !strcmp(c->file, "dynamic_events");
+		if (asprintf(&undo, top ? "-:%s" : "!%s", top ? out->synth : c->text) < 0)
+			break;
+		if (live_write(l, top ? "/dynamic_events" : c->file, undo, UFT_TFS_APPEND))
+			fprintf(stderr, "uft sqlhist: could not remove: %s\n", undo);
+		free(undo);
+	}
+	return 1;
+}
+
+static char *read_all(const char *path)
+{
+	FILE *f = strcmp(path, "-") ? fopen(path, "r") : stdin;
+	char *text = NULL;
+	size_t cap = 0;
+
+	if (!f)
+		return NULL;
+	if (getdelim(&text, &cap, '\0', f) < 0) {
+		free(text);
+		text = strdup("");
+	}
+	if (f != stdin)
+		fclose(f);
+	return text;
+}
+
+static void show_error(const char *sql, const struct uft_sql_error *e)
+{
+	sqlhist_show_error(stderr, sql, e);
+}
+
+/* -i FILE -e: "SQL [-n NAME SQL]..." applied to the file. */
+static int on_file(const char *file, const struct uft_sql_opts *o, const char *name, int argc,
+		   char **argv, const char *hist)
+{
+	struct sqlhist_stmt *st = calloc((size_t)argc, sizeof(*st));
+	size_t n = 0;
+	int rc = 2;
+
+	if (!st)
+		return 1;
+	for (int i = 0; i < argc;) {
+		if (n && !(i + 2 < argc && !strcmp(argv[i], "-n"))) {
+			fprintf(stderr, "uft sqlhist: after a statement: -n NAME SQL, found '%s'\n",
+				argv[i]);
+			goto out;
+		}
+		if (n) {
+			name = argv[i + 1];
+			i += 2;
+		}
+		st[n++] = (struct sqlhist_stmt){name, argv[i++]};
+	}
+	struct trace_file tf;
+	char why[256];
+	if (trace_file_open(&tf, file, why, sizeof(why))) {
+		fprintf(stderr, "uft sqlhist: %s: %s\n", file, why);
+		rc = 1;
+		goto out;
+	}
+	rc = sqlhist_file(&tf, st, n, o, hist, stdout, stderr);
+	trace_file_close(&tf);
+out:
+	free(st);
+	return rc;
+}
+
+static int parse_seed(const char *s, unsigned *out)
+{
+	char *end;
+	long v = strtol(s, &end, 10);
+	if (!*s || *end || v < 0 || v > 32767)
+		return -1;
+	*out = (unsigned)v;
+	return 0;
+}
+
+int cmd_sqlhist(int argc, char **argv)
+{
+	static const struct option longs[] = {{"seed", required_argument, NULL, 'R'},
+					      {"hist", required_argument, NULL, 'H'},
+					      {"help", no_argument, NULL, 'h'},
+					      {NULL, 0, NULL, 0}};
+	struct uft_sql_opts o = {0};
+	const char *file = NULL, *pid = NULL, *dir = NULL, *instance = NULL, *sqlfile = NULL;
+	const char *seed = getenv("UFT_SQLHIST_SEED"), *hist = NULL;
+	bool exec = false, seeded = false;
+	int c;
+
+	while ((c = getopt_long(argc, argv, "+i:p:t:B:n:ef:m:c:sTS:h", longs, NULL)) != -1) {
+		switch (c) {
+		case 'i':
+			file = optarg;
+			break;
+		case 'p':
+			pid = optarg;
+			break;
+		case 't':
+			dir = optarg;
+			break;
+		case 'B':
+			instance = optarg;
+			break;
+		case 'n':
+			o.name = optarg;
+			break;
+		case 'e':
+			exec = true;
+			break;
+		case 'f':
+			sqlfile = optarg;
+			break;
+		case 'm':
+			o.onmax = optarg;
+			break;
+		case 'c':
+			o.onchange = optarg;
+			break;
+		case 's':
+			o.snapshot = true;
+			break;
+		case 'T':
+			o.trace_snapshot = true;
+			break;
+		case 'S':
+			o.save = optarg;
+			break;
+		case 'R':
+			seed = optarg;
+			break;
+		case 'H':
+			hist = optarg;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (seed) {
+		if (parse_seed(seed, &o.rand)) {
+			fprintf(stderr, "uft sqlhist: bad seed '%s' (0-32767)\n", seed);
+			return 2;
+		}
+		seeded = true;
+	}
+	if (!seeded)
+		o.rand = (unsigned)(time(NULL) ^ (getpid() * 2654435761u)) % 32768u;
+	if (file && pid) {
+		fprintf(stderr, "uft sqlhist: -i and -p exclude each other\n");
+		return 2;
+	}
+	if (file && exec && (instance || dir)) {
+		fprintf(stderr, "uft sqlhist: -i FILE -e runs over the file: -B and -t do not "
+				"apply\n");
+		return 2;
+	}
+	if (hist && !(file && exec)) {
+		fprintf(stderr, "uft sqlhist: --hist goes with -i FILE -e\n");
+		return 2;
+	}
+	if (file && exec && sqlfile && optind == argc) {
+		char *text = read_all(sqlfile);
+		if (!text) {
+			fprintf(stderr, "uft sqlhist: %s: %s\n", sqlfile, strerror(errno));
+			return 1;
+		}
+		int rc = on_file(file, &o, o.name, 1, &text, hist);
+		free(text);
+		return rc;
+	}
+	if (file && exec && !sqlfile && optind < argc)
+		return on_file(file, &o, o.name, argc - optind, argv + optind, hist);
+	if ((sqlfile != NULL) == (optind < argc) || argc - optind > 1) {
+		fprintf(stderr, "uft sqlhist: give one statement (or -f FILE)\n");
+		usage(stderr);
+		return 2;
+	}
+	char *sql = sqlfile ? read_all(sqlfile) : strdup(argv[optind]);
+	if (!sql) {
+		fprintf(stderr, "uft sqlhist: %s: %s\n", sqlfile, strerror(errno));
+		return 1;
+	}
+
+	struct source src = {.dir = dir ? dir : KERNEL_TRACEFS};
+	struct trace_file tf;
+	struct live l;
+	bool live = pid || exec, opened = false;
+	struct uft_sql_error e = {0};
+	struct uft_sql_out out = {0};
+	struct uft_sql *q = NULL;
+	int rc = 1;
+
+	if (uft_sql_parse(sql, &q, &e)) {
+		show_error(sql, &e);
+		rc = 2;
+		goto done;
+	}
+	if (instance && q->has_join) {
+		fprintf(stderr,
+			"uft sqlhist: -B: only statements without JOIN go to an instance\n");
+		rc = 2;
+		goto done;
+	}
+	if (file) {
+		char why[256];
+		if (trace_file_open(&tf, file, why, sizeof(why))) {
+			fprintf(stderr, "uft sqlhist: %s: %s\n", file, why);
+			goto done;
+		}
+		src.tf = &tf;
+	} else if (live) {
+		if (live_open(&l, pid, instance))
+			goto done;
+		src.l = &l;
+	}
+	opened = true;
+	if (uft_sql_translate(q, &o, lookup, &src, &out, &e)) {
+		show_error(sql, &e);
+		rc = 2;
+		goto done;
+	}
+	print_cmds(&out, live ? l.pidstr : NULL, dir, instance);
+	rc = exec ? execute(&l, &out) : 0;
+done:
+	if (opened && src.tf)
+		trace_file_close(&tf);
+	if (opened && src.l)
+		live_close(&l);
+	for (int i = 0; i < src.nr; i++) {
+		uft_format_parsed_free(&src.found[i].p);
+		free(src.found[i].system);
+	}
+	uft_sql_out_free(&out);
+	uft_sql_free(q);
+	free(sql);
+	return rc;
+}

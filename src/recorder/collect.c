@@ -1,0 +1,491 @@
+#define _GNU_SOURCE
+#include "recorder/collect.h"
+
+#include <errno.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "wire/clocks.h"
+#include "wire/page.h"
+#include "engine/filter/event_spec.h"
+#include "recorder/proc_syms.h"
+#include "tracedat/tracedat.h"
+#include <uft/event.h>
+
+void collect_init(struct collect *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->spill_limit = 256u << 20;
+	const char *v = getenv("UFT_RECORD_SPILL_MB");
+	if (v && *v && strtoul(v, NULL, 0) > 0)
+		c->spill_limit = (size_t)strtoul(v, NULL, 0) << 20;
+}
+
+void collect_free(struct collect *c)
+{
+	for (size_t i = 0; i < c->nr_procs; i++) {
+		struct collect_proc *p = c->procs[i];
+		if (p->hdr)
+			munmap(p->hdr, p->map_len);
+		free(p->id_map);
+		free(p->rings);
+		free(p);
+	}
+	free(c->procs);
+	for (int i = 0; i < c->nr_cpus; i++) {
+		free(c->cpus[i].ev);
+		free(c->cpus[i].runs);
+		if (c->cpus[i].spill_fd >= 0)
+			close(c->cpus[i].spill_fd);
+	}
+	free(c->cpus);
+	for (size_t i = 0; i < c->nr_formats; i++) {
+		free(c->formats[i].system);
+		free(c->formats[i].name);
+		free(c->formats[i].body);
+	}
+	free(c->formats);
+	free(c->comms);
+	free(c->arena);
+	proc_syms_free(c->syms);
+}
+
+int collect_add_proc(struct collect *c, pid_t pid, int memfd, int conn, const char *comm)
+{
+	struct stat st;
+	if (fstat(memfd, &st) != 0)
+		return -errno;
+	if ((size_t)st.st_size < UFT_SHM_HDR_SIZE)
+		return -EINVAL;
+	void *m = mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_NORESERVE,
+		       memfd, 0);
+	if (m == MAP_FAILED)
+		return -errno;
+	struct uft_shm_header *h = m;
+	if (h->magic != UFT_SHM_MAGIC || h->version != UFT_SHM_VERSION ||
+	    h->size != (uint64_t)st.st_size) {
+		munmap(m, (size_t)st.st_size);
+		return -EPROTO;
+	}
+	struct collect_proc *p = calloc(1, sizeof(*p));
+	void *procs = realloc(c->procs, (c->nr_procs + 1) * sizeof(*c->procs));
+	if (!p || !procs) {
+		free(p);
+		munmap(m, (size_t)st.st_size);
+		return -ENOMEM;
+	}
+	c->procs = procs;
+	p->id_map = calloc(65536, sizeof(*p->id_map));
+	if (!p->id_map) {
+		free(p);
+		munmap(m, (size_t)st.st_size);
+		return -ENOMEM;
+	}
+	p->pid = pid;
+	p->conn = conn;
+	p->hdr = h;
+	p->map_len = (size_t)st.st_size;
+	snprintf(p->comm, sizeof(p->comm), "%s", comm);
+	c->procs[c->nr_procs++] = p;
+	if (c->clock_id < 0 || c->nr_procs == 1)
+		c->clock_id = (int)h->clock_id;
+	if (c->syms)
+		proc_syms_scan(c->syms, pid);
+	return 0;
+}
+
+static void set_comm(struct collect *c, int pid, const char *comm)
+{
+	for (size_t i = 0; i < c->nr_comms; i++) {
+		if (c->comms[i].pid == pid) {
+			snprintf(c->comms[i].comm, sizeof(c->comms[i].comm), "%.15s", comm);
+			return;
+		}
+	}
+	void *n = realloc(c->comms, (c->nr_comms + 1) * sizeof(*c->comms));
+	if (!n)
+		return;
+	c->comms = n;
+	c->comms[c->nr_comms].pid = pid;
+	snprintf(c->comms[c->nr_comms].comm, sizeof(c->comms[0].comm), "%.15s", comm);
+	c->nr_comms++;
+}
+
+/* "name: X\nID: N\nformat:..." -> name and the text after the ID line. */
+static int split_format(const char *text, size_t len, char **name, char **body)
+{
+	const char *end = text + len;
+	if (len < 6 || strncmp(text, "name: ", 6) != 0)
+		return -1;
+	const char *nl = memchr(text, '\n', len);
+	if (!nl)
+		return -1;
+	const char *id = nl + 1;
+	if (end - id < 4 || strncmp(id, "ID: ", 4) != 0)
+		return -1;
+	const char *nl2 = memchr(id, '\n', (size_t)(end - id));
+	if (!nl2)
+		return -1;
+	*name = strndup(text + 6, (size_t)(nl - text - 6));
+	*body = strndup(nl2 + 1, (size_t)(end - nl2 - 1));
+	return *name && *body ? 0 : -1;
+}
+
+static bool id_taken(struct collect *c, uint16_t id)
+{
+	for (size_t i = 0; i < c->nr_formats; i++)
+		if (c->formats[i].id == id)
+			return true;
+	return false;
+}
+
+/* Maps a process's format to a global id: the same system, name and layout
+ * share an id across processes; anything else gets its own. */
+static uint16_t global_id(struct collect *c, const char *system, const char *text, size_t len,
+			  uint16_t local)
+{
+	char *name = NULL, *body = NULL;
+	if (split_format(text, len, &name, &body) != 0) {
+		free(name);
+		free(body);
+		return 0;
+	}
+	for (size_t i = 0; i < c->nr_formats; i++) {
+		struct collect_format *f = &c->formats[i];
+		if (strcmp(f->system, system) == 0 && strcmp(f->name, name) == 0 &&
+		    strcmp(f->body, body) == 0) {
+			free(name);
+			free(body);
+			return f->id;
+		}
+	}
+	uint16_t id = local;
+	if (id_taken(c, id) || id < UFT_ID_FIRST_DYNAMIC) {
+		id = UFT_ID_FIRST_DYNAMIC;
+		while (id_taken(c, id) && id < 0xffff)
+			id++;
+	}
+	void *n = realloc(c->formats, (c->nr_formats + 1) * sizeof(*c->formats));
+	if (!n) {
+		free(name);
+		free(body);
+		return 0;
+	}
+	c->formats = n;
+	c->formats[c->nr_formats++] = (struct collect_format){strdup(system), name, body, id};
+	return id;
+}
+
+static void import_formats(struct collect *c, struct collect_proc *p)
+{
+	struct uft_shm_header *h = p->hdr;
+	uint64_t len = atomic_load_explicit(&h->formats_len, memory_order_acquire);
+	if (len > h->formats_cap)
+		len = h->formats_cap;
+	while (p->formats_seen + sizeof(struct uft_format_rec) <= len) {
+		const struct uft_format_rec *r =
+		    (const void *)((char *)h + h->formats_off + p->formats_seen);
+		uint64_t need = (sizeof(*r) + r->len + 7) & ~7ull;
+		if (p->formats_seen + need > len)
+			break;
+		char system[sizeof(r->system) + 1];
+		memcpy(system, r->system, sizeof(r->system));
+		system[sizeof(r->system)] = 0;
+		p->id_map[r->id] = global_id(c, system, r->text, r->len, r->id);
+		p->formats_seen += need;
+	}
+}
+
+static struct collect_cpu *cpu_stream(struct collect *c, uint32_t cpu)
+{
+	if (cpu >= 4096)
+		cpu = 4095;
+	if ((int)cpu >= c->nr_cpus) {
+		void *n = realloc(c->cpus, (cpu + 1) * sizeof(*c->cpus));
+		if (!n)
+			return NULL;
+		c->cpus = n;
+		memset(c->cpus + c->nr_cpus, 0,
+		       (cpu + 1 - (uint32_t)c->nr_cpus) * sizeof(*c->cpus));
+		for (uint32_t i = (uint32_t)c->nr_cpus; i <= cpu; i++)
+			c->cpus[i].spill_fd = -1;
+		c->nr_cpus = (int)cpu + 1;
+	}
+	return &c->cpus[cpu];
+}
+
+struct drain_ctx {
+	struct collect *c;
+	struct collect_proc *p;
+};
+
+static int on_record(void *arg, uint64_t ts, uint32_t cpu, const void *data, uint32_t len,
+		     uint64_t missed)
+{
+	struct drain_ctx *d = arg;
+	struct collect *c = d->c;
+	const struct uft_common_entry *e = data;
+	uint16_t id = d->p->id_map[e->type];
+	struct collect_cpu *s = cpu_stream(c, cpu);
+	if (!s)
+		return 1;
+	if (!id) {
+		/* No format for it (the process's formats area was full): it cannot
+		 * be written, but it is counted. */
+		s->lost++;
+		c->totals.lost++;
+		return 0;
+	}
+	if (c->arena_len + len > c->arena_cap) {
+		size_t cap = c->arena_cap ? c->arena_cap * 2 : 1 << 20;
+		while (cap < c->arena_len + len)
+			cap *= 2;
+		char *n = realloc(c->arena, cap);
+		if (!n)
+			return 1;
+		c->arena = n;
+		c->arena_cap = cap;
+	}
+	if (s->nr == s->cap) {
+		size_t cap = s->cap ? s->cap * 2 : 1024;
+		void *n = realloc(s->ev, cap * sizeof(*s->ev));
+		if (!n)
+			return 1;
+		s->ev = n;
+		s->cap = cap;
+	}
+	memcpy(c->arena + c->arena_len, data, len);
+	((struct uft_common_entry *)(c->arena + c->arena_len))->type = id;
+	s->ev[s->nr++] = (struct collect_event){
+	    ts, c->seq++, c->arena_len, len, missed > UINT32_MAX ? UINT32_MAX : (uint32_t)missed};
+	s->overrun += missed;
+	if (!s->total || ts < s->first_ts)
+		s->first_ts = ts;
+	if (ts > s->last_ts)
+		s->last_ts = ts;
+	s->total++;
+	s->bytes += len;
+	c->arena_len += len;
+	c->totals.recorded++;
+	if (c->arena_len >= c->spill_limit && collect_spill(c) != 0)
+		return 1;
+	return 0;
+}
+
+static void account_ring(struct collect *c, struct uft_ring *r, struct collect_ring *cr)
+{
+	uint64_t written = uft_ring_written(r);
+	uint64_t got = cr->cur.delivered;
+	c->totals.written += written;
+	c->totals.overrun += written > got ? written - got : 0;
+	uint64_t dropped = atomic_load(&r->dropped), lost = atomic_load(&r->lost);
+	c->totals.dropped += dropped;
+	c->totals.lost += lost;
+	struct collect_cpu *s = cpu_stream(c, cr->cur.cpu);
+	if (s) {
+		s->dropped += dropped;
+		s->lost += lost;
+		/* Losses at the very end have no later event to carry them. */
+		if (written > got + cr->cur.missed)
+			s->overrun += written - got - cr->cur.missed;
+	}
+}
+
+void collect_drain(struct collect *c, struct collect_proc *p, bool final)
+{
+	struct uft_shm_header *h = p->hdr;
+	/* What dlopen mapped since the last look (the process may be gone). */
+	if (c->syms)
+		proc_syms_scan(c->syms, p->pid);
+	import_formats(c, p);
+	uint32_t n = atomic_load_explicit(&h->nr_rings, memory_order_acquire);
+	if (n > UFT_SHM_MAX_RINGS)
+		n = UFT_SHM_MAX_RINGS;
+	if (n > p->nr_rings) {
+		void *m = realloc(p->rings, n * sizeof(*p->rings));
+		if (!m)
+			return;
+		p->rings = m;
+		memset(p->rings + p->nr_rings, 0, (n - p->nr_rings) * sizeof(*p->rings));
+		p->nr_rings = n;
+	}
+	struct drain_ctx d = {c, p};
+	for (uint32_t i = 0; i < p->nr_rings; i++) {
+		struct collect_ring *cr = &p->rings[i];
+		if (!cr->off) {
+			cr->off = atomic_load_explicit(&h->ring_off[i], memory_order_acquire);
+			if (!cr->off || cr->off + sizeof(struct uft_ring) > h->size)
+				continue;
+		}
+		struct uft_ring *r = (struct uft_ring *)((char *)h + cr->off);
+		if (r->magic != UFT_RING_MAGIC || cr->off + r->total_size > h->size)
+			continue;
+		uint32_t state = atomic_load_explicit(&r->state, memory_order_acquire);
+		if (state == UFT_RING_FREE || state == UFT_RING_INIT)
+			continue;
+		if (r->buffer != 0) /* an instance's: not recorded */
+			continue;
+		if (cr->cur.generation != r->generation) {
+			uft_ring_cursor_init(&cr->cur, r);
+			cr->retired = false;
+		}
+		char comm[17];
+		memcpy(comm, r->comm, 16);
+		comm[16] = 0;
+		set_comm(c, r->tid, comm);
+		bool exited = state == UFT_RING_EXITED;
+		uft_ring_drain(r, &cr->cur, true, on_record, &d);
+		if (exited && !final) {
+			/* Its thread is gone and it is empty: hand it back for reuse. */
+			account_ring(c, r, cr);
+			uint32_t st = UFT_RING_EXITED;
+			atomic_compare_exchange_strong(&r->state, &st, UFT_RING_FREE);
+			cr->retired = true;
+		} else if (final && !cr->retired) {
+			account_ring(c, r, cr);
+			cr->retired = true;
+		}
+	}
+	if (final)
+		import_formats(c, p);
+}
+
+bool collect_spec_matches(const struct collect *c, const char *spec)
+{
+	for (size_t i = 0; i < c->nr_formats; i++)
+		if (uft_event_spec_matches(spec, c->formats[i].system, c->formats[i].name))
+			return true;
+	return false;
+}
+
+struct emit {
+	struct tracedat_writer *w;
+	int cpu;
+	struct uft_page_builder b;
+	uint64_t pending_missed;
+	uint8_t page[UFT_SUBBUF_SIZE];
+};
+
+static int emit_page(struct emit *e)
+{
+	uft_page_builder_finish(&e->b, e->pending_missed);
+	e->pending_missed = 0;
+	int rc = tracedat_writer_add_page(e->w, e->cpu, e->page);
+	uft_page_builder_init(&e->b, e->page, UFT_SUBBUF_SIZE);
+	return rc;
+}
+
+/* Appends one event to the CPU's pages; a gap before it starts a new page
+ * whose commit word says how many events were lost. */
+static int emit_event(void *ctx, const struct collect_event *ev, const void *data)
+{
+	struct emit *e = ctx;
+	if (ev->missed_before && e->b.nr_records) {
+		int rc = emit_page(e);
+		if (rc)
+			return rc;
+	}
+	e->pending_missed += ev->missed_before;
+	int rc = uft_page_builder_add(&e->b, ev->ts, data, ev->len);
+	if (rc == -1) {
+		rc = emit_page(e);
+		if (rc)
+			return rc;
+		uft_page_builder_add(&e->b, ev->ts, data, ev->len);
+	}
+	return 0;
+}
+
+static int write_cpu(struct collect *c, struct tracedat_writer *w, int cpu)
+{
+	static struct emit e;
+	e.w = w;
+	e.cpu = cpu;
+	e.pending_missed = 0;
+	uft_page_builder_init(&e.b, e.page, UFT_SUBBUF_SIZE);
+	int rc = collect_each_event(c, cpu, emit_event, &e);
+	if (!rc && e.b.nr_records)
+		rc = emit_page(&e);
+	return rc;
+}
+
+/* The kernel's per_cpu/cpuN/stats as trace-cmd stores it (CPUSTAT option),
+ * which `trace-cmd report --stat` prints. Everything was drained, so no
+ * entries are left in the buffers. */
+static int add_cpu_stats(struct collect *c, struct tracedat_writer *w, int cpu)
+{
+	struct collect_cpu *s = &c->cpus[cpu];
+	uint64_t first = s->first_ts, last = s->last_ts;
+	char ts[2][48];
+	uint64_t t[2] = {first, last};
+	for (int i = 0; i < 2; i++) {
+		if (c->clock_id >= 0 && !uft_clock_is_ns((enum uft_clock)c->clock_id))
+			snprintf(ts[i], sizeof(ts[i]), "%llu", (unsigned long long)t[i]);
+		else
+			snprintf(ts[i], sizeof(ts[i]), "%5llu.%06llu",
+				 (unsigned long long)(t[i] / 1000000000ull),
+				 (unsigned long long)(t[i] % 1000000000ull / 1000));
+	}
+	char buf[512];
+	int n =
+	    snprintf(buf, sizeof(buf),
+		     "CPU: %d\nentries: 0\noverrun: %llu\ncommit overrun: 0\nbytes: %llu\n"
+		     "oldest event ts: %s\nnow ts: %s\ndropped events: %llu\nread events: %llu\n",
+		     cpu, (unsigned long long)s->overrun, (unsigned long long)s->bytes, ts[0],
+		     ts[1], (unsigned long long)s->dropped, (unsigned long long)s->total);
+	return tracedat_writer_add_option(w, TRACEDAT_OPT_CPUSTAT, buf, (uint32_t)n + 1);
+}
+
+int collect_write(struct collect *c, const char *path, uint64_t *file_size)
+{
+	long online = sysconf(_SC_NPROCESSORS_CONF);
+	int nr_cpus = c->nr_cpus > online ? c->nr_cpus : (int)online;
+	if (nr_cpus < 1)
+		nr_cpus = 1;
+	cpu_stream(c, (uint32_t)nr_cpus - 1);
+	const char *clock =
+	    uft_clock_name(c->clock_id < 0 ? UFT_CLOCK_LOCAL : (enum uft_clock)c->clock_id);
+	struct tracedat_writer *w = tracedat_writer_open(path, nr_cpus, UFT_SUBBUF_SIZE, clock);
+	if (!w)
+		return -errno;
+	int rc = 0;
+	for (size_t i = 0; i < c->nr_formats && !rc; i++) {
+		struct collect_format *f = &c->formats[i];
+		char *text;
+		if (asprintf(&text, "name: %s\nID: %u\n%s", f->name, f->id, f->body) < 0) {
+			rc = -ENOMEM;
+			break;
+		}
+		rc = tracedat_writer_add_format(w, f->system, text);
+		free(text);
+	}
+	for (size_t i = 0; i < c->nr_comms && !rc; i++)
+		rc = tracedat_writer_add_cmdline(w, c->comms[i].pid, c->comms[i].comm);
+	if (!rc) {
+		size_t len;
+		char *text = proc_syms_kallsyms(c->syms, &len);
+		rc = text ? tracedat_writer_set_kallsyms(w, text, len) : -ENOMEM;
+		free(text);
+	}
+	if (!rc)
+		rc = tracedat_writer_add_uname(w);
+	for (int cpu = 0; cpu < nr_cpus && !rc; cpu++)
+		rc = write_cpu(c, w, cpu);
+	for (int cpu = 0; cpu < nr_cpus && !rc; cpu++)
+		rc = add_cpu_stats(c, w, cpu);
+	if (rc) {
+		tracedat_writer_abort(w);
+		return rc;
+	}
+	rc = tracedat_writer_close(w);
+	if (rc == 0 && file_size) {
+		struct stat st;
+		*file_size = stat(path, &st) == 0 ? (uint64_t)st.st_size : 0;
+	}
+	return rc;
+}

@@ -1,0 +1,33 @@
+/* `uft report --hist`, `--synth` and `--trace`: hist triggers and
+ * synthetic events run over a recorded file by the engine the runtime uses
+ * live (tools/replay.h). */
+#ifndef UFT_REPORT_HIST_H
+#define UFT_REPORT_HIST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "report/replay.h"
+#include "tracedat/trace_file.h"
+
+struct report_hist_opts {
+	const char *const *synths; /* synthetic_events lines, defined first */
+	size_t nr_synths;
+	const char *const *hists; /* SYSTEM:EVENT:SPEC, attached in order */
+	size_t nr_hists;
+};
+
+/* Defines the synthetic events, attaches the triggers and runs the file
+ * through them; with `keep` the synthetic records are kept and their
+ * formats known to tf's libtraceevent handle. NULL when something is
+ * refused (the message is on err). */
+struct replay *report_replay(struct trace_file *tf, const struct report_hist_opts *o, bool keep,
+			     const char *prog, FILE *err);
+
+/* Runs the triggers over every record of `tf` and prints their `hist`
+ * texts to `out` in order. Returns 0, or 1 when something is refused
+ * (nothing is printed then). */
+int report_hist(struct trace_file *tf, const struct report_hist_opts *o, FILE *out, FILE *err);
+
+#endif

@@ -1,0 +1,60 @@
+/* Trace buffer settings and the fast path's epoch. */
+#include "runtime/core/buffer.h"
+
+#include <x86intrin.h>
+
+#include "wire/shm_layout.h"
+#include "runtime/core/trace_clock.h"
+#include "runtime/core/runtime.h"
+#include <uft/fastpath.h>
+
+struct uft_buffer uft_buffers[UFT_MAX_BUFFERS] = {
+    [0] = {.gen = 1,
+	   .on = 1,
+	   .ring_pages = 256,
+	   .mode = UFT_MODE_OVERWRITE,
+	   .clock = UFT_CLOCK_LOCAL,
+	   .in_use = 1},
+};
+
+/* Set by the writer once it knows whether rseq gives the CPU. */
+bool uft_fast_cpu_ok;
+
+bool uft_buffer_raw_tsc(const struct uft_buffer *b)
+{
+	return b->clock == UFT_CLOCK_LOCAL && uft_tsc.usable;
+}
+
+uint64_t uft_buffer_now(const struct uft_buffer *b)
+{
+	if (__builtin_expect(uft_buffer_raw_tsc(b), 1))
+		return __rdtsc();
+	return uft_clock_read_slow((enum uft_clock)b->clock);
+}
+
+/* The tree and traceon/traceoff triggers (in any thread, in signal handlers
+ * too) call this concurrently: each caller checks after its store that the
+ * state it computed from is still current, so the last store is right. */
+void uft_buffer_update_fast(void)
+{
+	struct uft_buffer *b = &uft_buffers[0];
+	for (;;) {
+		uint32_t on = __atomic_load_n(&b->on, __ATOMIC_SEQ_CST);
+		uint32_t gen = atomic_load(&b->gen);
+		uint32_t epoch = uft_fast_cpu_ok && on && uft_buffer_raw_tsc(b) ? gen : 0;
+		__atomic_store_n(&uft_fast_epoch, epoch, __ATOMIC_SEQ_CST);
+		if (__atomic_load_n(&b->on, __ATOMIC_SEQ_CST) == on && atomic_load(&b->gen) == gen)
+			return;
+	}
+}
+
+void uft_buffer_new_generation(unsigned idx)
+{
+	struct uft_buffer *b = &uft_buffers[idx];
+	uint32_t g = atomic_load(&b->gen) + 1;
+	if (g == 0)
+		g = 1; /* 0 means "fast path off" to the epoch */
+	atomic_store(&b->gen, g);
+	if (idx == 0)
+		uft_buffer_update_fast();
+}

@@ -1,0 +1,50 @@
+/* Writer for UFT_TRACE one-liners: the layout comes from the format string,
+ * parsed once at registration. */
+#include "engine/format/printf_event.h"
+#include "runtime/core/runtime.h"
+#include <uft/fastpath.h>
+#include <uft/uft.h>
+
+__attribute__((noinline, cold)) static void trace_printf_slow(struct uft_event *ev,
+							      const struct uft_printf_layout *l,
+							      const uint64_t *args, uint32_t size,
+							      uint64_t tsc)
+{
+	/* Filtered, global buffer only: the fast reservation, then the filter. */
+	const void *flt = __atomic_load_n(&ev->fast_filter, __ATOMIC_ACQUIRE);
+	if (flt) {
+		struct uft_fast_rsv frsv;
+		void *rec = tsc ? uft_fast_reserve_at(ev->id, tsc, size, &frsv)
+				: uft_fast_reserve_type(ev->id, size, &frsv);
+		if (rec) {
+			uft_printf_record_fill(l, args, rec, size);
+			if (uft__fast_filter_pass(flt, rec, size))
+				uft_fast_commit(&frsv);
+			else
+				uft_fast_discard();
+			return;
+		}
+	}
+	struct uft_rsv rsv;
+	for (void *rec = uft_reserve(&rsv, ev, size); rec; rec = uft_reserve_next(&rsv)) {
+		uft_printf_record_fill(l, args, rec, size);
+		uft_commit(&rsv);
+	}
+}
+
+void uft__trace_printf(struct uft_event *ev, const uint64_t *args, uint32_t nr_args)
+{
+	const struct uft_printf_layout *l = ev->priv;
+	if (!l || nr_args != l->nr_args)
+		return;
+	uint32_t size = l->nr_strings ? uft_printf_record_size(l, args) : l->fixed_size;
+	struct uft_fast_rsv frsv;
+	void *rec = uft_fast_reserve(ev, size, &frsv);
+	if (__builtin_expect(!rec, 0)) {
+		if (ev->enabled)
+			trace_printf_slow(ev, l, args, size, frsv.ts);
+		return;
+	}
+	uft_printf_record_fill(l, args, rec, size);
+	uft_fast_commit(&frsv);
+}

@@ -1,0 +1,169 @@
+/* Internal interfaces of libuft shared by its files. */
+#ifndef UFT_RUNTIME_H
+#define UFT_RUNTIME_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "wire/shm_layout.h"
+#include "runtime/core/buffer.h"
+#include "runtime/core/trace_clock.h"
+#include <uft/event.h>
+
+/* Writer state of one ring, private to its thread. Each nesting level has its
+ * own, so a signal handler that traces never touches the state of the write it
+ * interrupted. */
+struct uft_wring {
+	/* struct uft_fast_ring: what the inline fast path reads (level 0). */
+	char *page;	  /* current page (header + data) */
+	uint32_t tail;	  /* bytes of data committed in the current page */
+	uint32_t cpu;	  /* CPU of the last record */
+	uint64_t last_ts; /* timestamp of the last record */
+	uint64_t entries; /* events committed in this ring */
+	/* Writer-private. */
+	struct uft_ring *r;
+	uint64_t page_idx;
+	uint64_t dropped; /* events refused (discard mode, full) */
+	uint64_t lost;	  /* events that could not be written at all */
+	/* `consumed` as last read: a lower bound of it, which spares a page switch
+	 * the cache line the consumer writes while the ring has room. */
+	uint64_t cons_seen;
+	uint32_t gen;	 /* buffer generation the ring was opened for */
+	uint32_t buffer; /* index in uft_buffers */
+};
+
+struct uft_tls {
+	/* struct uft_fast_tls up to and including lv[0]'s first fields. */
+	uint32_t nest;
+	uint32_t in_signal;    /* signal handlers running on this thread */
+	uint32_t sigs_blocked; /* every blockable signal blocked */
+	int32_t tid;
+	uint32_t epoch;
+	uint32_t pad;
+	uint64_t common;   /* flags and tid of level-0 records: uft_tls_sync_common() */
+	uint64_t tsc_hint; /* uft_fast_hint() */
+	struct uft_wring lv[UFT_MAX_NEST]; /* the global buffer */
+	/* Rings of the instances' buffers, [buffer - 1][level], mapped on the
+	 * thread's first event into an instance. */
+	struct uft_wring (*xb)[UFT_MAX_NEST];
+	uint32_t notrace; /* a door thread: never records */
+	/* The nesting level at which the triggers of a record being committed
+	 * write (a synthetic event from onmatch): writes there are not a signal
+	 * handler's. 0: none running. */
+	uint32_t trig_lvl;
+	/* Per level, where a record that triggers need but no buffer keeps is
+	 * built (mapped on first use). */
+	char *scratch;
+};
+
+/* Where an event's records go: the registry builds an immutable list each
+ * time an enable, filter or trigger changes, and the writer follows the one
+ * it loads. Lists replaced while a writer may read them are never freed. */
+struct uft_evstate;
+struct uft_trig_list;
+struct uft_target {
+	uint32_t buffer;		 /* index in uft_buffers */
+	const struct uft_filter *filter; /* NULL: every record */
+	/* Set while the event is in soft mode in this buffer (it has triggers
+	 * or is an enable/disable_event target): the writer then checks its
+	 * soft-disabled flag and runs `trig`. NULL otherwise. */
+	struct uft_evstate *st;
+	const struct uft_trig_list *trig; /* NULL: no trigger */
+};
+
+struct uft_targets {
+	uint32_t nr;
+	struct uft_target t[];
+};
+
+/* The process's session: its shared region and settings. */
+struct uft_session {
+	struct uft_shm_header *hdr; /* NULL until created */
+	int memfd;
+	int notify_fd; /* connection to the recorder, -1 if none */
+};
+
+extern struct uft_session uft_sess;
+extern __thread struct uft_tls uft_tls __attribute__((tls_model("initial-exec")));
+
+/* Recomputes the common fields the fast path stores (flags, preempt_count 0,
+ * pid) after tid, in_signal or sigs_blocked changed. A signal handler that
+ * interrupts this restores those fields and recomputes before it returns, so
+ * the value stored here is still the right one. */
+static inline void uft_tls_sync_common(struct uft_tls *t)
+{
+	uint64_t flags =
+	    (t->in_signal ? UFT_FLAG_IN_SIGNAL : 0) | (t->sigs_blocked ? UFT_FLAG_SIGS_BLOCKED : 0);
+	t->common = ((uint64_t)(uint32_t)t->tid << 32) | (flags << 16);
+}
+
+/* A timestamp in the units of a ring: raw TSC cycles or its clock's own. */
+static inline uint64_t uft_ring_now(const struct uft_ring *r)
+{
+	if (__builtin_expect(r->ts_raw, 1))
+		return __rdtsc();
+	return uft_clock_read_slow((enum uft_clock)r->clock);
+}
+
+/* thread_follow.c: pthread_create for libuft's own threads, which
+ * event-fork and function-fork never follow. */
+int uft_thread_create_internal(pthread_t *th, const pthread_attr_t *attr, void *(*fn)(void *),
+			       void *arg);
+
+/* session.c */
+void uft_init(void);
+void uft_session_wake(void);
+
+/* shm.c */
+struct uft_shm_header *uft_shm_create(uint64_t size, int *memfd_out);
+struct uft_ring *uft_shm_ring_alloc(struct uft_shm_header *hdr, const struct uft_buffer *b,
+				    uint32_t buffer, int tid, uint32_t level);
+void uft_shm_add_format(struct uft_shm_header *hdr, uint16_t id, const char *system,
+			const char *text, uint32_t len);
+
+/* writer.c */
+void uft_writer_thread_exit(void);
+void uft_writer_reset_after_fork(void);
+void uft_writer_flush_self(void);
+void uft_writer_setup_fast_path(void);
+extern bool uft_fast_cpu_ok; /* buffer.c: rseq gives the CPU */
+void uft_writer_set_notrace(void);
+/* The CPU the calling thread runs on, as its records carry it. */
+uint32_t uft_writer_cpu(void);
+/* Writes one record into one buffer, whatever the event's targets: head
+ * (head_len bytes, common header included; its common part is filled in)
+ * then payload. Returns 0, or -EBUSY when it could not be written (tracing
+ * off, full). */
+int uft_write_to_buffer(uint32_t buffer, const struct uft_event *ev, const void *head,
+			uint32_t head_len, const void *payload, uint32_t payload_len);
+
+/* Reserves a record of ev in one buffer only, through the event's target
+ * there (its filter, soft mode and triggers act at uft_commit()); NULL when
+ * the event is not enabled in that buffer or the buffer takes nothing. */
+struct uft_rsv;
+void *uft_reserve_buffer(struct uft_rsv *rsv, const struct uft_event *ev, uint32_t len,
+			 uint32_t buffer);
+
+/* signals.c */
+void uft_signals_init(void);
+
+/* registry.c */
+void uft_registry_fork_setup(void);
+void uft_registry_publish_formats(struct uft_shm_header *hdr);
+int uft_registry_apply_spec_list(const char *list);
+int uft_registry_apply_filter_list(const char *list);
+void uft_registry_list_formats(int fd);
+
+/* elf_scan.c */
+void uft_registry_scan_loaded(void);
+
+/* session.c */
+int uft_session_start(void);
+/* Applies `uft record -p`'s settings from the environment (UFT_TRACER,
+ * UFT_FTRACE_FILTER, UFT_FTRACE_NOTRACE, UFT_GRAPH_FUNCTION,
+ * UFT_MAX_GRAPH_DEPTH, UFT_FUNC_STACK) through the tree's files; 0, or the -errno of the
+ * first refused write, which is reported on stderr. */
+int uft_session_apply_tracer(void);
+
+#endif

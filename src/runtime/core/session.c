@@ -1,0 +1,264 @@
+/* Process start-up and the link to a recorder.
+ *
+ * `uft record` starts the program with UFT_RECORD naming its socket. At start-up
+ * (and in every forked child) libuft creates the shared region and hands its
+ * memfd to the recorder over that socket; the connection stays open, so the
+ * recorder learns of the process's end, however it ends, from EOF. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include "wire/record_proto.h"
+#include "runtime/doors/doors.h"
+#include "runtime/core/runtime.h"
+#include "runtime/tracefs/tracefs.h"
+#include <uft/uft.h>
+
+struct uft_session uft_sess = {.memfd = -1, .notify_fd = -1};
+static pthread_once_t init_once = PTHREAD_ONCE_INIT;
+static char record_sock[sizeof(((struct sockaddr_un *)0)->sun_path)];
+
+static int connect_recorder(void)
+{
+	int fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -1;
+	struct sockaddr_un sa = {.sun_family = AF_UNIX};
+	memcpy(sa.sun_path, record_sock, sizeof(record_sock));
+	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) != 0) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+static int send_region(int sock, int memfd)
+{
+	struct uft_hello hello = {.magic = UFT_HELLO_MAGIC, .pid = getpid(), .ppid = getppid()};
+	prctl(PR_GET_NAME, hello.comm, 0, 0, 0);
+	struct iovec iov = {&hello, sizeof(hello)};
+	char cbuf[CMSG_SPACE(sizeof(int))];
+	memset(cbuf, 0, sizeof(cbuf));
+	struct msghdr msg = {
+	    .msg_iov = &iov, .msg_iovlen = 1, .msg_control = cbuf, .msg_controllen = sizeof(cbuf)};
+	struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
+	c->cmsg_level = SOL_SOCKET;
+	c->cmsg_type = SCM_RIGHTS;
+	c->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(c), &memfd, sizeof(int));
+	if (sendmsg(sock, &msg, MSG_NOSIGNAL) < 0)
+		return -1;
+	/* Wait for the recorder to map the region before any event is written, so
+	 * not even the first events of a short-lived process can be missed. */
+	char ack;
+	return recv(sock, &ack, 1, 0) == 1 ? 0 : -1;
+}
+
+/* Creates the shared region for this process (idempotent; not signal-safe). */
+static int session_create(void)
+{
+	if (uft_sess.hdr)
+		return 0;
+	int memfd;
+	struct uft_shm_header *h = uft_shm_create(UFT_SHM_DEFAULT_SIZE, &memfd);
+	if (!h)
+		return -1;
+	uft_sess.memfd = memfd;
+	uft_registry_publish_formats(h);
+	atomic_store_explicit((_Atomic(struct uft_shm_header *) *)&uft_sess.hdr, h,
+			      memory_order_release);
+	if (record_sock[0]) {
+		int s = connect_recorder();
+		if (s >= 0 && send_region(s, memfd) == 0) {
+			uft_sess.notify_fd = s;
+		} else {
+			if (s >= 0)
+				close(s);
+			fprintf(stderr, "uft: cannot reach the recorder at %s: %s\n", record_sock,
+				strerror(errno));
+		}
+	}
+	return 0;
+}
+
+int uft_session_start(void)
+{
+	uft_init();
+	return session_create();
+}
+
+void uft_session_wake(void)
+{
+	if (uft_sess.notify_fd >= 0)
+		send(uft_sess.notify_fd, "w", 1, MSG_DONTWAIT | MSG_NOSIGNAL);
+}
+
+static void after_fork_child(void)
+{
+	uft_writer_reset_after_fork();
+	if (!uft_sess.hdr)
+		return;
+	/* The parent's region stays the parent's: the child gets its own. */
+	if (uft_sess.notify_fd >= 0)
+		close(uft_sess.notify_fd);
+	close(uft_sess.memfd);
+	uft_sess.notify_fd = -1;
+	uft_sess.memfd = -1;
+	uft_sess.hdr = NULL;
+	session_create();
+}
+
+static void parse_env(void)
+{
+	const char *v;
+	if ((v = getenv("UFT_BUFFER_KB")) && *v) {
+		unsigned long kb = strtoul(v, NULL, 0);
+		unsigned long pages = (kb * 1024 + UFT_SUBBUF_SIZE - 1) / UFT_SUBBUF_SIZE;
+		if (pages < 4)
+			pages = 4;
+		if (pages > (1ul << 20))
+			pages = 1ul << 20;
+		uft_buffers[0].ring_pages = (uint32_t)pages;
+	}
+	if ((v = getenv("UFT_MODE")) && *v)
+		uft_buffers[0].mode =
+		    strcmp(v, "discard") == 0 ? UFT_MODE_DISCARD : UFT_MODE_OVERWRITE;
+	if ((v = getenv("UFT_CLOCK")) && *v) {
+		int c = uft_clock_by_name(v);
+		if (c >= 0)
+			uft_buffers[0].clock = (uint32_t)c;
+		else
+			fprintf(stderr, "uft: unknown clock '%s', using local\n", v);
+	}
+	if ((v = getenv("UFT_RECORD")) && *v)
+		strncpy(record_sock, v, sizeof(record_sock) - 1);
+}
+
+/* One write into the tree, as `echo TEXT > PATH` (or >> with append). */
+static int tree_write(const char *path, const char *text, bool append)
+{
+	struct uft_tfs_handle *h;
+	int rc =
+	    uft_tracefs_open(path, UFT_TFS_WRITE | (append ? UFT_TFS_APPEND : UFT_TFS_TRUNC), &h);
+	if (rc)
+		return rc;
+	ssize_t n = uft_tracefs_write(h, text, strlen(text), 0);
+	uft_tracefs_release(h);
+	return n < 0 ? (int)n : 0;
+}
+
+/* Each pattern of a space-separated list into a function tracer file, the
+ * first replacing what the file held. */
+static int write_patterns(const char *file, const char *list)
+{
+	char *copy = strdup(list), *save = NULL;
+	if (!copy)
+		return -ENOMEM;
+	int rc = 0;
+	bool first = true;
+	for (char *g = strtok_r(copy, " ", &save); g && !rc; g = strtok_r(NULL, " ", &save)) {
+		rc = tree_write(file, g, !first);
+		if (rc)
+			fprintf(stderr, "uft: %s: cannot add '%s': %s\n", file, g, strerror(-rc));
+		first = false;
+	}
+	free(copy);
+	return rc;
+}
+
+/* `uft record -p`: the function tracer's files, then the tracer itself, as
+ * one would set them up by hand. A refused setting leaves the tracer off. */
+int uft_session_apply_tracer(void)
+{
+	const char *tracer = getenv("UFT_TRACER");
+	if (!tracer || !*tracer)
+		return 0;
+	static const struct {
+		const char *env, *file;
+	} lists[] = {
+	    {"UFT_FTRACE_FILTER", "set_ftrace_filter"},
+	    {"UFT_FTRACE_NOTRACE", "set_ftrace_notrace"},
+	    {"UFT_GRAPH_FUNCTION", "set_graph_function"},
+	};
+	int rc;
+	for (size_t i = 0; i < sizeof(lists) / sizeof(lists[0]); i++) {
+		const char *v = getenv(lists[i].env);
+		if (v && *v && (rc = write_patterns(lists[i].file, v)) != 0)
+			return rc;
+	}
+	const char *depth = getenv("UFT_MAX_GRAPH_DEPTH");
+	if (depth && *depth && (rc = tree_write("max_graph_depth", depth, false)) != 0) {
+		fprintf(stderr, "uft: max_graph_depth: cannot set %s: %s\n", depth, strerror(-rc));
+		return rc;
+	}
+	const char *stack = getenv("UFT_FUNC_STACK");
+	if (stack && *stack && (rc = tree_write("options/func_stack_trace", "1", false)) != 0) {
+		fprintf(stderr, "uft: options/func_stack_trace: cannot set: %s\n", strerror(-rc));
+		return rc;
+	}
+	if ((rc = tree_write("current_tracer", tracer, false)) != 0)
+		fprintf(stderr, "uft: current_tracer: cannot set %s: %s\n", tracer, strerror(-rc));
+	return rc;
+}
+
+static __thread bool in_init;
+
+static void do_init(void)
+{
+	in_init = true;
+	uft_clock_init();
+	parse_env();
+	uft_writer_setup_fast_path();
+	uft_signals_init();
+	uft_registry_fork_setup();
+	uft_thread_follow_init();
+	pthread_atfork(NULL, NULL, after_fork_child);
+	const char *list = getenv("UFT_LIST_FORMATS");
+	if (list && *list) {
+		/* `uft list` on a program: report its events and stop before main. */
+		uft_registry_scan_loaded();
+		uft_registry_list_formats(atoi(list));
+		_exit(0);
+	}
+	if (record_sock[0]) {
+		session_create();
+		const char *ev = getenv("UFT_EVENTS");
+		const char *flt = getenv("UFT_FILTERS");
+		if (flt && *flt)
+			uft_registry_apply_filter_list(flt);
+		uft_registry_apply_spec_list(ev && *ev ? ev : "all");
+		uft_session_apply_tracer();
+	}
+	uft_ctl_server_start();
+	uft_fuse_door_start();
+	in_init = false;
+}
+
+void uft_init(void)
+{
+	if (!in_init) /* registration from inside start-up must not wait for itself */
+		pthread_once(&init_once, do_init);
+}
+
+__attribute__((constructor(101))) static void uft_lib_init(void)
+{
+	uft_init();
+}
+
+void uft_flush(void)
+{
+	uft_writer_flush_self();
+}
+
+__attribute__((destructor)) static void uft_lib_fini(void)
+{
+	uft_writer_thread_exit();
+}

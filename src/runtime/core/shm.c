@@ -1,0 +1,143 @@
+/* The process's shared region: one sparse memfd holding formats and rings, so a
+ * consumer that holds the fd reads everything committed even after a crash. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <unistd.h>
+
+#include "runtime/core/runtime.h"
+
+struct uft_shm_header *uft_shm_create(uint64_t size, int *memfd_out)
+{
+	char name[32];
+	snprintf(name, sizeof(name), "uft-%d", (int)getpid());
+	int fd = memfd_create(name, MFD_CLOEXEC | MFD_ALLOW_SEALING);
+	if (fd < 0)
+		return NULL;
+	if (ftruncate(fd, (off_t)size) != 0) {
+		close(fd);
+		return NULL;
+	}
+	/* The size is fixed for good: consumers map it once, whole. */
+	fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW);
+	void *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_NORESERVE, fd, 0);
+	if (p == MAP_FAILED) {
+		close(fd);
+		return NULL;
+	}
+	struct uft_shm_header *h = p;
+	h->version = UFT_SHM_VERSION;
+	h->pid = getpid();
+	h->subbuf_size = UFT_SUBBUF_SIZE;
+	h->size = size;
+	h->formats_off = UFT_SHM_HDR_SIZE;
+	h->formats_cap = UFT_SHM_FORMATS_CAP;
+	h->rings_off = UFT_SHM_HDR_SIZE + UFT_SHM_FORMATS_CAP;
+	atomic_store(&h->alloc_off, h->rings_off);
+	h->clock_id = uft_buffers[0].clock;
+	atomic_thread_fence(memory_order_release);
+	h->magic = UFT_SHM_MAGIC;
+	*memfd_out = fd;
+	return h;
+}
+
+static void ring_init(struct uft_ring *r, const struct uft_buffer *b, uint32_t buffer, int tid,
+		      uint32_t level)
+{
+	uint32_t nr_pages = r->nr_pages;
+	r->tid = tid;
+	r->pid = getpid();
+	r->level = level;
+	r->mode = b->mode;
+	r->buffer = buffer;
+	r->clock = b->clock;
+	r->ts_raw = uft_buffer_raw_tsc(b);
+	atomic_store_explicit(&r->clear_page, 0, memory_order_relaxed);
+	atomic_store_explicit(&r->clear_off, 0, memory_order_relaxed);
+	atomic_store_explicit(&r->overrun, 0, memory_order_relaxed);
+	r->overrun_base = 0;
+	r->ts_mult = uft_tsc.mult;
+	r->ts_shift = uft_tsc.shift;
+	r->ts_zero = uft_tsc.zero;
+	memset(r->comm, 0, sizeof(r->comm));
+	prctl(PR_GET_NAME, r->comm, 0, 0, 0);
+	atomic_store_explicit(&r->produced, 0, memory_order_relaxed);
+	atomic_store_explicit(&r->consumed, 0, memory_order_relaxed);
+	atomic_store_explicit(&r->entries, 0, memory_order_relaxed);
+	atomic_store_explicit(&r->dropped, 0, memory_order_relaxed);
+	atomic_store_explicit(&r->lost, 0, memory_order_relaxed);
+	atomic_store_explicit(&r->read_entries, 0, memory_order_relaxed);
+	atomic_store_explicit(&r->wake_pending, 0, memory_order_relaxed);
+	memset(r->meta, 0, sizeof(r->meta[0]) * nr_pages);
+	/* Page 0 starts empty; its header is written with the first record. */
+	memset(uft_ring_page(r, 0), 0, UFT_PAGE_HDR_SIZE);
+}
+
+/* Reuses a drained ring of the same geometry, or carves a new one. Called on a
+ * thread's first event at a nesting level, possibly from a signal handler:
+ * only atomics, no locks, no allocation. */
+struct uft_ring *uft_shm_ring_alloc(struct uft_shm_header *h, const struct uft_buffer *b,
+				    uint32_t buffer, int tid, uint32_t level)
+{
+	uint32_t nr_pages = b->ring_pages;
+	uint32_t n = atomic_load_explicit(&h->nr_rings, memory_order_acquire);
+	for (uint32_t i = 0; i < n; i++) {
+		uint64_t off = atomic_load_explicit(&h->ring_off[i], memory_order_acquire);
+		if (!off)
+			continue;
+		struct uft_ring *r = (struct uft_ring *)((char *)h + off);
+		uint32_t st = UFT_RING_FREE;
+		if (r->nr_pages != nr_pages)
+			continue;
+		if (!atomic_compare_exchange_strong(&r->state, &st, UFT_RING_INIT))
+			continue;
+		ring_init(r, b, buffer, tid, level);
+		r->generation++;
+		atomic_store_explicit(&r->state, UFT_RING_ACTIVE, memory_order_release);
+		return r;
+	}
+
+	uint64_t hdr_size =
+	    sizeof(struct uft_ring) + (uint64_t)nr_pages * sizeof(struct uft_slot_meta);
+	hdr_size = (hdr_size + UFT_SUBBUF_SIZE - 1) & ~(uint64_t)(UFT_SUBBUF_SIZE - 1);
+	uint64_t total = hdr_size + (uint64_t)nr_pages * UFT_SUBBUF_SIZE;
+	uint64_t off = atomic_fetch_add(&h->alloc_off, total);
+	if (off + total > h->size)
+		return NULL;
+	uint32_t idx = atomic_fetch_add(&h->nr_rings, 1);
+	if (idx >= UFT_SHM_MAX_RINGS)
+		return NULL;
+	struct uft_ring *r = (struct uft_ring *)((char *)h + off);
+	r->magic = UFT_RING_MAGIC;
+	r->nr_pages = nr_pages;
+	r->hdr_size = (uint32_t)hdr_size;
+	r->total_size = total;
+	r->generation = 1;
+	ring_init(r, b, buffer, tid, level);
+	atomic_store_explicit(&r->state, UFT_RING_ACTIVE, memory_order_release);
+	atomic_store_explicit(&h->ring_off[idx], off, memory_order_release);
+	return r;
+}
+
+/* Appends a format record; consumers read records up to formats_len. */
+void uft_shm_add_format(struct uft_shm_header *h, uint16_t id, const char *system, const char *text,
+			uint32_t len)
+{
+	uint64_t need = (sizeof(struct uft_format_rec) + len + 7) & ~7ull;
+	uint64_t at = atomic_load(&h->formats_len);
+	if (at + need > h->formats_cap)
+		return;
+	struct uft_format_rec *rec = (struct uft_format_rec *)((char *)h + h->formats_off + at);
+	rec->len = len;
+	rec->id = id;
+	rec->live = 1;
+	memset(rec->system, 0, sizeof(rec->system));
+	strncpy(rec->system, system, sizeof(rec->system) - 1);
+	memcpy(rec->text, text, len);
+	atomic_store_explicit(&h->formats_len, at + need, memory_order_release);
+}

@@ -1,0 +1,146 @@
+/* Symbol lookup for printing addresses: dladdr(), then the .symtab of the
+ * object the address belongs to, mapped once and kept (objects seldom
+ * change under a tracing session). */
+#define _GNU_SOURCE
+#include "runtime/core/symtab.h"
+
+#include <dlfcn.h>
+#include <elf.h>
+#include <fcntl.h>
+#include <link.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+struct mapped {
+	char path[256];
+	const unsigned char *m;
+	size_t size;
+};
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static struct mapped cache[8];
+static unsigned next_slot;
+
+static const struct mapped *map_file(const char *path)
+{
+	for (unsigned i = 0; i < 8; i++)
+		if (cache[i].m && strcmp(cache[i].path, path) == 0)
+			return &cache[i];
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	struct stat st;
+	const unsigned char *m = MAP_FAILED;
+	if (fstat(fd, &st) == 0 && st.st_size >= (off_t)sizeof(ElfW(Ehdr)))
+		m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (m == MAP_FAILED)
+		return NULL;
+	struct mapped *c = &cache[next_slot++ % 8];
+	if (c->m)
+		munmap((void *)c->m, c->size);
+	snprintf(c->path, sizeof(c->path), "%s", path);
+	c->m = m;
+	c->size = (size_t)st.st_size;
+	return c;
+}
+
+/* The function symbol of the file-relative address off in the .symtab:
+ * its name into buf, its file address and size. */
+static int from_symtab(const struct mapped *f, uintptr_t off, char *buf, size_t len,
+		       uintptr_t *start, size_t *size)
+{
+	const unsigned char *m = f->m;
+	const ElfW(Ehdr) *eh = (const void *)m;
+	if (memcmp(eh->e_ident, ELFMAG, SELFMAG) != 0 || eh->e_shentsize != sizeof(ElfW(Shdr)) ||
+	    eh->e_shoff + (size_t)eh->e_shnum * sizeof(ElfW(Shdr)) > f->size)
+		return -1;
+	const ElfW(Shdr) *sh = (const void *)(m + eh->e_shoff);
+	for (unsigned i = 0; i < eh->e_shnum; i++) {
+		if (sh[i].sh_type != SHT_SYMTAB || sh[i].sh_link >= eh->e_shnum ||
+		    sh[i].sh_entsize != sizeof(ElfW(Sym)))
+			continue;
+		const ElfW(Shdr) *strs = &sh[sh[i].sh_link];
+		if (sh[i].sh_offset + sh[i].sh_size > f->size ||
+		    strs->sh_offset + strs->sh_size > f->size)
+			return -1;
+		const ElfW(Sym) *sym = (const void *)(m + sh[i].sh_offset);
+		size_t n = sh[i].sh_size / sizeof(*sym);
+		const ElfW(Sym) *best = NULL;
+		for (size_t k = 0; k < n; k++) {
+			if (ELF64_ST_TYPE(sym[k].st_info) != STT_FUNC || !sym[k].st_value ||
+			    sym[k].st_value > off)
+				continue;
+			if (sym[k].st_size && off >= sym[k].st_value + sym[k].st_size)
+				continue;
+			if (!best || sym[k].st_value > best->st_value)
+				best = &sym[k];
+		}
+		if (!best || best->st_name >= strs->sh_size)
+			return -1;
+		const char *name = (const char *)m + strs->sh_offset + best->st_name;
+		snprintf(buf, len, "%.*s", (int)strnlen(name, strs->sh_size - best->st_name), name);
+		*start = best->st_value;
+		*size = best->st_size;
+		return 0;
+	}
+	return -1;
+}
+
+int uft_symbol_find(uintptr_t addr, struct uft_symbol *out)
+{
+	Dl_info di;
+	const ElfW(Sym) *ds = NULL;
+	struct link_map *lm = NULL;
+	memset(out, 0, sizeof(*out));
+	if (!dladdr1((void *)addr, &di, (void **)&ds, RTLD_DL_SYMENT))
+		return -1;
+	if (dladdr1((void *)addr, &di, (void **)&lm, RTLD_DL_LINKMAP) && lm && lm->l_name &&
+	    lm->l_name[0]) {
+		const char *base = strrchr(lm->l_name, '/');
+		snprintf(out->module, sizeof(out->module), "%s", base ? base + 1 : lm->l_name);
+	}
+	if (di.dli_sname && di.dli_saddr) {
+		snprintf(out->name, sizeof(out->name), "%s", di.dli_sname);
+		out->start = (uintptr_t)di.dli_saddr;
+		out->size = ds ? ds->st_size : 0;
+		return 0;
+	}
+	if (!di.dli_fname || !di.dli_fname[0])
+		return -1;
+	const char *path = di.dli_fname;
+	char exe[256];
+	if (!strchr(path, '/')) { /* the program, named as it was started */
+		ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+		if (n > 0) {
+			exe[n] = 0;
+			path = exe;
+		}
+	}
+	/* Symbols are file addresses: the load bias of a PIE or a library is
+	 * the object's base; a fixed executable has none. */
+	const ElfW(Ehdr) *eh = di.dli_fbase;
+	uintptr_t bias = eh && eh->e_type == ET_DYN ? (uintptr_t)di.dli_fbase : 0;
+	uintptr_t start = 0;
+	size_t size = 0;
+	pthread_mutex_lock(&lock);
+	const struct mapped *f = map_file(path);
+	int rc = f ? from_symtab(f, addr - bias, out->name, sizeof(out->name), &start, &size) : -1;
+	pthread_mutex_unlock(&lock);
+	out->start = start + bias;
+	out->size = size;
+	return rc;
+}
+
+int uft_symbol_name(uintptr_t addr, char *buf, size_t len)
+{
+	struct uft_symbol s;
+	if (uft_symbol_find(addr, &s) != 0)
+		return -1;
+	snprintf(buf, len, "%s", s.name);
+	return 0;
+}

@@ -1,0 +1,135 @@
+#define _GNU_SOURCE
+/* Clock selection and the TSC-to-nanosecond conversion.
+ *
+ * The conversion is the kernel's own: a perf event's mmap page publishes
+ * time_mult/time_shift/time_zero such that sched_clock (the kernel's "local"
+ * clock) = time_zero + (tsc * time_mult) >> time_shift. Where perf is not
+ * available we calibrate against CLOCK_MONOTONIC_RAW for 2 ms at start-up and
+ * anchor the result to CLOCK_MONOTONIC. */
+#include "runtime/core/trace_clock.h"
+
+#include <linux/perf_event.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+struct uft_tsc_conv uft_tsc;
+static _Atomic uint64_t uft_counter_clock;
+
+static uint64_t ts_of(clockid_t id)
+{
+	struct timespec ts;
+	clock_gettime(id, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+uint64_t uft_clock_read_slow(enum uft_clock c)
+{
+	switch (c) {
+	case UFT_CLOCK_LOCAL:
+	case UFT_CLOCK_GLOBAL:
+	case UFT_CLOCK_PERF:
+		if (uft_tsc.usable)
+			return uft_tsc_to_ns(__rdtsc());
+		return ts_of(CLOCK_MONOTONIC);
+	case UFT_CLOCK_COUNTER:
+		return atomic_fetch_add_explicit(&uft_counter_clock, 1, memory_order_relaxed);
+	case UFT_CLOCK_UPTIME:
+		/* Ticks of 1/250 s (the HZ of Debian kernels) since boot, as jiffies count. */
+		return ts_of(CLOCK_MONOTONIC_COARSE) / 4000000ull;
+	case UFT_CLOCK_MONO:
+		return ts_of(CLOCK_MONOTONIC);
+	case UFT_CLOCK_MONO_RAW:
+		return ts_of(CLOCK_MONOTONIC_RAW);
+	case UFT_CLOCK_BOOT:
+		return ts_of(CLOCK_BOOTTIME);
+	case UFT_CLOCK_TAI:
+		return ts_of(CLOCK_TAI);
+	case UFT_CLOCK_X86_TSC:
+		return __rdtsc();
+	default:
+		return ts_of(CLOCK_MONOTONIC);
+	}
+}
+
+static bool cpu_has_stable_tsc(void)
+{
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	if (!f)
+		return false;
+	char line[4096];
+	bool constant = false, nonstop = false;
+	while (fgets(line, sizeof(line), f)) {
+		if (strncmp(line, "flags", 5) != 0)
+			continue;
+		constant = strstr(line, " constant_tsc") != NULL;
+		nonstop = strstr(line, " nonstop_tsc") != NULL;
+		break;
+	}
+	fclose(f);
+	return constant && nonstop;
+}
+
+static bool tsc_from_perf(void)
+{
+	struct perf_event_attr attr;
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = PERF_TYPE_SOFTWARE;
+	attr.config = PERF_COUNT_SW_DUMMY;
+	attr.exclude_kernel = 1;
+	attr.exclude_hv = 1;
+	int fd = (int)syscall(SYS_perf_event_open, &attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0)
+		return false;
+	long psz = sysconf(_SC_PAGESIZE);
+	struct perf_event_mmap_page *pg = mmap(NULL, (size_t)psz, PROT_READ, MAP_SHARED, fd, 0);
+	bool ok = false;
+	if (pg != MAP_FAILED) {
+		if (pg->cap_user_time && pg->cap_user_time_zero) {
+			uft_tsc.mult = pg->time_mult;
+			uft_tsc.shift = pg->time_shift;
+			uft_tsc.zero = pg->time_zero;
+			uft_tsc.exact = true;
+			ok = true;
+		}
+		munmap(pg, (size_t)psz);
+	}
+	close(fd);
+	return ok;
+}
+
+static void tsc_calibrate(void)
+{
+	uint64_t t0 = ts_of(CLOCK_MONOTONIC_RAW), c0 = __rdtsc();
+	uint64_t t1, c1;
+	do {
+		t1 = ts_of(CLOCK_MONOTONIC_RAW);
+		c1 = __rdtsc();
+	} while (t1 - t0 < 2000000ull);
+	/* ns = cycles * mult >> shift, shift chosen so mult keeps 32 bits of precision. */
+	uint32_t shift = 24;
+	uint64_t mult = ((t1 - t0) << shift) / (c1 - c0 ? c1 - c0 : 1);
+	while (mult > UINT32_MAX && shift > 0) {
+		shift--;
+		mult >>= 1;
+	}
+	uft_tsc.mult = (uint32_t)mult;
+	uft_tsc.shift = shift;
+	uint64_t mono = ts_of(CLOCK_MONOTONIC), now = __rdtsc();
+	uft_tsc.zero = 0;
+	uft_tsc.zero = mono - uft_tsc_to_ns(now);
+	uft_tsc.exact = false;
+}
+
+void uft_clock_init(void)
+{
+	if (uft_tsc.mult)
+		return;
+	uft_tsc.usable = cpu_has_stable_tsc();
+	if (!tsc_from_perf())
+		tsc_calibrate();
+}

@@ -1,0 +1,668 @@
+/* The event writer: per-thread rings, one per nesting level, written with
+ * plain loads and stores. A signal handler that traces while its thread is in
+ * the middle of a write uses the next level's ring, so the interrupted write
+ * is never disturbed; each level restores the nesting counter before it
+ * returns, which makes the counter's own read-modify-write safe too. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stddef.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <string.h>
+#include <sys/rseq.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "engine/filter/filter.h"
+#include "wire/page.h"
+#include "runtime/ftrace/ftrace.h"
+#include "runtime/core/runtime.h"
+#include "runtime/core/trigger_run.h"
+#include <uft/fastpath.h>
+#include <uft/uft.h>
+
+__thread struct uft_tls uft_tls __attribute__((tls_model("initial-exec")));
+/* The same storage under its public, ABI-stable name (uft/fastpath.h). */
+extern __thread struct uft_fast_tls uft_fast
+    __attribute__((alias("uft_tls"), tls_model("initial-exec")));
+volatile uint32_t uft_fast_epoch;
+
+_Static_assert(
+    offsetof(struct uft_tls, nest) == offsetof(struct uft_fast_tls, nest) &&
+	offsetof(struct uft_tls, in_signal) == offsetof(struct uft_fast_tls, in_signal) &&
+	offsetof(struct uft_tls, sigs_blocked) == offsetof(struct uft_fast_tls, sigs_blocked) &&
+	offsetof(struct uft_tls, tid) == offsetof(struct uft_fast_tls, tid) &&
+	offsetof(struct uft_tls, epoch) == offsetof(struct uft_fast_tls, epoch) &&
+	offsetof(struct uft_tls, common) == offsetof(struct uft_fast_tls, common) &&
+	offsetof(struct uft_tls, tsc_hint) == offsetof(struct uft_fast_tls, tsc_hint) &&
+	offsetof(struct uft_tls, lv[0].page) == offsetof(struct uft_fast_tls, lv0.page) &&
+	offsetof(struct uft_tls, lv[0].tail) == offsetof(struct uft_fast_tls, lv0.tail) &&
+	offsetof(struct uft_tls, lv[0].cpu) == offsetof(struct uft_fast_tls, lv0.cpu) &&
+	offsetof(struct uft_tls, lv[0].last_ts) == offsetof(struct uft_fast_tls, lv0.last_ts) &&
+	offsetof(struct uft_tls, lv[0].entries) == offsetof(struct uft_fast_tls, lv0.entries),
+    "uft/fastpath.h must describe the start of struct uft_tls");
+
+static pthread_key_t exit_key;
+static pthread_once_t exit_key_once = PTHREAD_ONCE_INIT;
+/* Decided by the first thread that asks; others may race to the same answer. */
+static _Atomic int rseq_usable = -1;
+
+#define likely(x) __builtin_expect(!!(x), 1)
+#define unlikely(x) __builtin_expect(!!(x), 0)
+#define signal_fence() atomic_signal_fence(memory_order_seq_cst)
+
+static inline uint32_t rseq_cpu(void)
+{
+	uint32_t cpu;
+	__asm__ volatile("movl %%fs:(%1), %0" : "=r"(cpu) : "r"(__rseq_offset + 4));
+	return cpu;
+}
+
+static uint32_t current_cpu_slow(void)
+{
+	int usable = atomic_load_explicit(&rseq_usable, memory_order_relaxed);
+	if (usable < 0) {
+		usable = __rseq_size >= 8 && (int32_t)rseq_cpu() >= 0;
+		atomic_store_explicit(&rseq_usable, usable, memory_order_relaxed);
+	}
+	if (usable)
+		return rseq_cpu();
+	int c = sched_getcpu();
+	return c < 0 ? 0 : (uint32_t)c;
+}
+
+static inline uint32_t current_cpu(void)
+{
+	if (likely(atomic_load_explicit(&rseq_usable, memory_order_relaxed) > 0))
+		return rseq_cpu();
+	return current_cpu_slow();
+}
+
+uint32_t uft_writer_cpu(void)
+{
+	return current_cpu();
+}
+
+static void thread_exit(void *arg)
+{
+	(void)arg;
+	uft_writer_thread_exit();
+}
+
+static void make_exit_key(void)
+{
+	pthread_key_create(&exit_key, thread_exit);
+}
+
+static inline void publish_commit(struct uft_wring *w)
+{
+	atomic_store_explicit((_Atomic uint64_t *)(w->page + 8), w->tail, memory_order_release);
+}
+
+/* Counts an event that could not be written. A write nested too deep counts
+ * on the deepest level, possibly interrupting that level's own count: atomic
+ * adds, not a read-modify-write a signal could split (failure paths only). */
+static void count_lost(struct uft_wring *w)
+{
+	__atomic_add_fetch(&w->lost, 1, __ATOMIC_RELAXED);
+	if (w->r)
+		atomic_fetch_add_explicit(&w->r->lost, 1, memory_order_relaxed);
+}
+
+static void maybe_wake(struct uft_wring *w, struct uft_ring *r, uint64_t produced)
+{
+	if ((produced - w->cons_seen) * 2 < r->nr_pages)
+		return;
+	uint64_t c = atomic_load_explicit(&r->consumed, memory_order_relaxed);
+	w->cons_seen = c;
+	if ((produced - c) * 2 < r->nr_pages)
+		return;
+	if (atomic_load_explicit(&r->wake_pending, memory_order_relaxed))
+		return;
+	atomic_store_explicit(&r->wake_pending, 1, memory_order_relaxed);
+	uft_session_wake();
+}
+
+/* Moves to the next page. Returns -1 when the ring is full in discard mode. */
+static int next_page(struct uft_wring *w, uint64_t ts)
+{
+	struct uft_ring *r = w->r;
+	uint64_t next = w->page_idx + 1;
+	while (next >= w->cons_seen + r->nr_pages) {
+		uint64_t c = atomic_load_explicit(&r->consumed, memory_order_acquire);
+		w->cons_seen = c;
+		if (next < c + r->nr_pages)
+			break;
+		if (r->mode == UFT_MODE_DISCARD)
+			return -1;
+		/* Overwrite: retire the oldest page unless a reader claimed it first. */
+		if (atomic_compare_exchange_strong(&r->consumed, &c, c + 1)) {
+			uint64_t lost = r->meta[(c + 1) % r->nr_pages].first_entry -
+					r->meta[c % r->nr_pages].first_entry;
+			atomic_fetch_add_explicit(&r->overrun, lost, memory_order_relaxed);
+			w->cons_seen = c + 1;
+		}
+	}
+	uft_rb_put_padding(w->page + UFT_PAGE_HDR_SIZE, w->tail, UFT_PAGE_DATA_SIZE);
+	atomic_store_explicit(&r->entries, w->entries, memory_order_relaxed);
+	atomic_store_explicit(&r->produced, next, memory_order_release);
+	/* Readers validate a copied page by re-reading `produced` afterwards, so it
+	 * must be visible before any byte of the recycled slot changes: a release
+	 * fence orders it before the stores below (the readers' acquire fence
+	 * pairs with it), and costs nothing on x86, where a full fence would wait
+	 * for every store still in flight to the ring. */
+	atomic_thread_fence(memory_order_release);
+	struct uft_slot_meta *m = &r->meta[next % r->nr_pages];
+	m->first_entry = w->entries;
+	m->cpu = w->cpu;
+	char *page = uft_ring_page(r, next);
+	*(uint64_t *)page = ts;
+	w->page = page;
+	w->page_idx = next;
+	w->tail = 0;
+	publish_commit(w);
+	/* Naming the page in its slot comes last: until then the slot still holds
+	 * the page it replaces, whose commit word a reader must not pair with it. */
+	__atomic_store_n(&m->seq_lo, (uint32_t)next, __ATOMIC_RELEASE);
+	w->last_ts = ts;
+	maybe_wake(w, r, next);
+	return 0;
+}
+
+/* Where a thread's ring of `buffer` at `lvl` is kept: the global buffer's in
+ * the TLS block the fast path reads, the instances' in a block mapped on
+ * first use (mmap is safe in a signal handler, malloc is not). */
+static struct uft_wring *wring_of(struct uft_tls *t, uint32_t buffer, uint32_t lvl)
+{
+	if (likely(buffer == 0))
+		return &t->lv[lvl];
+	if (unlikely(!t->xb)) {
+		void *p = mmap(NULL, sizeof(*t->xb) * (UFT_MAX_BUFFERS - 1), PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (p == MAP_FAILED)
+			return NULL;
+		t->xb = p;
+	}
+	return &t->xb[buffer - 1][lvl];
+}
+
+/* The thread is done with a ring: its counters become final and a consumer
+ * drains and frees it. */
+static void wring_close(struct uft_wring *w)
+{
+	if (!w->r)
+		return;
+	atomic_store_explicit(&w->r->entries, w->entries, memory_order_release);
+	atomic_store_explicit(&w->r->state, UFT_RING_EXITED, memory_order_release);
+	w->r = NULL;
+}
+
+static int wring_open(struct uft_tls *t, struct uft_wring *w, uint32_t buffer, uint32_t lvl)
+{
+	if (!uft_sess.hdr) /* created at start-up or when an event is enabled */
+		return -1;
+	if (!t->tid) {
+		t->tid = (int32_t)syscall(SYS_gettid);
+		uft_tls_sync_common(t);
+	}
+	const struct uft_buffer *b = &uft_buffers[buffer];
+	uint32_t gen = atomic_load_explicit(&b->gen, memory_order_acquire);
+	struct uft_ring *r = uft_shm_ring_alloc(uft_sess.hdr, b, buffer, t->tid, lvl);
+	if (!r)
+		return -1;
+	wring_close(w); /* the ring of an older generation */
+	uint64_t ts = uft_ring_now(r);
+	memset(w, 0, sizeof(*w));
+	w->r = r;
+	w->gen = gen;
+	w->buffer = buffer;
+	w->cpu = current_cpu_slow();
+	w->page = uft_ring_page(r, 0);
+	*(uint64_t *)w->page = ts;
+	w->last_ts = ts;
+	r->meta[0].cpu = w->cpu;
+	publish_commit(w);
+	if (buffer == 0 && lvl == 0)
+		t->epoch = gen;
+	if (lvl == 0) {
+		pthread_once(&exit_key_once, make_exit_key);
+		pthread_setspecific(exit_key, t);
+	}
+	return 0;
+}
+
+/* Reserves an aligned record of `len` payload bytes, preceded by a time extend
+ * when the delta needs one, and writes its header. Returns the payload, or
+ * NULL when the ring is full (discard mode). */
+static inline char *reserve_record(struct uft_wring *w, uint64_t *ts, uint32_t len,
+				   uint32_t *new_tail, uint32_t *ext_tail)
+{
+	uint32_t size = uft_rb_aligned_record_size(len);
+	uint64_t delta = *ts - w->last_ts;
+	if (unlikely(*ts < w->last_ts)) {
+		*ts = w->last_ts; /* never run backwards within a ring */
+		delta = 0;
+	}
+	uint32_t ext = delta > UFT_RB_DELTA_MAX ? 8 : 0;
+	if (unlikely(w->tail + ext + size > UFT_PAGE_DATA_SIZE)) {
+		if (next_page(w, *ts) != 0)
+			return NULL;
+		delta = 0;
+		ext = 0;
+	}
+	char *p = w->page + UFT_PAGE_HDR_SIZE + w->tail;
+	if (ext) {
+		uft_rb_put_time_extend(p, delta);
+		p += 8;
+		delta = 0;
+	}
+	*ext_tail = ext ? w->tail + ext : 0;
+	*new_tail = w->tail + ext + size;
+	return uft_rb_put_aligned_header(p, len, (uint32_t)delta);
+}
+
+static int write_cpu_mark(struct uft_tls *t, struct uft_wring *w, uint64_t ts, uint32_t cpu)
+{
+	struct {
+		struct uft_common_entry c;
+		uint32_t cpu;
+		uint32_t pad;
+	} mark = {{UFT_ID_CPU_MARK, 0, 0, t->tid}, cpu, 0};
+	uint32_t tail;
+	uint32_t ext_tail;
+	char *rec = reserve_record(w, &ts, sizeof(mark), &tail, &ext_tail);
+	if (!rec)
+		return -1;
+	memcpy(rec, &mark, sizeof(mark));
+	w->tail = tail;
+	w->last_ts = ts;
+	w->cpu = cpu;
+	publish_commit(w);
+	return 0;
+}
+
+/* The common fields of a record written at nesting level lvl. */
+static inline void put_common(char *rec, const struct uft_event *ev, const struct uft_tls *t,
+			      uint32_t lvl)
+{
+	struct uft_common_entry *c = (struct uft_common_entry *)rec;
+	c->type = ev->id;
+	/* A nested write is a signal handler's, unless triggers wrote it. */
+	c->flags = (t->in_signal || (lvl && lvl != t->trig_lvl) ? UFT_FLAG_IN_SIGNAL : 0) |
+		   (t->sigs_blocked ? UFT_FLAG_SIGS_BLOCKED : 0);
+	c->preempt_count = (uint8_t)lvl;
+	c->pid = t->tid;
+}
+
+/* Reserves a record in one buffer's ring at the thread's nesting level. */
+static void *reserve_in(struct uft_rsv *rsv, uint32_t buffer)
+{
+	struct uft_tls *t = &uft_tls;
+	uint32_t lvl = t->nest;
+	t->nest = lvl + 1;
+	signal_fence();
+	const struct uft_buffer *b = &uft_buffers[buffer];
+	if (unlikely(lvl >= UFT_MAX_NEST || !__atomic_load_n(&b->on, __ATOMIC_RELAXED))) {
+		/* No ring for it: counted beside the one it interrupts. */
+		struct uft_wring *deepest;
+		if (lvl >= UFT_MAX_NEST && !t->notrace &&
+		    (deepest = wring_of(t, buffer, UFT_MAX_NEST - 1)))
+			count_lost(deepest);
+		goto fail;
+	}
+	struct uft_wring *w = wring_of(t, buffer, lvl);
+	if (unlikely(!w))
+		goto fail;
+	if (unlikely(!w->r || w->gen != atomic_load_explicit(&b->gen, memory_order_relaxed)) &&
+	    wring_open(t, w, buffer, lvl) != 0)
+		goto fail;
+	uint32_t len = rsv->len;
+	if (unlikely(len > UFT_PAGE_DATA_SIZE - 24)) {
+		count_lost(w);
+		goto fail;
+	}
+	uint64_t ts = uft_ring_now(w->r);
+	uint32_t cpu = current_cpu();
+	if (unlikely(cpu != w->cpu) && write_cpu_mark(t, w, ts, cpu) != 0)
+		goto full;
+	uint32_t tail, ext_tail;
+	char *rec = reserve_record(w, &ts, len, &tail, &ext_tail);
+	if (unlikely(!rec))
+		goto full;
+	rsv->ext_tail = ext_tail;
+	if (len & 7)
+		*(uint64_t *)(rec + (len & ~7u)) = 0; /* no stale bytes in the rounding */
+	put_common(rec, rsv->ev, t, lvl);
+	rsv->w = w;
+	rsv->rec = rec;
+	rsv->ts = ts;
+	rsv->tail = tail;
+	rsv->lvl = lvl;
+	return rec;
+full:
+	w->dropped++;
+	atomic_store_explicit(&w->r->dropped, w->dropped, memory_order_relaxed);
+fail:
+	signal_fence();
+	t->nest = lvl;
+	return NULL;
+}
+
+/* Bytes of one level's scratch record: any record fits. */
+#define SCRATCH_SIZE UFT_SUBBUF_SIZE
+
+/* Builds the record outside any buffer, for triggers that need its fields
+ * while no buffer keeps it (soft-disabled, tracing off, full): the kernel's
+ * temporary buffer. rsv->w stays NULL, which uft_commit() reads as "discard
+ * after the triggers ran". */
+static void *reserve_scratch(struct uft_rsv *rsv)
+{
+	struct uft_tls *t = &uft_tls;
+	uint32_t lvl = t->nest;
+	if (lvl >= UFT_MAX_NEST || rsv->len > SCRATCH_SIZE)
+		return NULL;
+	if (unlikely(!t->scratch)) {
+		/* mmap, not malloc: this may run in a signal handler. */
+		void *p = mmap(NULL, (size_t)SCRATCH_SIZE * UFT_MAX_NEST, PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (p == MAP_FAILED)
+			return NULL;
+		t->scratch = p;
+	}
+	if (!t->tid) {
+		t->tid = (int32_t)syscall(SYS_gettid);
+		uft_tls_sync_common(t);
+	}
+	t->nest = lvl + 1;
+	signal_fence();
+	char *rec = t->scratch + (size_t)lvl * SCRATCH_SIZE;
+	put_common(rec, rsv->ev, t, lvl);
+	rsv->w = NULL;
+	rsv->rec = rec;
+	rsv->lvl = lvl;
+	return rec;
+}
+
+/* A target in soft mode or with triggers. Triggers that need no record run
+ * first, as the kernel runs them before reserving; a soft-disabled event is
+ * built only when its triggers need the record. */
+static void *reserve_special(struct uft_rsv *rsv, const struct uft_target *tt, void *ra)
+{
+	if (uft_tls.notrace)
+		return NULL;
+	const struct uft_trig_list *tl = tt->trig;
+	bool cond = tl && tl->cond;
+	if (tl && !cond)
+		uft_trig_run_early(tl, ra);
+	if (!atomic_load_explicit(&tt->st->soft_disabled, memory_order_relaxed)) {
+		void *rec = reserve_in(rsv, tt->buffer);
+		if (rec || !cond)
+			return rec;
+	} else if (!cond) {
+		return NULL;
+	}
+	return reserve_scratch(rsv);
+}
+
+/* Reserves in one target, rsv->ti. */
+static inline void *reserve_target(struct uft_rsv *rsv, const struct uft_target *tt, void *ra)
+{
+	rsv->filter = tt->filter;
+	return unlikely(tt->st != NULL) ? reserve_special(rsv, tt, ra)
+					: reserve_in(rsv, tt->buffer);
+}
+
+static void *reserve_next(struct uft_rsv *rsv, void *ra)
+{
+	const struct uft_targets *tg = rsv->targets;
+	while (++rsv->ti < tg->nr) {
+		void *rec = reserve_target(rsv, &tg->t[rsv->ti], ra);
+		if (rec)
+			return rec;
+	}
+	return NULL;
+}
+
+void *uft_reserve_next(struct uft_rsv *rsv)
+{
+	return reserve_next(rsv, __builtin_return_address(0));
+}
+
+void *uft_reserve(struct uft_rsv *rsv, const struct uft_event *ev, uint32_t len)
+{
+	const struct uft_targets *tg = __atomic_load_n(&ev->targets, __ATOMIC_ACQUIRE);
+	if (!tg)
+		return NULL;
+	rsv->ev = ev;
+	rsv->len = len;
+	rsv->targets = tg;
+	rsv->ti = (uint32_t)-1;
+	return reserve_next(rsv, __builtin_return_address(0));
+}
+
+void *uft_reserve_buffer(struct uft_rsv *rsv, const struct uft_event *ev, uint32_t len,
+			 uint32_t buffer)
+{
+	const struct uft_targets *tg = __atomic_load_n(&ev->targets, __ATOMIC_ACQUIRE);
+	for (uint32_t i = 0; tg && i < tg->nr; i++) {
+		const struct uft_target *tt = &tg->t[i];
+		if (tt->buffer != buffer)
+			continue;
+		rsv->ev = ev;
+		rsv->len = len;
+		rsv->targets = tg;
+		rsv->ti = i;
+		return reserve_target(rsv, tt, __builtin_return_address(0));
+	}
+	return NULL;
+}
+
+int uft_write_to_buffer(uint32_t buffer, const struct uft_event *ev, const void *head,
+			uint32_t head_len, const void *payload, uint32_t payload_len)
+{
+	struct uft_tls *t = &uft_tls;
+	uint32_t nest = t->nest, notrace = t->notrace;
+	if (notrace) { /* a door thread writing trace_marker: on purpose */
+		t->notrace = 0;
+		t->nest = 0;
+	}
+	struct uft_rsv rsv = {.ev = ev, .len = head_len + payload_len};
+	char *rec = reserve_in(&rsv, buffer);
+	int rc = -EBUSY;
+	if (rec) {
+		memcpy(rec + sizeof(struct uft_common_entry),
+		       (const char *)head + sizeof(struct uft_common_entry),
+		       head_len - sizeof(struct uft_common_entry));
+		if (payload_len)
+			memcpy(rec + head_len, payload, payload_len);
+		uft_commit(&rsv);
+		rc = 0;
+	}
+	t->nest = nest;
+	t->notrace = notrace;
+	return rc;
+}
+
+/* The writing thread's name for COMM in filters: its ring's copy, else the
+ * kernel's (a system call, safe in a signal handler). */
+static const char *thread_comm(const struct uft_wring *w, char comm[17])
+{
+	if (!w && uft_tls.lv[0].r)
+		w = &uft_tls.lv[0];
+	if (w && w->r) {
+		memcpy(comm, w->r->comm, 16);
+	} else {
+		memset(comm, 0, 17);
+		prctl(PR_GET_NAME, comm);
+	}
+	comm[16] = 0;
+	return comm;
+}
+
+int uft__fast_filter_pass(const void *filter, const void *rec, uint32_t len)
+{
+	const struct uft_filter *f = filter;
+	struct uft_wring *w = &uft_tls.lv[0];
+	char comm[17];
+	const char *name = NULL;
+	if (uft_filter_needs(f) & UFT_FILTER_NEEDS_COMM)
+		name = thread_comm(w, comm);
+	return uft_filter_match(f, rec, len, w->cpu, name);
+}
+
+static bool filtered_out(const struct uft_filter *f, struct uft_rsv *rsv)
+{
+	struct uft_wring *w = rsv->w;
+	char comm[17];
+	const char *name = NULL;
+	if (uft_filter_needs(f) & UFT_FILTER_NEEDS_COMM)
+		name = thread_comm(w, comm);
+	return !uft_filter_match(f, rsv->rec, rsv->len, w->cpu, name);
+}
+
+static void commit_record(struct uft_rsv *rsv)
+{
+	struct uft_wring *w = rsv->w;
+	w->tail = rsv->tail;
+	w->last_ts = rsv->ts;
+	w->entries++;
+	publish_commit(w);
+	signal_fence();
+	uft_tls.nest = rsv->lvl;
+}
+
+/* The record of a soft-mode target: triggers that need it run on it, it is
+ * kept unless soft-disabled, filtered out or built in scratch, and the
+ * triggers that act after the record (traceoff, snapshot, stacktrace) run
+ * last, at the writer's level again. */
+static void commit_special(struct uft_rsv *rsv, const struct uft_target *tt, void *ra)
+{
+	const struct uft_trig_list *tl = tt->trig;
+	struct uft_trig *post[UFT_TRIG_MAX_POST];
+	unsigned npost = 0;
+	struct uft_wring *w = rsv->w;
+	if (tl && tl->cond) {
+		char comm[17];
+		const char *name = tl->needs_comm ? thread_comm(w, comm) : NULL;
+		/* Histograms read common_timestamp: the record's, or now. */
+		uint64_t ts = 0;
+		if (w)
+			ts = rsv->ts;
+		else if (tl->has_hist)
+			ts = uft_buffer_now(&uft_buffers[tt->buffer]);
+		uint32_t saved = uft_tls.trig_lvl;
+		uft_tls.trig_lvl = rsv->lvl + 1;
+		npost = uft_trig_run_cond(tl, rsv->rec, rsv->len, ts, w ? w->cpu : current_cpu(),
+					  name, ra, post);
+		uft_tls.trig_lvl = saved;
+	}
+	bool keep = w && !atomic_load_explicit(&tt->st->soft_disabled, memory_order_relaxed) &&
+		    !(rsv->filter && filtered_out(rsv->filter, rsv));
+	if (keep)
+		commit_record(rsv);
+	else
+		uft_discard(rsv);
+	if (npost)
+		uft_trig_run_post(post, npost, ra);
+}
+
+void uft_commit(struct uft_rsv *rsv)
+{
+	const struct uft_targets *tg = rsv->targets;
+	if (unlikely(tg && tg->t[rsv->ti].st)) {
+		commit_special(rsv, &tg->t[rsv->ti], __builtin_return_address(0));
+		return;
+	}
+	const struct uft_filter *f = rsv->filter;
+	if (unlikely(f != NULL) && filtered_out(f, rsv)) {
+		uft_discard(rsv);
+		return;
+	}
+	commit_record(rsv);
+}
+
+void uft_discard(struct uft_rsv *rsv)
+{
+	/* A time extend written ahead of the record stays, as the kernel keeps
+	 * one before a discarded event: otherwise, while a filter rejects every
+	 * event, each would need an extend again and take the slow path. */
+	struct uft_wring *w = rsv->w;
+	if (w && rsv->ext_tail) {
+		w->tail = rsv->ext_tail;
+		w->last_ts = rsv->ts;
+		publish_commit(w);
+	}
+	signal_fence();
+	uft_tls.nest = rsv->lvl;
+}
+
+/* Publishes the counters of the calling thread's rings. */
+void uft_writer_flush_self(void)
+{
+	struct uft_tls *t = &uft_tls;
+	for (uint32_t b = 0; b < UFT_MAX_BUFFERS; b++) {
+		if (b && !t->xb)
+			break;
+		for (uint32_t i = 0; i < UFT_MAX_NEST; i++) {
+			struct uft_wring *w = wring_of(t, b, i);
+			if (w->r)
+				atomic_store_explicit(&w->r->entries, w->entries,
+						      memory_order_release);
+		}
+	}
+}
+
+void uft_writer_thread_exit(void)
+{
+	struct uft_tls *t = &uft_tls;
+	t->epoch = 0;
+	uft_ftrace_thread_exit();
+	for (uint32_t i = 0; i < UFT_MAX_NEST; i++)
+		wring_close(&t->lv[i]);
+	if (t->xb) {
+		for (uint32_t b = 1; b < UFT_MAX_BUFFERS; b++)
+			for (uint32_t i = 0; i < UFT_MAX_NEST; i++)
+				wring_close(&t->xb[b - 1][i]);
+	}
+}
+
+/* In a forked child: the parent's rings are not ours to write. */
+void uft_writer_reset_after_fork(void)
+{
+	uint32_t in_signal = uft_tls.in_signal;
+	uint32_t blocked = uft_tls.sigs_blocked; /* the mask survives fork */
+	uint32_t notrace = uft_tls.notrace;
+	struct uft_wring(*xb)[UFT_MAX_NEST] = uft_tls.xb;
+	char *scratch = uft_tls.scratch;
+	memset(&uft_tls, 0, sizeof(uft_tls));
+	uft_tls.scratch = scratch;
+	if (xb)
+		memset(xb, 0, sizeof(*xb) * (UFT_MAX_BUFFERS - 1));
+	uft_tls.xb = xb;
+	uft_tls.in_signal = in_signal;
+	uft_tls.sigs_blocked = blocked;
+	uft_tls.notrace = notrace;
+	uft_tls_sync_common(&uft_tls);
+}
+
+/* Enables the inline fast path once the clock and the CPU source are known:
+ * rings holding raw TSC cycles (the local clock on a usable TSC), and rseq. */
+void uft_writer_setup_fast_path(void)
+{
+	current_cpu_slow(); /* decides whether rseq is usable */
+	uft_fast_cpu_ok = atomic_load(&rseq_usable) > 0;
+	uft_buffer_update_fast();
+}
+
+void uft_writer_set_notrace(void)
+{
+	uft_tls.notrace = 1;
+	uft_tls.epoch = 0;
+	/* The fast path's nest check keeps it off the inline path for good. */
+	uft_tls.nest = UFT_MAX_NEST;
+}

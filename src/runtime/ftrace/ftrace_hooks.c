@@ -1,0 +1,522 @@
+/* The hooks the trampolines call: function records at entry, and for the
+ * graph tracer an entry record, a shadow stack entry and a hooked return
+ * address, then the exit record when the function returns.
+ *
+ * The shadow stack is the thread's; a signal handler that runs traced code
+ * pushes above the interrupted function's entries and pops them again before
+ * it returns. Entries left behind by a long jump are dropped at the next
+ * entry or return: an entry of the same signal level whose return slot is
+ * below the new one (or the same slot, no longer holding the return hook),
+ * or one of a deeper signal level than the thread is in now, belongs to a
+ * frame that no longer exists. A tail call finds its slot hooked already: it
+ * is pushed above its caller's entry with the hook as its return address,
+ * so both exits are written, as the kernel does. The hooks never recurse:
+ * a hook interrupted by a signal handler that runs traced code lets those
+ * calls go untraced. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "wire/ftrace_records.h"
+#include "runtime/core/trace_clock.h"
+#include "runtime/ftrace/ftrace.h"
+#include "runtime/ftrace/ftrace_shadow.h"
+#include "runtime/core/registry.h"
+#include "runtime/core/runtime.h"
+#include "runtime/core/stack_event.h"
+#include <uft/fastpath.h>
+
+struct uft_ftrace_pids *uft_ftrace_pids[32];
+struct uft_ftrace_pids *uft_ftrace_no_pids[32];
+uint32_t uft_ftrace_max_depth;
+uint32_t uft_ftrace_graph_starts;
+
+extern void uft_ftrace_return(void);
+
+__thread uint32_t uft_ftrace_busy;
+__thread struct fstack *uft_ftrace_stack;
+
+/* Stacks of exited threads, for new threads (a thread's first hook may run
+ * in a signal handler: a busy lock means a fresh mapping). */
+static pthread_mutex_t free_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct fstack *free_stacks;
+
+static __attribute__((noinline)) struct fstack *new_thread_stack(void)
+{
+	struct fstack *s = NULL;
+	if (pthread_mutex_trylock(&free_lock) == 0) {
+		s = free_stacks;
+		if (s)
+			free_stacks = s->next_free;
+		pthread_mutex_unlock(&free_lock);
+	}
+	if (!s) {
+		void *p = mmap(NULL, sizeof(*s), PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (p == MAP_FAILED)
+			return NULL;
+		s = p;
+	}
+	memset(s, 0, offsetof(struct fstack, e));
+	uft_ftrace_stack = s;
+	return s;
+}
+
+static inline struct fstack *thread_stack(void)
+{
+	struct fstack *s = uft_ftrace_stack;
+	return __builtin_expect(s != NULL, 1) ? s : new_thread_stack();
+}
+
+void uft_ftrace_thread_exit(void)
+{
+	struct fstack *s = uft_ftrace_stack;
+	if (!s || s->top)
+		return; /* hooked returns still ahead: keep it */
+	uft_ftrace_stack = NULL;
+	pthread_mutex_lock(&free_lock);
+	s->next_free = free_stacks;
+	free_stacks = s;
+	pthread_mutex_unlock(&free_lock);
+}
+
+/* uft_ftrace_site_at through the thread's cache. The generation is read
+ * before the search: a site of an object marked gone after it is cached
+ * under the old generation, never found in the cache again. */
+static struct uft_ftrace_site *site_of(struct fstack *st, uintptr_t ret)
+{
+	uint32_t gen = __atomic_load_n(&uft_ftrace_sites_gen, __ATOMIC_ACQUIRE);
+	if (__builtin_expect(!st, 0))
+		return uft_ftrace_site_at(ret);
+	struct site_slot *c = &st->cache[(ret >> 4) % SITE_CACHE];
+	if (c->ret == ret && c->gen == gen)
+		return c->site;
+	struct uft_ftrace_site *s = uft_ftrace_site_at(ret);
+	if (s) {
+		c->ret = ret;
+		c->site = s;
+		c->gen = gen;
+	}
+	return s;
+}
+
+static int32_t thread_tid(struct uft_tls *t)
+{
+	if (__builtin_expect(!t->tid, 0)) {
+		t->tid = (int32_t)syscall(SYS_gettid);
+		uft_tls_sync_common(t);
+	}
+	return t->tid;
+}
+
+static bool listed(const struct uft_ftrace_pids *pl, int32_t tid)
+{
+	for (uint32_t i = 0; i < pl->nr; i++)
+		if (pl->tid[i] == tid)
+			return true;
+	return false;
+}
+
+/* The buffers of mask that trace the calling thread: in set_ftrace_pid when
+ * it lists any, and never in set_ftrace_notrace_pid. */
+static uint32_t pid_filter(struct uft_tls *t, uint32_t mask)
+{
+	for (uint32_t m = mask; m; m &= m - 1) {
+		unsigned b = (unsigned)__builtin_ctz(m);
+		const struct uft_ftrace_pids *pl =
+		    __atomic_load_n(&uft_ftrace_pids[b], __ATOMIC_ACQUIRE);
+		const struct uft_ftrace_pids *no =
+		    __atomic_load_n(&uft_ftrace_no_pids[b], __ATOMIC_ACQUIRE);
+		if (__builtin_expect(!pl && !no, 1))
+			continue;
+		int32_t tid = thread_tid(t);
+		if ((pl && !listed(pl, tid)) || (no && listed(no, tid)))
+			mask &= ~(1u << b);
+	}
+	return mask;
+}
+
+static volatile uint16_t fn_gate, ent_gate, ret_gate;
+
+static const struct uft_field fn_fields[] = {
+    {"unsigned long", "ip", 8, 8, 0, UFT_FIELD_SCALAR, 0},
+    {"unsigned long", "parent_ip", 16, 8, 0, UFT_FIELD_SCALAR, 0},
+};
+static const struct uft_field ent_fields[] = {
+    {"unsigned long", "func", 8, 8, 0, UFT_FIELD_SCALAR, 0},
+    {"int", "depth", 16, 4, 1, UFT_FIELD_SCALAR, 0},
+};
+static const struct uft_field ret_fields[] = {
+    {"unsigned long", "func", 8, 8, 0, UFT_FIELD_SCALAR, 0},
+    {"int", "depth", 16, 4, 1, UFT_FIELD_SCALAR, 0},
+    {"unsigned int", "overrun", 20, 4, 0, UFT_FIELD_SCALAR, 0},
+    {"unsigned long long", "calltime", 24, 8, 0, UFT_FIELD_SCALAR, 0},
+    {"unsigned long long", "rettime", 32, 8, 0, UFT_FIELD_SCALAR, 0},
+};
+
+#define FTRACE_EVENT(var, nm, f, sz, fmt)                                                          \
+	static struct uft_event var = {                                                            \
+	    .magic = UFT_EVENT_MAGIC,                                                              \
+	    .style = UFT_STYLE_STRUCT,                                                             \
+	    .gate = &var##_gate,                                                                   \
+	    .system = "ftrace",                                                                    \
+	    .name = nm,                                                                            \
+	    .fields = f,                                                                           \
+	    .nr_fields = sizeof(f) / sizeof(f[0]),                                                 \
+	    .fixed_size = sz,                                                                      \
+	    .print_fmt = fmt,                                                                      \
+	    .file = __FILE__,                                                                      \
+	    .line = __LINE__,                                                                      \
+	}
+#define fn_ev_gate fn_gate
+#define ent_ev_gate ent_gate
+#define ret_ev_gate ret_gate
+FTRACE_EVENT(fn_ev, "function", fn_fields, 24,
+	     "\" %ps <-- %ps\", (void *)REC->ip, (void *)REC->parent_ip");
+FTRACE_EVENT(ent_ev, "funcgraph_entry", ent_fields, 24,
+	     "\"--> %ps (%d)\", (void *)REC->func, REC->depth");
+FTRACE_EVENT(ret_ev, "funcgraph_exit", ret_fields, 40,
+	     "\"<-- %ps (%d) (start: %llx  end: %llx) over: %d\", (void *)REC->func, "
+	     "REC->depth, REC->calltime, REC->rettime, REC->depth");
+
+void uft_ftrace_events_init(void)
+{
+	uft_registry_add_fixed(&fn_ev, UFT_ID_FUNCTION);
+	uft_registry_add_fixed(&ent_ev, UFT_ID_FUNCGRAPH_ENTRY);
+	uft_registry_add_fixed(&ret_ev, UFT_ID_FUNCGRAPH_EXIT);
+}
+
+/* Buffers whose current tracer is function / function_graph, and the run of
+ * the graph tracer (a new one at each switch): an exit is written only in
+ * the run its entry was, so a buffer never holds an exit without its entry. */
+uint32_t uft_ftrace_fn_buffers, uft_ftrace_graph_buffers, uft_ftrace_graph_gen;
+uint32_t uft_ftrace_fn_stack;
+
+static void write_function(uint32_t mask, const struct uft_ftrace_site *s, uintptr_t parent)
+{
+	if (mask & GLOBAL) {
+		struct uft_fast_rsv rsv;
+		char *rec =
+		    uft_fast_reserve_type(UFT_ID_FUNCTION, sizeof(struct uft_rec_function), &rsv);
+		if (rec) {
+			struct uft_rec_function *r = (struct uft_rec_function *)rec;
+			r->ip = s->func;
+			r->parent_ip = parent;
+			uft_fast_commit(&rsv);
+			mask &= ~GLOBAL;
+		}
+	}
+	struct uft_rec_function r = {{0, 0, 0, 0}, s->func, parent};
+	for (; mask; mask &= mask - 1)
+		uft_write_to_buffer((uint32_t)__builtin_ctz(mask), &fn_ev, &r, sizeof(r), NULL, 0);
+}
+
+/* The entry record in the global buffer by the inline path: its TSC, or 0
+ * when that path cannot take it. */
+static uint64_t fast_entry(uintptr_t func, int32_t depth)
+{
+	struct uft_fast_rsv rsv;
+	char *rec = uft_fast_reserve_type(UFT_ID_FUNCGRAPH_ENTRY,
+					  sizeof(struct uft_rec_funcgraph_entry), &rsv);
+	if (!rec)
+		return 0;
+	struct uft_rec_funcgraph_entry *r = (struct uft_rec_funcgraph_entry *)rec;
+	r->func = func;
+	r->depth = depth;
+	r->pad = 0;
+	uft_fast_commit(&rsv);
+	return rsv.ts;
+}
+
+static void write_entry(uint32_t mask, uintptr_t func, int32_t depth)
+{
+	struct uft_rec_funcgraph_entry r = {{0, 0, 0, 0}, func, depth, 0};
+	for (; mask; mask &= mask - 1)
+		uft_write_to_buffer((uint32_t)__builtin_ctz(mask), &ent_ev, &r, sizeof(r), NULL, 0);
+}
+
+/* Drops the entries of frames a long jump left (see the top comment). */
+static void drop_dead(struct fstack *st, uintptr_t *slot, uint32_t siglvl)
+{
+	while (st->top && !shadow_alive(&st->e[st->top - 1], slot, siglvl))
+		shadow_pop(st);
+}
+
+/* Pushes the shadow entry of a call whose return address is at `slot`, to
+ * be replaced by `hook`: whether it did (the caller then puts the hook in
+ * place). */
+static bool graph_entry(struct uft_tls *t, struct fstack *st, struct uft_ftrace_site *s,
+			uintptr_t *slot, uint32_t mask, uintptr_t hook)
+{
+	if (!st)
+		return false;
+	drop_dead(st, slot, t->in_signal);
+	bool start = s->graph_start;
+	uint8_t kind = s->graph_skip ? KIND_SKIP : KIND_TRACED;
+	if (st->skips)
+		return false; /* under a set_graph_notrace function */
+	if (kind == KIND_TRACED) {
+		if (__atomic_load_n(&uft_ftrace_graph_starts, __ATOMIC_RELAXED) && !st->starts &&
+		    !start)
+			return false;
+		uint32_t max = __atomic_load_n(&uft_ftrace_max_depth, __ATOMIC_RELAXED);
+		if (max && st->depth >= max)
+			return false;
+	}
+	if (st->top >= SHADOW_MAX) {
+		st->overrun++;
+		return false;
+	}
+	struct shadow *e = &st->e[st->top];
+	e->ret = *slot;
+	e->hook = hook;
+	e->slot = slot;
+	e->func = s->func;
+	e->depth = (int32_t)st->depth;
+	e->siglvl = t->in_signal;
+	e->gen = __atomic_load_n(&uft_ftrace_graph_gen, __ATOMIC_RELAXED);
+	e->kind = kind;
+	e->start = start;
+	e->mask = kind == KIND_TRACED ? mask : 0;
+	e->c0 = e->c1 = NO_CLOCK;
+	/* The entry record is written before the entry is pushed: a signal
+	 * handler's traced calls in between push and pop above it. calltime is
+	 * the entry record's own timestamp in the global buffer (the local
+	 * clock in ns: raw TSC whenever the inline path wrote it), else read
+	 * once per clock of the other buffers. */
+	uint32_t rest = e->mask;
+	if (rest & GLOBAL) {
+		uint64_t tsc = fast_entry(e->func, e->depth);
+		if (tsc) {
+			e->c0 = UFT_CLOCK_LOCAL;
+			e->t0 = uft_tsc_to_ns(tsc);
+			rest &= ~GLOBAL;
+		}
+	}
+	for (uint32_t m = rest; m; m &= m - 1) {
+		uint8_t c = (uint8_t)uft_buffers[__builtin_ctz(m)].clock;
+		if (c == e->c0 || c == e->c1)
+			continue;
+		if (e->c0 == NO_CLOCK) {
+			e->c0 = c;
+			e->t0 = uft_clock_now((enum uft_clock)c);
+		} else if (e->c1 == NO_CLOCK) {
+			e->c1 = c;
+			e->t1 = uft_clock_now((enum uft_clock)c);
+		}
+	}
+	if (rest)
+		write_entry(rest, e->func, e->depth);
+	atomic_signal_fence(memory_order_seq_cst);
+	st->top++;
+	st->starts += start;
+	if (kind == KIND_SKIP)
+		st->skips++;
+	else
+		st->depth++;
+	atomic_signal_fence(memory_order_seq_cst);
+	return true;
+}
+
+/* What every tracer wants of a call of site s: its function records, its
+ * graph entry (the return hooked by `hook`: whether it was) and its
+ * commands, whose stack traces start at `ra`. */
+static bool on_call(struct uft_tls *t, struct fstack *st, struct uft_ftrace_site *s,
+		    uintptr_t *slot, uintptr_t hook, void *ra)
+{
+	uint32_t fn = __atomic_load_n(&s->fn_mask, __ATOMIC_RELAXED) &
+		      __atomic_load_n(&uft_ftrace_fn_buffers, __ATOMIC_RELAXED);
+	uint32_t gr = __atomic_load_n(&s->graph_mask, __ATOMIC_RELAXED) &
+		      __atomic_load_n(&uft_ftrace_graph_buffers, __ATOMIC_RELAXED);
+	uint32_t probe = __atomic_load_n(&s->probe, __ATOMIC_RELAXED);
+	bool hooked = false;
+	if (fn && (fn = pid_filter(t, fn))) {
+		write_function(fn, s, *slot);
+		uint32_t stacks = fn & __atomic_load_n(&uft_ftrace_fn_stack, __ATOMIC_RELAXED);
+		for (; stacks; stacks &= stacks - 1)
+			uft_stack_record((uint32_t)__builtin_ctz(stacks), ra);
+	}
+	if (gr && (gr = pid_filter(t, gr)))
+		hooked = graph_entry(t, st, s, slot, gr, hook);
+	if (probe && (probe = pid_filter(t, probe)))
+		uft_ftrace_probe_hit(s, probe, ra);
+	return hooked;
+}
+
+/* Called by uft_ftrace_caller: `sled_end` is where the patched call returns,
+ * `slot` the traced function's return address on the stack. */
+void uft_ftrace_entry(uintptr_t sled_end, uintptr_t *slot)
+{
+	struct uft_tls *t = &uft_tls;
+	if (uft_ftrace_busy || t->notrace)
+		return;
+	uft_ftrace_busy = 1;
+	atomic_signal_fence(memory_order_seq_cst);
+	struct fstack *st = thread_stack();
+	struct uft_ftrace_site *s = site_of(st, sled_end);
+	if (s && on_call(t, st, s, slot, (uintptr_t)uft_ftrace_return, __builtin_return_address(0)))
+		*slot = (uintptr_t)uft_ftrace_return;
+	atomic_signal_fence(memory_order_seq_cst);
+	uft_ftrace_busy = 0;
+	uft_ftrace_stop_point();
+}
+
+/* Called by uft_ftrace_graph_caller from the stub of a site (`in_stub` is
+ * where its first call returns): 0 when the return is taken, the stub then
+ * calling the body with the return landing on its jump to uft_ftrace_return;
+ * else the body's address, to go to directly. */
+uintptr_t uft_ftrace_graph_entry(uintptr_t in_stub, uintptr_t *slot)
+{
+	struct uft_ftrace_site *s = uft_ftrace_stub_site(in_stub);
+	struct uft_tls *t = &uft_tls;
+	if (uft_ftrace_busy || t->notrace)
+		return s->addr + UFT_FTRACE_SLED;
+	uft_ftrace_busy = 1;
+	atomic_signal_fence(memory_order_seq_cst);
+	struct fstack *st = thread_stack();
+	bool hooked = on_call(t, st, s, slot, in_stub + 5, __builtin_return_address(0));
+	atomic_signal_fence(memory_order_seq_cst);
+	uft_ftrace_busy = 0;
+	uft_ftrace_stop_point();
+	return hooked ? 0 : s->addr + UFT_FTRACE_SLED;
+}
+
+/* Called by uft_ftrace_return with the stack pointer after the return:
+ * writes the exit record, pops the entry and gives the real return address. */
+uintptr_t uft_ftrace_exit(uintptr_t sp)
+{
+	uintptr_t *slot = (uintptr_t *)sp - 1;
+	struct uft_tls *t = &uft_tls;
+	struct fstack *st = uft_ftrace_stack;
+	uint32_t was_uft_ftrace_busy = uft_ftrace_busy;
+	uft_ftrace_busy = 1;
+	atomic_signal_fence(memory_order_seq_cst);
+	/* The entry is the newest one for this slot; newer ones are dead. */
+	uint32_t i = st ? st->top : 0;
+	while (i && st->e[i - 1].slot != slot)
+		i--;
+	if (!i) {
+		static const char msg[] = "uft: function_graph: return without a shadow entry\n";
+		ssize_t w = write(2, msg, sizeof(msg) - 1);
+		(void)w;
+		abort();
+	}
+	while (st->top > i)
+		shadow_pop(st);
+	/* Still on the stack while its record is written: nothing is pushed
+	 * above it meanwhile (the thread is in the hook). */
+	const struct shadow *e = &st->e[i - 1];
+	uint32_t mask = e->mask & __atomic_load_n(&uft_ftrace_graph_buffers, __ATOMIC_RELAXED);
+	if (e->gen != __atomic_load_n(&uft_ftrace_graph_gen, __ATOMIC_RELAXED) || t->notrace)
+		mask = 0;
+	if (mask & GLOBAL) {
+		struct uft_fast_rsv rsv;
+		char *rec = uft_fast_reserve_type(UFT_ID_FUNCGRAPH_EXIT,
+						  sizeof(struct uft_rec_funcgraph_exit), &rsv);
+		if (rec) {
+			/* The inline path wrote it: the global buffer's clock is
+			 * the local one and the record's TSC is rettime. */
+			struct uft_rec_funcgraph_exit *r = (struct uft_rec_funcgraph_exit *)rec;
+			uint64_t now = uft_tsc_to_ns(rsv.ts);
+			r->func = e->func;
+			r->depth = e->depth;
+			r->overrun = st->overrun;
+			r->calltime = e->c0 == UFT_CLOCK_LOCAL	 ? e->t0
+				      : e->c1 == UFT_CLOCK_LOCAL ? e->t1
+								 : now;
+			r->rettime = now;
+			uft_fast_commit(&rsv);
+			mask &= ~GLOBAL;
+		}
+	}
+	if (mask) {
+		struct uft_rec_funcgraph_exit r = {{0, 0, 0, 0}, e->func, e->depth,
+						   st->overrun,	 0,	  0};
+		for (; mask; mask &= mask - 1) {
+			uint32_t b = (uint32_t)__builtin_ctz(mask);
+			uint8_t c = (uint8_t)uft_buffers[b].clock;
+			r.rettime = uft_clock_now((enum uft_clock)c);
+			r.calltime = c == e->c0 ? e->t0 : c == e->c1 ? e->t1 : r.rettime;
+			uft_write_to_buffer(b, &ret_ev, &r, sizeof(r), NULL, 0);
+		}
+	}
+	uintptr_t ret = e->ret;
+	shadow_pop(st);
+	atomic_signal_fence(memory_order_seq_cst);
+	uft_ftrace_busy = was_uft_ftrace_busy;
+	if (!was_uft_ftrace_busy)
+		uft_ftrace_stop_point();
+	return ret;
+}
+
+static void **kept;
+static size_t nr_kept, cap_kept;
+
+void uft_ftrace_keep(void *p)
+{
+	if (!p)
+		return;
+	if (nr_kept == cap_kept) {
+		size_t cap = cap_kept ? cap_kept * 2 : 64;
+		void **k = realloc(kept, cap * sizeof(*k));
+		if (!k)
+			return; /* lost from sight, still never freed */
+		kept = k;
+		cap_kept = cap;
+	}
+	kept[nr_kept++] = p;
+}
+
+bool uft_ftrace_in_hook(void)
+{
+	return uft_ftrace_busy != 0;
+}
+
+uint32_t uft_ftrace_hold(void)
+{
+	uint32_t prev = uft_ftrace_busy;
+	uft_ftrace_busy = 1;
+	atomic_signal_fence(memory_order_seq_cst);
+	return prev;
+}
+
+void uft_ftrace_unhold(uint32_t prev)
+{
+	atomic_signal_fence(memory_order_seq_cst);
+	uft_ftrace_busy = prev;
+	if (!prev)
+		uft_ftrace_stop_point();
+}
+
+void uft_ftrace_after_jump(void)
+{
+	uft_ftrace_busy = 0;
+	uft_ftrace_stop_point();
+}
+
+void uft_ftrace_unhook_returns(void)
+{
+	struct fstack *st = uft_ftrace_stack;
+	if (!st)
+		return;
+	uint32_t was_uft_ftrace_busy = uft_ftrace_busy;
+	uft_ftrace_busy = 1;
+	atomic_signal_fence(memory_order_seq_cst);
+	while (st->top) {
+		struct shadow *e = &st->e[st->top - 1];
+		if (*e->slot == e->hook)
+			*e->slot = e->ret;
+		shadow_pop(st);
+	}
+	atomic_signal_fence(memory_order_seq_cst);
+	uft_ftrace_busy = was_uft_ftrace_busy;
+	if (!was_uft_ftrace_busy)
+		uft_ftrace_stop_point();
+}

@@ -1,0 +1,95 @@
+/* The graph tracer's per-thread state, shared by the hooks (ftrace_hooks.c)
+ * and their fast path (ftrace_fast.c). */
+#ifndef UFT_LIB_FTRACE_SHADOW_H
+#define UFT_LIB_FTRACE_SHADOW_H
+
+#include <stdatomic.h>
+#include <stdint.h>
+
+#include "runtime/ftrace/ftrace.h"
+
+#define SHADOW_MAX 512
+
+enum { KIND_TRACED, KIND_SKIP /* set_graph_notrace: it and its callees */ };
+
+/* c0/c1 of an entry without a calltime in that slot. */
+#define NO_CLOCK 0xff
+
+struct shadow {
+	uintptr_t ret;	 /* the real return address */
+	uintptr_t hook;	 /* what took its place */
+	uintptr_t *slot; /* where it was on the stack */
+	uintptr_t func;
+	uint64_t t0, t1; /* calltime in the clocks c0 and c1 */
+	uint32_t mask;	 /* buffers that got the entry record */
+	int32_t depth;
+	uint32_t siglvl; /* signal handlers running when it was pushed */
+	uint32_t gen;	 /* the graph tracer's run it belongs to */
+	uint8_t kind, start, c0, c1;
+};
+
+/* The thread's sites found last, by the sled's end, for the generation of
+ * the objects' list they were found in. */
+#define SITE_CACHE 64
+struct site_slot {
+	uintptr_t ret;
+	struct uft_ftrace_site *site;
+	uint32_t gen;
+};
+
+struct fstack {
+	uint32_t top;
+	uint32_t starts;  /* set_graph_function entries on the stack */
+	uint32_t skips;	  /* set_graph_notrace entries on the stack */
+	uint32_t depth;	  /* traced entries on the stack */
+	uint32_t overrun; /* calls not hooked: the stack was full */
+	struct fstack *next_free;
+	struct site_slot cache[SITE_CACHE];
+	struct shadow e[SHADOW_MAX];
+};
+
+/* Set while the thread is in a hook: nothing it calls is traced. */
+extern __thread uint32_t uft_ftrace_busy
+    __attribute__((tls_model("initial-exec"), visibility("hidden")));
+extern __thread struct fstack *uft_ftrace_stack
+    __attribute__((tls_model("initial-exec"), visibility("hidden")));
+
+/* Buffers whose current tracer is function / function_graph, and the run of
+ * the graph tracer (a new one at each switch). */
+#define FTRACE_HIDDEN __attribute__((visibility("hidden")))
+extern uint32_t uft_ftrace_fn_buffers FTRACE_HIDDEN;
+extern uint32_t uft_ftrace_graph_buffers FTRACE_HIDDEN;
+extern uint32_t uft_ftrace_graph_gen FTRACE_HIDDEN;
+
+/* The global buffer (bit 0 of a mask) takes the inline reservation of static
+ * events when it can (uft/fastpath.h: level 0, the record fits the page, raw
+ * TSC); every other case goes through uft_write_to_buffer. */
+#define GLOBAL 1u
+
+/* Always inlined: the fast path (ftrace_fast.c) calls nothing. */
+static inline __attribute__((always_inline)) void shadow_pop(struct fstack *st)
+{
+	struct shadow *e = &st->e[st->top - 1];
+	if (e->start)
+		st->starts--;
+	if (e->kind == KIND_SKIP)
+		st->skips--;
+	else
+		st->depth--;
+	atomic_signal_fence(memory_order_seq_cst);
+	st->top--;
+}
+
+/* Whether the top entry `e` still belongs to a live frame when a call at
+ * signal level `siglvl` has its return address at `slot` (the stack grows
+ * down: a live caller's slot is above). The same slot still holding the
+ * entry's hook is a tail call: the entry lives on below the new one. */
+static inline __attribute__((always_inline)) bool shadow_alive(const struct shadow *e,
+							       uintptr_t *slot, uint32_t siglvl)
+{
+	if (e->siglvl != siglvl)
+		return e->siglvl < siglvl;
+	return e->slot > slot || (e->slot == slot && *slot == e->hook);
+}
+
+#endif

@@ -1,0 +1,505 @@
+/* The patchable sites of every loaded object: the addresses in its
+ * __patchable_function_entries section (read in memory, where they are
+ * relocated), named from the file's .symtab (else .dynsym). */
+#define _GNU_SOURCE
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <link.h>
+#include <stdlib.h>
+#include <string.h>
+#include <stdio.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "runtime/ftrace/ftrace.h"
+
+struct uft_ftrace_obj uft_ftrace_objs[UFT_FTRACE_MAX_OBJS];
+uint32_t uft_ftrace_nr_objs;
+
+extern void uft_ftrace_caller(void);
+extern void uft_ftrace_graph_caller(void);
+extern void uft_ftrace_return(void);
+
+struct elf_file {
+	const unsigned char *m;
+	size_t size;
+};
+
+static int map_elf(const char *path, struct elf_file *f)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	struct stat st;
+	f->m = MAP_FAILED;
+	if (fstat(fd, &st) == 0 && st.st_size >= (off_t)sizeof(ElfW(Ehdr)))
+		f->m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (f->m == MAP_FAILED)
+		return -1;
+	f->size = (size_t)st.st_size;
+	const ElfW(Ehdr) *eh = (const void *)f->m;
+	if (memcmp(eh->e_ident, ELFMAG, SELFMAG) != 0 || eh->e_ident[EI_CLASS] != ELFCLASS64 ||
+	    eh->e_shentsize != sizeof(ElfW(Shdr)) || eh->e_shstrndx >= eh->e_shnum ||
+	    eh->e_shoff + (size_t)eh->e_shnum * sizeof(ElfW(Shdr)) > f->size) {
+		munmap((void *)f->m, f->size);
+		return -1;
+	}
+	return 0;
+}
+
+static const ElfW(Shdr) * shdrs(const struct elf_file *f)
+{
+	return (const void *)(f->m + ((const ElfW(Ehdr) *)f->m)->e_shoff);
+}
+
+static unsigned nr_shdrs(const struct elf_file *f)
+{
+	return ((const ElfW(Ehdr) *)f->m)->e_shnum;
+}
+
+static const char *section_name(const struct elf_file *f, const ElfW(Shdr) * s)
+{
+	const ElfW(Shdr) *strs = &shdrs(f)[((const ElfW(Ehdr) *)f->m)->e_shstrndx];
+	if (strs->sh_offset + strs->sh_size > f->size || s->sh_name >= strs->sh_size)
+		return "";
+	return (const char *)f->m + strs->sh_offset + s->sh_name;
+}
+
+struct fsym {
+	uintptr_t value, size;
+	const char *name;
+};
+
+static int by_value(const void *a, const void *b)
+{
+	const struct fsym *x = a, *y = b;
+	return x->value < y->value ? -1 : x->value > y->value;
+}
+
+/* The function symbols of one symbol table type, sorted; NULL if none. */
+static struct fsym *function_symbols(const struct elf_file *f, unsigned type, size_t *nr)
+{
+	const ElfW(Shdr) *sh = shdrs(f);
+	for (unsigned i = 0; i < nr_shdrs(f); i++) {
+		if (sh[i].sh_type != type || sh[i].sh_link >= nr_shdrs(f) ||
+		    sh[i].sh_entsize != sizeof(ElfW(Sym)))
+			continue;
+		const ElfW(Shdr) *strs = &sh[sh[i].sh_link];
+		if (sh[i].sh_offset + sh[i].sh_size > f->size ||
+		    strs->sh_offset + strs->sh_size > f->size)
+			return NULL;
+		const ElfW(Sym) *sym = (const void *)(f->m + sh[i].sh_offset);
+		size_t n = sh[i].sh_size / sizeof(*sym), k = 0;
+		struct fsym *out = malloc((n ? n : 1) * sizeof(*out));
+		if (!out)
+			return NULL;
+		for (size_t j = 0; j < n; j++) {
+			if (ELF64_ST_TYPE(sym[j].st_info) != STT_FUNC || !sym[j].st_value ||
+			    sym[j].st_shndx == SHN_UNDEF || sym[j].st_name >= strs->sh_size)
+				continue;
+			const char *name = (const char *)f->m + strs->sh_offset + sym[j].st_name;
+			if (!memchr(name, 0, strs->sh_size - sym[j].st_name) || !*name)
+				continue;
+			out[k++] = (struct fsym){sym[j].st_value, sym[j].st_size, name};
+		}
+		qsort(out, k, sizeof(*out), by_value);
+		*nr = k;
+		return out;
+	}
+	return NULL;
+}
+
+/* The function that holds file address a: the last symbol at or below it. */
+static const struct fsym *function_of(const struct fsym *s, size_t n, uintptr_t a)
+{
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (s[mid].value <= a)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo)
+		return NULL;
+	const struct fsym *best = &s[lo - 1];
+	if (best->size && a >= best->value + best->size)
+		return NULL;
+	return best;
+}
+
+static bool is_sled(const uint8_t *p)
+{
+	static const uint8_t nops[UFT_FTRACE_SLED] = {0x90, 0x90, 0x90, 0x90, 0x90};
+	return memcmp(p, nops, sizeof(nops)) == 0 ||
+	       (p[0] == 0x0f && p[1] == 0x1f && p[2] == 0x44 && p[3] == 0x00);
+}
+
+/* Whether addr lies in an executable segment of the object. */
+static bool in_text(const struct dl_phdr_info *info, uintptr_t addr)
+{
+	for (unsigned i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		uintptr_t start = info->dlpi_addr + ph->p_vaddr;
+		if (ph->p_type == PT_LOAD && (ph->p_flags & PF_X) && addr >= start &&
+		    addr + UFT_FTRACE_SLED <= start + ph->p_memsz)
+			return true;
+	}
+	return false;
+}
+
+static int by_addr(const void *a, const void *b)
+{
+	const struct uft_ftrace_site *x = a, *y = b;
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+/* An absolute jump through the 8 bytes after it: 14 bytes. */
+static void put_jump(uint8_t *c, uintptr_t target)
+{
+	const uint8_t jmp[6] = {0xff, 0x25, 0, 0, 0, 0}; /* jmp *0(%rip) */
+	memcpy(c, jmp, sizeof(jmp));
+	memcpy(c + 6, &target, sizeof(target));
+}
+
+/* A call or jump (op) at c to target, both within reach. */
+static void put_rel(uint8_t *c, uint8_t op, uintptr_t target)
+{
+	int32_t rel = (int32_t)((intptr_t)target - (intptr_t)(c + 5));
+	c[0] = op;
+	memcpy(c + 1, &rel, sizeof(rel));
+}
+
+enum { THUNK_CALLER = 0, THUNK_GRAPH = 16, THUNK_RETURN = 32 };
+
+uintptr_t uft_ftrace_stub_of(const struct uft_ftrace_obj *o, const struct uft_ftrace_site *s)
+{
+	size_t k = (size_t)(s - o->sites);
+	return o->stubs + k / UFT_FTRACE_STUBS_PER_PAGE * UFT_FTRACE_STUB_PAGE +
+	       (k % UFT_FTRACE_STUBS_PER_PAGE + 1) * UFT_FTRACE_STUB;
+}
+
+static size_t stub_area_size(size_t nr)
+{
+	return UFT_FTRACE_STUB_PAGE *
+	       (1 + (nr + UFT_FTRACE_STUBS_PER_PAGE - 1) / UFT_FTRACE_STUBS_PER_PAGE);
+}
+
+/* Writes the object's stub area at `at` if the range is free: 0 or -1.
+ * Its first page holds the jumps to the trampolines, every later page a
+ * header (its first site) and the stubs of the sites that follow:
+ *	call graph thunk; call the body (the sled's end); jmp return thunk. */
+static int place_stubs(uintptr_t at, struct uft_ftrace_site *sites, size_t nr)
+{
+	size_t size = stub_area_size(nr);
+	void *p = mmap((void *)at, size, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+	if (p == MAP_FAILED)
+		return -1;
+	if ((uintptr_t)p != at) { /* a kernel that took the address as a hint */
+		munmap(p, size);
+		return -1;
+	}
+	uint8_t *c = p;
+	put_jump(c + THUNK_CALLER, (uintptr_t)uft_ftrace_caller);
+	put_jump(c + THUNK_GRAPH, (uintptr_t)uft_ftrace_graph_caller);
+	put_jump(c + THUNK_RETURN, (uintptr_t)uft_ftrace_return);
+	for (size_t k = 0; k < nr; k++) {
+		size_t j = k % UFT_FTRACE_STUBS_PER_PAGE;
+		uint8_t *page = c + UFT_FTRACE_STUB_PAGE * (1 + k / UFT_FTRACE_STUBS_PER_PAGE);
+		if (!j) {
+			struct uft_ftrace_site *first = &sites[k];
+			memcpy(page, &first, sizeof(first));
+		}
+		uint8_t *st = page + (j + 1) * UFT_FTRACE_STUB;
+		put_rel(st, 0xe8, at + THUNK_GRAPH);
+		put_rel(st + 5, 0xe8, sites[k].addr + UFT_FTRACE_SLED);
+		put_rel(st + 10, 0xe9, at + THUNK_RETURN);
+		st[15] = 0xcc;
+	}
+	if (mprotect(p, size, PROT_READ | PROT_EXEC) != 0) {
+		munmap(p, size);
+		return -1;
+	}
+	return 0;
+}
+
+/* Whether every sled in [lo, hi] reaches all of [at, at + size). */
+static bool in_reach(uintptr_t at, size_t size, uintptr_t lo, uintptr_t hi)
+{
+	const uintptr_t reach = 0x7fff0000u;
+	uintptr_t up = at + size > lo ? at + size - lo : 0; /* lowest sled to the end */
+	uintptr_t down = hi > at ? hi - at : 0;		    /* highest sled to the start */
+	return up < reach && down < reach;
+}
+
+/* How far a candidate lies from the object: 0 in a gap between its parts. */
+static uintptr_t distance(uintptr_t at, uintptr_t lo, uintptr_t hi)
+{
+	return at < lo ? lo - at : at > hi ? at - hi : 0;
+}
+
+/* Where `size` bytes of stubs fit within a call's reach (rel32) of every
+ * sled in [lo, hi]: in the free gap of the address space nearest to the
+ * object, from /proc/self/maps; 0 if none. */
+static uintptr_t nearest_gap(uintptr_t lo, uintptr_t hi, size_t size)
+{
+	const size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	FILE *f = fopen("/proc/self/maps", "re");
+	if (!f)
+		return 0;
+	uintptr_t best = 0, best_dist = UINTPTR_MAX, prev_end = (uintptr_t)page * 16;
+	char line[512];
+	for (;;) {
+		unsigned long start = UINTPTR_MAX, end = UINTPTR_MAX;
+		bool more = fgets(line, sizeof(line), f) != NULL;
+		if (more && sscanf(line, "%lx-%lx", &start, &end) != 2)
+			continue;
+		if (!more)
+			start = 0x7ffffffff000ul; /* the top of user space */
+		if (start >= prev_end + size) {	  /* a gap [prev_end, start) that fits */
+			uintptr_t cand = start - size <= lo ? start - size : prev_end;
+			if (in_reach(cand, size, lo, hi)) {
+				uintptr_t d = distance(cand, lo, hi);
+				if (d < best_dist) {
+					best = cand;
+					best_dist = d;
+				}
+			}
+		}
+		if (!more)
+			break;
+		if (end > prev_end)
+			prev_end = end;
+	}
+	fclose(f);
+	return best;
+}
+
+/* Another thread may map the gap first: then the next nearest is tried. */
+static uintptr_t make_stubs(uintptr_t lo, uintptr_t hi, struct uft_ftrace_site *sites, size_t nr)
+{
+	for (int attempt = 0; attempt < 8; attempt++) {
+		uintptr_t at = nearest_gap(lo, hi, stub_area_size(nr));
+		if (!at)
+			return 0;
+		if (place_stubs(at, sites, nr) == 0)
+			return at;
+	}
+	return 0;
+}
+
+/* The program's file, the path of a library. */
+static const char *object_path(const struct dl_phdr_info *info)
+{
+	return info->dlpi_name && *info->dlpi_name ? info->dlpi_name : "/proc/self/exe";
+}
+
+static const char *module_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	return slash ? slash + 1 : path;
+}
+
+static int add_object(struct dl_phdr_info *info)
+{
+	const char *path = object_path(info);
+	struct elf_file f;
+	if (map_elf(path, &f) != 0)
+		return 0;
+	int rc = 0;
+	size_t nsyms = 0;
+	struct fsym *syms = NULL;
+	struct uft_ftrace_site *sites = NULL;
+	size_t nr = 0, cap = 0;
+	const ElfW(Shdr) *sh = shdrs(&f);
+	for (unsigned i = 0; i < nr_shdrs(&f); i++) {
+		if (strcmp(section_name(&f, &sh[i]), "__patchable_function_entries") != 0 ||
+		    !(sh[i].sh_flags & SHF_ALLOC) || sh[i].sh_type != SHT_PROGBITS)
+			continue;
+		if (!syms) {
+			syms = function_symbols(&f, SHT_SYMTAB, &nsyms);
+			if (!syms)
+				syms = function_symbols(&f, SHT_DYNSYM, &nsyms);
+			if (!syms)
+				break;
+		}
+		const uintptr_t *e = (const void *)(info->dlpi_addr + sh[i].sh_addr);
+		size_t n = sh[i].sh_size / sizeof(*e);
+		for (size_t k = 0; k < n; k++) {
+			uintptr_t a = e[k];
+			if (!a || !in_text(info, a))
+				continue;
+			/* clang's -fsanitize=function puts a short jump over its
+			 * signature data before the sled. */
+			const uint8_t *p = (const uint8_t *)a;
+			if (p[0] == 0xeb && p[1] <= 16 && in_text(info, a + 2 + p[1]))
+				a += 2u + p[1];
+			if (!is_sled((const uint8_t *)a))
+				continue;
+			const struct fsym *s = function_of(syms, nsyms, a - info->dlpi_addr);
+			if (!s || a - info->dlpi_addr - s->value > 16)
+				continue; /* a sled not at a function's entry */
+			if (nr == cap) {
+				cap = cap ? cap * 2 : 256;
+				void *p = realloc(sites, cap * sizeof(*sites));
+				if (!p) {
+					rc = -ENOMEM;
+					goto out;
+				}
+				sites = p;
+			}
+			struct uft_ftrace_site *st = &sites[nr++];
+			memset(st, 0, sizeof(*st));
+			st->addr = a;
+			st->func = info->dlpi_addr + s->value;
+			st->name = strdup(s->name);
+			if (!st->name) {
+				nr--;
+				rc = -ENOMEM;
+				goto out;
+			}
+			memcpy(st->orig, (const void *)a, UFT_FTRACE_SLED);
+		}
+	}
+	if (!nr)
+		goto out;
+	qsort(sites, nr, sizeof(*sites), by_addr);
+	size_t w = 0; /* one site per sled */
+	for (size_t k = 0; k < nr; k++)
+		if (!w || sites[w - 1].addr != sites[k].addr)
+			sites[w++] = sites[k];
+	nr = w;
+	uintptr_t stub = make_stubs(sites[0].addr, sites[nr - 1].addr + UFT_FTRACE_SLED, sites, nr);
+	struct uft_ftrace_obj *o = &uft_ftrace_objs[uft_ftrace_nr_objs];
+	if (!stub) {
+		/* Out of reach of any free page: kept without sites, so it is
+		 * not read again at every scan. */
+		for (size_t k = 0; k < nr; k++)
+			free((void *)sites[k].name);
+		free(sites);
+		sites = NULL;
+		nr = 0;
+		o->path = strdup(path);
+		o->base = info->dlpi_addr;
+		o->lo = 1;
+		o->hi = 0;
+		__atomic_store_n(&uft_ftrace_nr_objs, uft_ftrace_nr_objs + 1, __ATOMIC_RELEASE);
+		goto out;
+	}
+	o->path = strdup(path);
+	o->mod = info->dlpi_name && *info->dlpi_name ? module_name(o->path) : NULL;
+	o->base = info->dlpi_addr;
+	o->lo = sites[0].addr;
+	o->hi = sites[nr - 1].addr;
+	o->stub = stub;
+	o->stubs = stub + UFT_FTRACE_STUB_PAGE;
+	o->sites = sites;
+	o->nr = (uint32_t)nr;
+	sites = NULL;
+	__atomic_store_n(&uft_ftrace_nr_objs, uft_ftrace_nr_objs + 1, __ATOMIC_RELEASE);
+out:
+	if (sites) {
+		for (size_t k = 0; k < nr; k++)
+			free((void *)sites[k].name);
+		free(sites);
+	}
+	free(syms);
+	munmap((void *)f.m, f.size);
+	return rc;
+}
+
+struct scan {
+	bool *seen; /* objects still loaded */
+	int rc;
+};
+
+/* An object closed and loaded again at the same place has fresh code: its
+ * patched sleds are NOPs again. */
+static bool reloaded(const struct uft_ftrace_obj *o)
+{
+	for (uint32_t k = 0; k < o->nr; k++)
+		if (o->sites[k].patched)
+			return *(const uint8_t *)o->sites[k].addr !=
+			       (o->sites[k].patched == UFT_SLED_STUB ? 0xe9 : 0xe8);
+	return false;
+}
+
+uint32_t uft_ftrace_sites_gen;
+
+/* Gone, and every site looked up before is to be looked up again. */
+static void mark_gone(struct uft_ftrace_obj *o)
+{
+	o->gone = true;
+	__atomic_fetch_add(&uft_ftrace_sites_gen, 1, __ATOMIC_RELEASE);
+}
+
+static int each_object(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	struct scan *sc = arg;
+	const char *path = object_path(info);
+	if (strstr(path, "linux-vdso"))
+		return 0;
+	for (uint32_t i = 0; i < uft_ftrace_nr_objs; i++) {
+		struct uft_ftrace_obj *o = &uft_ftrace_objs[i];
+		if (!o->gone && o->base == info->dlpi_addr && strcmp(o->path, path) == 0) {
+			if (reloaded(o)) {
+				mark_gone(o);
+				continue;
+			}
+			sc->seen[i] = true;
+			return 0;
+		}
+	}
+	if (uft_ftrace_nr_objs >= UFT_FTRACE_MAX_OBJS)
+		return 0;
+	uint32_t before = uft_ftrace_nr_objs;
+	int rc = add_object(info);
+	if (rc)
+		sc->rc = rc;
+	if (uft_ftrace_nr_objs > before)
+		sc->seen[before] = true;
+	return 0;
+}
+
+int uft_ftrace_scan(void)
+{
+	static bool seen[UFT_FTRACE_MAX_OBJS];
+	memset(seen, 0, sizeof(seen));
+	struct scan sc = {seen, 0};
+	dl_iterate_phdr(each_object, &sc);
+	int n = 0;
+	for (uint32_t i = 0; i < uft_ftrace_nr_objs; i++) {
+		struct uft_ftrace_obj *o = &uft_ftrace_objs[i];
+		if (!seen[i] && !o->gone)
+			mark_gone(o);
+		if (!o->gone)
+			n += (int)o->nr;
+	}
+	return sc.rc ? sc.rc : n;
+}
+
+struct uft_ftrace_site *uft_ftrace_site_at(uintptr_t ret)
+{
+	uintptr_t a = ret - UFT_FTRACE_SLED;
+	uint32_t n = __atomic_load_n(&uft_ftrace_nr_objs, __ATOMIC_ACQUIRE);
+	for (uint32_t i = 0; i < n; i++) {
+		struct uft_ftrace_obj *o = &uft_ftrace_objs[i];
+		if (a < o->lo || a > o->hi || o->gone)
+			continue;
+		uint32_t lo = 0, hi = o->nr;
+		while (lo < hi) {
+			uint32_t mid = (lo + hi) / 2;
+			if (o->sites[mid].addr < a)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (lo < o->nr && o->sites[lo].addr == a)
+			return &o->sites[lo];
+	}
+	return NULL;
+}

@@ -1,0 +1,391 @@
+/* The tree's control files: tracers, tracing_on, buffer sizes, the clock,
+ * tracing_thresh, saved_cmdlines, error_log and README. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "wire/clocks.h"
+#include "runtime/core/runtime.h"
+#include "runtime/tracefs/tfs.h"
+
+static const char readme[] =
+    "tracing mini-HOWTO (uft: ftrace for user space):\n"
+    "\n"
+    "# echo 0 > tracing_on : quick way to disable tracing\n"
+    "# echo 1 > tracing_on : quick way to re-enable tracing\n"
+    "\n"
+    " Important files:\n"
+    "  trace\t\t\t- The static contents of the buffer\n"
+    "\t\t\t  To clear the buffer write into this file: echo > trace\n"
+    "  trace_pipe\t\t- A consuming read to see the contents of the buffer\n"
+    "  current_tracer\t- function and latency tracers\n"
+    "  available_tracers\t- list of configured tracers for current_tracer\n"
+    "  error_log\t- error log for failed commands (that support it)\n"
+    "  buffer_size_kb\t- view and modify size of per thread buffer\n"
+    "  buffer_total_size_kb  - view total size of all thread buffers\n"
+    "\n"
+    "  trace_clock\t\t- change the clock used to order events\n"
+    "       local:   Per thread TSC clock, scaled to ns like the kernel's local_clock\n"
+    "      global:   Synced across CPUs (same source: the TSC is synchronized)\n"
+    "     counter:   Not a clock, but just an increment\n"
+    "      uptime:   Jiffy counter from time of boot\n"
+    "        perf:   Same clock that perf events use\n"
+    "        mono:   CLOCK_MONOTONIC\n"
+    "    mono_raw:   CLOCK_MONOTONIC_RAW\n"
+    "        boot:   CLOCK_BOOTTIME\n"
+    "         tai:   CLOCK_TAI\n"
+    "     x86-tsc:   TSC cycle counter\n"
+    "\n"
+    "  tracing_thresh\t- Latency threshold in microseconds\n"
+    "  trace_options\t\t- Set format or modify how tracing happens\n"
+    "\t\t\t  Disable an option by prefixing 'no' to the\n"
+    "\t\t\t  option name\n"
+    "  saved_cmdlines_size\t- echo command number in here to store comm-pid list\n"
+    "  snapshot\t\t- Like 'trace' but shows the content of the static\n"
+    "\t\t\t  snapshot buffer. Read the contents for more\n"
+    "\t\t\t  information\n"
+    "  trace_marker\t\t- Writes into this file writes into the buffer\n"
+    "  trace_marker_raw\t\t- Writes into this file writes binary data into the buffer\n"
+    "  instances\t\t- Make sub-buffers with: mkdir instances/foo\n"
+    "\t\t\t  Remove sub-buffer with rmdir\n"
+    "  per_cpu/cpuN/\t\t- trace, trace_pipe, trace_pipe_raw, stats of one CPU\n"
+    "  set_event\t\t- Enables events by name written into it\n"
+    "\t\t\t  Can enable module events via: :mod:<module>\n"
+    "  set_event_pid\t- record events of these thread ids only\n"
+    "  set_event_notrace_pid\t- never record events of these thread ids\n"
+    "  events/\t\t- Directory containing all trace event subsystems:\n"
+    "      enable\t\t- Write 0/1 to enable/disable tracing of all events\n"
+    "  events/<system>/\t- Directory containing all trace events for <system>:\n"
+    "      enable\t\t- Write 0/1 to enable/disable tracing of all <system>\n"
+    "\t\t\t  events\n"
+    "      filter\t\t- If set, only events passing filter are traced\n"
+    "  events/<system>/<event>/\t- Directory containing control files for\n"
+    "\t\t\t  <event>:\n"
+    "      enable\t\t- Write 0/1 to enable/disable tracing of <event>\n"
+    "      filter\t\t- If set, only events passing filter are traced\n"
+    "      format\t\t- The layout of the event's records\n"
+    "      id\t\t- The event's type number (common_type)\n"
+    "      trigger\t\t- If set, a command to perform when event is hit\n"
+    "\t    Format: <trigger>[:count][if <filter>]\n"
+    "\t   trigger: traceon, traceoff\n"
+    "\t            enable_event:<system>:<event>\n"
+    "\t            disable_event:<system>:<event>\n"
+    "\t            stacktrace, snapshot, hist\n"
+    "      hist\t\t- The histograms of the event's hist triggers\n"
+    "\t    hist:keys=<field1[,field2,...]>[:values=<field1[,field2,...]>]\n"
+    "\t    [:sort=<field1[,field2]>][:size=#entries][:pause][:continue][:clear]\n"
+    "\t    "
+    "[:name=histname1][:<var>=<expr>][:onmatch(<system>.<event>).trace(<synthetic>,<params>)]\n"
+    "\t    [if <filter>]\n"
+    "  synthetic_events\t- Create/append/remove/show synthetic events\n"
+    "\t\t\t  Write into this file to define/undefine new synthetic events.\n"
+    "\t\t\t  example: echo 'myevent u64 lat; char name[]' >> synthetic_events\n"
+    "  dynamic_events\t\t- Create/append/remove/show the synthetic events as s: lines\n"
+    "  available_filter_functions - the functions the function tracers can patch\n"
+    "  set_ftrace_filter\t- trace only the functions written here\n"
+    "\t     accepts: names and globs (name*, *name, *name*), !glob removes\n"
+    "\t     modules: <glob>:mod:<library file name>\n"
+    "\t    triggers: <function>:<trigger>[:count] runs when the function is hit\n"
+    "\t     trigger: traceon, traceoff, snapshot, stacktrace, dump, cpudump\n"
+    "\t\t      enable_event:<system>:<event>, disable_event:<system>:<event>\n"
+    "\t     example: echo parse:traceoff:3 >> set_ftrace_filter\n"
+    "\t              (a counted traceon/traceoff counts only when it changes tracing_on)\n"
+    "\t      remove: echo '!<function>:<trigger>' >> set_ftrace_filter\n"
+    "  set_ftrace_notrace\t- never trace the functions written here (no triggers)\n"
+    "  set_ftrace_pid\t- function trace only these thread ids\n"
+    "  set_ftrace_notrace_pid\t- never function trace these thread ids\n"
+    "  set_graph_function\t- graph only these functions and what they call (function_graph)\n"
+    "  set_graph_notrace\t- leave out these functions and what they call (function_graph)\n"
+    "  max_graph_depth\t- deepest nesting the graph tracer records (0: no limit)\n"
+    "  enabled_functions\t- the functions patched now, with their users\n"
+    "  touched_functions\t- the functions ever patched, in the same form\n";
+
+static int show_readme(const struct tfs_node *n, FILE *out)
+{
+	fputs(readme, out);
+	return 0;
+}
+
+/* ---- tracers ---- */
+
+static int show_current_tracer(const struct tfs_node *n, FILE *out)
+{
+	fprintf(out, "%s\n", tfs_tracer_name(n->inst));
+	return 0;
+}
+
+static int write_current_tracer(const struct tfs_node *n, char *buf, size_t len, unsigned of)
+{
+	tfs_strip(buf, len);
+	while (*buf == ' ')
+		buf++;
+	return tfs_set_tracer(n->inst, buf);
+}
+
+/* ---- tracing_on ---- */
+
+static int show_tracing_on(const struct tfs_node *n, FILE *out)
+{
+	fprintf(out, "%u\n",
+		__atomic_load_n(&uft_buffers[n->inst->buffer].on, __ATOMIC_RELAXED) ? 1u : 0u);
+	return 0;
+}
+
+static int write_tracing_on(const struct tfs_node *n, char *buf, size_t len, unsigned of)
+{
+	unsigned long v;
+	tfs_strip(buf, len);
+	if (tfs_parse_ulong(buf, &v))
+		return -EINVAL;
+	__atomic_store_n(&uft_buffers[n->inst->buffer].on, v != 0, __ATOMIC_SEQ_CST);
+	if (n->inst->buffer == 0)
+		uft_buffer_update_fast();
+	return 0;
+}
+
+/* ---- buffer sizes ---- */
+
+#define MAX_RING_KB (1024ul * 1024ul) /* 1 GiB per thread ring */
+
+static int show_buffer_size(const struct tfs_node *n, FILE *out)
+{
+	fprintf(out, "%lu\n", (unsigned long)uft_buffers[n->inst->buffer].ring_pages * 4ul);
+	return 0;
+}
+
+static int write_buffer_size(const struct tfs_node *n, char *buf, size_t len, unsigned of)
+{
+	unsigned long kb;
+	tfs_strip(buf, len);
+	if (tfs_parse_ulong(buf, &kb) || kb == 0)
+		return -EINVAL;
+	if (kb > MAX_RING_KB)
+		return -ENOMEM;
+	/* Whole pages, at least two: a ring needs one to write and one to read. */
+	unsigned long pages = (kb + 3) / 4;
+	if (pages < 2)
+		pages = 2;
+	struct uft_buffer *b = &uft_buffers[n->inst->buffer];
+	if (b->ring_pages == pages)
+		return 0;
+	b->ring_pages = (uint32_t)pages;
+	/* Threads move to rings of the new size at their next event; what the
+	 * old rings hold stays readable. */
+	uft_buffer_new_generation(n->inst->buffer);
+	return 0;
+}
+
+static void add_ring_kb(void *ctx, struct uft_ring *r, uint32_t slot)
+{
+	*(unsigned long *)ctx += (unsigned long)r->nr_pages * 4ul;
+}
+
+static int show_buffer_total(const struct tfs_node *n, FILE *out)
+{
+	unsigned long kb = 0;
+	tfs_for_each_ring(n->inst->buffer, add_ring_kb, &kb);
+	fprintf(out, "%lu\n", kb);
+	return 0;
+}
+
+/* ---- trace_clock ---- */
+
+static int show_trace_clock(const struct tfs_node *n, FILE *out)
+{
+	char buf[256];
+	uft_clock_list((enum uft_clock)uft_buffers[n->inst->buffer].clock, buf, sizeof(buf));
+	fputs(buf, out);
+	return 0;
+}
+
+static int write_trace_clock(const struct tfs_node *n, char *buf, size_t len, unsigned of)
+{
+	tfs_strip(buf, len);
+	while (*buf == ' ')
+		buf++;
+	int c = uft_clock_by_name(buf);
+	if (c < 0)
+		return -EINVAL;
+	/* Even the clock in use: the kernel resets the buffers on every write. */
+	return tfs_set_clock(n->inst->buffer, c);
+}
+
+int tfs_set_clock(uint32_t buffer, int c)
+{
+	struct uft_buffer *b = &uft_buffers[buffer];
+	/* Stamps of two clocks cannot be ordered: the buffer starts empty, and
+	 * the snapshot too (still allocated if it was), as the kernel resets
+	 * both on every clock setting. */
+	tfs_trace_clear(buffer);
+	if (b->clock == (uint32_t)c) {
+		if (tfs_insts[buffer])
+			tfs_snapshot_empty(tfs_insts[buffer]);
+		return 0;
+	}
+	if (tfs_insts[buffer])
+		tfs_snapshot_free(tfs_insts[buffer]);
+	b->clock = (uint32_t)c;
+	uft_buffer_new_generation(buffer);
+	return 0;
+}
+
+/* ---- tracing_thresh ---- */
+
+static unsigned long tracing_thresh;
+
+static int show_thresh(const struct tfs_node *n, FILE *out)
+{
+	fprintf(out, "%lu\n", tracing_thresh);
+	return 0;
+}
+
+static int write_thresh(const struct tfs_node *n, char *buf, size_t len, unsigned of)
+{
+	unsigned long v;
+	tfs_strip(buf, len);
+	if (tfs_parse_ulong(buf, &v))
+		return -EINVAL;
+	tracing_thresh = v;
+	return 0;
+}
+
+/* ---- saved_cmdlines ---- */
+
+static unsigned long cmdlines_size = 128;
+
+static int show_cmdlines_size(const struct tfs_node *n, FILE *out)
+{
+	fprintf(out, "%lu\n", cmdlines_size);
+	return 0;
+}
+
+static int write_cmdlines_size(const struct tfs_node *n, char *buf, size_t len, unsigned of)
+{
+	unsigned long v;
+	tfs_strip(buf, len);
+	if (tfs_parse_ulong(buf, &v) || v == 0 || v > 32768)
+		return -EINVAL;
+	cmdlines_size = v;
+	return 0;
+}
+
+struct cmdlines {
+	int *tid;
+	char (*comm)[17];
+	size_t n;
+};
+
+/* Each thread once, with the comm of its newest ring. */
+static void add_cmdline(void *ctx, struct uft_ring *r, uint32_t slot)
+{
+	struct cmdlines *c = ctx;
+	if (r->tid <= 0)
+		return;
+	size_t i = 0;
+	while (i < c->n && c->tid[i] != r->tid)
+		i++;
+	if (i == c->n) {
+		void *a = realloc(c->tid, (c->n + 1) * sizeof(*c->tid));
+		if (!a)
+			return;
+		c->tid = a;
+		void *b = realloc(c->comm, (c->n + 1) * sizeof(*c->comm));
+		if (!b)
+			return;
+		c->comm = b;
+		c->tid[c->n++] = r->tid;
+	}
+	memcpy(c->comm[i], r->comm, 16);
+	c->comm[i][16] = 0;
+}
+
+/* The comms of the threads that wrote events: each ring carries its
+ * thread's; the last saved_cmdlines_size threads are shown. */
+static int show_cmdlines(const struct tfs_node *n, FILE *out)
+{
+	if (!tfs_opt(tfs_insts[0], "record-cmd"))
+		return 0;
+	struct cmdlines c = {0};
+	tfs_for_each_ring(TFS_ALL_BUFFERS, add_cmdline, &c);
+	size_t first = c.n > cmdlines_size ? c.n - cmdlines_size : 0;
+	for (size_t i = first; i < c.n; i++)
+		fprintf(out, "%d %s\n", c.tid[i], c.comm[i]);
+	free(c.tid);
+	free(c.comm);
+	return 0;
+}
+
+/* ---- error_log ---- */
+
+static int show_error_log(const struct tfs_node *n, FILE *out)
+{
+	return tfs_log_show(n->inst, out);
+}
+
+static int open_error_log(struct uft_tfs_handle *h)
+{
+	if (h->flags & UFT_TFS_TRUNC)
+		tfs_log_clear(h->n.inst);
+	return 0;
+}
+
+static int write_error_log(const struct tfs_node *n, char *buf, size_t len, unsigned of)
+{
+	tfs_log_clear(n->inst);
+	return 0;
+}
+
+const struct tfs_file tfs_core_files[] = {
+    {.name = "README", .dir = TFS_D_ROOT, .mode = 0444, .where = TFS_TOP_ONLY, .show = show_readme},
+    {.name = "available_tracers",
+     .dir = TFS_D_ROOT,
+     .mode = 0444,
+     .show = tfs_show_available_tracers},
+    {.name = "current_tracer",
+     .dir = TFS_D_ROOT,
+     .mode = 0644,
+     .show = show_current_tracer,
+     .write = write_current_tracer},
+    {.name = "tracing_on",
+     .dir = TFS_D_ROOT,
+     .mode = 0644,
+     .show = show_tracing_on,
+     .write = write_tracing_on},
+    {.name = "buffer_size_kb",
+     .dir = TFS_D_ROOT,
+     .mode = 0644,
+     .show = show_buffer_size,
+     .write = write_buffer_size},
+    {.name = "buffer_total_size_kb", .dir = TFS_D_ROOT, .mode = 0444, .show = show_buffer_total},
+    {.name = "trace_clock",
+     .dir = TFS_D_ROOT,
+     .mode = 0644,
+     .show = show_trace_clock,
+     .write = write_trace_clock},
+    {.name = "tracing_thresh",
+     .dir = TFS_D_ROOT,
+     .mode = 0644,
+     .where = TFS_TOP_ONLY,
+     .show = show_thresh,
+     .write = write_thresh},
+    {.name = "saved_cmdlines",
+     .dir = TFS_D_ROOT,
+     .mode = 0444,
+     .where = TFS_TOP_ONLY,
+     .show = show_cmdlines},
+    {.name = "saved_cmdlines_size",
+     .dir = TFS_D_ROOT,
+     .mode = 0644,
+     .where = TFS_TOP_ONLY,
+     .show = show_cmdlines_size,
+     .write = write_cmdlines_size},
+    {.name = "error_log",
+     .dir = TFS_D_ROOT,
+     .mode = 0644,
+     .show = show_error_log,
+     .write = write_error_log,
+     .open = open_error_log},
+    {.name = "buffer_size_kb", .dir = TFS_D_CPU, .mode = 0444, .show = show_buffer_size},
+    {0},
+};

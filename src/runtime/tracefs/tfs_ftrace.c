@@ -1,0 +1,926 @@
+/* The function tracers' files (tracefs.md §9): current_tracer's function and
+ * function_graph, available_filter_functions, set_ftrace_filter,
+ * set_ftrace_notrace, set_ftrace_pid, set_graph_function, set_graph_notrace,
+ * max_graph_depth and enabled_functions. Each change recomputes what every
+ * site must do (ftrace.h masks) and patches the difference. */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <errno.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/trigger/ftrace_filter.h"
+#include "util/glob.h"
+#include "wire/ring_reader.h"
+#include "runtime/ftrace/ftrace.h"
+#include "runtime/ftrace/ftrace_shadow.h"
+#include "runtime/core/registry.h"
+#include "runtime/core/runtime.h"
+#include "runtime/core/stack_event.h"
+#include "runtime/tracefs/tfs.h"
+#include "runtime/core/trigger_run.h"
+
+enum { TRACER_NOP, TRACER_FUNCTION, TRACER_GRAPH };
+static const char *const tracer_names[] = {"nop", "function", "function_graph"};
+
+static uint8_t tracer[UFT_MAX_BUFFERS];
+
+/* Per buffer: how many sites set_ftrace_filter holds (0: every function).
+ * The membership itself is a bit per buffer in `filt` / `notr`. */
+static uint32_t nr_filter[UFT_MAX_BUFFERS];
+static uint32_t filt_bits_cap;
+static uint32_t *filt, *notr; /* [flat site index], bit per buffer */
+
+/* Function commands, per buffer: an immutable list the hooks follow. */
+#define UNLIMITED UFT_FF_UNLIMITED
+
+struct probe {
+	const struct uft_ftrace_site *site;
+	const char *mod; /* its library's name, NULL: the program */
+	int cmd;
+	_Atomic long count;
+	/* enable_event/disable_event: the event state it flips, and the
+	 * event's names; NULL for the other commands. */
+	struct uft_evstate *target;
+	const char *tsys, *tev;
+};
+struct probes {
+	uint32_t nr;
+	struct probe p[];
+};
+static struct probes *probes[UFT_MAX_BUFFERS];
+
+static void retarget(uint32_t b, const struct probes *before, const struct probes *now);
+static int set_pid_list(struct uft_ftrace_pids **lists, uint32_t b, const int32_t *tids,
+			uint32_t nr);
+
+/* ---- the flat list of sites (available_filter_functions order) ---- */
+
+struct ref {
+	struct uft_ftrace_site *s;
+	const struct uft_ftrace_obj *o;
+};
+
+static struct ref *refs;
+static uint32_t nr_refs;
+
+/* Rescans the objects and rebuilds the flat list; the per-site filter bits
+ * follow the sites (new objects come last, so old indexes keep their sites). */
+static int refresh(void)
+{
+	int n = uft_ftrace_scan();
+	if (n < 0)
+		return n;
+	uint32_t total = 0;
+	for (uint32_t i = 0; i < uft_ftrace_nr_objs; i++)
+		total += uft_ftrace_objs[i].nr;
+	if (total > filt_bits_cap) {
+		uint32_t *f = realloc(filt, total * sizeof(*f));
+		if (!f)
+			return -ENOMEM;
+		filt = f;
+		uint32_t *t = realloc(notr, total * sizeof(*t));
+		if (!t)
+			return -ENOMEM;
+		notr = t;
+		memset(filt + filt_bits_cap, 0, (total - filt_bits_cap) * sizeof(*f));
+		memset(notr + filt_bits_cap, 0, (total - filt_bits_cap) * sizeof(*t));
+		filt_bits_cap = total;
+	}
+	struct ref *r = realloc(refs, (total ? total : 1) * sizeof(*r));
+	if (!r)
+		return -ENOMEM;
+	refs = r;
+	nr_refs = 0;
+	for (uint32_t i = 0; i < uft_ftrace_nr_objs; i++)
+		for (uint32_t k = 0; k < uft_ftrace_objs[i].nr; k++)
+			refs[nr_refs++] =
+			    (struct ref){&uft_ftrace_objs[i].sites[k], &uft_ftrace_objs[i]};
+	return 0;
+}
+
+static bool usable(uint32_t i)
+{
+	return !refs[i].o->gone;
+}
+
+/* "name" or "name [module]", as %ps prints a module's symbol. */
+static void put_name(FILE *out, uint32_t i)
+{
+	fputs(refs[i].s->name, out);
+	if (refs[i].o->mod)
+		fprintf(out, " [%s]", refs[i].o->mod);
+}
+
+/* ---- what each site does ---- */
+
+static void publish_probes(uint32_t b, struct probes *p)
+{
+	uft_ftrace_keep(probes[b]); /* a hook may be reading it */
+	__atomic_store_n(&probes[b], p, __ATOMIC_RELEASE);
+}
+
+/* Recomputes every site's masks from the tracers, the filters and the
+ * commands, then patches the difference. */
+static int update_sites_sync(bool sync, void (*stopped)(void *), void *ctx)
+{
+	uint32_t fnb = 0, grb = 0;
+	for (uint32_t b = 0; b < UFT_MAX_BUFFERS; b++) {
+		fnb |= (tracer[b] == TRACER_FUNCTION) << b;
+		grb |= (tracer[b] == TRACER_GRAPH) << b;
+	}
+	for (uint32_t i = 0; i < nr_refs; i++) {
+		struct uft_ftrace_site *s = refs[i].s;
+		uint32_t sel = 0, pr = 0;
+		for (uint32_t b = 0; b < UFT_MAX_BUFFERS; b++) {
+			bool in = (!nr_filter[b] || (filt[i] >> b & 1)) && !(notr[i] >> b & 1);
+			sel |= (uint32_t)in << b;
+			const struct probes *p = probes[b];
+			for (uint32_t k = 0; p && k < p->nr && !(pr >> b & 1); k++)
+				pr |= (uint32_t)(p->p[k].site == s) << b;
+		}
+		__atomic_store_n(&s->fn_mask, sel & fnb, __ATOMIC_RELAXED);
+		__atomic_store_n(&s->graph_mask, sel & grb, __ATOMIC_RELAXED);
+		__atomic_store_n(&s->probe, pr, __ATOMIC_RELAXED);
+	}
+	__atomic_store_n(&uft_ftrace_fn_buffers, fnb, __ATOMIC_RELAXED);
+	__atomic_store_n(&uft_ftrace_graph_buffers, grb, __ATOMIC_RELAXED);
+	return uft_ftrace_apply(sync, stopped, ctx);
+}
+
+static int update_sites(void)
+{
+	return update_sites_sync(false, NULL, NULL);
+}
+
+int tfs_ftrace_repatch(void)
+{
+	int rc = refresh();
+	return rc ? rc : update_sites();
+}
+
+static void clear_one_ring(void *ctx, struct uft_ring *r, uint32_t slot)
+{
+	uft_ring_clear(r);
+}
+
+/* While every thread is stopped outside the hooks: the buffer is emptied
+ * and the graph tracer's run changes, so no exit is ever written whose
+ * entry the clear removed. */
+static void clear_for_new_tracer(void *ctx)
+{
+	tfs_for_each_ring(*(uint32_t *)ctx, clear_one_ring, NULL);
+	__atomic_add_fetch(&uft_ftrace_graph_gen, 1, __ATOMIC_SEQ_CST);
+}
+
+/* ---- current_tracer, available_tracers ---- */
+
+const char *tfs_tracer_name(const struct tfs_inst *in)
+{
+	return tracer_names[tracer[in->buffer]];
+}
+
+int tfs_show_available_tracers(const struct tfs_node *n, FILE *out)
+{
+	/* The graph tracer runs at the top only, as in the kernel (6.1). */
+	fputs(n->inst->buffer == 0 ? "function_graph function nop\n" : "function nop\n", out);
+	return 0;
+}
+
+int tfs_set_tracer(struct tfs_inst *in, const char *name)
+{
+	int t = -1;
+	for (int i = 0; i < 3; i++)
+		if (strcmp(name, tracer_names[i]) == 0)
+			t = i;
+	if (t < 0 || (t == TRACER_GRAPH && in->buffer != 0))
+		return -EINVAL;
+	uint32_t b = in->buffer;
+	if (tracer[b] == t)
+		return 0;
+	int rc = refresh();
+	if (rc)
+		return rc;
+	if (t != TRACER_NOP && uft_session_start() != 0)
+		return -ENOMEM; /* the hooks write into the session's rings */
+	uint8_t old = tracer[b];
+	tracer[b] = (uint8_t)t;
+	/* The buffer starts empty for the new tracer: cleared while no hook
+	 * runs. Readers of trace_pipe keep what they had already taken. */
+	rc = update_sites_sync(true, clear_for_new_tracer, &b);
+	if (rc) {
+		tracer[b] = old;
+		update_sites();
+		return rc;
+	}
+	return 0;
+}
+
+void tfs_ftrace_instance_gone(struct tfs_inst *in)
+{
+	uint32_t b = in->buffer;
+	tracer[b] = TRACER_NOP;
+	nr_filter[b] = 0;
+	for (uint32_t i = 0; i < filt_bits_cap; i++) {
+		filt[i] &= ~(1u << b);
+		notr[i] &= ~(1u << b);
+	}
+	retarget(b, probes[b], NULL);
+	publish_probes(b, NULL);
+	set_pid_list(uft_ftrace_pids, b, NULL, 0);
+	set_pid_list(uft_ftrace_no_pids, b, NULL, 0);
+	__atomic_and_fetch(&uft_ftrace_fn_stack, ~(1u << b), __ATOMIC_RELAXED);
+	if (refresh() == 0)
+		update_sites();
+}
+
+/* ---- libraries loaded while a tracer runs ---- */
+
+/* libuft stands in front of dlopen() so that a library loaded while a tracer
+ * or a command is active is patched as it arrives, as the kernel patches a
+ * module at load. A dlopen() made while the tree is busy (by the tree
+ * itself, or racing a write) leaves it to the next write. */
+void *dlopen(const char *file, int mode)
+{
+	static void *(*real)(const char *, int);
+	if (!real)
+		real = (void *(*)(const char *, int))dlsym(RTLD_NEXT, "dlopen");
+	void *h = real ? real(file, mode) : NULL;
+	bool active = __atomic_load_n(&uft_ftrace_fn_buffers, __ATOMIC_RELAXED) ||
+		      __atomic_load_n(&uft_ftrace_graph_buffers, __ATOMIC_RELAXED);
+	for (uint32_t b = 0; !active && b < UFT_MAX_BUFFERS; b++)
+		active = __atomic_load_n(&probes[b], __ATOMIC_RELAXED) != NULL;
+	if (h && active && pthread_mutex_trylock(&tfs_lock) == 0) {
+		if (refresh() == 0)
+			update_sites();
+		tfs_unlock();
+	}
+	return h;
+}
+
+/* ---- available_filter_functions ---- */
+
+static int show_available(const struct tfs_node *n, FILE *out)
+{
+	int rc = refresh();
+	if (rc)
+		return rc;
+	for (uint32_t i = 0; i < nr_refs; i++) {
+		if (!usable(i))
+			continue;
+		put_name(out, i);
+		fputc('\n', out);
+	}
+	return 0;
+}
+
+/* ---- set_ftrace_filter and friends: the selection language ---- */
+
+enum set_kind { SET_FILTER, SET_NOTRACE, SET_GRAPH, SET_GRAPH_NOTRACE };
+
+/* Membership of site i in a set of buffer b. */
+static bool member(enum set_kind k, uint32_t b, uint32_t i)
+{
+	switch (k) {
+	case SET_FILTER:
+		return filt[i] >> b & 1;
+	case SET_NOTRACE:
+		return notr[i] >> b & 1;
+	case SET_GRAPH:
+		return refs[i].s->graph_start;
+	default:
+		return refs[i].s->graph_skip;
+	}
+}
+
+static bool glob_ok(const char *pat, const char *s)
+{
+	return uft_glob_match(pat, strlen(pat), s, strlen(s));
+}
+
+/* Whether site i matches `func` (a glob or the line number of
+ * available_filter_functions) and, if mod is set, the module glob (a
+ * leading '!' negates it). */
+static bool matches(uint32_t i, const char *func, const char *mod, unsigned long line)
+{
+	if (!usable(i))
+		return false;
+	if (line)
+		return line == i + 1;
+	if (!glob_ok(func, refs[i].s->name))
+		return false;
+	if (!mod)
+		return true;
+	bool neg = mod[0] == '!';
+	const char *m = refs[i].o->mod;
+	bool hit = m && glob_ok(mod + neg, m);
+	return neg ? !hit : hit;
+}
+
+/* Whether probe x is the command token t names at site s: same function
+ * and command and, for enable_event/disable_event, the same event by name
+ * (its state may be an older one: the event's library was closed). */
+static bool same_cmd(const struct probe *x, const struct uft_ftrace_site *s,
+		     const struct uft_ff_token *t)
+{
+	return x->site == s && x->cmd == t->cmd &&
+	       (!t->sys || (strcmp(x->tsys, t->sys) == 0 && strcmp(x->tev, t->event) == 0));
+}
+
+/* One `glob:command[:count]` token (set_ftrace_filter only). `pending` is
+ * the buffer's new command list, built before anything is published. */
+static int command_token(struct tfs_inst *in, const struct uft_ff_token *t, struct probes **pending)
+{
+	const char *func = t->func;
+	bool remove = t->remove;
+	int c = t->cmd;
+	long count = t->count;
+	struct probes *p = *pending;
+	uint32_t hits = 0;
+	struct uft_evstate *target = NULL;
+	const char *tsys = NULL, *tev = NULL;
+	if (t->sys && !remove &&
+	    !(target = uft_registry_event_state(in->buffer, t->sys, t->event, &tsys, &tev)))
+		return -EINVAL; /* no such event */
+	if (remove) {
+		/* As the kernel's: no command of that kind here is ENODEV, none
+		 * on the functions named is EINVAL. */
+		bool any = false;
+		for (uint32_t k = 0; p && k < p->nr && !any; k++)
+			any = p->p[k].cmd == c;
+		if (!any)
+			return -ENODEV;
+	}
+	for (uint32_t i = 0; i < nr_refs; i++) {
+		if (!matches(i, func, NULL, 0))
+			continue;
+		if (remove) {
+			for (uint32_t k = 0; p && k < p->nr;) {
+				if (!same_cmd(&p->p[k], refs[i].s, t)) {
+					k++;
+					continue;
+				}
+				p->p[k] = p->p[p->nr - 1];
+				p->nr--;
+				hits++;
+			}
+			continue;
+		}
+		hits++;
+		uint32_t at = p ? p->nr : 0;
+		for (uint32_t k = 0; p && k < p->nr; k++)
+			if (same_cmd(&p->p[k], refs[i].s, t))
+				at = k;
+		if (!p || at == p->nr) {
+			uint32_t nr = p ? p->nr : 0;
+			struct probes *q = realloc(p, sizeof(*q) + (nr + 1) * sizeof(q->p[0]));
+			if (!q)
+				return -ENOMEM;
+			if (!p)
+				q->nr = 0;
+			p = q;
+			*pending = p;
+		}
+		p->p[at].site = refs[i].s;
+		p->p[at].mod = refs[i].o->mod;
+		p->p[at].cmd = c;
+		atomic_store(&p->p[at].count, count);
+		p->p[at].target = target;
+		p->p[at].tsys = tsys;
+		p->p[at].tev = tev;
+		if (at == p->nr)
+			p->nr++;
+	}
+	if (!hits)
+		return -EINVAL;
+	if (!remove && c == UFT_FF_SNAPSHOT && tfs_snapshot_alloc(in) != 0)
+		return -ENOMEM;
+	if (!remove && c == UFT_FF_STACKTRACE)
+		uft_stack_prepare();
+	if (!remove && (c == UFT_FF_DUMP || c == UFT_FF_CPUDUMP))
+		tfs_triggers_start_thread(); /* prints what the hook asks for */
+	if (!remove && uft_session_start() != 0)
+		return -ENOMEM;
+	return 0;
+}
+
+struct set_file {
+	enum set_kind kind;
+};
+
+static enum set_kind kind_of(const struct tfs_node *n)
+{
+	const char *name = n->file->name;
+	if (strcmp(name, "set_ftrace_filter") == 0)
+		return SET_FILTER;
+	if (strcmp(name, "set_ftrace_notrace") == 0)
+		return SET_NOTRACE;
+	if (strcmp(name, "set_graph_function") == 0)
+		return SET_GRAPH;
+	return SET_GRAPH_NOTRACE;
+}
+
+/* Stores a new membership of a set (one byte per flat site). */
+static void store_set(enum set_kind k, uint32_t b, const uint8_t *sel)
+{
+	uint32_t n = 0;
+	for (uint32_t i = 0; i < nr_refs; i++) {
+		n += sel[i];
+		switch (k) {
+		case SET_FILTER:
+			filt[i] = (filt[i] & ~(1u << b)) | ((uint32_t)sel[i] << b);
+			break;
+		case SET_NOTRACE:
+			notr[i] = (notr[i] & ~(1u << b)) | ((uint32_t)sel[i] << b);
+			break;
+		case SET_GRAPH:
+			refs[i].s->graph_start = sel[i];
+			break;
+		default:
+			refs[i].s->graph_skip = sel[i];
+		}
+	}
+	if (k == SET_FILTER)
+		nr_filter[b] = n;
+	if (k == SET_GRAPH)
+		__atomic_store_n(&uft_ftrace_graph_starts, n, __ATOMIC_RELAXED);
+}
+
+static struct probes *copy_probes(uint32_t b, int *err)
+{
+	const struct probes *p = probes[b];
+	if (!p || !p->nr)
+		return NULL;
+	struct probes *q = malloc(sizeof(*q) + p->nr * sizeof(q->p[0]));
+	if (!q) {
+		*err = -ENOMEM;
+		return NULL;
+	}
+	q->nr = p->nr;
+	for (uint32_t k = 0; k < p->nr; k++) {
+		q->p[k].site = p->p[k].site;
+		q->p[k].mod = p->p[k].mod;
+		q->p[k].cmd = p->p[k].cmd;
+		atomic_store(&q->p[k].count, atomic_load(&p->p[k].count));
+		q->p[k].target = p->p[k].target;
+		q->p[k].tsys = p->p[k].tsys;
+		q->p[k].tev = p->p[k].tev;
+	}
+	return q;
+}
+
+static bool has_probe(const struct probes *p, const struct probe *x)
+{
+	for (uint32_t k = 0; p && k < p->nr; k++)
+		if (p->p[k].site == x->site && p->p[k].cmd == x->cmd && p->p[k].target == x->target)
+			return true;
+	return false;
+}
+
+/* enable_event/disable_event put their target in soft mode while they
+ * exist: references for those `now` adds, released for those it drops. */
+static void retarget(uint32_t b, const struct probes *before, const struct probes *now)
+{
+	for (uint32_t k = 0; now && k < now->nr; k++)
+		if (now->p[k].target && !has_probe(before, &now->p[k]))
+			uft_registry_soft_ref(b, now->p[k].target, true);
+	for (uint32_t k = 0; before && k < before->nr; k++)
+		if (before->p[k].target && !has_probe(now, &before->p[k]))
+			uft_registry_soft_ref(b, before->p[k].target, false);
+}
+
+/* One write: every token applies to a copy; all of it or nothing is kept. */
+static int write_set(const struct tfs_node *n, char *buf, size_t len, unsigned of)
+{
+	enum set_kind k = kind_of(n);
+	uint32_t b = n->inst->buffer;
+	int rc = refresh();
+	if (rc)
+		return rc;
+	uint8_t *sel = malloc(nr_refs ? nr_refs : 1);
+	if (!sel)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < nr_refs; i++)
+		sel[i] = member(k, b, i);
+	struct probes *pending = NULL;
+	bool cmds = false;
+	char *save = NULL;
+	for (char *tok = strtok_r(buf, " \t\n\r\f\v", &save); tok && !rc;
+	     tok = strtok_r(NULL, " \t\n\r\f\v", &save)) {
+		struct uft_ff_token t;
+		rc = uft_ff_parse_token(tok, &t);
+		if (rc)
+			break;
+		if (t.cmd != UFT_FF_SELECT) {
+			if (k != SET_FILTER) {
+				rc = -EINVAL;
+				break;
+			}
+			if (!cmds) {
+				pending = copy_probes(b, &rc);
+				cmds = true;
+				if (rc)
+					break;
+			}
+			rc = command_token(n->inst, &t, &pending);
+			continue;
+		}
+		if (t.line > nr_refs) {
+			rc = -EINVAL;
+			break;
+		}
+		uint32_t hits = 0;
+		for (uint32_t i = 0; i < nr_refs; i++) {
+			if (!matches(i, t.func, t.mod, t.line))
+				continue;
+			hits++;
+			sel[i] = !t.remove;
+		}
+		if (!hits)
+			rc = -EINVAL;
+	}
+	if (!rc) {
+		store_set(k, b, sel);
+		if (cmds) {
+			retarget(b, probes[b], pending);
+			publish_probes(b, pending);
+		}
+		rc = update_sites();
+	} else {
+		free(pending);
+	}
+	free(sel);
+	return rc;
+}
+
+/* `>` empties the set at open, as the kernel's does (commands stay). */
+static int open_set(struct uft_tfs_handle *h)
+{
+	if (!(h->flags & UFT_TFS_WRITE) || !(h->flags & UFT_TFS_TRUNC) ||
+	    (h->flags & UFT_TFS_APPEND))
+		return 0;
+	int rc = refresh();
+	if (rc)
+		return rc;
+	uint8_t *none = calloc(nr_refs ? nr_refs : 1, 1);
+	if (!none)
+		return -ENOMEM;
+	store_set(kind_of(&h->n), h->n.inst->buffer, none);
+	free(none);
+	return update_sites();
+}
+
+static int show_set(const struct tfs_node *n, FILE *out)
+{
+	enum set_kind k = kind_of(n);
+	uint32_t b = n->inst->buffer;
+	int rc = refresh();
+	if (rc)
+		return rc;
+	uint32_t shown = 0;
+	for (uint32_t i = 0; i < nr_refs; i++) {
+		if (!member(k, b, i) || !usable(i))
+			continue;
+		put_name(out, i);
+		fputc('\n', out);
+		shown++;
+	}
+	if (!shown)
+		fputs(k == SET_FILTER || k == SET_GRAPH ? "#### all functions enabled ####\n"
+							: "#### no functions disabled ####\n",
+		      out);
+	const struct probes *p = k == SET_FILTER ? probes[b] : NULL;
+	for (uint32_t j = 0; p && j < p->nr; j++) {
+		long c = atomic_load(&p->p[j].count);
+		/* %ps of the function, as the kernel prints it: with its module. */
+		fputs(p->p[j].site->name, out);
+		if (p->p[j].mod)
+			fprintf(out, " [%s]", p->p[j].mod);
+		fprintf(out, ":%s", uft_ff_cmd_name(p->p[j].cmd));
+		if (p->p[j].target)
+			fprintf(out, ":%s:%s", p->p[j].tsys, p->p[j].tev);
+		if (c == UNLIMITED)
+			fputs(":unlimited\n", out);
+		else
+			fprintf(out, ":count=%ld\n", c);
+	}
+	return 0;
+}
+
+/* ---- function commands at run time (any thread, signal handlers too) ---- */
+
+static bool take_count(struct probe *p)
+{
+	long c = atomic_load_explicit(&p->count, memory_order_relaxed);
+	for (;;) {
+		if (c == UNLIMITED)
+			return true;
+		if (c <= 0)
+			return false;
+		if (atomic_compare_exchange_weak_explicit(
+			&p->count, &c, c - 1, memory_order_relaxed, memory_order_relaxed))
+			return true;
+	}
+}
+
+void uft_ftrace_probe_hit(const struct uft_ftrace_site *s, uint32_t buffers, void *ra)
+{
+	for (; buffers; buffers &= buffers - 1) {
+		uint32_t b = (uint32_t)__builtin_ctz(buffers);
+		struct probes *p = __atomic_load_n(&probes[b], __ATOMIC_ACQUIRE);
+		for (uint32_t k = 0; p && k < p->nr; k++) {
+			struct probe *pr = &p->p[k];
+			if (pr->site != s)
+				continue;
+			bool on = __atomic_load_n(&uft_buffers[b].on, __ATOMIC_RELAXED);
+			switch (pr->cmd) {
+			case UFT_FF_TRACEON:
+			case UFT_FF_TRACEOFF:
+				/* Counted only when it changes the state, as the kernel's. */
+				if (on == (pr->cmd == UFT_FF_TRACEON) || !take_count(pr))
+					break;
+				uft_trig_set_tracing(b, pr->cmd == UFT_FF_TRACEON);
+				break;
+			case UFT_FF_SNAPSHOT:
+				if (take_count(pr))
+					uft_trig_request_snapshot(b);
+				break;
+			case UFT_FF_STACKTRACE:
+				if (take_count(pr))
+					uft_stack_record(b, ra); /* from the traced function up */
+				break;
+			case UFT_FF_DUMP:
+			case UFT_FF_CPUDUMP:
+				if (take_count(pr))
+					uft_trig_request_dump(
+					    b, pr->cmd == UFT_FF_DUMP ? -1 : (int)uft_writer_cpu());
+				break;
+			case UFT_FF_ENABLE_EVENT:
+			case UFT_FF_DISABLE_EVENT: {
+				/* Counted only when it changes the state, as the kernel's. */
+				bool enable = pr->cmd == UFT_FF_ENABLE_EVENT;
+				uint32_t sd = atomic_load_explicit(&pr->target->soft_disabled,
+								   memory_order_relaxed);
+				if (enable == !sd || !take_count(pr))
+					break;
+				atomic_store_explicit(&pr->target->soft_disabled, !enable,
+						      memory_order_relaxed);
+				break;
+			}
+			}
+		}
+	}
+}
+
+/* ---- set_ftrace_pid, set_ftrace_notrace_pid ---- */
+
+#define PID_LIMIT 4194304ul
+
+/* The lists of a file: set_ftrace_pid's, or set_ftrace_notrace_pid's. */
+static struct uft_ftrace_pids **pid_lists(const struct tfs_node *n)
+{
+	return strcmp(n->file->name, "set_ftrace_notrace_pid") == 0 ? uft_ftrace_no_pids
+								    : uft_ftrace_pids;
+}
+
+static int show_ftrace_pid(const struct tfs_node *n, FILE *out)
+{
+	const struct uft_ftrace_pids *p = pid_lists(n)[n->inst->buffer];
+	if (!p) {
+		fputs("no pid\n", out);
+		return 0;
+	}
+	for (uint32_t i = 0; i < p->nr; i++)
+		fprintf(out, "%d\n", p->tid[i]);
+	return 0;
+}
+
+/* nr 0: no list (every thread), unless keep_empty: a list of none. */
+static int set_list(struct uft_ftrace_pids **lists, uint32_t b, const int32_t *tids, uint32_t nr,
+		    bool keep_empty)
+{
+	struct uft_ftrace_pids *p = NULL;
+	if (nr || keep_empty) {
+		p = malloc(sizeof(*p) + nr * sizeof(p->tid[0]));
+		if (!p)
+			return -ENOMEM;
+		p->nr = nr;
+		memcpy(p->tid, tids, nr * sizeof(*tids));
+	}
+	uft_ftrace_keep(lists[b]); /* a hook may be reading it */
+	__atomic_store_n(&lists[b], p, __ATOMIC_RELEASE);
+	return 0;
+}
+
+static int set_pid_list(struct uft_ftrace_pids **lists, uint32_t b, const int32_t *tids,
+			uint32_t nr)
+{
+	return set_list(lists, b, tids, nr, false);
+}
+
+static int open_ftrace_pid(struct uft_tfs_handle *h)
+{
+	if ((h->flags & UFT_TFS_WRITE) && (h->flags & UFT_TFS_TRUNC) &&
+	    !(h->flags & UFT_TFS_APPEND))
+		return set_pid_list(pid_lists(&h->n), h->n.inst->buffer, NULL, 0);
+	return 0;
+}
+
+/* Adds tids to a list (sorted, no duplicates); 0 or -ENOMEM. */
+static int add_pids(struct uft_ftrace_pids **lists, uint32_t b, const int32_t *add, uint32_t n)
+{
+	const struct uft_ftrace_pids *old = lists[b];
+	uint32_t nr = old ? old->nr : 0;
+	int32_t *tids = malloc((nr + n + 1) * sizeof(*tids));
+	if (!tids)
+		return -ENOMEM;
+	if (nr)
+		memcpy(tids, old->tid, nr * sizeof(*tids));
+	for (uint32_t k = 0; k < n; k++) { /* kept sorted, as the kernel shows them */
+		uint32_t at = 0;
+		while (at < nr && tids[at] < add[k])
+			at++;
+		if (at < nr && tids[at] == add[k])
+			continue;
+		memmove(tids + at + 1, tids + at, (nr - at) * sizeof(*tids));
+		tids[at] = add[k];
+		nr++;
+	}
+	int rc = set_pid_list(lists, b, tids, nr);
+	free(tids);
+	return rc;
+}
+
+static int write_ftrace_pid(const struct tfs_node *n, char *buf, size_t len, unsigned of)
+{
+	struct uft_ftrace_pids **lists = pid_lists(n);
+	uint32_t b = n->inst->buffer, nr = 0, cap = 16;
+	int32_t *tids = malloc(cap * sizeof(*tids));
+	if (!tids)
+		return -ENOMEM;
+	char *save = NULL;
+	for (char *t = strtok_r(buf, " \t\n\r\f\v", &save); t;
+	     t = strtok_r(NULL, " \t\n\r\f\v", &save)) {
+		unsigned long v;
+		if (tfs_parse_ulong(t, &v) || v >= PID_LIMIT) {
+			free(tids);
+			return -EINVAL;
+		}
+		if (nr == cap) {
+			int32_t *q = realloc(tids, (cap *= 2) * sizeof(*q));
+			if (!q) {
+				free(tids);
+				return -ENOMEM;
+			}
+			tids = q;
+		}
+		tids[nr++] = (int32_t)v;
+	}
+	/* A write without a pid clears the list. */
+	int rc = nr ? add_pids(lists, b, tids, nr) : set_pid_list(lists, b, NULL, 0);
+	free(tids);
+	return rc;
+}
+
+/* function-fork: a child process whose parent is in a buffer's
+ * set_ftrace_pid or set_ftrace_notrace_pid joins that list. */
+void tfs_ftrace_follow(const struct tfs_inst *in, int32_t parent, int32_t child)
+{
+	struct uft_ftrace_pids **all[] = {uft_ftrace_pids, uft_ftrace_no_pids};
+	for (int k = 0; k < 2; k++) {
+		const struct uft_ftrace_pids *p = all[k][in->buffer];
+		bool in_list = false;
+		for (uint32_t i = 0; p && i < p->nr && !in_list; i++)
+			in_list = p->tid[i] == parent;
+		if (in_list)
+			add_pids(all[k], in->buffer, &child, 1);
+	}
+}
+
+/* When the last thread leaves set_ftrace_pid the list stays, empty: no
+ * thread is traced then, as in the kernel, rather than every thread. */
+void tfs_ftrace_forget(const struct tfs_inst *in, int32_t tid)
+{
+	struct uft_ftrace_pids **all[] = {uft_ftrace_pids, uft_ftrace_no_pids};
+	for (int k = 0; k < 2; k++) {
+		const struct uft_ftrace_pids *p = all[k][in->buffer];
+		uint32_t at = 0;
+		while (p && at < p->nr && p->tid[at] != tid)
+			at++;
+		if (!p || at == p->nr)
+			continue;
+		int32_t *tids = malloc(p->nr * sizeof(*tids));
+		if (!tids)
+			continue;
+		uint32_t nr = 0;
+		for (uint32_t i = 0; i < p->nr; i++)
+			if (i != at)
+				tids[nr++] = p->tid[i];
+		set_list(all[k], in->buffer, tids, nr, k == 0);
+		free(tids);
+	}
+}
+
+/* ---- max_graph_depth ---- */
+
+static int show_max_depth(const struct tfs_node *n, FILE *out)
+{
+	fprintf(out, "%u\n", __atomic_load_n(&uft_ftrace_max_depth, __ATOMIC_RELAXED));
+	return 0;
+}
+
+static int write_max_depth(const struct tfs_node *n, char *buf, size_t len, unsigned of)
+{
+	unsigned long v;
+	tfs_strip(buf, len);
+	if (tfs_parse_ulong(buf, &v) || v > UINT32_MAX)
+		return -EINVAL;
+	__atomic_store_n(&uft_ftrace_max_depth, (uint32_t)v, __ATOMIC_RELAXED);
+	return 0;
+}
+
+/* ---- enabled_functions ---- */
+
+/* enabled_functions: the functions patched now; touched_functions: those
+ * ever patched, in the same form. */
+static int show_enabled(const struct tfs_node *n, FILE *out)
+{
+	int rc = refresh();
+	if (rc)
+		return rc;
+	bool ever = strcmp(n->file->name, "touched_functions") == 0;
+	for (uint32_t i = 0; i < nr_refs; i++) {
+		const struct uft_ftrace_site *s = refs[i].s;
+		if (!usable(i) || !(ever ? s->touched : s->patched))
+			continue;
+		/* One user per buffer tracing it, one for its commands. */
+		int users = __builtin_popcount(s->fn_mask | s->graph_mask) + (s->probe != 0);
+		put_name(out, i);
+		fprintf(out, " (%d)      \n", users);
+	}
+	return 0;
+}
+
+const struct tfs_file tfs_ftrace_files[] = {
+    {.name = "available_filter_functions",
+     .dir = TFS_D_ROOT,
+     .mode = 0444,
+     .where = TFS_TOP_ONLY,
+     .show = show_available},
+    {.name = "enabled_functions",
+     .dir = TFS_D_ROOT,
+     .mode = 0444,
+     .where = TFS_TOP_ONLY,
+     .show = show_enabled},
+    {.name = "touched_functions",
+     .dir = TFS_D_ROOT,
+     .mode = 0444,
+     .where = TFS_TOP_ONLY,
+     .show = show_enabled},
+    {.name = "set_ftrace_filter",
+     .dir = TFS_D_ROOT,
+     .mode = 0644,
+     .show = show_set,
+     .write = write_set,
+     .open = open_set},
+    {.name = "set_ftrace_notrace",
+     .dir = TFS_D_ROOT,
+     .mode = 0644,
+     .show = show_set,
+     .write = write_set,
+     .open = open_set},
+    {.name = "set_graph_function",
+     .dir = TFS_D_ROOT,
+     .mode = 0644,
+     .where = TFS_TOP_ONLY,
+     .show = show_set,
+     .write = write_set,
+     .open = open_set},
+    {.name = "set_graph_notrace",
+     .dir = TFS_D_ROOT,
+     .mode = 0644,
+     .where = TFS_TOP_ONLY,
+     .show = show_set,
+     .write = write_set,
+     .open = open_set},
+    {.name = "set_ftrace_pid",
+     .dir = TFS_D_ROOT,
+     .mode = 0644,
+     .show = show_ftrace_pid,
+     .write = write_ftrace_pid,
+     .open = open_ftrace_pid},
+    {.name = "set_ftrace_notrace_pid",
+     .dir = TFS_D_ROOT,
+     .mode = 0644,
+     .show = show_ftrace_pid,
+     .write = write_ftrace_pid,
+     .open = open_ftrace_pid},
+    {.name = "max_graph_depth",
+     .dir = TFS_D_ROOT,
+     .mode = 0644,
+     .where = TFS_TOP_ONLY,
+     .show = show_max_depth,
+     .write = write_max_depth},
+    {0},
+};

@@ -1,0 +1,117 @@
+/* Hist triggers in the tree (histograms.md §1, §5): the `hist:` commands
+ * written to events/SYSTEM/EVENT/trigger, with the kernel's errno values
+ * and error_log lines, and the read-only events/SYSTEM/EVENT/hist file.
+ *
+ * The registry keeps each histogram as a trigger of its event in one
+ * buffer; the engine (common/hist.h) compiles, updates and prints it.
+ * Reading `hist` while traced threads update is safe: the engine publishes
+ * an element (release) only once its key is written and the printer takes
+ * the sums as they are at that moment. Removed histograms are retired with
+ * the trigger, never freed, since a writer may still be in one. Triggers
+ * with the same `name=` share the table of the first (the registry). */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/filter/filter.h"
+#include "engine/hist/hist.h"
+#include "engine/trigger/trigger.h"
+#include "runtime/core/registry.h"
+#include "runtime/core/stack_event.h"
+#include "runtime/core/symtab.h"
+#include "runtime/tracefs/tfs.h"
+
+/* `.sym` and `.sym-offset` keys and the frames of stack keys name
+ * functions of this process, static ones included (symtab.c). */
+static int sym_lookup(void *ctx, uint64_t addr, bool offset, char *buf, size_t len)
+{
+	(void)ctx;
+	struct uft_symbol s;
+	if (uft_symbol_find((uintptr_t)addr, &s) != 0)
+		return -1;
+	if (!offset)
+		snprintf(buf, len, "%s", s.name);
+	else
+		snprintf(buf, len, "%s+0x%llx/0x%llx", s.name, (unsigned long long)(addr - s.start),
+			 (unsigned long long)s.size);
+	return 0;
+}
+
+static int show_hist(const struct tfs_node *n, FILE *out)
+{
+	const struct uft_hist_syms syms = {sym_lookup, NULL};
+	char *text = uft_registry_hist_text(n->inst->buffer, n->sys, n->ev, &syms);
+	if (!text)
+		return -ENOMEM;
+	fputs(text, out);
+	free(text);
+	return 0;
+}
+
+/* Logs an engine or registry failure the kernel's way: location
+ * "hist:SYSTEM:EVENT", the command as "hist:" + specification. */
+static void log_hist_error(const struct tfs_node *n, const char *cmd,
+			   const struct uft_hist_error *he)
+{
+	char loc[2 * TFS_NAME_MAX + 8];
+	snprintf(loc, sizeof(loc), "hist:%s:%s", n->sys, n->ev);
+	if (he->err == -EOPNOTSUPP) {
+		char msg[128];
+		snprintf(msg, sizeof(msg), "%s not supported",
+			 he->unsupported ? he->unsupported : "this");
+		tfs_log_error(n->inst, loc, cmd, msg, (unsigned)he->pos);
+	} else if (he->in_filter) {
+		/* As any trigger's filter: the filter's own entry. */
+		size_t off = (size_t)he->filter_off <= strlen(cmd) ? (size_t)he->filter_off : 0;
+		tfs_log_error(
+		    n->inst, UFT_FILTER_ERR_LOC, cmd + off, uft_filter_strerror(he->filter.code),
+		    he->filter.code > 0 && he->filter.pos > 0 ? (unsigned)he->filter.pos : 0);
+	} else {
+		/* what the kernel logs on the way, even when the command works */
+		for (uint32_t i = 0; i < he->n_prior; i++)
+			tfs_log_error(n->inst, loc, cmd, uft_hist_strerror(he->prior[i].code),
+				      he->prior[i].pos > 0 ? (unsigned)he->prior[i].pos : 0);
+		if (he->code > 0)
+			tfs_log_error(n->inst, loc, cmd, uft_hist_strerror(he->code),
+				      he->pos > 0 ? (unsigned)he->pos : 0);
+	}
+}
+
+int tfs_hist_write(const struct tfs_node *n, const struct uft_trig_spec *sp)
+{
+	struct uft_hist_error he;
+	uft_registry_set_clock = tfs_set_clock;
+	/* A stack key unwinds at event time, signal handlers included: the
+	 * unwinder is loaded first (any command naming a stack will do). */
+	if (!sp->remove && strstr(sp->hist, "stacktrace"))
+		uft_stack_prepare();
+	int rc = uft_registry_hist_cmd(n->inst->buffer, n->sys, n->ev, sp->hist, sp->remove, &he);
+	/* A snapshot() action takes the instance's snapshot as a snapshot
+	 * trigger does: through the request the tree's thread serves. */
+	if (rc == 0 && !sp->remove && uft_registry_hist_snapshots(n->inst->buffer)) {
+		tfs_triggers_start_thread();
+		if (tfs_snapshot_alloc(n->inst) != 0)
+			return -ENOMEM;
+	}
+	if (rc == -ENOMEM || (rc == 0 && !he.n_prior))
+		return rc;
+	/* The command as the engine shows it: "hist:" + what follows. */
+	const char *spec = sp->hist;
+	if (strncmp(spec, "hist:", 5) == 0)
+		spec += 5;
+	else if (strcmp(spec, "hist") == 0)
+		spec += 4;
+	char *cmd;
+	if (asprintf(&cmd, "hist:%s", spec) < 0)
+		return -ENOMEM;
+	log_hist_error(n, cmd, &he);
+	free(cmd);
+	return rc == -EOPNOTSUPP ? -EINVAL : rc;
+}
+
+const struct tfs_file tfs_hist_files[] = {
+    {.name = "hist", .dir = TFS_D_EVENT, .mode = 0444, .where = TFS_NOT_FTRACE, .show = show_hist},
+    {0},
+};

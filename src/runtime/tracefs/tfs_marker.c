@@ -1,0 +1,132 @@
+/* trace_marker and trace_marker_raw: writes that become records, as the
+ * kernel's ftrace entries print (id 5) and raw_data (id 16). */
+#include <errno.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "wire/shm_layout.h"
+#include "runtime/core/registry.h"
+#include "runtime/core/runtime.h"
+#include "runtime/tracefs/tfs.h"
+#include "runtime/tracefs/tfs_marker.h"
+
+/* The longest text a marker record holds: a record's limit less the common
+ * header, the ip and the NUL. */
+#define MARKER_MAX (UFT_PAGE_DATA_SIZE - 24u - 16u - 1u)
+
+static volatile uint16_t print_gate, raw_gate;
+
+static const struct uft_field print_fields[] = {
+    {"unsigned long", "ip", 8, 8, 0, UFT_FIELD_SCALAR, 0},
+    {"char", "buf[]", 16, 0, 1, UFT_FIELD_ARRAY, 1},
+};
+
+static const struct uft_field raw_fields[] = {
+    {"unsigned int", "id", 8, 4, 0, UFT_FIELD_SCALAR, 0},
+    {"char", "buf[]", 12, 0, 1, UFT_FIELD_ARRAY, 1},
+};
+
+static struct uft_event print_event = {
+    .magic = UFT_EVENT_MAGIC,
+    .style = UFT_STYLE_STRUCT,
+    .gate = &print_gate,
+    .system = "ftrace",
+    .name = "print",
+    .fields = print_fields,
+    .nr_fields = 2,
+    .fixed_size = 16,
+    .print_fmt = "\"%ps: %s\", (void *)REC->ip, REC->buf",
+    .file = __FILE__,
+    .line = __LINE__,
+};
+
+static struct uft_event raw_event = {
+    .magic = UFT_EVENT_MAGIC,
+    .style = UFT_STYLE_STRUCT,
+    .gate = &raw_gate,
+    .system = "ftrace",
+    .name = "raw_data",
+    .fields = raw_fields,
+    .nr_fields = 2,
+    .fixed_size = 12,
+    .print_fmt = "\"id:%04x %08x\", REC->id, (int)REC->buf[0]",
+    .file = __FILE__,
+    .line = __LINE__,
+};
+
+void tfs_marker_init(void)
+{
+	uft_registry_add_fixed(&print_event, UFT_ID_PRINT);
+	uft_registry_add_fixed(&raw_event, UFT_ID_RAW_DATA);
+}
+
+static int write_marker(const struct tfs_node *n, char *buf, size_t len, unsigned of)
+{
+	if (!tfs_opt(n->inst, "markers"))
+		return -EINVAL;
+	size_t text = len > MARKER_MAX ? MARKER_MAX : len;
+	char body[MARKER_MAX + 2];
+	memcpy(body, buf, text);
+	if (!text || body[text - 1] != '\n')
+		body[text++] = '\n'; /* one line per write, as the kernel adds */
+	body[text] = 0;
+	struct {
+		struct uft_common_entry c;
+		uint64_t ip;
+	} head = {{0, 0, 0, 0}, UFT_MARKER_IP};
+	if (uft_session_start() != 0)
+		return -ENOMEM;
+	uft_write_to_buffer(n->inst->buffer, &print_event, &head, sizeof(head), body,
+			    (uint32_t)text + 1);
+	return (int)(len > MARKER_MAX ? MARKER_MAX : len);
+}
+
+static int write_marker_raw(const struct tfs_node *n, char *buf, size_t len, unsigned of)
+{
+	if (!tfs_opt(n->inst, "markers") || len < 4)
+		return -EINVAL;
+	if (len - 4 > MARKER_MAX)
+		return -EINVAL;
+	struct {
+		struct uft_common_entry c;
+		uint32_t id;
+	} __attribute__((packed)) head;
+	memset(&head, 0, sizeof(head));
+	memcpy(&head.id, buf, 4);
+	if (uft_session_start() != 0)
+		return -ENOMEM;
+	uft_write_to_buffer(n->inst->buffer, &raw_event, &head, sizeof(head), buf + 4,
+			    (uint32_t)(len - 4));
+	return (int)len;
+}
+
+int tfs_marker_render(FILE *f, const void *data, uint32_t len)
+{
+	const struct uft_common_entry *e = data;
+	const char *p = data;
+	if (e->type == UFT_ID_PRINT && len >= 16) {
+		size_t n = strnlen(p + 16, len - 16);
+		if (n && p[16 + n - 1] == '\n')
+			n--;
+		fputs("tracing_mark_write: ", f);
+		fwrite(p + 16, 1, n, f);
+		return 1;
+	}
+	if (e->type == UFT_ID_RAW_DATA && len >= 12) {
+		uint32_t id;
+		memcpy(&id, p + 8, 4);
+		fprintf(f, "# %x buf:", id);
+		for (uint32_t i = 12; i < len; i++)
+			fprintf(f, " %02x", (unsigned char)p[i]);
+		return 1;
+	}
+	return 0;
+}
+
+const struct tfs_file tfs_marker_files[] = {
+    {.name = "trace_marker", .dir = TFS_D_ROOT, .mode = 0220, .write = write_marker},
+    {.name = "trace_marker_raw", .dir = TFS_D_ROOT, .mode = 0220, .write = write_marker_raw},
+    {0},
+};

@@ -1,0 +1,68 @@
+/* Merges the per-CPU page streams of a trace.dat by timestamp. */
+#include "tracedat/record_iter.h"
+
+#include <errno.h>
+#include <stdlib.h>
+
+struct record_iter_cpu {
+	const struct tracedat_cpu *cpu;
+	uint64_t page_off;
+	struct uft_page_iter it;
+	struct uft_page_rec rec;
+	bool have;
+	bool started;
+};
+
+static void advance(struct record_iter_cpu *c, uint32_t page_size)
+{
+	for (;;) {
+		if (c->started && uft_page_iter_next(&c->it, &c->rec) > 0) {
+			c->have = true;
+			return;
+		}
+		if (c->started)
+			c->page_off += page_size;
+		c->started = true;
+		if (page_size == 0 || c->page_off + page_size > c->cpu->size) {
+			c->have = false;
+			return;
+		}
+		uft_page_iter_init(&c->it, c->cpu->data + c->page_off, page_size);
+	}
+}
+
+int record_iter_init(struct record_iter *it, const struct tracedat *td)
+{
+	it->page_size = td->page_size;
+	it->nr = td->nr_cpu_data;
+	it->cpus = calloc(it->nr ? it->nr : 1, sizeof(*it->cpus));
+	if (!it->cpus)
+		return -ENOMEM;
+	for (size_t i = 0; i < it->nr; i++) {
+		it->cpus[i].cpu = &td->cpus[i];
+		advance(&it->cpus[i], it->page_size);
+	}
+	return 0;
+}
+
+bool record_iter_next(struct record_iter *it, struct uft_page_rec *rec, int *cpu)
+{
+	struct record_iter_cpu *best = NULL;
+
+	for (size_t i = 0; i < it->nr; i++)
+		if (it->cpus[i].have && (!best || it->cpus[i].rec.ts < best->rec.ts))
+			best = &it->cpus[i];
+	if (!best)
+		return false;
+	*rec = best->rec;
+	*cpu = best->cpu->cpu;
+	advance(best, it->page_size);
+	return true;
+}
+
+void record_iter_free(struct record_iter *it)
+{
+	free(it->cpus);
+	it->cpus = NULL;
+	it->nr = 0;
+}

@@ -1,0 +1,26 @@
+/* Every record of a parsed trace.dat, all CPUs merged in time order. */
+#ifndef UFT_RECORD_ITER_H
+#define UFT_RECORD_ITER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "wire/page.h"
+#include "tracedat/tracedat.h"
+
+struct record_iter_cpu;
+
+struct record_iter {
+	uint32_t page_size;
+	size_t nr;
+	struct record_iter_cpu *cpus;
+};
+
+/* 0, or -ENOMEM. */
+int record_iter_init(struct record_iter *it, const struct tracedat *td);
+/* The next record (payload, length, timestamp) and its CPU; false at the end. */
+bool record_iter_next(struct record_iter *it, struct uft_page_rec *rec, int *cpu);
+void record_iter_free(struct record_iter *it);
+
+#endif

@@ -1,0 +1,103 @@
+#define _GNU_SOURCE
+#include "tracedat/trace_file.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <event-parse.h>
+
+static int cmp_comm(const void *a, const void *b)
+{
+	const int *x = a, *y = b;
+	return (*x > *y) - (*x < *y);
+}
+
+static void load_comms(struct trace_file *tf)
+{
+	const char *p = tf->td->cmdlines, *end = p + tf->td->cmdlines_len;
+	if (!p)
+		return;
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *eol = nl ? nl : end;
+		char line[64];
+		size_t n =
+		    (size_t)(eol - p) < sizeof(line) - 1 ? (size_t)(eol - p) : sizeof(line) - 1;
+		memcpy(line, p, n);
+		line[n] = 0;
+		int pid;
+		char comm[17];
+		if (sscanf(line, "%d %16[^\n]", &pid, comm) == 2) {
+			void *m = realloc(tf->comms, (tf->nr_comms + 1) * sizeof(*tf->comms));
+			if (!m)
+				break;
+			tf->comms = m;
+			tf->comms[tf->nr_comms].pid = pid;
+			memcpy(tf->comms[tf->nr_comms].comm, comm, sizeof(comm));
+			tf->nr_comms++;
+		}
+		p = eol + 1;
+	}
+	if (tf->nr_comms) /* no cmdlines: comms stays NULL, which qsort may not take */
+		qsort(tf->comms, tf->nr_comms, sizeof(*tf->comms), cmp_comm);
+}
+
+const char *trace_file_comm(void *arg, int pid)
+{
+	struct trace_file *tf = arg;
+	size_t lo = 0, hi = tf->nr_comms;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (tf->comms[mid].pid == pid)
+			return tf->comms[mid].comm;
+		if (tf->comms[mid].pid < pid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+int trace_file_open(struct trace_file *tf, const char *path, char *err, size_t errlen)
+{
+	memset(tf, 0, sizeof(*tf));
+	tf->td = tracedat_open(path, err, errlen);
+	if (!tf->td)
+		return -1;
+	tf->tep = tep_alloc();
+	if (!tf->tep) {
+		snprintf(err, errlen, "out of memory");
+		tracedat_free(tf->td);
+		return -1;
+	}
+	tep_set_long_size(tf->tep, tf->td->long_size ? tf->td->long_size : 8);
+	tep_set_page_size(tf->tep, (int)tf->td->page_size);
+	tep_set_file_bigendian(tf->tep, tf->td->big_endian ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
+	if (tf->td->header_page)
+		tep_parse_header_page(tf->tep, tf->td->header_page,
+				      (unsigned long)tf->td->header_page_len,
+				      tf->td->long_size ? tf->td->long_size : 8);
+	for (size_t i = 0; i < tf->td->nr_ftrace; i++)
+		tep_parse_event(tf->tep, tf->td->ftrace[i].text, tf->td->ftrace[i].len, "ftrace");
+	for (size_t i = 0; i < tf->td->nr_events; i++)
+		tep_parse_event(tf->tep, tf->td->events[i].text, tf->td->events[i].len,
+				tf->td->events[i].system);
+	if (tf->td->kallsyms)
+		tep_parse_kallsyms(tf->tep, tf->td->kallsyms);
+	if (tf->td->printk)
+		tep_parse_printk_formats(tf->tep, tf->td->printk);
+	load_comms(tf);
+	return 0;
+}
+
+void trace_file_close(struct trace_file *tf)
+{
+	if (tf->tep)
+		tep_free(tf->tep);
+	if (tf->td)
+		tracedat_free(tf->td);
+	free(tf->comms);
+	memset(tf, 0, sizeof(*tf));
+}

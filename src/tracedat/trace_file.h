@@ -1,0 +1,27 @@
+/* A trace.dat file opened for reading: the parsed file, a libtraceevent
+ * handle that knows all its event formats, and its saved comms. */
+#ifndef UFT_TRACE_FILE_H
+#define UFT_TRACE_FILE_H
+
+#include <stddef.h>
+
+#include "tracedat/tracedat.h"
+
+struct tep_handle;
+
+struct trace_file {
+	struct tracedat *td;
+	struct tep_handle *tep;
+	struct {
+		int pid;
+		char comm[17];
+	} * comms;
+	size_t nr_comms;
+};
+
+int trace_file_open(struct trace_file *tf, const char *path, char *err, size_t errlen);
+void trace_file_close(struct trace_file *tf);
+/* uft_comm_fn for output.h: the saved comm of a pid, or NULL. */
+const char *trace_file_comm(void *tf, int pid);
+
+#endif

@@ -1,0 +1,529 @@
+/* trace.dat version 6 writer (trace-dat.md §2). Pages are spooled to an
+ * unlinked temporary file beside the output while recording, because the
+ * metadata that precedes them is only complete at the end. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <sys/utsname.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "wire/page_headers.h"
+#include "tracedat/tracedat.h"
+
+/* Integers are stored in host order, which must be the file's (little endian). */
+_Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "little-endian hosts only");
+
+#define MAX_CPUS 65536
+#define COPY_CHUNK (256u * 1024u)
+
+struct wbuf {
+	uint8_t *p;
+	size_t len, cap;
+	bool oom;
+};
+
+struct wformat {
+	char *system;
+	char *text;
+	size_t len;
+};
+
+struct cpu_pages {
+	uint64_t *idx; /* page numbers in the spool file */
+	size_t n, cap;
+};
+
+struct tracedat_writer {
+	char *path;
+	bool created;
+	int fd;
+	int spool;
+	uint64_t spooled;
+	int nr_cpus;
+	uint32_t page_size;
+	char clock[64];
+	struct cpu_pages *cpus;
+	struct wformat *fmts;
+	size_t nr_fmts, cap_fmts;
+	struct wbuf cmdlines, options, kallsyms, printk;
+};
+
+static void wb_put(struct wbuf *b, const void *data, size_t len)
+{
+	if (b->oom || len == 0) /* len 0 may come with a NULL `data` */
+		return;
+	if (len > b->cap - b->len) {
+		size_t cap = b->cap ? b->cap : 4096;
+		while (cap - b->len < len)
+			cap *= 2;
+		uint8_t *p = realloc(b->p, cap);
+		if (!p) {
+			b->oom = true;
+			return;
+		}
+		b->p = p;
+		b->cap = cap;
+	}
+	memcpy(b->p + b->len, data, len);
+	b->len += len;
+}
+
+static void wb_u16(struct wbuf *b, uint16_t v)
+{
+	wb_put(b, &v, 2); /* host is little endian, as the file */
+}
+
+static void wb_u32(struct wbuf *b, uint32_t v)
+{
+	wb_put(b, &v, 4);
+}
+
+static void wb_u64(struct wbuf *b, uint64_t v)
+{
+	wb_put(b, &v, 8);
+}
+
+static void wb_str0(struct wbuf *b, const char *s)
+{
+	wb_put(b, s, strlen(s) + 1);
+}
+
+static void wb_zero(struct wbuf *b, size_t n)
+{
+	static const uint8_t zeros[64];
+	while (n) {
+		size_t k = n < sizeof(zeros) ? n : sizeof(zeros);
+		wb_put(b, zeros, k);
+		n -= k;
+	}
+}
+
+static void wb_free(struct wbuf *b)
+{
+	free(b->p);
+	memset(b, 0, sizeof(*b));
+}
+
+/* An anonymous file on the output's file system, so large traces don't fill
+ * a RAM-backed /tmp. */
+static int open_spool(const char *path)
+{
+	char *copy = strdup(path);
+	if (!copy)
+		return -1;
+	char *dir = dirname(copy);
+	int fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		char tmpl[4096];
+		if (snprintf(tmpl, sizeof(tmpl), "%s/.uft-spool-XXXXXX", dir) < (int)sizeof(tmpl)) {
+			fd = mkostemp(tmpl, O_CLOEXEC);
+			if (fd >= 0)
+				unlink(tmpl);
+		}
+	}
+	free(copy);
+	if (fd < 0) {
+		FILE *f = tmpfile();
+		if (f) {
+			fd = dup(fileno(f));
+			fclose(f);
+		}
+	}
+	return fd;
+}
+
+static bool valid_page_size(uint32_t ps)
+{
+	return ps >= 256 && ps <= (1u << 24) && (ps & (ps - 1)) == 0;
+}
+
+struct tracedat_writer *tracedat_writer_open(const char *path, int nr_cpus, uint32_t page_size,
+					     const char *clock)
+{
+	if (!path || nr_cpus < 1 || nr_cpus > MAX_CPUS || !valid_page_size(page_size) || !clock ||
+	    !clock[0] || strlen(clock) >= sizeof(((struct tracedat_writer *)0)->clock) ||
+	    strpbrk(clock, "[] \n")) {
+		errno = EINVAL;
+		return NULL;
+	}
+	struct tracedat_writer *w = calloc(1, sizeof(*w));
+	if (!w)
+		return NULL;
+	w->fd = w->spool = -1;
+	w->nr_cpus = nr_cpus;
+	w->page_size = page_size;
+	strcpy(w->clock, clock);
+	w->path = strdup(path);
+	w->cpus = calloc((size_t)nr_cpus, sizeof(*w->cpus));
+	if (!w->path || !w->cpus)
+		goto fail;
+	w->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (w->fd < 0)
+		goto fail;
+	w->created = true;
+	w->spool = open_spool(path);
+	if (w->spool < 0)
+		goto fail;
+	return w;
+fail:;
+	int e = errno ? errno : ENOMEM;
+	tracedat_writer_abort(w);
+	errno = e;
+	return NULL;
+}
+
+int tracedat_writer_add_format(struct tracedat_writer *w, const char *system,
+			       const char *format_text)
+{
+	if (!system || !system[0] || !format_text || !format_text[0])
+		return -EINVAL;
+	if (w->nr_fmts == w->cap_fmts) {
+		size_t cap = w->cap_fmts ? w->cap_fmts * 2 : 16;
+		struct wformat *f = realloc(w->fmts, cap * sizeof(*f));
+		if (!f)
+			return -ENOMEM;
+		w->fmts = f;
+		w->cap_fmts = cap;
+	}
+	struct wformat *f = &w->fmts[w->nr_fmts];
+	f->system = strdup(system);
+	f->len = strlen(format_text);
+	f->text = strdup(format_text);
+	if (!f->system || !f->text) {
+		free(f->system);
+		free(f->text);
+		return -ENOMEM;
+	}
+	w->nr_fmts++;
+	return 0;
+}
+
+int tracedat_writer_add_cmdline(struct tracedat_writer *w, int pid, const char *comm)
+{
+	char line[64];
+	if (!comm || strchr(comm, '\n'))
+		return -EINVAL;
+	int n = snprintf(line, sizeof(line), "%d %.16s\n", pid, comm);
+	wb_put(&w->cmdlines, line, (size_t)n);
+	return w->cmdlines.oom ? -ENOMEM : 0;
+}
+
+int tracedat_writer_add_option(struct tracedat_writer *w, uint16_t id, const void *data,
+			       uint32_t size)
+{
+	if (id == TRACEDAT_OPT_DONE || id == TRACEDAT_OPT_BUFFER || id == TRACEDAT_OPT_TRACECLOCK ||
+	    id == TRACEDAT_OPT_CPUCOUNT || id >= TRACEDAT_OPT_STRINGS || (size && !data))
+		return -EINVAL;
+	wb_u16(&w->options, id);
+	wb_u32(&w->options, size);
+	wb_put(&w->options, data, size);
+	return w->options.oom ? -ENOMEM : 0;
+}
+
+static int set_text(struct wbuf *b, const char *text, size_t len)
+{
+	if (len > UINT32_MAX || (len && !text))
+		return -EINVAL;
+	b->len = 0;
+	wb_put(b, text, len);
+	return b->oom ? -ENOMEM : 0;
+}
+
+int tracedat_writer_set_kallsyms(struct tracedat_writer *w, const char *text, size_t len)
+{
+	return set_text(&w->kallsyms, text, len);
+}
+
+int tracedat_writer_set_printk(struct tracedat_writer *w, const char *text, size_t len)
+{
+	return set_text(&w->printk, text, len);
+}
+
+int tracedat_writer_add_page(struct tracedat_writer *w, int cpu, const void *page)
+{
+	if (cpu < 0 || cpu >= w->nr_cpus || !page)
+		return -EINVAL;
+	struct cpu_pages *c = &w->cpus[cpu];
+	if (c->n == c->cap) {
+		size_t cap = c->cap ? c->cap * 2 : 64;
+		uint64_t *idx = realloc(c->idx, cap * sizeof(*idx));
+		if (!idx)
+			return -ENOMEM;
+		c->idx = idx;
+		c->cap = cap;
+	}
+	off_t off = (off_t)(w->spooled * w->page_size);
+	size_t done = 0;
+	while (done < w->page_size) {
+		ssize_t n = pwrite(w->spool, (const char *)page + done, w->page_size - done,
+				   off + (off_t)done);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return n < 0 ? -errno : -EIO;
+		done += (size_t)n;
+	}
+	c->idx[c->n++] = w->spooled++;
+	return 0;
+}
+
+static int write_all(int fd, const void *p, size_t len)
+{
+	while (len) {
+		ssize_t n = write(fd, p, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return n < 0 ? -errno : -EIO;
+		p = (const char *)p + n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+static int read_all(int fd, void *p, size_t len, off_t off)
+{
+	while (len) {
+		ssize_t n = pread(fd, p, len, off);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return n < 0 ? -errno : -EIO;
+		p = (char *)p + n;
+		len -= (size_t)n;
+		off += n;
+	}
+	return 0;
+}
+
+/* The trace_clock file as the kernel prints it, with the chosen clock marked. */
+static void put_clock_list(struct wbuf *b, const char *clock)
+{
+	static const char *const known[] = {"local", "global",	 "counter", "uptime", "perf",
+					    "mono",  "mono_raw", "boot",    "tai",    "x86-tsc"};
+	bool found = false;
+	for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++) {
+		bool sel = strcmp(known[i], clock) == 0;
+		found |= sel;
+		if (i)
+			wb_put(b, " ", 1);
+		if (sel)
+			wb_put(b, "[", 1);
+		wb_put(b, known[i], strlen(known[i]));
+		if (sel)
+			wb_put(b, "]", 1);
+	}
+	if (!found) {
+		wb_put(b, " [", 2);
+		wb_put(b, clock, strlen(clock));
+		wb_put(b, "]", 1);
+	}
+	wb_put(b, "\n", 2); /* newline and NUL */
+}
+
+static void put_formats(struct tracedat_writer *w, struct wbuf *m)
+{
+	uint32_t n = 0;
+	for (size_t i = 0; i < w->nr_fmts; i++)
+		n += strcmp(w->fmts[i].system, "ftrace") == 0;
+	wb_u32(m, n);
+	for (size_t i = 0; i < w->nr_fmts; i++) {
+		if (strcmp(w->fmts[i].system, "ftrace") == 0) {
+			wb_u64(m, w->fmts[i].len);
+			wb_put(m, w->fmts[i].text, w->fmts[i].len);
+		}
+	}
+
+	/* Systems in order of first appearance, each listing all its events. */
+	uint32_t nr_sys = 0;
+	for (size_t i = 0; i < w->nr_fmts; i++) {
+		const char *s = w->fmts[i].system;
+		bool first = strcmp(s, "ftrace") != 0;
+		for (size_t j = 0; first && j < i; j++)
+			first = strcmp(w->fmts[j].system, s) != 0;
+		nr_sys += first;
+	}
+	wb_u32(m, nr_sys);
+	for (size_t i = 0; i < w->nr_fmts; i++) {
+		const char *s = w->fmts[i].system;
+		bool first = strcmp(s, "ftrace") != 0;
+		for (size_t j = 0; first && j < i; j++)
+			first = strcmp(w->fmts[j].system, s) != 0;
+		if (!first)
+			continue;
+		uint32_t cnt = 0;
+		for (size_t j = i; j < w->nr_fmts; j++)
+			cnt += strcmp(w->fmts[j].system, s) == 0;
+		wb_str0(m, s);
+		wb_u32(m, cnt);
+		for (size_t j = i; j < w->nr_fmts; j++) {
+			if (strcmp(w->fmts[j].system, s) == 0) {
+				wb_u64(m, w->fmts[j].len);
+				wb_put(m, w->fmts[j].text, w->fmts[j].len);
+			}
+		}
+	}
+}
+
+/* Everything up to and including the "[clock]" block, padded so that the
+ * per-CPU data that follows starts page aligned. */
+static void put_metadata(struct tracedat_writer *w, struct wbuf *m)
+{
+	static const uint8_t magic[] = {0x17, 0x08, 0x44};
+	char hp[512];
+	int hp_len = uft_header_page_format(hp, sizeof(hp), w->page_size);
+	const char *he = uft_header_event_text();
+
+	wb_put(m, magic, 3);
+	wb_put(m, "tracing", 7);
+	wb_str0(m, "6");
+	wb_put(m, "\0\x08", 2); /* little endian, long size 8 */
+	wb_u32(m, w->page_size);
+	wb_put(m, "header_page", 12);
+	wb_u64(m, (uint64_t)hp_len);
+	wb_put(m, hp, (size_t)hp_len);
+	wb_put(m, "header_event", 13);
+	wb_u64(m, strlen(he));
+	wb_put(m, he, strlen(he));
+	put_formats(w, m);
+	wb_u32(m, (uint32_t)w->kallsyms.len);
+	wb_put(m, w->kallsyms.p, w->kallsyms.len);
+	wb_u32(m, (uint32_t)w->printk.len);
+	wb_put(m, w->printk.p, w->printk.len);
+	wb_u64(m, w->cmdlines.len);
+	wb_put(m, w->cmdlines.p, w->cmdlines.len);
+	wb_u32(m, (uint32_t)w->nr_cpus);
+
+	wb_put(m, "options  ", 10);
+	struct wbuf clk = {0};
+	put_clock_list(&clk, w->clock);
+	wb_u16(m, TRACEDAT_OPT_TRACECLOCK);
+	wb_u32(m, (uint32_t)clk.len);
+	wb_put(m, clk.p, clk.len);
+	m->oom |= clk.oom;
+	wb_free(&clk);
+	wb_u16(m, TRACEDAT_OPT_CPUCOUNT);
+	wb_u32(m, 4);
+	wb_u32(m, (uint32_t)w->nr_cpus);
+	wb_put(m, w->options.p, w->options.len);
+	wb_u16(m, TRACEDAT_OPT_DONE);
+
+	wb_put(m, "flyrecord", 10);
+	size_t clock_len = strlen(w->clock) + 2;
+	uint64_t off = m->len + (uint64_t)w->nr_cpus * 16 + 8 + clock_len;
+	off = (off + w->page_size - 1) / w->page_size * w->page_size;
+	for (int cpu = 0; cpu < w->nr_cpus; cpu++) {
+		uint64_t size = (uint64_t)w->cpus[cpu].n * w->page_size;
+		wb_u64(m, off);
+		wb_u64(m, size);
+		off += size;
+	}
+	/* Present because TRACECLOCK is: trace-cmd parses its "[name]". */
+	wb_u64(m, clock_len);
+	wb_put(m, "[", 1);
+	wb_put(m, w->clock, strlen(w->clock));
+	wb_put(m, "]", 1);
+	wb_zero(m, (w->page_size - m->len % w->page_size) % w->page_size);
+}
+
+static int copy_pages(struct tracedat_writer *w)
+{
+	uint32_t per_chunk = COPY_CHUNK / w->page_size ? COPY_CHUNK / w->page_size : 1;
+	uint8_t *buf = malloc((size_t)per_chunk * w->page_size);
+	if (!buf)
+		return -ENOMEM;
+	int rc = 0;
+	for (int cpu = 0; cpu < w->nr_cpus && !rc; cpu++) {
+		struct cpu_pages *c = &w->cpus[cpu];
+		for (size_t i = 0; i < c->n && !rc;) {
+			/* Pages one CPU wrote in a row usually sit together in the spool. */
+			size_t k = 1;
+			while (k < per_chunk && i + k < c->n && c->idx[i + k] == c->idx[i] + k)
+				k++;
+			size_t bytes = k * w->page_size;
+			rc = read_all(w->spool, buf, bytes, (off_t)(c->idx[i] * w->page_size));
+			if (!rc)
+				rc = write_all(w->fd, buf, bytes);
+			i += k;
+		}
+	}
+	free(buf);
+	return rc;
+}
+
+static void free_writer(struct tracedat_writer *w)
+{
+	if (w->fd >= 0)
+		close(w->fd);
+	if (w->spool >= 0)
+		close(w->spool);
+	for (size_t i = 0; i < w->nr_fmts; i++) {
+		free(w->fmts[i].system);
+		free(w->fmts[i].text);
+	}
+	free(w->fmts);
+	if (w->cpus) {
+		for (int i = 0; i < w->nr_cpus; i++)
+			free(w->cpus[i].idx);
+		free(w->cpus);
+	}
+	wb_free(&w->cmdlines);
+	wb_free(&w->options);
+	wb_free(&w->kallsyms);
+	wb_free(&w->printk);
+	free(w->path);
+	free(w);
+}
+
+int tracedat_writer_close(struct tracedat_writer *w)
+{
+	if (!w)
+		return -EINVAL;
+	struct wbuf m = {0};
+	int rc = 0;
+	if (w->options.oom || w->cmdlines.oom || w->kallsyms.oom || w->printk.oom)
+		rc = -ENOMEM;
+	if (!rc) {
+		put_metadata(w, &m);
+		rc = m.oom ? -ENOMEM : write_all(w->fd, m.p, m.len);
+	}
+	wb_free(&m);
+	if (!rc)
+		rc = copy_pages(w);
+	if (!rc) {
+		int fd = w->fd;
+		w->fd = -1;
+		if (close(fd) != 0)
+			rc = -errno;
+	}
+	if (rc) {
+		tracedat_writer_abort(w);
+		return rc;
+	}
+	free_writer(w);
+	return 0;
+}
+
+void tracedat_writer_abort(struct tracedat_writer *w)
+{
+	if (!w)
+		return;
+	if (w->created)
+		unlink(w->path);
+	free_writer(w);
+}
+
+int tracedat_writer_add_uname(struct tracedat_writer *w)
+{
+	struct utsname u;
+	if (uname(&u) != 0)
+		return 0; /* the option is optional */
+	char buf[512];
+	int n =
+	    snprintf(buf, sizeof(buf), "%s %s %s %s", u.sysname, u.nodename, u.release, u.machine);
+	return tracedat_writer_add_option(w, TRACEDAT_OPT_UNAME, buf, (uint32_t)n + 1);
+}

@@ -1,0 +1,333 @@
+#include "wire/ring_reader.h"
+
+#include <stdatomic.h>
+#include <string.h>
+
+#include "wire/page.h"
+#include <uft/event.h>
+
+void uft_ring_cursor_init(struct uft_ring_cursor *c, const struct uft_ring *r)
+{
+	memset(c, 0, sizeof(*c));
+	c->generation = r->generation;
+}
+
+struct page_copy {
+	struct uft_slot_meta meta;
+	uint8_t page[UFT_SUBBUF_SIZE];
+};
+
+/* The copy of a page another thread may be rewriting is a seqlock read:
+ * validated afterwards, never trusted before. ThreadSanitizer is told so. */
+#if defined(__SANITIZE_THREAD__)
+#define UFT_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define UFT_TSAN 1
+#endif
+#endif
+#ifdef UFT_TSAN
+void AnnotateIgnoreReadsBegin(const char *file, int line);
+void AnnotateIgnoreReadsEnd(const char *file, int line);
+#define racy_reads_begin() AnnotateIgnoreReadsBegin(__FILE__, __LINE__)
+#define racy_reads_end() AnnotateIgnoreReadsEnd(__FILE__, __LINE__)
+#else
+#define racy_reads_begin() ((void)0)
+#define racy_reads_end() ((void)0)
+#endif
+
+/* Copies slot `idx` and its meta; false if the slot does not hold page `idx`
+ * yet (the writer is switching to it) or was reused before the copy was
+ * complete. */
+static bool copy_page(struct uft_ring *r, uint64_t idx, struct page_copy *out, bool partial)
+{
+	const char *src = uft_ring_page(r, idx);
+	struct uft_slot_meta *m = &r->meta[idx % r->nr_pages];
+	/* The writer names the page in its slot after the page header, so a
+	 * commit word read after this is the page's own, not its predecessor's. */
+	if (idx && __atomic_load_n(&m->seq_lo, __ATOMIC_ACQUIRE) != (uint32_t)idx)
+		return false;
+	uint64_t commit = atomic_load_explicit((_Atomic uint64_t *)(src + 8), memory_order_acquire);
+	uint32_t len = (uint32_t)(commit & UFT_RB_COMMIT_MASK);
+	if (len > UFT_PAGE_DATA_SIZE)
+		len = UFT_PAGE_DATA_SIZE;
+	racy_reads_begin();
+	out->meta.first_entry = m->first_entry;
+	out->meta.cpu = m->cpu;
+	out->meta.seq_lo = (uint32_t)idx;
+	if (partial) {
+		memcpy(out->page, src, UFT_PAGE_HDR_SIZE + len);
+		memset(out->page + UFT_PAGE_HDR_SIZE + len, 0, UFT_PAGE_DATA_SIZE - len);
+		uint64_t c = len;
+		memcpy(out->page + 8, &c, 8);
+	} else {
+		memcpy(out->page, src, UFT_SUBBUF_SIZE);
+	}
+	racy_reads_end();
+	atomic_thread_fence(memory_order_acquire);
+	uint64_t p = atomic_load_explicit(&r->produced, memory_order_acquire);
+	return p < idx + r->nr_pages;
+}
+
+/* Ring units to the clock's units: raw TSC cycles become nanoseconds. */
+static inline uint64_t ring_time(const struct uft_ring *r, uint64_t ts)
+{
+	if (!r->ts_raw)
+		return ts;
+	return r->ts_zero + (uint64_t)(((unsigned __int128)ts * r->ts_mult) >> (r->ts_shift & 63));
+}
+
+uint64_t uft_ring_time(const struct uft_ring *r, uint64_t ts)
+{
+	return ring_time(r, ts);
+}
+
+/* Records before (clear_page, clear_off) were cleared by a reader of the
+ * buffer (`echo > trace`): skipped, and not counted as lost. */
+static inline bool cleared(const struct uft_ring *r, uint64_t page, uint32_t off)
+{
+	uint64_t cp =
+	    atomic_load_explicit(&((struct uft_ring *)r)->clear_page, memory_order_acquire);
+	if (page != cp)
+		return page < cp;
+	return off < atomic_load_explicit(&((struct uft_ring *)r)->clear_off, memory_order_relaxed);
+}
+
+/* Delivers the records of a page copy from the cursor's offset on. Returns
+ * the events delivered; *stop is set when the callback asked to stop. */
+static long deliver(const struct uft_ring *r, struct uft_ring_cursor *c, struct page_copy *pc,
+		    uft_ring_record_fn fn, void *ctx, bool *stop, bool *ended)
+{
+	struct uft_page_iter it;
+	struct uft_page_rec rec;
+	long n = 0;
+	uft_page_iter_init(&it, pc->page, UFT_SUBBUF_SIZE);
+	if (c->off == 0) {
+		c->cpu = pc->meta.cpu;
+		if (pc->meta.first_entry > c->next_entry) {
+			uint64_t gap = pc->meta.first_entry - c->next_entry;
+			c->missed += gap;
+			c->missed_pending += gap;
+			c->next_entry = pc->meta.first_entry;
+		}
+	} else {
+		uft_page_iter_seek(&it, c->off, c->ts);
+	}
+	*ended = false;
+	for (;;) {
+		uint32_t at = it.off;
+		if (uft_page_iter_next(&it, &rec) <= 0) {
+			*ended = true;
+			break;
+		}
+		if (*stop) { /* one past the last delivered: the page goes on */
+			it.off = at;
+			break;
+		}
+		const struct uft_common_entry *e = rec.data;
+		c->off = it.off;
+		c->ts = it.ts;
+		if (rec.len < sizeof(*e))
+			continue;
+		if (e->type == UFT_ID_CPU_MARK) {
+			if (rec.len >= sizeof(*e) + 4)
+				memcpy(&c->cpu, (const char *)rec.data + sizeof(*e), 4);
+			continue;
+		}
+		c->next_entry++;
+		if (cleared(r, c->page, at)) {
+			c->missed_pending = 0;
+			continue;
+		}
+		uint64_t lost = c->missed_pending;
+		c->missed_pending = 0;
+		c->delivered++;
+		n++;
+		if (fn(ctx, ring_time(r, rec.ts), c->cpu, rec.data, rec.len, lost))
+			*stop = true;
+	}
+	if (it.corrupt)
+		c->corrupt++;
+	if (*ended) {
+		c->off = it.off;
+		c->ts = it.ts;
+	}
+	return n;
+}
+
+long uft_ring_drain(struct uft_ring *r, struct uft_ring_cursor *c, bool partial,
+		    uft_ring_record_fn fn, void *ctx)
+{
+	static __thread struct page_copy pc;
+	long total = 0;
+	bool stop = false;
+	if (c->generation != r->generation)
+		uft_ring_cursor_init(c, r);
+	while (!stop) {
+		uint64_t p = atomic_load_explicit(&r->produced, memory_order_acquire);
+		uint64_t cons = atomic_load_explicit(&r->consumed, memory_order_acquire);
+		if (c->page < cons) {
+			/* The writer retired pages we had not read (overwrite mode). */
+			c->page = cons;
+			c->off = 0;
+			continue;
+		}
+		if (c->page < p) {
+			/* A copy is good if the writer had not moved on to reuse its slot
+			 * when the copy was done (copy_page checks `produced` after it). */
+			bool ended = true;
+			if (copy_page(r, c->page, &pc, false))
+				total += deliver(r, c, &pc, fn, ctx, &stop, &ended);
+			if (!ended)
+				break; /* the rest of the page is for the next call */
+			/* Release the slot; failing means the writer retired it first. */
+			uint64_t want = c->page;
+			atomic_compare_exchange_strong(&r->consumed, &want, want + 1);
+			c->page++;
+			c->off = 0;
+			continue;
+		}
+		if (partial && c->page == p) {
+			bool ended;
+			if (copy_page(r, c->page, &pc, true))
+				total += deliver(r, c, &pc, fn, ctx, &stop, &ended);
+		}
+		break;
+	}
+	atomic_store_explicit(&r->read_entries, c->delivered, memory_order_relaxed);
+	atomic_store_explicit(&r->wake_pending, 0, memory_order_relaxed);
+	return total;
+}
+
+long uft_ring_peek(struct uft_ring *r, uft_ring_record_fn fn, void *ctx)
+{
+	static __thread struct page_copy pc;
+	struct uft_ring_cursor c;
+	long total = 0;
+	bool stop = false;
+	uft_ring_cursor_init(&c, r);
+	uint64_t p = atomic_load_explicit(&r->produced, memory_order_acquire);
+	uint64_t start = atomic_load_explicit(&r->consumed, memory_order_acquire);
+	uint64_t cp = atomic_load_explicit(&r->clear_page, memory_order_acquire);
+	if (cp > start)
+		start = cp;
+	for (uint64_t idx = start; idx <= p && !stop; idx++) {
+		if (!copy_page(r, idx, &pc, idx == p))
+			continue; /* overwritten while we looked */
+		c.page = idx;
+		c.off = 0;
+		c.next_entry = pc.meta.first_entry; /* a snapshot reports no losses */
+		bool ended;
+		total += deliver(r, &c, &pc, fn, ctx, &stop, &ended);
+	}
+	return total;
+}
+
+void uft_ring_consumed_to(struct uft_ring *r, const struct uft_ring_cursor *c)
+{
+	uint64_t cp = atomic_load_explicit(&r->clear_page, memory_order_acquire);
+	uint32_t co = atomic_load_explicit(&r->clear_off, memory_order_relaxed);
+	if (c->page < cp || (c->page == cp && c->off <= co))
+		return;
+	atomic_store_explicit(&r->clear_off, c->off, memory_order_relaxed);
+	atomic_store_explicit(&r->clear_page, c->page, memory_order_release);
+}
+
+void uft_ring_clear(struct uft_ring *r)
+{
+	uint64_t p = atomic_load_explicit(&r->produced, memory_order_acquire);
+	const char *page = uft_ring_page(r, p);
+	/* A page whose slot does not name it yet is being set up by the writer:
+	 * its header's commit word is still its predecessor's, and nothing of
+	 * it is committed. */
+	uint64_t commit = 0;
+	if (!p ||
+	    __atomic_load_n(&r->meta[p % r->nr_pages].seq_lo, __ATOMIC_ACQUIRE) == (uint32_t)p)
+		commit = atomic_load_explicit((_Atomic uint64_t *)(page + 8), memory_order_acquire);
+	atomic_store_explicit(&r->clear_off, (uint32_t)(commit & UFT_RB_COMMIT_MASK),
+			      memory_order_relaxed);
+	atomic_store_explicit(&r->clear_page, p, memory_order_release);
+	r->overrun_base = atomic_load_explicit(&r->overrun, memory_order_relaxed);
+	/* Complete pages go back to the writer. */
+	uint64_t c = atomic_load_explicit(&r->consumed, memory_order_acquire);
+	while (c < p && !atomic_compare_exchange_weak(&r->consumed, &c, p))
+		;
+}
+
+long uft_ring_take_until(struct uft_ring *r, uint64_t limit, uft_ring_record_fn fn, void *ctx)
+{
+	static __thread struct page_copy pc;
+	long total = 0;
+	bool past = false, any = false;
+	uint64_t end_page = 0;
+	uint32_t end_off = 0;
+	uint64_t p = atomic_load_explicit(&r->produced, memory_order_acquire);
+	uint64_t start = atomic_load_explicit(&r->consumed, memory_order_acquire);
+	uint64_t cp = atomic_load_explicit(&r->clear_page, memory_order_acquire);
+	if (cp > start)
+		start = cp;
+	for (uint64_t idx = start; idx <= p && !past; idx++) {
+		if (!copy_page(r, idx, &pc, idx == p))
+			continue; /* overwritten while we looked */
+		struct uft_page_iter it;
+		struct uft_page_rec rec;
+		uint32_t cpu = pc.meta.cpu;
+		uft_page_iter_init(&it, pc.page, UFT_SUBBUF_SIZE);
+		for (;;) {
+			uint32_t at = it.off;
+			if (uft_page_iter_next(&it, &rec) <= 0)
+				break;
+			/* A ring's times never go backwards: the rest is later. */
+			if (rec.ts > limit) {
+				past = true;
+				break;
+			}
+			end_page = idx;
+			end_off = it.off;
+			any = true;
+			const struct uft_common_entry *e = rec.data;
+			if (rec.len < sizeof(*e))
+				continue;
+			if (e->type == UFT_ID_CPU_MARK) {
+				if (rec.len >= sizeof(*e) + 4)
+					memcpy(&cpu, (const char *)rec.data + sizeof(*e), 4);
+				continue;
+			}
+			if (cleared(r, idx, at))
+				continue;
+			total++;
+			if (fn(ctx, ring_time(r, rec.ts), cpu, rec.data, rec.len, 0)) {
+				past = true;
+				break;
+			}
+		}
+	}
+	if (!any)
+		return total;
+	struct uft_ring_cursor c = {.page = end_page, .off = end_off};
+	uft_ring_consumed_to(r, &c);
+	r->overrun_base = atomic_load_explicit(&r->overrun, memory_order_relaxed);
+	/* Complete pages before the new clear point go back to the writer. */
+	uint64_t cons = atomic_load_explicit(&r->consumed, memory_order_acquire);
+	while (cons < end_page && !atomic_compare_exchange_weak(&r->consumed, &cons, end_page))
+		;
+	return total;
+}
+
+uint64_t uft_ring_written(struct uft_ring *r)
+{
+	uint64_t p = atomic_load_explicit(&r->produced, memory_order_acquire);
+	struct page_copy *pc = &(struct page_copy){0};
+	if (!copy_page(r, p, pc, true))
+		return atomic_load(&r->entries);
+	struct uft_page_iter it;
+	struct uft_page_rec rec;
+	uint64_t n = p ? pc->meta.first_entry : 0;
+	uft_page_iter_init(&it, pc->page, UFT_SUBBUF_SIZE);
+	while (uft_page_iter_next(&it, &rec) > 0) {
+		const struct uft_common_entry *e = rec.data;
+		if (rec.len >= sizeof(*e) && e->type != UFT_ID_CPU_MARK)
+			n++;
+	}
+	return n;
+}

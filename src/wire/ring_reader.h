@@ -1,0 +1,60 @@
+/* Reading a thread ring from another process (or thread) without a lock: the
+ * produced/consumed protocol. A complete page is copied and then released by
+ * advancing `consumed` with compare-and-swap; the copy counts only if the
+ * release succeeds (the writer did not retire the page meanwhile). The page
+ * being written is read up to its commit word without releasing it. */
+#ifndef UFT_RING_READER_H
+#define UFT_RING_READER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "wire/shm_layout.h"
+
+struct uft_ring_cursor {
+	uint32_t generation;	 /* ring generation the cursor belongs to */
+	uint64_t page;		 /* page index to read next */
+	uint32_t off;		 /* data bytes of `page` already delivered */
+	uint64_t ts;		 /* timestamp at `off` */
+	uint32_t cpu;		 /* CPU in effect at `off` */
+	uint64_t next_entry;	 /* writer sequence number expected next */
+	uint64_t delivered;	 /* events handed to the callback */
+	uint64_t missed;	 /* events lost to overwrite before they were read */
+	uint64_t missed_pending; /* lost right before the next delivered event */
+	uint64_t corrupt;	 /* pages that failed to decode */
+};
+
+/* One event: its timestamp, CPU, payload (common header first) and the number
+ * of events of this ring lost right before it. Return non-zero to stop. */
+typedef int (*uft_ring_record_fn)(void *ctx, uint64_t ts, uint32_t cpu, const void *data,
+				  uint32_t len, uint64_t missed_before);
+
+void uft_ring_cursor_init(struct uft_ring_cursor *c, const struct uft_ring *r);
+/* Delivers what is readable now and consumes it; with `partial` also the
+ * committed part of the page being written. When the callback stops in the
+ * middle of a page, the rest of it is delivered by the next call. Returns the
+ * number of events delivered. */
+long uft_ring_drain(struct uft_ring *r, struct uft_ring_cursor *c, bool partial,
+		    uft_ring_record_fn fn, void *ctx);
+/* Delivers everything readable now without consuming it (the `trace` file's
+ * view): from the oldest unread page to what is committed of the current one,
+ * nothing before the ring's clear point. */
+long uft_ring_peek(struct uft_ring *r, uft_ring_record_fn fn, void *ctx);
+/* Hides everything committed so far from every reader and hands the complete
+ * pages back to the writer (`echo > trace`). */
+void uft_ring_clear(struct uft_ring *r);
+/* Moves the ring's clear point up to a consuming cursor, so what it read is
+ * gone for every reader, as a consuming read is in the kernel. */
+void uft_ring_consumed_to(struct uft_ring *r, const struct uft_ring_cursor *c);
+/* The snapshot of a time: delivers, as uft_ring_peek does, the records
+ * committed with a timestamp up to `limit` (in the ring's own units), then
+ * moves the clear point past them and hands their complete pages back to
+ * the writer; later records stay. Returns the number delivered. */
+long uft_ring_take_until(struct uft_ring *r, uint64_t limit, uft_ring_record_fn fn, void *ctx);
+/* A time in the ring's own units as readers deliver it (ns for raw TSC). */
+uint64_t uft_ring_time(const struct uft_ring *r, uint64_t ts);
+/* Events the writer committed, counted from its page metadata and the page it
+ * is on (exact once the writer is gone). */
+uint64_t uft_ring_written(struct uft_ring *r);
+
+#endif
