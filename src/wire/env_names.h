@@ -1,0 +1,33 @@
+/* The environment variables that carry settings from the uft tool (or the
+ * user) to libuft in a traced program, and the tool's own knobs: one name
+ * each, so the two sides cannot drift apart. README.md lists them for users. */
+#ifndef UFT_ENV_NAMES_H
+#define UFT_ENV_NAMES_H
+
+/* Set by `uft record` for the traced program. */
+#define UFT_ENV_RECORD "UFT_RECORD"		    /* the recorder's socket path */
+#define UFT_ENV_EVENTS "UFT_EVENTS"		    /* -e specs, enabled at start-up */
+#define UFT_ENV_FILTERS "UFT_FILTERS"		    /* -f filters of those specs */
+#define UFT_ENV_BUFFER_KB "UFT_BUFFER_KB"	    /* -b: ring size per thread */
+#define UFT_ENV_CLOCK "UFT_CLOCK"		    /* -C: the trace clock */
+#define UFT_ENV_MODE "UFT_MODE"			    /* overwrite or discard */
+#define UFT_ENV_TRACER "UFT_TRACER"		    /* -p: the current tracer */
+#define UFT_ENV_FTRACE_FILTER "UFT_FTRACE_FILTER"   /* -l */
+#define UFT_ENV_FTRACE_NOTRACE "UFT_FTRACE_NOTRACE" /* -n */
+#define UFT_ENV_GRAPH_FUNCTION "UFT_GRAPH_FUNCTION" /* -g */
+#define UFT_ENV_MAX_GRAPH_DEPTH "UFT_MAX_GRAPH_DEPTH"
+#define UFT_ENV_FUNC_STACK "UFT_FUNC_STACK"	/* --func-stack */
+#define UFT_ENV_LIST_FORMATS "UFT_LIST_FORMATS" /* `uft list` of a program */
+
+/* Read by libuft from the user's environment. */
+#define UFT_ENV_CTL "UFT_CTL"				/* 0: no control socket */
+#define UFT_ENV_TRACEFS "UFT_TRACEFS"			/* mount the tree here (FUSE) */
+#define UFT_ENV_FUSE_LIB "UFT_FUSE_LIB"			/* the FUSE door library to load */
+#define UFT_ENV_FUSE_ALLOW_OTHER "UFT_FUSE_ALLOW_OTHER" /* FUSE allow_other */
+#define UFT_ENV_RUNDIR "UFT_RUNDIR"			/* where control sockets live */
+
+/* The tool's own knobs. */
+#define UFT_ENV_RECORD_SPILL_MB "UFT_RECORD_SPILL_MB" /* recorder memory before spilling */
+#define UFT_ENV_SQLHIST_SEED "UFT_SQLHIST_SEED"	      /* sqlhist's random names */
+
+#endif
