@@ -1,4 +1,4 @@
-/* The client side of a traced process's control socket (common/ctl_proto.h):
+/* The client side of a traced process's control socket (wire/ctl_proto.h):
  * the tracefs calls of src/runtime/tracefs/tracefs.h, made from another process. Used by
  * `uft ctl`, `uft mount` and the live commands.
  *
@@ -16,7 +16,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "runtime/tracefs/tracefs.h"
+#include "wire/tree_calls.h"
 
 struct uft_ctl_conn;
 

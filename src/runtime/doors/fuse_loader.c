@@ -17,7 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "fuse/door.h"
+#include "wire/tree_calls.h"
 #include "runtime/doors/doors.h"
 #include "runtime/tracefs/tracefs.h"
 

@@ -15,32 +15,13 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "wire/tree_calls.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-enum uft_tfs_type {
-	UFT_TFS_FILE = 1,
-	UFT_TFS_DIR = 2,
-};
-
-struct uft_tfs_stat {
-	int type;      /* enum uft_tfs_type */
-	unsigned mode; /* permission bits as tracefs shows them (0444, 0644, 0200, 0750 ...) */
-};
-
-/* Open flags: the subset of open(2)'s that changes what a control file does. */
-enum {
-	UFT_TFS_READ = 1u << 0,
-	UFT_TFS_WRITE = 1u << 1,
-	UFT_TFS_TRUNC = 1u << 2,    /* O_TRUNC: `>` (clears trace, replaces set_event ...) */
-	UFT_TFS_APPEND = 1u << 3,   /* O_APPEND: `>>` */
-	UFT_TFS_NONBLOCK = 1u << 4, /* O_NONBLOCK: trace_pipe returns -EAGAIN when empty */
-};
-
 struct uft_tfs_handle; /* an open file */
-
-typedef int (*uft_tfs_dirent_fn)(void *ctx, const char *name, int type);
 
 int uft_tracefs_stat(const char *path, struct uft_tfs_stat *st);
 /* Calls fn for each entry of a directory (no "." or ".."); stops when fn
