@@ -141,8 +141,8 @@ static bool num_too_big(const char *digits, size_t n)
 	return n && atoi(digits) > UFT_PRINTF_MAX_WIDTH;
 }
 
-/* Rejects what printf and libtraceevent would not print alike. */
-static int check_spec(const struct spec *s, unsigned idx, char *err, size_t errlen)
+/* The conversion letter: one that printf and libtraceevent print alike. */
+static int check_conversion(const struct spec *s, unsigned idx, char *err, size_t errlen)
 {
 	int n = (int)s->len;
 	const char *sp = s->start;
@@ -179,6 +179,16 @@ static int check_spec(const struct spec *s, unsigned idx, char *err, size_t errl
 				(unsigned char)c);
 		return -EINVAL;
 	}
+	return 0;
+}
+
+/* What stands between the % and the letter: no '*', no n$, no flag or
+ * length the viewers cannot print, bounded numbers. */
+static int check_form(const struct spec *s, unsigned idx, char *err, size_t errlen)
+{
+	int n = (int)s->len;
+	const char *sp = s->start;
+
 	if (s->star) {
 		set_err(err, errlen,
 			"conversion %u '%.*s': '*' width or precision is not supported; write the "
@@ -218,6 +228,16 @@ static int check_spec(const struct spec *s, unsigned idx, char *err, size_t errl
 			MAX_SPEC);
 		return -EINVAL;
 	}
+	return 0;
+}
+
+/* %p, %c and %s take fewer decorations than numbers do. */
+static int check_letter_rules(const struct spec *s, unsigned idx, char *err, size_t errlen)
+{
+	int n = (int)s->len;
+	const char *sp = s->start;
+	char c = s->conv;
+
 	if (c == 'p') {
 		if (s->nflags || s->nwidth || s->has_prec || s->mod != LEN_NONE) {
 			set_err(err, errlen,
@@ -258,6 +278,18 @@ static int check_spec(const struct spec *s, unsigned idx, char *err, size_t errl
 		}
 	}
 	return 0;
+}
+
+/* Rejects what printf and libtraceevent would not print alike. */
+static int check_spec(const struct spec *s, unsigned idx, char *err, size_t errlen)
+{
+	int rc = check_conversion(s, idx, err, errlen);
+
+	if (!rc)
+		rc = check_form(s, idx, err, errlen);
+	if (!rc)
+		rc = check_letter_rules(s, idx, err, errlen);
+	return rc;
 }
 
 struct arg_type {
@@ -493,6 +525,73 @@ static int count_args(const char *fmt, uint32_t *nr, char *err, size_t errlen)
 	return 0;
 }
 
+/* The field of conversion s at p (the next argument), placed at *off. */
+static int add_field(struct uft_printf_layout *out, const char *fmt, const char *p,
+		     const struct spec *s, uint32_t *off, uint32_t *max_align)
+{
+	struct arg_type t = arg_type(s);
+	uint32_t i = out->nr_args;
+	struct uft_field *f = &out->fields[i];
+	char *name = field_name(fmt, p, i + 1, out->fields, i);
+
+	if (!name)
+		return -ENOMEM;
+	*off = align_up(*off, arg_align(&t));
+	if (arg_align(&t) > *max_align)
+		*max_align = arg_align(&t);
+	if (t.pkind == UFT_PARG_CHAR) {
+		/* "char" + name[2]: the format file prints arrays that way. */
+		char *arr = malloc(strlen(name) + 4);
+		if (!arr) {
+			free(name);
+			return -ENOMEM;
+		}
+		sprintf(arr, "%s[2]", name);
+		free(name);
+		name = arr;
+	}
+	f->type = t.type;
+	f->name = name;
+	f->offset = *off;
+	f->size = t.size;
+	f->is_signed = t.is_signed;
+	f->kind = t.kind;
+	f->elem_size = t.kind == UFT_FIELD_SCALAR ? 0 : 1;
+	out->kinds[i] = t.pkind;
+	if (t.pkind == UFT_PARG_STR)
+		out->null_text[i] = s->has_prec && atoi(s->prec) < 6 ? "" : "(null)";
+	out->offsets[i] = *off;
+	out->nr_strings += t.pkind == UFT_PARG_STR;
+	out->nr_args++;
+	*off += t.size;
+	return 0;
+}
+
+/* After the quoted format: the argument list, strings through __get_str. */
+static void print_fmt_args(struct sbuf *pf, const struct uft_printf_layout *out)
+{
+	/* libtraceevent reads \\" as an escaped quote; a trailing %.0s of ""
+	 * keeps a final backslash away from the closing quote. */
+	bool tail_bslash = pf->len >= 2 && !memcmp(pf->p + pf->len - 2, "\\\\", 2);
+	if (tail_bslash)
+		sb_str(pf, "%.0s");
+	sb_add(pf, "\"", 1);
+	for (uint32_t i = 0; i < out->nr_args; i++) {
+		const char *name = out->fields[i].name;
+		if (out->kinds[i] == UFT_PARG_STR) {
+			sb_str(pf, ", __get_str(");
+			sb_str(pf, name);
+			sb_str(pf, ")");
+		} else {
+			sb_str(pf, ", REC->");
+			/* Char arrays are referenced without their [2]. */
+			sb_add(pf, name, strcspn(name, "["));
+		}
+	}
+	if (tail_bslash)
+		sb_str(pf, ", \"\"");
+}
+
 int uft_printf_layout_parse(const char *fmt, struct uft_printf_layout *out, char *err,
 			    size_t errlen)
 {
@@ -531,63 +630,12 @@ int uft_printf_layout_parse(const char *fmt, struct uft_printf_layout *out, char
 			continue;
 		}
 		scan_spec(p, &s);
-		struct arg_type t = arg_type(&s);
-		uint32_t i = out->nr_args;
-		struct uft_field *f = &out->fields[i];
-		char *name = field_name(fmt, p, i + 1, out->fields, i);
-		if (!name)
+		if (add_field(out, fmt, p, &s, &off, &max_align))
 			goto nomem;
-		off = align_up(off, arg_align(&t));
-		if (arg_align(&t) > max_align)
-			max_align = arg_align(&t);
-		if (t.pkind == UFT_PARG_CHAR) {
-			/* "char" + name[2]: the format file prints arrays that way. */
-			char *arr = malloc(strlen(name) + 4);
-			if (!arr) {
-				free(name);
-				goto nomem;
-			}
-			sprintf(arr, "%s[2]", name);
-			free(name);
-			name = arr;
-		}
-		f->type = t.type;
-		f->name = name;
-		f->offset = off;
-		f->size = t.size;
-		f->is_signed = t.is_signed;
-		f->kind = t.kind;
-		f->elem_size = t.kind == UFT_FIELD_SCALAR ? 0 : 1;
-		out->kinds[i] = t.pkind;
-		if (t.pkind == UFT_PARG_STR)
-			out->null_text[i] = s.has_prec && atoi(s.prec) < 6 ? "" : "(null)";
-		out->offsets[i] = off;
-		out->nr_strings += t.pkind == UFT_PARG_STR;
-		out->nr_args++;
-		off += t.size;
 		sb_spec(&pf, &s);
 		p += s.len - 1;
 	}
-	/* libtraceevent reads \\" as an escaped quote; a trailing %.0s of ""
-	 * keeps a final backslash away from the closing quote. */
-	bool tail_bslash = pf.len >= 2 && !memcmp(pf.p + pf.len - 2, "\\\\", 2);
-	if (tail_bslash)
-		sb_str(&pf, "%.0s");
-	sb_add(&pf, "\"", 1);
-	for (uint32_t i = 0; i < out->nr_args; i++) {
-		const char *name = out->fields[i].name;
-		if (out->kinds[i] == UFT_PARG_STR) {
-			sb_str(&pf, ", __get_str(");
-			sb_str(&pf, name);
-			sb_str(&pf, ")");
-		} else {
-			sb_str(&pf, ", REC->");
-			/* Char arrays are referenced without their [2]. */
-			sb_add(&pf, name, strcspn(name, "["));
-		}
-	}
-	if (tail_bslash)
-		sb_str(&pf, ", \"\"");
+	print_fmt_args(&pf, out);
 	if (pf.oom)
 		goto nomem;
 	out->print_fmt = pf.p;

@@ -378,72 +378,75 @@ static int actions(struct join *j, const struct column *cols, FILE *m)
 	return rc;
 }
 
-static int join_cmds(struct join *j, struct uft_sql_out *out)
+/* Numbers the start event's captures first: they come first in the
+ * numbering of the variables. */
+static int number_captures(struct join *j, struct column *cols)
 {
 	const struct uft_sql *q = j->q;
-	const char *name = j->o->name ? j->o->name : "Anonymous";
-	struct column *cols = calloc(q->nr_sels, sizeof(*cols));
-	char *synth = NULL, *start = NULL, *end = NULL, *filter[2] = {NULL, NULL};
-	size_t slen = 0, elen = 0;
-	FILE *sm = NULL, *em = NULL;
-	int rc = cols ? 0 : -ENOMEM;
+	int rc = 0;
 
-	if (!rc && !is_name(name))
-		rc = sql_fail(j->err, 0, "'%s' cannot name a synthetic event", name);
-	if (!rc)
-		rc = join_keys(j);
-	for (size_t i = 0; !rc && i < q->nr_sels; i++)
-		rc = column(j, i, cols);
-	if (!rc) {
-		sm = open_memstream(&synth, &slen);
-		em = open_memstream(&end, &elen);
-		if (!sm || !em)
-			rc = -ENOMEM;
-	}
-	if (!rc) {
-		fprintf(sm, "s:%s", name);
-		fprintf(em, "hist:keys=%s:", j->keys[1]);
-	}
-	/* Start captures come first in the numbering. */
 	for (size_t i = 0; !rc && i < q->nr_sels; i++) {
 		char *tmp = NULL;
 		size_t tl = 0;
 		FILE *t = open_memstream(&tmp, &tl);
-		if (!t) {
-			rc = -ENOMEM;
-			break;
-		}
+		if (!t)
+			return -ENOMEM;
 		rc = operand(j, t, &cols[i].a);
 		if (!rc && q->sels[i].e.op)
 			rc = operand(j, t, &cols[i].b);
 		fclose(t);
 		free(tmp);
 	}
-	for (size_t i = 0; !rc && i < q->nr_sels; i++) {
-		struct column *c = &cols[i];
-		struct sql_rfield ts = {.ev = 1, .sp = SQL_SP_TS};
-		char def[256];
+	return rc;
+}
 
-		if (!is_name(c->label)) {
-			rc = sql_fail(j->err, q->sels[i].e.pos, "'%s' cannot name a field",
-				      c->label);
-			break;
-		}
-		c->n = ++j->n;
-		fprintf(em, "%s__%s_%u_%d=", i ? "," : "", c->label, j->rand, c->n);
-		rc = operand(j, em, &c->a);
-		if (!rc && q->sels[i].e.op) {
-			fputc(q->sels[i].e.op, em);
-			rc = operand(j, em, &c->b);
-		}
-		if (!rc &&
-		    sql_synth_field(is_ts(&c->a) || (q->sels[i].e.op && is_ts(&c->b)) ? &ts : &c->a,
-				    c->label, def, sizeof(def)))
-			rc = sql_fail(j->err, q->sels[i].e.pos, "'%s' has no synthetic event type",
-				      q->sels[i].e.a.text);
-		if (!rc)
-			fprintf(sm, " %s;", def);
+/* One selected column: a variable of the end event's trigger (em) and a field
+ * of the synthetic event (sm). */
+static int column_field(struct join *j, size_t i, struct column *c, FILE *sm, FILE *em)
+{
+	const struct uft_sql_sel *sel = &j->q->sels[i];
+	struct sql_rfield ts = {.ev = 1, .sp = SQL_SP_TS};
+	char def[256];
+	int rc;
+
+	if (!is_name(c->label))
+		return sql_fail(j->err, sel->e.pos, "'%s' cannot name a field", c->label);
+	c->n = ++j->n;
+	fprintf(em, "%s__%s_%u_%d=", i ? "," : "", c->label, j->rand, c->n);
+	rc = operand(j, em, &c->a);
+	if (!rc && sel->e.op) {
+		fputc(sel->e.op, em);
+		rc = operand(j, em, &c->b);
 	}
+	if (!rc && sql_synth_field(is_ts(&c->a) || (sel->e.op && is_ts(&c->b)) ? &ts : &c->a,
+				   c->label, def, sizeof(def)))
+		rc =
+		    sql_fail(j->err, sel->e.pos, "'%s' has no synthetic event type", sel->e.a.text);
+	if (!rc)
+		fprintf(sm, " %s;", def);
+	return rc;
+}
+
+/* The synthetic event's definition (*synth) and the end event's trigger
+ * (*end), with its actions and the WHERE terms of the end event; the start
+ * event's filter goes to filter[0]. */
+static int synth_and_end(struct join *j, const char *name, struct column *cols, char **synth,
+			 char **end, char *filter[2])
+{
+	const struct uft_sql *q = j->q;
+	size_t slen = 0, elen = 0;
+	FILE *sm = open_memstream(synth, &slen);
+	FILE *em = open_memstream(end, &elen);
+	int rc = sm && em ? 0 : -ENOMEM;
+
+	if (!rc) {
+		fprintf(sm, "s:%s", name);
+		fprintf(em, "hist:keys=%s:", j->keys[1]);
+	}
+	if (!rc)
+		rc = number_captures(j, cols);
+	for (size_t i = 0; !rc && i < q->nr_sels; i++)
+		rc = column_field(j, i, &cols[i], sm, em);
 	if (!rc)
 		rc = actions(j, cols, em);
 	if (!rc)
@@ -454,28 +457,58 @@ static int join_cmds(struct join *j, struct uft_sql_out *out)
 		rc = -ENOMEM;
 	if (em && fclose(em) && !rc)
 		rc = -ENOMEM;
-	if (!rc) {
-		size_t len = 0;
-		FILE *m = open_memstream(&start, &len);
-		if (!m)
-			rc = -ENOMEM;
-		for (size_t i = 0; m && i < j->nr_cap; i++)
-			fprintf(m, "%s__arg_%u_%d=%s", i ? "," : ":", j->rand, j->cap_n[i],
-				j->cap[i]);
-		if (m && filter[0])
-			fprintf(m, " if %s", filter[0]);
-		if (m && fclose(m))
-			rc = -ENOMEM;
+	return rc;
+}
+
+/* The start event's trigger: its keys, the captures, its filter. */
+static int start_cmd(struct join *j, const char *filter, char **out)
+{
+	char *vars = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&vars, &len);
+	int rc = 0;
+
+	if (!m)
+		return -ENOMEM;
+	for (size_t i = 0; i < j->nr_cap; i++)
+		fprintf(m, "%s__arg_%u_%d=%s", i ? "," : ":", j->rand, j->cap_n[i], j->cap[i]);
+	if (filter)
+		fprintf(m, " if %s", filter);
+	if (fclose(m))
+		rc = -ENOMEM;
+	if (!rc && asprintf(out, "hist:keys=%s%s", j->keys[0], vars) < 0) {
+		*out = NULL;
+		rc = -ENOMEM;
 	}
+	free(vars);
+	return rc;
+}
+
+static int join_cmds(struct join *j, struct uft_sql_out *out)
+{
+	const struct uft_sql *q = j->q;
+	const char *name = j->o->name ? j->o->name : "Anonymous";
+	struct column *cols = calloc(q->nr_sels, sizeof(*cols));
+	char *synth = NULL, *start = NULL, *end = NULL, *filter[2] = {NULL, NULL};
+	int rc = cols ? 0 : -ENOMEM;
+
+	if (!rc && !is_name(name))
+		rc = sql_fail(j->err, 0, "'%s' cannot name a synthetic event", name);
+	if (!rc)
+		rc = join_keys(j);
+	for (size_t i = 0; !rc && i < q->nr_sels; i++)
+		rc = column(j, i, cols);
+	if (!rc)
+		rc = synth_and_end(j, name, cols, &synth, &end, filter);
+	if (!rc)
+		rc = start_cmd(j, filter[0], &start);
 	if (!rc) {
 		rc = add(out, "dynamic_events", synth);
 		synth = NULL;
 	}
 	if (!rc) {
-		char *s = NULL;
-		if (asprintf(&s, "hist:keys=%s%s", j->keys[0], start) < 0)
-			s = NULL;
-		rc = add_trigger(out, j->evs->ev[0], s);
+		rc = add_trigger(out, j->evs->ev[0], start);
+		start = NULL;
 	}
 	if (!rc) {
 		rc = add_trigger(out, j->evs->ev[1], end);
