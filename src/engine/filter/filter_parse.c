@@ -191,6 +191,31 @@ static int prescan(struct uft_fparse *p)
 	return 0;
 }
 
+/* The predicate at i as the program's next operand, negated when inv.
+ * Returns the cursor after it or -errno. */
+static long add_pred(struct uft_fparse *p, struct build *b, size_t i, bool inv)
+{
+	if (b->n == UFT_FILTER_MAX_PREDS)
+		return uft_fparse_fail(p, UFT_FILTER_ERR_TOO_MANY_PREDS, i);
+	if (b->n == b->cap && grow(b)) {
+		p->err->code = -ENOMEM;
+		p->err->pos = 0;
+		return -ENOMEM;
+	}
+	long end = uft_fparse_pred(p, i, &b->preds[b->n], &b->mask[b->n]);
+	if (end < 0)
+		return end;
+	uint32_t k = b->n++;
+	b->slot[2 * k] = b->slot[2 * k + 1] = NIL;
+	b->vals[b->nv] = (struct operand){k, 2 * k, 2 * k, 2 * k + 1, 2 * k + 1};
+	if (inv)
+		negate(&b->vals[b->nv]);
+	b->nv++;
+	return end;
+}
+
+static int finish_walk(struct uft_fparse *p, struct build *b, size_t i, bool operand);
+
 /* Walks operands and operators as the kernel does, building the program. */
 static int walk(struct uft_fparse *p, struct build *b)
 {
@@ -219,22 +244,9 @@ static int walk(struct uft_fparse *p, struct build *b)
 				i++;
 				continue;
 			}
-			if (b->n == UFT_FILTER_MAX_PREDS)
-				return uft_fparse_fail(p, UFT_FILTER_ERR_TOO_MANY_PREDS, i);
-			if (b->n == b->cap && grow(b)) {
-				p->err->code = -ENOMEM;
-				p->err->pos = 0;
-				return -ENOMEM;
-			}
-			long end = uft_fparse_pred(p, i, &b->preds[b->n], &b->mask[b->n]);
+			long end = add_pred(p, b, i, inv);
 			if (end < 0)
 				return (int)end;
-			uint32_t k = b->n++;
-			b->slot[2 * k] = b->slot[2 * k + 1] = NIL;
-			b->vals[b->nv] = (struct operand){k, 2 * k, 2 * k, 2 * k + 1, 2 * k + 1};
-			if (inv)
-				negate(&b->vals[b->nv]);
-			b->nv++;
 			inv = false;
 			operand = false;
 			i = (size_t)end;
@@ -262,7 +274,13 @@ static int walk(struct uft_fparse *p, struct build *b)
 		}
 		return uft_fparse_fail(p, UFT_FILTER_ERR_TOO_MANY_PREDS, i);
 	}
+	return finish_walk(p, b, i, operand);
+}
 
+/* After the last token (the cursor at i): unbalanced parentheses, an empty
+ * filter and a dangling operator, then the jumps of the program patched. */
+static int finish_walk(struct uft_fparse *p, struct build *b, size_t i, bool operand)
+{
 	for (uint32_t k = 0; k < b->nops; k++)
 		if (b->ops[k] == OPS_PAREN || b->ops[k] == OPS_PAREN_NOT)
 			return uft_fparse_fail(p, UFT_FILTER_ERR_TOO_MANY_OPEN, i);
