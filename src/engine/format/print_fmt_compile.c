@@ -511,6 +511,100 @@ static int32_t expr(struct cc *c)
 }
 
 /* Splits the decoded format into text and conversions. */
+/* Literal text up to the next conversion, %% kept as one %. Returns the
+ * cursor after it or NULL. */
+static const char *text_seg(struct cc *c, struct pf_seg *s, const char *f)
+{
+	size_t n = 0;
+	const char *q = f;
+	char *t;
+	while (*q && (*q != '%' || q[1] == '%')) {
+		q += *q == '%' ? 2 : 1;
+		n++;
+	}
+	if (!(t = arena(c, n)))
+		return NULL;
+	s->kind = S_TEXT;
+	s->text = t;
+	for (; f < q; f += *f == '%' ? 2 : 1)
+		*t++ = *f;
+	return q;
+}
+
+/* The printf spec a conversion segment prints with, in the arena. */
+static int seg_spec(struct cc *c, struct pf_seg *s, const char *flags, char conv)
+{
+	static const char *const lens[] = {"hh", "h", "", "l", "ll"};
+	char spec[64];
+	int n = snprintf(spec, sizeof(spec), "%%%s", flags);
+	if (s->width >= 0)
+		n += snprintf(spec + n, sizeof(spec) - n, "%ld", (long)s->width);
+	if (s->prec >= 0)
+		n += snprintf(spec + n, sizeof(spec) - n, ".%ld", (long)s->prec);
+	snprintf(spec + n, sizeof(spec) - n, "%s%c", s->kind == S_INT ? lens[s->ls + 2] : "", conv);
+	char *t = arena(c, strlen(spec));
+	if (!t)
+		return -1;
+	strcpy(t, spec);
+	s->text = t;
+	return 0;
+}
+
+/* One conversion at f, the arg-th: flags, width, precision, length, letter.
+ * Returns the cursor after it or NULL (c says why). */
+static const char *conv_seg(struct cc *c, struct pf_seg *s, const char *f, uint32_t arg)
+{
+	const char *start = f++;
+	char flags[8];
+	size_t nf = 0;
+	while (*f && strchr("-0# +", *f)) {
+		if (nf < sizeof(flags) - 1 && !memchr(flags, *f, nf))
+			flags[nf++] = *f;
+		f++;
+	}
+	flags[nf] = '\0';
+	long width = -1, prec = -1;
+	if (isdigit((unsigned char)*f))
+		width = strtol(f, (char **)&f, 10);
+	if (*f == '.') {
+		f++;
+		prec = isdigit((unsigned char)*f) ? strtol(f, (char **)&f, 10) : 0;
+	}
+	if (width > PF_MAX_WIDTH || prec > PF_MAX_WIDTH) {
+		fail(c, "width or precision too large in '%.*s'", (int)(f - start), start);
+		return NULL;
+	}
+	int ls = 0;
+	for (;; f++) {
+		if (*f == 'h')
+			ls = ls > -2 ? ls - 1 : ls;
+		else if (*f == 'l')
+			ls = ls < 2 ? ls + 1 : ls;
+		else if (*f == 'z')
+			ls = 1;
+		else
+			break;
+	}
+	/* What libtraceevent prints as ">x<" instead. */
+	if (strchr(flags, '+') || strchr(flags, ' ') || (*f && strchr("jtLqZc", *f))) {
+		fail(c, "libtraceevent does not print '%.*s'", (int)(f - start + (*f != 0)), start);
+		return NULL;
+	}
+	char conv = *f;
+	if (!conv || !strchr("diuxXosp", conv)) {
+		fail(c, "unsupported conversion '%.*s'", (int)(f - start + (conv != 0)), start);
+		return NULL;
+	}
+	s->kind = conv == 's' ? S_STR : conv == 'p' ? S_PTR : S_INT;
+	s->ls = (int8_t)ls;
+	s->left = strchr(flags, '-') != NULL;
+	s->width = (int32_t)width;
+	s->prec = (int32_t)prec;
+	s->arg = (int32_t)arg;
+	return seg_spec(c, s, flags, conv) ? NULL : f + 1;
+}
+
+/* The format as segments; returns the number of conversions or -1. */
 static int split_format(struct cc *c, const char *f)
 {
 	struct uft_print_fmt *pf = c->pf;
@@ -519,81 +613,12 @@ static int split_format(struct cc *c, const char *f)
 		struct pf_seg *s = &pf->segs[pf->nsegs++];
 		memset(s, 0, sizeof(*s));
 		s->arg = -1;
-		if (*f != '%' || f[1] == '%') {
-			size_t n = 0;
-			const char *q = f;
-			char *t;
-			while (*q && (*q != '%' || q[1] == '%')) {
-				q += *q == '%' ? 2 : 1;
-				n++;
-			}
-			if (!(t = arena(c, n)))
-				return -1;
-			s->kind = S_TEXT;
-			s->text = t;
-			for (; f < q; f += *f == '%' ? 2 : 1)
-				*t++ = *f;
-			continue;
-		}
-		const char *start = f++;
-		char flags[8];
-		size_t nf = 0;
-		while (*f && strchr("-0# +", *f)) {
-			if (nf < sizeof(flags) - 1 && !memchr(flags, *f, nf))
-				flags[nf++] = *f;
-			f++;
-		}
-		flags[nf] = '\0';
-		long width = -1, prec = -1;
-		if (isdigit((unsigned char)*f))
-			width = strtol(f, (char **)&f, 10);
-		if (*f == '.') {
-			f++;
-			prec = isdigit((unsigned char)*f) ? strtol(f, (char **)&f, 10) : 0;
-		}
-		if (width > PF_MAX_WIDTH || prec > PF_MAX_WIDTH)
-			return fail(c, "width or precision too large in '%.*s'", (int)(f - start),
-				    start);
-		int ls = 0;
-		for (;; f++) {
-			if (*f == 'h')
-				ls = ls > -2 ? ls - 1 : ls;
-			else if (*f == 'l')
-				ls = ls < 2 ? ls + 1 : ls;
-			else if (*f == 'z')
-				ls = 1;
-			else
-				break;
-		}
-		/* What libtraceevent prints as ">x<" instead. */
-		if (strchr(flags, '+') || strchr(flags, ' ') || (*f && strchr("jtLqZc", *f)))
-			return fail(c, "libtraceevent does not print '%.*s'",
-				    (int)(f - start + (*f != 0)), start);
-		char conv = *f;
-		if (!conv || !strchr("diuxXosp", conv))
-			return fail(c, "unsupported conversion '%.*s'",
-				    (int)(f - start + (conv != 0)), start);
-		f++;
-		s->kind = conv == 's' ? S_STR : conv == 'p' ? S_PTR : S_INT;
-		s->ls = (int8_t)ls;
-		s->left = strchr(flags, '-') != NULL;
-		s->width = (int32_t)width;
-		s->prec = (int32_t)prec;
-		s->arg = (int32_t)nconv++;
-		static const char *const lens[] = {"hh", "h", "", "l", "ll"};
-		char spec[64];
-		int n = snprintf(spec, sizeof(spec), "%%%s", flags);
-		if (width >= 0)
-			n += snprintf(spec + n, sizeof(spec) - n, "%ld", width);
-		if (prec >= 0)
-			n += snprintf(spec + n, sizeof(spec) - n, ".%ld", prec);
-		snprintf(spec + n, sizeof(spec) - n, "%s%c", s->kind == S_INT ? lens[ls + 2] : "",
-			 conv);
-		char *t = arena(c, strlen(spec));
-		if (!t)
+		if (*f != '%' || f[1] == '%')
+			f = text_seg(c, s, f);
+		else
+			f = conv_seg(c, s, f, nconv++);
+		if (!f)
 			return -1;
-		strcpy(t, spec);
-		s->text = t;
 	}
 	return (int)nconv;
 }
