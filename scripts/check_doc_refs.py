@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Checks that every reference in the docs and in code comments resolves.
 
 Usage: scripts/check_doc_refs.py [ROOT]
@@ -189,7 +190,7 @@ def check_token(tree, tok, before):
             return None
         first = tok.split("/", 1)[0]
         if not tree.exists(tok) and not tree.suffix(tok):
-            # an upper-case word is a placeholder: tests/gen/NAME.c, cmd_NAME.c
+            # an upper-case word is a placeholder for any name (NAME, N)
             tok = PLACEHOLDER.sub("*", tok)
         if first in REPO_DIRS:
             if GLOB_CHARS.search(tok):

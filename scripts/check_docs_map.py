@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Checks that docs/ARCHITECTURE.md lists every source file and only those.
 
 Usage: scripts/check_docs_map.py [ROOT]

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """The files of a source tree, for the documentation checks.
 
 In a git work tree: the tracked files plus the untracked ones git does not
@@ -24,7 +25,7 @@ def tree_files(root):
         pass
     files = []
     for d, dirs, names in os.walk(root):
-        dirs[:] = [x for x in dirs if not x.startswith(".") and x not in ("build",)]
+        dirs[:] = [x for x in dirs if x not in (".git", "build")]
         for n in names:
             files.append(os.path.relpath(os.path.join(d, n), root))
     return sorted(files)
