@@ -111,7 +111,7 @@ def hash_comments(text):
     for ln, raw in enumerate(text.split("\n"), 1):
         if raw.startswith("#!"):
             continue
-        m = re.search(r"(^|\s)#(?![#{])", raw)
+        m = re.search(r"(^|\s)#(\s|$)", raw)
         if m and "$#" not in raw[: m.end()]:
             yield ln, raw[m.end():]
 
