@@ -1,5 +1,5 @@
 /* Fuzzes hist triggers and synthetic events over a recorded file
- * (tools/replay.c): the input is a trace.dat; whatever the parser accepts
+ * (src/report/replay.c): the input is a trace.dat; whatever the parser accepts
  * is run through the wakeup_lat chain (variables, a reference across
  * events, onmatch generating a synthetic record with a dynamic string that
  * feeds its own trigger) and, when those events are missing, a trigger on

@@ -1,4 +1,5 @@
-/* trace.dat files (trace-dat.md): a version 6 writer that trace-cmd and
+/* trace.dat files (trace-cmd's trace-cmd.dat.v6(5);
+ * docs/design/recording.md): a version 6 writer that trace-cmd and
  * libtracecmd read, and a parser of versions 6 and 7 that survives any input. */
 #ifndef UFT_TRACEDAT_H
 #define UFT_TRACEDAT_H

@@ -1,4 +1,4 @@
-/* trace.dat parser for versions 6 and 7 (trace-dat.md). The input is
+/* trace.dat parser for versions 6 and 7 (docs/design/recording.md). The input is
  * untrusted: every read goes through the bounds-checked cursor below, and no
  * allocation is sized by a length field before that many bytes are known to
  * be present, so memory use stays proportional to the input. */

@@ -1,4 +1,4 @@
-/* trace.dat version 6 writer (trace-dat.md §2). Pages are spooled to an
+/* trace.dat version 6 writer (trace-cmd's trace-cmd.dat.v6(5)). Pages are spooled to an
  * unlinked temporary file beside the output while recording, because the
  * metadata that precedes them is only complete at the end. */
 #define _GNU_SOURCE

@@ -1,4 +1,5 @@
-/* Decoding and re-encoding of kernel ring-buffer sub-buffers (ring-buffer.md).
+/* Decoding and re-encoding of kernel ring-buffer sub-buffers (the kernel's
+ * Documentation/trace/ring-buffer-design.txt; docs/design/ring-buffer.md).
  * The iterator sees untrusted input (files, other processes' memory): every
  * header is bounds-checked against the commit size before it is read. */
 #include "wire/page.h"

@@ -1,5 +1,5 @@
 /* The kernel's ring-buffer sub-buffer ("page") format: event headers, time
- * extends, padding and the commit word (ring-buffer.md). Writers in the runtime
+ * extends, padding and the commit word (docs/design/ring-buffer.md). Writers in the runtime
  * use the inline encoders below; consumers and tools decode with the iterator
  * and re-encode with the builder. 64-bit little-endian layout only. */
 #ifndef UFT_PAGE_H

@@ -1,4 +1,4 @@
-/* Generated header_page / header_event texts (ring-buffer.md §2-3). */
+/* Generated header_page / header_event texts (docs/design/ring-buffer.md). */
 #include <stdio.h>
 
 #include "wire/page_headers.h"

@@ -33,7 +33,7 @@
  * interrupting a write, each with its own ring so no level corrupts another. */
 #define UFT_MAX_NEST 4
 
-/* Kernel event-header constants (ring-buffer.md). */
+/* Kernel event-header constants (docs/design/ring-buffer.md). */
 #define UFT_RB_TYPE_PADDING 29u
 #define UFT_RB_TYPE_TIME_EXTEND 30u
 #define UFT_RB_TYPE_TIME_STAMP 31u

@@ -1,4 +1,4 @@
-/* Tokens of set_ftrace_filter and friends (common/ftrace_filter.c). */
+/* Tokens of set_ftrace_filter and friends (src/engine/trigger/ftrace_filter.c). */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>

@@ -1,6 +1,6 @@
-/* Event filters (events-filters-triggers.md §1-4): the kernel's expression
- * language compiled once into a flat predicate program, then evaluated on
- * the event fast path without allocating, locking or reading outside the
+/* Event filters (Documentation/trace/events.rst, "Event filtering";
+ * docs/design/filters.md): the kernel's expression language compiled once into a flat predicate
+ * program, then evaluated on the event fast path without allocating, locking or reading outside the
  * record. */
 #ifndef UFT_FILTER_H
 #define UFT_FILTER_H
@@ -57,7 +57,8 @@ struct uft_filter_error {
 /* CPU numbers CPUS{} lists may name; "N" in a list is the last of them. */
 #define UFT_FILTER_NR_CPUS 1024
 
-/* error_log location of filter errors (tracefs.md §11). */
+/* error_log location of filter errors (Documentation/trace/ftrace.rst,
+ * error_log). */
 #define UFT_FILTER_ERR_LOC "event filter parse error"
 
 struct uft_filter;

@@ -1,4 +1,4 @@
-/* Kernel `format` file text (output-format.md §6) for uft events. */
+/* Kernel `format` file text (Documentation/trace/events.rst, "Event formats") for uft events. */
 #ifndef UFT_FORMAT_H
 #define UFT_FORMAT_H
 

@@ -1,4 +1,4 @@
-/* Reads a kernel `format` file (output-format.md §6) back into a field
+/* Reads a kernel `format` file (Documentation/trace/events.rst, "Event formats") back into a field
  * table, so engines that work on struct uft_field (filters, histograms)
  * also run over events recorded elsewhere, the kernel's included. */
 #ifndef UFT_FORMAT_PARSE_H

@@ -1,5 +1,5 @@
-/* Compiles a kernel `print fmt` (output-format.md §6) into format segments
- * and expression nodes. */
+/* Compiles a kernel `print fmt` (Documentation/trace/events.rst, "Event formats") into format
+ * segments and expression nodes. */
 #include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>

@@ -1,5 +1,5 @@
 /* sqlhist: an SQL SELECT statement translated into the tracefs commands
- * that build it (histograms.md §7): one hist trigger without JOIN; with
+ * that build it (libtracefs's sqlhist; docs/design/hist.md): one hist trigger without JOIN; with
  * JOIN a synthetic event and the hist triggers of its start and end events.
  * Parsing needs no events; translation resolves events and fields through a
  * caller's lookup, so it works over a trace.dat, a live tree or fixtures. */

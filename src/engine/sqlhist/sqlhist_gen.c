@@ -1,4 +1,4 @@
-/* sqlhist translation (histograms.md §7): without JOIN one hist trigger;
+/* sqlhist translation (docs/design/hist.md, sqlhist): without JOIN one hist trigger;
  * with JOIN the synthetic event, the start event's trigger saving every
  * start field used in variables, and the end event's trigger computing each
  * column and firing the action. Variables are named __<label>_RAND_N with N

@@ -1,6 +1,7 @@
 /* The function tracers' text, column for column as the kernel's
- * trace_functions_graph.c and trace_output.c print it, so readers of ftrace
- * output read uft's. Records are the kernel's layouts (ftrace_records.h). */
+ * kernel/trace/trace_functions_graph.c and kernel/trace/trace_output.c
+ * print it, so readers of ftrace output read uft's. Records are the kernel's layouts
+ * (ftrace_records.h). */
 #define _GNU_SOURCE
 #include "engine/text/ftrace_text.h"
 

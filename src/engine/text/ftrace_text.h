@@ -1,4 +1,5 @@
-/* Text of the function tracers (output-format.md §2, §5): the function
+/* Text of the function tracers (Documentation/trace/ftrace.rst: the function
+ * and function_graph tracers): the function
  * tracer's "func <-parent" body and the whole function_graph output (header,
  * CPU/proc/time columns, durations with their marks, leaves, braces, tails,
  * task switches and comments), as the kernel prints them. Shared by the live

@@ -1,7 +1,7 @@
 /* The kernel's `trace` file text for uft records, so tools and habits built
  * around ftrace output read uft output unchanged. Column widths follow the
- * kernel (output-format.md §1-3); only the legend names say what the flags
- * mean in user space. Shared by `uft report` and the live trace files. */
+ * kernel (Documentation/trace/ftrace.rst, "Output format"); only the legend names say what the
+ * flags mean in user space. Shared by `uft report` and the live trace files. */
 #include "engine/text/trace_text.h"
 
 #include <string.h>

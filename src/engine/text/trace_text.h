@@ -1,4 +1,4 @@
-/* The kernel's `trace` text (output-format.md §1-3): header, legend, the
+/* The kernel's `trace` text (Documentation/trace/ftrace.rst, "Output format"): header, legend, the
  * line prefix and lost-event lines, for `uft report` and the live files. */
 #ifndef UFT_TRACE_TEXT_H
 #define UFT_TRACE_TEXT_H

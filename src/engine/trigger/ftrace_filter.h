@@ -1,5 +1,5 @@
 /* The token syntax of set_ftrace_filter, set_ftrace_notrace,
- * set_graph_function and set_graph_notrace (tracefs.md §9): `[!]GLOB`,
+ * set_graph_function and set_graph_notrace (Documentation/trace/ftrace.rst): `[!]GLOB`,
  * `[!]N` (a line of available_filter_functions), `[!][GLOB]:mod:[!]LIB`,
  * `[!]GLOB:COMMAND[:COUNT]` and `[!]GLOB:enable_event|disable_event:SYS:EVENT[:COUNT]`. */
 #ifndef UFT_FTRACE_FILTER_H

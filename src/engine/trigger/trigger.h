@@ -1,4 +1,5 @@
-/* Event trigger commands (events-filters-triggers.md §5): parsing one write
+/* Event trigger commands (Documentation/trace/events.rst, "Event
+ * triggers"): parsing one write
  * to an events/SYSTEM/EVENT/trigger file and printing an installed trigger
  * the way the kernel's file lists it. Pure text work, no runtime state, so
  * the tools and the fuzzer use it too. */
@@ -17,7 +18,7 @@ enum uft_trig_cmd {
 	UFT_TRIG_STACKTRACE,
 	UFT_TRIG_ENABLE_EVENT,
 	UFT_TRIG_DISABLE_EVENT,
-	UFT_TRIG_HIST,	       /* the histogram engine parses the rest (common/hist.h) */
+	UFT_TRIG_HIST,	       /* the histogram engine parses the rest (engine/hist/hist.h) */
 	UFT_TRIG_ENABLE_HIST,  /* :SYS:EVENT: resume the event's hist triggers */
 	UFT_TRIG_DISABLE_HIST, /* ... pause them */
 	UFT_TRIG_NR_CMDS,

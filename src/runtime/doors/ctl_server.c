@@ -1,6 +1,6 @@
 /* The control socket: every process linked with libuft serves its tracefs
- * tree on <rundir>/<pid>.sock (common/ctl_rundir.h), in the protocol of
- * common/ctl_proto.h, to its own user and to root.
+ * tree on <rundir>/<pid>.sock (wire/ctl_rundir.h), in the protocol of
+ * wire/ctl_proto.h, to its own user and to root.
  *
  * A listener thread polls the socket, a wake-up pipe and the connections whose
  * thread sleeps in a read or a wait; each connection has a thread that runs

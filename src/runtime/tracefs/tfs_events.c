@@ -1,6 +1,6 @@
 /* events/, set_event, available_events, set_event_pid and
- * set_event_notrace_pid (tracefs.md §7,
- * events-filters-triggers.md §4).
+ * set_event_notrace_pid (Documentation/trace/events.rst,
+ * docs/design/filters.md).
  *
  * Enable state and filters live in the registry, per buffer; each instance
  * reads and changes those of its own buffer. A filter's text is what the

@@ -1,4 +1,4 @@
-/* The function tracers' files (tracefs.md §9): current_tracer's function and
+/* The function tracers' files (Documentation/trace/ftrace.rst): current_tracer's function and
  * function_graph, available_filter_functions, set_ftrace_filter,
  * set_ftrace_notrace, set_ftrace_pid, set_graph_function, set_graph_notrace,
  * max_graph_depth and enabled_functions. Each change recomputes what every

@@ -1,9 +1,9 @@
-/* Hist triggers in the tree (histograms.md §1, §5): the `hist:` commands
+/* Hist triggers in the tree (Documentation/trace/histogram.rst): the `hist:` commands
  * written to events/SYSTEM/EVENT/trigger, with the kernel's errno values
  * and error_log lines, and the read-only events/SYSTEM/EVENT/hist file.
  *
  * The registry keeps each histogram as a trigger of its event in one
- * buffer; the engine (common/hist.h) compiles, updates and prints it.
+ * buffer; the engine (engine/hist/hist.h) compiles, updates and prints it.
  * Reading `hist` while traced threads update is safe: the engine publishes
  * an element (release) only once its key is written and the printer takes
  * the sums as they are at that moment. Removed histograms are retired with

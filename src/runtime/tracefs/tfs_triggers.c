@@ -1,4 +1,4 @@
-/* events/SYSTEM/EVENT/trigger (events-filters-triggers.md §5) and the
+/* events/SYSTEM/EVENT/trigger (Documentation/trace/events.rst, "Event triggers") and the
  * snapshots that snapshot triggers ask for.
  *
  * Each write is one command: add, or remove with a leading '!'. The
