@@ -3,11 +3,11 @@
 #include "client/live.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/filter/event_spec.h"
 #include "wire/ctl_proto.h"
 
 int live_fail(const char *what, int err)
@@ -30,19 +30,12 @@ static int only_process(int *count)
 	return pid;
 }
 
-int live_open(struct live *l, const char *pid, const char *instance)
+int live_open(struct live *l, long pid, const char *instance)
 {
 	memset(l, 0, sizeof(*l));
 	l->instance = instance;
-	long p;
-	if (pid) {
-		char *end;
-		p = strtol(pid, &end, 10);
-		if (p <= 0 || *end) {
-			fprintf(stderr, "uft: bad pid '%s'\n", pid);
-			return 1;
-		}
-	} else {
+	long p = pid;
+	if (!p) {
 		int n;
 		p = only_process(&n);
 		if (!p) {
@@ -78,6 +71,53 @@ void live_close(struct live *l)
 	if (l->c)
 		uft_ctl_close(l->c);
 	l->c = NULL;
+}
+
+int live_put(struct live *l, const char *file, const char *text, unsigned flags)
+{
+	int rc = live_write(l, file, text, flags);
+	if (rc == 0)
+		return 0;
+	fprintf(stderr, "uft: %s: %s: %s\n", file, text, strerror(-rc));
+	int err;
+	char *log = live_cat(l, "error_log", NULL, &err);
+	if (log && *log) {
+		/* The last entry: its three lines. */
+		char *end = log + strlen(log), *p = end;
+		for (int lines = 0; p > log && lines < 4; p--)
+			if (p[-1] == '\n' && ++lines == 4)
+				break;
+		fputs(p, stderr);
+	}
+	free(log);
+	return 1;
+}
+
+int live_for_events(struct live *l, const char *spec, live_event_fn fn, void *ctx)
+{
+	int err;
+	char *all = live_cat(l, "/available_events", NULL, &err);
+	if (!all)
+		return live_fail("available_events", err);
+	int rc = 0, n = 0;
+	char *save = NULL;
+	for (char *line = strtok_r(all, "\n", &save); line && !rc;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char *colon = strchr(line, ':');
+		if (!colon)
+			continue;
+		*colon = 0;
+		if (!uft_event_spec_matches(spec, line, colon + 1))
+			continue;
+		n++;
+		rc = fn(l, line, colon + 1, ctx);
+	}
+	free(all);
+	if (!rc && !n) {
+		fprintf(stderr, "uft: no event matches '%s'\n", spec);
+		return 1;
+	}
+	return rc;
 }
 
 const char *live_path(const struct live *l, const char *file, char *buf, size_t cap)
@@ -145,36 +185,6 @@ int live_write(struct live *l, const char *file, const char *text, unsigned flag
 	ssize_t w = n ? uft_ctl_write(l->c, h, text, n, 0) : 0;
 	uft_ctl_release(l->c, h);
 	return w < 0 ? (int)w : 0;
-}
-
-int live_open_args(struct live *l, int argc, char **argv, const char *usage, char extra,
-		   const char **extra_val)
-{
-	const char *pid = NULL, *inst = NULL;
-	char optstr[8] = "p:B:h";
-	if (extra) {
-		optstr[5] = extra;
-		optstr[6] = ':';
-	}
-	int c;
-	optind = 1;
-	while ((c = getopt(argc, argv, optstr)) != -1) {
-		if (c == 'p') {
-			pid = optarg;
-		} else if (c == 'B') {
-			inst = optarg;
-		} else if (extra && c == extra) {
-			*extra_val = optarg;
-		} else {
-			fputs(usage, c == 'h' ? stdout : stderr);
-			return c == 'h' ? 0 : 2;
-		}
-	}
-	if (optind != argc) {
-		fputs(usage, stderr);
-		return 2;
-	}
-	return live_open(l, pid, inst) ? 1 : -1;
 }
 
 int live_names_add(void *ctx, const char *name, int type)

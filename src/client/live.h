@@ -15,9 +15,9 @@ struct live {
 	char pidstr[24];
 };
 
-/* Connects to -p PID, or to the only traceable process when pid is NULL.
+/* Connects to process pid, or to the only traceable process when pid is 0.
  * Prints the reason and returns non-zero when it cannot. */
-int live_open(struct live *l, const char *pid, const char *instance);
+int live_open(struct live *l, long pid, const char *instance);
 void live_close(struct live *l);
 
 /* PATH of the instance ("trace" -> "instances/NAME/trace"); "/FILE" is the
@@ -29,12 +29,14 @@ char *live_cat(struct live *l, const char *file, size_t *len, int *err);
 /* One write of text into a file opened with `flags` (UFT_TFS_TRUNC or
  * UFT_TFS_APPEND). Returns 0 or -errno. */
 int live_write(struct live *l, const char *file, const char *text, unsigned flags);
-/* Parses [-p PID] [-B INSTANCE] [-h], and -X VALUE for one more option
- * letter X when extra is non-zero, then connects. Returns -1 when connected,
- * else the exit status to return (usage printed: 0 for -h, 2 for a mistake;
- * 1 when the process cannot be reached). */
-int live_open_args(struct live *l, int argc, char **argv, const char *usage, char extra,
-		   const char **extra_val);
+/* live_write, or says why not on standard error (with the error_log's last
+ * entry when the tree logged one). Returns 0 or 1. */
+int live_put(struct live *l, const char *file, const char *text, unsigned flags);
+
+/* Calls fn for each "SYSTEM:EVENT" of available_events that spec selects,
+ * until one returns non-zero; says so when none matches. Returns 0 or 1. */
+typedef int (*live_event_fn)(struct live *l, const char *sys, const char *ev, void *ctx);
+int live_for_events(struct live *l, const char *spec, live_event_fn fn, void *ctx);
 
 /* Names of a directory of the tree, for uft_ctl_readdir. */
 struct live_names {

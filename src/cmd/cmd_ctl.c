@@ -3,7 +3,6 @@
  * command would: `uft: PATH: strerror`, exit status 1. */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,24 +12,22 @@
 #include "wire/ctl_proto.h"
 #include "cmd/commands.h"
 #include "client/ctl_client.h"
+#include "cmd/cli.h"
 
 static volatile sig_atomic_t interrupted;
 
-static void usage(FILE *f)
-{
-	fprintf(f,
-		"usage: uft ctl (-p PID | -S SOCKET) COMMAND [ARGS]\n"
-		"       uft ctl --list\n"
-		"  ls [PATH]                 list a directory of the process's tracefs tree\n"
-		"  cat PATH                  print a file\n"
-		"  write [-a] PATH VALUE...  write the values, joined by spaces, and a newline\n"
-		"                            (as echo VALUE... > PATH; -a, --append: as >>)\n"
-		"  pipe PATH                 stream a pipe such as trace_pipe until interrupted\n"
-		"                            or the process exits\n"
-		"  mkdir PATH                make an instance (instances/NAME)\n"
-		"  rmdir PATH                remove an instance\n"
-		"  -l, --list                list the processes that can be reached: PID COMM\n");
-}
+static const char usage[] =
+    "usage: uft ctl (-p PID | -S SOCKET) COMMAND [ARGS]\n"
+    "       uft ctl --list\n"
+    "  ls [PATH]                 list a directory of the process's tracefs tree\n"
+    "  cat PATH                  print a file\n"
+    "  write [-a] PATH VALUE...  write the values, joined by spaces, and a newline\n"
+    "                            (as echo VALUE... > PATH; -a, --append: as >>)\n"
+    "  pipe PATH                 stream a pipe such as trace_pipe until interrupted\n"
+    "                            or the process exits\n"
+    "  mkdir PATH                make an instance (instances/NAME)\n"
+    "  rmdir PATH                remove an instance\n"
+    "  -l, --list                list the processes that can be reached: PID COMM\n";
 
 static int fail(const char *what, int err)
 {
@@ -124,8 +121,8 @@ static int do_write(struct uft_ctl_conn *c, int argc, char **argv)
 		i++;
 	}
 	if (i >= argc) {
-		usage(stderr);
-		return 2;
+		fputs(usage, stderr);
+		return CLI_USAGE;
 	}
 	const char *arg = argv[i++];
 	char path[1100];
@@ -186,91 +183,104 @@ static void on_signal(int sig)
 	interrupted = 1;
 }
 
-int cmd_ctl(int argc, char **argv)
-{
-	static const struct option opts[] = {{"pid", required_argument, NULL, 'p'},
-					     {"socket", required_argument, NULL, 'S'},
-					     {"list", no_argument, NULL, 'l'},
-					     {"help", no_argument, NULL, 'h'},
-					     {NULL, 0, NULL, 0}};
-	const char *sock = NULL;
-	long pid = 0;
-	bool list = false;
-	int o;
-	while ((o = getopt_long(argc, argv, "+p:S:lh", opts, NULL)) != -1) {
-		char *end;
-		switch (o) {
-		case 'p':
-			pid = strtol(optarg, &end, 10);
-			if (*end || pid <= 0) {
-				fprintf(stderr, "uft ctl: bad pid '%s'\n", optarg);
-				return 2;
-			}
-			break;
-		case 'S':
-			sock = optarg;
-			break;
-		case 'l':
-			list = true;
-			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		default:
-			usage(stderr);
-			return 2;
-		}
-	}
-	if (list)
-		return do_list();
-	if ((!pid && !sock) || optind >= argc) {
-		usage(stderr);
-		return 2;
-	}
-	const char *cmd = argv[optind++];
-	int nargs = argc - optind;
-	char **args = argv + optind;
-	bool needs_path = strcmp(cmd, "ls") != 0 && strcmp(cmd, "write") != 0;
-	if ((needs_path && nargs != 1) || (strcmp(cmd, "ls") == 0 && nargs > 1)) {
-		usage(stderr);
-		return 2;
-	}
+struct ctl_opts {
+	const char *sock;
+	long pid;
+	bool list;
+	const char *cmd; /* the COMMAND, and its arguments */
+	int nargs;
+	char **args;
+};
 
-	struct uft_ctl_conn *c;
-	int rc = sock ? uft_ctl_connect_path(sock, &c) : uft_ctl_connect_pid((pid_t)pid, &c);
+static int take(void *opts, int opt, char *arg)
+{
+	struct ctl_opts *o = opts;
+	if (opt == 'p' && !cli_pid("uft ctl", arg, &o->pid))
+		return CLI_USAGE;
+	if (opt == 'S')
+		o->sock = arg;
+	if (opt == 'l')
+		o->list = true;
+	return CLI_OK;
+}
+
+static const struct option longopts[] = {{"pid", required_argument, NULL, 'p'},
+					 {"socket", required_argument, NULL, 'S'},
+					 {"list", no_argument, NULL, 'l'},
+					 {"help", no_argument, NULL, 'h'},
+					 {NULL, 0, NULL, 0}};
+static const struct cli cli = {"uft ctl", usage, "+p:S:lh", longopts, take};
+
+static int parse(struct ctl_opts *o, int argc, char **argv)
+{
+	int first;
+	int rc = cli_parse(&cli, o, argc, argv, &first);
+	if (rc != CLI_OK || o->list)
+		return rc;
+	if ((!o->pid && !o->sock) || first >= argc)
+		return cli_usage_error(&cli);
+	o->cmd = argv[first++];
+	o->nargs = argc - first;
+	o->args = argv + first;
+	bool is_ls = strcmp(o->cmd, "ls") == 0;
+	bool needs_path = !is_ls && strcmp(o->cmd, "write") != 0;
+	if ((needs_path && o->nargs != 1) || (is_ls && o->nargs > 1))
+		return cli_usage_error(&cli);
+	return CLI_OK;
+}
+
+static int connect_to(const struct ctl_opts *o, struct uft_ctl_conn **c)
+{
+	int rc = o->sock ? uft_ctl_connect_path(o->sock, c) : uft_ctl_connect_pid((pid_t)o->pid, c);
 	if (rc < 0) {
 		char what[128];
-		if (sock)
-			snprintf(what, sizeof(what), "%s", sock);
+		if (o->sock)
+			snprintf(what, sizeof(what), "%s", o->sock);
 		else
-			snprintf(what, sizeof(what), "process %ld", pid);
+			snprintf(what, sizeof(what), "process %ld", o->pid);
 		return fail(what, rc);
 	}
 	struct sigaction sa = {.sa_handler = on_signal}; /* no SA_RESTART: a waiting read stops */
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-	uft_ctl_set_interrupt_flag(c, &interrupted);
+	uft_ctl_set_interrupt_flag(*c, &interrupted);
+	return 0;
+}
 
+static int run(struct uft_ctl_conn *c, const struct ctl_opts *o)
+{
 	char path[1100];
-	const char *arg = nargs ? args[0] : "";
+	const char *cmd = o->cmd, *arg = o->nargs ? o->args[0] : "";
+	int rc;
 	tree_path(path, sizeof(path), arg);
 	if (strcmp(cmd, "ls") == 0)
-		rc = do_ls(c, nargs ? arg : ".", path);
-	else if (strcmp(cmd, "cat") == 0)
-		rc = do_read(c, arg, path, false);
-	else if (strcmp(cmd, "pipe") == 0)
-		rc = do_read(c, arg, path, true);
-	else if (strcmp(cmd, "write") == 0)
-		rc = do_write(c, nargs, args);
-	else if (strcmp(cmd, "mkdir") == 0)
-		rc = (rc = uft_ctl_mkdir(c, path)) < 0 ? fail(arg, rc) : 0;
-	else if (strcmp(cmd, "rmdir") == 0)
-		rc = (rc = uft_ctl_rmdir(c, path)) < 0 ? fail(arg, rc) : 0;
-	else {
-		fprintf(stderr, "uft ctl: unknown command '%s'\n", cmd);
-		usage(stderr);
-		rc = 2;
-	}
+		return do_ls(c, o->nargs ? arg : ".", path);
+	if (strcmp(cmd, "cat") == 0)
+		return do_read(c, arg, path, false);
+	if (strcmp(cmd, "pipe") == 0)
+		return do_read(c, arg, path, true);
+	if (strcmp(cmd, "write") == 0)
+		return do_write(c, o->nargs, o->args);
+	if (strcmp(cmd, "mkdir") == 0)
+		return (rc = uft_ctl_mkdir(c, path)) < 0 ? fail(arg, rc) : 0;
+	if (strcmp(cmd, "rmdir") == 0)
+		return (rc = uft_ctl_rmdir(c, path)) < 0 ? fail(arg, rc) : 0;
+	fprintf(stderr, "uft ctl: unknown command '%s'\n", cmd);
+	return cli_usage_error(&cli);
+}
+
+int cmd_ctl(int argc, char **argv)
+{
+	struct ctl_opts o = {0};
+	int rc = parse(&o, argc, argv);
+	if (rc != CLI_OK)
+		return rc;
+	if (o.list)
+		return do_list();
+	struct uft_ctl_conn *c;
+	if (connect_to(&o, &c))
+		return 1;
+	rc = run(c, &o);
 	uft_ctl_close(c);
 	return rc;
 }

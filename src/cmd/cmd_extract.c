@@ -4,7 +4,6 @@
  * them). */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,7 +12,7 @@
 
 #include "wire/shm_layout.h"
 #include "cmd/commands.h"
-#include "client/live.h"
+#include "cmd/live_args.h"
 #include "recorder/proc_syms.h"
 #include "tracedat/tracedat.h"
 
@@ -125,70 +124,114 @@ static char *bracketed(char *s)
 	return open + 1;
 }
 
-int cmd_extract(int argc, char **argv)
+static const char usage[] = "usage: uft extract [-p PID] [-B INSTANCE] [-o FILE]\n"
+			    "  Writes what the process's buffer holds now into FILE (trace.dat),\n"
+			    "  consuming it as trace_pipe_raw does.\n";
+
+struct extract_opts {
+	struct live_args live;
+	const char *out;
+};
+
+static int take(void *opts, int opt, char *arg)
 {
-	const char *out = "trace.dat";
-	struct live l;
-	int rc =
-	    live_open_args(&l, argc, argv,
-			   "usage: uft extract [-p PID] [-B INSTANCE] [-o FILE]\n"
-			   "  Writes what the process's buffer holds now into FILE (trace.dat),\n"
-			   "  consuming it as trace_pipe_raw does.\n",
-			   'o', &out);
-	if (rc >= 0)
-		return rc;
+	struct extract_opts *o = opts;
+	if (!live_args_take(&o->live, opt, arg))
+		o->out = arg; /* -o */
+	return CLI_OK;
+}
+
+static int parse(struct extract_opts *o, int argc, char **argv)
+{
+	static const struct cli cli = {"uft extract", usage, "p:B:o:h", NULL, take};
+	int first;
+	int rc = cli_parse(&cli, o, argc, argv, &first);
+	if (rc == CLI_OK && first != argc)
+		rc = cli_usage_error(&cli);
+	return rc;
+}
+
+/* The process's functions, for function tracer records. */
+static int add_kallsyms(struct live *l, struct tracedat_writer *w)
+{
+	struct proc_syms *syms = proc_syms_new();
+	if (syms && l->pidstr[0])
+		proc_syms_scan(syms, (pid_t)atoi(l->pidstr));
+	size_t len;
+	char *text = proc_syms_kallsyms(syms, &len);
+	int rc = text ? tracedat_writer_set_kallsyms(w, text, len) : -ENOMEM;
+	free(text);
+	proc_syms_free(syms);
+	return rc;
+}
+
+/* A writer for out with the process's CPU count and clock. */
+static struct tracedat_writer *open_writer(struct live *l, const char *out, int *nr_cpus)
+{
 	struct live_names cpus = {0};
-	live_readdir(&l, "per_cpu", &cpus);
-	int nr_cpus = (int)cpus.n > 0 ? (int)cpus.n : 1;
+	live_readdir(l, "per_cpu", &cpus);
+	*nr_cpus = (int)cpus.n > 0 ? (int)cpus.n : 1;
 	live_names_free(&cpus);
 	int err;
-	char *clock_text = live_cat(&l, "trace_clock", NULL, &err);
+	char *clock_text = live_cat(l, "trace_clock", NULL, &err);
 	const char *clock = bracketed(clock_text);
 	struct tracedat_writer *w =
-	    tracedat_writer_open(out, nr_cpus, UFT_SUBBUF_SIZE, clock ? clock : "local");
+	    tracedat_writer_open(out, *nr_cpus, UFT_SUBBUF_SIZE, clock ? clock : "local");
 	free(clock_text);
-	if (!w) {
-		live_close(&l);
-		return live_fail(out, -errno);
-	}
-	rc = add_formats(&l, w);
+	return w;
+}
+
+/* Everything but the pages, then each CPU's pages and stats. */
+static int fill(struct live *l, struct tracedat_writer *w, int nr_cpus, long *total)
+{
+	int rc = add_formats(l, w);
 	if (!rc)
-		rc = add_cmdlines(&l, w);
-	if (!rc) {
-		/* The process's functions, for function tracer records. */
-		struct proc_syms *syms = proc_syms_new();
-		if (syms && l.pidstr[0])
-			proc_syms_scan(syms, (pid_t)atoi(l.pidstr));
-		size_t len;
-		char *text = proc_syms_kallsyms(syms, &len);
-		rc = text ? tracedat_writer_set_kallsyms(w, text, len) : -ENOMEM;
-		free(text);
-		proc_syms_free(syms);
-	}
+		rc = add_cmdlines(l, w);
+	if (!rc)
+		rc = add_kallsyms(l, w);
 	if (!rc)
 		rc = tracedat_writer_add_uname(w);
-	long total = 0;
 	for (int cpu = 0; cpu < nr_cpus && !rc; cpu++) {
-		long pages = add_pages(&l, w, cpu);
+		long pages = add_pages(l, w, cpu);
 		if (pages < 0)
 			rc = (int)pages;
 		else
-			total += pages;
+			*total += pages;
 		if (!rc)
-			rc = add_stats(&l, w, cpu);
+			rc = add_stats(l, w, cpu);
 		if (!rc && pages > 0)
 			printf("CPU%d: %ld pages\n", cpu, pages);
 	}
+	return rc;
+}
+
+int cmd_extract(int argc, char **argv)
+{
+	struct extract_opts o = {{NULL, NULL}, "trace.dat"};
+	int rc = parse(&o, argc, argv);
+	if (rc != CLI_OK)
+		return rc;
+	struct live l;
+	if (live_args_open(&l, &o.live))
+		return 1;
+	int nr_cpus;
+	struct tracedat_writer *w = open_writer(&l, o.out, &nr_cpus);
+	if (!w) {
+		live_close(&l);
+		return live_fail(o.out, -errno);
+	}
+	long total = 0;
+	rc = fill(&l, w, nr_cpus, &total);
 	live_close(&l);
 	if (rc) {
 		tracedat_writer_abort(w);
-		return live_fail(out, rc);
+		return live_fail(o.out, rc);
 	}
 	rc = tracedat_writer_close(w);
 	if (rc)
-		return live_fail(out, rc);
+		return live_fail(o.out, rc);
 	struct stat st;
-	printf("%s: %lld bytes, %ld pages\n", out, stat(out, &st) == 0 ? (long long)st.st_size : 0,
-	       total);
+	printf("%s: %lld bytes, %ld pages\n", o.out,
+	       stat(o.out, &st) == 0 ? (long long)st.st_size : 0, total);
 	return 0;
 }

@@ -4,7 +4,6 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,9 +11,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "cmd/cli.h"
 #include "cmd/commands.h"
 #include "report/output.h"
 #include "tracedat/tracedat.h"
+#include "wire/env_names.h"
 
 struct list_item {
 	char *system;
@@ -85,8 +86,8 @@ static int from_program(struct list *l, char **argv)
 		int fd = dup(fds[1]); /* without close-on-exec */
 		char v[16];
 		snprintf(v, sizeof(v), "%d", fd);
-		setenv("UFT_LIST_FORMATS", v, 1);
-		unsetenv("UFT_RECORD");
+		setenv(UFT_ENV_LIST_FORMATS, v, 1);
+		unsetenv(UFT_ENV_RECORD);
 		execvp(argv[0], argv);
 		fprintf(stderr, "uft list: cannot run %s: %s\n", argv[0], strerror(errno));
 		_exit(127);
@@ -144,88 +145,98 @@ static int cmp_item(const void *a, const void *b)
 	return c ? c : strcmp(x->name, y->name);
 }
 
-static void usage(FILE *f)
+static const char usage[] =
+    "usage: uft list [-e [REGEX]] [-F] [--full] [-t] (-i FILE | PROGRAM [ARGS])\n"
+    "  -e [REGEX]  events (system:event) matching REGEX\n"
+    "  -F          with the format of each event\n"
+    "  --full      with the whole format, print fmt included\n"
+    "  -t          tracers\n"
+    "  -i FILE     events of a trace.dat file\n";
+
+struct list_opts {
+	const char *file, *regex;
+	bool events, tracers;
+	unsigned flags;
+	int argc; /* for -e's optional operand */
+	char **argv;
+};
+
+static int take(void *opts, int opt, char *arg)
 {
-	fprintf(f, "usage: uft list [-e [REGEX]] [-F] [--full] [-t] (-i FILE | PROGRAM [ARGS])\n"
-		   "  -e [REGEX]  events (system:event) matching REGEX\n"
-		   "  -F          with the format of each event\n"
-		   "  --full      with the whole format, print fmt included\n"
-		   "  -t          tracers\n"
-		   "  -i FILE     events of a trace.dat file\n");
+	struct list_opts *o = opts;
+	switch (opt) {
+	case 'e':
+		/* -e REGEX as well as -eREGEX, when an operand is left after it */
+		o->events = true;
+		if (arg)
+			o->regex = arg;
+		else if (optind < o->argc && o->argv[optind][0] != '-' &&
+			 (o->file || optind + 1 < o->argc))
+			o->regex = o->argv[optind++];
+		break;
+	case 'F':
+		o->flags |= UFT_LIST_FORMAT;
+		break;
+	case 'U':
+		o->flags |= UFT_LIST_FULL | UFT_LIST_FORMAT;
+		break;
+	case 't':
+		o->tracers = true;
+		break;
+	case 'i':
+		o->file = arg;
+		break;
+	}
+	return CLI_OK;
+}
+
+static const struct option longopts[] = {
+    {"full", no_argument, NULL, 'U'},
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
+};
+static const struct cli cli = {"uft list", usage, "+e::Fti:h", longopts, take};
+
+static void print_list(struct list *l, const regex_t *re, unsigned flags)
+{
+	qsort(l->v, l->n, sizeof(*l->v), cmp_item);
+	for (size_t i = 0; i < l->n; i++) {
+		char full[512];
+		snprintf(full, sizeof(full), "%s:%s", l->v[i].system, l->v[i].name);
+		if (re && regexec(re, full, 0, NULL, 0) != 0)
+			continue;
+		uft_list_event(stdout, l->v[i].system, l->v[i].name, l->v[i].format, l->v[i].len,
+			       flags);
+	}
 }
 
 int cmd_list(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-	    {"full", no_argument, NULL, 'U'},
-	    {"help", no_argument, NULL, 'h'},
-	    {NULL, 0, NULL, 0},
-	};
-	const char *file = NULL, *regex = NULL;
-	bool events = false, tracers = false;
-	unsigned flags = 0;
-	int opt;
-	optind = 1;
-	while ((opt = getopt_long(argc, argv, "+e::Fti:h", longopts, NULL)) != -1) {
-		switch (opt) {
-		case 'e':
-			events = true;
-			if (optarg)
-				regex = optarg;
-			else if (optind < argc && argv[optind][0] != '-' &&
-				 (file || optind + 1 < argc))
-				regex = argv[optind++];
-			break;
-		case 'F':
-			flags |= UFT_LIST_FORMAT;
-			break;
-		case 'U':
-			flags |= UFT_LIST_FULL | UFT_LIST_FORMAT;
-			break;
-		case 't':
-			tracers = true;
-			break;
-		case 'i':
-			file = optarg;
-			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		default:
-			usage(stderr);
-			return 2;
-		}
-	}
-	if (tracers) {
+	struct list_opts o = {.argc = argc, .argv = argv};
+	int first;
+	int rc = cli_parse(&cli, &o, argc, argv, &first);
+	if (rc != CLI_OK)
+		return rc;
+	if (o.tracers) {
 		printf("nop\n");
-		if (!events && !file && optind >= argc)
+		if (!o.events && !o.file && first >= argc)
 			return 0;
 	}
-	if (!file && optind >= argc) {
-		usage(stderr);
-		return 2;
-	}
+	if (!o.file && first >= argc)
+		return cli_usage_error(&cli);
 	struct list l = {0};
-	if ((file ? from_file(&l, file) : from_program(&l, argv + optind)) != 0) {
+	if ((o.file ? from_file(&l, o.file) : from_program(&l, argv + first)) != 0) {
 		free_list(&l);
 		return 1;
 	}
 	regex_t re;
-	if (regex && regcomp(&re, regex, REG_EXTENDED | REG_NOSUB) != 0) {
-		fprintf(stderr, "uft list: bad regular expression '%s'\n", regex);
+	if (o.regex && regcomp(&re, o.regex, REG_EXTENDED | REG_NOSUB) != 0) {
+		fprintf(stderr, "uft list: bad regular expression '%s'\n", o.regex);
 		free_list(&l);
 		return 2;
 	}
-	qsort(l.v, l.n, sizeof(*l.v), cmp_item);
-	for (size_t i = 0; i < l.n; i++) {
-		char full[512];
-		snprintf(full, sizeof(full), "%s:%s", l.v[i].system, l.v[i].name);
-		if (regex && regexec(&re, full, 0, NULL, 0) != 0)
-			continue;
-		uft_list_event(stdout, l.v[i].system, l.v[i].name, l.v[i].format, l.v[i].len,
-			       flags);
-	}
-	if (regex)
+	print_list(&l, o.regex ? &re : NULL, o.flags);
+	if (o.regex)
 		regfree(&re);
 	free_list(&l);
 	return 0;

@@ -6,7 +6,6 @@
  * outside, and unmounts on the way out. */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <getopt.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -21,6 +20,8 @@
 #include "fuse/door.h"
 #include "cmd/commands.h"
 #include "client/ctl_client.h"
+#include "cmd/cli.h"
+#include "wire/env_names.h"
 
 struct remote {
 	char sock[108];
@@ -116,13 +117,10 @@ static int r_rmdir(void *ctx, const char *path)
 	return gone(uft_ctl_rmdir(((struct remote *)ctx)->shared, path));
 }
 
-static void usage(FILE *f)
-{
-	fprintf(f,
-		"usage: uft mount (-p PID | -S SOCKET) DIR\n"
-		"  serves the process's tracefs tree at DIR with FUSE until interrupted or\n"
-		"  the process exits, then unmounts; UFT_FUSE_ALLOW_OTHER=1 lets other users in\n");
-}
+static const char usage[] =
+    "usage: uft mount (-p PID | -S SOCKET) DIR\n"
+    "  serves the process's tracefs tree at DIR with FUSE until interrupted or\n"
+    "  the process exits, then unmounts; " UFT_ENV_FUSE_ALLOW_OTHER "=1 lets other users in\n";
 
 /* Sleeps until a signal, the process's end or an unmount from outside. */
 static void wait_for_end(pid_t pid, int door_fd, const sigset_t *sigs)
@@ -148,66 +146,69 @@ static void wait_for_end(pid_t pid, int door_fd, const sigset_t *sigs)
 		close(pidfd);
 }
 
-int cmd_mount(int argc, char **argv)
+struct mount_opts {
+	struct remote *r; /* -S fills r->sock */
+	long pid;
+	const char *dir;
+};
+
+static int take(void *opts, int opt, char *arg)
 {
-	static const struct option opts[] = {{"pid", required_argument, NULL, 'p'},
-					     {"socket", required_argument, NULL, 'S'},
-					     {"help", no_argument, NULL, 'h'},
-					     {NULL, 0, NULL, 0}};
-	struct remote r = {.shared = NULL};
-	long pid = 0;
-	int o;
-	while ((o = getopt_long(argc, argv, "p:S:h", opts, NULL)) != -1) {
-		char *end;
-		switch (o) {
-		case 'p':
-			pid = strtol(optarg, &end, 10);
-			if (*end || pid <= 0) {
-				fprintf(stderr, "uft mount: bad pid '%s'\n", optarg);
-				return 2;
-			}
-			break;
-		case 'S':
-			snprintf(r.sock, sizeof(r.sock), "%s", optarg);
-			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		default:
-			usage(stderr);
-			return 2;
-		}
-	}
-	if ((!pid && !r.sock[0]) || optind != argc - 1) {
-		usage(stderr);
-		return 2;
-	}
-	const char *dir = argv[optind];
+	struct mount_opts *o = opts;
+	if (opt == 'p' && !cli_pid("uft mount", arg, &o->pid))
+		return CLI_USAGE;
+	if (opt == 'S')
+		snprintf(o->r->sock, sizeof(o->r->sock), "%s", arg);
+	return CLI_OK;
+}
+
+static int parse(struct mount_opts *o, int argc, char **argv)
+{
+	static const struct option longopts[] = {{"pid", required_argument, NULL, 'p'},
+						 {"socket", required_argument, NULL, 'S'},
+						 {"help", no_argument, NULL, 'h'},
+						 {NULL, 0, NULL, 0}};
+	static const struct cli cli = {"uft mount", usage, "p:S:h", longopts, take};
+	int first;
+	int rc = cli_parse(&cli, o, argc, argv, &first);
+	if (rc != CLI_OK)
+		return rc;
+	if ((!o->pid && !o->r->sock[0]) || first != argc - 1)
+		return cli_usage_error(&cli);
+	o->dir = argv[first];
+	return CLI_OK;
+}
+
+/* The shared connection, to -S SOCKET or to the process's socket. Returns 0
+ * or 1 after a message. */
+static int connect_shared(struct remote *r, long pid)
+{
 	char what[128];
 	int rc = 0;
-	if (r.sock[0]) {
-		snprintf(what, sizeof(what), "%s", r.sock);
+	if (r->sock[0]) {
+		snprintf(what, sizeof(what), "%s", r->sock);
 	} else {
 		char rundir[108];
 		snprintf(what, sizeof(what), "process %ld", pid);
 		rc = uft_ctl_rundir(rundir, sizeof(rundir), false);
 		if (rc == 0)
-			rc = uft_ctl_sock_path(r.sock, sizeof(r.sock), rundir, (pid_t)pid);
+			rc = uft_ctl_sock_path(r->sock, sizeof(r->sock), rundir, (pid_t)pid);
 		rc = rc == -ENOENT ? -ESRCH : rc;
 	}
 	if (rc == 0)
-		rc = uft_ctl_connect_path(r.sock, &r.shared);
+		rc = uft_ctl_connect_path(r->sock, &r->shared);
 	if (rc < 0) {
-		fprintf(stderr, "uft: %s: %s\n", what,
-			strerror(!r.sock[0] || rc == -ENOENT || rc == -ECONNREFUSED ? ESRCH : -rc));
+		fprintf(
+		    stderr, "uft: %s: %s\n", what,
+		    strerror(!r->sock[0] || rc == -ENOENT || rc == -ECONNREFUSED ? ESRCH : -rc));
 		return 1;
 	}
-	struct stat st;
-	if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
-		fprintf(stderr, "uft: %s: %s\n", dir, strerror(errno ? errno : ENOTDIR));
-		uft_ctl_close(r.shared);
-		return 1;
-	}
+	return 0;
+}
+
+/* Serves the tree at dir until the end; returns the exit status. */
+static int serve(struct remote *r, const char *dir)
+{
 	/* The signals that end us are taken by wait_for_end, in this thread only. */
 	sigset_t sigs;
 	sigemptyset(&sigs);
@@ -217,7 +218,7 @@ int cmd_mount(int argc, char **argv)
 	sigprocmask(SIG_BLOCK, &sigs, NULL);
 
 	const struct uft_door_backend be = {
-	    .ctx = &r,
+	    .ctx = r,
 	    .stat = r_stat,
 	    .readdir = r_readdir,
 	    .open = r_open,
@@ -233,10 +234,28 @@ int cmd_mount(int argc, char **argv)
 	struct uft_fuse_door *d = uft_fuse_door_open(&be, dir, err, sizeof(err));
 	if (!d) {
 		fprintf(stderr, "uft: %s: %s\n", dir, err);
+		uft_ctl_close(r->shared);
+		return 1;
+	}
+	wait_for_end(uft_ctl_peer_pid(r->shared), uft_fuse_door_event_fd(d), &sigs);
+	uft_fuse_door_close(d); /* the shared connection may still serve a late request */
+	return 0;
+}
+
+int cmd_mount(int argc, char **argv)
+{
+	struct remote r = {.shared = NULL};
+	struct mount_opts o = {&r, 0, NULL};
+	int rc = parse(&o, argc, argv);
+	if (rc != CLI_OK)
+		return rc;
+	if (connect_shared(&r, o.pid))
+		return 1;
+	struct stat st;
+	if (stat(o.dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+		fprintf(stderr, "uft: %s: %s\n", o.dir, strerror(errno ? errno : ENOTDIR));
 		uft_ctl_close(r.shared);
 		return 1;
 	}
-	wait_for_end(uft_ctl_peer_pid(r.shared), uft_fuse_door_event_fd(d), &sigs);
-	uft_fuse_door_close(d); /* the shared connection may still serve a late request */
-	return 0;
+	return serve(&r, o.dir);
 }

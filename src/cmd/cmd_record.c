@@ -7,7 +7,7 @@
  * — which happens however the process ends, SIGKILL included. */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <getopt.h>
+#include <limits.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -20,7 +20,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cmd/cli.h"
 #include "wire/clocks.h"
+#include "wire/env_names.h"
 #include "wire/record_proto.h"
 #include "recorder/collect.h"
 #include "cmd/commands.h"
@@ -36,28 +38,25 @@ static void on_sigint(int sig)
 	got_sigint = 1;
 }
 
-static void usage(FILE *f)
-{
-	fprintf(f,
-		"usage: uft record [-e EVENT [-f FILTER]]... [-p TRACER [-l GLOB]... [-n GLOB]... "
-		"[-g FUNC]...\n"
-		"                  [--max-graph-depth N] [--func-stack]] [-o FILE] [-b KB]\n"
-		"                  [-C CLOCK] [-M overwrite|discard] [-q] -- CMD [ARGS]\n"
-		"  -e EVENT   SYSTEM:EVENT, SYSTEM:*, SYSTEM, EVENT or all (default all)\n"
-		"  -f FILTER  filter the -e before it (the kernel's filter syntax)\n"
-		"  -p TRACER  function or function_graph: trace the functions of CMD\n"
-		"  -l GLOB    trace only the functions GLOB matches (set_ftrace_filter)\n"
-		"  -n GLOB    do not trace the functions GLOB matches (set_ftrace_notrace)\n"
-		"  -g FUNC    graph FUNC and what it calls (set_graph_function)\n"
-		"  --max-graph-depth N  graph N levels deep at most (max_graph_depth)\n"
-		"  --func-stack  a stack trace after every function (func_stack_trace)\n"
-		"  -o FILE    output file (default trace.dat)\n"
-		"  -b KB      buffer size per thread in KiB (default 1024)\n"
-		"  -C CLOCK   trace clock: local global counter uptime perf mono mono_raw boot"
-		" tai x86-tsc\n"
-		"  -M MODE    overwrite (flight recorder, default) or discard (drop new events)\n"
-		"  -q         no summary\n");
-}
+static const char usage[] =
+    "usage: uft record [-e EVENT [-f FILTER]]... [-p TRACER [-l GLOB]... [-n GLOB]... "
+    "[-g FUNC]...\n"
+    "                  [--max-graph-depth N] [--func-stack]] [-o FILE] [-b KB]\n"
+    "                  [-C CLOCK] [-M overwrite|discard] [-q] -- CMD [ARGS]\n"
+    "  -e EVENT   SYSTEM:EVENT, SYSTEM:*, SYSTEM, EVENT or all (default all)\n"
+    "  -f FILTER  filter the -e before it (the kernel's filter syntax)\n"
+    "  -p TRACER  function or function_graph: trace the functions of CMD\n"
+    "  -l GLOB    trace only the functions GLOB matches (set_ftrace_filter)\n"
+    "  -n GLOB    do not trace the functions GLOB matches (set_ftrace_notrace)\n"
+    "  -g FUNC    graph FUNC and what it calls (set_graph_function)\n"
+    "  --max-graph-depth N  graph N levels deep at most (max_graph_depth)\n"
+    "  --func-stack  a stack trace after every function (func_stack_trace)\n"
+    "  -o FILE    output file (default trace.dat)\n"
+    "  -b KB      buffer size per thread in KiB (default 1024)\n"
+    "  -C CLOCK   trace clock: local global counter uptime perf mono mono_raw boot"
+    " tai x86-tsc\n"
+    "  -M MODE    overwrite (flight recorder, default) or discard (drop new events)\n"
+    "  -q         no summary\n";
 
 static int accept_proc(struct collect *c, int lsock)
 {
@@ -125,7 +124,7 @@ static void print_summary(struct collect *c, const char *path, uint64_t size)
 	       c->nr_procs == 1 ? "" : "es");
 }
 
-static char *join_events(char **ev, int n)
+static char *join_events(char *const *ev, int n)
 {
 	size_t len = 1;
 	for (int i = 0; i < n; i++)
@@ -197,17 +196,17 @@ static void set_tracer_env(const struct tracer_opts *t)
 {
 	if (!t->tracer)
 		return;
-	setenv("UFT_TRACER", t->tracer, 1);
+	setenv(UFT_ENV_TRACER, t->tracer, 1);
 	if (t->filter)
-		setenv("UFT_FTRACE_FILTER", t->filter, 1);
+		setenv(UFT_ENV_FTRACE_FILTER, t->filter, 1);
 	if (t->notrace)
-		setenv("UFT_FTRACE_NOTRACE", t->notrace, 1);
+		setenv(UFT_ENV_FTRACE_NOTRACE, t->notrace, 1);
 	if (t->graph)
-		setenv("UFT_GRAPH_FUNCTION", t->graph, 1);
+		setenv(UFT_ENV_GRAPH_FUNCTION, t->graph, 1);
 	if (t->depth)
-		setenv("UFT_MAX_GRAPH_DEPTH", t->depth, 1);
+		setenv(UFT_ENV_MAX_GRAPH_DEPTH, t->depth, 1);
 	if (t->func_stack)
-		setenv("UFT_FUNC_STACK", "1", 1);
+		setenv(UFT_ENV_FUNC_STACK, "1", 1);
 }
 
 static void free_tracer_opts(struct tracer_opts *t)
@@ -218,7 +217,7 @@ static void free_tracer_opts(struct tracer_opts *t)
 }
 
 /* "SPEC\x1fFILTER" records separated by \x1e, as libuft reads UFT_FILTERS. */
-static char *join_filters(char **ev, char **flt, int n)
+static char *join_filters(char *const *ev, char *const *flt, int n)
 {
 	size_t len = 1;
 	for (int i = 0; i < n; i++)
@@ -233,252 +232,311 @@ static char *join_filters(char **ev, char **flt, int n)
 	return s;
 }
 
-int cmd_record(int argc, char **argv)
+#define MAX_EVENTS 256
+
+struct record_opts {
+	const char *out, *clock, *mode;
+	struct tracer_opts topts;
+	char *events[MAX_EVENTS];
+	char *filters[MAX_EVENTS]; /* filters[i] applies to events[i] */
+	int nr_events;
+	long buffer_kb;
+	bool quiet;
+	char **cmd; /* the program and its arguments */
+};
+
+static const struct cli record_cli;
+
+static int take_tracer_opt(struct tracer_opts *t, int opt, char *arg)
 {
-	static const struct option longopts[] = {
-	    {"help", no_argument, NULL, 'h'},
-	    {"max-graph-depth", required_argument, NULL, 'D'},
-	    {"func-stack", no_argument, NULL, 'S'},
-	    {NULL, 0, NULL, 0},
-	};
-	const char *out = "trace.dat", *clock = NULL, *mode = NULL;
-	struct tracer_opts topts = {0};
-	char *events[256];
-	char *filters[256] = {0}; /* filters[i] applies to events[i] */
-	int nr_events = 0, opt;
-	long buffer_kb = 0;
-	bool quiet = false;
-	optind = 1;
-	while ((opt = getopt_long(argc, argv, "+e:f:o:b:C:M:qhp:l:n:g:", longopts, NULL)) != -1) {
-		switch (opt) {
-		case 'p':
-			topts.tracer = optarg;
-			break;
-		case 'l':
-		case 'n':
-		case 'g':
-			if (add_glob(opt == 'l'	  ? &topts.filter
-				     : opt == 'n' ? &topts.notrace
-						  : &topts.graph,
-				     optarg) != 0) {
-				free_tracer_opts(&topts);
-				return 2;
-			}
-			break;
-		case 'S':
-			topts.func_stack = true;
-			break;
-		case 'D': {
-			char *end;
-			long d = strtol(optarg, &end, 10);
-			if (*end || end == optarg || d < 0 || d > 100000) {
-				fprintf(stderr, "uft record: bad graph depth '%s'\n", optarg);
-				free_tracer_opts(&topts);
-				return 2;
-			}
-			topts.depth = optarg;
-			break;
-		}
-		case 'e':
-			if (nr_events < 256)
-				events[nr_events++] = optarg;
-			break;
-		case 'f':
-			if (nr_events == 0 || events[nr_events - 1][0] == '!') {
-				fprintf(stderr, "uft record: -f must follow the -e it filters\n");
-				return 2;
-			}
-			filters[nr_events - 1] = optarg;
-			break;
-		case 'o':
-			out = optarg;
-			break;
-		case 'b':
-			buffer_kb = strtol(optarg, NULL, 0);
-			if (buffer_kb <= 0) {
-				fprintf(stderr, "uft record: bad buffer size '%s'\n", optarg);
-				return 2;
-			}
-			break;
-		case 'C':
-			if (uft_clock_by_name(optarg) < 0) {
-				fprintf(stderr, "uft record: unknown clock '%s'\n", optarg);
-				return 2;
-			}
-			clock = optarg;
-			break;
-		case 'M':
-			if (strcmp(optarg, "overwrite") != 0 && strcmp(optarg, "discard") != 0) {
-				fprintf(stderr, "uft record: mode must be overwrite or discard\n");
-				return 2;
-			}
-			mode = optarg;
-			break;
-		case 'q':
-			quiet = true;
-			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		default:
-			usage(stderr);
-			return 2;
-		}
+	long depth;
+	switch (opt) {
+	case 'p':
+		t->tracer = arg;
+		break;
+	case 'l':
+	case 'n':
+	case 'g':
+		if (add_glob(opt == 'l' ? &t->filter : opt == 'n' ? &t->notrace : &t->graph, arg))
+			return CLI_USAGE;
+		break;
+	case 'S':
+		t->func_stack = true;
+		break;
+	case 'D':
+		if (!cli_long(arg, 10, 0, 100000, &depth))
+			return cli_error(&record_cli, "bad graph depth '%s'", arg);
+		t->depth = arg;
+		break;
 	}
-	if (optind >= argc || check_tracer_opts(&topts) != 0) {
-		if (optind >= argc)
-			usage(stderr);
-		free_tracer_opts(&topts);
-		return 2;
-	}
+	return CLI_OK;
+}
 
-	char dir[] = "/tmp/uft-record.XXXXXX";
-	if (!mkdtemp(dir)) {
+static int take(void *opts, int opt, char *arg)
+{
+	struct record_opts *o = opts;
+	switch (opt) {
+	case 'e':
+		if (o->nr_events < MAX_EVENTS)
+			o->events[o->nr_events++] = arg;
+		return CLI_OK;
+	case 'f':
+		if (o->nr_events == 0 || o->events[o->nr_events - 1][0] == '!')
+			return cli_error(&record_cli, "-f must follow the -e it filters");
+		o->filters[o->nr_events - 1] = arg;
+		return CLI_OK;
+	case 'o':
+		o->out = arg;
+		return CLI_OK;
+	case 'b':
+		if (!cli_long(arg, 0, 1, LONG_MAX, &o->buffer_kb))
+			return cli_error(&record_cli, "bad buffer size '%s'", arg);
+		return CLI_OK;
+	case 'C':
+		if (uft_clock_by_name(arg) < 0)
+			return cli_error(&record_cli, "unknown clock '%s'", arg);
+		o->clock = arg;
+		return CLI_OK;
+	case 'M':
+		if (strcmp(arg, "overwrite") != 0 && strcmp(arg, "discard") != 0)
+			return cli_error(&record_cli, "mode must be overwrite or discard");
+		o->mode = arg;
+		return CLI_OK;
+	case 'q':
+		o->quiet = true;
+		return CLI_OK;
+	}
+	return take_tracer_opt(&o->topts, opt, arg);
+}
+
+static const struct option record_longopts[] = {
+    {"help", no_argument, NULL, 'h'},
+    {"max-graph-depth", required_argument, NULL, 'D'},
+    {"func-stack", no_argument, NULL, 'S'},
+    {NULL, 0, NULL, 0},
+};
+static const struct cli record_cli = {"uft record", usage,
+				      "+e:f:o:b:C:M:qhp:l:n:g:", record_longopts, take};
+
+static int parse(struct record_opts *o, int argc, char **argv)
+{
+	int first;
+	int rc = cli_parse(&record_cli, o, argc, argv, &first);
+	if (rc != CLI_OK)
+		return rc;
+	if (first >= argc)
+		return cli_usage_error(&record_cli);
+	if (check_tracer_opts(&o->topts) != 0)
+		return CLI_USAGE;
+	o->cmd = argv + first;
+	return CLI_OK;
+}
+
+/* The private socket the traced processes connect to, in a new directory. */
+struct rendezvous {
+	char dir[32];
+	struct sockaddr_un sa;
+	int lsock;
+};
+
+static int listen_private(struct rendezvous *rv)
+{
+	snprintf(rv->dir, sizeof(rv->dir), "/tmp/uft-record.XXXXXX");
+	if (!mkdtemp(rv->dir)) {
 		perror("uft record: mkdtemp");
-		return 1;
+		return -1;
 	}
-	struct sockaddr_un sa = {.sun_family = AF_UNIX};
-	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s/sock", dir);
-	int lsock = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
-	if (lsock < 0 || bind(lsock, (struct sockaddr *)&sa, sizeof(sa)) != 0 ||
-	    listen(lsock, 64) != 0) {
+	rv->sa = (struct sockaddr_un){.sun_family = AF_UNIX};
+	snprintf(rv->sa.sun_path, sizeof(rv->sa.sun_path), "%s/sock", rv->dir);
+	rv->lsock = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	if (rv->lsock < 0 || bind(rv->lsock, (struct sockaddr *)&rv->sa, sizeof(rv->sa)) != 0 ||
+	    listen(rv->lsock, 64) != 0) {
 		perror("uft record: socket");
-		rmdir(dir);
-		return 1;
+		rmdir(rv->dir);
+		return -1;
 	}
+	return 0;
+}
 
-	struct sigaction sact = {.sa_handler = on_sigint};
-	sigaction(SIGINT, &sact, NULL);
-	sigaction(SIGTERM, &sact, NULL);
+static void close_private(struct rendezvous *rv)
+{
+	close(rv->lsock);
+	unlink(rv->sa.sun_path);
+	rmdir(rv->dir);
+}
 
-	pid_t child = fork();
-	if (child < 0) {
-		perror("uft record: fork");
-		return 1;
+/* In the child: the settings for libuft, then the program. */
+static void __attribute__((noreturn)) exec_traced(const struct record_opts *o, const char *sock)
+{
+	char *ev = join_events(o->events, o->nr_events);
+	setenv(UFT_ENV_RECORD, sock, 1);
+	/* As trace-cmd: a function tracer without -e records no events. */
+	bool fn = o->topts.tracer && strcmp(o->topts.tracer, "nop") != 0;
+	setenv(UFT_ENV_EVENTS, o->nr_events ? ev : fn ? "!all" : "all", 1);
+	if (o->buffer_kb) {
+		char b[32];
+		snprintf(b, sizeof(b), "%ld", o->buffer_kb);
+		setenv(UFT_ENV_BUFFER_KB, b, 1);
 	}
-	if (child == 0) {
-		char *ev = join_events(events, nr_events);
-		setenv("UFT_RECORD", sa.sun_path, 1);
-		/* As trace-cmd: a function tracer without -e records no events. */
-		bool fn = topts.tracer && strcmp(topts.tracer, "nop") != 0;
-		setenv("UFT_EVENTS", nr_events ? ev : fn ? "!all" : "all", 1);
-		if (buffer_kb) {
-			char b[32];
-			snprintf(b, sizeof(b), "%ld", buffer_kb);
-			setenv("UFT_BUFFER_KB", b, 1);
+	if (o->clock)
+		setenv(UFT_ENV_CLOCK, o->clock, 1);
+	if (o->mode)
+		setenv(UFT_ENV_MODE, o->mode, 1);
+	char *fl = join_filters(o->events, o->filters, o->nr_events);
+	if (fl && *fl)
+		setenv(UFT_ENV_FILTERS, fl, 1);
+	set_tracer_env(&o->topts);
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	execvp(o->cmd[0], o->cmd);
+	fprintf(stderr, "uft record: cannot run %s: %s\n", o->cmd[0], strerror(errno));
+	_exit(127);
+}
+
+/* Reads what each process with input sent: a request to drain, or its end. */
+static void serve_conns(struct collect *c, const struct pollfd *pfd, size_t nfds)
+{
+	for (size_t i = 0; i + 1 < nfds; i++) {
+		struct collect_proc *p = c->procs[i];
+		if (p->conn < 0 || !pfd[1 + i].revents)
+			continue;
+		char buf[64];
+		ssize_t n = recv(p->conn, buf, sizeof(buf), MSG_DONTWAIT);
+		if (n > 0) {
+			collect_drain(c, p, false);
+		} else if (n == 0 || (errno != EAGAIN && errno != EINTR)) {
+			/* The process is gone (exit, exec, crash, kill). */
+			collect_drain(c, p, true);
+			close(p->conn);
+			p->conn = -1;
 		}
-		if (clock)
-			setenv("UFT_CLOCK", clock, 1);
-		if (mode)
-			setenv("UFT_MODE", mode, 1);
-		char *fl = join_filters(events, filters, nr_events);
-		if (fl && *fl)
-			setenv("UFT_FILTERS", fl, 1);
-		set_tracer_env(&topts);
-		signal(SIGINT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
-		execvp(argv[optind], argv + optind);
-		fprintf(stderr, "uft record: cannot run %s: %s\n", argv[optind], strerror(errno));
-		_exit(127);
 	}
+}
 
-	struct collect c;
-	collect_init(&c);
-	c.clock_id = clock ? uft_clock_by_name(clock) : -1;
-	/* Function records are named from the processes' symbol tables. */
-	if (topts.tracer && strcmp(topts.tracer, "nop") != 0)
-		c.syms = proc_syms_new();
-	free_tracer_opts(&topts);
+/* Every open region, each DRAIN_INTERVAL_MS. */
+static void drain_on_time(struct collect *c, struct timespec *last)
+{
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	long ms = (now.tv_sec - last->tv_sec) * 1000 + (now.tv_nsec - last->tv_nsec) / 1000000;
+	if (ms < DRAIN_INTERVAL_MS)
+		return;
+	for (size_t i = 0; i < c->nr_procs; i++)
+		if (c->procs[i]->conn >= 0)
+			collect_drain(c, c->procs[i], false);
+	*last = now;
+}
+
+/* Collects until the program has exited and every traced process is gone
+ * (an interrupt stops waiting for stragglers); returns its wait status. */
+static int collect_until_done(struct collect *c, int lsock, pid_t child)
+{
 	int status = 0;
 	bool child_done = false;
 	struct timespec last;
 	clock_gettime(CLOCK_MONOTONIC, &last);
 	for (;;) {
-		size_t nfds = 1 + c.nr_procs;
+		size_t nfds = 1 + c->nr_procs;
 		struct pollfd pfd[nfds];
 		size_t open_conns = 0;
 		pfd[0] = (struct pollfd){.fd = lsock, .events = POLLIN};
-		for (size_t i = 0; i < c.nr_procs; i++) {
-			pfd[1 + i] = (struct pollfd){.fd = c.procs[i]->conn, .events = POLLIN};
-			open_conns += c.procs[i]->conn >= 0;
+		for (size_t i = 0; i < c->nr_procs; i++) {
+			pfd[1 + i] = (struct pollfd){.fd = c->procs[i]->conn, .events = POLLIN};
+			open_conns += c->procs[i]->conn >= 0;
 		}
-		if (!child_done) {
-			pid_t w = waitpid(child, &status, WNOHANG);
-			if (w == child)
-				child_done = true;
-		}
-		/* Done when the program has exited and every traced process is gone;
-		 * an interrupt stops waiting for stragglers. */
+		if (!child_done && waitpid(child, &status, WNOHANG) == child)
+			child_done = true;
 		if (child_done && (open_conns == 0 || got_sigint))
 			break;
 		int rc = poll(pfd, nfds, child_done ? 20 : DRAIN_INTERVAL_MS);
 		if (rc < 0 && errno != EINTR)
 			break;
 		if (rc > 0 && (pfd[0].revents & POLLIN)) {
-			while (accept_proc(&c, lsock) == 0)
+			while (accept_proc(c, lsock) == 0)
 				;
 		}
-		for (size_t i = 0; rc > 0 && i + 1 < nfds; i++) {
-			struct collect_proc *p = c.procs[i];
-			if (p->conn < 0 || !pfd[1 + i].revents)
-				continue;
-			char buf[64];
-			ssize_t n = recv(p->conn, buf, sizeof(buf), MSG_DONTWAIT);
-			if (n > 0) {
-				collect_drain(&c, p, false);
-			} else if (n == 0 || (errno != EAGAIN && errno != EINTR)) {
-				/* The process is gone (exit, exec, crash, kill). */
-				collect_drain(&c, p, true);
-				close(p->conn);
-				p->conn = -1;
-			}
-		}
-		struct timespec now;
-		clock_gettime(CLOCK_MONOTONIC, &now);
-		long ms =
-		    (now.tv_sec - last.tv_sec) * 1000 + (now.tv_nsec - last.tv_nsec) / 1000000;
-		if (ms >= DRAIN_INTERVAL_MS) {
-			for (size_t i = 0; i < c.nr_procs; i++)
-				if (c.procs[i]->conn >= 0)
-					collect_drain(&c, c.procs[i], false);
-			last = now;
+		if (rc > 0)
+			serve_conns(c, pfd, nfds);
+		drain_on_time(c, &last);
+	}
+	for (size_t i = 0; i < c->nr_procs; i++) {
+		if (c->procs[i]->conn >= 0) {
+			collect_drain(c, c->procs[i], true);
+			close(c->procs[i]->conn);
+			c->procs[i]->conn = -1;
 		}
 	}
-	for (size_t i = 0; i < c.nr_procs; i++) {
-		if (c.procs[i]->conn >= 0) {
-			collect_drain(&c, c.procs[i], true);
-			close(c.procs[i]->conn);
-			c.procs[i]->conn = -1;
-		}
-	}
-	close(lsock);
-	unlink(sa.sun_path);
-	rmdir(dir);
+	return status;
+}
 
-	if (c.nr_procs == 0 && WIFEXITED(status) && WEXITSTATUS(status) == 127) {
-		collect_free(&c); /* the program could not be started */
-		return 127;
-	}
-	if (c.nr_procs == 0)
+/* Writes the file and the summary; returns the exit status. */
+static int finish(struct collect *c, const struct record_opts *o, int status)
+{
+	if (c->nr_procs == 0 && WIFEXITED(status) && WEXITSTATUS(status) == 127)
+		return 127; /* the program could not be started */
+	if (c->nr_procs == 0)
 		fprintf(stderr, "uft record: no process registered (is %s linked with libuft?)\n",
-			argv[optind]);
-	for (int i = 0; i < nr_events; i++)
-		if (events[i][0] != '!' && c.nr_procs && !collect_spec_matches(&c, events[i]))
-			fprintf(stderr, "uft record: no event matches '%s'\n", events[i]);
+			o->cmd[0]);
+	for (int i = 0; i < o->nr_events; i++)
+		if (o->events[i][0] != '!' && c->nr_procs && !collect_spec_matches(c, o->events[i]))
+			fprintf(stderr, "uft record: no event matches '%s'\n", o->events[i]);
 	uint64_t size = 0;
-	int rc = collect_write(&c, out, &size);
+	int rc = collect_write(c, o->out, &size);
 	if (rc != 0) {
-		fprintf(stderr, "uft record: writing %s: %s\n", out, strerror(-rc));
-		collect_free(&c);
+		fprintf(stderr, "uft record: writing %s: %s\n", o->out, strerror(-rc));
 		return 1;
 	}
-	if (!quiet)
-		print_summary(&c, out, size);
-	collect_free(&c);
+	if (!o->quiet)
+		print_summary(c, o->out, size);
 	if (WIFSIGNALED(status)) {
-		if (!quiet)
-			printf("%s: killed by signal %d\n", argv[optind], WTERMSIG(status));
+		if (!o->quiet)
+			printf("%s: killed by signal %d\n", o->cmd[0], WTERMSIG(status));
 		return 128 + WTERMSIG(status);
 	}
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+}
+
+/* Starts the program with the recorder listening; returns its pid or -1. */
+static pid_t start(const struct record_opts *o, struct rendezvous *rv)
+{
+	if (listen_private(rv) != 0)
+		return -1;
+	struct sigaction sact = {.sa_handler = on_sigint};
+	sigaction(SIGINT, &sact, NULL);
+	sigaction(SIGTERM, &sact, NULL);
+	pid_t child = fork();
+	if (child < 0)
+		perror("uft record: fork");
+	if (child == 0)
+		exec_traced(o, rv->sa.sun_path);
+	return child;
+}
+
+static int run(struct record_opts *o)
+{
+	struct rendezvous rv;
+	pid_t child = start(o, &rv);
+	if (child < 0)
+		return 1;
+	struct collect c;
+	collect_init(&c);
+	c.clock_id = o->clock ? uft_clock_by_name(o->clock) : -1;
+	/* Function records are named from the processes' symbol tables. */
+	if (o->topts.tracer && strcmp(o->topts.tracer, "nop") != 0)
+		c.syms = proc_syms_new();
+	int status = collect_until_done(&c, rv.lsock, child);
+	close_private(&rv);
+	int rc = finish(&c, o, status);
+	collect_free(&c);
+	return rc;
+}
+
+int cmd_record(int argc, char **argv)
+{
+	struct record_opts o = {.out = "trace.dat"};
+	int rc = parse(&o, argc, argv);
+	if (rc == CLI_OK)
+		rc = run(&o);
+	free_tracer_opts(&o.topts);
+	return rc;
 }

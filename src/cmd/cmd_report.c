@@ -2,7 +2,6 @@
  * header, legend, then every event of every CPU merged in time order. */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +10,7 @@
 
 #include "wire/clocks.h"
 #include "wire/page.h"
+#include "cmd/cli.h"
 #include "cmd/commands.h"
 #include "report/output.h"
 #include "report/report_ftrace.h"
@@ -70,199 +70,178 @@ static int push(const char ***v, size_t *n, const char *s)
 	return 0;
 }
 
-static void usage(FILE *f)
+static const char usage[] =
+    "usage: uft report [-i FILE] [--cpu N] [-O [no]OPTION]... [--synth DEF]... "
+    "[--hist SYSTEM:EVENT:SPEC]... [--trace]\n"
+    "  -i FILE      trace.dat file to read (default trace.dat)\n"
+    "  --cpu N      only events of CPU N (repeatable)\n"
+    "  -O OPTION    a function tracer display option of trace_options (print-parent,\n"
+    "               sym-offset, sym-addr, funcgraph-cpu, -proc, -abstime, -duration,\n"
+    "               -overhead, -overrun, -irqs, -tail); noOPTION turns it off\n"
+    "  --synth DEF  define a synthetic event, synthetic_events syntax\n"
+    "               ('wakeup_lat u64 lat; pid_t pid'); repeatable\n"
+    "  --hist S     run hist trigger S over the file ('sched:sched_switch:\n"
+    "               keys=prev_pid:vals=prev_prio'); repeatable, run in order;\n"
+    "               prints the histograms, no event lines\n"
+    "  --trace      print the events instead, with the synthetic events the\n"
+    "               triggers generated among them\n";
+
+struct report_opts {
+	const char *in;
+	struct cpu_set sel;
+	const char **hists, **synths;
+	size_t nr_hists, nr_synths;
+	bool trace;
+	const char *opts[64];
+	size_t nr_opts;
+};
+
+static const struct cli report_cli;
+
+static int take(void *opts, int opt, char *arg)
 {
-	fprintf(f,
-		"usage: uft report [-i FILE] [--cpu N] [-O [no]OPTION]... [--synth DEF]... "
-		"[--hist SYSTEM:EVENT:SPEC]... [--trace]\n"
-		"  -i FILE      trace.dat file to read (default trace.dat)\n"
-		"  --cpu N      only events of CPU N (repeatable)\n"
-		"  -O OPTION    a function tracer display option of trace_options (print-parent,\n"
-		"               sym-offset, sym-addr, funcgraph-cpu, -proc, -abstime, -duration,\n"
-		"               -overhead, -overrun, -irqs, -tail); noOPTION turns it off\n"
-		"  --synth DEF  define a synthetic event, synthetic_events syntax\n"
-		"               ('wakeup_lat u64 lat; pid_t pid'); repeatable\n"
-		"  --hist S     run hist trigger S over the file ('sched:sched_switch:\n"
-		"               keys=prev_pid:vals=prev_prio'); repeatable, run in order;\n"
-		"               prints the histograms, no event lines\n"
-		"  --trace      print the events instead, with the synthetic events the\n"
-		"               triggers generated among them\n");
+	struct report_opts *o = opts;
+	unsigned fn, graph;
+	long cpu;
+	switch (opt) {
+	case 'O':
+		if (!uft_ftrace_option_bit(arg, &fn, &graph) &&
+		    !(strncmp(arg, "no", 2) == 0 && uft_ftrace_option_bit(arg + 2, &fn, &graph)))
+			return cli_error(&report_cli, "unknown option '%s'", arg);
+		if (o->nr_opts < sizeof(o->opts) / sizeof(o->opts[0]))
+			o->opts[o->nr_opts++] = arg;
+		break;
+	case 'i':
+		o->in = arg;
+		break;
+	case 'c':
+		if (!cli_long(arg, 10, 0, 4095, &cpu))
+			return cli_error(&report_cli, "bad cpu '%s'", arg);
+		o->sel.mask[cpu / 64] |= 1ull << (cpu % 64);
+		o->sel.any = true;
+		break;
+	case 'H':
+		return push(&o->hists, &o->nr_hists, arg) ? 1 : CLI_OK;
+	case 'S':
+		return push(&o->synths, &o->nr_synths, arg) ? 1 : CLI_OK;
+	case 'T':
+		o->trace = true;
+		break;
+	}
+	return CLI_OK;
 }
 
-int cmd_report(int argc, char **argv)
+static const struct option report_longopts[] = {
+    {"input", required_argument, NULL, 'i'},
+    {"cpu", required_argument, NULL, 'c'},
+    {"hist", required_argument, NULL, 'H'},
+    {"synth", required_argument, NULL, 'S'},
+    {"trace", no_argument, NULL, 'T'},
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
+};
+static const struct cli report_cli = {"uft report", usage, "i:O:h", report_longopts, take};
+
+static int parse(struct report_opts *o, int argc, char **argv)
 {
-	static const struct option longopts[] = {
-	    {"input", required_argument, NULL, 'i'},
-	    {"cpu", required_argument, NULL, 'c'},
-	    {"hist", required_argument, NULL, 'H'},
-	    {"synth", required_argument, NULL, 'S'},
-	    {"trace", no_argument, NULL, 'T'},
-	    {"help", no_argument, NULL, 'h'},
-	    {NULL, 0, NULL, 0},
-	};
-	const char *in = "trace.dat";
-	struct cpu_set sel = {0};
-	const char **hists = NULL, **synths = NULL;
-	size_t nr_hists = 0, nr_synths = 0;
-	bool trace = false;
-	const char *opts[64];
-	size_t nr_opts = 0;
-	int opt;
-	optind = 1;
-	while ((opt = getopt_long(argc, argv, "i:O:h", longopts, NULL)) != -1) {
-		switch (opt) {
-		case 'O': {
-			unsigned fn, graph;
-			const char *name = optarg;
-			if (!uft_ftrace_option_bit(name, &fn, &graph) &&
-			    !(strncmp(name, "no", 2) == 0 &&
-			      uft_ftrace_option_bit(name + 2, &fn, &graph))) {
-				fprintf(stderr, "uft report: unknown option '%s'\n", name);
-				free(hists);
-				free(synths);
-				return 2;
-			}
-			if (nr_opts < sizeof(opts) / sizeof(opts[0]))
-				opts[nr_opts++] = name;
-			break;
-		}
-		case 'i':
-			in = optarg;
-			break;
-		case 'c': {
-			char *end;
-			long n = strtol(optarg, &end, 10);
-			if (*end || n < 0 || n >= 4096) {
-				fprintf(stderr, "uft report: bad cpu '%s'\n", optarg);
-				return 2;
-			}
-			sel.mask[n / 64] |= 1ull << (n % 64);
-			sel.any = true;
-			break;
-		}
-		case 'H':
-		case 'S':
-			if (push(opt == 'H' ? &hists : &synths, opt == 'H' ? &nr_hists : &nr_synths,
-				 optarg)) {
-				free(hists);
-				free(synths);
-				return 1;
-			}
-			break;
-		case 'T':
-			trace = true;
-			break;
-		case 'h':
-			free(hists);
-			free(synths);
-			usage(stdout);
-			return 0;
-		default:
-			free(hists);
-			free(synths);
-			usage(stderr);
-			return 2;
-		}
-	}
-	if ((nr_synths || trace) && !nr_hists) {
-		fprintf(stderr, "uft report: --synth and --trace go with --hist\n");
-		free(hists);
-		free(synths);
-		return 2;
-	}
-	const struct report_hist_opts ho = {synths, nr_synths, hists, nr_hists};
-	if (optind < argc)
-		in = argv[optind];
-
-	struct trace_file tf;
-	char err[256];
-	if (trace_file_open(&tf, in, err, sizeof(err)) != 0) {
-		fprintf(stderr, "uft report: %s\n", err);
-		free(hists);
-		free(synths);
-		return 1;
-	}
-	if (nr_hists && !trace) {
-		int rc = report_hist(&tf, &ho, stdout, stderr);
-		free(hists);
-		free(synths);
-		trace_file_close(&tf);
+	int first;
+	int rc = cli_parse(&report_cli, o, argc, argv, &first);
+	if (rc != CLI_OK)
 		return rc;
-	}
-	/* --trace: the synthetic records, each after the record that made it. */
-	struct replay *rp = NULL;
-	const struct replay_rec *extra = NULL;
-	size_t nr_extra = 0, next = 0;
-	if (trace) {
-		rp = report_replay(&tf, &ho, true, "uft report", stderr);
-		if (!rp) {
-			free(hists);
-			free(synths);
-			trace_file_close(&tf);
-			return 1;
-		}
-		extra = replay_records(rp, &nr_extra);
-	}
-	free(hists);
-	free(synths);
-	if (tf.td->latency) {
-		replay_free(rp);
-		fwrite(tf.td->latency_text, 1, tf.td->latency_len, stdout);
-		trace_file_close(&tf);
-		return 0;
-	}
-	unsigned flags = 0;
-	int clk = uft_clock_by_name(tf.td->clock);
-	if (clk >= 0 && !uft_clock_is_ns((enum uft_clock)clk))
-		flags |= UFT_OUT_RAW_CLOCK;
+	if ((o->nr_synths || o->trace) && !o->nr_hists)
+		return cli_error(&report_cli, "--synth and --trace go with --hist");
+	if (first < argc)
+		o->in = argv[first];
+	return CLI_OK;
+}
 
-	size_t n = tf.td->nr_cpu_data;
-	struct cpu_cursor *cur = calloc(n ? n : 1, sizeof(*cur));
-	if (!cur) {
-		replay_free(rp);
-		trace_file_close(&tf);
-		return 1;
-	}
+/* The records in time order, each CPU's merged: what the trace file reads. */
+struct printer {
+	struct trace_file *tf;
+	const struct cpu_set *sel;
 	struct report_ftrace rf;
-	if (report_ftrace_init(&rf, &tf, flags) != 0) {
-		free(cur);
-		replay_free(rp);
-		trace_file_close(&tf);
-		return 1;
+	unsigned flags;
+	struct cpu_cursor *cur;
+	size_t n;
+	/* --trace: the synthetic records, each after the record that made it. */
+	const struct replay_rec *extra;
+	size_t nr_extra, next;
+};
+
+static int printer_init(struct printer *p, struct trace_file *tf, const struct report_opts *o)
+{
+	p->tf = tf;
+	p->sel = &o->sel;
+	int clk = uft_clock_by_name(tf->td->clock);
+	if (clk >= 0 && !uft_clock_is_ns((enum uft_clock)clk))
+		p->flags |= UFT_OUT_RAW_CLOCK;
+	p->n = tf->td->nr_cpu_data;
+	p->cur = calloc(p->n ? p->n : 1, sizeof(*p->cur));
+	if (!p->cur)
+		return -1;
+	if (report_ftrace_init(&p->rf, tf, p->flags) != 0) {
+		free(p->cur);
+		return -1;
 	}
-	for (size_t i = 0; i < nr_opts; i++)
-		report_ftrace_option(&rf, opts[i]);
-	uint32_t psz = tf.td->page_size;
+	for (size_t i = 0; i < o->nr_opts; i++)
+		report_ftrace_option(&p->rf, o->opts[i]);
+	return 0;
+}
+
+/* A first pass over the selected CPUs for the header's entry counts, which
+ * also puts each cursor on its first record. */
+static void print_header(struct printer *p)
+{
+	uint32_t psz = p->tf->td->page_size;
 	uint64_t entries = 0, lost = 0;
-	for (size_t i = 0; i < n; i++) {
-		cur[i].cpu = &tf.td->cpus[i];
-		int cpu = cur[i].cpu->cpu;
-		if (!cpu_selected(&sel, cpu))
+	for (size_t i = 0; i < p->n; i++) {
+		p->cur[i].cpu = &p->tf->td->cpus[i];
+		if (!cpu_selected(p->sel, p->cur[i].cpu->cpu))
 			continue;
-		/* First pass: the header's entry counts. */
-		struct cpu_cursor c = {.cpu = cur[i].cpu};
+		struct cpu_cursor c = {.cpu = p->cur[i].cpu};
 		while (cursor_next(&c, psz)) {
 			entries++;
-			report_ftrace_note(&rf, c.rec.data, c.rec.len);
+			report_ftrace_note(&p->rf, c.rec.data, c.rec.len);
 			if (c.missed && c.missed != UINT64_MAX)
 				lost += c.missed;
 			c.missed = 0;
 		}
-		cursor_next(&cur[i], psz);
+		cursor_next(&p->cur[i], psz);
 	}
-	for (size_t k = 0; k < nr_extra; k++)
-		entries += cpu_selected(&sel, extra[k].cpu);
-	report_ftrace_header(&rf, stdout, entries, entries + lost);
-	for (;;) {
-		struct cpu_cursor *best = NULL;
-		for (size_t i = 0; i < n; i++) {
-			if (!cur[i].have) /* exhausted, or a CPU not asked for */
-				continue;
-			if (!best || cur[i].rec.ts < best->rec.ts)
-				best = &cur[i];
-		}
-		if (!best)
+	for (size_t k = 0; k < p->nr_extra; k++)
+		entries += cpu_selected(p->sel, p->extra[k].cpu);
+	report_ftrace_header(&p->rf, stdout, entries, entries + lost);
+}
+
+/* The synthetic records that the record at cause made. */
+static void print_extra(struct printer *p, const void *cause)
+{
+	for (; p->next < p->nr_extra; p->next++) {
+		const struct replay_rec *x = &p->extra[p->next];
+		if (!cpu_selected(p->sel, x->cpu))
+			continue;
+		if (x->cause != cause)
 			break;
+		struct uft_out_record xr = {x->cpu, x->ts, x->data, x->len};
+		uft_out_event(stdout, p->tf->tep, trace_file_comm, p->tf, &xr, p->flags);
+	}
+}
+
+/* The earliest record of the CPUs not yet exhausted (nor left out), or NULL. */
+static struct cpu_cursor *earliest(struct printer *p)
+{
+	struct cpu_cursor *best = NULL;
+	for (size_t i = 0; i < p->n; i++)
+		if (p->cur[i].have && (!best || p->cur[i].rec.ts < best->rec.ts))
+			best = &p->cur[i];
+	return best;
+}
+
+static void print_records(struct printer *p)
+{
+	uint32_t psz = p->tf->td->page_size;
+	struct cpu_cursor *best;
+	while ((best = earliest(p))) {
 		if (best->missed) {
 			uft_out_lost(stdout, best->cpu->cpu, best->missed);
 			best->missed = 0;
@@ -271,26 +250,65 @@ int cmd_report(int argc, char **argv)
 					   best->rec.len};
 		/* The next record of the same CPU, for function_graph's leaves. */
 		struct cpu_cursor peek = *best;
-		bool more = rf.graph && cursor_next(&peek, psz);
+		bool more = p->rf.graph && cursor_next(&peek, psz);
 		struct uft_out_record nx = {peek.cpu->cpu, peek.rec.ts, peek.rec.data,
 					    peek.rec.len};
 		const void *cause = best->rec.data;
-		if (report_ftrace_line(&rf, stdout, &r, more ? &nx : NULL) == UFT_GRAPH_LEAF)
+		if (report_ftrace_line(&p->rf, stdout, &r, more ? &nx : NULL) == UFT_GRAPH_LEAF)
 			cursor_next(best, psz);
-		for (; next < nr_extra; next++) {
-			const struct replay_rec *x = &extra[next];
-			if (!cpu_selected(&sel, x->cpu))
-				continue;
-			if (x->cause != cause)
-				break;
-			struct uft_out_record xr = {x->cpu, x->ts, x->data, x->len};
-			uft_out_event(stdout, tf.tep, trace_file_comm, &tf, &xr, flags);
-		}
+		print_extra(p, cause);
 		cursor_next(best, psz);
 	}
-	report_ftrace_free(&rf);
-	free(cur);
+}
+
+/* The events as the trace file prints them (with --trace, the synthetic
+ * records among them); returns the exit status. */
+static int print_trace(struct trace_file *tf, const struct report_opts *o,
+		       const struct report_hist_opts *ho)
+{
+	struct printer p = {0};
+	struct replay *rp = NULL;
+	if (o->trace) {
+		rp = report_replay(tf, ho, true, "uft report", stderr);
+		if (!rp)
+			return 1;
+		p.extra = replay_records(rp, &p.nr_extra);
+	}
+	if (tf->td->latency) {
+		replay_free(rp);
+		fwrite(tf->td->latency_text, 1, tf->td->latency_len, stdout);
+		return 0;
+	}
+	if (printer_init(&p, tf, o) != 0) {
+		replay_free(rp);
+		return 1;
+	}
+	print_header(&p);
+	print_records(&p);
+	report_ftrace_free(&p.rf);
+	free(p.cur);
 	replay_free(rp);
-	trace_file_close(&tf);
 	return 0;
+}
+
+int cmd_report(int argc, char **argv)
+{
+	struct report_opts o = {.in = "trace.dat"};
+	int rc = parse(&o, argc, argv);
+	if (rc == CLI_OK) {
+		const struct report_hist_opts ho = {o.synths, o.nr_synths, o.hists, o.nr_hists};
+		struct trace_file tf;
+		char err[256];
+		if (trace_file_open(&tf, o.in, err, sizeof(err)) != 0) {
+			fprintf(stderr, "uft report: %s\n", err);
+			rc = 1;
+		} else {
+			rc = o.nr_hists && !o.trace ? report_hist(&tf, &ho, stdout, stderr)
+						    : print_trace(&tf, &o, &ho);
+			trace_file_close(&tf);
+		}
+	}
+	free(o.hists);
+	free(o.synths);
+	return rc;
 }

@@ -5,7 +5,6 @@
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,42 +15,41 @@
 #include "engine/format/format_parse.h"
 #include "engine/sqlhist/sqlhist.h"
 #include "cmd/commands.h"
-#include "client/live.h"
+#include "cmd/cli.h"
+#include "cmd/live_args.h"
 #include "report/sqlhist_file.h"
 #include "tracedat/trace_file.h"
+#include "wire/env_names.h"
 
 #define KERNEL_TRACEFS "/sys/kernel/tracing"
 
-static void usage(FILE *f)
-{
-	fprintf(f,
-		"usage: uft sqlhist [OPTIONS] [SQL]\n"
-		"Prints the commands that build the SQL statement's histogram (no JOIN) or\n"
-		"synthetic event (JOIN), resolving its events against:\n"
-		"  -i FILE     the formats of a trace.dat (uft's or the kernel's)\n"
-		"  -p PID      a running process's tree; commands print as 'uft ctl -p PID'\n"
-		"  -t DIR      a tracefs directory (DIR/events/SYS/EV/format); also the\n"
-		"              directory printed (default " KERNEL_TRACEFS ", read when\n"
-		"              neither -i nor -p is given)\n"
-		"options:\n"
-		"  -e          also execute on the process (-p PID, or the only traceable one);\n"
-		"              with -i, apply the statement to the file's records and print\n"
-		"              the synthetic event's records (JOIN) or the histogram\n"
-		"  -n NAME     synthetic event name (default Anonymous)\n"
-		"  -i FILE -e [--hist SPEC] SQL [-n NAME SQL]...\n"
-		"              several statements, applied in order (a later one may read an\n"
-		"              earlier one's synthetic event); --hist prints the histogram\n"
-		"              of hist trigger SPEC on the last one's synthetic event\n"
-		"  -f FILE     read the statement from FILE ('-': standard input)\n"
-		"  -m VAR      act when column VAR hits a new maximum (onmax)\n"
-		"  -c VAR      act when column VAR changes (onchange)\n"
-		"  -s          snapshot() instead of trace() (with -m or -c)\n"
-		"  -T          trace() and snapshot() (with -m or -c)\n"
-		"  -S F1,F2    save() these end-event fields (with -m or -c)\n"
-		"  -B NAME     the instance NAME (statements without JOIN)\n"
-		"  --seed N    the statement's random number (0-32767) instead of a random\n"
-		"              one; also the UFT_SQLHIST_SEED environment variable\n");
-}
+static const char usage[] =
+    "usage: uft sqlhist [OPTIONS] [SQL]\n"
+    "Prints the commands that build the SQL statement's histogram (no JOIN) or\n"
+    "synthetic event (JOIN), resolving its events against:\n"
+    "  -i FILE     the formats of a trace.dat (uft's or the kernel's)\n"
+    "  -p PID      a running process's tree; commands print as 'uft ctl -p PID'\n"
+    "  -t DIR      a tracefs directory (DIR/events/SYS/EV/format); also the\n"
+    "              directory printed (default " KERNEL_TRACEFS ", read when\n"
+    "              neither -i nor -p is given)\n"
+    "options:\n"
+    "  -e          also execute on the process (-p PID, or the only traceable one);\n"
+    "              with -i, apply the statement to the file's records and print\n"
+    "              the synthetic event's records (JOIN) or the histogram\n"
+    "  -n NAME     synthetic event name (default Anonymous)\n"
+    "  -i FILE -e [--hist SPEC] SQL [-n NAME SQL]...\n"
+    "              several statements, applied in order (a later one may read an\n"
+    "              earlier one's synthetic event); --hist prints the histogram\n"
+    "              of hist trigger SPEC on the last one's synthetic event\n"
+    "  -f FILE     read the statement from FILE ('-': standard input)\n"
+    "  -m VAR      act when column VAR hits a new maximum (onmax)\n"
+    "  -c VAR      act when column VAR changes (onchange)\n"
+    "  -s          snapshot() instead of trace() (with -m or -c)\n"
+    "  -T          trace() and snapshot() (with -m or -c)\n"
+    "  -S F1,F2    save() these end-event fields (with -m or -c)\n"
+    "  -B NAME     the instance NAME (statements without JOIN)\n"
+    "  --seed N    the statement's random number (0-32767) instead of a random\n"
+    "              one; also the " UFT_ENV_SQLHIST_SEED " environment variable\n";
 
 /* The events resolved so far, owned here for the translator. */
 struct found {
@@ -360,129 +358,145 @@ out:
 	return rc;
 }
 
-static int parse_seed(const char *s, unsigned *out)
+struct sqlhist_opts {
+	struct uft_sql_opts o;
+	struct live_args live; /* -p, -B */
+	const char *file, *dir, *sqlfile, *seed, *hist;
+	bool exec;
+	int nargs; /* the operands */
+	char **args;
+};
+
+static int take(void *opts, int opt, char *arg)
 {
-	char *end;
-	long v = strtol(s, &end, 10);
-	if (!*s || *end || v < 0 || v > 32767)
-		return -1;
-	*out = (unsigned)v;
-	return 0;
+	struct sqlhist_opts *s = opts;
+	if (live_args_take(&s->live, opt, arg))
+		return CLI_OK;
+	switch (opt) {
+	case 'i':
+		s->file = arg;
+		break;
+	case 't':
+		s->dir = arg;
+		break;
+	case 'n':
+		s->o.name = arg;
+		break;
+	case 'e':
+		s->exec = true;
+		break;
+	case 'f':
+		s->sqlfile = arg;
+		break;
+	case 'm':
+		s->o.onmax = arg;
+		break;
+	case 'c':
+		s->o.onchange = arg;
+		break;
+	case 's':
+		s->o.snapshot = true;
+		break;
+	case 'T':
+		s->o.trace_snapshot = true;
+		break;
+	case 'S':
+		s->o.save = arg;
+		break;
+	case 'R':
+		s->seed = arg;
+		break;
+	case 'H':
+		s->hist = arg;
+		break;
+	}
+	return CLI_OK;
 }
 
-int cmd_sqlhist(int argc, char **argv)
-{
-	static const struct option longs[] = {{"seed", required_argument, NULL, 'R'},
-					      {"hist", required_argument, NULL, 'H'},
-					      {"help", no_argument, NULL, 'h'},
-					      {NULL, 0, NULL, 0}};
-	struct uft_sql_opts o = {0};
-	const char *file = NULL, *pid = NULL, *dir = NULL, *instance = NULL, *sqlfile = NULL;
-	const char *seed = getenv("UFT_SQLHIST_SEED"), *hist = NULL;
-	bool exec = false, seeded = false;
-	int c;
+static const struct option longopts[] = {{"seed", required_argument, NULL, 'R'},
+					 {"hist", required_argument, NULL, 'H'},
+					 {"help", no_argument, NULL, 'h'},
+					 {NULL, 0, NULL, 0}};
+static const struct cli cli = {"uft sqlhist", usage, "+i:p:t:B:n:ef:m:c:sTS:h", longopts, take};
 
-	while ((c = getopt_long(argc, argv, "+i:p:t:B:n:ef:m:c:sTS:h", longs, NULL)) != -1) {
-		switch (c) {
-		case 'i':
-			file = optarg;
-			break;
-		case 'p':
-			pid = optarg;
-			break;
-		case 't':
-			dir = optarg;
-			break;
-		case 'B':
-			instance = optarg;
-			break;
-		case 'n':
-			o.name = optarg;
-			break;
-		case 'e':
-			exec = true;
-			break;
-		case 'f':
-			sqlfile = optarg;
-			break;
-		case 'm':
-			o.onmax = optarg;
-			break;
-		case 'c':
-			o.onchange = optarg;
-			break;
-		case 's':
-			o.snapshot = true;
-			break;
-		case 'T':
-			o.trace_snapshot = true;
-			break;
-		case 'S':
-			o.save = optarg;
-			break;
-		case 'R':
-			seed = optarg;
-			break;
-		case 'H':
-			hist = optarg;
-			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		default:
-			usage(stderr);
-			return 2;
-		}
-	}
-	if (seed) {
-		if (parse_seed(seed, &o.rand)) {
-			fprintf(stderr, "uft sqlhist: bad seed '%s' (0-32767)\n", seed);
-			return 2;
-		}
-		seeded = true;
-	}
-	if (!seeded)
-		o.rand = (unsigned)(time(NULL) ^ (getpid() * 2654435761u)) % 32768u;
-	if (file && pid) {
-		fprintf(stderr, "uft sqlhist: -i and -p exclude each other\n");
-		return 2;
-	}
-	if (file && exec && (instance || dir)) {
-		fprintf(stderr, "uft sqlhist: -i FILE -e runs over the file: -B and -t do not "
-				"apply\n");
-		return 2;
-	}
-	if (hist && !(file && exec)) {
-		fprintf(stderr, "uft sqlhist: --hist goes with -i FILE -e\n");
-		return 2;
-	}
-	if (file && exec && sqlfile && optind == argc) {
-		char *text = read_all(sqlfile);
+/* The options, checked against each other; the seed drawn when not given. */
+static int parse(struct sqlhist_opts *s, int argc, char **argv)
+{
+	s->seed = getenv(UFT_ENV_SQLHIST_SEED);
+	int first;
+	int rc = cli_parse(&cli, s, argc, argv, &first);
+	if (rc != CLI_OK)
+		return rc;
+	s->nargs = argc - first;
+	s->args = argv + first;
+	long seed;
+	if (s->seed && !cli_long(s->seed, 10, 0, 32767, &seed))
+		return cli_error(&cli, "bad seed '%s' (0-32767)", s->seed);
+	s->o.rand =
+	    s->seed ? (unsigned)seed : (unsigned)(time(NULL) ^ (getpid() * 2654435761u)) % 32768u;
+	if (s->file && s->live.pid)
+		return cli_error(&cli, "-i and -p exclude each other");
+	if (s->file && s->exec && (s->live.instance || s->dir))
+		return cli_error(&cli, "-i FILE -e runs over the file: -B and -t do not apply");
+	if (s->hist && !(s->file && s->exec))
+		return cli_error(&cli, "--hist goes with -i FILE -e");
+	return CLI_OK;
+}
+
+/* -i FILE -e: the statements over the file's records. */
+static int run_on_file(const struct sqlhist_opts *s)
+{
+	if (s->sqlfile && !s->nargs) {
+		char *text = read_all(s->sqlfile);
 		if (!text) {
-			fprintf(stderr, "uft sqlhist: %s: %s\n", sqlfile, strerror(errno));
+			fprintf(stderr, "uft sqlhist: %s: %s\n", s->sqlfile, strerror(errno));
 			return 1;
 		}
-		int rc = on_file(file, &o, o.name, 1, &text, hist);
+		int rc = on_file(s->file, &s->o, s->o.name, 1, &text, s->hist);
 		free(text);
 		return rc;
 	}
-	if (file && exec && !sqlfile && optind < argc)
-		return on_file(file, &o, o.name, argc - optind, argv + optind, hist);
-	if ((sqlfile != NULL) == (optind < argc) || argc - optind > 1) {
-		fprintf(stderr, "uft sqlhist: give one statement (or -f FILE)\n");
-		usage(stderr);
-		return 2;
-	}
-	char *sql = sqlfile ? read_all(sqlfile) : strdup(argv[optind]);
-	if (!sql) {
-		fprintf(stderr, "uft sqlhist: %s: %s\n", sqlfile, strerror(errno));
-		return 1;
-	}
+	return on_file(s->file, &s->o, s->o.name, s->nargs, s->args, s->hist);
+}
 
-	struct source src = {.dir = dir ? dir : KERNEL_TRACEFS};
+/* Where the statement's events resolve: the file, the process or the
+ * directory. Returns 0 or 1 after a message. */
+static int open_source(struct source *src, const struct sqlhist_opts *s, struct trace_file *tf,
+		       struct live *l)
+{
+	if (s->file) {
+		char why[256];
+		if (trace_file_open(tf, s->file, why, sizeof(why))) {
+			fprintf(stderr, "uft sqlhist: %s: %s\n", s->file, why);
+			return 1;
+		}
+		src->tf = tf;
+	} else if (s->live.pid || s->exec) {
+		if (live_args_open(l, &s->live))
+			return 1;
+		src->l = l;
+	}
+	return 0;
+}
+
+static void close_source(struct source *src)
+{
+	if (src->tf)
+		trace_file_close(src->tf);
+	if (src->l)
+		live_close(src->l);
+	for (int i = 0; i < src->nr; i++) {
+		uft_format_parsed_free(&src->found[i].p);
+		free(src->found[i].system);
+	}
+}
+
+/* One statement translated, printed and, with -e, executed. */
+static int translate(const struct sqlhist_opts *s, const char *sql)
+{
+	struct source src = {.dir = s->dir ? s->dir : KERNEL_TRACEFS};
 	struct trace_file tf;
 	struct live l;
-	bool live = pid || exec, opened = false;
 	struct uft_sql_error e = {0};
 	struct uft_sql_out out = {0};
 	struct uft_sql *q = NULL;
@@ -491,45 +505,41 @@ int cmd_sqlhist(int argc, char **argv)
 	if (uft_sql_parse(sql, &q, &e)) {
 		show_error(sql, &e);
 		rc = 2;
-		goto done;
-	}
-	if (instance && q->has_join) {
-		fprintf(stderr,
-			"uft sqlhist: -B: only statements without JOIN go to an instance\n");
-		rc = 2;
-		goto done;
-	}
-	if (file) {
-		char why[256];
-		if (trace_file_open(&tf, file, why, sizeof(why))) {
-			fprintf(stderr, "uft sqlhist: %s: %s\n", file, why);
-			goto done;
+	} else if (s->live.instance && q->has_join) {
+		rc = cli_error(&cli, "-B: only statements without JOIN go to an instance");
+	} else if (open_source(&src, s, &tf, &l) == 0) {
+		if (uft_sql_translate(q, &s->o, lookup, &src, &out, &e)) {
+			show_error(sql, &e);
+			rc = 2;
+		} else {
+			print_cmds(&out, src.l ? l.pidstr : NULL, s->dir, s->live.instance);
+			rc = s->exec ? execute(&l, &out) : 0;
 		}
-		src.tf = &tf;
-	} else if (live) {
-		if (live_open(&l, pid, instance))
-			goto done;
-		src.l = &l;
 	}
-	opened = true;
-	if (uft_sql_translate(q, &o, lookup, &src, &out, &e)) {
-		show_error(sql, &e);
-		rc = 2;
-		goto done;
-	}
-	print_cmds(&out, live ? l.pidstr : NULL, dir, instance);
-	rc = exec ? execute(&l, &out) : 0;
-done:
-	if (opened && src.tf)
-		trace_file_close(&tf);
-	if (opened && src.l)
-		live_close(&l);
-	for (int i = 0; i < src.nr; i++) {
-		uft_format_parsed_free(&src.found[i].p);
-		free(src.found[i].system);
-	}
+	close_source(&src);
 	uft_sql_out_free(&out);
 	uft_sql_free(q);
+	return rc;
+}
+
+int cmd_sqlhist(int argc, char **argv)
+{
+	struct sqlhist_opts s = {0};
+	int rc = parse(&s, argc, argv);
+	if (rc != CLI_OK)
+		return rc;
+	if (s.file && s.exec && (s.sqlfile ? !s.nargs : s.nargs))
+		return run_on_file(&s);
+	if ((s.sqlfile != NULL) == (s.nargs > 0) || s.nargs > 1) {
+		fprintf(stderr, "uft sqlhist: give one statement (or -f FILE)\n");
+		return cli_usage_error(&cli);
+	}
+	char *sql = s.sqlfile ? read_all(s.sqlfile) : strdup(s.args[0]);
+	if (!sql) {
+		fprintf(stderr, "uft sqlhist: %s: %s\n", s.sqlfile, strerror(errno));
+		return 1;
+	}
+	rc = translate(&s, sql);
 	free(sql);
 	return rc;
 }

@@ -1,4 +1,5 @@
-/* The uft subcommands. Each returns the process exit status. */
+/* The uft subcommands, one file each (cmd_NAME.c; stop and restart share
+ * cmd_stop.c). Each returns the process exit status. */
 #ifndef UFT_COMMANDS_H
 #define UFT_COMMANDS_H
 
@@ -7,9 +8,9 @@ int cmd_report(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_ctl(int argc, char **argv);
 int cmd_mount(int argc, char **argv);
-/* SQL to hist triggers and synthetic events (sqlhist.c). */
+/* SQL to hist triggers and synthetic events. */
 int cmd_sqlhist(int argc, char **argv);
-/* The live commands (live_cmds.c, extract.c). */
+/* The live commands, on a running process's tree. */
 int cmd_start(int argc, char **argv);
 int cmd_stop(int argc, char **argv);
 int cmd_restart(int argc, char **argv);

@@ -34,28 +34,18 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
-	const char *cmd = argv[1];
-	if (strcmp(cmd, "record") == 0)
-		return cmd_record(argc - 1, argv + 1);
-	if (strcmp(cmd, "report") == 0)
-		return cmd_report(argc - 1, argv + 1);
-	if (strcmp(cmd, "list") == 0)
-		return cmd_list(argc - 1, argv + 1);
-	if (strcmp(cmd, "ctl") == 0)
-		return cmd_ctl(argc - 1, argv + 1);
-	if (strcmp(cmd, "mount") == 0)
-		return cmd_mount(argc - 1, argv + 1);
-	if (strcmp(cmd, "sqlhist") == 0)
-		return cmd_sqlhist(argc - 1, argv + 1);
 	static const struct {
 		const char *name;
 		int (*fn)(int, char **);
-	} live[] = {{"start", cmd_start}, {"stop", cmd_stop},	{"restart", cmd_restart},
-		    {"show", cmd_show},	  {"reset", cmd_reset}, {"extract", cmd_extract},
+	} cmds[] = {{"record", cmd_record}, {"report", cmd_report}, {"list", cmd_list},
+		    {"ctl", cmd_ctl},	    {"mount", cmd_mount},   {"sqlhist", cmd_sqlhist},
+		    {"start", cmd_start},   {"stop", cmd_stop},	    {"restart", cmd_restart},
+		    {"show", cmd_show},	    {"reset", cmd_reset},   {"extract", cmd_extract},
 		    {"stat", cmd_stat}};
-	for (size_t i = 0; i < sizeof(live) / sizeof(live[0]); i++)
-		if (strcmp(cmd, live[i].name) == 0)
-			return live[i].fn(argc - 1, argv + 1);
+	const char *cmd = argv[1];
+	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+		if (strcmp(cmd, cmds[i].name) == 0)
+			return cmds[i].fn(argc - 1, argv + 1);
 	if (strcmp(cmd, "version") == 0 || strcmp(cmd, "--version") == 0) {
 		printf("uft version " UFT_VERSION "\n");
 		return 0;

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "wire/clocks.h"
+#include "wire/env_names.h"
 #include "wire/page.h"
 #include "engine/filter/event_spec.h"
 #include "recorder/proc_syms.h"
@@ -21,7 +22,7 @@ void collect_init(struct collect *c)
 {
 	memset(c, 0, sizeof(*c));
 	c->spill_limit = 256u << 20;
-	const char *v = getenv("UFT_RECORD_SPILL_MB");
+	const char *v = getenv(UFT_ENV_RECORD_SPILL_MB);
 	if (v && *v && strtoul(v, NULL, 0) > 0)
 		c->spill_limit = (size_t)strtoul(v, NULL, 0) << 20;
 }
