@@ -1,5 +1,5 @@
 /* `uft sqlhist`: an SQL statement to the commands that build its histogram
- * or synthetic event (histograms.md §7). Events resolve against a
+ * or synthetic event (docs/design/hist.md, "sqlhist"). Events resolve against a
  * trace.dat's formats (-i), a running process's tree (-p) or a tracefs
  * directory (-t); the commands are printed, or written to the process (-e). */
 #define _GNU_SOURCE
