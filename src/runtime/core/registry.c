@@ -8,8 +8,10 @@
  * already taken is refused. Ids are never reused while the process lives, so a
  * recorded id always means one format. */
 #define _GNU_SOURCE
+#include <dlfcn.h>
 #include <errno.h>
 #include <pthread.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -81,6 +83,12 @@ void reg_retire(const void *p)
 	retired[nr_retired++] = (void *)p;
 }
 
+/* The private data of a registered descriptor (attach_state gave it). */
+static struct uft_event_priv *desc_priv(const struct uft_event *d)
+{
+	return d->state->priv;
+}
+
 /* Publishes where the event's records go: one target per buffer it is
  * enabled in (soft mode included), with that buffer's filter, soft-disable
  * flag and triggers. */
@@ -105,29 +113,30 @@ void reg_publish_targets(struct reg_event *e)
 	uint8_t slow = !(e->on_mask == 1u && !e->filter[0] && !e->sm_ref[0]);
 	/* A filter on the global buffer alone keeps the fast reservation. */
 	const void *ff = e->on_mask == 1u && e->filter[0] && !e->sm_ref[0] ? e->filter[0] : NULL;
-	const void *old = e->nr_descs ? e->descs[0]->targets : NULL;
+	const void *old = e->nr_descs ? desc_priv(e->descs[0])->targets : NULL;
 	for (uint32_t i = 0; i < e->nr_descs; i++) {
 		struct uft_event *d = e->descs[i];
+		struct uft_event_state *st = d->state;
 		/* Off the fast path before the list changes; back on after. Fields
 		 * writers read are stored only when they change, so republishing a
 		 * list (a trigger added) leaves what they read alone. */
-		if (slow && d->fast_type)
-			d->fast_type = 0;
-		if (d->fast_filter != ff)
-			__atomic_store_n(&d->fast_filter, NULL, __ATOMIC_RELEASE);
-		__atomic_store_n(&d->targets, tg, __ATOMIC_RELEASE);
-		if (n && !d->enabled) {
-			d->enabled = 1;
+		if (slow && st->fast_type)
+			st->fast_type = 0;
+		if (st->fast_filter != ff)
+			__atomic_store_n(&st->fast_filter, NULL, __ATOMIC_RELEASE);
+		__atomic_store_n(&desc_priv(d)->targets, tg, __ATOMIC_RELEASE);
+		if (n && !st->enabled) {
+			st->enabled = 1;
 			__atomic_add_fetch(d->gate, 1, __ATOMIC_RELAXED);
-		} else if (!n && d->enabled) {
-			d->enabled = 0;
+		} else if (!n && st->enabled) {
+			st->enabled = 0;
 			__atomic_sub_fetch(d->gate, 1, __ATOMIC_RELAXED);
 		}
-		uint64_t ft = n && !slow ? d->id : 0;
-		if (d->fast_type != ft)
-			d->fast_type = ft;
-		if (d->fast_filter != ff)
-			__atomic_store_n(&d->fast_filter, ff, __ATOMIC_RELEASE);
+		uint64_t ft = n && !slow ? st->id : 0;
+		if (st->fast_type != ft)
+			st->fast_type = ft;
+		if (st->fast_filter != ff)
+			__atomic_store_n(&st->fast_filter, ff, __ATOMIC_RELEASE);
 	}
 	if (old != tg)
 		reg_retire(old);
@@ -142,10 +151,81 @@ struct reg_event *reg_find_event(const char *sys, const char *name)
 	return NULL;
 }
 
+/* The end of the oldest descriptor layout this runtime reads: the members up
+ * to line. Later layouts only append (uft/event.h), so a larger descriptor
+ * is read up to here and the rest ignored. */
+#define DESC_SIZE_OLDEST ((uint32_t)(offsetof(struct uft_event, line) + sizeof(uint32_t)))
+/* Whether descriptor d is large enough to hold member m. */
+#define DESC_HAS(d, m) ((d)->size >= offsetof(struct uft_event, m) + sizeof((d)->m))
+
+/* The file of the object that holds p, for messages. */
+static const char *object_of(const void *p)
+{
+	Dl_info info;
+	return dladdr(p, &info) && info.dli_fname ? info.dli_fname : "?";
+}
+
+/* Whether a descriptor found in a section has a layout this runtime reads;
+ * says why on stderr when not. A descriptor from before the size member
+ * has the magic where the size is now: it fails the magic test. */
+static bool desc_layout_ok(const struct uft_event *d)
+{
+	if (d->magic == UFT_EVENT_MAGIC && d->size >= DESC_SIZE_OLDEST)
+		return true;
+	if (d->magic != UFT_EVENT_MAGIC) {
+		fprintf(stderr,
+			"uft: %s: event descriptor at %p has a wrong magic (%#x); rebuild "
+			"against this uft; not registered\n",
+			object_of(d), (const void *)d, d->magic);
+		return false;
+	}
+	fprintf(stderr,
+		"uft: %s:%u: event %s:%s: descriptor of %u bytes, this uft needs at least %u; "
+		"rebuild against this uft; not registered\n",
+		DESC_HAS(d, file) && d->file ? d->file : object_of(d),
+		DESC_HAS(d, line) ? d->line : 0, DESC_HAS(d, system) && d->system ? d->system : "?",
+		DESC_HAS(d, name) && d->name ? d->name : "?", d->size, DESC_SIZE_OLDEST);
+	return false;
+}
+
+/* Gives a descriptor its private data, and a state when it has none (the
+ * runtime's own descriptors may leave it out). */
+static int attach_state(struct uft_event *d)
+{
+	bool own = !d->state;
+	if (own && !(d->state = calloc(1, sizeof(*d->state))))
+		return -1;
+	if (d->state->priv)
+		return 0;
+	struct uft_event_priv *p = calloc(1, sizeof(*p));
+	if (!p) {
+		if (own) {
+			free(d->state);
+			d->state = NULL;
+		}
+		return -1;
+	}
+	p->own_state = own;
+	__atomic_store_n(&d->state->priv, p, __ATOMIC_RELEASE);
+	return 0;
+}
+
+/* The descriptor leaves (its object unloads, or a dynamic event goes): its
+ * private data, and a state the registry made, stay readable by writers
+ * that still hold them. */
+static void detach_state(struct uft_event *d)
+{
+	struct uft_event_priv *p = desc_priv(d);
+	__atomic_store_n(&d->state->priv, NULL, __ATOMIC_RELEASE);
+	if (p->own_state)
+		reg_retire(d->state);
+	reg_retire(p);
+}
+
 /* Fills in what a printf-style descriptor derives from its format string. */
 static int prepare_printf(struct uft_event *d)
 {
-	if (d->priv)
+	if (desc_priv(d)->layout)
 		return 0;
 	struct uft_printf_layout *l = calloc(1, sizeof(*l));
 	char err[256];
@@ -162,7 +242,7 @@ static int prepare_printf(struct uft_event *d)
 	d->fixed_size = l->fixed_size;
 	d->print_fmt = l->print_fmt;
 	d->nr_args = l->nr_args;
-	d->priv = l;
+	desc_priv(d)->layout = l;
 	return 0;
 }
 
@@ -188,7 +268,7 @@ static void add_desc(struct reg_event *e, struct uft_event *d)
 		e->descs = p;
 	}
 	e->descs[e->nr_descs++] = d;
-	d->id = e->id;
+	d->state->id = e->id;
 	if (e->on_mask)
 		reg_publish_targets(e);
 }
@@ -197,7 +277,7 @@ static void add_desc(struct reg_event *e, struct uft_event *d)
  * entries' small ids) when non-zero. */
 static void register_desc_id(struct uft_event *d, uint16_t fixed_id)
 {
-	if (d->magic != UFT_EVENT_MAGIC || d->id)
+	if (d->magic != UFT_EVENT_MAGIC || attach_state(d) != 0 || d->state->id)
 		return;
 	if (d->style == UFT_STYLE_PRINTF && prepare_printf(d) != 0)
 		return;
@@ -280,7 +360,7 @@ int uft_registry_add_dynamic(struct uft_event *d)
 		rc = -EEXIST;
 	} else {
 		register_desc_id(d, 0);
-		if (!d->id)
+		if (!uft_event_id(d))
 			rc = -ENOMEM; /* no memory or no id left */
 	}
 	pthread_mutex_unlock(&reg_lock);
@@ -308,7 +388,7 @@ void uft__register_section(struct uft_event *const *start, struct uft_event *con
 	}
 	sections[nr_sections++] = (struct reg_section){start, stop, 1};
 	for (struct uft_event *const *p = start; p < stop; p++)
-		if (*p)
+		if (*p && desc_layout_ok(*p))
 			register_desc(*p);
 	pthread_mutex_unlock(&reg_lock);
 }
@@ -320,28 +400,31 @@ static void unregister_desc(struct uft_event *d)
 		for (uint32_t j = 0; j < e->nr_descs; j++) {
 			if (e->descs[j] != d)
 				continue;
-			d->fast_type = 0;
-			__atomic_store_n(&d->fast_filter, NULL, __ATOMIC_RELEASE);
-			if (d->enabled) {
-				d->enabled = 0;
+			struct uft_event_state *st = d->state;
+			struct uft_event_priv *p = desc_priv(d);
+			st->fast_type = 0;
+			__atomic_store_n(&st->fast_filter, NULL, __ATOMIC_RELEASE);
+			if (st->enabled) {
+				st->enabled = 0;
 				__atomic_sub_fetch(d->gate, 1, __ATOMIC_RELAXED);
 			}
-			const void *tg = d->targets;
-			__atomic_store_n(&d->targets, NULL, __ATOMIC_RELEASE);
+			const void *tg = p->targets;
+			__atomic_store_n(&p->targets, NULL, __ATOMIC_RELEASE);
 			e->descs[j] = e->descs[--e->nr_descs];
 			if (e->nr_descs == 0) {
 				e->live = false; /* the id stays retired */
 				reg_retire(tg);	 /* no descriptor holds the list any more */
 			}
-			d->id = 0;
-			if (d->style == UFT_STYLE_PRINTF && d->priv) {
+			st->id = 0;
+			if (p->layout) {
 				/* The descriptor leaves with its object; its layout with it. */
-				uft_printf_layout_free(d->priv);
-				free(d->priv);
-				d->priv = NULL;
+				uft_printf_layout_free(p->layout);
+				free(p->layout);
+				p->layout = NULL;
 				d->fields = NULL;
 				d->print_fmt = NULL;
 			}
+			detach_state(d);
 			return;
 		}
 	}
