@@ -202,8 +202,8 @@
 #define UFT__FAST_BEGIN(evn)                                                                       \
 	struct uft_fast_rsv __frsv;                                                                \
 	struct uft_raw_##evn *__entry = (struct uft_raw_##evn *)uft_fast_reserve(                  \
-	    &uft_event_##evn, (uint32_t)offsetof(struct uft_raw_##evn, __data) + __data_size,      \
-	    &__frsv);                                                                              \
+	    &uft_event_state_##evn,                                                                \
+	    (uint32_t)offsetof(struct uft_raw_##evn, __data) + __data_size, &__frsv);              \
 	if (__builtin_expect(__entry != 0, 1))                                                     \
 		memset((char *)__entry + sizeof(struct uft_common_entry), 0,                       \
 		       offsetof(struct uft_raw_##evn, __data) - sizeof(struct uft_common_entry));
@@ -212,12 +212,15 @@
 /* ---- stage 6: descriptor, gate and the out-of-line writers ---- */
 #define UFT_EVENT(evn, proto, args, tstruct, assign, print)                                        \
 	volatile unsigned short UFT__GATE(UFT_SYSTEM, evn) UFT__GATE_SECTION;                      \
+	struct uft_event_state uft_event_state_##evn;                                              \
 	struct uft_event uft_event_##evn = {                                                       \
+	    .size = sizeof(struct uft_event),                                                      \
 	    .magic = UFT_EVENT_MAGIC,                                                              \
-	    .style = UFT_STYLE_STRUCT,                                                             \
+	    .state = &uft_event_state_##evn,                                                       \
 	    .gate = &UFT__GATE(UFT_SYSTEM, evn),                                                   \
 	    .system = UFT__XSTR1(UFT_SYSTEM),                                                      \
 	    .name = #evn,                                                                          \
+	    .style = UFT_STYLE_STRUCT,                                                             \
 	    .fields_fn = uft__fields_##evn,                                                        \
 	    .fixed_size = offsetof(struct uft_raw_##evn, __data),                                  \
 	    .print_fmt = uft__print_fmt_##evn,                                                     \
@@ -231,24 +234,24 @@
 	static UFT_NOTRACE __attribute__((noinline, cold)) void uft__reserve_trace_##evn(proto)    \
 	{                                                                                          \
 		uint64_t uft__tsc = uft_fast_take_hint();                                          \
-		if (!uft_event_##evn.enabled)                                                      \
+		if (!uft_event_state_##evn.enabled)                                                \
 			return;                                                                    \
 		struct uft_data_offsets_##evn __data_offsets;                                      \
 		uint32_t __data_size = uft__get_offsets_##evn(&__data_offsets, args);              \
 		/* Filtered, global buffer only: the fast reservation, then the filter. */         \
 		const void *uft__flt =                                                             \
-		    __atomic_load_n(&uft_event_##evn.fast_filter, __ATOMIC_ACQUIRE);               \
+		    __atomic_load_n(&uft_event_state_##evn.fast_filter, __ATOMIC_ACQUIRE);         \
 		if (uft__flt) {                                                                    \
 			uint32_t uft__len =                                                        \
 			    (uint32_t)offsetof(struct uft_raw_##evn, __data) + __data_size;        \
 			struct uft_fast_rsv __frsv;                                                \
 			struct uft_raw_##evn *__entry =                                            \
 			    (struct uft_raw_##evn *)(uft__tsc ? uft_fast_reserve_at(               \
-								    uft_event_##evn.id, uft__tsc,  \
-								    uft__len, &__frsv)             \
+								    uft_event_state_##evn.id,      \
+								    uft__tsc, uft__len, &__frsv)   \
 							      : uft_fast_reserve_type(             \
-								    uft_event_##evn.id, uft__len,  \
-								    &__frsv));                     \
+								    uft_event_state_##evn.id,      \
+								    uft__len, &__frsv));           \
 			if (__entry) {                                                             \
 				memset((char *)__entry + sizeof(struct uft_common_entry), 0,       \
 				       offsetof(struct uft_raw_##evn, __data) -                    \
@@ -302,6 +305,7 @@
 /* The gate at 1 is uft's own count alone; an SDT tracer attached raises it,
  * and its probe is in the out-of-line writer. */
 #define UFT_EVENT(evn, proto, args, tstruct, assign, print)                                        \
+	extern struct uft_event_state uft_event_state_##evn;                                       \
 	static inline __attribute__((always_inline, unused)) void trace_##evn(proto)               \
 	{                                                                                          \
 		unsigned short uft__gate = UFT__GATE(UFT_SYSTEM, evn);                             \

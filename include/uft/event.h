@@ -57,37 +57,87 @@ struct uft_common_entry {
 #define UFT_FLAG_SIGS_BLOCKED 0x01 /* kernel: irqs-off */
 #define UFT_FLAG_IN_SIGNAL 0x08	   /* kernel: hardirq */
 
+/**
+ * struct uft_event_state - what the runtime writes for one descriptor
+ * @fast_type: the event's id while a record needs no more than the global
+ *	buffer's plain write, which the inline fast path does; 0 while it needs
+ *	more (a filter, an instance's buffer) or the event is off
+ * @fast_filter: the compiled filter while the event goes to the global buffer
+ *	alone with that filter and nothing else: the cold path then writes
+ *	through the fast reservation and evaluates the filter before committing
+ * @priv: libuft's private data for the descriptor (where records go, the
+ *	layout of a UFT_TRACE format); may grow without changing this layout
+ * @id: common_type; 0 until registered
+ * @enabled: recorded into at least one buffer
+ * @reserved: zero
+ *
+ * The definition macros emit one, zero-initialised, next to each descriptor,
+ * and generated writers read it by symbol: the fast path's test of
+ * @fast_type is one load. Its layout is part of the fast-path ABI
+ * (UFT_FAST_ABI in <uft/fastpath.h>).
+ */
+struct uft_event_state {
+	volatile uint64_t fast_type;
+	const void *volatile fast_filter;
+	void *priv;
+	uint16_t id;
+	volatile uint8_t enabled;
+	uint8_t reserved[5];
+};
+
+/**
+ * struct uft_event - an event descriptor, as a definition site emits it
+ * @size: sizeof(struct uft_event) as the definer compiled it
+ * @magic: UFT_EVENT_MAGIC
+ * @state: what the runtime writes for this descriptor; the runtime gives
+ *	one to a descriptor it makes itself that has none
+ * @gate: fast-path flag, also the SDT semaphore
+ * @system: the event's system
+ * @name: the event's name
+ * @fields: event fields, common ones excluded (UFT_TRACE: filled from the
+ *	format at registration)
+ * @nr_fields: entries in @fields
+ * @style: enum uft_event_style
+ * @fields_fn: UFT_EVENT definitions hand their field table out through it
+ * @fixed_size: bytes before dynamic data, common header included
+ * @nr_args: UFT_TRACE: arguments at the call site
+ * @print_fmt: text after "print fmt: "
+ * @printf_fmt: UFT_TRACE: the call's format string
+ * @file: source file of the definition
+ * @line: its line
+ *
+ * Descriptors are compiled into every traced object, so their layout is a
+ * binary interface between that object and whichever libuft loads it. The
+ * rule: @size comes first, then @magic; members are only ever appended after
+ * @line, never moved, resized or removed; whatever the runtime writes goes
+ * in @state. A runtime refuses (with a message naming the event) a
+ * descriptor smaller than the oldest layout it understands or with a wrong
+ * magic, and reads a larger one up to the members it knows.
+ */
 struct uft_event {
+	uint32_t size;
 	uint32_t magic;
-	uint8_t style;		 /* enum uft_event_style */
-	uint8_t enabled;	 /* recorded into at least one buffer */
-	uint16_t id;		 /* common_type; 0 until registered */
-	volatile uint16_t *gate; /* fast-path flag; also the SDT semaphore */
+	struct uft_event_state *state;
+	volatile uint16_t *gate;
 	const char *system;
 	const char *name;
-	const struct uft_field *fields; /* event fields, common ones excluded */
+	const struct uft_field *fields;
 	uint32_t nr_fields;
-	/* UFT_EVENT definitions hand their field table out through a function. */
+	uint8_t style;
 	const struct uft_field *(*fields_fn)(uint32_t *nr_fields);
-	uint32_t fixed_size;	/* bytes before dynamic data, common header included */
-	const char *print_fmt;	/* text after "print fmt: " */
-	const char *printf_fmt; /* UFT_TRACE: the call's format string */
+	uint32_t fixed_size;
+	uint32_t nr_args;
+	const char *print_fmt;
+	const char *printf_fmt;
 	const char *file;
 	uint32_t line;
-	uint32_t nr_args; /* UFT_TRACE: arguments at the call site */
-	void *priv;	  /* registry state */
-	/* Where records go (the registry's struct uft_targets): buffers, each with
-	 * its compiled filter; records a filter rejects take no buffer space. */
-	const void *volatile targets;
-	/* The id while a record needs no more than the global buffer's plain
-	 * write, which the inline fast path does; 0 while it needs more (a filter,
-	 * an instance's buffer) or the event is off. */
-	volatile uint64_t fast_type;
-	/* The compiled filter while the event goes to the global buffer alone
-	 * with that filter and nothing else: the cold path then writes through
-	 * the fast reserve and evaluates the filter before committing. */
-	const void *volatile fast_filter;
 };
+
+/* The id of a registered descriptor (common_type), 0 when it is not. */
+static inline uint16_t uft_event_id(const struct uft_event *ev)
+{
+	return ev->state ? ev->state->id : 0;
+}
 
 #ifdef __cplusplus
 }

@@ -8,7 +8,8 @@
  * uft_reserve()/uft_commit().
  *
  * The structures below are the part of libuft's per-thread state this code
- * reads: their layout is ABI (UFT_FAST_ABI) and libuft checks it at build time. */
+ * reads, and struct uft_event_state (uft/event.h) is what it reads of an event:
+ * their layout is ABI (UFT_FAST_ABI) and libuft checks it at build time. */
 #ifndef UFT_FASTPATH_H
 #define UFT_FASTPATH_H
 
@@ -22,12 +23,12 @@
 #define UFT_HAVE_FAST_PATH 1
 #endif
 
-#define UFT_FAST_ABI 5
+#define UFT_FAST_ABI 6
 
 /* The symbols carry the ABI version, so code built against another layout
  * fails to load instead of writing through the wrong offsets. */
-#define uft_fast uft_fast_abi5
-#define uft_fast_epoch uft_fast_epoch_abi5
+#define uft_fast uft_fast_abi6
+#define uft_fast_epoch uft_fast_epoch_abi6
 
 /* Level-0 ring of a thread, as the writer keeps it. */
 struct uft_fast_ring {
@@ -153,11 +154,11 @@ static inline __attribute__((always_inline)) uint64_t uft_fast_take_hint(void)
 }
 
 static inline __attribute__((always_inline)) void *
-uft_fast_reserve(const struct uft_event *ev, uint32_t len, struct uft_fast_rsv *rsv)
+uft_fast_reserve(const struct uft_event_state *st, uint32_t len, struct uft_fast_rsv *rsv)
 {
 	/* fast_type is the event's id while it is enabled for the global buffer
 	 * alone without a filter, else 0. */
-	return uft_fast_reserve_type(ev->fast_type, len, rsv);
+	return uft_fast_reserve_type(st->fast_type, len, rsv);
 }
 
 /* Abandons a fast reservation (a filter rejected the record): no space used. */

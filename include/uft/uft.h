@@ -144,11 +144,11 @@ uft__check_format(const char *fmt __attribute__((unused)), ...)
 #define UFT_TRACE(system, name, ...) ((void)0)
 #else
 
-#define UFT__DESC_INIT(sys_, ev_, fmt_, gate_)                                                     \
+#define UFT__DESC_INIT(sys_, ev_, fmt_, gate_, state_)                                             \
 	{                                                                                          \
-		.magic = UFT_EVENT_MAGIC, .style = UFT_STYLE_PRINTF, .gate = &(gate_),             \
-		.system = #sys_, .name = #ev_, .printf_fmt = fmt_, .file = __FILE__,               \
-		.line = __LINE__,                                                                  \
+		.size = sizeof(struct uft_event), .magic = UFT_EVENT_MAGIC, .state = &(state_),    \
+		.gate = &(gate_), .system = #sys_, .name = #ev_, .style = UFT_STYLE_PRINTF,        \
+		.printf_fmt = fmt_, .file = __FILE__, .line = __LINE__,                            \
 	}
 
 /* Declares a named one-liner at file scope, so a caller can test whether it is
@@ -157,8 +157,10 @@ uft__check_format(const char *fmt __attribute__((unused)), ...)
  *   if (uft_tracepoint_enabled(req)) uft_tracepoint(req, build_path(), st); */
 #define UFT_TRACEPOINT(id, system, name, fmt)                                                      \
 	static volatile uint16_t uft__gate_##id;                                                   \
+	static struct uft_event_state uft__st_##id;                                                \
 	static const char uft__fmt_##id[] = fmt;                                                   \
-	static struct uft_event uft__tp_##id = UFT__DESC_INIT(system, name, fmt, uft__gate_##id);  \
+	static struct uft_event uft__tp_##id =                                                     \
+	    UFT__DESC_INIT(system, name, fmt, uft__gate_##id, uft__st_##id);                       \
 	static struct uft_event *const uft__tpp_##id __attribute__((section(UFT_SECTION), used)) = \
 	    &uft__tp_##id
 
@@ -184,7 +186,9 @@ uft__check_format(const char *fmt __attribute__((unused)), ...)
 #define UFT_TRACE(system, name, fmt, ...)                                                          \
 	do {                                                                                       \
 		static volatile uint16_t uft__gate;                                                \
-		static struct uft_event uft__tp = UFT__DESC_INIT(system, name, fmt, uft__gate);    \
+		static struct uft_event_state uft__st;                                             \
+		static struct uft_event uft__tp =                                                  \
+		    UFT__DESC_INIT(system, name, fmt, uft__gate, uft__st);                         \
 		static struct uft_event *const uft__tpp                                            \
 		    __attribute__((section(UFT_SECTION), used)) = &uft__tp;                        \
 		UFT__EMIT(uft__tp, uft__gate, fmt, ##__VA_ARGS__);                                 \

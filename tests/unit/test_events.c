@@ -33,9 +33,9 @@ static char *format_of(const char *sys, const char *name)
 	struct uft_event *ev = uft_find_event(sys, name);
 	if (!ev)
 		return NULL;
-	int n = uft_format_text(ev, ev->id, NULL, 0);
+	int n = uft_format_text(ev, uft_event_id(ev), NULL, 0);
 	char *buf = malloc((size_t)n + 1);
-	uft_format_text(ev, ev->id, buf, (size_t)n + 1);
+	uft_format_text(ev, uft_event_id(ev), buf, (size_t)n + 1);
 	return buf;
 }
 
@@ -59,7 +59,7 @@ static void test_struct_event_format(void **state)
 		 "\tfield:uint64_t latency;\toffset:16;\tsize:8;\tsigned:0;\n\n"
 		 "print fmt: \"path=%%s status=%%d latency=%%llu\", __get_str(path), REC->status, "
 		 "(unsigned long long)REC->latency\n",
-		 ev->id, common_fields);
+		 uft_event_id(ev), common_fields);
 	char *got = format_of("demo", "request");
 	assert_string_equal(got, expect);
 	free(got);
@@ -90,7 +90,7 @@ static void test_formats_parse_in_libtraceevent(void **state)
 		assert_int_equal(tep_parse_event(tep, text, strlen(text), "demo"), 0);
 		struct tep_event *e = tep_find_event_by_name(tep, "demo", names[i]);
 		assert_non_null(e);
-		assert_int_equal(e->id, uft_find_event("demo", names[i])->id);
+		assert_int_equal(e->id, uft_event_id(uft_find_event("demo", names[i])));
 		free(text);
 	}
 	struct tep_event *e = tep_find_event_by_name(tep, "demo", "request");
@@ -157,7 +157,7 @@ static void test_named_tracepoint(void **state)
 	assert_true(uft_tracepoint_enabled(named));
 	uft_tracepoint(named, 42, "yes");
 	uft_set_event("tev:named", 0);
-	struct named_seen s = {.id = ev->id};
+	struct named_seen s = {.id = uft_event_id(ev)};
 	drain_own_rings(NULL, 0, grab_named, &s);
 	assert_int_equal(s.count, 1);
 	assert_int_equal(s.n, 42);
@@ -202,7 +202,7 @@ static void test_ids_unique(void **state)
 	for (int i = 0; i < 4; i++) {
 		struct uft_event *ev = uft_find_event(i < 3 ? "demo" : "tev", names[i]);
 		assert_non_null(ev);
-		ids[i] = ev->id;
+		ids[i] = uft_event_id(ev);
 		assert_true(ids[i] >= UFT_ID_FIRST_DYNAMIC);
 		for (int j = 0; j < i; j++)
 			assert_int_not_equal(ids[i], ids[j]);
@@ -230,7 +230,7 @@ static void test_dlopen_registers_and_dlclose_removes(void **state)
 	assert_int_equal(hello(1), 0);
 	assert_int_equal(uft_set_event("tplug:*", 1), 2);
 	assert_int_equal(hello(2), 1);
-	uint16_t id = ev->id;
+	uint16_t id = uft_event_id(ev);
 	dlclose(h);
 	assert_null(uft_find_event("tplug", "hello"));
 
@@ -239,7 +239,7 @@ static void test_dlopen_registers_and_dlclose_removes(void **state)
 	assert_non_null(h);
 	ev = uft_find_event("tplug", "hello");
 	assert_non_null(ev);
-	assert_int_not_equal(ev->id, id);
+	assert_int_not_equal(uft_event_id(ev), id);
 	/* The enable spec given earlier applies to events that arrive later. */
 	hello = (int (*)(int))dlsym(h, "tev_plugin_hello");
 	assert_int_equal(hello(3), 1);
@@ -251,12 +251,12 @@ static void test_conflicting_definition_refused(void **state)
 	(void)state;
 	void *h = dlopen(fixture("tev_plugin"), RTLD_NOW);
 	assert_non_null(h);
-	uint16_t id = uft_find_event("tplug", "hello")->id;
+	uint16_t id = uft_event_id(uft_find_event("tplug", "hello"));
 	void *c = dlopen(fixture("tev_conflict"), RTLD_NOW);
 	assert_non_null(c);
 	int (*cid)(void) = (int (*)(void))dlsym(c, "tev_conflict_id");
 	assert_int_equal(cid(), 0); /* not registered */
-	assert_int_equal(uft_find_event("tplug", "hello")->id, id);
+	assert_int_equal(uft_event_id(uft_find_event("tplug", "hello")), id);
 	dlclose(c);
 	dlclose(h);
 }
@@ -301,7 +301,7 @@ static void test_record_bytes(void **state)
 	assert_int_equal(uft_set_event("demo:request", 1), 1);
 	trace_request("/abc", -7, 123456789ull);
 	uft_set_event("demo:request", 0);
-	struct found f = {.id = uft_find_event("demo", "request")->id};
+	struct found f = {.id = uft_event_id(uft_find_event("demo", "request"))};
 	assert_non_null(uft_sess.hdr);
 	drain_own_rings(NULL, 0, grab, &f);
 	assert_int_equal(f.n, 1);
@@ -354,7 +354,7 @@ static void test_filters(void **state)
 {
 	(void)state;
 	static struct uft_ring_cursor cur[64];
-	struct counter c = {.id = uft_find_event("demo", "request")->id};
+	struct counter c = {.id = uft_event_id(uft_find_event("demo", "request"))};
 	assert_int_equal(uft_set_event("demo:request", 1), 1);
 	drain_requests(&c, cur, 64); /* skip what earlier tests wrote */
 	c.n = 0;
@@ -427,7 +427,7 @@ static void test_call_sites_in_other_files(void **state)
 	assert_non_null(ev);
 	assert_int_equal(uft_set_event("ttypes:all", 1), 1);
 	static struct uft_ring_cursor cur[64];
-	struct recs old = {.id = ev->id};
+	struct recs old = {.id = uft_event_id(ev)};
 	drain_own_rings(cur, 64, grab_all, &old);
 	for (int way = 0; way < 3; way++) {
 		char err[256];
@@ -437,7 +437,7 @@ static void test_call_sites_in_other_files(void **state)
 		if (way == 2)
 			ttypes_all_semaphore++;
 		for (int k = 0; k < 2; k++) {
-			struct recs r = {.id = ev->id};
+			struct recs r = {.id = uft_event_id(ev)};
 			for (int s = 0; s < 3; s++)
 				sites[s](k);
 			drain_own_rings(cur, 64, grab_all, &r);
@@ -493,7 +493,7 @@ static void test_every_field_type(void **state)
 	struct uft_event *ev = uft_find_event("ttypes", "all");
 	_Alignas(8) uint8_t rec[128] = {0};
 	struct uft_raw_all *r = (struct uft_raw_all *)rec;
-	r->uft__common.type = ev->id;
+	r->uft__common.type = uft_event_id(ev);
 	/* libtraceevent reads print arguments zero-extended, so negative 8- and
 	 * 16-bit values would print as their unsigned values: keep them positive. */
 	r->a = 5;

@@ -169,7 +169,7 @@ static void coll_free(struct coll *c)
 
 static uint16_t seq_id(void)
 {
-	return uft_event_seq.id;
+	return uft_event_id(&uft_event_seq);
 }
 
 /* Checks one delivered record against what the writer of `a` wrote. */

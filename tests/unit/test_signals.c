@@ -48,7 +48,7 @@ static int grab(void *ctx, uint64_t ts, uint32_t cpu, const void *data, uint32_t
 	(void)missed;
 	struct seen *s = ctx;
 	const struct uft_common_entry *e = data;
-	if (e->type != uft_find_event("tsig", "mark")->id || len < 12 || s->n >= 16)
+	if (e->type != uft_event_id(uft_find_event("tsig", "mark")) || len < 12 || s->n >= 16)
 		return 0;
 	memcpy(&s->where[s->n], (const char *)data + 8, 4);
 	s->flags[s->n] = e->flags;

@@ -237,8 +237,9 @@ static int on_record(void *ctx, uint64_t ts, uint32_t cpu, const void *data, uin
 	/* Every record written from a handler says so, nested or not; the main
 	 * loop never runs with every signal blocked. */
 	uint8_t want_flags = r->ctx ? UFT_FLAG_IN_SIGNAL : 0;
-	if (r->type != uft_event_seq.id || r->pid != atomic_load(&workers[v->worker].tid) ||
-	    r->preempt_count != lvl || r->flags != want_flags)
+	if (r->type != uft_event_id(&uft_event_seq) ||
+	    r->pid != atomic_load(&workers[v->worker].tid) || r->preempt_count != lvl ||
+	    r->flags != want_flags)
 		c->bad_header++;
 	/* The loop only writes at level 0; SIGUSR1's handler (never nested in
 	 * SIGUSR2's, which blocks it) at most one level up; level 2 needs both. */

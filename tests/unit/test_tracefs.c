@@ -461,7 +461,7 @@ static void test_output_forms(void **state)
 {
 	uft_set_event("tfst:*", 1);
 	trace_ping(5, "form");
-	uint16_t id = uft_find_event("tfst", "ping")->id;
+	uint16_t id = uft_event_id(uft_find_event("tfst", "ping"));
 	int pid = (int)gettid();
 	char want[128];
 

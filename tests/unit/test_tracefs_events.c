@@ -104,7 +104,7 @@ static uint16_t id_of(const char *sys, const char *name)
 {
 	struct uft_event *ev = uft_find_event(sys, name);
 	assert_non_null(ev);
-	return ev->id;
+	return uft_event_id(ev);
 }
 
 static void emit_other(int b)
@@ -255,13 +255,13 @@ static void test_tree_and_static_files(void **state)
 
 	struct uft_event *ev = uft_find_event("tfsev", "num");
 	assert_non_null(ev);
-	int n = uft_format_text(ev, ev->id, NULL, 0);
+	int n = uft_format_text(ev, uft_event_id(ev), NULL, 0);
 	char *fmt = malloc((size_t)n + 1);
-	uft_format_text(ev, ev->id, fmt, (size_t)n + 1);
+	uft_format_text(ev, uft_event_id(ev), fmt, (size_t)n + 1);
 	check("events/tfsev/num/format", fmt);
 	free(fmt);
 	char id[16];
-	snprintf(id, sizeof(id), "%d\n", ev->id);
+	snprintf(id, sizeof(id), "%d\n", uft_event_id(ev));
 	check("events/tfsev/num/id", id);
 
 	/* Read-only files refuse writes. */

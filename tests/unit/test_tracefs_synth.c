@@ -60,7 +60,7 @@ static uint16_t id_of(const char *name)
 {
 	struct uft_event *ev = uft_find_event("synthetic", name);
 	assert_non_null(ev);
-	return ev->id;
+	return uft_event_id(ev);
 }
 
 static int setup(void **state)

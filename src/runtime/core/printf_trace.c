@@ -11,11 +11,12 @@ __attribute__((noinline, cold)) static void trace_printf_slow(struct uft_event *
 							      uint64_t tsc)
 {
 	/* Filtered, global buffer only: the fast reservation, then the filter. */
-	const void *flt = __atomic_load_n(&ev->fast_filter, __ATOMIC_ACQUIRE);
+	const struct uft_event_state *st = ev->state;
+	const void *flt = __atomic_load_n(&st->fast_filter, __ATOMIC_ACQUIRE);
 	if (flt) {
 		struct uft_fast_rsv frsv;
-		void *rec = tsc ? uft_fast_reserve_at(ev->id, tsc, size, &frsv)
-				: uft_fast_reserve_type(ev->id, size, &frsv);
+		void *rec = tsc ? uft_fast_reserve_at(st->id, tsc, size, &frsv)
+				: uft_fast_reserve_type(st->id, size, &frsv);
 		if (rec) {
 			uft_printf_record_fill(l, args, rec, size);
 			if (uft__fast_filter_pass(flt, rec, size))
@@ -34,14 +35,16 @@ __attribute__((noinline, cold)) static void trace_printf_slow(struct uft_event *
 
 void uft__trace_printf(struct uft_event *ev, const uint64_t *args, uint32_t nr_args)
 {
-	const struct uft_printf_layout *l = ev->priv;
+	struct uft_event_state *st = ev->state;
+	const struct uft_event_priv *p = __atomic_load_n(&st->priv, __ATOMIC_ACQUIRE);
+	const struct uft_printf_layout *l = p ? p->layout : NULL;
 	if (!l || nr_args != l->nr_args)
 		return;
 	uint32_t size = l->nr_strings ? uft_printf_record_size(l, args) : l->fixed_size;
 	struct uft_fast_rsv frsv;
-	void *rec = uft_fast_reserve(ev, size, &frsv);
+	void *rec = uft_fast_reserve(st, size, &frsv);
 	if (__builtin_expect(!rec, 0)) {
-		if (ev->enabled)
+		if (st->enabled)
 			trace_printf_slow(ev, l, args, size, frsv.ts);
 		return;
 	}

@@ -77,6 +77,24 @@ struct uft_targets {
 	struct uft_target t[];
 };
 
+/* What libuft keeps for one registered descriptor, reached through its
+ * state's priv: no traced object sees it, so it grows freely. Kept (retired,
+ * never freed) once the descriptor leaves. */
+struct uft_printf_layout;
+struct uft_event_priv {
+	const struct uft_targets *volatile targets; /* where records go; NULL: nowhere */
+	struct uft_printf_layout *layout;	    /* UFT_TRACE: parsed from the format */
+	bool own_state;				    /* the registry allocated the state */
+};
+
+/* The target list a writer follows for ev, NULL while it goes nowhere. */
+static inline const struct uft_targets *uft_event_targets(const struct uft_event *ev)
+{
+	const struct uft_event_state *st = ev->state;
+	const struct uft_event_priv *p = st ? __atomic_load_n(&st->priv, __ATOMIC_ACQUIRE) : NULL;
+	return p ? __atomic_load_n(&p->targets, __ATOMIC_ACQUIRE) : NULL;
+}
+
 /* The process's session: its shared region and settings. */
 struct uft_session {
 	struct uft_shm_header *hdr; /* NULL until created */

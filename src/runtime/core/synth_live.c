@@ -163,7 +163,7 @@ void uft_synth_fill(const struct uft_synth *s, const uint64_t *vals, const char 
 int uft_synth_emit(uint32_t buffer, const struct uft_synth *s, const uint64_t *vals,
 		   const char *const *strs)
 {
-	if (buffer >= UFT_MAX_BUFFERS || !__atomic_load_n(&s->ev.targets, __ATOMIC_ACQUIRE))
+	if (buffer >= UFT_MAX_BUFFERS || !uft_event_targets(&s->ev))
 		return 0;
 	uint32_t len = uft_synth_size(s, vals, strs);
 	struct uft_rsv rsv;
@@ -178,7 +178,7 @@ int uft_synth_emit(uint32_t buffer, const struct uft_synth *s, const uint64_t *v
 static const struct uft_synth *synth_of_type(uint16_t type)
 {
 	for (uint32_t i = 0; i < nr_all; i++)
-		if (all[i]->ev.id == type)
+		if (uft_event_id(&all[i]->ev) == type)
 			return all[i];
 	return NULL;
 }

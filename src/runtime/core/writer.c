@@ -46,6 +46,14 @@ _Static_assert(
 	offsetof(struct uft_tls, lv[0].last_ts) == offsetof(struct uft_fast_tls, lv0.last_ts) &&
 	offsetof(struct uft_tls, lv[0].entries) == offsetof(struct uft_fast_tls, lv0.entries),
     "uft/fastpath.h must describe the start of struct uft_tls");
+/* Generated writers read an event's state at these offsets. */
+_Static_assert(offsetof(struct uft_event_state, fast_type) == 0 &&
+		   offsetof(struct uft_event_state, fast_filter) == 8 &&
+		   offsetof(struct uft_event_state, priv) == 16 &&
+		   offsetof(struct uft_event_state, id) == 24 &&
+		   offsetof(struct uft_event_state, enabled) == 26 &&
+		   sizeof(struct uft_event_state) == 32,
+	       "struct uft_event_state is fast-path ABI: change it with UFT_FAST_ABI");
 
 static pthread_key_t exit_key;
 static pthread_once_t exit_key_once = PTHREAD_ONCE_INIT;
@@ -291,7 +299,7 @@ static inline void put_common(char *rec, const struct uft_event *ev, const struc
 			      uint32_t lvl)
 {
 	struct uft_common_entry *c = (struct uft_common_entry *)rec;
-	c->type = ev->id;
+	c->type = uft_event_id(ev);
 	/* A nested write is a signal handler's, unless triggers wrote it. */
 	c->flags = (t->in_signal || (lvl && lvl != t->trig_lvl) ? UFT_FLAG_IN_SIGNAL : 0) |
 		   (t->sigs_blocked ? UFT_FLAG_SIGS_BLOCKED : 0);
@@ -435,7 +443,7 @@ void *uft_reserve_next(struct uft_rsv *rsv)
 
 void *uft_reserve(struct uft_rsv *rsv, const struct uft_event *ev, uint32_t len)
 {
-	const struct uft_targets *tg = __atomic_load_n(&ev->targets, __ATOMIC_ACQUIRE);
+	const struct uft_targets *tg = uft_event_targets(ev);
 	if (!tg)
 		return NULL;
 	rsv->ev = ev;
@@ -448,7 +456,7 @@ void *uft_reserve(struct uft_rsv *rsv, const struct uft_event *ev, uint32_t len)
 void *uft_reserve_buffer(struct uft_rsv *rsv, const struct uft_event *ev, uint32_t len,
 			 uint32_t buffer)
 {
-	const struct uft_targets *tg = __atomic_load_n(&ev->targets, __ATOMIC_ACQUIRE);
+	const struct uft_targets *tg = uft_event_targets(ev);
 	for (uint32_t i = 0; tg && i < tg->nr; i++) {
 		const struct uft_target *tt = &tg->t[i];
 		if (tt->buffer != buffer)

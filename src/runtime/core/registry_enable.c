@@ -1,0 +1,339 @@
+/* Which events are enabled, and their filters: the specs and filters set
+ * through the API or the environment (kept, for events registered later),
+ * and the per-buffer switches of the tracefs tree. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/filter/event_spec.h"
+#include "engine/filter/filter.h"
+#include "runtime/core/registry.h"
+#include "runtime/core/registry_priv.h"
+#include "runtime/core/runtime.h"
+#include "runtime/core/trigger_run.h"
+#include <uft/uft.h>
+
+/* Enable specs in the order given; applied to events registered later too. */
+static char **specs;
+static uint32_t nr_specs;
+/* Filter settings in the order given, likewise. */
+struct filter_spec {
+	char *spec;
+	char *expr;
+};
+static struct filter_spec *fspecs;
+static uint32_t nr_fspecs;
+
+static void set_enabled_in(struct reg_event *e, uint32_t buffer, bool on)
+{
+	/* In soft mode the event stays armed; `enable` sets its soft-disable. */
+	if (e->sm_ref[buffer]) {
+		atomic_store(&e->st[buffer].soft_disabled, !on);
+		return;
+	}
+	uint32_t mask = on ? e->on_mask | (1u << buffer) : e->on_mask & ~(1u << buffer);
+	if (mask == e->on_mask)
+		return;
+	e->on_mask = mask;
+	reg_publish_targets(e);
+}
+
+static void set_enabled(struct reg_event *e, bool on)
+{
+	set_enabled_in(e, 0, on);
+}
+
+static bool wanted(const struct reg_event *e)
+{
+	bool on = false;
+	for (uint32_t i = 0; i < nr_specs; i++) {
+		const char *s = specs[i];
+		bool neg = s[0] == '!';
+		if (uft_event_spec_matches(s + neg, e->system, e->name))
+			on = !neg;
+	}
+	return on;
+}
+
+/* Compiles `expr` for one event and installs it in one buffer. Returns 1 if
+ * installed, 0 if cleared, -EINVAL with the error position in fe. */
+static int install_filter(struct reg_event *e, uint32_t buffer, const char *expr,
+			  struct uft_filter_error *fe)
+{
+	struct uft_event *d = e->descs[0];
+	struct uft_filter *f = NULL;
+	int rc = uft_filter_compile(expr, d->fields, d->nr_fields, &f, fe);
+	if (rc < 0)
+		return rc == -ENOMEM ? -ENOMEM : -EINVAL;
+	char *text = rc == UFT_FILTER_CLEAR ? NULL : strdup(expr);
+	if (rc != UFT_FILTER_CLEAR && !text)
+		return -ENOMEM;
+	reg_retire(e->filter[buffer]);
+	free(e->filter_text[buffer]);
+	e->filter[buffer] = rc == UFT_FILTER_CLEAR ? NULL : f;
+	e->filter_text[buffer] = text;
+	reg_publish_targets(e);
+	return rc == UFT_FILTER_CLEAR ? 0 : 1;
+}
+
+static int install_filter_text(struct reg_event *e, const char *expr, char *err, size_t errlen)
+{
+	struct uft_filter_error fe = {0, 0};
+	int rc = install_filter(e, 0, expr, &fe);
+	if (rc == -EINVAL && err && errlen)
+		uft_filter_error_text(expr, &fe, err, errlen);
+	return rc;
+}
+
+static void apply_filters(struct reg_event *e)
+{
+	for (uint32_t i = 0; i < nr_fspecs; i++) {
+		if (!uft_event_spec_matches(fspecs[i].spec, e->system, e->name))
+			continue;
+		char err[1024];
+		if (install_filter_text(e, fspecs[i].expr, err, sizeof(err)) < 0)
+			fprintf(stderr, "uft: filter of %s:%s:\n%s", e->system, e->name, err);
+	}
+}
+
+void reg_apply_settings(struct reg_event *e)
+{
+	apply_filters(e);
+	if (wanted(e))
+		set_enabled(e, true);
+}
+
+static int apply_spec(const char *spec, int on)
+{
+	int changed = 0;
+	for (uint32_t i = 0; i < reg_nr_events; i++) {
+		struct reg_event *e = &reg_events[i];
+		if (!e->live || !uft_event_spec_matches(spec, e->system, e->name))
+			continue;
+		if (!!(e->on_mask & 1u) != (on != 0))
+			changed++;
+		set_enabled(e, on != 0);
+	}
+	return changed;
+}
+
+static void remember_spec(const char *spec, int on)
+{
+	char **p = realloc(specs, (nr_specs + 1) * sizeof(*specs));
+	if (!p)
+		return;
+	specs = p;
+	if (asprintf(&specs[nr_specs], "%s%s", on ? "" : "!", spec) >= 0)
+		nr_specs++;
+}
+
+int uft_set_event(const char *spec, int on)
+{
+	if (!spec || !*spec)
+		return -EINVAL;
+	uft_init();
+	if (on && uft_session_start() != 0)
+		return -ENOMEM;
+	pthread_mutex_lock(&reg_lock);
+	remember_spec(spec, on);
+	int n = apply_spec(spec, on);
+	pthread_mutex_unlock(&reg_lock);
+	return n;
+}
+
+int uft_set_filter(const char *spec, const char *expr, char *err, size_t errlen)
+{
+	if (!spec || !*spec || !expr)
+		return -EINVAL;
+	uft_init();
+	char *text = strdup(expr);
+	if (!text)
+		return -ENOMEM;
+	size_t n = strlen(text);
+	while (n && (text[n - 1] == ' ' || text[n - 1] == '\t' || text[n - 1] == '\n'))
+		text[--n] = 0; /* as the kernel trims a write */
+	pthread_mutex_lock(&reg_lock);
+	int installed = 0, rc = 0;
+	for (uint32_t i = 0; i < reg_nr_events && rc == 0; i++) {
+		struct reg_event *e = &reg_events[i];
+		if (!e->live || !uft_event_spec_matches(spec, e->system, e->name))
+			continue;
+		int r = install_filter_text(e, text, err, errlen);
+		if (r < 0)
+			rc = r;
+		else
+			installed += r;
+	}
+	if (rc == 0) {
+		struct filter_spec *p = realloc(fspecs, (nr_fspecs + 1) * sizeof(*fspecs));
+		if (p) {
+			fspecs = p;
+			fspecs[nr_fspecs].spec = strdup(spec);
+			fspecs[nr_fspecs].expr = text;
+			text = NULL;
+			nr_fspecs++;
+		}
+	}
+	pthread_mutex_unlock(&reg_lock);
+	free(text);
+	return rc ? rc : installed;
+}
+
+/* UFT_FILTERS: records "SPEC\x1fEXPR" separated by \x1e. */
+int uft_registry_apply_filter_list(const char *list)
+{
+	char *copy = strdup(list), *save = NULL;
+	if (!copy)
+		return -ENOMEM;
+	for (char *rec = strtok_r(copy, "\x1e", &save); rec; rec = strtok_r(NULL, "\x1e", &save)) {
+		char *sep = strchr(rec, '\x1f');
+		if (!sep)
+			continue;
+		*sep = 0;
+		char err[1024];
+		if (uft_set_filter(rec, sep + 1, err, sizeof(err)) < 0)
+			fprintf(stderr, "uft: filter of %s:\n%s", rec, err);
+	}
+	free(copy);
+	return 0;
+}
+
+/* UFT_EVENTS: comma-separated specs, "!" before one disables. */
+int uft_registry_apply_spec_list(const char *list)
+{
+	char *copy = strdup(list), *save = NULL;
+	if (!copy)
+		return -ENOMEM;
+	pthread_mutex_lock(&reg_lock);
+	for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		while (*tok == ' ')
+			tok++;
+		if (!*tok)
+			continue;
+		bool neg = tok[0] == '!';
+		remember_spec(tok + neg, !neg);
+		apply_spec(tok + neg, !neg);
+	}
+	pthread_mutex_unlock(&reg_lock);
+	free(copy);
+	return 0;
+}
+
+static bool name_matches(const char *pat, const char *s)
+{
+	return !pat || (pat[0] == '*' && !pat[1]) || strcmp(pat, s) == 0;
+}
+
+int uft_registry_enable_in(uint32_t buffer, const char *system, const char *name, bool on)
+{
+	int n = 0;
+	if (buffer >= UFT_MAX_BUFFERS)
+		return 0;
+	if (on && uft_session_start() != 0)
+		return -ENOMEM;
+	pthread_mutex_lock(&reg_lock);
+	for (uint32_t i = 0; i < reg_nr_events; i++) {
+		struct reg_event *e = &reg_events[i];
+		if (!e->live || !name_matches(system, e->system) || !name_matches(name, e->name))
+			continue;
+		set_enabled_in(e, buffer, on);
+		n++;
+	}
+	pthread_mutex_unlock(&reg_lock);
+	return n;
+}
+
+int uft_registry_filter_in(uint32_t buffer, const char *system, const char *name, const char *expr,
+			   struct uft_filter_error *fe)
+{
+	if (buffer >= UFT_MAX_BUFFERS)
+		return -ENOENT;
+	pthread_mutex_lock(&reg_lock);
+	struct reg_event *e = reg_find_event(system, name);
+	int rc = e ? install_filter(e, buffer, expr, fe) : -ENOENT;
+	pthread_mutex_unlock(&reg_lock);
+	return rc < 0 ? rc : 0;
+}
+
+char *uft_registry_filter_text(uint32_t buffer, const char *system, const char *name)
+{
+	char *t = NULL;
+	if (buffer >= UFT_MAX_BUFFERS)
+		return NULL;
+	pthread_mutex_lock(&reg_lock);
+	struct reg_event *e = reg_find_event(system, name);
+	if (e && e->filter_text[buffer])
+		t = strdup(e->filter_text[buffer]);
+	pthread_mutex_unlock(&reg_lock);
+	return t;
+}
+
+void uft_registry_buffer_reset(uint32_t buffer)
+{
+	if (buffer >= UFT_MAX_BUFFERS)
+		return;
+	pthread_mutex_lock(&reg_lock);
+	for (uint32_t i = 0; i < reg_nr_events; i++) {
+		struct reg_event *e = &reg_events[i];
+		reg_triggers_reset(e, buffer);
+		reg_retire(e->filter[buffer]);
+		free(e->filter_text[buffer]);
+		e->filter[buffer] = NULL;
+		e->filter_text[buffer] = NULL;
+		e->on_mask &= ~(1u << buffer);
+		if (e->nr_descs)
+			reg_publish_targets(e);
+	}
+	pthread_mutex_unlock(&reg_lock);
+}
+
+/* ---- for the tracefs events/ files (tfs_events.c) ---- */
+
+/* Installs in one buffer of one event the filter compiled from `expr` (NULL:
+ * none) while the event's filter text becomes `text` (NULL: none). The tree
+ * uses it to add its set_event_pid check around the expression written, and
+ * to keep a failed expression's error text as the kernel's filter file shows
+ * it. Returns 0, -ENOENT, -EINVAL with fe set, or -ENOMEM; on an error nothing
+ * changes. */
+int uft_registry_filter_set_in(uint32_t buffer, const char *system, const char *name,
+			       const char *expr, const char *text, struct uft_filter_error *fe)
+{
+	if (buffer >= UFT_MAX_BUFFERS)
+		return -ENOENT;
+	struct uft_filter *f = NULL;
+	char *t = NULL;
+	int rc = 0;
+	pthread_mutex_lock(&reg_lock);
+	struct reg_event *e = reg_find_event(system, name);
+	if (!e || !e->nr_descs) {
+		rc = -ENOENT;
+		goto out;
+	}
+	if (expr) {
+		struct uft_event *d = e->descs[0];
+		rc = uft_filter_compile(expr, d->fields, d->nr_fields, &f, fe);
+		if (rc < 0) {
+			rc = rc == -ENOMEM ? -ENOMEM : -EINVAL;
+			goto out;
+		}
+		if (rc == UFT_FILTER_CLEAR)
+			f = NULL;
+		rc = 0;
+	}
+	if (text && !(t = strdup(text))) {
+		uft_filter_free(f);
+		rc = -ENOMEM;
+		goto out;
+	}
+	reg_retire(e->filter[buffer]);
+	free(e->filter_text[buffer]);
+	e->filter[buffer] = f;
+	e->filter_text[buffer] = t;
+	reg_publish_targets(e);
+out:
+	pthread_mutex_unlock(&reg_lock);
+	return rc;
+}

@@ -1,0 +1,74 @@
+/* What the registry's files share: the event table, its lock and the
+ * helpers each part calls in another. Everything here runs with reg_lock
+ * held unless it says otherwise. */
+#ifndef UFT_LIB_REGISTRY_PRIV_H
+#define UFT_LIB_REGISTRY_PRIV_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "runtime/core/runtime.h"
+#include <uft/event.h>
+
+struct uft_filter;
+struct uft_print_fmt;
+struct uft_trig;
+struct uft_trig_list;
+struct uft_evstate;
+
+/* One SYSTEM:EVENT: its id, format and per-buffer state, and the
+ * descriptors (one per object that defines it) that share them. */
+struct reg_event {
+	char *system;
+	char *name;
+	uint16_t id;
+	bool live;
+	uint32_t on_mask; /* buffers the event is enabled in (bit 0: global) */
+	/* Per buffer: the compiled filter and the text it came from. */
+	struct uft_filter *filter[UFT_MAX_BUFFERS];
+	char *filter_text[UFT_MAX_BUFFERS];
+	/* Per buffer: soft-mode references (the event's own triggers count
+	 * once, each enable/disable_event aimed at it once), its triggers in
+	 * the kernel's list order (newest first, hist triggers at the tail) and
+	 * the list published from them. */
+	uint32_t sm_ref[UFT_MAX_BUFFERS];
+	struct uft_trig **trig[UFT_MAX_BUFFERS];
+	uint32_t nr_trig[UFT_MAX_BUFFERS];
+	struct uft_trig_list *tlist[UFT_MAX_BUFFERS];
+	struct uft_evstate *st;	  /* [UFT_MAX_BUFFERS], never freed */
+	struct uft_print_fmt *pf; /* compiled print fmt, for the live trace files */
+	bool pf_failed;
+	char *format; /* format file text */
+	uint32_t format_len;
+	struct uft_event **descs;
+	uint32_t nr_descs, cap_descs;
+};
+
+extern pthread_mutex_t reg_lock;
+/* Every event ever registered, in id order; dead ones keep their slot. */
+extern struct reg_event *reg_events;
+extern uint32_t reg_nr_events;
+
+/* The live event SYS:NAME, or NULL. */
+struct reg_event *reg_find_event(const char *sys, const char *name);
+/* Keeps p (a filter, target or trigger list a writer may still read)
+ * instead of freeing it. */
+void reg_retire(const void *p);
+/* Publishes to the event's descriptors where its records go, from its
+ * enable mask, filters, soft mode and triggers. */
+void reg_publish_targets(struct reg_event *e);
+
+/* registry_enable.c: gives a new event the filters and enable specs set
+ * so far. */
+void reg_apply_settings(struct reg_event *e);
+
+/* registry_triggers.c: appends trigger t to e in buffer b (te: the target
+ * of an enable/disable_event), or takes trigger i out; both publish.
+ * Nothing changes on an error. */
+int reg_trig_insert(struct reg_event *e, uint32_t b, struct uft_trig *t, struct reg_event *te);
+int reg_trig_remove_at(struct reg_event *e, uint32_t b, uint32_t i, struct reg_event *te);
+/* Drops every trigger and the soft mode of e in buffer b (a buffer reset). */
+void reg_triggers_reset(struct reg_event *e, uint32_t b);
+
+#endif
