@@ -11,63 +11,6 @@
 #include "engine/hist/hist_impl.h"
 #include "engine/text/text_put.h"
 
-static const char *const err_text[UFT_HIST_NR_ERRS] = {
-    "No error",
-    "Variable already defined",
-    "Variable name not unique, need to use fully qualified name (subsys.event.var) for variable",
-    "Too many variables defined",
-    "Malformed assignment",
-    "Named hist trigger doesn't match existing named trigger (includes variables)",
-    "Hist trigger already exists",
-    "Can't clear or continue a nonexistent hist trigger",
-    "Couldn't set trace_clock",
-    "Invalid field modifier",
-    "Too many subexpressions (3 max)",
-    "Timestamp units in expression don't match",
-    "Too many field variables defined",
-    "Event file not found",
-    "Matching event histogram not found",
-    "Couldn't create histogram for field",
-    "Couldn't find synthetic variable",
-    "Couldn't find synthetic event",
-    "Param type doesn't match synthetic event field type",
-    "Param count doesn't match synthetic event field count",
-    "Couldn't parse field variable",
-    "Couldn't create or find variable",
-    "For onmax(x) or onchange(x), x must be a variable",
-    "Couldn't find onmax or onchange variable",
-    "Couldn't create onmax or onchange variable",
-    "Couldn't create field variable",
-    "Too many action params",
-    "Couldn't find param",
-    "Invalid action param",
-    "No action found",
-    "No params found for save()",
-    "Can't have more than one save() action per hist",
-    "Handler doesn't support action",
-    "No closing paren found",
-    "Missing subsystem",
-    "Invalid subsystem or event name",
-    "Using variable references in keys not supported",
-    "Couldn't find variable",
-    "Couldn't find field",
-    "Empty assignment",
-    "Invalid sort modifier",
-    "Empty sort field",
-    "Too many sort fields (Max = 2)",
-    "Sort field must be a key or a val",
-    "String type can not be an operand in expression",
-    "Expecting numeric literal",
-    "Unary minus not supported in sub-expressions",
-    "Division by zero",
-    "Non-hitcount value is required for 'nohitcount'",
-};
-
-const char *uft_hist_strerror(int code)
-{
-	return code >= 0 && code < UFT_HIST_NR_ERRS ? err_text[code] : "Unknown error";
-}
-
 static const char *modifier_name(unsigned flags)
 {
 	static const char *const names[] = {"hex",     "sym",	"sym-offset", "execname",
