@@ -14,59 +14,65 @@
 
 #include "engine/filter/filter.h"
 
-/* Error messages in the kernel's order; uft_hist_strerror() gives the text. */
-enum uft_hist_err {
-	UFT_HIST_ERR_NONE = 0,
-	UFT_HIST_ERR_DUPLICATE_VAR,
-	UFT_HIST_ERR_VAR_NOT_UNIQUE,
-	UFT_HIST_ERR_TOO_MANY_VARS,
-	UFT_HIST_ERR_MALFORMED_ASSIGNMENT,
-	UFT_HIST_ERR_NAMED_MISMATCH,
-	UFT_HIST_ERR_TRIGGER_EEXIST,
-	UFT_HIST_ERR_TRIGGER_ENOENT_CLEAR,
-	UFT_HIST_ERR_SET_CLOCK_FAIL,
-	UFT_HIST_ERR_BAD_FIELD_MODIFIER,
-	UFT_HIST_ERR_TOO_MANY_SUBEXPR,
-	UFT_HIST_ERR_TIMESTAMP_MISMATCH,
-	UFT_HIST_ERR_TOO_MANY_FIELD_VARS,
-	UFT_HIST_ERR_EVENT_FILE_NOT_FOUND,
-	UFT_HIST_ERR_HIST_NOT_FOUND,
-	UFT_HIST_ERR_HIST_CREATE_FAIL,
-	UFT_HIST_ERR_SYNTH_VAR_NOT_FOUND,
-	UFT_HIST_ERR_SYNTH_EVENT_NOT_FOUND,
-	UFT_HIST_ERR_SYNTH_TYPE_MISMATCH,
-	UFT_HIST_ERR_SYNTH_COUNT_MISMATCH,
-	UFT_HIST_ERR_FIELD_VAR_PARSE_FAIL,
-	UFT_HIST_ERR_VAR_CREATE_FIND_FAIL,
-	UFT_HIST_ERR_ONX_NOT_VAR,
-	UFT_HIST_ERR_ONX_VAR_NOT_FOUND,
-	UFT_HIST_ERR_ONX_VAR_CREATE_FAIL,
-	UFT_HIST_ERR_FIELD_VAR_CREATE_FAIL,
-	UFT_HIST_ERR_TOO_MANY_PARAMS,
-	UFT_HIST_ERR_PARAM_NOT_FOUND,
-	UFT_HIST_ERR_INVALID_PARAM,
-	UFT_HIST_ERR_ACTION_NOT_FOUND,
-	UFT_HIST_ERR_NO_SAVE_PARAMS,
-	UFT_HIST_ERR_TOO_MANY_SAVE_ACTIONS,
-	UFT_HIST_ERR_ACTION_MISMATCH,
-	UFT_HIST_ERR_NO_CLOSING_PAREN,
-	UFT_HIST_ERR_SUBSYS_NOT_FOUND,
-	UFT_HIST_ERR_INVALID_SUBSYS_EVENT,
-	UFT_HIST_ERR_INVALID_REF_KEY,
-	UFT_HIST_ERR_VAR_NOT_FOUND,
-	UFT_HIST_ERR_FIELD_NOT_FOUND,
-	UFT_HIST_ERR_EMPTY_ASSIGNMENT,
-	UFT_HIST_ERR_INVALID_SORT_MODIFIER,
-	UFT_HIST_ERR_EMPTY_SORT_FIELD,
-	UFT_HIST_ERR_TOO_MANY_SORT_FIELDS,
-	UFT_HIST_ERR_INVALID_SORT_FIELD,
-	UFT_HIST_ERR_INVALID_STR_OPERAND,
-	UFT_HIST_ERR_EXPECT_NUMBER,
-	UFT_HIST_ERR_UNARY_MINUS_SUBEXPR,
-	UFT_HIST_ERR_DIVISION_BY_ZERO,
-	UFT_HIST_ERR_NEED_NOHC_VAL,
-	UFT_HIST_NR_ERRS,
-};
+/* The error_log messages in the kernel's order, each a name (enum
+ * uft_hist_err is UFT_HIST_ERR_ + name) and its text (uft_hist_strerror()):
+ * one list, so that no number lacks its text. */
+#define UFT_HIST_ERRORS(E)                                                                         \
+	E(NONE, "No error")                                                                        \
+	E(DUPLICATE_VAR, "Variable already defined")                                               \
+	E(VAR_NOT_UNIQUE, "Variable name not unique, need to use fully qualified name "            \
+			  "(subsys.event.var) for variable")                                       \
+	E(TOO_MANY_VARS, "Too many variables defined")                                             \
+	E(MALFORMED_ASSIGNMENT, "Malformed assignment")                                            \
+	E(NAMED_MISMATCH,                                                                          \
+	  "Named hist trigger doesn't match existing named trigger (includes variables)")          \
+	E(TRIGGER_EEXIST, "Hist trigger already exists")                                           \
+	E(TRIGGER_ENOENT_CLEAR, "Can't clear or continue a nonexistent hist trigger")              \
+	E(SET_CLOCK_FAIL, "Couldn't set trace_clock")                                              \
+	E(BAD_FIELD_MODIFIER, "Invalid field modifier")                                            \
+	E(TOO_MANY_SUBEXPR, "Too many subexpressions (3 max)")                                     \
+	E(TIMESTAMP_MISMATCH, "Timestamp units in expression don't match")                         \
+	E(TOO_MANY_FIELD_VARS, "Too many field variables defined")                                 \
+	E(EVENT_FILE_NOT_FOUND, "Event file not found")                                            \
+	E(HIST_NOT_FOUND, "Matching event histogram not found")                                    \
+	E(HIST_CREATE_FAIL, "Couldn't create histogram for field")                                 \
+	E(SYNTH_VAR_NOT_FOUND, "Couldn't find synthetic variable")                                 \
+	E(SYNTH_EVENT_NOT_FOUND, "Couldn't find synthetic event")                                  \
+	E(SYNTH_TYPE_MISMATCH, "Param type doesn't match synthetic event field type")              \
+	E(SYNTH_COUNT_MISMATCH, "Param count doesn't match synthetic event field count")           \
+	E(FIELD_VAR_PARSE_FAIL, "Couldn't parse field variable")                                   \
+	E(VAR_CREATE_FIND_FAIL, "Couldn't create or find variable")                                \
+	E(ONX_NOT_VAR, "For onmax(x) or onchange(x), x must be a variable")                        \
+	E(ONX_VAR_NOT_FOUND, "Couldn't find onmax or onchange variable")                           \
+	E(ONX_VAR_CREATE_FAIL, "Couldn't create onmax or onchange variable")                       \
+	E(FIELD_VAR_CREATE_FAIL, "Couldn't create field variable")                                 \
+	E(TOO_MANY_PARAMS, "Too many action params")                                               \
+	E(PARAM_NOT_FOUND, "Couldn't find param")                                                  \
+	E(INVALID_PARAM, "Invalid action param")                                                   \
+	E(ACTION_NOT_FOUND, "No action found")                                                     \
+	E(NO_SAVE_PARAMS, "No params found for save()")                                            \
+	E(TOO_MANY_SAVE_ACTIONS, "Can't have more than one save() action per hist")                \
+	E(ACTION_MISMATCH, "Handler doesn't support action")                                       \
+	E(NO_CLOSING_PAREN, "No closing paren found")                                              \
+	E(SUBSYS_NOT_FOUND, "Missing subsystem")                                                   \
+	E(INVALID_SUBSYS_EVENT, "Invalid subsystem or event name")                                 \
+	E(INVALID_REF_KEY, "Using variable references in keys not supported")                      \
+	E(VAR_NOT_FOUND, "Couldn't find variable")                                                 \
+	E(FIELD_NOT_FOUND, "Couldn't find field")                                                  \
+	E(EMPTY_ASSIGNMENT, "Empty assignment")                                                    \
+	E(INVALID_SORT_MODIFIER, "Invalid sort modifier")                                          \
+	E(EMPTY_SORT_FIELD, "Empty sort field")                                                    \
+	E(TOO_MANY_SORT_FIELDS, "Too many sort fields (Max = 2)")                                  \
+	E(INVALID_SORT_FIELD, "Sort field must be a key or a val")                                 \
+	E(INVALID_STR_OPERAND, "String type can not be an operand in expression")                  \
+	E(EXPECT_NUMBER, "Expecting numeric literal")                                              \
+	E(UNARY_MINUS_SUBEXPR, "Unary minus not supported in sub-expressions")                     \
+	E(DIVISION_BY_ZERO, "Division by zero")                                                    \
+	E(NEED_NOHC_VAL, "Non-hitcount value is required for 'nohitcount'")
+
+#define UFT_HIST_ERR_ENUM(name, text) UFT_HIST_ERR_##name,
+enum uft_hist_err { UFT_HIST_ERRORS(UFT_HIST_ERR_ENUM) UFT_HIST_NR_ERRS };
+#undef UFT_HIST_ERR_ENUM
 
 /* Limits (the kernel's tracing_map.h). */
 #define UFT_HIST_MAX_KEYS 3

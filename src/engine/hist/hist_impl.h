@@ -228,6 +228,14 @@ static inline struct uft_hist *uft_hist_data(const struct uft_hist *h)
 
 int uft_hist_table_init(struct hist_table *t, uint32_t bits, uint32_t key_size, uint32_t n_vals,
 			uint32_t n_vars, bool comms);
+/* Finds or claims the element of `key`; -1 when the table is full. *fresh
+ * says the element was claimed now, its key written but not published:
+ * the caller fills in its comm and publishes it in bucket *bucket
+ * (release store of the element + 1 into bucket_elt). Lock-free. */
+int64_t uft_hist_table_insert(struct hist_table *t, const uint8_t *key, uint32_t key_size,
+			      bool *fresh, uint32_t *bucket);
+/* The published element of `key`, or -1; never claims anything. */
+int64_t uft_hist_table_lookup(const struct hist_table *t, const uint8_t *key, uint32_t key_size);
 /* An expression as the trigger info shows it, snprintf-like. */
 int uft_hist_expr_spec(const struct hist_expr *e, char *buf, size_t len);
 void uft_hist_expr_free(struct hist_expr *e);

@@ -11,63 +11,6 @@
 #include "engine/hist/hist_impl.h"
 #include "engine/text/text_put.h"
 
-static const char *const err_text[UFT_HIST_NR_ERRS] = {
-    "No error",
-    "Variable already defined",
-    "Variable name not unique, need to use fully qualified name (subsys.event.var) for variable",
-    "Too many variables defined",
-    "Malformed assignment",
-    "Named hist trigger doesn't match existing named trigger (includes variables)",
-    "Hist trigger already exists",
-    "Can't clear or continue a nonexistent hist trigger",
-    "Couldn't set trace_clock",
-    "Invalid field modifier",
-    "Too many subexpressions (3 max)",
-    "Timestamp units in expression don't match",
-    "Too many field variables defined",
-    "Event file not found",
-    "Matching event histogram not found",
-    "Couldn't create histogram for field",
-    "Couldn't find synthetic variable",
-    "Couldn't find synthetic event",
-    "Param type doesn't match synthetic event field type",
-    "Param count doesn't match synthetic event field count",
-    "Couldn't parse field variable",
-    "Couldn't create or find variable",
-    "For onmax(x) or onchange(x), x must be a variable",
-    "Couldn't find onmax or onchange variable",
-    "Couldn't create onmax or onchange variable",
-    "Couldn't create field variable",
-    "Too many action params",
-    "Couldn't find param",
-    "Invalid action param",
-    "No action found",
-    "No params found for save()",
-    "Can't have more than one save() action per hist",
-    "Handler doesn't support action",
-    "No closing paren found",
-    "Missing subsystem",
-    "Invalid subsystem or event name",
-    "Using variable references in keys not supported",
-    "Couldn't find variable",
-    "Couldn't find field",
-    "Empty assignment",
-    "Invalid sort modifier",
-    "Empty sort field",
-    "Too many sort fields (Max = 2)",
-    "Sort field must be a key or a val",
-    "String type can not be an operand in expression",
-    "Expecting numeric literal",
-    "Unary minus not supported in sub-expressions",
-    "Division by zero",
-    "Non-hitcount value is required for 'nohitcount'",
-};
-
-const char *uft_hist_strerror(int code)
-{
-	return code >= 0 && code < UFT_HIST_NR_ERRS ? err_text[code] : "Unknown error";
-}
-
 static const char *modifier_name(unsigned flags)
 {
 	static const char *const names[] = {"hex",     "sym",	"sym-offset", "execname",
@@ -506,6 +449,74 @@ static void print_snapshot(FILE *out, const struct uft_hist *h, const struct uft
 	fputc('\n', out);
 }
 
+/* The sums of the published elements as they are now (malloc'd): live
+ * writers may still add, and sorting needs values that hold still. */
+static uint64_t *snap_sums(const struct uft_hist *h, const uint32_t *order, uint32_t n)
+{
+	uint32_t top = 0;
+
+	for (uint32_t i = 0; i < n; i++)
+		if (order[i] + 1 > top)
+			top = order[i] + 1;
+	size_t nsums = (size_t)top * h->n_vals;
+	uint64_t *snap = malloc((nsums ? nsums : 1) * sizeof(*snap));
+	if (!snap)
+		return NULL;
+	for (size_t i = 0; i < nsums; i++)
+		snap[i] = __atomic_load_n(&h->t.sums[i], __ATOMIC_RELAXED);
+	return snap;
+}
+
+/* The header with the trigger's info line. */
+static int print_header(FILE *out, const struct uft_hist *trigger)
+{
+	int len = uft_hist_info(trigger, NULL, 0);
+	char *info = malloc((size_t)len + 1);
+
+	if (!info)
+		return -ENOMEM;
+	uft_hist_info(trigger, info, (size_t)len + 1);
+	fprintf(out, "# event histogram\n#\n# trigger info: %s#\n\n", info);
+	free(info);
+	return 0;
+}
+
+/* Totals and maxima of the percent and graph columns. */
+static void val_stats(const struct view *v, const uint32_t *order, uint32_t n, struct val_stat *st)
+{
+	const struct uft_hist *h = v->h;
+
+	for (uint32_t j = 0; j < h->n_vals; j++) {
+		if (!(h->vals[j].flags & (HF_PERCENT | HF_GRAPH)))
+			continue;
+		for (uint32_t i = 0; i < n; i++) {
+			uint64_t x = sum_of(v, order[i], j);
+			st[j].total += x;
+			if (st[j].max < x)
+				st[j].max = x;
+		}
+	}
+}
+
+/* One entry's line: key, values, then what onmax/onchange track (saved:
+ * room for a saved record, NULL when there are no such actions). */
+static void print_entry(FILE *out, const struct view *v, uint32_t e, const struct val_stat *st,
+			uint64_t *saved, const struct uft_hist_syms *syms)
+{
+	const struct uft_hist *h = v->h;
+
+	print_key(out, h, v->keys + (size_t)e * h->key_size, h->t.comms ? h->t.comms[e] : "", syms);
+	if (!h->no_hitcount)
+		print_val(out, "hitcount", 0, sum_of(v, e, 0), &st[0]);
+	for (uint32_t j = 1; j < h->n_vals; j++) {
+		fputc(' ', out);
+		print_val(out, h->vals[j].name, h->vals[j].flags, sum_of(v, e, j), &st[j]);
+	}
+	if (saved)
+		print_tracked(out, h, e, saved);
+	fputc('\n', out);
+}
+
 int uft_hist_print(const struct uft_hist *trigger, FILE *out, const struct uft_hist_syms *syms)
 {
 	/* The trigger's own info line, the data of the name it shares. */
@@ -513,79 +524,36 @@ int uft_hist_print(const struct uft_hist *trigger, FILE *out, const struct uft_h
 	struct view v = {h, h->t.keys, h->t.sums};
 	struct val_stat st[UFT_HIST_MAX_VALS] = {{0, 0}};
 	uint32_t *order = malloc(h->t.max_elts * sizeof(*order));
+	uint64_t *snap = NULL, *saved = NULL;
+	uint32_t n;
+	int rc = -ENOMEM;
+
 	if (!order)
 		return -ENOMEM;
 	/* The elements published so far (ties print in creation order). */
-	uint32_t n = uft_hist_published(h, order, h->t.max_elts);
-	uint32_t top = 0;
-	uint64_t *saved = NULL;
-	for (uint32_t i = 0; i < n; i++)
-		if (order[i] + 1 > top)
-			top = order[i] + 1;
-	/* The sums as they are now: live writers may still add, and sorting
-	 * needs values that hold still. */
-	size_t nsums = (size_t)top * h->n_vals;
-	uint64_t *snap = malloc((nsums ? nsums : 1) * sizeof(*snap));
-	char *info;
-	int len;
-
-	if (!snap) {
-		free(order);
-		return -ENOMEM;
-	}
-	for (size_t i = 0; i < nsums; i++)
-		snap[i] = __atomic_load_n(&h->t.sums[i], __ATOMIC_RELAXED);
+	n = uft_hist_published(h, order, h->t.max_elts);
+	if (!(snap = snap_sums(h, order, n)))
+		goto out;
 	v.sums = snap;
-	len = uft_hist_info(trigger, NULL, 0);
-	info = malloc((size_t)len + 1);
-	if (!info) {
-		free(order);
-		free(snap);
-		return -ENOMEM;
-	}
-	uft_hist_info(trigger, info, (size_t)len + 1);
-	fprintf(out, "# event histogram\n#\n# trigger info: %s#\n\n", info);
-	free(info);
-
+	if ((rc = print_header(out, trigger)))
+		goto out;
 	qsort_r(order, n, sizeof(*order), cmp_entries, &v);
+	rc = -ENOMEM;
 	for (uint32_t i = 0; i < h->n_actions && !saved; i++)
 		if (h->actions[i].handler != HANDLER_ONMATCH &&
-		    !(saved = calloc(1 + h->save_words, sizeof(*saved)))) {
-			free(order);
-			free(snap);
-			return -ENOMEM;
-		}
-	for (uint32_t j = 0; j < h->n_vals; j++) {
-		if (!(h->vals[j].flags & (HF_PERCENT | HF_GRAPH)))
-			continue;
-		for (uint32_t i = 0; i < n; i++) {
-			uint64_t x = sum_of(&v, order[i], j);
-			st[j].total += x;
-			if (st[j].max < x)
-				st[j].max = x;
-		}
-	}
-	for (uint32_t i = 0; i < n; i++) {
-		uint32_t e = order[i];
-
-		print_key(out, h, v.keys + (size_t)e * h->key_size, h->t.comms ? h->t.comms[e] : "",
-			  syms);
-		if (!h->no_hitcount)
-			print_val(out, "hitcount", 0, sum_of(&v, e, 0), &st[0]);
-		for (uint32_t j = 1; j < h->n_vals; j++) {
-			fputc(' ', out);
-			print_val(out, h->vals[j].name, h->vals[j].flags, sum_of(&v, e, j), &st[j]);
-		}
-		if (saved)
-			print_tracked(out, h, e, saved);
-		fputc('\n', out);
-	}
-	free(order);
-	free(snap);
-	free(saved);
+		    !(saved = calloc(1 + h->save_words, sizeof(*saved))))
+			goto out;
+	val_stats(&v, order, n, st);
+	for (uint32_t i = 0; i < n; i++)
+		print_entry(out, &v, order[i], st, saved, syms);
 	print_snapshot(out, h, syms);
 	fprintf(out,
 		"\nTotals:\n    Hits: %" PRIu64 "\n    Entries: %u\n    Dropped: %" PRIu64 "\n",
 		uft_hist_hits(h), n, uft_hist_drops(h));
-	return ferror(out) ? -EIO : 0;
+	rc = ferror(out) ? -EIO : 0;
+out:
+	free(order);
+	free(snap);
+	free(saved);
+	return rc;
 }

@@ -1,0 +1,549 @@
+/* One record's update of a histogram (uft_hist_update): the filter, the
+ * key built on the stack, the other histograms' variables it reads, the
+ * values and variables evaluated, then the entry found or claimed in the
+ * table (hist_map.c), its sums, stacks and variables stored, and the
+ * actions run. Runs at event time in any number of writers at once,
+ * signal handlers included: no lock, no allocation, nothing read outside
+ * the record. */
+#include <string.h>
+
+#include "engine/hist/hist_impl.h"
+
+static inline uint32_t ld32(const uint8_t *p)
+{
+	uint32_t v;
+	memcpy(&v, p, 4);
+	return v;
+}
+
+/* A field's value as the kernel computes it: the integer sign- or
+ * zero-extended to 64 bits, then log2 or buckets. false: not in the record. */
+static bool num_value(const struct uft_hist *h, const struct hist_field *f, const uint8_t *rec,
+		      uint32_t len, uint64_t ts, uint32_t cpu, uint64_t *out)
+{
+	uint64_t v = 0;
+
+	switch (f->src) {
+	case HF_NUM:
+		if (f->offset > len || f->size > len - f->offset)
+			return false;
+		switch (f->size) {
+		case 1:
+			v = f->is_signed ? (uint64_t)(int64_t)(int8_t)rec[f->offset]
+					 : rec[f->offset];
+			break;
+		case 2: {
+			uint16_t x;
+			memcpy(&x, rec + f->offset, 2);
+			v = f->is_signed ? (uint64_t)(int64_t)(int16_t)x : x;
+			break;
+		}
+		case 4: {
+			uint32_t x = ld32(rec + f->offset);
+			v = f->is_signed ? (uint64_t)(int64_t)(int32_t)x : x;
+			break;
+		}
+		default:
+			memcpy(&v, rec + f->offset, 8);
+			break;
+		}
+		break;
+	case HF_TS:
+		v = h->ts_usecs && !h->raw_clock ? (ts + 500) / 1000 : ts;
+		break;
+	case HF_CPU:
+		v = cpu;
+		break;
+	case HF_HITCOUNT:
+		v = 1;
+		break;
+	case HF_CONST:
+		v = f->constant;
+		break;
+	default:
+		return false;
+	}
+	if (f->flags & HF_LOG2)
+		v = (v <= 1 || v > (1ull << 63)) ? 0 : (uint64_t)(64 - __builtin_clzll(v - 1));
+	else if (f->flags & HF_BUCKET)
+		v = v / f->buckets * f->buckets;
+	*out = v;
+	return true;
+}
+
+/* Copies a string key, bounded by the record, the field and the key slot;
+ * the slot is pre-zeroed so the copy stays NUL terminated. */
+static bool str_key(const struct hist_field *f, const uint8_t *rec, uint32_t len, const char *comm,
+		    uint8_t *dst)
+{
+	const char *s;
+	uint32_t max;
+
+	switch (f->src) {
+	case HF_STR:
+		if (f->offset > len || f->str_max > len - f->offset)
+			return false;
+		s = (const char *)rec + f->offset;
+		max = f->str_max;
+		break;
+	case HF_DYNSTR:
+	case HF_RELSTR: {
+		uint32_t w, off, n;
+
+		if (f->offset > len || 4 > len - f->offset)
+			return false;
+		w = ld32(rec + f->offset);
+		off = (w & 0xffff) + (f->src == HF_RELSTR ? f->offset + 4 : 0);
+		n = w >> 16;
+		if (off > len || n > len - off)
+			return false;
+		s = (const char *)rec + off;
+		max = n;
+		break;
+	}
+	default: /* HF_COMM */
+		s = comm ? comm : "";
+		max = f->key_size - 1;
+		break;
+	}
+	if (max > f->key_size - 1)
+		max = f->key_size - 1;
+	memcpy(dst, s, strnlen(s, max));
+	return true;
+}
+
+struct eval {
+	const struct uft_hist *h;
+	const uint8_t *rec;
+	uint32_t len;
+	uint64_t ts;
+	uint32_t cpu;
+	const uint8_t *key;
+	const uint64_t *vv; /* this event's variables, in definition order */
+	const uint64_t *rv; /* the other histograms' variables, by slot */
+};
+
+/* The value of e for this event; false when a field is not in the record
+ * or a referenced variable is unset (the event is then ignored). */
+static bool eval(const struct eval *c, const struct hist_expr *e, uint64_t *out)
+{
+	uint64_t a, b;
+
+	switch (e->op) {
+	case EX_FIELD:
+		return num_value(c->h, &e->f, c->rec, c->len, c->ts, c->cpu, out);
+	case EX_CONST:
+		*out = e->constant;
+		return true;
+	case EX_SELF:
+		*out = c->vv[e->var];
+		return true;
+	case EX_REF:
+		*out = c->rv[e->slot];
+		return true;
+	case EX_NEG:
+		if (!eval(c, e->l, &a))
+			return false;
+		*out = -a;
+		return true;
+	default:
+		if (!eval(c, e->l, &a) || !eval(c, e->r, &b))
+			return false;
+		switch (e->op) {
+		case EX_ADD:
+			*out = a + b;
+			break;
+		case EX_SUB:
+			*out = a - b;
+			break;
+		case EX_MUL:
+			*out = a * b;
+			break;
+		default:
+			*out = b ? a / b : UINT64_MAX;
+			break;
+		}
+		return true;
+	}
+}
+
+/* A string parameter copied into buf (NUL terminated). */
+static const char *str_param(const struct eval *c, const struct hist_expr *e, const char *comm,
+			     char *buf, uint32_t size)
+{
+	struct hist_field f = e->f;
+
+	memset(buf, 0, size);
+	f.key_size = size;
+	if (!str_key(&f, c->rec, c->len, comm, (uint8_t *)buf))
+		buf[0] = '\0';
+	return buf;
+}
+
+#define PARAM_STR_SPACE 1024
+
+/* The name of the writing thread, asked once per update. */
+struct who {
+	const struct uft_hist_comm *comm;
+	int32_t pid;
+	const char *name;
+	bool have;
+};
+
+static const char *who_name(struct who *w)
+{
+	if (!w->have) {
+		w->name = w->comm && w->comm->lookup ? w->comm->lookup(w->comm->ctx, w->pid) : NULL;
+		w->have = true;
+	}
+	return w->name;
+}
+
+static void emit(const struct eval *c, const struct hist_action *act, struct who *who)
+{
+	const struct uft_hist *h = c->h;
+	uint64_t vals[HIST_MAX_PARAMS];
+	const char *strs[HIST_MAX_PARAMS];
+	char space[PARAM_STR_SPACE];
+	uint32_t used = 0;
+
+	for (uint32_t i = 0; i < act->n_params; i++) {
+		const struct hist_expr *e = act->params[i];
+		strs[i] = NULL;
+		vals[i] = 0;
+		if (e->op == EX_SELF && h->vars[e->var].e->is_string)
+			e = h->vars[e->var].e;
+		if (e->is_string) {
+			uint32_t n = PARAM_STR_SPACE - used;
+			if (n > 256)
+				n = 256;
+			if (n < 2)
+				continue;
+			strs[i] = str_param(c, e, e->f.src == HF_COMM ? who_name(who) : NULL,
+					    space + used, n);
+			used += n;
+		} else if (!eval(c, e, &vals[i])) {
+			vals[i] = 0;
+		}
+	}
+	if (h->env.synth_emit)
+		h->env.synth_emit(h->env.ctx, act->synth, vals, strs);
+}
+
+struct save_fill {
+	const struct eval *c;
+	struct who *who;
+};
+
+/* The save() fields of this event into a record's payload: numbers in a
+ * word, strings in HIST_SAVE_STR bytes. */
+static void fill_save(void *ctx, uint64_t *payload)
+{
+	const struct save_fill *sf = ctx;
+	const struct uft_hist *h = sf->c->h;
+	uint32_t w = 0;
+
+	for (uint32_t i = 0; i < h->n_save; i++) {
+		const struct hist_expr *e = h->save[i];
+		if (e->op == EX_SELF && h->vars[e->var].e->is_string)
+			e = h->vars[e->var].e;
+		if (e->is_string) {
+			uint64_t buf[HIST_SAVE_STR / 8];
+			str_param(sf->c, e, e->f.src == HF_COMM ? who_name(sf->who) : NULL,
+				  (char *)buf, HIST_SAVE_STR);
+			for (uint32_t k = 0; k < HIST_SAVE_STR / 8; k++)
+				__atomic_store_n(&payload[w++], buf[k], __ATOMIC_RELAXED);
+		} else {
+			uint64_t v = 0;
+			if (!eval(sf->c, e, &v))
+				v = 0;
+			__atomic_store_n(&payload[w++], v, __ATOMIC_RELAXED);
+		}
+	}
+}
+
+/* The actions after entry e was updated: onmatch always; onmax and
+ * onchange when the variable's value wins, their save or snapshot done
+ * by uft_hist_track(), their trace here. */
+static void run_actions(struct uft_hist *h, const struct eval *c, uint32_t e, struct who *who)
+{
+	for (uint32_t i = 0; i < h->n_actions; i++) {
+		const struct hist_action *a = &h->actions[i];
+
+		if (a->handler != HANDLER_ONMATCH) {
+			struct save_fill sf = {c, who};
+			if (!uft_hist_track(h, a, e, c->vv[a->var], c->key, fill_save, &sf) ||
+			    a->action != ACT_TRACE)
+				continue;
+		}
+		emit(c, a, who);
+	}
+}
+
+/* A field.stacktrace key: the frames of the stack the __data_loc field
+ * holds ("number of frames, frames", as a synthetic event's), bounded by
+ * the count, the field and UFT_HIST_STACK_DEPTH; dst is pre-zeroed. */
+static bool field_stack(const struct hist_field *f, const uint8_t *rec, uint32_t len, uint8_t *dst)
+{
+	if (f->offset > len || 4 > len - f->offset)
+		return false;
+	uint32_t w = ld32(rec + f->offset), off = w & 0xffff, n = (w >> 16) / 8;
+	if (off > len || (uint64_t)n * 8 > len - off)
+		return false;
+	if (!n)
+		return true;
+	uint64_t count;
+	memcpy(&count, rec + off, 8);
+	if (count > n - 1)
+		count = n - 1;
+	if (count > UFT_HIST_STACK_DEPTH)
+		count = UFT_HIST_STACK_DEPTH;
+	memcpy(dst, rec + off + 8, (size_t)count * 8);
+	return true;
+}
+
+/* The histogram's own filter (not that of a named one whose data it
+ * uses); the writer's name asked only when it reads COMM. */
+static inline bool filter_passes(const struct uft_hist *h, const uint8_t *rec, uint32_t len,
+				 uint32_t cpu, struct who *who)
+{
+	if (!h->filter)
+		return true;
+	if (h->needs & UFT_FILTER_NEEDS_COMM)
+		who_name(who);
+	return uft_filter_match(h->filter, rec, len, cpu, who->name);
+}
+
+/* Key field f into its slot of the key; false when the record lacks it or
+ * no stack can be taken (the record is then ignored). */
+static inline bool key_field(const struct eval *c, const struct hist_field *f, struct who *who,
+			     uint8_t *key)
+{
+	const struct uft_hist_comm *comm = who->comm;
+	uint64_t v;
+
+	if (f->src == HF_STACK && (f->flags & HF_STACKTRACE))
+		return field_stack(f, c->rec, c->len, key + f->key_off);
+	if (f->src == HF_STACK) {
+		if (!comm || !comm->stack)
+			return false;
+		uint64_t pcs[UFT_HIST_STACK_DEPTH];
+		uint32_t n = comm->stack(comm->ctx, pcs, UFT_HIST_STACK_DEPTH);
+		memcpy(key + f->key_off, pcs,
+		       (n < UFT_HIST_STACK_DEPTH ? n : UFT_HIST_STACK_DEPTH) * 8);
+		return true;
+	}
+	if (f->is_string)
+		return str_key(f, c->rec, c->len, f->src == HF_COMM ? who_name(who) : NULL,
+			       key + f->key_off);
+	if (!num_value(c->h, f, c->rec, c->len, c->ts, c->cpu, &v))
+		return false;
+	memcpy(key + f->key_off, &v, 8);
+	return true;
+}
+
+static inline bool build_key(const struct eval *c, struct who *who, uint8_t *key)
+{
+	const struct uft_hist *h = c->h;
+
+	memset(key, 0, h->key_size);
+	for (uint32_t i = 0; i < h->n_keys; i++)
+		if (!key_field(c, &h->keys[i], who, key))
+			return false;
+	return true;
+}
+
+/* The other histograms' variables for this key into rv, each read once
+ * (and consumed); one unset: the event is not for this histogram. */
+static inline bool resolve_refs(const struct uft_hist *h, const uint8_t *key, uint64_t *rv)
+{
+	for (uint32_t i = 0; i < h->n_uses; i++) {
+		struct uft_hist *r = h->uses[i];
+		struct hist_table *rt = &r->t;
+		if (r->key_size != h->key_size || !rt->vars_set)
+			return false;
+		int64_t el = uft_hist_table_lookup(rt, key, r->key_size);
+		if (el < 0)
+			return false;
+		uint32_t bit = 1u << h->use_var[i];
+		uint32_t was = __atomic_fetch_and(&rt->vars_set[el], ~bit, __ATOMIC_ACQ_REL);
+		if (!(was & bit))
+			return false;
+		rv[i] = __atomic_load_n(&rt->vars[(size_t)el * rt->n_vars + h->use_var[i]],
+					__ATOMIC_RELAXED);
+	}
+	return true;
+}
+
+static inline bool eval_vals(const struct eval *c, uint64_t *vals)
+{
+	const struct uft_hist *h = c->h;
+
+	for (uint32_t i = 0; i < h->n_vals; i++) {
+		const struct hist_field *f = &h->vals[i];
+		if (f->src == HF_EXPR ? !eval(c, f->ex, &vals[i])
+				      : !num_value(h, f, c->rec, c->len, c->ts, c->cpu, &vals[i]))
+			return false;
+	}
+	return true;
+}
+
+/* This event's variables into vv (c->vv: those defined before are read by
+ * later ones). The writer's stack is taken once for the variables that
+ * hold it, into stack: "number of frames, frames", zeros after. */
+static inline bool eval_vars(const struct eval *c, const struct uft_hist_comm *comm, uint64_t *vv,
+			     uint64_t *stack)
+{
+	const struct uft_hist *h = c->h;
+	bool have_stack = false;
+
+	for (uint32_t i = 0; i < h->n_vars; i++) {
+		const struct hist_expr *ve = h->vars[i].e;
+		vv[i] = 0;
+		if (h->vars[i].stack_slot >= 0) {
+			if (!have_stack) {
+				if (!comm || !comm->stack)
+					return false;
+				memset(stack, 0, HIST_STACK_WORDS * sizeof(*stack));
+				stack[0] = comm->stack(comm->ctx, stack + 1, UFT_HIST_STACK_DEPTH);
+				have_stack = true;
+			}
+		} else if (!ve->is_string && !(ve->is_stack && ve->op == EX_SELF) &&
+			   !eval(c, ve, &vv[i])) {
+			return false;
+		}
+	}
+	return true;
+}
+
+/* The element of key, claimed and published if new (its comm first);
+ * -1 when the table is full, the record counted as dropped. */
+static inline int64_t claim_entry(struct uft_hist *h, const uint8_t *key, const struct who *who)
+{
+	struct hist_table *t = &h->t;
+	const struct uft_hist_comm *comm = who->comm;
+	bool fresh;
+	uint32_t bucket;
+	int64_t e = uft_hist_table_insert(t, key, h->key_size, &fresh, &bucket);
+
+	if (e < 0) {
+		__atomic_fetch_add(&t->drops, 1, __ATOMIC_RELAXED);
+		return -1;
+	}
+	if (fresh) {
+		if (t->comms) {
+			const char *c = "<idle>";
+			if (who->pid) {
+				c = comm && comm->lookup ? comm->lookup(comm->ctx, who->pid) : NULL;
+				if (!c)
+					c = "<...>";
+			}
+			strncpy(t->comms[e], c, sizeof(t->comms[e]) - 1);
+		}
+		__atomic_store_n(&t->bucket_elt[bucket], (uint32_t)e + 1, __ATOMIC_RELEASE);
+	}
+	return e;
+}
+
+/* The stack into the entry's slot, the variable its address; a variable
+ * naming another of this event's stacks takes that address too. Writers
+ * of one entry may interleave their words, as the kernel's do. */
+static inline void store_stacks(const struct uft_hist *h, uint32_t e, uint64_t *vv,
+				const uint64_t *stack)
+{
+	const struct hist_table *t = &h->t;
+
+	for (uint32_t i = 0; i < h->n_vars; i++) {
+		int32_t s = h->vars[i].stack_slot;
+		if (s < 0)
+			continue;
+		uint64_t *slot =
+		    t->stacks + ((size_t)e * t->n_stacks + (uint32_t)s) * HIST_STACK_WORDS;
+		for (uint32_t k = 0; k < HIST_STACK_WORDS; k++)
+			__atomic_store_n(&slot[k], stack[k], __ATOMIC_RELAXED);
+		vv[i] = (uint64_t)(uintptr_t)slot;
+	}
+	for (uint32_t i = 0; i < h->n_vars; i++)
+		if (h->vars[i].e->is_stack && h->vars[i].e->op == EX_SELF)
+			vv[i] = vv[h->vars[i].e->var];
+}
+
+/* The entry's variables, then their set bits (release: a reader that
+ * sees a bit sees its value). Strings are not stored. */
+static inline void store_vars(struct uft_hist *h, uint32_t e, const uint64_t *vv)
+{
+	struct hist_table *t = &h->t;
+	uint32_t set = 0;
+
+	for (uint32_t i = 0; i < h->n_vars; i++) {
+		if (h->vars[i].e->is_string)
+			continue;
+		__atomic_store_n(&t->vars[(size_t)e * h->n_vars + i], vv[i], __ATOMIC_RELAXED);
+		set |= 1u << i;
+	}
+	__atomic_fetch_or(&t->vars_set[e], set, __ATOMIC_RELEASE);
+}
+
+static void update(struct uft_hist *h, const void *record, uint32_t len, uint64_t ts, uint32_t cpu,
+		   const struct uft_hist_comm *comm)
+{
+	const uint8_t *rec = record;
+	uint8_t key[UFT_HIST_KEY_MAX];
+	uint64_t rv[sizeof(h->uses) / sizeof(h->uses[0])];
+	uint64_t vv[UFT_HIST_MAX_VARS], vals[UFT_HIST_MAX_VALS], stack[HIST_STACK_WORDS];
+	struct who who = {comm, 0, NULL, false};
+	int64_t e;
+
+	if (__atomic_load_n(&h->paused, __ATOMIC_RELAXED) || len < 8)
+		return;
+	memcpy(&who.pid, rec + 4, 4);
+	if (!filter_passes(h, rec, len, cpu, &who))
+		return;
+	/* From here on the data: this histogram's or the named one's. */
+	h = uft_hist_data(h);
+	struct eval ec = {h, rec, len, ts, cpu, key, vv, rv};
+	if (!build_key(&ec, &who, key) || !resolve_refs(h, key, rv) || !eval_vals(&ec, vals) ||
+	    !eval_vars(&ec, comm, vv, stack))
+		return;
+	e = claim_entry(h, key, &who);
+	if (e < 0)
+		return;
+	uint64_t *sums = h->t.sums + (size_t)e * h->n_vals;
+	for (uint32_t i = 0; i < h->n_vals; i++)
+		__atomic_fetch_add(&sums[i], vals[i], __ATOMIC_RELAXED);
+	if (h->t.n_stacks)
+		store_stacks(h, (uint32_t)e, vv, stack);
+	if (h->n_vars)
+		store_vars(h, (uint32_t)e, vv);
+	__atomic_fetch_add(&h->t.hits, 1, __ATOMIC_RELAXED);
+	if (h->n_actions)
+		run_actions(h, &ec, (uint32_t)e, &who);
+}
+
+void uft_hist_update(struct uft_hist *h, const void *record, uint32_t len, uint64_t ts,
+		     uint32_t cpu, const struct uft_hist_comm *comm)
+{
+	struct hist_table *t = &uft_hist_data(h)->t;
+	__atomic_fetch_add(&t->inflight, 1, __ATOMIC_SEQ_CST);
+	if (!__atomic_load_n(&t->clearing, __ATOMIC_SEQ_CST))
+		update(h, record, len, ts, cpu, comm);
+	__atomic_fetch_sub(&t->inflight, 1, __ATOMIC_RELEASE);
+}
+
+bool uft_hist_needs_comm(const struct uft_hist *h)
+{
+	if (h->has_execname || (h->needs & UFT_FILTER_NEEDS_COMM))
+		return true;
+	for (uint32_t i = 0; i < h->n_keys; i++)
+		if (h->keys[i].src == HF_COMM)
+			return true;
+	return false;
+}
+
+bool uft_hist_needs_stack(const struct uft_hist *h)
+{
+	for (uint32_t i = 0; i < h->n_keys; i++)
+		if (h->keys[i].src == HF_STACK && !(h->keys[i].flags & HF_STACKTRACE))
+			return true;
+	return h->t.n_stacks != 0;
+}
