@@ -1,4 +1,4 @@
-/* Histogram triggers (histograms.md §1, §4, §5): a `hist:` specification
+/* Histogram triggers (Documentation/trace/histogram.rst): a `hist:` specification
  * compiled against an event's fields into a fixed-size table that records
  * update without allocating or locking, and the kernel's `hist` file text.
  * Used live by the runtime and over recorded files by `uft report --hist`. */
@@ -163,7 +163,7 @@ struct uft_hist_syms {
 struct uft_hist;
 
 /* What a histogram needs from its surroundings for variables of other
- * events' histograms and for actions (histograms.md §2, §3); all optional.
+ * events' histograms and for actions (Documentation/trace/histogram.rst); all optional.
  * Called at creation (under the caller's lock) except emit, which runs at
  * event time and must neither lock nor allocate. */
 struct uft_hist_env {

@@ -52,7 +52,7 @@ struct hist_field {
 	bool cmp_signed;
 };
 
-/* Variables and expressions (histograms.md §2). */
+/* Variables and expressions (Documentation/trace/histogram.rst). */
 enum hist_op {
 	EX_FIELD, /* a field of the record (f) */
 	EX_CONST,

@@ -1,4 +1,4 @@
-/* The `hist` file text (histograms.md §4, §5): trigger info, entries
+/* The `hist` file text (Documentation/trace/histogram.rst): trigger info, entries
  * sorted by the sort keys (ties in creation order), the kernel's column
  * formats, percent and graph columns, totals. */
 #define _GNU_SOURCE

@@ -1,4 +1,4 @@
-/* onmax() and onchange() (histograms.md §3): the tracked value of each
+/* onmax() and onchange() (Documentation/trace/histogram.rst): the tracked value of each
  * entry, the fields save() keeps with it and the details of the last
  * snapshot(), all updated at event time by any number of writers (signal
  * handlers included) without a lock or an allocation.
