@@ -6,6 +6,7 @@
 #include "wire/shm_layout.h"
 #include "runtime/core/trace_clock.h"
 #include "runtime/core/runtime.h"
+#include "util/util.h"
 #include <uft/fastpath.h>
 
 struct uft_buffer uft_buffers[UFT_MAX_BUFFERS] = {
@@ -27,7 +28,7 @@ bool uft_buffer_raw_tsc(const struct uft_buffer *b)
 
 uint64_t uft_buffer_now(const struct uft_buffer *b)
 {
-	if (__builtin_expect(uft_buffer_raw_tsc(b), 1))
+	if (likely(uft_buffer_raw_tsc(b)))
 		return __rdtsc();
 	return uft_clock_read_slow((enum uft_clock)b->clock);
 }

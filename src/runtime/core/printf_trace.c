@@ -2,6 +2,7 @@
  * parsed once at registration. */
 #include "engine/format/printf_event.h"
 #include "runtime/core/runtime.h"
+#include "util/util.h"
 #include <uft/fastpath.h>
 #include <uft/uft.h>
 
@@ -40,7 +41,7 @@ void uft__trace_printf(struct uft_event *ev, const uint64_t *args, uint32_t nr_a
 	uint32_t size = l->nr_strings ? uft_printf_record_size(l, args) : l->fixed_size;
 	struct uft_fast_rsv frsv;
 	void *rec = uft_fast_reserve(ev, size, &frsv);
-	if (__builtin_expect(!rec, 0)) {
+	if (unlikely(!rec)) {
 		if (ev->enabled)
 			trace_printf_slow(ev, l, args, size, frsv.ts);
 		return;

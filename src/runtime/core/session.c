@@ -20,6 +20,7 @@
 #include "runtime/doors/doors.h"
 #include "runtime/core/runtime.h"
 #include "runtime/tracefs/tracefs.h"
+#include "util/util.h"
 #include <uft/uft.h>
 
 struct uft_session uft_sess = {.memfd = -1, .notify_fd = -1};
@@ -189,7 +190,7 @@ int uft_session_apply_tracer(void)
 	    {"UFT_GRAPH_FUNCTION", "set_graph_function"},
 	};
 	int rc;
-	for (size_t i = 0; i < sizeof(lists) / sizeof(lists[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(lists); i++) {
 		const char *v = getenv(lists[i].env);
 		if (v && *v && (rc = write_patterns(lists[i].file, v)) != 0)
 			return rc;

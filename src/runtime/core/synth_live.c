@@ -19,6 +19,7 @@
 #include "engine/format/format.h"
 #include "runtime/core/registry.h"
 #include "runtime/core/runtime.h"
+#include "util/util.h"
 
 static struct uft_synth **all;
 static uint32_t nr_all, cap_all;
@@ -40,14 +41,8 @@ int uft_synth_create(struct uft_synth_def *def)
 {
 	if (uft_synth_find(def->name))
 		return -EEXIST;
-	if (nr_all == cap_all) {
-		uint32_t n = cap_all ? cap_all * 2 : 8;
-		void *p = realloc(all, n * sizeof(*all));
-		if (!p)
-			return -ENOMEM;
-		all = p;
-		cap_all = n;
-	}
+	if (uft_array_reserve(all, cap_all, nr_all + 1, 8))
+		return -ENOMEM;
 	struct uft_synth *s = calloc(1, sizeof(*s));
 	if (!s)
 		return -ENOMEM;

@@ -9,6 +9,7 @@
 #include "runtime/tracefs/tfs.h"
 #include "runtime/tracefs/tfs_text.h"
 #include "runtime/tracefs/tracefs.h"
+#include "util/util.h"
 
 struct option {
 	const char *name;
@@ -59,7 +60,7 @@ static bool option_listed(const struct tfs_inst *in, int i)
 	return strcmp(tracer, options[i].tracer) == 0;
 }
 
-#define NR_OPTIONS ((int)(sizeof(options) / sizeof(options[0])))
+#define NR_OPTIONS ((int)ARRAY_SIZE(options))
 _Static_assert(NR_OPTIONS <= 64, "options are bits of a u64");
 
 int tfs_option_count(void)

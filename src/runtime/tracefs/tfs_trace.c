@@ -20,6 +20,7 @@
 #include "runtime/tracefs/tfs.h"
 #include "runtime/tracefs/tfs_text.h"
 #include "runtime/tracefs/tfs_marker.h"
+#include "util/util.h"
 
 struct tfs_recs {
 	struct tfs_rec *v;
@@ -41,14 +42,8 @@ static void recs_free(struct tfs_recs *rs)
 static int recs_add(struct tfs_recs *rs, uint64_t ts, uint32_t cpu, const void *data, uint32_t len,
 		    uint64_t lost)
 {
-	if (rs->n == rs->cap) {
-		size_t cap = rs->cap ? rs->cap * 2 : 256;
-		void *p = realloc(rs->v, cap * sizeof(*rs->v));
-		if (!p)
-			return -ENOMEM;
-		rs->v = p;
-		rs->cap = cap;
-	}
+	if (uft_vec_reserve(rs, rs->n + 1))
+		return -ENOMEM;
 	char *copy = malloc(len ? len : 1);
 	if (!copy)
 		return -ENOMEM;

@@ -15,6 +15,7 @@
 #include "runtime/tracefs/tfs.h"
 #include "runtime/tracefs/tfs_marker.h"
 #include "runtime/core/stack_event.h"
+#include "util/util.h"
 
 pthread_mutex_t tfs_lock = PTHREAD_MUTEX_INITIALIZER;
 struct tfs_inst *tfs_insts[UFT_MAX_BUFFERS];
@@ -222,7 +223,7 @@ static bool file_here(const struct tfs_file *f, const struct tfs_node *n)
 
 static const struct tfs_file *find_file(const struct tfs_node *n, const char *name)
 {
-	for (size_t t = 0; t < sizeof(file_tables) / sizeof(file_tables[0]); t++)
+	for (size_t t = 0; t < ARRAY_SIZE(file_tables); t++)
 		for (const struct tfs_file *f = file_tables[t]; f->name; f++)
 			if (strcmp(f->name, name) == 0 && file_here(f, n))
 				return f;
@@ -232,7 +233,7 @@ static const struct tfs_file *find_file(const struct tfs_node *n, const char *na
 /* The handler of every options/NAME file. */
 static const struct tfs_file *option_file(void)
 {
-	for (size_t t = 0; t < sizeof(file_tables) / sizeof(file_tables[0]); t++)
+	for (size_t t = 0; t < ARRAY_SIZE(file_tables); t++)
 		for (const struct tfs_file *f = file_tables[t]; f->name; f++)
 			if (f->dir == TFS_D_OPTIONS && f->name[0] == '*')
 				return f;
@@ -427,7 +428,7 @@ int uft_tracefs_readdir(const char *path, uft_tfs_dirent_fn fn, void *ctx)
 		return rc;
 	}
 	bool top = n.inst == tfs_insts[0];
-	for (size_t t = 0; t < sizeof(file_tables) / sizeof(file_tables[0]); t++)
+	for (size_t t = 0; t < ARRAY_SIZE(file_tables); t++)
 		for (const struct tfs_file *f = file_tables[t]; f->name; f++)
 			if (file_here(f, &n))
 				list_add(&l, f->name, UFT_TFS_FILE);
