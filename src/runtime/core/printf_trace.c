@@ -2,6 +2,7 @@
  * parsed once at registration. */
 #include "engine/format/printf_event.h"
 #include "runtime/core/runtime.h"
+#include "util/atomics.h"
 #include "util/util.h"
 #include <uft/fastpath.h>
 #include <uft/uft.h>
@@ -12,7 +13,7 @@ __attribute__((noinline, cold)) static void trace_printf_slow(struct uft_event *
 							      uint64_t tsc)
 {
 	/* Filtered, global buffer only: the fast reservation, then the filter. */
-	const void *flt = __atomic_load_n(&ev->fast_filter, __ATOMIC_ACQUIRE);
+	const void *flt = smp_load_acquire(&ev->fast_filter);
 	if (flt) {
 		struct uft_fast_rsv frsv;
 		void *rec = tsc ? uft_fast_reserve_at(ev->id, tsc, size, &frsv)

@@ -7,7 +7,6 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <pthread.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +19,7 @@
 #include "runtime/doors/doors.h"
 #include "runtime/core/runtime.h"
 #include "runtime/tracefs/tracefs.h"
+#include "util/atomics.h"
 #include "util/util.h"
 #include <uft/uft.h>
 
@@ -74,8 +74,7 @@ static int session_create(void)
 		return -1;
 	uft_sess.memfd = memfd;
 	uft_registry_publish_formats(h);
-	atomic_store_explicit((_Atomic(struct uft_shm_header *) *)&uft_sess.hdr, h,
-			      memory_order_release);
+	smp_store_release(&uft_sess.hdr, h);
 	if (record_sock[0]) {
 		int s = connect_recorder();
 		if (s >= 0 && send_region(s, memfd) == 0) {

@@ -19,6 +19,7 @@
 #include "engine/format/format.h"
 #include "runtime/core/registry.h"
 #include "runtime/core/runtime.h"
+#include "util/atomics.h"
 #include "util/util.h"
 
 static struct uft_synth **all;
@@ -91,7 +92,7 @@ struct uft_synth *uft_synth_find(const char *name)
 
 static int busy(struct uft_synth *s)
 {
-	if (__atomic_load_n(&s->refs, __ATOMIC_ACQUIRE))
+	if (smp_load_acquire(&s->refs))
 		return -EBUSY;
 	return uft_registry_remove_dynamic(&s->ev, true);
 }
@@ -136,12 +137,12 @@ void uft_synth_each(void (*fn)(void *ctx, const struct uft_synth *s), void *ctx)
 
 void uft_synth_get(struct uft_synth *s)
 {
-	__atomic_add_fetch(&s->refs, 1, __ATOMIC_ACQ_REL);
+	uft_add_return_acq_rel(&s->refs, 1);
 }
 
 void uft_synth_put(struct uft_synth *s)
 {
-	__atomic_sub_fetch(&s->refs, 1, __ATOMIC_ACQ_REL);
+	uft_sub_return_acq_rel(&s->refs, 1);
 }
 
 uint32_t uft_synth_size(const struct uft_synth *s, const uint64_t *vals, const char *const *strs)
@@ -158,7 +159,7 @@ void uft_synth_fill(const struct uft_synth *s, const uint64_t *vals, const char 
 int uft_synth_emit(uint32_t buffer, const struct uft_synth *s, const uint64_t *vals,
 		   const char *const *strs)
 {
-	if (buffer >= UFT_MAX_BUFFERS || !__atomic_load_n(&s->ev.targets, __ATOMIC_ACQUIRE))
+	if (buffer >= UFT_MAX_BUFFERS || !smp_load_acquire(&s->ev.targets))
 		return 0;
 	uint32_t len = uft_synth_size(s, vals, strs);
 	struct uft_rsv rsv;

@@ -69,8 +69,6 @@ static int collect_cb(void *ctx, const struct uft_reg_view *v)
 		l->err = -ENOMEM;
 		return 1;
 	}
-	l->v[l->n++] =
-	    (struct ev_ref){v->system, v->name, v->id, v->on_mask, v->soft_mask, v->sd_mask};
 	return 0;
 }
 

@@ -9,6 +9,7 @@
 #include "runtime/tracefs/tfs.h"
 #include "runtime/tracefs/tfs_text.h"
 #include "runtime/tracefs/tracefs.h"
+#include "util/atomics.h"
 #include "util/util.h"
 
 struct option {
@@ -99,9 +100,9 @@ bool tfs_opt(const struct tfs_inst *in, const char *name)
 static void set_fn_stack(uint32_t buffer, bool on)
 {
 	if (on)
-		__atomic_or_fetch(&uft_ftrace_fn_stack, 1u << buffer, __ATOMIC_RELAXED);
+		uft_or_relaxed(&uft_ftrace_fn_stack, 1u << buffer);
 	else
-		__atomic_and_fetch(&uft_ftrace_fn_stack, ~(1u << buffer), __ATOMIC_RELAXED);
+		uft_and_relaxed(&uft_ftrace_fn_stack, ~(1u << buffer));
 }
 
 int tfs_option_set(struct tfs_inst *in, int i, bool on)
