@@ -340,9 +340,7 @@ static void *env_synth_get(void *ctx, const char *name, uint32_t *nr, uint8_t *k
 			continue;
 		*nr = e->def.nr;
 		for (uint32_t k = 0; k < e->def.nr && k < 128; k++)
-			kinds[k] = e->def.f[k].kind == UFT_SYNTH_NUM	 ? 0
-				   : e->def.f[k].kind == UFT_SYNTH_STACK ? 2
-									 : 1;
+			kinds[k] = uft_synth_param_of(e->def.f[k].kind, false);
 		return e;
 	}
 	return NULL;

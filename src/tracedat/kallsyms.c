@@ -2,6 +2,7 @@
  * function tracer records the way the kernel's %ps and %pS do. */
 #define _GNU_SOURCE
 #include "tracedat/kallsyms.h"
+#include "util/util.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -58,14 +59,9 @@ int uft_ksyms_parse(struct uft_ksyms *k, const char *text, size_t len)
 			*nl = 0;
 		struct uft_ksym s;
 		if (parse_line(p, &s)) {
-			if (k->n == cap) {
-				cap = cap ? cap * 2 : 256;
-				void *v = realloc(k->v, cap * sizeof(*k->v));
-				if (!v) {
-					uft_ksyms_free(k);
-					return -1;
-				}
-				k->v = v;
+			if (uft_array_reserve(k->v, cap, k->n + 1, 256)) {
+				uft_ksyms_free(k);
+				return -1;
 			}
 			k->v[k->n++] = s;
 		}

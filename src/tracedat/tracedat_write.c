@@ -13,6 +13,7 @@
 
 #include "wire/page_headers.h"
 #include "tracedat/tracedat.h"
+#include "util/util.h"
 
 /* Integers are stored in host order, which must be the file's (little endian). */
 _Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "little-endian hosts only");
@@ -181,14 +182,8 @@ int tracedat_writer_add_format(struct tracedat_writer *w, const char *system,
 {
 	if (!system || !system[0] || !format_text || !format_text[0])
 		return -EINVAL;
-	if (w->nr_fmts == w->cap_fmts) {
-		size_t cap = w->cap_fmts ? w->cap_fmts * 2 : 16;
-		struct wformat *f = realloc(w->fmts, cap * sizeof(*f));
-		if (!f)
-			return -ENOMEM;
-		w->fmts = f;
-		w->cap_fmts = cap;
-	}
+	if (uft_array_reserve(w->fmts, w->cap_fmts, w->nr_fmts + 1, 16))
+		return -ENOMEM;
 	struct wformat *f = &w->fmts[w->nr_fmts];
 	f->system = strdup(system);
 	f->len = strlen(format_text);
@@ -306,7 +301,7 @@ static void put_clock_list(struct wbuf *b, const char *clock)
 	static const char *const known[] = {"local", "global",	 "counter", "uptime", "perf",
 					    "mono",  "mono_raw", "boot",    "tai",    "x86-tsc"};
 	bool found = false;
-	for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(known); i++) {
 		bool sel = strcmp(known[i], clock) == 0;
 		found |= sel;
 		if (i)

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "wire/ctl_rundir.h"
+#include "wire/env_names.h"
 
 static int check_private(const char *dir)
 {
@@ -20,7 +21,7 @@ static int check_private(const char *dir)
 
 int uft_ctl_rundir(char *buf, size_t cap, bool create)
 {
-	const char *env = getenv("UFT_RUNDIR");
+	const char *env = getenv(UFT_ENV_RUNDIR);
 	const char *xdg = getenv("XDG_RUNTIME_DIR");
 	int n;
 	if (env && *env)

@@ -1,9 +1,26 @@
+/* Reading a thread ring while its writer runs (the writer's side: shm_layout.h
+ * and runtime/core/writer.c). A reader:
+ *
+ *  1. acquires `produced` (p): pages before p are finished, page p is being
+ *     written, and `entries` is at least what it was at the switch to p;
+ *  2. for page idx, acquires its slot's seq_lo; a slot not naming idx yet is
+ *     still being set up (or still holds an older page) and is skipped;
+ *  3. acquires the page's commit word: the bytes it covers are written;
+ *  4. copies the page with plain reads, which may race with the writer
+ *     reusing the slot, then issues an acquire fence and acquires `produced`
+ *     again: the copy is good only if p < idx + nr_pages (the writer's release
+ *     fence after storing `produced` pairs with that acquire fence, so a copy
+ *     that saw any rewritten byte also sees the new `produced`);
+ *  5. hands the slot back by advancing `consumed` with cmpxchg, losing
+ *     harmlessly to a writer that retired the page first.
+ *
+ * Nothing else in a page is trusted: a copy that fails step 4 is dropped. */
 #include "wire/ring_reader.h"
 
-#include <stdatomic.h>
 #include <string.h>
 
 #include "wire/page.h"
+#include "util/atomics.h"
 #include <uft/event.h>
 
 void uft_ring_cursor_init(struct uft_ring_cursor *c, const struct uft_ring *r)
@@ -45,9 +62,9 @@ static bool copy_page(struct uft_ring *r, uint64_t idx, struct page_copy *out, b
 	struct uft_slot_meta *m = &r->meta[idx % r->nr_pages];
 	/* The writer names the page in its slot after the page header, so a
 	 * commit word read after this is the page's own, not its predecessor's. */
-	if (idx && __atomic_load_n(&m->seq_lo, __ATOMIC_ACQUIRE) != (uint32_t)idx)
+	if (idx && smp_load_acquire(&m->seq_lo) != (uint32_t)idx)
 		return false;
-	uint64_t commit = atomic_load_explicit((_Atomic uint64_t *)(src + 8), memory_order_acquire);
+	uint64_t commit = smp_load_acquire((uint64_t *)(src + 8));
 	uint32_t len = (uint32_t)(commit & UFT_RB_COMMIT_MASK);
 	if (len > UFT_PAGE_DATA_SIZE)
 		len = UFT_PAGE_DATA_SIZE;
@@ -64,8 +81,8 @@ static bool copy_page(struct uft_ring *r, uint64_t idx, struct page_copy *out, b
 		memcpy(out->page, src, UFT_SUBBUF_SIZE);
 	}
 	racy_reads_end();
-	atomic_thread_fence(memory_order_acquire);
-	uint64_t p = atomic_load_explicit(&r->produced, memory_order_acquire);
+	uft_fence_acquire();
+	uint64_t p = smp_load_acquire(&r->produced);
 	return p < idx + r->nr_pages;
 }
 
@@ -86,11 +103,10 @@ uint64_t uft_ring_time(const struct uft_ring *r, uint64_t ts)
  * buffer (`echo > trace`): skipped, and not counted as lost. */
 static inline bool cleared(const struct uft_ring *r, uint64_t page, uint32_t off)
 {
-	uint64_t cp =
-	    atomic_load_explicit(&((struct uft_ring *)r)->clear_page, memory_order_acquire);
+	uint64_t cp = smp_load_acquire(&r->clear_page);
 	if (page != cp)
 		return page < cp;
-	return off < atomic_load_explicit(&((struct uft_ring *)r)->clear_off, memory_order_relaxed);
+	return off < READ_ONCE(r->clear_off);
 }
 
 /* Delivers the records of a page copy from the cursor's offset on. Returns
@@ -164,8 +180,8 @@ long uft_ring_drain(struct uft_ring *r, struct uft_ring_cursor *c, bool partial,
 	if (c->generation != r->generation)
 		uft_ring_cursor_init(c, r);
 	while (!stop) {
-		uint64_t p = atomic_load_explicit(&r->produced, memory_order_acquire);
-		uint64_t cons = atomic_load_explicit(&r->consumed, memory_order_acquire);
+		uint64_t p = smp_load_acquire(&r->produced);
+		uint64_t cons = smp_load_acquire(&r->consumed);
 		if (c->page < cons) {
 			/* The writer retired pages we had not read (overwrite mode). */
 			c->page = cons;
@@ -182,7 +198,7 @@ long uft_ring_drain(struct uft_ring *r, struct uft_ring_cursor *c, bool partial,
 				break; /* the rest of the page is for the next call */
 			/* Release the slot; failing means the writer retired it first. */
 			uint64_t want = c->page;
-			atomic_compare_exchange_strong(&r->consumed, &want, want + 1);
+			uft_try_cmpxchg(&r->consumed, &want, want + 1);
 			c->page++;
 			c->off = 0;
 			continue;
@@ -194,8 +210,8 @@ long uft_ring_drain(struct uft_ring *r, struct uft_ring_cursor *c, bool partial,
 		}
 		break;
 	}
-	atomic_store_explicit(&r->read_entries, c->delivered, memory_order_relaxed);
-	atomic_store_explicit(&r->wake_pending, 0, memory_order_relaxed);
+	WRITE_ONCE(r->read_entries, c->delivered);
+	WRITE_ONCE(r->wake_pending, 0);
 	return total;
 }
 
@@ -206,9 +222,9 @@ long uft_ring_peek(struct uft_ring *r, uft_ring_record_fn fn, void *ctx)
 	long total = 0;
 	bool stop = false;
 	uft_ring_cursor_init(&c, r);
-	uint64_t p = atomic_load_explicit(&r->produced, memory_order_acquire);
-	uint64_t start = atomic_load_explicit(&r->consumed, memory_order_acquire);
-	uint64_t cp = atomic_load_explicit(&r->clear_page, memory_order_acquire);
+	uint64_t p = smp_load_acquire(&r->produced);
+	uint64_t start = smp_load_acquire(&r->consumed);
+	uint64_t cp = smp_load_acquire(&r->clear_page);
 	if (cp > start)
 		start = cp;
 	for (uint64_t idx = start; idx <= p && !stop; idx++) {
@@ -225,32 +241,30 @@ long uft_ring_peek(struct uft_ring *r, uft_ring_record_fn fn, void *ctx)
 
 void uft_ring_consumed_to(struct uft_ring *r, const struct uft_ring_cursor *c)
 {
-	uint64_t cp = atomic_load_explicit(&r->clear_page, memory_order_acquire);
-	uint32_t co = atomic_load_explicit(&r->clear_off, memory_order_relaxed);
+	uint64_t cp = smp_load_acquire(&r->clear_page);
+	uint32_t co = READ_ONCE(r->clear_off);
 	if (c->page < cp || (c->page == cp && c->off <= co))
 		return;
-	atomic_store_explicit(&r->clear_off, c->off, memory_order_relaxed);
-	atomic_store_explicit(&r->clear_page, c->page, memory_order_release);
+	WRITE_ONCE(r->clear_off, c->off);
+	smp_store_release(&r->clear_page, c->page);
 }
 
 void uft_ring_clear(struct uft_ring *r)
 {
-	uint64_t p = atomic_load_explicit(&r->produced, memory_order_acquire);
+	uint64_t p = smp_load_acquire(&r->produced);
 	const char *page = uft_ring_page(r, p);
 	/* A page whose slot does not name it yet is being set up by the writer:
 	 * its header's commit word is still its predecessor's, and nothing of
 	 * it is committed. */
 	uint64_t commit = 0;
-	if (!p ||
-	    __atomic_load_n(&r->meta[p % r->nr_pages].seq_lo, __ATOMIC_ACQUIRE) == (uint32_t)p)
-		commit = atomic_load_explicit((_Atomic uint64_t *)(page + 8), memory_order_acquire);
-	atomic_store_explicit(&r->clear_off, (uint32_t)(commit & UFT_RB_COMMIT_MASK),
-			      memory_order_relaxed);
-	atomic_store_explicit(&r->clear_page, p, memory_order_release);
-	r->overrun_base = atomic_load_explicit(&r->overrun, memory_order_relaxed);
+	if (!p || smp_load_acquire(&r->meta[p % r->nr_pages].seq_lo) == (uint32_t)p)
+		commit = smp_load_acquire((uint64_t *)(page + 8));
+	WRITE_ONCE(r->clear_off, (uint32_t)(commit & UFT_RB_COMMIT_MASK));
+	smp_store_release(&r->clear_page, p);
+	r->overrun_base = READ_ONCE(r->overrun);
 	/* Complete pages go back to the writer. */
-	uint64_t c = atomic_load_explicit(&r->consumed, memory_order_acquire);
-	while (c < p && !atomic_compare_exchange_weak(&r->consumed, &c, p))
+	uint64_t c = smp_load_acquire(&r->consumed);
+	while (c < p && !uft_try_cmpxchg(&r->consumed, &c, p))
 		;
 }
 
@@ -261,9 +275,9 @@ long uft_ring_take_until(struct uft_ring *r, uint64_t limit, uft_ring_record_fn 
 	bool past = false, any = false;
 	uint64_t end_page = 0;
 	uint32_t end_off = 0;
-	uint64_t p = atomic_load_explicit(&r->produced, memory_order_acquire);
-	uint64_t start = atomic_load_explicit(&r->consumed, memory_order_acquire);
-	uint64_t cp = atomic_load_explicit(&r->clear_page, memory_order_acquire);
+	uint64_t p = smp_load_acquire(&r->produced);
+	uint64_t start = smp_load_acquire(&r->consumed);
+	uint64_t cp = smp_load_acquire(&r->clear_page);
 	if (cp > start)
 		start = cp;
 	for (uint64_t idx = start; idx <= p && !past; idx++) {
@@ -306,20 +320,20 @@ long uft_ring_take_until(struct uft_ring *r, uint64_t limit, uft_ring_record_fn 
 		return total;
 	struct uft_ring_cursor c = {.page = end_page, .off = end_off};
 	uft_ring_consumed_to(r, &c);
-	r->overrun_base = atomic_load_explicit(&r->overrun, memory_order_relaxed);
+	r->overrun_base = READ_ONCE(r->overrun);
 	/* Complete pages before the new clear point go back to the writer. */
-	uint64_t cons = atomic_load_explicit(&r->consumed, memory_order_acquire);
-	while (cons < end_page && !atomic_compare_exchange_weak(&r->consumed, &cons, end_page))
+	uint64_t cons = smp_load_acquire(&r->consumed);
+	while (cons < end_page && !uft_try_cmpxchg(&r->consumed, &cons, end_page))
 		;
 	return total;
 }
 
 uint64_t uft_ring_written(struct uft_ring *r)
 {
-	uint64_t p = atomic_load_explicit(&r->produced, memory_order_acquire);
+	uint64_t p = smp_load_acquire(&r->produced);
 	struct page_copy *pc = &(struct page_copy){0};
 	if (!copy_page(r, p, pc, true))
-		return atomic_load(&r->entries);
+		return uft_load_seq_cst(&r->entries);
 	struct uft_page_iter it;
 	struct uft_page_rec rec;
 	uint64_t n = p ? pc->meta.first_entry : 0;

@@ -8,7 +8,40 @@
  *   [0, UFT_SHM_HDR_SIZE)            struct uft_shm_header (+ ring offset table)
  *   [formats_off, +formats_cap)      append-only event format records
  *   [rings_off, size)                rings, bump-allocated (struct uft_ring + pages)
- */
+ *
+ * Memory ordering (names from util/atomics.h). One writer per ring (its
+ * thread, or a signal handler nested on it, which uses another ring); any
+ * number of readers, in the process or mapping the memfd. Each published
+ * field is stored with release after what it announces, and read with acquire
+ * before what it guards:
+ *
+ *   ring_off[i]   release after the ring header is initialised (and the ring
+ *                 ACTIVE); readers acquire nr_rings, then ring_off[i], and may
+ *                 then read the header fields set once (geometry, tid, ...).
+ *   state         ACTIVE (release) after a reused ring is re-initialised;
+ *                 EXITED (release) after the final `entries`. The reader that
+ *                 sees EXITED with everything consumed frees it (cmpxchg).
+ *   commit word   (page header + 8) release after the record bytes below it;
+ *                 an acquire load of it makes those bytes visible.
+ *   produced      release at a page switch, after the finished page's
+ *                 padding and `entries`; a release fence then orders it before
+ *                 any byte of the recycled slot changes.
+ *   meta.seq_lo   release last at a page switch, after the slot's meta, page
+ *                 time stamp and zero commit word: a slot names its page only
+ *                 once the page is set up.
+ *   consumed      moved forward by cmpxchg (fully ordered) by readers
+ *                 releasing pages and, in overwrite mode, by the writer
+ *                 retiring the oldest; the writer acquires it before reusing
+ *                 a slot, so a reader's copy happens before the rewrite.
+ *   clear_page    reader side: clear_off (relaxed) then clear_page (release);
+ *                 acquire clear_page, then read clear_off.
+ *   formats_len   release after the format record it covers.
+ *
+ * Counters (entries between switches, dropped, lost, overrun, read_entries,
+ * wake_pending) are statistics: single untorn accesses, no ordering. Page
+ * contents are read as a seqlock: copied, then validated (ring_reader.c).
+ * The _Atomic qualifiers stay while the writer side still uses <stdatomic.h>
+ * on these fields; util/atomics.h accepts them as they are. */
 #ifndef UFT_SHM_LAYOUT_H
 #define UFT_SHM_LAYOUT_H
 

@@ -7,6 +7,7 @@
 #include "engine/filter/filter_impl.h"
 #include "util/glob.h"
 #include "util/safe_read.h"
+#include "util/util.h"
 
 #define TASK_COMM_LEN 16
 #define USTRING_MAX 1024 /* bytes the kernel copies from a string pointer */
@@ -39,7 +40,7 @@ static inline uint64_t load_u(const uint8_t *p, unsigned size)
  * room, sized loads near its end. */
 static inline uint64_t load_field(const struct uft_fpred *p, const uint8_t *rec, uint32_t len)
 {
-	if (__builtin_expect(len - p->offset >= 8, 1)) {
+	if (likely(len - p->offset >= 8)) {
 		uint64_t v;
 		memcpy(&v, rec + p->offset, 8);
 		return p->shift ? v & (~0ull >> p->shift) : v;

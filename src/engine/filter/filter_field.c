@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "engine/filter/filter_parse.h"
+#include "util/util.h"
 
 static bool has(const char *s, const char *sub)
 {
@@ -71,7 +72,7 @@ bool uft_fparse_field(struct uft_fparse *p, const char *s, size_t n, struct uft_
 			return true;
 		}
 	}
-	for (size_t i = 0; i < sizeof(builtin) / sizeof(builtin[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(builtin); i++) {
 		if (strlen(builtin[i].name) == n && !memcmp(builtin[i].name, s, n)) {
 			*r = builtin[i].ref;
 			if (r->cls == FC_CPU)

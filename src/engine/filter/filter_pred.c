@@ -8,6 +8,7 @@
 
 #include "util/cpulist.h"
 #include "engine/filter/filter_parse.h"
+#include "util/util.h"
 
 #define MAX_STR_VAL 256 /* quoted values hold at most 255 bytes */
 #define NUM_BUF 24	/* numbers hold at most 23 bytes */
@@ -167,14 +168,8 @@ static void set_numeric(struct uft_fpred *o, const struct uft_ffield *r, bool is
 
 static uint8_t *new_mask(struct uft_fparse *p, int32_t *idx)
 {
-	if (p->nr_masks == p->cap_masks) {
-		uint32_t cap = p->cap_masks ? p->cap_masks * 2 : 4;
-		void *m = realloc(p->masks, cap * sizeof(*p->masks));
-		if (!m)
-			return NULL;
-		p->masks = m;
-		p->cap_masks = cap;
-	}
+	if (uft_array_reserve(p->masks, p->cap_masks, p->nr_masks + 1, 4))
+		return NULL;
 	*idx = (int32_t)p->nr_masks;
 	return p->masks[p->nr_masks++];
 }

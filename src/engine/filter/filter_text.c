@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "engine/filter/filter.h"
+#include "util/util.h"
 
 static const char *const messages[] = {
     [UFT_FILTER_ERR_NONE] = "No error",
@@ -33,7 +34,7 @@ static const char *const messages[] = {
 
 const char *uft_filter_strerror(int code)
 {
-	if (code <= 0 || code >= (int)(sizeof(messages) / sizeof(messages[0])))
+	if (code <= 0 || code >= (int)ARRAY_SIZE(messages))
 		return messages[UFT_FILTER_ERR_ERRNO];
 	return messages[code];
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "engine/format/print_fmt_impl.h"
+#include "util/util.h"
 
 struct cc {
 	const char *p;
@@ -176,7 +177,7 @@ static int32_t field_ref(struct cc *c, uint8_t op)
 	if (!ident(c, name, sizeof(name)))
 		return fail(c, "expected a field name at '%.20s'", c->p);
 	const struct uft_field *f = find_field(c, name);
-	for (size_t i = 0; !f && i < sizeof(common_fields) / sizeof(common_fields[0]); i++)
+	for (size_t i = 0; !f && i < ARRAY_SIZE(common_fields); i++)
 		if (!strcmp(common_fields[i].name, name))
 			f = &common_fields[i];
 	if (!f)
@@ -230,10 +231,10 @@ static bool cast_type(struct cc *c, uint8_t *trunc)
 	size_t tl = 0;
 	while (ident(c, word, sizeof(word))) {
 		size_t k, n = strlen(word);
-		for (k = 0; k < sizeof(words) / sizeof(words[0]); k++)
+		for (k = 0; k < ARRAY_SIZE(words); k++)
 			if (!strcmp(words[k], word))
 				break;
-		if (k == sizeof(words) / sizeof(words[0]) || tl + n + 2 > sizeof(type))
+		if (k == ARRAY_SIZE(words) || tl + n + 2 > sizeof(type))
 			goto no;
 		tl += (size_t)snprintf(type + tl, sizeof(type) - tl, "%s%s", tl ? " " : "", word);
 	}
@@ -245,7 +246,7 @@ static bool cast_type(struct cc *c, uint8_t *trunc)
 	if (!accept(c, ")"))
 		goto no;
 	*trunc = 0;
-	for (size_t k = 0; !ptr && k < sizeof(narrow) / sizeof(narrow[0]); k++)
+	for (size_t k = 0; !ptr && k < ARRAY_SIZE(narrow); k++)
 		if (!strcmp(narrow[k].type, type))
 			*trunc = narrow[k].size;
 	return true;
@@ -454,7 +455,7 @@ static const char *const levels[][4] = {
     {"||"},	  {"&&"},     {"|"},	       {"^"}, {"&"}, {"==", "!="}, {"<=", ">=", "<", ">"},
     {"<<", ">>"}, {"+", "-"}, {"*", "/", "%"},
 };
-#define NR_LEVELS (int)(sizeof(levels) / sizeof(levels[0]))
+#define NR_LEVELS (int)ARRAY_SIZE(levels)
 
 static int32_t binary(struct cc *c, int level)
 {

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "engine/format/format.h"
+#include "util/util.h"
 
 #define MAX_NAME 64
 /* libtraceevent copies a conversion into a 32-byte buffer. */
@@ -430,7 +431,7 @@ static bool name_taken(const struct uft_field *fields, uint32_t n, const char *n
 	    "common_type",  "common_flags", "common_preempt_count", "common_pid",
 	    "LOCAL_PR_FMT", "STA_PR_FMT",   "VIF_PR_FMT",
 	};
-	for (size_t i = 0; i < sizeof(reserved) / sizeof(reserved[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(reserved); i++)
 		if (!strcmp(reserved[i], name))
 			return true;
 	/* Char array names end in [2]; compare what print fmt references. */

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "engine/sqlhist/sqlhist_impl.h"
+#include "util/util.h"
 
 /* Every event's common fields, which format_parse leaves out. */
 static const struct uft_field common[] = {
@@ -45,7 +46,7 @@ static const struct uft_field *event_field(const struct uft_sql_event *ev, const
 	for (uint32_t i = 0; i < ev->nr_fields; i++)
 		if (name_is(&ev->fields[i], name))
 			return &ev->fields[i];
-	for (size_t i = 0; i < sizeof(common) / sizeof(common[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(common); i++)
 		if (name_is(&common[i], name))
 			return &common[i];
 	return NULL;
@@ -53,7 +54,7 @@ static const struct uft_field *event_field(const struct uft_sql_event *ev, const
 
 static enum sql_special special(const char *name)
 {
-	for (size_t i = 0; i < sizeof(specials) / sizeof(specials[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(specials); i++)
 		if (!strcmp(specials[i].name, name))
 			return specials[i].sp;
 	return SQL_SP_NONE;
@@ -147,7 +148,7 @@ const char *sql_hist_name(const struct sql_rfield *r, char *buf, size_t len)
 		snprintf(buf, len, "%.*s", (int)strcspn(r->f->name, "["), r->f->name);
 		return buf;
 	}
-	for (size_t i = 0; i < sizeof(specials) / sizeof(specials[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(specials); i++)
 		if (specials[i].sp == r->sp && specials[i].hist)
 			return specials[i].hist;
 	return "common_timestamp";
@@ -170,7 +171,7 @@ static const char *scalar_type(const struct uft_field *f)
 
 	if (!strncmp(t, "const ", 6))
 		t += 6;
-	for (size_t i = 0; i < sizeof(kept) / sizeof(kept[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(kept); i++)
 		if (!strcmp(t, kept[i]))
 			return kept[i];
 	switch (f->size) {

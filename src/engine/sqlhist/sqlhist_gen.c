@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "engine/sqlhist/sqlhist_impl.h"
+#include "util/util.h"
 
 static int find_event(const struct uft_sql_event_ref *ref, uft_sql_lookup_fn lookup, void *ctx,
 		      const struct uft_sql_event **ev, struct uft_sql_error *err)
@@ -177,7 +178,7 @@ static int capture(struct join *j, const char *name)
 	for (size_t i = 0; i < j->nr_cap; i++)
 		if (!strcmp(j->cap[i], name))
 			return j->cap_n[i];
-	if (j->nr_cap == sizeof(j->cap) / sizeof(j->cap[0]))
+	if (j->nr_cap == ARRAY_SIZE(j->cap))
 		return sql_fail(j->err, 0, "too many start fields");
 	if (!(j->cap[j->nr_cap] = strdup(name)))
 		return -ENOMEM;

@@ -9,6 +9,7 @@
 #include <strings.h>
 
 #include "engine/sqlhist/sqlhist_impl.h"
+#include "util/util.h"
 
 int sql_fail(struct uft_sql_error *err, int pos, const char *fmt, ...)
 {
@@ -37,15 +38,9 @@ static const char *const puncts[] = {"&&", "||", "==", "!=", "<=", ">=", "<", ">
 
 static int push(struct sql_tokens *t, size_t *cap, struct sql_token tok)
 {
-	if (t->n == *cap) {
-		size_t ncap = *cap ? *cap * 2 : 16;
-		struct sql_token *v = realloc(t->v, ncap * sizeof(*v));
-		if (!v) {
-			free(tok.text);
-			return -ENOMEM;
-		}
-		t->v = v;
-		*cap = ncap;
+	if (uft_array_reserve(t->v, *cap, t->n + 1, 16)) {
+		free(tok.text);
+		return -ENOMEM;
 	}
 	t->v[t->n++] = tok;
 	return 0;
@@ -76,7 +71,7 @@ static int lex_one(const char *s, size_t i, struct sql_token *tok, size_t *len,
 		while (ident_char(s[j]))
 			j++;
 		tok->kind = SQL_T_IDENT;
-		for (size_t k = 0; !escaped && k < sizeof(keywords) / sizeof(keywords[0]); k++)
+		for (size_t k = 0; !escaped && k < ARRAY_SIZE(keywords); k++)
 			if (strlen(keywords[k].word) == j - start &&
 			    !strncasecmp(s + start, keywords[k].word, j - start))
 				tok->kind = keywords[k].kind;
@@ -106,7 +101,7 @@ static int lex_one(const char *s, size_t i, struct sql_token *tok, size_t *len,
 		tok->kind = SQL_T_STR;
 		tok->text = strndup(s + i, j - i);
 	} else {
-		for (size_t k = 0; k < sizeof(puncts) / sizeof(puncts[0]); k++) {
+		for (size_t k = 0; k < ARRAY_SIZE(puncts); k++) {
 			size_t n = strlen(puncts[k]);
 			if (!strncmp(s + i, puncts[k], n)) {
 				tok->kind = SQL_T_PUNCT;

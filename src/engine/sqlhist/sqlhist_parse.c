@@ -9,6 +9,7 @@
 #include <strings.h>
 
 #include "engine/sqlhist/sqlhist_impl.h"
+#include "util/util.h"
 
 struct parser {
 	struct sql_tokens t;
@@ -105,7 +106,7 @@ static int cast(struct parser *p, struct uft_sql_expr *e)
 	const struct sql_token *t = peek(p);
 	if (t->kind != SQL_T_IDENT)
 		return expected(p, "a CAST type");
-	for (size_t k = 0; k < sizeof(casts) / sizeof(casts[0]); k++)
+	for (size_t k = 0; k < ARRAY_SIZE(casts); k++)
 		if (!strcasecmp(t->text, casts[k].name))
 			e->cast = casts[k].cast;
 	p->i++;
@@ -214,14 +215,8 @@ static int event_ref(struct parser *p, struct uft_sql_event_ref *ev)
 
 static int add_sel(struct parser *p, struct uft_sql *q, size_t *cap)
 {
-	if (q->nr_sels == *cap) {
-		size_t ncap = *cap ? *cap * 2 : 4;
-		struct uft_sql_sel *v = realloc(q->sels, ncap * sizeof(*v));
-		if (!v)
-			return -ENOMEM;
-		q->sels = v;
-		*cap = ncap;
-	}
+	if (uft_array_reserve(q->sels, *cap, q->nr_sels + 1, 4))
+		return -ENOMEM;
 	struct uft_sql_sel *s = &q->sels[q->nr_sels++];
 	*s = (struct uft_sql_sel){0};
 	int rc = expr(p, &s->e);
@@ -232,14 +227,8 @@ static int add_sel(struct parser *p, struct uft_sql *q, size_t *cap)
 
 static int add_match(struct parser *p, struct uft_sql *q, size_t *cap)
 {
-	if (q->nr_matches == *cap) {
-		size_t ncap = *cap ? *cap * 2 : 2;
-		struct uft_sql_match *v = realloc(q->matches, ncap * sizeof(*v));
-		if (!v)
-			return -ENOMEM;
-		q->matches = v;
-		*cap = ncap;
-	}
+	if (uft_array_reserve(q->matches, *cap, q->nr_matches + 1, 2))
+		return -ENOMEM;
 	struct uft_sql_match *m = &q->matches[q->nr_matches++];
 	*m = (struct uft_sql_match){0};
 	int rc = field(p, &m->a);
@@ -281,7 +270,7 @@ static int cmp(struct parser *p, struct uft_sql_cond *c)
 	if (rc)
 		return rc;
 	const struct sql_token *t = peek(p);
-	for (size_t k = 0; k < sizeof(cmp_ops) / sizeof(cmp_ops[0]); k++)
+	for (size_t k = 0; k < ARRAY_SIZE(cmp_ops); k++)
 		if (is_op(t, cmp_ops[k]))
 			strcpy(c->op, strcmp(t->op, "=") ? t->op : "==");
 	if (!c->op[0])

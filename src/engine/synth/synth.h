@@ -18,6 +18,31 @@ enum uft_synth_kind {
 	UFT_SYNTH_STACK = 3, /* long[] NAME: a __data_loc slot, addresses after */
 };
 
+/* What a histogram's trace() action may pass to a field: the kinds[] a host's
+ * synth_get reports to the hist engine (engine/hist/hist.h). */
+enum uft_synth_param {
+	UFT_SYNTH_PARAM_NUM = 0,   /* a number */
+	UFT_SYNTH_PARAM_STR = 1,   /* a string, static or dynamic */
+	UFT_SYNTH_PARAM_NONE = 2,  /* nothing a parameter can fill */
+	UFT_SYNTH_PARAM_STACK = 3, /* a stack, from a variable holding one */
+};
+
+/* The parameter kind of a field of kind k; `stacks`: whether the host fills
+ * stack fields (the live runtime does, a replay of a file does not). */
+static inline enum uft_synth_param uft_synth_param_of(enum uft_synth_kind k, bool stacks)
+{
+	switch (k) {
+	case UFT_SYNTH_NUM:
+		return UFT_SYNTH_PARAM_NUM;
+	case UFT_SYNTH_STACK:
+		return stacks ? UFT_SYNTH_PARAM_STACK : UFT_SYNTH_PARAM_NONE;
+	case UFT_SYNTH_STR:
+	case UFT_SYNTH_DSTR:
+		break;
+	}
+	return UFT_SYNTH_PARAM_STR;
+}
+
 struct uft_synth_field {
 	char *type;	 /* as written, the name's [..] appended: "u64", "char[16]" */
 	char *name;	 /* without [..] */

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "engine/synth/synth.h"
+#include "util/util.h"
 
 #include <uft/event.h>
 
@@ -156,7 +157,7 @@ static int string_size(const char *type)
 
 static const char *num_fmt(const char *type, unsigned *size)
 {
-	for (size_t i = 0; i < sizeof(num_types) / sizeof(num_types[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(num_types); i++)
 		if (strcmp(num_types[i].type, type) == 0) {
 			if (size)
 				*size = num_types[i].size;

@@ -8,6 +8,7 @@
 #include "engine/format/format.h"
 #include "wire/shm_layout.h"
 #include "engine/synth/synth.h"
+#include "util/atomics.h"
 
 /* The longest dynamic string looked at: a record never holds more. */
 #define DSTR_MAX UFT_PAGE_DATA_SIZE
@@ -18,7 +19,7 @@ static uint32_t stack_words(const uint64_t *vals, uint32_t i)
 {
 	const uint64_t *w = vals ? (const uint64_t *)(uintptr_t)vals[i] : NULL;
 	uint32_t n = 0;
-	while (w && n < UFT_SYNTH_STACK_WORDS && __atomic_load_n(&w[n], __ATOMIC_RELAXED))
+	while (w && n < UFT_SYNTH_STACK_WORDS && READ_ONCE(w[n]))
 		n++;
 	return n;
 }
@@ -85,7 +86,7 @@ void uft_synth_record_fill(const struct uft_synth_def *d, const uint64_t *vals,
 		if (n * 8 > end - dyn)
 			n = (end - dyn) / 8;
 		for (uint32_t k = 0; k < n; k++) {
-			uint64_t x = __atomic_load_n(&w[k], __ATOMIC_RELAXED);
+			uint64_t x = READ_ONCE(w[k]);
 			memcpy(rec + dyn + k * 8, &x, 8);
 		}
 		uint32_t loc = dyn | (n * 8) << 16;

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "wire/ftrace_records.h"
+#include "util/util.h"
 #include <uft/event.h>
 
 /* Deeper calls are shown but not matched with their exits (the kernel's
@@ -422,7 +423,7 @@ bool uft_ftrace_option_bit(const char *name, unsigned *fn, unsigned *graph)
 	    {"funcgraph-irqs", 0, UFT_GRAPH_IRQS},
 	    {"funcgraph-tail", 0, UFT_GRAPH_TAIL},
 	};
-	for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(map); i++) {
 		if (strcmp(map[i].name, name) == 0) {
 			*fn = map[i].fn;
 			*graph = map[i].graph;

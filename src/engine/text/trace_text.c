@@ -3,6 +3,7 @@
  * kernel (Documentation/trace/ftrace.rst, "Output format"); only the legend names say what the
  * flags mean in user space. Shared by `uft report` and the live trace files. */
 #include "engine/text/trace_text.h"
+#include "util/util.h"
 
 #include <string.h>
 
@@ -118,7 +119,7 @@ char uft_out_mark(uint64_t ns)
 		char mark;
 	} marks[] = {{1000000000ull, '$'}, {100000000ull, '@'}, {10000000ull, '*'},
 		     {1000000ull, '#'},	   {100000ull, '!'},	{10000ull, '+'}};
-	for (size_t i = 0; i < sizeof(marks) / sizeof(marks[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(marks); i++)
 		if (ns > marks[i].over)
 			return marks[i].mark;
 	return ' ';

@@ -6,6 +6,8 @@
 #include "wire/shm_layout.h"
 #include "runtime/core/trace_clock.h"
 #include "runtime/core/runtime.h"
+#include "util/atomics.h"
+#include "util/util.h"
 #include <uft/fastpath.h>
 
 struct uft_buffer uft_buffers[UFT_MAX_BUFFERS] = {
@@ -27,7 +29,7 @@ bool uft_buffer_raw_tsc(const struct uft_buffer *b)
 
 uint64_t uft_buffer_now(const struct uft_buffer *b)
 {
-	if (__builtin_expect(uft_buffer_raw_tsc(b), 1))
+	if (likely(uft_buffer_raw_tsc(b)))
 		return __rdtsc();
 	return uft_clock_read_slow((enum uft_clock)b->clock);
 }
@@ -39,11 +41,11 @@ void uft_buffer_update_fast(void)
 {
 	struct uft_buffer *b = &uft_buffers[0];
 	for (;;) {
-		uint32_t on = __atomic_load_n(&b->on, __ATOMIC_SEQ_CST);
-		uint32_t gen = atomic_load(&b->gen);
+		uint32_t on = uft_load_seq_cst(&b->on);
+		uint32_t gen = uft_load_seq_cst(&b->gen);
 		uint32_t epoch = uft_fast_cpu_ok && on && uft_buffer_raw_tsc(b) ? gen : 0;
-		__atomic_store_n(&uft_fast_epoch, epoch, __ATOMIC_SEQ_CST);
-		if (__atomic_load_n(&b->on, __ATOMIC_SEQ_CST) == on && atomic_load(&b->gen) == gen)
+		uft_store_seq_cst(&uft_fast_epoch, epoch);
+		if (uft_load_seq_cst(&b->on) == on && uft_load_seq_cst(&b->gen) == gen)
 			return;
 	}
 }
@@ -51,10 +53,10 @@ void uft_buffer_update_fast(void)
 void uft_buffer_new_generation(unsigned idx)
 {
 	struct uft_buffer *b = &uft_buffers[idx];
-	uint32_t g = atomic_load(&b->gen) + 1;
+	uint32_t g = uft_load_seq_cst(&b->gen) + 1;
 	if (g == 0)
 		g = 1; /* 0 means "fast path off" to the epoch */
-	atomic_store(&b->gen, g);
+	uft_store_seq_cst(&b->gen, g);
 	if (idx == 0)
 		uft_buffer_update_fast();
 }

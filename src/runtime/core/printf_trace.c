@@ -2,6 +2,8 @@
  * parsed once at registration. */
 #include "engine/format/printf_event.h"
 #include "runtime/core/runtime.h"
+#include "util/atomics.h"
+#include "util/util.h"
 #include <uft/fastpath.h>
 #include <uft/uft.h>
 
@@ -12,7 +14,7 @@ __attribute__((noinline, cold)) static void trace_printf_slow(struct uft_event *
 {
 	/* Filtered, global buffer only: the fast reservation, then the filter. */
 	const struct uft_event_state *st = ev->state;
-	const void *flt = __atomic_load_n(&st->fast_filter, __ATOMIC_ACQUIRE);
+	const void *flt = smp_load_acquire(&st->fast_filter);
 	if (flt) {
 		struct uft_fast_rsv frsv;
 		void *rec = tsc ? uft_fast_reserve_at(st->id, tsc, size, &frsv)
@@ -43,7 +45,7 @@ void uft__trace_printf(struct uft_event *ev, const uint64_t *args, uint32_t nr_a
 	uint32_t size = l->nr_strings ? uft_printf_record_size(l, args) : l->fixed_size;
 	struct uft_fast_rsv frsv;
 	void *rec = uft_fast_reserve(st, size, &frsv);
-	if (__builtin_expect(!rec, 0)) {
+	if (unlikely(!rec)) {
 		if (st->enabled)
 			trace_printf_slow(ev, l, args, size, frsv.ts);
 		return;

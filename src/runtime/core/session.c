@@ -7,7 +7,6 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <pthread.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +19,9 @@
 #include "runtime/doors/doors.h"
 #include "runtime/core/runtime.h"
 #include "runtime/tracefs/tracefs.h"
+#include "util/atomics.h"
+#include "wire/env_names.h"
+#include "util/util.h"
 #include <uft/uft.h>
 
 struct uft_session uft_sess = {.memfd = -1, .notify_fd = -1};
@@ -73,8 +75,7 @@ static int session_create(void)
 		return -1;
 	uft_sess.memfd = memfd;
 	uft_registry_publish_formats(h);
-	atomic_store_explicit((_Atomic(struct uft_shm_header *) *)&uft_sess.hdr, h,
-			      memory_order_release);
+	smp_store_release(&uft_sess.hdr, h);
 	if (record_sock[0]) {
 		int s = connect_recorder();
 		if (s >= 0 && send_region(s, memfd) == 0) {
@@ -119,7 +120,7 @@ static void after_fork_child(void)
 static void parse_env(void)
 {
 	const char *v;
-	if ((v = getenv("UFT_BUFFER_KB")) && *v) {
+	if ((v = getenv(UFT_ENV_BUFFER_KB)) && *v) {
 		unsigned long kb = strtoul(v, NULL, 0);
 		unsigned long pages = (kb * 1024 + UFT_SUBBUF_SIZE - 1) / UFT_SUBBUF_SIZE;
 		if (pages < 4)
@@ -128,17 +129,17 @@ static void parse_env(void)
 			pages = 1ul << 20;
 		uft_buffers[0].ring_pages = (uint32_t)pages;
 	}
-	if ((v = getenv("UFT_MODE")) && *v)
+	if ((v = getenv(UFT_ENV_MODE)) && *v)
 		uft_buffers[0].mode =
 		    strcmp(v, "discard") == 0 ? UFT_MODE_DISCARD : UFT_MODE_OVERWRITE;
-	if ((v = getenv("UFT_CLOCK")) && *v) {
+	if ((v = getenv(UFT_ENV_CLOCK)) && *v) {
 		int c = uft_clock_by_name(v);
 		if (c >= 0)
 			uft_buffers[0].clock = (uint32_t)c;
 		else
 			fprintf(stderr, "uft: unknown clock '%s', using local\n", v);
 	}
-	if ((v = getenv("UFT_RECORD")) && *v)
+	if ((v = getenv(UFT_ENV_RECORD)) && *v)
 		strncpy(record_sock, v, sizeof(record_sock) - 1);
 }
 
@@ -178,28 +179,28 @@ static int write_patterns(const char *file, const char *list)
  * one would set them up by hand. A refused setting leaves the tracer off. */
 int uft_session_apply_tracer(void)
 {
-	const char *tracer = getenv("UFT_TRACER");
+	const char *tracer = getenv(UFT_ENV_TRACER);
 	if (!tracer || !*tracer)
 		return 0;
 	static const struct {
 		const char *env, *file;
 	} lists[] = {
-	    {"UFT_FTRACE_FILTER", "set_ftrace_filter"},
-	    {"UFT_FTRACE_NOTRACE", "set_ftrace_notrace"},
-	    {"UFT_GRAPH_FUNCTION", "set_graph_function"},
+	    {UFT_ENV_FTRACE_FILTER, "set_ftrace_filter"},
+	    {UFT_ENV_FTRACE_NOTRACE, "set_ftrace_notrace"},
+	    {UFT_ENV_GRAPH_FUNCTION, "set_graph_function"},
 	};
 	int rc;
-	for (size_t i = 0; i < sizeof(lists) / sizeof(lists[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(lists); i++) {
 		const char *v = getenv(lists[i].env);
 		if (v && *v && (rc = write_patterns(lists[i].file, v)) != 0)
 			return rc;
 	}
-	const char *depth = getenv("UFT_MAX_GRAPH_DEPTH");
+	const char *depth = getenv(UFT_ENV_MAX_GRAPH_DEPTH);
 	if (depth && *depth && (rc = tree_write("max_graph_depth", depth, false)) != 0) {
 		fprintf(stderr, "uft: max_graph_depth: cannot set %s: %s\n", depth, strerror(-rc));
 		return rc;
 	}
-	const char *stack = getenv("UFT_FUNC_STACK");
+	const char *stack = getenv(UFT_ENV_FUNC_STACK);
 	if (stack && *stack && (rc = tree_write("options/func_stack_trace", "1", false)) != 0) {
 		fprintf(stderr, "uft: options/func_stack_trace: cannot set: %s\n", strerror(-rc));
 		return rc;
@@ -221,7 +222,7 @@ static void do_init(void)
 	uft_registry_fork_setup();
 	uft_thread_follow_init();
 	pthread_atfork(NULL, NULL, after_fork_child);
-	const char *list = getenv("UFT_LIST_FORMATS");
+	const char *list = getenv(UFT_ENV_LIST_FORMATS);
 	if (list && *list) {
 		/* `uft list` on a program: report its events and stop before main. */
 		uft_registry_scan_loaded();
@@ -230,8 +231,8 @@ static void do_init(void)
 	}
 	if (record_sock[0]) {
 		session_create();
-		const char *ev = getenv("UFT_EVENTS");
-		const char *flt = getenv("UFT_FILTERS");
+		const char *ev = getenv(UFT_ENV_EVENTS);
+		const char *flt = getenv(UFT_ENV_FILTERS);
 		if (flt && *flt)
 			uft_registry_apply_filter_list(flt);
 		uft_registry_apply_spec_list(ev && *ev ? ev : "all");

@@ -3,7 +3,6 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -11,6 +10,7 @@
 #include <unistd.h>
 
 #include "runtime/core/runtime.h"
+#include "util/atomics.h"
 
 struct uft_shm_header *uft_shm_create(uint64_t size, int *memfd_out)
 {
@@ -38,9 +38,9 @@ struct uft_shm_header *uft_shm_create(uint64_t size, int *memfd_out)
 	h->formats_off = UFT_SHM_HDR_SIZE;
 	h->formats_cap = UFT_SHM_FORMATS_CAP;
 	h->rings_off = UFT_SHM_HDR_SIZE + UFT_SHM_FORMATS_CAP;
-	atomic_store(&h->alloc_off, h->rings_off);
+	uft_store_seq_cst(&h->alloc_off, h->rings_off);
 	h->clock_id = uft_buffers[0].clock;
-	atomic_thread_fence(memory_order_release);
+	uft_fence_release();
 	h->magic = UFT_SHM_MAGIC;
 	*memfd_out = fd;
 	return h;
@@ -57,22 +57,22 @@ static void ring_init(struct uft_ring *r, const struct uft_buffer *b, uint32_t b
 	r->buffer = buffer;
 	r->clock = b->clock;
 	r->ts_raw = uft_buffer_raw_tsc(b);
-	atomic_store_explicit(&r->clear_page, 0, memory_order_relaxed);
-	atomic_store_explicit(&r->clear_off, 0, memory_order_relaxed);
-	atomic_store_explicit(&r->overrun, 0, memory_order_relaxed);
+	WRITE_ONCE(r->clear_page, 0);
+	WRITE_ONCE(r->clear_off, 0);
+	WRITE_ONCE(r->overrun, 0);
 	r->overrun_base = 0;
 	r->ts_mult = uft_tsc.mult;
 	r->ts_shift = uft_tsc.shift;
 	r->ts_zero = uft_tsc.zero;
 	memset(r->comm, 0, sizeof(r->comm));
 	prctl(PR_GET_NAME, r->comm, 0, 0, 0);
-	atomic_store_explicit(&r->produced, 0, memory_order_relaxed);
-	atomic_store_explicit(&r->consumed, 0, memory_order_relaxed);
-	atomic_store_explicit(&r->entries, 0, memory_order_relaxed);
-	atomic_store_explicit(&r->dropped, 0, memory_order_relaxed);
-	atomic_store_explicit(&r->lost, 0, memory_order_relaxed);
-	atomic_store_explicit(&r->read_entries, 0, memory_order_relaxed);
-	atomic_store_explicit(&r->wake_pending, 0, memory_order_relaxed);
+	WRITE_ONCE(r->produced, 0);
+	WRITE_ONCE(r->consumed, 0);
+	WRITE_ONCE(r->entries, 0);
+	WRITE_ONCE(r->dropped, 0);
+	WRITE_ONCE(r->lost, 0);
+	WRITE_ONCE(r->read_entries, 0);
+	WRITE_ONCE(r->wake_pending, 0);
 	memset(r->meta, 0, sizeof(r->meta[0]) * nr_pages);
 	/* Page 0 starts empty; its header is written with the first record. */
 	memset(uft_ring_page(r, 0), 0, UFT_PAGE_HDR_SIZE);
@@ -85,20 +85,20 @@ struct uft_ring *uft_shm_ring_alloc(struct uft_shm_header *h, const struct uft_b
 				    uint32_t buffer, int tid, uint32_t level)
 {
 	uint32_t nr_pages = b->ring_pages;
-	uint32_t n = atomic_load_explicit(&h->nr_rings, memory_order_acquire);
+	uint32_t n = smp_load_acquire(&h->nr_rings);
 	for (uint32_t i = 0; i < n; i++) {
-		uint64_t off = atomic_load_explicit(&h->ring_off[i], memory_order_acquire);
+		uint64_t off = smp_load_acquire(&h->ring_off[i]);
 		if (!off)
 			continue;
 		struct uft_ring *r = (struct uft_ring *)((char *)h + off);
 		uint32_t st = UFT_RING_FREE;
 		if (r->nr_pages != nr_pages)
 			continue;
-		if (!atomic_compare_exchange_strong(&r->state, &st, UFT_RING_INIT))
+		if (!uft_try_cmpxchg(&r->state, &st, UFT_RING_INIT))
 			continue;
 		ring_init(r, b, buffer, tid, level);
 		r->generation++;
-		atomic_store_explicit(&r->state, UFT_RING_ACTIVE, memory_order_release);
+		smp_store_release(&r->state, UFT_RING_ACTIVE);
 		return r;
 	}
 
@@ -106,10 +106,10 @@ struct uft_ring *uft_shm_ring_alloc(struct uft_shm_header *h, const struct uft_b
 	    sizeof(struct uft_ring) + (uint64_t)nr_pages * sizeof(struct uft_slot_meta);
 	hdr_size = (hdr_size + UFT_SUBBUF_SIZE - 1) & ~(uint64_t)(UFT_SUBBUF_SIZE - 1);
 	uint64_t total = hdr_size + (uint64_t)nr_pages * UFT_SUBBUF_SIZE;
-	uint64_t off = atomic_fetch_add(&h->alloc_off, total);
+	uint64_t off = uft_fetch_add(&h->alloc_off, total);
 	if (off + total > h->size)
 		return NULL;
-	uint32_t idx = atomic_fetch_add(&h->nr_rings, 1);
+	uint32_t idx = uft_fetch_add(&h->nr_rings, 1);
 	if (idx >= UFT_SHM_MAX_RINGS)
 		return NULL;
 	struct uft_ring *r = (struct uft_ring *)((char *)h + off);
@@ -119,8 +119,8 @@ struct uft_ring *uft_shm_ring_alloc(struct uft_shm_header *h, const struct uft_b
 	r->total_size = total;
 	r->generation = 1;
 	ring_init(r, b, buffer, tid, level);
-	atomic_store_explicit(&r->state, UFT_RING_ACTIVE, memory_order_release);
-	atomic_store_explicit(&h->ring_off[idx], off, memory_order_release);
+	smp_store_release(&r->state, UFT_RING_ACTIVE);
+	smp_store_release(&h->ring_off[idx], off);
 	return r;
 }
 
@@ -129,7 +129,7 @@ void uft_shm_add_format(struct uft_shm_header *h, uint16_t id, const char *syste
 			uint32_t len)
 {
 	uint64_t need = (sizeof(struct uft_format_rec) + len + 7) & ~7ull;
-	uint64_t at = atomic_load(&h->formats_len);
+	uint64_t at = uft_load_seq_cst(&h->formats_len);
 	if (at + need > h->formats_cap)
 		return;
 	struct uft_format_rec *rec = (struct uft_format_rec *)((char *)h + h->formats_off + at);
@@ -139,5 +139,5 @@ void uft_shm_add_format(struct uft_shm_header *h, uint16_t id, const char *syste
 	memset(rec->system, 0, sizeof(rec->system));
 	strncpy(rec->system, system, sizeof(rec->system) - 1);
 	memcpy(rec->text, text, len);
-	atomic_store_explicit(&h->formats_len, at + need, memory_order_release);
+	smp_store_release(&h->formats_len, at + need);
 }

@@ -10,13 +10,13 @@
 #include <pthread.h>
 #include <setjmp.h>
 #include <signal.h>
-#include <stdatomic.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include "runtime/ftrace/ftrace.h"
 #include "runtime/core/runtime.h"
+#include "util/atomics.h"
 
 #ifndef _NSIG
 #define _NSIG 65
@@ -80,7 +80,7 @@ static int libc_sigmask(int how, const sigset_t *set, sigset_t *old)
 /* The handler the program installed per signal, as it installed it. Written
  * under the lock, read by the trampoline with one atomic pointer load. */
 static struct sigaction user_act[_NSIG];
-static _Atomic(struct sigaction *) user_ptr[_NSIG];
+static struct sigaction *user_ptr[_NSIG];
 static bool handler_blocks_all[_NSIG];
 static pthread_mutex_t act_lock = PTHREAD_MUTEX_INITIALIZER;
 
@@ -113,17 +113,15 @@ static void trampoline(int sig, siginfo_t *si, void *uc)
 	if (sig > 0 && sig < _NSIG && handler_blocks_all[sig])
 		t->sigs_blocked = 1;
 	uft_tls_sync_common(t);
-	atomic_signal_fence(memory_order_seq_cst);
-	struct sigaction *a = sig > 0 && sig < _NSIG
-				  ? atomic_load_explicit(&user_ptr[sig], memory_order_acquire)
-				  : NULL;
+	barrier();
+	struct sigaction *a = sig > 0 && sig < _NSIG ? smp_load_acquire(&user_ptr[sig]) : NULL;
 	if (a) {
 		if (a->sa_flags & SA_SIGINFO)
 			a->sa_sigaction(sig, si, uc);
 		else if (a->sa_handler != SIG_IGN && a->sa_handler != SIG_DFL)
 			a->sa_handler(sig);
 	}
-	atomic_signal_fence(memory_order_seq_cst);
+	barrier();
 	t->in_signal--;
 	t->sigs_blocked = was_blocked;
 	uft_tls_sync_common(t);
@@ -148,13 +146,13 @@ int sigaction(int sig, const struct sigaction *act, struct sigaction *oldact)
 			sigdelset(&k.sa_mask, UFT_FTRACE_STOP_SIG);
 			user_act[sig] = *act;
 			handler_blocks_all[sig] = blocks_all(&act->sa_mask);
-			atomic_store_explicit(&user_ptr[sig], &user_act[sig], memory_order_release);
+			smp_store_release(&user_ptr[sig], &user_act[sig]);
 		}
 		rc = next_sigaction(sig, &k, NULL);
 		if (rc != 0 && is_handler)
 			user_act[sig] = prev_user;
 		else if (rc == 0 && !is_handler)
-			atomic_store_explicit(&user_ptr[sig], NULL, memory_order_release);
+			smp_store_release(&user_ptr[sig], NULL);
 	}
 	if (rc == 0 && oldact) /* what the program installed, not the trampoline */
 		*oldact = wrapped ? prev_user : prev;

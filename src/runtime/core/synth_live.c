@@ -19,6 +19,8 @@
 #include "engine/format/format.h"
 #include "runtime/core/registry.h"
 #include "runtime/core/runtime.h"
+#include "util/atomics.h"
+#include "util/util.h"
 
 static struct uft_synth **all;
 static uint32_t nr_all, cap_all;
@@ -40,14 +42,8 @@ int uft_synth_create(struct uft_synth_def *def)
 {
 	if (uft_synth_find(def->name))
 		return -EEXIST;
-	if (nr_all == cap_all) {
-		uint32_t n = cap_all ? cap_all * 2 : 8;
-		void *p = realloc(all, n * sizeof(*all));
-		if (!p)
-			return -ENOMEM;
-		all = p;
-		cap_all = n;
-	}
+	if (uft_array_reserve(all, cap_all, nr_all + 1, 8))
+		return -ENOMEM;
 	struct uft_synth *s = calloc(1, sizeof(*s));
 	if (!s)
 		return -ENOMEM;
@@ -96,7 +92,7 @@ struct uft_synth *uft_synth_find(const char *name)
 
 static int busy(struct uft_synth *s)
 {
-	if (__atomic_load_n(&s->refs, __ATOMIC_ACQUIRE))
+	if (smp_load_acquire(&s->refs))
 		return -EBUSY;
 	return uft_registry_remove_dynamic(&s->ev, true);
 }
@@ -141,12 +137,12 @@ void uft_synth_each(void (*fn)(void *ctx, const struct uft_synth *s), void *ctx)
 
 void uft_synth_get(struct uft_synth *s)
 {
-	__atomic_add_fetch(&s->refs, 1, __ATOMIC_ACQ_REL);
+	uft_add_return_acq_rel(&s->refs, 1);
 }
 
 void uft_synth_put(struct uft_synth *s)
 {
-	__atomic_sub_fetch(&s->refs, 1, __ATOMIC_ACQ_REL);
+	uft_sub_return_acq_rel(&s->refs, 1);
 }
 
 uint32_t uft_synth_size(const struct uft_synth *s, const uint64_t *vals, const char *const *strs)

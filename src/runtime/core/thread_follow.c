@@ -9,13 +9,14 @@
 #include <dlfcn.h>
 #include <linux/futex.h>
 #include <pthread.h>
-#include <stdatomic.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include "runtime/core/runtime.h"
 #include "runtime/tracefs/tracefs.h"
+#include "util/atomics.h"
 
 typedef int (*create_fn)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
 
@@ -25,7 +26,7 @@ typedef int (*create_fn)(pthread_t *, const pthread_attr_t *, void *(*)(void *),
 extern int __interceptor_pthread_create(pthread_t *, const pthread_attr_t *, void *(*)(void *),
 					void *) __attribute__((weak));
 
-static atomic_bool follow;
+static bool follow;
 static create_fn next_create;
 /* False when a sanitizer's interceptor comes first and calls ours as its
  * "real" one: the start routine we would wrap is then the sanitizer's,
@@ -56,7 +57,7 @@ void uft_thread_follow_init(void)
 
 void uft_thread_follow(bool on)
 {
-	atomic_store(&follow, on);
+	uft_store_seq_cst(&follow, on);
 }
 
 /* On the creator's stack until the new thread is in the lists: as with the
@@ -65,7 +66,7 @@ struct start {
 	void *(*fn)(void *);
 	void *arg;
 	pid_t parent;
-	_Atomic uint32_t listed;
+	uint32_t listed;
 };
 
 static void left(void *arg)
@@ -80,7 +81,7 @@ static void *started(void *p)
 	void *(*fn)(void *) = s->fn;
 	void *arg = s->arg;
 	uft_tracefs_thread_created(s->parent, gettid());
-	atomic_store(&s->listed, 1);
+	uft_store_seq_cst(&s->listed, 1);
 	syscall(SYS_futex, &s->listed, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
 	void *ret;
 	pthread_cleanup_push(left, NULL);
@@ -99,11 +100,11 @@ int uft_thread_create_internal(pthread_t *th, const pthread_attr_t *attr, void *
 int pthread_create(pthread_t *th, const pthread_attr_t *attr, void *(*fn)(void *), void *arg)
 {
 	pthread_once(&resolve_once, resolve);
-	if (!atomic_load(&follow) || !can_follow || uft_tls.notrace)
+	if (!uft_load_seq_cst(&follow) || !can_follow || uft_tls.notrace)
 		return next_create(th, attr, fn, arg);
 	struct start s = {fn, arg, gettid(), 0};
 	int rc = next_create(th, attr, started, &s);
-	while (rc == 0 && !atomic_load(&s.listed))
+	while (rc == 0 && !uft_load_seq_cst(&s.listed))
 		syscall(SYS_futex, &s.listed, FUTEX_WAIT_PRIVATE, 0, NULL, NULL, 0);
 	return rc;
 }

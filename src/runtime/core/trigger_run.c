@@ -11,6 +11,7 @@
 #include "runtime/core/runtime.h"
 #include "runtime/core/stack_event.h"
 #include "runtime/core/trigger_run.h"
+#include "util/atomics.h"
 
 _Atomic uint64_t uft_trig_snap_cut[UFT_MAX_BUFFERS];
 _Atomic uint64_t uft_trig_dump_cut[UFT_MAX_BUFFERS];
@@ -21,21 +22,20 @@ _Atomic int uft_trig_wake_fd = -1;
 /* Spends one firing; false when none is left. */
 static bool take_count(struct uft_trig *t)
 {
-	uint64_t c = atomic_load_explicit(&t->count, memory_order_relaxed);
+	uint64_t c = READ_ONCE(t->count);
 	for (;;) {
 		if (c == 0)
 			return false;
 		if (c == UFT_TRIG_UNLIMITED)
 			return true;
-		if (atomic_compare_exchange_weak_explicit(
-			&t->count, &c, c - 1, memory_order_relaxed, memory_order_relaxed))
+		if (uft_try_cmpxchg_relaxed(&t->count, &c, c - 1))
 			return true;
 	}
 }
 
 void uft_trig_set_tracing(uint32_t b, bool on)
 {
-	__atomic_store_n(&uft_buffers[b].on, on, __ATOMIC_SEQ_CST);
+	uft_store_seq_cst(&uft_buffers[b].on, on);
 	if (b == 0)
 		uft_buffer_update_fast();
 }
@@ -46,13 +46,12 @@ void uft_trig_set_tracing(uint32_t b, bool on)
 static void request(uint32_t b, _Atomic uint64_t *cut)
 {
 	uint64_t now = uft_buffer_now(&uft_buffers[b]);
-	uint64_t old = atomic_load_explicit(cut, memory_order_relaxed);
+	uint64_t old = READ_ONCE(*cut);
 	if (now == 0)
 		now = 1; /* 0 means "no request" */
-	while (old < now && !atomic_compare_exchange_weak_explicit(
-				cut, &old, now, memory_order_release, memory_order_relaxed))
+	while (old < now && !uft_try_cmpxchg_release(cut, &old, now))
 		;
-	int fd = atomic_load_explicit(&uft_trig_wake_fd, memory_order_acquire);
+	int fd = smp_load_acquire(&uft_trig_wake_fd);
 	if (fd >= 0) {
 		int saved = errno;
 		ssize_t w = write(fd, "s", 1); /* non-blocking; a full pipe wakes it anyway */
@@ -71,9 +70,9 @@ void uft_trig_request_dump(uint32_t b, int cpu)
 	uft_trig_set_tracing(b, false); /* as the kernel's dump: it stays off */
 	/* One dump at a time, as in the kernel: another asked for before the
 	 * tree printed the first is dropped. */
-	if (atomic_exchange(&uft_trig_dump_busy[b], 1))
+	if (uft_xchg(&uft_trig_dump_busy[b], 1))
 		return;
-	atomic_store_explicit(&uft_trig_dump_cpu[b], cpu, memory_order_relaxed);
+	WRITE_ONCE(uft_trig_dump_cpu[b], cpu);
 	request(b, &uft_trig_dump_cut[b]);
 }
 
@@ -84,7 +83,7 @@ static void run_one(struct uft_trig *t, void *ra)
 	case UFT_TRIG_TRACEON:
 	case UFT_TRIG_TRACEOFF: {
 		bool on = t->cmd == UFT_TRIG_TRACEON;
-		if (!__atomic_load_n(&b->on, __ATOMIC_RELAXED) == !on || !take_count(t))
+		if (!READ_ONCE(b->on) == !on || !take_count(t))
 			return;
 		uft_trig_set_tracing(t->buffer, on);
 		return;
@@ -92,10 +91,10 @@ static void run_one(struct uft_trig *t, void *ra)
 	case UFT_TRIG_ENABLE_EVENT:
 	case UFT_TRIG_DISABLE_EVENT: {
 		bool enable = t->cmd == UFT_TRIG_ENABLE_EVENT;
-		uint32_t sd = atomic_load_explicit(&t->target->soft_disabled, memory_order_relaxed);
+		uint32_t sd = READ_ONCE(t->target->soft_disabled);
 		if (enable == !sd || !take_count(t))
 			return;
-		atomic_store_explicit(&t->target->soft_disabled, !enable, memory_order_relaxed);
+		WRITE_ONCE(t->target->soft_disabled, !enable);
 		return;
 	}
 	case UFT_TRIG_ENABLE_HIST:
@@ -104,8 +103,7 @@ static void run_one(struct uft_trig *t, void *ra)
 		 * triggers are resumed or paused whatever their state. */
 		if (!take_count(t))
 			return;
-		const struct uft_trig_list *l =
-		    atomic_load_explicit(&t->target->list, memory_order_acquire);
+		const struct uft_trig_list *l = smp_load_acquire(&t->target->list);
 		for (uint32_t i = 0; l && i < l->nr; i++)
 			if (l->t[i]->hist)
 				uft_hist_set_paused(l->t[i]->hist, t->cmd == UFT_TRIG_DISABLE_HIST);

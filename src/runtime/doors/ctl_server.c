@@ -29,6 +29,7 @@
 #include "runtime/doors/doors.h"
 #include "runtime/core/runtime.h"
 #include "runtime/tracefs/tracefs.h"
+#include "wire/env_names.h"
 
 _Static_assert(UFT_TFS_READ == 1 && UFT_TFS_WRITE == 2 && UFT_TFS_TRUNC == 4 &&
 		   UFT_TFS_APPEND == 8 && UFT_TFS_NONBLOCK == 16,
@@ -620,7 +621,7 @@ static void install_hooks(void)
 
 void uft_ctl_server_start(void)
 {
-	const char *v = getenv("UFT_CTL");
+	const char *v = getenv(UFT_ENV_CTL);
 	if (v && strcmp(v, "0") == 0)
 		return;
 	static pthread_once_t once = PTHREAD_ONCE_INIT;

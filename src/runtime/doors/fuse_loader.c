@@ -20,6 +20,7 @@
 #include "wire/tree_calls.h"
 #include "runtime/doors/doors.h"
 #include "runtime/tracefs/tracefs.h"
+#include "wire/env_names.h"
 
 static int be_stat(void *ctx, const char *path, struct uft_tfs_stat *st)
 {
@@ -107,7 +108,7 @@ static void *load_plugin(void)
 		if (n > 0 && (size_t)n < sizeof(path) && access(path, F_OK) == 0)
 			return dlopen(path, RTLD_NOW | RTLD_LOCAL);
 	}
-	const char *env = getenv("UFT_FUSE_LIB");
+	const char *env = getenv(UFT_ENV_FUSE_LIB);
 	if (env && *env)
 		return dlopen(env, RTLD_NOW | RTLD_LOCAL);
 	return dlopen("libuft_fuse.so", RTLD_NOW | RTLD_LOCAL);
@@ -130,14 +131,14 @@ static void forget_in_child(void)
 
 void uft_fuse_door_start(void)
 {
-	const char *env = getenv("UFT_TRACEFS");
+	const char *env = getenv(UFT_ENV_TRACEFS);
 	if (!env || !*env)
 		return;
 	char dir[PATH_MAX];
 	snprintf(dir, sizeof(dir), "%s", env);
-	unsetenv("UFT_TRACEFS");
+	unsetenv(UFT_ENV_TRACEFS);
 	if (mkdir(dir, 0700) != 0 && errno != EEXIST) {
-		fprintf(stderr, "uft: UFT_TRACEFS=%s: %s\n", dir, strerror(errno));
+		fprintf(stderr, "uft: " UFT_ENV_TRACEFS "=%s: %s\n", dir, strerror(errno));
 		return;
 	}
 	void *lib = load_plugin();
@@ -146,14 +147,14 @@ void uft_fuse_door_start(void)
 	fuse_door.close = lib ? (uft_fuse_door_close_fn)dlsym(lib, "uft_fuse_door_close") : NULL;
 	fuse_door.forget = lib ? (uft_fuse_door_forget_fn)dlsym(lib, "uft_fuse_door_forget") : NULL;
 	if (!open_door || !fuse_door.close || !fuse_door.forget) {
-		fprintf(stderr, "uft: UFT_TRACEFS=%s: no FUSE door: %s\n", dir,
+		fprintf(stderr, "uft: " UFT_ENV_TRACEFS "=%s: no FUSE door: %s\n", dir,
 			lib ? "libuft_fuse.so lacks its entry points" : dlerror());
 		return;
 	}
 	char err[300];
 	fuse_door.door = open_door(&in_process, dir, err, sizeof(err));
 	if (!fuse_door.door) {
-		fprintf(stderr, "uft: UFT_TRACEFS=%s: %s\n", dir, err);
+		fprintf(stderr, "uft: " UFT_ENV_TRACEFS "=%s: %s\n", dir, err);
 		return;
 	}
 	fuse_door.owner = getpid();

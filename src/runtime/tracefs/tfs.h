@@ -4,7 +4,6 @@
 #define UFT_LIB_TFS_H
 
 #include <pthread.h>
-#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -81,7 +80,7 @@ struct uft_tfs_handle {
 	char *data; /* content generated at open */
 	size_t len;
 	void *priv; /* file-specific state */
-	_Atomic int intr;
+	int intr;
 };
 
 /* Where a file appears. */

@@ -8,6 +8,7 @@
 #include "wire/clocks.h"
 #include "runtime/core/runtime.h"
 #include "runtime/tracefs/tfs.h"
+#include "util/atomics.h"
 
 static const char readme[] =
     "tracing mini-HOWTO (uft: ftrace for user space):\n"
@@ -127,8 +128,7 @@ static int write_current_tracer(const struct tfs_node *n, char *buf, size_t len,
 
 static int show_tracing_on(const struct tfs_node *n, FILE *out)
 {
-	fprintf(out, "%u\n",
-		__atomic_load_n(&uft_buffers[n->inst->buffer].on, __ATOMIC_RELAXED) ? 1u : 0u);
+	fprintf(out, "%u\n", READ_ONCE(uft_buffers[n->inst->buffer].on) ? 1u : 0u);
 	return 0;
 }
 
@@ -138,7 +138,7 @@ static int write_tracing_on(const struct tfs_node *n, char *buf, size_t len, uns
 	tfs_strip(buf, len);
 	if (tfs_parse_ulong(buf, &v))
 		return -EINVAL;
-	__atomic_store_n(&uft_buffers[n->inst->buffer].on, v != 0, __ATOMIC_SEQ_CST);
+	uft_store_seq_cst(&uft_buffers[n->inst->buffer].on, v != 0);
 	if (n->inst->buffer == 0)
 		uft_buffer_update_fast();
 	return 0;

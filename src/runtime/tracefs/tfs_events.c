@@ -25,6 +25,7 @@
 #include "wire/page_headers.h"
 #include "runtime/core/registry.h"
 #include "runtime/tracefs/tfs.h"
+#include "util/util.h"
 
 /* The most pids set_event_pid holds: each is a predicate of every filter. */
 #define TFS_MAX_PIDS 4096
@@ -63,18 +64,11 @@ static int collect_cb(void *ctx, const struct uft_reg_view *v)
 	if ((l->sys && strcmp(l->sys, v->system) != 0) ||
 	    (l->name && strcmp(l->name, v->name) != 0))
 		return 0;
-	if (l->n == l->cap) {
-		size_t cap = l->cap ? l->cap * 2 : 64;
-		struct ev_ref *p = realloc(l->v, cap * sizeof(*p));
-		if (!p) {
-			l->err = -ENOMEM;
-			return 1;
-		}
-		l->v = p;
-		l->cap = cap;
+	struct ev_ref e = {v->system, v->name, v->id, v->on_mask, v->soft_mask, v->sd_mask};
+	if (uft_vec_push(l, e)) {
+		l->err = -ENOMEM;
+		return 1;
 	}
-	l->v[l->n++] =
-	    (struct ev_ref){v->system, v->name, v->id, v->on_mask, v->soft_mask, v->sd_mask};
 	return 0;
 }
 
@@ -527,14 +521,9 @@ static int write_set_event(const struct tfs_node *n, char *buf, size_t len, unsi
 	char *save = NULL;
 	for (char *t = strtok_r(buf, " \t\n\r\f\v", &save); t;
 	     t = strtok_r(NULL, " \t\n\r\f\v", &save)) {
-		if (nt == cap) {
-			cap = cap ? cap * 2 : 8;
-			struct tok *p = realloc(toks, cap * sizeof(*p));
-			if (!p) {
-				rc = -ENOMEM;
-				goto out;
-			}
-			toks = p;
+		if (uft_array_reserve(toks, cap, nt + 1, 8)) {
+			rc = -ENOMEM;
+			goto out;
 		}
 		bool on = t[0] != '!';
 		parse_token(t + !on, &toks[nt].m);

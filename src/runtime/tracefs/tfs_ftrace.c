@@ -6,7 +6,6 @@
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
-#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,6 +19,7 @@
 #include "runtime/core/stack_event.h"
 #include "runtime/tracefs/tfs.h"
 #include "runtime/core/trigger_run.h"
+#include "util/atomics.h"
 
 enum { TRACER_NOP, TRACER_FUNCTION, TRACER_GRAPH };
 static const char *const tracer_names[] = {"nop", "function", "function_graph"};
@@ -39,7 +39,7 @@ struct probe {
 	const struct uft_ftrace_site *site;
 	const char *mod; /* its library's name, NULL: the program */
 	int cmd;
-	_Atomic long count;
+	long count;
 	/* enable_event/disable_event: the event state it flips, and the
 	 * event's names; NULL for the other commands. */
 	struct uft_evstate *target;
@@ -118,7 +118,7 @@ static void put_name(FILE *out, uint32_t i)
 static void publish_probes(uint32_t b, struct probes *p)
 {
 	uft_ftrace_keep(probes[b]); /* a hook may be reading it */
-	__atomic_store_n(&probes[b], p, __ATOMIC_RELEASE);
+	smp_store_release(&probes[b], p);
 }
 
 /* Recomputes every site's masks from the tracers, the filters and the
@@ -140,12 +140,12 @@ static int update_sites_sync(bool sync, void (*stopped)(void *), void *ctx)
 			for (uint32_t k = 0; p && k < p->nr && !(pr >> b & 1); k++)
 				pr |= (uint32_t)(p->p[k].site == s) << b;
 		}
-		__atomic_store_n(&s->fn_mask, sel & fnb, __ATOMIC_RELAXED);
-		__atomic_store_n(&s->graph_mask, sel & grb, __ATOMIC_RELAXED);
-		__atomic_store_n(&s->probe, pr, __ATOMIC_RELAXED);
+		WRITE_ONCE(s->fn_mask, sel & fnb);
+		WRITE_ONCE(s->graph_mask, sel & grb);
+		WRITE_ONCE(s->probe, pr);
 	}
-	__atomic_store_n(&uft_ftrace_fn_buffers, fnb, __ATOMIC_RELAXED);
-	__atomic_store_n(&uft_ftrace_graph_buffers, grb, __ATOMIC_RELAXED);
+	WRITE_ONCE(uft_ftrace_fn_buffers, fnb);
+	WRITE_ONCE(uft_ftrace_graph_buffers, grb);
 	return uft_ftrace_apply(sync, stopped, ctx);
 }
 
@@ -171,7 +171,7 @@ static void clear_one_ring(void *ctx, struct uft_ring *r, uint32_t slot)
 static void clear_for_new_tracer(void *ctx)
 {
 	tfs_for_each_ring(*(uint32_t *)ctx, clear_one_ring, NULL);
-	__atomic_add_fetch(&uft_ftrace_graph_gen, 1, __ATOMIC_SEQ_CST);
+	uft_add_return(&uft_ftrace_graph_gen, 1);
 }
 
 /* ---- current_tracer, available_tracers ---- */
@@ -230,7 +230,7 @@ void tfs_ftrace_instance_gone(struct tfs_inst *in)
 	publish_probes(b, NULL);
 	set_pid_list(uft_ftrace_pids, b, NULL, 0);
 	set_pid_list(uft_ftrace_no_pids, b, NULL, 0);
-	__atomic_and_fetch(&uft_ftrace_fn_stack, ~(1u << b), __ATOMIC_RELAXED);
+	uft_and_relaxed(&uft_ftrace_fn_stack, ~(1u << b));
 	if (refresh() == 0)
 		update_sites();
 }
@@ -247,10 +247,9 @@ void *dlopen(const char *file, int mode)
 	if (!real)
 		real = (void *(*)(const char *, int))dlsym(RTLD_NEXT, "dlopen");
 	void *h = real ? real(file, mode) : NULL;
-	bool active = __atomic_load_n(&uft_ftrace_fn_buffers, __ATOMIC_RELAXED) ||
-		      __atomic_load_n(&uft_ftrace_graph_buffers, __ATOMIC_RELAXED);
+	bool active = READ_ONCE(uft_ftrace_fn_buffers) || READ_ONCE(uft_ftrace_graph_buffers);
 	for (uint32_t b = 0; !active && b < UFT_MAX_BUFFERS; b++)
-		active = __atomic_load_n(&probes[b], __ATOMIC_RELAXED) != NULL;
+		active = READ_ONCE(probes[b]) != NULL;
 	if (h && active && pthread_mutex_trylock(&tfs_lock) == 0) {
 		if (refresh() == 0)
 			update_sites();
@@ -385,7 +384,7 @@ static int command_token(struct tfs_inst *in, const struct uft_ff_token *t, stru
 		p->p[at].site = refs[i].s;
 		p->p[at].mod = refs[i].o->mod;
 		p->p[at].cmd = c;
-		atomic_store(&p->p[at].count, count);
+		uft_store_seq_cst(&p->p[at].count, count);
 		p->p[at].target = target;
 		p->p[at].tsys = tsys;
 		p->p[at].tev = tev;
@@ -444,7 +443,7 @@ static void store_set(enum set_kind k, uint32_t b, const uint8_t *sel)
 	if (k == SET_FILTER)
 		nr_filter[b] = n;
 	if (k == SET_GRAPH)
-		__atomic_store_n(&uft_ftrace_graph_starts, n, __ATOMIC_RELAXED);
+		WRITE_ONCE(uft_ftrace_graph_starts, n);
 }
 
 static struct probes *copy_probes(uint32_t b, int *err)
@@ -462,7 +461,7 @@ static struct probes *copy_probes(uint32_t b, int *err)
 		q->p[k].site = p->p[k].site;
 		q->p[k].mod = p->p[k].mod;
 		q->p[k].cmd = p->p[k].cmd;
-		atomic_store(&q->p[k].count, atomic_load(&p->p[k].count));
+		uft_store_seq_cst(&q->p[k].count, uft_load_seq_cst(&p->p[k].count));
 		q->p[k].target = p->p[k].target;
 		q->p[k].tsys = p->p[k].tsys;
 		q->p[k].tev = p->p[k].tev;
@@ -592,7 +591,7 @@ static int show_set(const struct tfs_node *n, FILE *out)
 		      out);
 	const struct probes *p = k == SET_FILTER ? probes[b] : NULL;
 	for (uint32_t j = 0; p && j < p->nr; j++) {
-		long c = atomic_load(&p->p[j].count);
+		long c = uft_load_seq_cst(&p->p[j].count);
 		/* %ps of the function, as the kernel prints it: with its module. */
 		fputs(p->p[j].site->name, out);
 		if (p->p[j].mod)
@@ -612,14 +611,13 @@ static int show_set(const struct tfs_node *n, FILE *out)
 
 static bool take_count(struct probe *p)
 {
-	long c = atomic_load_explicit(&p->count, memory_order_relaxed);
+	long c = READ_ONCE(p->count);
 	for (;;) {
 		if (c == UNLIMITED)
 			return true;
 		if (c <= 0)
 			return false;
-		if (atomic_compare_exchange_weak_explicit(
-			&p->count, &c, c - 1, memory_order_relaxed, memory_order_relaxed))
+		if (uft_try_cmpxchg_relaxed(&p->count, &c, c - 1))
 			return true;
 	}
 }
@@ -628,12 +626,12 @@ void uft_ftrace_probe_hit(const struct uft_ftrace_site *s, uint32_t buffers, voi
 {
 	for (; buffers; buffers &= buffers - 1) {
 		uint32_t b = (uint32_t)__builtin_ctz(buffers);
-		struct probes *p = __atomic_load_n(&probes[b], __ATOMIC_ACQUIRE);
+		struct probes *p = smp_load_acquire(&probes[b]);
 		for (uint32_t k = 0; p && k < p->nr; k++) {
 			struct probe *pr = &p->p[k];
 			if (pr->site != s)
 				continue;
-			bool on = __atomic_load_n(&uft_buffers[b].on, __ATOMIC_RELAXED);
+			bool on = READ_ONCE(uft_buffers[b].on);
 			switch (pr->cmd) {
 			case UFT_FF_TRACEON:
 			case UFT_FF_TRACEOFF:
@@ -660,12 +658,10 @@ void uft_ftrace_probe_hit(const struct uft_ftrace_site *s, uint32_t buffers, voi
 			case UFT_FF_DISABLE_EVENT: {
 				/* Counted only when it changes the state, as the kernel's. */
 				bool enable = pr->cmd == UFT_FF_ENABLE_EVENT;
-				uint32_t sd = atomic_load_explicit(&pr->target->soft_disabled,
-								   memory_order_relaxed);
+				uint32_t sd = READ_ONCE(pr->target->soft_disabled);
 				if (enable == !sd || !take_count(pr))
 					break;
-				atomic_store_explicit(&pr->target->soft_disabled, !enable,
-						      memory_order_relaxed);
+				WRITE_ONCE(pr->target->soft_disabled, !enable);
 				break;
 			}
 			}
@@ -709,7 +705,7 @@ static int set_list(struct uft_ftrace_pids **lists, uint32_t b, const int32_t *t
 		memcpy(p->tid, tids, nr * sizeof(*tids));
 	}
 	uft_ftrace_keep(lists[b]); /* a hook may be reading it */
-	__atomic_store_n(&lists[b], p, __ATOMIC_RELEASE);
+	smp_store_release(&lists[b], p);
 	return 0;
 }
 
@@ -826,7 +822,7 @@ void tfs_ftrace_forget(const struct tfs_inst *in, int32_t tid)
 
 static int show_max_depth(const struct tfs_node *n, FILE *out)
 {
-	fprintf(out, "%u\n", __atomic_load_n(&uft_ftrace_max_depth, __ATOMIC_RELAXED));
+	fprintf(out, "%u\n", READ_ONCE(uft_ftrace_max_depth));
 	return 0;
 }
 
@@ -836,7 +832,7 @@ static int write_max_depth(const struct tfs_node *n, char *buf, size_t len, unsi
 	tfs_strip(buf, len);
 	if (tfs_parse_ulong(buf, &v) || v > UINT32_MAX)
 		return -EINVAL;
-	__atomic_store_n(&uft_ftrace_max_depth, (uint32_t)v, __ATOMIC_RELAXED);
+	WRITE_ONCE(uft_ftrace_max_depth, (uint32_t)v);
 	return 0;
 }
 

@@ -9,6 +9,8 @@
 #include "runtime/tracefs/tfs.h"
 #include "runtime/tracefs/tfs_text.h"
 #include "runtime/tracefs/tracefs.h"
+#include "util/atomics.h"
+#include "util/util.h"
 
 struct option {
 	const char *name;
@@ -59,7 +61,7 @@ static bool option_listed(const struct tfs_inst *in, int i)
 	return strcmp(tracer, options[i].tracer) == 0;
 }
 
-#define NR_OPTIONS ((int)(sizeof(options) / sizeof(options[0])))
+#define NR_OPTIONS ((int)ARRAY_SIZE(options))
 _Static_assert(NR_OPTIONS <= 64, "options are bits of a u64");
 
 int tfs_option_count(void)
@@ -98,9 +100,9 @@ bool tfs_opt(const struct tfs_inst *in, const char *name)
 static void set_fn_stack(uint32_t buffer, bool on)
 {
 	if (on)
-		__atomic_or_fetch(&uft_ftrace_fn_stack, 1u << buffer, __ATOMIC_RELAXED);
+		uft_or_relaxed(&uft_ftrace_fn_stack, 1u << buffer);
 	else
-		__atomic_and_fetch(&uft_ftrace_fn_stack, ~(1u << buffer), __ATOMIC_RELAXED);
+		uft_and_relaxed(&uft_ftrace_fn_stack, ~(1u << buffer));
 }
 
 int tfs_option_set(struct tfs_inst *in, int i, bool on)

@@ -20,6 +20,8 @@
 #include "runtime/tracefs/tfs.h"
 #include "runtime/tracefs/tfs_text.h"
 #include "runtime/tracefs/tfs_marker.h"
+#include "util/atomics.h"
+#include "util/util.h"
 
 struct tfs_recs {
 	struct tfs_rec *v;
@@ -41,14 +43,8 @@ static void recs_free(struct tfs_recs *rs)
 static int recs_add(struct tfs_recs *rs, uint64_t ts, uint32_t cpu, const void *data, uint32_t len,
 		    uint64_t lost)
 {
-	if (rs->n == rs->cap) {
-		size_t cap = rs->cap ? rs->cap * 2 : 256;
-		void *p = realloc(rs->v, cap * sizeof(*rs->v));
-		if (!p)
-			return -ENOMEM;
-		rs->v = p;
-		rs->cap = cap;
-	}
+	if (uft_vec_reserve(rs, rs->n + 1))
+		return -ENOMEM;
 	char *copy = malloc(len ? len : 1);
 	if (!copy)
 		return -ENOMEM;
@@ -75,15 +71,15 @@ void tfs_for_each_ring(uint32_t buffer, tfs_ring_fn fn, void *ctx)
 	struct uft_shm_header *h = uft_sess.hdr;
 	if (!h)
 		return;
-	uint32_t nr = atomic_load(&h->nr_rings);
+	uint32_t nr = uft_load_seq_cst(&h->nr_rings);
 	if (nr > UFT_SHM_MAX_RINGS)
 		nr = UFT_SHM_MAX_RINGS;
 	for (uint32_t i = 0; i < nr; i++) {
-		uint64_t off = atomic_load_explicit(&h->ring_off[i], memory_order_acquire);
+		uint64_t off = smp_load_acquire(&h->ring_off[i]);
 		if (!off)
 			continue;
 		struct uft_ring *r = (struct uft_ring *)((char *)h + off);
-		uint32_t st = atomic_load_explicit(&r->state, memory_order_acquire);
+		uint32_t st = smp_load_acquire(&r->state);
 		if ((buffer != TFS_ALL_BUFFERS && r->buffer != buffer) ||
 		    (st != UFT_RING_ACTIVE && st != UFT_RING_EXITED))
 			continue;
@@ -129,8 +125,8 @@ static void clear_ring(void *ctx, struct uft_ring *r, uint32_t slot)
 	uft_ring_clear(r);
 	/* A drained ring whose thread is gone goes back for reuse. */
 	uint32_t st = UFT_RING_EXITED;
-	if (atomic_load(&r->produced) == atomic_load(&r->consumed))
-		atomic_compare_exchange_strong(&r->state, &st, UFT_RING_FREE);
+	if (uft_load_seq_cst(&r->produced) == uft_load_seq_cst(&r->consumed))
+		uft_try_cmpxchg(&r->state, &st, UFT_RING_FREE);
 }
 
 /* ---- consuming queues ---- */
@@ -199,13 +195,13 @@ static void fill_ring(void *ctx, struct uft_ring *r, uint32_t slot)
 			p->cur[i].generation = UINT32_MAX;
 		p->nr_cur = n;
 	}
-	bool exited = atomic_load(&r->state) == UFT_RING_EXITED;
+	bool exited = uft_load_seq_cst(&r->state) == UFT_RING_EXITED;
 	struct uft_ring_cursor *c = &p->cur[slot];
 	if (uft_ring_drain(r, c, true, queue_one, f) > 0)
 		uft_ring_consumed_to(r, c); /* read once: gone for `trace` too */
 	uint32_t st = UFT_RING_EXITED;
-	if (exited && atomic_load(&r->produced) == atomic_load(&r->consumed))
-		atomic_compare_exchange_strong(&r->state, &st, UFT_RING_FREE);
+	if (exited && uft_load_seq_cst(&r->produced) == uft_load_seq_cst(&r->consumed))
+		uft_try_cmpxchg(&r->state, &st, UFT_RING_FREE);
 }
 
 /* Moves what the rings hold into the per-CPU queues, each kept in time order. */
@@ -294,7 +290,7 @@ struct overrun_ctx {
 static void add_overrun(void *ctx, struct uft_ring *r, uint32_t slot)
 {
 	struct overrun_ctx *o = ctx;
-	o->overrun += atomic_load(&r->overrun) - r->overrun_base;
+	o->overrun += uft_load_seq_cst(&r->overrun) - r->overrun_base;
 }
 
 /* The view of an instance's records: the current tracer, or with "nop" the
@@ -496,7 +492,7 @@ static ssize_t read_pipe(struct uft_tfs_handle *h, char *buf, size_t len)
 			continue;
 		if (h->flags & UFT_TFS_NONBLOCK)
 			return -EAGAIN;
-		if (atomic_exchange(&h->intr, 0))
+		if (uft_xchg(&h->intr, 0))
 			return -EINTR;
 		uft_tracefs_wait(h, 100);
 	}
@@ -547,7 +543,7 @@ static ssize_t read_pipe_raw(struct uft_tfs_handle *h, char *buf, size_t len)
 		}
 		if (h->flags & UFT_TFS_NONBLOCK)
 			return -EAGAIN;
-		if (atomic_exchange(&h->intr, 0))
+		if (uft_xchg(&h->intr, 0))
 			return -EINTR;
 		uft_tracefs_wait(h, 100);
 	}
@@ -564,12 +560,12 @@ static void stats_ring(void *ctx, struct uft_ring *r, uint32_t slot)
 {
 	struct stats_ctx *s = ctx;
 	/* A thread ring's counters go to the CPU its current page started on. */
-	uint64_t p = atomic_load(&r->produced);
+	uint64_t p = uft_load_seq_cst(&r->produced);
 	if (r->meta[p % r->nr_pages].cpu != (uint32_t)s->cpu)
 		return;
-	s->overrun += atomic_load(&r->overrun) - r->overrun_base;
-	s->dropped += atomic_load(&r->dropped);
-	s->read += atomic_load(&r->read_entries);
+	s->overrun += uft_load_seq_cst(&r->overrun) - r->overrun_base;
+	s->dropped += uft_load_seq_cst(&r->dropped);
+	s->read += uft_load_seq_cst(&r->read_entries);
 }
 
 static int show_stats(const struct tfs_node *n, FILE *out)

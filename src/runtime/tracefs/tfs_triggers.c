@@ -30,6 +30,7 @@
 #include "runtime/core/stack_event.h"
 #include "runtime/tracefs/tfs.h"
 #include "runtime/core/trigger_run.h"
+#include "util/atomics.h"
 
 /* The kernel refuses a trigger write of a page or more. */
 #define TRIGGER_MAX 4096
@@ -74,7 +75,7 @@ void tfs_triggers_start_thread(void)
 	pthread_attr_destroy(&attr);
 	if (rc == 0) {
 		thread_running = true;
-		atomic_store(&uft_trig_wake_fd, wake_pipe[1]);
+		uft_store_seq_cst(&uft_trig_wake_fd, wake_pipe[1]);
 	}
 }
 
@@ -83,20 +84,20 @@ void tfs_triggers_service(void)
 	if (thread_wanted && !thread_running)
 		tfs_triggers_start_thread(); /* in a forked child */
 	for (uint32_t b = 0; b < UFT_MAX_BUFFERS; b++) {
-		if (!atomic_load_explicit(&uft_trig_snap_cut[b], memory_order_relaxed))
+		if (!READ_ONCE(uft_trig_snap_cut[b]))
 			continue;
-		uint64_t cut = atomic_exchange(&uft_trig_snap_cut[b], 0);
+		uint64_t cut = uft_xchg(&uft_trig_snap_cut[b], 0);
 		if (cut && tfs_insts[b])
 			tfs_snapshot_until(tfs_insts[b], cut);
 	}
 	for (uint32_t b = 0; b < UFT_MAX_BUFFERS; b++) {
-		if (!atomic_load_explicit(&uft_trig_dump_cut[b], memory_order_relaxed))
+		if (!READ_ONCE(uft_trig_dump_cut[b]))
 			continue;
-		uint64_t cut = atomic_exchange(&uft_trig_dump_cut[b], 0);
-		int cpu = atomic_load_explicit(&uft_trig_dump_cpu[b], memory_order_relaxed);
+		uint64_t cut = uft_xchg(&uft_trig_dump_cut[b], 0);
+		int cpu = READ_ONCE(uft_trig_dump_cpu[b]);
 		if (cut && tfs_insts[b])
 			tfs_dump_until(tfs_insts[b], cut, cpu, stderr);
-		atomic_store(&uft_trig_dump_busy[b], 0);
+		uft_store_seq_cst(&uft_trig_dump_busy[b], 0);
 	}
 }
 
@@ -110,7 +111,7 @@ extern void __tsan_init(void) __attribute__((weak));
  * is held. */
 void tfs_triggers_after_fork(void)
 {
-	atomic_store(&uft_trig_wake_fd, -1);
+	uft_store_seq_cst(&uft_trig_wake_fd, -1);
 	for (int i = 0; i < 2; i++) {
 		if (wake_pipe[i] >= 0)
 			close(wake_pipe[i]);
@@ -118,9 +119,9 @@ void tfs_triggers_after_fork(void)
 	}
 	thread_running = false;
 	for (uint32_t b = 0; b < UFT_MAX_BUFFERS; b++) {
-		atomic_store(&uft_trig_snap_cut[b], 0);
-		atomic_store(&uft_trig_dump_cut[b], 0);
-		atomic_store(&uft_trig_dump_busy[b], 0);
+		uft_store_seq_cst(&uft_trig_snap_cut[b], 0);
+		uft_store_seq_cst(&uft_trig_dump_cut[b], 0);
+		uft_store_seq_cst(&uft_trig_dump_busy[b], 0);
 	}
 	if (thread_wanted && !__tsan_init)
 		tfs_triggers_start_thread();

@@ -15,6 +15,8 @@
 #include "runtime/tracefs/tfs.h"
 #include "runtime/tracefs/tfs_marker.h"
 #include "runtime/core/stack_event.h"
+#include "util/atomics.h"
+#include "util/util.h"
 
 pthread_mutex_t tfs_lock = PTHREAD_MUTEX_INITIALIZER;
 struct tfs_inst *tfs_insts[UFT_MAX_BUFFERS];
@@ -35,7 +37,7 @@ struct follow_op {
 	struct follow_op *next;
 	pid_t parent, tid; /* parent 0: tid leaves */
 };
-static _Atomic(struct follow_op *) follow_ops;
+static struct follow_op *follow_ops;
 
 static void follow_apply(pid_t parent, pid_t tid)
 {
@@ -79,7 +81,7 @@ static void fork_child(void)
 {
 	pid_t self = getpid(), parent = forking_tid;
 	/* Queued joins and leaves are of the parent's threads. */
-	for (struct follow_op *l = atomic_exchange(&follow_ops, NULL), *n; l; l = n) {
+	for (struct follow_op *l = uft_xchg(&follow_ops, NULL), *n; l; l = n) {
 		n = l->next;
 		free(l);
 	}
@@ -94,7 +96,7 @@ static void fork_child(void)
 /* The queue, oldest first (tfs_lock held). */
 static void follow_fold(void)
 {
-	struct follow_op *l = atomic_exchange(&follow_ops, NULL), *old = NULL;
+	struct follow_op *l = uft_xchg(&follow_ops, NULL), *old = NULL;
 	while (l) {
 		struct follow_op *n = l->next;
 		l->next = old;
@@ -127,10 +129,10 @@ static void follow(pid_t parent, pid_t tid)
 	if (!op)
 		return;
 	*op = (struct follow_op){NULL, parent, tid};
-	struct follow_op *head = atomic_load(&follow_ops);
+	struct follow_op *head = uft_load_seq_cst(&follow_ops);
 	do
 		op->next = head;
-	while (!atomic_compare_exchange_weak(&follow_ops, &head, op));
+	while (!uft_try_cmpxchg(&follow_ops, &head, op));
 	/* The holder may have let go before the push: then apply it here. */
 	if (pthread_mutex_trylock(&tfs_lock) == 0)
 		tfs_unlock();
@@ -222,7 +224,7 @@ static bool file_here(const struct tfs_file *f, const struct tfs_node *n)
 
 static const struct tfs_file *find_file(const struct tfs_node *n, const char *name)
 {
-	for (size_t t = 0; t < sizeof(file_tables) / sizeof(file_tables[0]); t++)
+	for (size_t t = 0; t < ARRAY_SIZE(file_tables); t++)
 		for (const struct tfs_file *f = file_tables[t]; f->name; f++)
 			if (strcmp(f->name, name) == 0 && file_here(f, n))
 				return f;
@@ -232,7 +234,7 @@ static const struct tfs_file *find_file(const struct tfs_node *n, const char *na
 /* The handler of every options/NAME file. */
 static const struct tfs_file *option_file(void)
 {
-	for (size_t t = 0; t < sizeof(file_tables) / sizeof(file_tables[0]); t++)
+	for (size_t t = 0; t < ARRAY_SIZE(file_tables); t++)
 		for (const struct tfs_file *f = file_tables[t]; f->name; f++)
 			if (f->dir == TFS_D_OPTIONS && f->name[0] == '*')
 				return f;
@@ -427,7 +429,7 @@ int uft_tracefs_readdir(const char *path, uft_tfs_dirent_fn fn, void *ctx)
 		return rc;
 	}
 	bool top = n.inst == tfs_insts[0];
-	for (size_t t = 0; t < sizeof(file_tables) / sizeof(file_tables[0]); t++)
+	for (size_t t = 0; t < ARRAY_SIZE(file_tables); t++)
 		for (const struct tfs_file *f = file_tables[t]; f->name; f++)
 			if (file_here(f, &n))
 				list_add(&l, f->name, UFT_TFS_FILE);
@@ -568,7 +570,7 @@ int uft_tracefs_wait(struct uft_tfs_handle *h, int timeout_ms)
 	for (int waited = 0; timeout_ms < 0 || waited <= timeout_ms; waited += 10) {
 		if (uft_tracefs_poll(h))
 			return 1;
-		if (atomic_exchange(&h->intr, 0))
+		if (uft_xchg(&h->intr, 0))
 			return 0; /* the interrupt is spent on this wait */
 		usleep(10000);
 	}
@@ -577,7 +579,7 @@ int uft_tracefs_wait(struct uft_tfs_handle *h, int timeout_ms)
 
 void uft_tracefs_interrupt(struct uft_tfs_handle *h)
 {
-	atomic_store(&h->intr, 1);
+	uft_store_seq_cst(&h->intr, 1);
 }
 
 void uft_tracefs_release(struct uft_tfs_handle *h)
