@@ -15,6 +15,7 @@
 #include <stdatomic.h>
 #include <stdint.h>
 #include <uft/event.h>
+#include <uft/export.h>
 
 #if defined(__x86_64__) && defined(__GLIBC__) && __has_include(<sys/rseq.h>)
 #include <sys/rseq.h>
@@ -60,8 +61,8 @@ struct uft_fast_tls {
  * the CPU. It is the buffer's generation, so a thread whose level-0 ring
  * belongs to an older one (before a resize or a clock change) takes the full
  * path, which opens a new ring. */
-extern __thread struct uft_fast_tls uft_fast __attribute__((tls_model("initial-exec")));
-extern volatile uint32_t uft_fast_epoch;
+extern UFT_EXPORT __thread struct uft_fast_tls uft_fast __attribute__((tls_model("initial-exec")));
+extern UFT_EXPORT volatile uint32_t uft_fast_epoch;
 
 struct uft_fast_rsv {
 	uint64_t ts;

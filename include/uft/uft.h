@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <uft/event.h>
+#include <uft/export.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -23,16 +24,16 @@ extern "C" {
 /* Enables (on != 0) or disables events matching SPEC, as trace-cmd's -e takes it:
  * "SYSTEM:EVENT", "SYSTEM:*", "EVENT", "all"; globs allowed in either part.
  * Returns the number of events changed, or -errno. */
-int uft_set_event(const char *spec, int on);
+UFT_EXPORT int uft_set_event(const char *spec, int on);
 /* Sets the filter of the events matching SPEC (the kernel's filter grammar;
  * "0" clears it), for events registered later too. Returns the number of
  * events given the filter, or -EINVAL with the kernel's `filter` file text
  * of the error (expression, caret, parse_error line) in err. */
-int uft_set_filter(const char *spec, const char *expr, char *err, size_t errlen);
+UFT_EXPORT int uft_set_filter(const char *spec, const char *expr, char *err, size_t errlen);
 /* Makes everything committed so far visible to consumers and publishes counts. */
-void uft_flush(void);
+UFT_EXPORT void uft_flush(void);
 /* Looks up a registered event. */
-struct uft_event *uft_find_event(const char *system, const char *name);
+UFT_EXPORT struct uft_event *uft_find_event(const char *system, const char *name);
 
 /* ---- internals used by the generated code ---- */
 
@@ -61,17 +62,19 @@ struct uft_rsv {
  *		uft_commit(&r);
  *	}
  */
-void *uft_reserve(struct uft_rsv *rsv, const struct uft_event *ev, uint32_t len);
-void *uft_reserve_next(struct uft_rsv *rsv);
-void uft_commit(struct uft_rsv *rsv);
+UFT_EXPORT void *uft_reserve(struct uft_rsv *rsv, const struct uft_event *ev, uint32_t len);
+UFT_EXPORT void *uft_reserve_next(struct uft_rsv *rsv);
+UFT_EXPORT void uft_commit(struct uft_rsv *rsv);
 /* Abandons a reservation: it takes no space. */
-void uft_discard(struct uft_rsv *rsv);
-void uft__register_section(struct uft_event *const *start, struct uft_event *const *stop);
-void uft__unregister_section(struct uft_event *const *start, struct uft_event *const *stop);
-void uft__trace_printf(struct uft_event *ev, const uint64_t *args, uint32_t nr_args);
+UFT_EXPORT void uft_discard(struct uft_rsv *rsv);
+UFT_EXPORT void uft__register_section(struct uft_event *const *start,
+				      struct uft_event *const *stop);
+UFT_EXPORT void uft__unregister_section(struct uft_event *const *start,
+					struct uft_event *const *stop);
+UFT_EXPORT void uft__trace_printf(struct uft_event *ev, const uint64_t *args, uint32_t nr_args);
 /* Whether a record reserved through the fast path passes the event's
  * fast_filter (the cold path of a filtered event). */
-int uft__fast_filter_pass(const void *filter, const void *rec, uint32_t len);
+UFT_EXPORT int uft__fast_filter_pass(const void *filter, const void *rec, uint32_t len);
 
 #ifdef __cplusplus
 }

@@ -15,6 +15,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "runtime/core/interpose.h"
 #include "runtime/ftrace/ftrace.h"
 #include "runtime/core/runtime.h"
 
