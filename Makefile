@@ -18,8 +18,18 @@ PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 FUSE_CFLAGS := $(shell pkg-config --cflags fuse3 2>/dev/null)
 FUSE_LIBS := $(shell pkg-config --libs fuse3 2>/dev/null)
 
+# One version (VERSION): the tool's, the tree's text, uft.pc's and the
+# library's file name. $(GEN)/uft/version.h carries it to the sources.
+VERSION := $(strip $(shell cat VERSION))
+VERSION_WORDS := $(subst ., ,$(VERSION))
+VERSION_MAJOR := $(word 1,$(VERSION_WORDS))
+VERSION_MINOR := $(word 2,$(VERSION_WORDS))
+VERSION_PATCH := $(word 3,$(VERSION_WORDS))
+GEN := $(BUILD)/gen
+VERSION_H := $(GEN)/uft/version.h
+
 WARN := -Wall -Wextra -Werror -Wno-unused-parameter
-BASE_CFLAGS := -std=gnu11 $(OPT) -g $(WARN) -fPIC -Iinclude -Isrc -MMD -MP
+BASE_CFLAGS := -std=gnu11 $(OPT) -g $(WARN) -fPIC -Iinclude -Isrc -I$(GEN) -MMD -MP
 ifneq ($(SAN),)
 BASE_CFLAGS += -fsanitize=$(SAN) -fno-omit-frame-pointer -fno-sanitize-recover=all
 SAN_LDFLAGS := -fsanitize=$(SAN)
@@ -40,9 +50,12 @@ ENGINE_SRC := $(wildcard src/engine/*/*.c)
 # The runtime's share of the engine: no SQL, no reading of format files.
 RUNTIME_ENGINE_SRC := $(filter-out src/engine/sqlhist/% src/engine/format/format_parse.c,$(ENGINE_SRC))
 RUNTIME_SRC := $(wildcard src/runtime/*/*.c)
-ARCH_ASM := $(wildcard src/arch/x86_64/*.S)
+# The processor's part of the runtime (src/arch/arch.h).
+ARCH := x86_64
+ARCH_SRC := $(wildcard src/arch/$(ARCH)/*.c)
+ARCH_ASM := $(wildcard src/arch/$(ARCH)/*.S)
 COMMON_SRC := $(UTIL_SRC) $(WIRE_SRC) $(ENGINE_SRC)
-LIB_SRC := $(RUNTIME_SRC) $(UTIL_SRC) $(WIRE_SRC) $(RUNTIME_ENGINE_SRC)
+LIB_SRC := $(RUNTIME_SRC) $(ARCH_SRC) $(UTIL_SRC) $(WIRE_SRC) $(RUNTIME_ENGINE_SRC)
 TOOL_SRC := $(wildcard src/tracedat/*.c src/recorder/*.c src/report/*.c src/client/*.c) \
 	$(filter-out src/cmd/main.c,$(wildcard src/cmd/*.c))
 FUSE_SRC := $(wildcard src/fuse/*.c)
@@ -53,7 +66,12 @@ FIXTURE_SRC := $(wildcard tests/fixtures/*.c)
 OBJ = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
 LIB_OBJS = $(call OBJ,$(LIB_SRC)) $(patsubst %.S,$(BUILD)/obj/%.o,$(ARCH_ASM))
 
+# libuft.so.MAJOR.MINOR.PATCH, its soname libuft.so.MAJOR and libuft.so
+# (for linking) both links to it.
 LIBUFT_SO := $(BUILD)/lib/libuft.so
+LIBUFT_SONAME := libuft.so.$(VERSION_MAJOR)
+LIBUFT_REAL := $(BUILD)/lib/libuft.so.$(VERSION)
+LIBUFT_MAP := src/runtime/libuft.map
 LIBUFT_A := $(BUILD)/lib/libuft.a
 LIBTOOLS_A := $(BUILD)/lib/libufttools.a
 LIBUFT_FUSE := $(BUILD)/lib/libuft_fuse.so
@@ -67,11 +85,23 @@ RPATH := -Wl,-rpath,'$$ORIGIN/../lib'
 LIB_LDLIBS := -lpthread -ldl
 
 .PHONY: all demo test check deps bench clean format format-check fuzz
-all: $(LIBUFT_SO) $(LIBUFT_A) $(LIBUFT_FUSE) $(UFT) $(EXAMPLES) $(BUILD)/lib/pkgconfig/uft.pc
+all: $(LIBUFT_SO) $(BUILD)/lib/$(LIBUFT_SONAME) $(LIBUFT_A) $(LIBUFT_FUSE) $(UFT) $(EXAMPLES) $(BUILD)/lib/pkgconfig/uft.pc
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) $(PKG_CFLAGS) -c $< -o $@
+	$(CC) $(CFLAGS_ALL) $(VIS_CFLAGS) $(PKG_CFLAGS) -c $< -o $@
+
+# libuft's objects export only what the public headers mark UFT_EXPORT.
+$(LIB_OBJS): VIS_CFLAGS := -fvisibility=hidden
+
+$(VERSION_H): VERSION
+	@mkdir -p $(dir $@)
+	printf '%s\n' '/* Generated from VERSION by the Makefile. */' '#ifndef UFT_VERSION_H' \
+		'#define UFT_VERSION_H' '#define UFT_VERSION "$(VERSION)"' \
+		'#define UFT_VERSION_MAJOR $(VERSION_MAJOR)' '#define UFT_VERSION_MINOR $(VERSION_MINOR)' \
+		'#define UFT_VERSION_PATCH $(VERSION_PATCH)' '#endif' > $@.tmp && mv $@.tmp $@
+# Its users, found by their #include, need it before their first build.
+$(call OBJ,$(shell grep -rl --include='*.c' 'uft/version\.h' src)): $(VERSION_H)
 
 # The graph tracer's fast path runs between trampolines that save no vector
 # register: it must use none and call nothing (no sanitizer, profiler or
@@ -83,7 +113,7 @@ $(BUILD)/obj/src/runtime/ftrace/ftrace_fast.o: CFLAGS_ALL := $(filter-out $(FAST
 	-fno-test-coverage
 $(BUILD)/obj/src/runtime/ftrace/ftrace_fast.o: src/runtime/ftrace/ftrace_fast.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) $(PKG_CFLAGS) -c $< -o $@
+	$(CC) $(CFLAGS_ALL) $(VIS_CFLAGS) $(PKG_CFLAGS) -c $< -o $@
 	@objdump -dr $@ > $@.dis || { rm -f $@; exit 1; }
 	@if grep -Eq '\scallq?\s|\sjmpq?\s+\*|R_X86_64_PLT32|%[xyz]mm|%st|%mm' $@.dis; then \
 		echo "$@: the fast path calls out or uses vector/x87 registers" >&2; rm -f $@; exit 1; fi
@@ -101,10 +131,16 @@ $(BUILD)/obj/examples/%.o: examples/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) $(TRACED_CFLAGS) -Iexamples -c $< -o $@
 
-$(LIBUFT_SO): $(LIB_OBJS)
+# Every symbol libuft needs is found at link time, except in sanitizer
+# builds, whose runtime the program brings.
+LIB_NO_UNDEFINED := $(if $(SAN),,-Wl,--no-undefined)
+$(LIBUFT_REAL): $(LIB_OBJS) $(LIBUFT_MAP)
 	@mkdir -p $(dir $@)
-	$(CC) -shared -Wl,-soname,libuft.so.0 $(LDFLAGS_ALL) -o $@ $^ $(LIB_LDLIBS)
-	ln -sf libuft.so $(BUILD)/lib/libuft.so.0
+	$(CC) -shared -Wl,-soname,$(LIBUFT_SONAME) -Wl,--version-script=$(LIBUFT_MAP) \
+		$(LIB_NO_UNDEFINED) $(LDFLAGS_ALL) -o $@ $(LIB_OBJS) $(LIB_LDLIBS)
+
+$(LIBUFT_SO) $(BUILD)/lib/$(LIBUFT_SONAME): $(LIBUFT_REAL)
+	ln -sf $(notdir $<) $@
 
 $(LIBUFT_A): $(LIB_OBJS)
 	@mkdir -p $(dir $@)
@@ -122,14 +158,14 @@ $(UFT): $(call OBJ,src/cmd/main.c) $(LIBTOOLS_A) $(call OBJ,$(FUSE_SRC))
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(PKG_LIBS) $(FUSE_LIBS) -lpthread -lm
 
-$(BUILD)/bin/%: $(BUILD)/obj/examples/%.o $(LIBUFT_SO)
+$(BUILD)/bin/%: $(BUILD)/obj/examples/%.o $(LIBUFT_SO) $(BUILD)/lib/$(LIBUFT_SONAME)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS_ALL) -o $@ $< -L$(BUILD)/lib -luft $(RPATH) $(LIB_LDLIBS)
 
-$(BUILD)/lib/pkgconfig/uft.pc: uft.pc.in
+$(BUILD)/lib/pkgconfig/uft.pc: uft.pc.in VERSION
 	@mkdir -p $(dir $@)
 	sed -e 's|@PREFIX@|$(abspath $(BUILD))|' -e 's|@INCLUDEDIR@|$(abspath include)|' \
-		-e 's|@TRACE_CFLAGS@|$(TRACED_CFLAGS)|' $< > $@
+		-e 's|@TRACE_CFLAGS@|$(TRACED_CFLAGS)|' -e 's|@VERSION@|$(VERSION)|' $< > $@
 
 # Test programs carry libuft statically and export it (-rdynamic), so the
 # fixture libraries they dlopen bind to that one copy.

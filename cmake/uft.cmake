@@ -20,7 +20,8 @@ function(uft_target_traceable target)
 endfunction()
 
 # uft::uft, from the pkg-config file of a build or an installation
-# (PKG_CONFIG_PATH=/path/to/uft/build/lib/pkgconfig).
+# (PKG_CONFIG_PATH=/path/to/uft/build/lib/pkgconfig); UFT_VERSION is then
+# uft's version (the VERSION file of its source tree).
 find_package(PkgConfig QUIET)
 if(PkgConfig_FOUND AND NOT TARGET uft::uft)
   pkg_check_modules(UFT QUIET IMPORTED_TARGET uft)

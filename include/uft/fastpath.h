@@ -16,21 +16,39 @@
 #include <stdatomic.h>
 #include <stdint.h>
 #include <uft/event.h>
+#include <uft/export.h>
 
 #if defined(__x86_64__) && defined(__GLIBC__) && __has_include(<sys/rseq.h>)
 #include <sys/rseq.h>
 #include <x86intrin.h>
+/* UFT_HAVE_FAST_PATH: the inline path exists here (else it always fails). */
 #define UFT_HAVE_FAST_PATH 1
 #endif
 
+/**
+ * UFT_FAST_ABI - version of the layout of the structures below
+ *
+ * The layouts of struct uft_fast_tls and of struct uft_event_state
+ * (uft/event.h). The symbols uft_fast and uft_fast_epoch stand for carry it in
+ * their names, so code built against another layout fails to load instead of
+ * writing through the wrong offsets.
+ */
 #define UFT_FAST_ABI 6
 
-/* The symbols carry the ABI version, so code built against another layout
- * fails to load instead of writing through the wrong offsets. */
+/**
+ * uft_fast - the calling thread's fast-path state (struct uft_fast_tls)
+ */
 #define uft_fast uft_fast_abi6
+/**
+ * uft_fast_epoch - the global buffer's fast-path generation, 0 while closed
+ */
 #define uft_fast_epoch uft_fast_epoch_abi6
 
-/* Level-0 ring of a thread, as the writer keeps it. */
+/**
+ * struct uft_fast_ring - a thread's level-0 ring, as the writer keeps it
+ *
+ * The fields are described where they are declared.
+ */
 struct uft_fast_ring {
 	char *page;	  /* current page, NULL before the thread's first event */
 	uint32_t tail;	  /* data bytes committed in the page */
@@ -39,6 +57,11 @@ struct uft_fast_ring {
 	uint64_t entries; /* events committed */
 };
 
+/**
+ * struct uft_fast_tls - the part of a thread's writer state the inline path reads
+ *
+ * The fields are described where they are declared.
+ */
 struct uft_fast_tls {
 	uint32_t nest;	       /* trace writes in progress on this thread */
 	uint32_t in_signal;    /* signal handlers running */
@@ -61,16 +84,33 @@ struct uft_fast_tls {
  * the CPU. It is the buffer's generation, so a thread whose level-0 ring
  * belongs to an older one (before a resize or a clock change) takes the full
  * path, which opens a new ring. */
-extern __thread struct uft_fast_tls uft_fast __attribute__((tls_model("initial-exec")));
-extern volatile uint32_t uft_fast_epoch;
+extern UFT_EXPORT __thread struct uft_fast_tls uft_fast __attribute__((tls_model("initial-exec")));
+extern UFT_EXPORT volatile uint32_t uft_fast_epoch;
 
+/**
+ * struct uft_fast_rsv - a fast reservation, from uft_fast_reserve()
+ * @ts: the record's timestamp (raw TSC); after a failure, the TSC read
+ * @tail: the page tail once committed
+ */
 struct uft_fast_rsv {
 	uint64_t ts;
 	uint32_t tail;
 };
 
-/* The fast reservation of a record of type `type` (0: refuse) stamped tsc.
- * On failure rsv->ts still holds tsc, for the cold path (uft_fast_hint). */
+/**
+ * uft_fast_reserve_at() - reserve a record inline, with a given timestamp
+ * @type: the record's type (the event id); 0 refuses
+ * @tsc: its timestamp, a raw TSC value
+ * @len: the record's size, common header included
+ * @rsv: the reservation, filled here
+ *
+ * The common header is filled. Follow with uft_fast_commit() or
+ * uft_fast_discard(). On failure @rsv->ts still holds @tsc, for
+ * uft_fast_hint().
+ *
+ * Return: the record, or NULL when the case is not the common one and the
+ * caller must go through uft_reserve().
+ */
 static inline __attribute__((always_inline)) void *
 uft_fast_reserve_at(uint64_t type, uint64_t tsc, uint32_t len, struct uft_fast_rsv *rsv)
 {
@@ -127,8 +167,16 @@ uft_fast_reserve_at(uint64_t type, uint64_t tsc, uint32_t len, struct uft_fast_r
 #endif
 }
 
-/* The same, stamped now: the TSC is read first, so its latency overlaps the
- * checks. */
+/**
+ * uft_fast_reserve_type() - reserve a record inline, stamped now
+ * @type: the record's type (the event id); 0 refuses
+ * @len: the record's size, common header included
+ * @rsv: the reservation, filled here
+ *
+ * The TSC is read first, so its latency overlaps the checks.
+ *
+ * Return: as uft_fast_reserve_at().
+ */
 static inline __attribute__((always_inline)) void *
 uft_fast_reserve_type(uint64_t type, uint32_t len, struct uft_fast_rsv *rsv)
 {
@@ -139,13 +187,23 @@ uft_fast_reserve_type(uint64_t type, uint32_t len, struct uft_fast_rsv *rsv)
 #endif
 }
 
-/* Hands the TSC of a failed fast reservation to the cold path called next. */
+/**
+ * uft_fast_hint() - hand a failed fast reservation's TSC to the cold path
+ * @rsv: the failed reservation
+ *
+ * The cold path called next stamps its record with it instead of reading
+ * the TSC again.
+ */
 static inline __attribute__((always_inline)) void uft_fast_hint(const struct uft_fast_rsv *rsv)
 {
 	uft_fast.tsc_hint = rsv->ts;
 }
 
-/* In the cold path: the hint, or 0; either way it is used up. */
+/**
+ * uft_fast_take_hint() - take the TSC uft_fast_hint() left, in the cold path
+ *
+ * Return: the hint, or 0 if none; either way it is used up.
+ */
 static inline __attribute__((always_inline)) uint64_t uft_fast_take_hint(void)
 {
 	uint64_t h = uft_fast.tsc_hint;
@@ -153,21 +211,38 @@ static inline __attribute__((always_inline)) uint64_t uft_fast_take_hint(void)
 	return h;
 }
 
+/**
+ * uft_fast_reserve() - reserve an event's record inline, stamped now
+ * @st: the event's state; its fast_type is the event's id while it is enabled
+ *      for the global buffer alone without a filter, else 0 (refused)
+ * @len: the record's size, common header included
+ * @rsv: the reservation, filled here
+ *
+ * Return: as uft_fast_reserve_at().
+ */
 static inline __attribute__((always_inline)) void *
 uft_fast_reserve(const struct uft_event_state *st, uint32_t len, struct uft_fast_rsv *rsv)
 {
-	/* fast_type is the event's id while it is enabled for the global buffer
-	 * alone without a filter, else 0. */
 	return uft_fast_reserve_type(st->fast_type, len, rsv);
 }
 
-/* Abandons a fast reservation (a filter rejected the record): no space used. */
+/**
+ * uft_fast_discard() - abandon a fast reservation
+ *
+ * For a record a filter rejected: it takes no space.
+ */
 static inline __attribute__((always_inline)) void uft_fast_discard(void)
 {
 	atomic_signal_fence(memory_order_seq_cst);
 	uft_fast.nest = 0;
 }
 
+/**
+ * uft_fast_commit() - make a fast reservation's record part of the ring
+ * @rsv: the reservation, its record filled
+ *
+ * Publishes the page's new tail with a release store.
+ */
 static inline __attribute__((always_inline)) void uft_fast_commit(const struct uft_fast_rsv *rsv)
 {
 	struct uft_fast_tls *t = &uft_fast;

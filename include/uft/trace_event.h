@@ -32,12 +32,32 @@
 #include <string.h>
 #include <uft/uft.h>
 
+/**
+ * UFT_PROTO() - the parameter list of trace_<event>(), in UFT_EVENT()
+ * @...: the parameters, e.g. const char *path, int status
+ */
 #define UFT_PROTO(...) __VA_ARGS__
+/**
+ * UFT_ARGS() - the parameter names of UFT_PROTO(), in the same order
+ * @...: the names, e.g. path, status
+ */
 #define UFT_ARGS(...) __VA_ARGS__
+/**
+ * UFT_STRUCT() - the record's fields, in UFT_EVENT()
+ * @...: __field(type, name), __array(type, name, n), __string(name, src)...
+ */
 #define UFT_STRUCT(...) __VA_ARGS__
+/**
+ * UFT_ASSIGN() - the statements that fill the record, in UFT_EVENT()
+ * @...: statements on __entry (and __assign_str() for strings)
+ */
 #define UFT_ASSIGN(...) __VA_ARGS__
 
-/* Longest string a __string field keeps, NUL included; longer ones are cut. */
+/**
+ * UFT_MAX_STRING - longest string a __string field keeps, NUL included
+ *
+ * Longer strings are cut.
+ */
 #define UFT_MAX_STRING 1024u
 
 #define UFT__GATE(sys, name) UFT__GATE_(sys, name)
@@ -96,6 +116,20 @@
  * event header, expands what the declarations alone do not give. */
 #define UFT__EVENTS_PENDING
 #undef UFT_EVENT
+/**
+ * UFT_EVENT() - define a typed trace event (in an event header)
+ * @name: the event's name; UFT_SYSTEM is its system
+ * @proto: UFT_PROTO(...), the parameters of trace_<name>()
+ * @args: UFT_ARGS(...), their names
+ * @tstruct: UFT_STRUCT(...), the record's fields
+ * @assign: UFT_ASSIGN(...), how the parameters fill them
+ * @print: UFT_PRINT(fmt, args...), the event's print format
+ *
+ * Gives every file that includes the header trace_<name>(args), which
+ * records the event while it is enabled (one predicted branch otherwise),
+ * and trace_<name>_enabled(), true while it is. The one file that defines
+ * UFT_CREATE_EVENTS first emits the descriptors and writers.
+ */
 #define UFT_EVENT(name, proto, args, tstruct, assign, print)                                       \
 	UFT__EVENT_DECLARE(name, UFT_PROTO(proto), UFT_ARGS(args))
 #endif

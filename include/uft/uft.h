@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <uft/event.h>
+#include <uft/export.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -20,22 +21,51 @@ extern "C" {
 
 /* ---- control (normally driven by `uft record` through the environment) ---- */
 
-/* Enables (on != 0) or disables events matching SPEC, as trace-cmd's -e takes it:
- * "SYSTEM:EVENT", "SYSTEM:*", "EVENT", "all"; globs allowed in either part.
- * Returns the number of events changed, or -errno. */
-int uft_set_event(const char *spec, int on);
-/* Sets the filter of the events matching SPEC (the kernel's filter grammar;
- * "0" clears it), for events registered later too. Returns the number of
- * events given the filter, or -EINVAL with the kernel's `filter` file text
- * of the error (expression, caret, parse_error line) in err. */
-int uft_set_filter(const char *spec, const char *expr, char *err, size_t errlen);
-/* Makes everything committed so far visible to consumers and publishes counts. */
-void uft_flush(void);
-/* Looks up a registered event. */
-struct uft_event *uft_find_event(const char *system, const char *name);
+/**
+ * uft_set_event() - enable or disable the events a spec names
+ * @spec: as trace-cmd's -e takes it: "SYSTEM:EVENT", "SYSTEM:*", "EVENT" or
+ *        "all"; globs allowed in either part
+ * @on: non-zero to enable, 0 to disable
+ *
+ * Return: the number of events changed, or -errno.
+ */
+UFT_EXPORT int uft_set_event(const char *spec, int on);
+/**
+ * uft_set_filter() - set the filter of the events a spec names
+ * @spec: the events, as uft_set_event() takes them; events registered later
+ *        that match it get the filter too
+ * @expr: the filter in the kernel's grammar; "0" clears it
+ * @err: receives the kernel's `filter` file text of an error (expression,
+ *       caret, parse_error line)
+ * @errlen: size of @err
+ *
+ * Return: the number of events given the filter, or -EINVAL (text in @err).
+ */
+UFT_EXPORT int uft_set_filter(const char *spec, const char *expr, char *err, size_t errlen);
+/**
+ * uft_flush() - publish what the calling thread has committed
+ *
+ * Makes every record committed so far visible to consumers and publishes
+ * the event counts.
+ */
+UFT_EXPORT void uft_flush(void);
+/**
+ * uft_find_event() - look up a registered event
+ * @system: the event's system
+ * @name: the event's name
+ *
+ * Return: the event's descriptor, or NULL if no such event is registered.
+ */
+UFT_EXPORT struct uft_event *uft_find_event(const char *system, const char *name);
 
 /* ---- internals used by the generated code ---- */
 
+/**
+ * struct uft_rsv - a reservation in progress, filled by uft_reserve()
+ *
+ * Opaque to callers: they hand it back to uft_reserve_next(), uft_commit()
+ * and uft_discard().
+ */
 struct uft_rsv {
 	void *w;   /* writer ring */
 	void *rec; /* payload: common header then fields */
@@ -50,28 +80,80 @@ struct uft_rsv {
 	uint32_t ext_tail; /* page tail after a time extend written ahead, or 0 */
 };
 
-/* Reserves a record of `len` bytes (common header included) for `ev` in the
- * first buffer the event goes to and fills the common header. Returns the
- * record or NULL (not enabled, tracing off, full, nested too deep). Every
- * non-NULL reserve must be followed by uft_commit() or uft_discard(), then
- * uft_reserve_next() for the next buffer, until it returns NULL:
+/**
+ * uft_reserve() - reserve a record in the first buffer an event goes to
+ * @rsv: the reservation, filled here
+ * @ev: the event
+ * @len: the record's size in bytes, common header included
+ *
+ * Fills the record's common header. Every non-NULL reservation must be
+ * followed by uft_commit() or uft_discard(), then uft_reserve_next() for
+ * the next buffer, until that returns NULL::
  *
  *	for (rec = uft_reserve(&r, ev, len); rec; rec = uft_reserve_next(&r)) {
  *		fill(rec);
  *		uft_commit(&r);
  *	}
+ *
+ * Return: the record, or NULL (event not enabled, tracing off, buffer full,
+ * writes nested too deep).
  */
-void *uft_reserve(struct uft_rsv *rsv, const struct uft_event *ev, uint32_t len);
-void *uft_reserve_next(struct uft_rsv *rsv);
-void uft_commit(struct uft_rsv *rsv);
-/* Abandons a reservation: it takes no space. */
-void uft_discard(struct uft_rsv *rsv);
-void uft__register_section(struct uft_event *const *start, struct uft_event *const *stop);
-void uft__unregister_section(struct uft_event *const *start, struct uft_event *const *stop);
-void uft__trace_printf(struct uft_event *ev, const uint64_t *args, uint32_t nr_args);
-/* Whether a record reserved through the fast path passes the event's
- * fast_filter (the cold path of a filtered event). */
-int uft__fast_filter_pass(const void *filter, const void *rec, uint32_t len);
+UFT_EXPORT void *uft_reserve(struct uft_rsv *rsv, const struct uft_event *ev, uint32_t len);
+/**
+ * uft_reserve_next() - reserve the same record in the event's next buffer
+ * @rsv: a reservation uft_reserve() started, committed or discarded since
+ *
+ * Return: the record (common header filled), or NULL when no buffer is left.
+ */
+UFT_EXPORT void *uft_reserve_next(struct uft_rsv *rsv);
+/**
+ * uft_commit() - make a reserved record part of its buffer
+ * @rsv: the reservation, its record filled
+ */
+UFT_EXPORT void uft_commit(struct uft_rsv *rsv);
+/**
+ * uft_discard() - abandon a reservation
+ * @rsv: the reservation; its record takes no space
+ */
+UFT_EXPORT void uft_discard(struct uft_rsv *rsv);
+/**
+ * uft__register_section() - register the events of one loaded object
+ * @start: first entry of the object's uft_events section
+ * @stop: end of the section
+ *
+ * Called by the constructor every file including this header carries.
+ */
+UFT_EXPORT void uft__register_section(struct uft_event *const *start,
+				      struct uft_event *const *stop);
+/**
+ * uft__unregister_section() - forget the events of an object being unloaded
+ * @start: first entry of the object's uft_events section
+ * @stop: end of the section
+ *
+ * Called by the matching destructor.
+ */
+UFT_EXPORT void uft__unregister_section(struct uft_event *const *start,
+					struct uft_event *const *stop);
+/**
+ * uft__trace_printf() - write one record of a printf-style tracepoint
+ * @ev: the tracepoint's descriptor
+ * @args: the arguments, each widened to 64 bits
+ * @nr_args: number of entries in @args
+ *
+ * Called by UFT_TRACE() and uft_tracepoint() while the gate is open.
+ */
+UFT_EXPORT void uft__trace_printf(struct uft_event *ev, const uint64_t *args, uint32_t nr_args);
+/**
+ * uft__fast_filter_pass() - test a fast-path record against a filter
+ * @filter: the event's fast_filter
+ * @rec: the record, reserved through the fast path and filled
+ * @len: the record's size
+ *
+ * The cold path of a filtered event's inline writer.
+ *
+ * Return: non-zero if the record passes (commit it), 0 if not (discard it).
+ */
+UFT_EXPORT int uft__fast_filter_pass(const void *filter, const void *rec, uint32_t len);
 
 #ifdef __cplusplus
 }
@@ -79,6 +161,12 @@ int uft__fast_filter_pass(const void *filter, const void *rec, uint32_t len);
 
 /* ---- registration: every object that includes uft registers its section ---- */
 
+/**
+ * UFT_SECTION - the ELF section holding pointers to an object's events
+ *
+ * Every object that includes this header registers the section's entries
+ * from a constructor and unregisters them from a destructor.
+ */
 #define UFT_SECTION "uft_events"
 
 #ifndef UFT_DISABLE
@@ -136,6 +224,7 @@ uft__check_format(const char *fmt __attribute__((unused)), ...)
 {
 }
 
+/* With UFT_DISABLE the tracepoint macros below compile to nothing. */
 #ifdef UFT_DISABLE
 #define UFT_TRACEPOINT(id, system, name, fmt)                                                      \
 	static const int uft__tp_##id __attribute__((unused)) = 0
@@ -151,10 +240,20 @@ uft__check_format(const char *fmt __attribute__((unused)), ...)
 		.printf_fmt = fmt_, .file = __FILE__, .line = __LINE__,                            \
 	}
 
-/* Declares a named one-liner at file scope, so a caller can test whether it is
- * enabled before computing costly arguments:
- *   UFT_TRACEPOINT(req, demo, request, "path=%s status=%d");
- *   if (uft_tracepoint_enabled(req)) uft_tracepoint(req, build_path(), st); */
+/**
+ * UFT_TRACEPOINT() - declare a named printf-style tracepoint at file scope
+ * @id: the name uft_tracepoint() and uft_tracepoint_enabled() take
+ * @system: the event's system (an identifier)
+ * @name: the event's name (an identifier)
+ * @fmt: the printf format; the event's fields come from it
+ *
+ * A caller can then test whether it is enabled before computing costly
+ * arguments::
+ *
+ *	UFT_TRACEPOINT(req, demo, request, "path=%s status=%d");
+ *	if (uft_tracepoint_enabled(req))
+ *		uft_tracepoint(req, build_path(), st);
+ */
 #define UFT_TRACEPOINT(id, system, name, fmt)                                                      \
 	static volatile uint16_t uft__gate_##id;                                                   \
 	static struct uft_event_state uft__st_##id;                                                \
@@ -164,6 +263,14 @@ uft__check_format(const char *fmt __attribute__((unused)), ...)
 	static struct uft_event *const uft__tpp_##id __attribute__((section(UFT_SECTION), used)) = \
 	    &uft__tp_##id
 
+/**
+ * uft_tracepoint_enabled() - whether a UFT_TRACEPOINT() is enabled
+ * @id: the tracepoint's id
+ *
+ * One predicted branch.
+ *
+ * Return: non-zero while some buffer records the event.
+ */
 #define uft_tracepoint_enabled(id) __builtin_expect(uft__gate_##id != 0, 0)
 
 /* The call site of a one-liner: the compile-time format check, the gate, and
@@ -179,10 +286,23 @@ uft__check_format(const char *fmt __attribute__((unused)), ...)
 		}                                                                                  \
 	} while (0)
 
+/**
+ * uft_tracepoint() - record a UFT_TRACEPOINT() with arguments
+ * @id: the tracepoint's id
+ * @...: the arguments of its format (checked against it at compile time),
+ *       evaluated only while it is enabled
+ */
 #define uft_tracepoint(id, ...)                                                                    \
 	UFT__EMIT(uft__tp_##id, uft__gate_##id, uft__fmt_##id, ##__VA_ARGS__)
 
-/* A tracepoint in one line; its arguments are evaluated only while enabled. */
+/**
+ * UFT_TRACE() - a printf-style tracepoint in one line
+ * @system: the event's system (an identifier)
+ * @name: the event's name (an identifier)
+ * @fmt: the printf format; the event's fields come from it
+ * @...: its arguments (checked against @fmt at compile time), evaluated only
+ *       while the event is enabled
+ */
 #define UFT_TRACE(system, name, fmt, ...)                                                          \
 	do {                                                                                       \
 		static volatile uint16_t uft__gate;                                                \

@@ -3,8 +3,7 @@
 #include <string.h>
 
 #include "cmd/commands.h"
-
-#define UFT_VERSION "0.1.0"
+#include "uft/version.h" /* generated from VERSION */
 
 static void usage(FILE *f)
 {

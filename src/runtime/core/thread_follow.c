@@ -14,6 +14,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "runtime/core/interpose.h"
 #include "runtime/core/runtime.h"
 #include "runtime/tracefs/tracefs.h"
 #include "util/atomics.h"

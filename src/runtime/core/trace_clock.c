@@ -33,7 +33,7 @@ uint64_t uft_clock_read_slow(enum uft_clock c)
 	case UFT_CLOCK_GLOBAL:
 	case UFT_CLOCK_PERF:
 		if (uft_tsc.usable)
-			return uft_tsc_to_ns(__rdtsc());
+			return uft_tsc_to_ns(uft_arch_cycles());
 		return ts_of(CLOCK_MONOTONIC);
 	case UFT_CLOCK_COUNTER:
 		return atomic_fetch_add_explicit(&uft_counter_clock, 1, memory_order_relaxed);
@@ -49,7 +49,7 @@ uint64_t uft_clock_read_slow(enum uft_clock c)
 	case UFT_CLOCK_TAI:
 		return ts_of(CLOCK_TAI);
 	case UFT_CLOCK_X86_TSC:
-		return __rdtsc();
+		return uft_arch_cycles();
 	default:
 		return ts_of(CLOCK_MONOTONIC);
 	}
@@ -104,11 +104,11 @@ static bool tsc_from_perf(void)
 
 static void tsc_calibrate(void)
 {
-	uint64_t t0 = ts_of(CLOCK_MONOTONIC_RAW), c0 = __rdtsc();
+	uint64_t t0 = ts_of(CLOCK_MONOTONIC_RAW), c0 = uft_arch_cycles();
 	uint64_t t1, c1;
 	do {
 		t1 = ts_of(CLOCK_MONOTONIC_RAW);
-		c1 = __rdtsc();
+		c1 = uft_arch_cycles();
 	} while (t1 - t0 < 2000000ull);
 	/* ns = cycles * mult >> shift, shift chosen so mult keeps 32 bits of precision. */
 	uint32_t shift = 24;
@@ -119,7 +119,7 @@ static void tsc_calibrate(void)
 	}
 	uft_tsc.mult = (uint32_t)mult;
 	uft_tsc.shift = shift;
-	uint64_t mono = ts_of(CLOCK_MONOTONIC), now = __rdtsc();
+	uint64_t mono = ts_of(CLOCK_MONOTONIC), now = uft_arch_cycles();
 	uft_tsc.zero = 0;
 	uft_tsc.zero = mono - uft_tsc_to_ns(now);
 	uft_tsc.exact = false;

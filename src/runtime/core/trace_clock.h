@@ -6,8 +6,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <time.h>
-#include <x86intrin.h>
 
+#include "arch/arch.h"
 #include "wire/clocks.h"
 
 struct uft_tsc_conv {
@@ -32,7 +32,7 @@ static inline uint64_t uft_tsc_to_ns(uint64_t tsc)
 static inline uint64_t uft_clock_now(enum uft_clock c)
 {
 	if (__builtin_expect(c == UFT_CLOCK_LOCAL && uft_tsc.usable, 1))
-		return uft_tsc_to_ns(__rdtsc());
+		return uft_tsc_to_ns(uft_arch_cycles());
 	return uft_clock_read_slow(c);
 }
 

@@ -13,8 +13,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define UFT_FTRACE_SLED 5	 /* bytes: one call rel32 */
-#define UFT_FTRACE_MAX_OBJS 1024 /* loaded objects with sleds */
+#include "arch/arch.h"
+
+#define UFT_FTRACE_SLED UFT_ARCH_SLED /* bytes: one call */
+#define UFT_FTRACE_MAX_OBJS 1024      /* loaded objects with sleds */
 
 /* One sled. What the tracers want of it is one bit per buffer, written by the
  * tree under its lock and read by the hooks with relaxed loads. */
@@ -41,7 +43,7 @@ enum uft_ftrace_sled { UFT_SLED_NOP, UFT_SLED_CALL, UFT_SLED_STUB };
 
 /* Stubs: 16 bytes each after a 16-byte header on each 4 KiB page of an
  * object's stub area, the header holding the page's first site. */
-#define UFT_FTRACE_STUB 16
+#define UFT_FTRACE_STUB UFT_ARCH_STUB
 #define UFT_FTRACE_STUB_PAGE 4096
 #define UFT_FTRACE_STUBS_PER_PAGE (UFT_FTRACE_STUB_PAGE / UFT_FTRACE_STUB - 1)
 

@@ -57,7 +57,7 @@ uintptr_t uft_ftrace_graph_fast(uintptr_t in_stub, uintptr_t *slot)
 	/* Pushed after its record, as the general hook does. */
 	struct shadow *e = &st->e[st->top];
 	e->ret = *slot;
-	e->hook = in_stub + 5;
+	e->hook = uft_arch_stub_body_ret(in_stub);
 	e->slot = slot;
 	e->func = s->func;
 	e->t0 = uft_tsc_to_ns(rsv.ts);

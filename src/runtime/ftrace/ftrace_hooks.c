@@ -38,8 +38,6 @@ struct uft_ftrace_pids *uft_ftrace_no_pids[32];
 uint32_t uft_ftrace_max_depth;
 uint32_t uft_ftrace_graph_starts;
 
-extern void uft_ftrace_return(void);
-
 __thread uint32_t uft_ftrace_busy;
 __thread struct fstack *uft_ftrace_stack;
 
@@ -381,7 +379,8 @@ uintptr_t uft_ftrace_graph_entry(uintptr_t in_stub, uintptr_t *slot)
 	uft_ftrace_busy = 1;
 	atomic_signal_fence(memory_order_seq_cst);
 	struct fstack *st = thread_stack();
-	bool hooked = on_call(t, st, s, slot, in_stub + 5, __builtin_return_address(0));
+	bool hooked =
+	    on_call(t, st, s, slot, uft_arch_stub_body_ret(in_stub), __builtin_return_address(0));
 	atomic_signal_fence(memory_order_seq_cst);
 	uft_ftrace_busy = 0;
 	uft_ftrace_stop_point();

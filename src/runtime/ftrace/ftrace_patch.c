@@ -24,7 +24,6 @@
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <time.h>
-#include <ucontext.h>
 #include <unistd.h>
 
 #include "runtime/ftrace/ftrace.h"
@@ -77,12 +76,10 @@ static void stop_handler(int sig, siginfo_t *si, void *ucv)
 		errno = saved;
 		return;
 	}
-	ucontext_t *uc = ucv;
-	uintptr_t pc = (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
+	uintptr_t pc = uft_arch_context_pc(ucv);
 	for (size_t i = 0; i < nr_changes; i++)
 		if (pc > changes[i].addr && pc < changes[i].addr + UFT_FTRACE_SLED)
-			uc->uc_mcontext.gregs[REG_RIP] =
-			    (greg_t)(changes[i].addr + UFT_FTRACE_SLED);
+			uft_arch_set_context_pc(ucv, changes[i].addr + UFT_FTRACE_SLED);
 	stop_wait(s);
 	errno = saved;
 }
@@ -287,7 +284,7 @@ static int write_changes(void)
 		mprotect((void *)start, end - start, PROT_READ | PROT_EXEC);
 		i = j;
 	}
-	__builtin_ia32_mfence();
+	uft_arch_code_written();
 	return rc;
 }
 
@@ -347,12 +344,10 @@ int uft_ftrace_apply(bool sync, void (*stopped)(void *ctx), void *ctx)
 			if (ch->to == UFT_SLED_NOP) {
 				memcpy(ch->bytes, s->orig, UFT_FTRACE_SLED);
 			} else {
-				uintptr_t to =
-				    ch->to == UFT_SLED_STUB ? uft_ftrace_stub_of(o, s) : o->stub;
-				int32_t rel =
-				    (int32_t)((intptr_t)to - (intptr_t)(s->addr + UFT_FTRACE_SLED));
-				ch->bytes[0] = ch->to == UFT_SLED_STUB ? 0xe9 : 0xe8;
-				memcpy(ch->bytes + 1, &rel, 4);
+				bool stub = ch->to == UFT_SLED_STUB;
+				uft_arch_sled_branch(ch->bytes, s->addr,
+						     stub ? uft_ftrace_stub_of(o, s) : o->stub,
+						     stub);
 			}
 		}
 	}

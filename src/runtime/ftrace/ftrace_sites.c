@@ -18,10 +18,6 @@
 struct uft_ftrace_obj uft_ftrace_objs[UFT_FTRACE_MAX_OBJS];
 uint32_t uft_ftrace_nr_objs;
 
-extern void uft_ftrace_caller(void);
-extern void uft_ftrace_graph_caller(void);
-extern void uft_ftrace_return(void);
-
 struct elf_file {
 	const unsigned char *m;
 	size_t size;
@@ -131,13 +127,6 @@ static const struct fsym *function_of(const struct fsym *s, size_t n, uintptr_t 
 	return best;
 }
 
-static bool is_sled(const uint8_t *p)
-{
-	static const uint8_t nops[UFT_FTRACE_SLED] = {0x90, 0x90, 0x90, 0x90, 0x90};
-	return memcmp(p, nops, sizeof(nops)) == 0 ||
-	       (p[0] == 0x0f && p[1] == 0x1f && p[2] == 0x44 && p[3] == 0x00);
-}
-
 /* Whether addr lies in an executable segment of the object. */
 static bool in_text(const struct dl_phdr_info *info, uintptr_t addr)
 {
@@ -157,23 +146,8 @@ static int by_addr(const void *a, const void *b)
 	return x->addr < y->addr ? -1 : x->addr > y->addr;
 }
 
-/* An absolute jump through the 8 bytes after it: 14 bytes. */
-static void put_jump(uint8_t *c, uintptr_t target)
-{
-	const uint8_t jmp[6] = {0xff, 0x25, 0, 0, 0, 0}; /* jmp *0(%rip) */
-	memcpy(c, jmp, sizeof(jmp));
-	memcpy(c + 6, &target, sizeof(target));
-}
-
-/* A call or jump (op) at c to target, both within reach. */
-static void put_rel(uint8_t *c, uint8_t op, uintptr_t target)
-{
-	int32_t rel = (int32_t)((intptr_t)target - (intptr_t)(c + 5));
-	c[0] = op;
-	memcpy(c + 1, &rel, sizeof(rel));
-}
-
-enum { THUNK_CALLER = 0, THUNK_GRAPH = 16, THUNK_RETURN = 32 };
+/* The first page of a stub area: the jumps to the trampolines. */
+enum { THUNK_CALLER = 0, THUNK_GRAPH = UFT_ARCH_THUNK, THUNK_RETURN = 2 * UFT_ARCH_THUNK };
 
 uintptr_t uft_ftrace_stub_of(const struct uft_ftrace_obj *o, const struct uft_ftrace_site *s)
 {
@@ -204,9 +178,9 @@ static int place_stubs(uintptr_t at, struct uft_ftrace_site *sites, size_t nr)
 		return -1;
 	}
 	uint8_t *c = p;
-	put_jump(c + THUNK_CALLER, (uintptr_t)uft_ftrace_caller);
-	put_jump(c + THUNK_GRAPH, (uintptr_t)uft_ftrace_graph_caller);
-	put_jump(c + THUNK_RETURN, (uintptr_t)uft_ftrace_return);
+	uft_arch_put_thunk(c + THUNK_CALLER, (uintptr_t)uft_ftrace_caller);
+	uft_arch_put_thunk(c + THUNK_GRAPH, (uintptr_t)uft_ftrace_graph_caller);
+	uft_arch_put_thunk(c + THUNK_RETURN, (uintptr_t)uft_ftrace_return);
 	for (size_t k = 0; k < nr; k++) {
 		size_t j = k % UFT_FTRACE_STUBS_PER_PAGE;
 		uint8_t *page = c + UFT_FTRACE_STUB_PAGE * (1 + k / UFT_FTRACE_STUBS_PER_PAGE);
@@ -214,11 +188,8 @@ static int place_stubs(uintptr_t at, struct uft_ftrace_site *sites, size_t nr)
 			struct uft_ftrace_site *first = &sites[k];
 			memcpy(page, &first, sizeof(first));
 		}
-		uint8_t *st = page + (j + 1) * UFT_FTRACE_STUB;
-		put_rel(st, 0xe8, at + THUNK_GRAPH);
-		put_rel(st + 5, 0xe8, sites[k].addr + UFT_FTRACE_SLED);
-		put_rel(st + 10, 0xe9, at + THUNK_RETURN);
-		st[15] = 0xcc;
+		uft_arch_put_stub(page + (j + 1) * UFT_FTRACE_STUB, at + THUNK_GRAPH,
+				  sites[k].addr + UFT_FTRACE_SLED, at + THUNK_RETURN);
 	}
 	if (mprotect(p, size, PROT_READ | PROT_EXEC) != 0) {
 		munmap(p, size);
@@ -230,7 +201,7 @@ static int place_stubs(uintptr_t at, struct uft_ftrace_site *sites, size_t nr)
 /* Whether every sled in [lo, hi] reaches all of [at, at + size). */
 static bool in_reach(uintptr_t at, size_t size, uintptr_t lo, uintptr_t hi)
 {
-	const uintptr_t reach = 0x7fff0000u;
+	const uintptr_t reach = UFT_ARCH_REACH;
 	uintptr_t up = at + size > lo ? at + size - lo : 0; /* lowest sled to the end */
 	uintptr_t down = hi > at ? hi - at : 0;		    /* highest sled to the start */
 	return up < reach && down < reach;
@@ -259,8 +230,8 @@ static uintptr_t nearest_gap(uintptr_t lo, uintptr_t hi, size_t size)
 		if (more && sscanf(line, "%lx-%lx", &start, &end) != 2)
 			continue;
 		if (!more)
-			start = 0x7ffffffff000ul; /* the top of user space */
-		if (start >= prev_end + size) {	  /* a gap [prev_end, start) that fits */
+			start = UFT_ARCH_USER_TOP;
+		if (start >= prev_end + size) { /* a gap [prev_end, start) that fits */
 			uintptr_t cand = start - size <= lo ? start - size : prev_end;
 			if (in_reach(cand, size, lo, hi)) {
 				uintptr_t d = distance(cand, lo, hi);
@@ -333,12 +304,11 @@ static int add_object(struct dl_phdr_info *info)
 			uintptr_t a = e[k];
 			if (!a || !in_text(info, a))
 				continue;
-			/* clang's -fsanitize=function puts a short jump over its
-			 * signature data before the sled. */
-			const uint8_t *p = (const uint8_t *)a;
-			if (p[0] == 0xeb && p[1] <= 16 && in_text(info, a + 2 + p[1]))
-				a += 2u + p[1];
-			if (!is_sled((const uint8_t *)a))
+			/* e.g. clang's -fsanitize=function data before the sled */
+			unsigned skip = uft_arch_sled_skip((const uint8_t *)a);
+			if (skip && in_text(info, a + skip))
+				a += skip;
+			if (!uft_arch_is_sled((const uint8_t *)a))
 				continue;
 			const struct fsym *s = function_of(syms, nsyms, a - info->dlpi_addr);
 			if (!s || a - info->dlpi_addr - s->value > 16)
@@ -423,8 +393,8 @@ static bool reloaded(const struct uft_ftrace_obj *o)
 {
 	for (uint32_t k = 0; k < o->nr; k++)
 		if (o->sites[k].patched)
-			return *(const uint8_t *)o->sites[k].addr !=
-			       (o->sites[k].patched == UFT_SLED_STUB ? 0xe9 : 0xe8);
+			return !uft_arch_sled_is_branch((const uint8_t *)o->sites[k].addr,
+							o->sites[k].patched == UFT_SLED_STUB);
 	return false;
 }
 

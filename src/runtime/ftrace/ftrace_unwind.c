@@ -9,6 +9,7 @@
 #include <dlfcn.h>
 #include <stdlib.h>
 
+#include "runtime/core/interpose.h"
 #include "runtime/ftrace/ftrace.h"
 
 struct _Unwind_Exception;

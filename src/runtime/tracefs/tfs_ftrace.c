@@ -12,6 +12,7 @@
 #include "engine/trigger/ftrace_filter.h"
 #include "util/glob.h"
 #include "wire/ring_reader.h"
+#include "runtime/core/interpose.h"
 #include "runtime/ftrace/ftrace.h"
 #include "runtime/ftrace/ftrace_shadow.h"
 #include "runtime/core/registry.h"

@@ -17,9 +17,7 @@
 #include "runtime/core/synth_live.h"
 #include <uft/event.h>
 
-#ifndef UFT_VERSION
-#define UFT_VERSION "0.1"
-#endif
+#include "uft/version.h" /* generated from VERSION */
 
 /* ---- comms ---- */
 

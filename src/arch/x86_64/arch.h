@@ -1,0 +1,34 @@
+/* x86-64: the inline part of src/arch/arch.h (include that one). */
+#ifndef UFT_ARCH_X86_64_ARCH_H
+#define UFT_ARCH_X86_64_ARCH_H
+
+#include <stdint.h>
+#include <x86intrin.h>
+
+#define UFT_ARCH_SLED 5			   /* call or jmp rel32 */
+#define UFT_ARCH_STUB 16		   /* three rel32 branches and an int3 */
+#define UFT_ARCH_THUNK 16		   /* jmp *0(%rip) and the address, padded */
+#define UFT_ARCH_REACH 0x7fff0000u	   /* rel32, with a margin */
+#define UFT_ARCH_USER_TOP 0x7ffffffff000ul /* 47-bit user space */
+
+static inline __attribute__((always_inline)) uint64_t uft_arch_cycles(void)
+{
+	return __rdtsc();
+}
+
+/* A stub is call GRAPH; call BODY; jmp RETURN: the body's call returns one
+ * rel32 call after the first one. */
+static inline __attribute__((always_inline)) uintptr_t uft_arch_stub_body_ret(uintptr_t in_stub)
+{
+	return in_stub + 5;
+}
+
+/* The stores of new code complete before anything after; each stopped
+ * thread then serializes by returning from the stop signal's handler,
+ * which is what cross-modified code needs on x86. */
+static inline __attribute__((always_inline)) void uft_arch_code_written(void)
+{
+	__builtin_ia32_mfence();
+}
+
+#endif
