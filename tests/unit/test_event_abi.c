@@ -1,7 +1,8 @@
 /* The event descriptor's binary layout: a descriptor built with the current
  * header registers and records; one of a smaller (older) layout or with a
  * wrong magic is refused with a message and not registered; one of a larger
- * (newer) layout is registered, its unknown tail ignored. */
+ * (newer) layout is registered, its unknown tail ignored. The runtime never
+ * writes into a descriptor: what it derives lives behind the state. */
 #define _GNU_SOURCE
 #include <setjmp.h>
 #include <stdarg.h>
@@ -9,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -251,6 +253,51 @@ static void test_larger_layout_accepted(void **state)
 	assert_int_equal(uft_event_id(&big.ev), 0);
 }
 
+/* A one-liner's descriptor in read-only memory: registering it, recording
+ * through it and unregistering it write nothing into it (the layout parsed
+ * from its format lives in the runtime's view). */
+static void test_descriptor_read_only(void **state)
+{
+	(void)state;
+	static volatile uint16_t gate;
+	static struct uft_event_state st;
+	const struct uft_event init = {
+	    .size = sizeof(struct uft_event),
+	    .magic = UFT_EVENT_MAGIC,
+	    .state = &st,
+	    .gate = &gate,
+	    .system = "tabi",
+	    .name = "rodesc",
+	    .style = UFT_STYLE_PRINTF,
+	    .printf_fmt = "x=%d",
+	    .file = __FILE__,
+	    .line = __LINE__,
+	};
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	struct uft_event *ro =
+	    mmap(NULL, page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	assert_true(ro != MAP_FAILED);
+	memcpy(ro, &init, sizeof(init));
+	assert_int_equal(mprotect(ro, page, PROT_READ), 0);
+
+	struct section s = {{ro}};
+	assert_string_equal(stderr_of(register_one, &s), "");
+	uint16_t id = uft_event_id(ro);
+	assert_int_not_equal(id, 0);
+	assert_null(ro->fields); /* the layout is not written back */
+	assert_int_equal(uft_set_event("tabi:rodesc", 1), 1);
+	const uint64_t args[] = {7};
+	uft__trace_printf(ro, args, 1);
+	uft_set_event("tabi:rodesc", 0);
+	struct rec1 r = {.id = id};
+	drain_own_rings(NULL, 0, grab1, &r);
+	assert_int_equal(r.n, 1);
+	assert_int_equal(r.x, 7);
+	unregister_one(&s);
+	assert_null(uft_find_event("tabi", "rodesc"));
+	munmap(ro, page);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -258,6 +305,7 @@ int main(void)
 	    cmocka_unit_test(test_smaller_layout_refused),
 	    cmocka_unit_test(test_wrong_magic_refused),
 	    cmocka_unit_test(test_larger_layout_accepted),
+	    cmocka_unit_test(test_descriptor_read_only),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

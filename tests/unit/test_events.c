@@ -25,18 +25,30 @@ void tev_calls_inline(int k);
 void tev_calls_outline(int k);
 
 #include "engine/format/format.h"
+#include "runtime/core/registry.h"
 #include "runtime/core/runtime.h"
 #include "own_rings.h"
 
+struct format_query {
+	const char *sys, *name;
+	char *text;
+};
+
+static int find_format(void *ctx, const struct uft_reg_view *v)
+{
+	struct format_query *q = ctx;
+	if (strcmp(v->system, q->sys) || strcmp(v->name, q->name))
+		return 0;
+	q->text = strndup(v->format, v->format_len);
+	return 1;
+}
+
+/* The format text the registry publishes (the tree's events/SYS/EV/format). */
 static char *format_of(const char *sys, const char *name)
 {
-	struct uft_event *ev = uft_find_event(sys, name);
-	if (!ev)
-		return NULL;
-	int n = uft_format_text(ev, uft_event_id(ev), NULL, 0);
-	char *buf = malloc((size_t)n + 1);
-	uft_format_text(ev, uft_event_id(ev), buf, (size_t)n + 1);
-	return buf;
+	struct format_query q = {sys, name, NULL};
+	uft_registry_visit(find_format, &q);
+	return q.text;
 }
 
 static const char common_fields[] =

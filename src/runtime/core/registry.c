@@ -89,6 +89,11 @@ static struct uft_event_priv *desc_priv(const struct uft_event *d)
 	return d->state->priv;
 }
 
+const struct uft_event *reg_view(const struct uft_event *d)
+{
+	return &desc_priv(d)->view;
+}
+
 /* Publishes where the event's records go: one target per buffer it is
  * enabled in (soft mode included), with that buffer's filter, soft-disable
  * flag and triggers. */
@@ -206,6 +211,12 @@ static int attach_state(struct uft_event *d)
 		return -1;
 	}
 	p->own_state = own;
+	/* The runtime's own descriptors are built with this header, whatever
+	 * their size member says. */
+	size_t n = d->size && d->size < sizeof(p->view) ? d->size : sizeof(p->view);
+	memcpy(&p->view, d, n);
+	p->view.size = sizeof(p->view);
+	p->view.state = d->state;
 	__atomic_store_n(&d->state->priv, p, __ATOMIC_RELEASE);
 	return 0;
 }
@@ -222,10 +233,11 @@ static void detach_state(struct uft_event *d)
 	reg_retire(p);
 }
 
-/* Fills in what a printf-style descriptor derives from its format string. */
+/* Fills in the view of a printf-style descriptor from its format string. */
 static int prepare_printf(struct uft_event *d)
 {
-	if (desc_priv(d)->layout)
+	struct uft_event_priv *p = desc_priv(d);
+	if (p->layout)
 		return 0;
 	struct uft_printf_layout *l = calloc(1, sizeof(*l));
 	char err[256];
@@ -237,17 +249,18 @@ static int prepare_printf(struct uft_event *d)
 		free(l);
 		return -1;
 	}
-	d->fields = l->fields;
-	d->nr_fields = l->nr_args;
-	d->fixed_size = l->fixed_size;
-	d->print_fmt = l->print_fmt;
-	d->nr_args = l->nr_args;
-	desc_priv(d)->layout = l;
+	p->view.fields = l->fields;
+	p->view.nr_fields = l->nr_args;
+	p->view.fixed_size = l->fixed_size;
+	p->view.print_fmt = l->print_fmt;
+	p->view.nr_args = l->nr_args;
+	p->layout = l;
 	return 0;
 }
 
-static char *make_format(struct uft_event *d, uint16_t id, uint32_t *len)
+static char *make_format(const struct uft_event *d, uint16_t id, uint32_t *len)
 {
+	d = reg_view(d);
 	int n = uft_format_text(d, id, NULL, 0);
 	if (n < 0)
 		return NULL;
@@ -281,8 +294,9 @@ static void register_desc_id(struct uft_event *d, uint16_t fixed_id)
 		return;
 	if (d->style == UFT_STYLE_PRINTF && prepare_printf(d) != 0)
 		return;
-	if (d->style == UFT_STYLE_STRUCT && d->fields_fn && !d->fields)
-		d->fields = d->fields_fn(&d->nr_fields);
+	struct uft_event *v = &desc_priv(d)->view;
+	if (v->style == UFT_STYLE_STRUCT && v->fields_fn && !v->fields)
+		v->fields = v->fields_fn(&v->nr_fields);
 
 	struct reg_event *e = reg_find_event(d->system, d->name);
 	if (e) {
@@ -421,8 +435,8 @@ static void unregister_desc(struct uft_event *d)
 				uft_printf_layout_free(p->layout);
 				free(p->layout);
 				p->layout = NULL;
-				d->fields = NULL;
-				d->print_fmt = NULL;
+				p->view.fields = NULL;
+				p->view.print_fmt = NULL;
 			}
 			detach_state(d);
 			return;
@@ -538,8 +552,15 @@ int uft_registry_visit(uft_reg_visit_fn fn, void *ctx)
 		struct reg_event *e = &reg_events[i];
 		if (!e->live)
 			continue;
-		struct uft_reg_view v = {e->system,  e->name,	  e->id, e->format, e->format_len,
-					 e->on_mask, e->descs[0], 0,	 0};
+		struct uft_reg_view v = {e->system,
+					 e->name,
+					 e->id,
+					 e->format,
+					 e->format_len,
+					 e->on_mask,
+					 reg_view(e->descs[0]),
+					 0,
+					 0};
 		for (uint32_t b = 0; b < UFT_MAX_BUFFERS; b++) {
 			if (!e->sm_ref[b])
 				continue;
@@ -566,7 +587,7 @@ const struct uft_print_fmt *uft_registry_print_fmt(uint16_t id, const char **sys
 		*system = e->system;
 		*name = e->name;
 		if (!e->pf && !e->pf_failed && e->nr_descs) {
-			const struct uft_event *d = e->descs[0];
+			const struct uft_event *d = reg_view(e->descs[0]);
 			char err[256];
 			if (uft_print_fmt_compile(d->print_fmt, d->fields, d->nr_fields, &e->pf,
 						  err, sizeof(err)) != 0)

@@ -63,7 +63,7 @@ static bool wanted(const struct reg_event *e)
 static int install_filter(struct reg_event *e, uint32_t buffer, const char *expr,
 			  struct uft_filter_error *fe)
 {
-	struct uft_event *d = e->descs[0];
+	const struct uft_event *d = reg_view(e->descs[0]);
 	struct uft_filter *f = NULL;
 	int rc = uft_filter_compile(expr, d->fields, d->nr_fields, &f, fe);
 	if (rc < 0)
@@ -313,7 +313,7 @@ int uft_registry_filter_set_in(uint32_t buffer, const char *system, const char *
 		goto out;
 	}
 	if (expr) {
-		struct uft_event *d = e->descs[0];
+		const struct uft_event *d = reg_view(e->descs[0]);
 		rc = uft_filter_compile(expr, d->fields, d->nr_fields, &f, fe);
 		if (rc < 0) {
 			rc = rc == -ENOMEM ? -ENOMEM : -EINVAL;

@@ -298,8 +298,8 @@ static int hist_cmd_locked(uint32_t buffer, struct reg_event *e, const char *cmd
 	struct uft_hist_event ev = {
 	    .system = e->system,
 	    .name = e->name,
-	    .fields = e->descs[0]->fields,
-	    .nr_fields = e->descs[0]->nr_fields,
+	    .fields = reg_view(e->descs[0])->fields,
+	    .nr_fields = reg_view(e->descs[0])->nr_fields,
 	    .raw_clock = !uft_clock_is_ns(bf->clock),
 	};
 	const struct uft_hist_env env = {

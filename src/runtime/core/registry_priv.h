@@ -52,6 +52,11 @@ extern uint32_t reg_nr_events;
 
 /* The live event SYS:NAME, or NULL. */
 struct reg_event *reg_find_event(const char *sys, const char *name);
+
+/* A registered descriptor as the runtime reads it (struct uft_event_priv's
+ * view): fields, print fmt and layout resolved, nothing past the definer's
+ * size. */
+const struct uft_event *reg_view(const struct uft_event *d);
 /* Keeps p (a filter, target or trigger list a writer may still read)
  * instead of freeing it. */
 void reg_retire(const void *p);

@@ -258,7 +258,7 @@ int uft_registry_trigger_add(uint32_t buffer, const char *system, const char *na
 			goto out;
 	}
 	if (sp->filter) {
-		struct uft_event *d = e->descs[0];
+		const struct uft_event *d = reg_view(e->descs[0]);
 		rc = uft_filter_compile(sp->filter, d->fields, d->nr_fields, &f, fe);
 		if (rc == UFT_FILTER_CLEAR) {
 			/* The filter file's "0"; here a field that does not exist. */

@@ -85,6 +85,11 @@ struct uft_event_priv {
 	const struct uft_targets *volatile targets; /* where records go; NULL: nowhere */
 	struct uft_printf_layout *layout;	    /* UFT_TRACE: parsed from the format */
 	bool own_state;				    /* the registry allocated the state */
+	/* The descriptor as this runtime reads it: the definer's bytes, zeros
+	 * past its size, and what the runtime derives (a UFT_EVENT's fields
+	 * from fields_fn, a UFT_TRACE's layout from its format). The runtime
+	 * never writes into the definer's descriptor. */
+	struct uft_event view;
 };
 
 /* The target list a writer follows for ev, NULL while it goes nowhere. */
