@@ -1,11 +1,11 @@
 /* The only bench file that sees libuft's internal layout. */
-#include <stdatomic.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "runtime/core/runtime.h"
 #include "runtime/tracefs/tracefs.h"
 #include "uft_stats.h"
+#include "util/atomics.h"
 
 void bench_uft_counts(uint64_t *committed, uint64_t *dropped)
 {
@@ -20,8 +20,8 @@ int bench_uft_wait_drained(unsigned timeout_ms)
 	if (!r)
 		return -1;
 	for (unsigned waited = 0; waited < timeout_ms; waited++) {
-		uint64_t p = atomic_load_explicit(&r->produced, memory_order_acquire);
-		if (atomic_load_explicit(&r->consumed, memory_order_acquire) >= p)
+		uint64_t p = smp_load_acquire(&r->produced);
+		if (smp_load_acquire(&r->consumed) >= p)
 			return 0;
 		usleep(1000);
 	}

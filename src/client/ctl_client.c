@@ -3,7 +3,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <pthread.h>
-#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -13,12 +12,13 @@
 #include "wire/ctl_proto.h"
 #include "wire/ctl_rundir.h"
 #include "client/ctl_client.h"
+#include "util/atomics.h"
 
 struct uft_ctl_conn {
 	int fd;
 	pthread_mutex_t call_lock; /* one call at a time */
 	pthread_mutex_t send_lock; /* whole messages on the socket */
-	_Atomic uint32_t pending;  /* id of the call awaiting its reply, 0 if none */
+	uint32_t pending;	   /* id of the call awaiting its reply, 0 if none */
 	uint32_t next_id;
 	bool broken;
 	bool intr_sent;
@@ -49,7 +49,7 @@ static void send_interrupt(struct uft_ctl_conn *c, uint32_t id)
 
 void uft_ctl_interrupt(struct uft_ctl_conn *c)
 {
-	uint32_t id = atomic_load(&c->pending);
+	uint32_t id = uft_load_seq_cst(&c->pending);
 	if (id)
 		send_interrupt(c, id);
 }
@@ -60,7 +60,7 @@ static void on_eintr(void *arg)
 	struct uft_ctl_conn *c = arg;
 	if (c->intr_flag && *c->intr_flag && !c->intr_sent) {
 		c->intr_sent = true;
-		send_interrupt(c, atomic_load(&c->pending));
+		send_interrupt(c, uft_load_seq_cst(&c->pending));
 	}
 }
 
@@ -76,7 +76,7 @@ static int call(struct uft_ctl_conn *c, struct uft_ctl_req *r)
 	if (!n)
 		return -EINVAL;
 	c->intr_sent = false;
-	atomic_store(&c->pending, r->id);
+	uft_store_seq_cst(&c->pending, r->id);
 	int rc = send_locked(c, c->out, n);
 	if (rc == 0 && c->intr_flag && *c->intr_flag)
 		on_eintr(c);
@@ -91,7 +91,7 @@ static int call(struct uft_ctl_conn *c, struct uft_ctl_req *r)
 	bool id_ok = c->rep.id == r->id || (r->op == UFT_CTL_HELLO && c->rep.id == 0);
 	if (rc == 0 && (!id_ok || c->rep.op != r->op))
 		rc = -EPROTO;
-	atomic_store(&c->pending, 0);
+	uft_store_seq_cst(&c->pending, 0);
 	if (rc < 0) {
 		c->broken = true;
 		return rc == -EPIPE ? -ECONNRESET : rc;

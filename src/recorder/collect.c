@@ -2,7 +2,6 @@
 #include "recorder/collect.h"
 
 #include <errno.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +15,7 @@
 #include "engine/filter/event_spec.h"
 #include "recorder/proc_syms.h"
 #include "tracedat/tracedat.h"
+#include "util/atomics.h"
 #include <uft/event.h>
 
 void collect_init(struct collect *c)
@@ -185,7 +185,7 @@ static uint16_t global_id(struct collect *c, const char *system, const char *tex
 static void import_formats(struct collect *c, struct collect_proc *p)
 {
 	struct uft_shm_header *h = p->hdr;
-	uint64_t len = atomic_load_explicit(&h->formats_len, memory_order_acquire);
+	uint64_t len = smp_load_acquire(&h->formats_len);
 	if (len > h->formats_cap)
 		len = h->formats_cap;
 	while (p->formats_seen + sizeof(struct uft_format_rec) <= len) {
@@ -284,7 +284,7 @@ static void account_ring(struct collect *c, struct uft_ring *r, struct collect_r
 	uint64_t got = cr->cur.delivered;
 	c->totals.written += written;
 	c->totals.overrun += written > got ? written - got : 0;
-	uint64_t dropped = atomic_load(&r->dropped), lost = atomic_load(&r->lost);
+	uint64_t dropped = uft_load_seq_cst(&r->dropped), lost = uft_load_seq_cst(&r->lost);
 	c->totals.dropped += dropped;
 	c->totals.lost += lost;
 	struct collect_cpu *s = cpu_stream(c, cr->cur.cpu);
@@ -304,7 +304,7 @@ void collect_drain(struct collect *c, struct collect_proc *p, bool final)
 	if (c->syms)
 		proc_syms_scan(c->syms, p->pid);
 	import_formats(c, p);
-	uint32_t n = atomic_load_explicit(&h->nr_rings, memory_order_acquire);
+	uint32_t n = smp_load_acquire(&h->nr_rings);
 	if (n > UFT_SHM_MAX_RINGS)
 		n = UFT_SHM_MAX_RINGS;
 	if (n > p->nr_rings) {
@@ -319,14 +319,14 @@ void collect_drain(struct collect *c, struct collect_proc *p, bool final)
 	for (uint32_t i = 0; i < p->nr_rings; i++) {
 		struct collect_ring *cr = &p->rings[i];
 		if (!cr->off) {
-			cr->off = atomic_load_explicit(&h->ring_off[i], memory_order_acquire);
+			cr->off = smp_load_acquire(&h->ring_off[i]);
 			if (!cr->off || cr->off + sizeof(struct uft_ring) > h->size)
 				continue;
 		}
 		struct uft_ring *r = (struct uft_ring *)((char *)h + cr->off);
 		if (r->magic != UFT_RING_MAGIC || cr->off + r->total_size > h->size)
 			continue;
-		uint32_t state = atomic_load_explicit(&r->state, memory_order_acquire);
+		uint32_t state = smp_load_acquire(&r->state);
 		if (state == UFT_RING_FREE || state == UFT_RING_INIT)
 			continue;
 		if (r->buffer != 0) /* an instance's: not recorded */
@@ -345,7 +345,7 @@ void collect_drain(struct collect *c, struct collect_proc *p, bool final)
 			/* Its thread is gone and it is empty: hand it back for reuse. */
 			account_ring(c, r, cr);
 			uint32_t st = UFT_RING_EXITED;
-			atomic_compare_exchange_strong(&r->state, &st, UFT_RING_FREE);
+			uft_try_cmpxchg(&r->state, &st, UFT_RING_FREE);
 			cr->retired = true;
 		} else if (final && !cr->retired) {
 			account_ring(c, r, cr);

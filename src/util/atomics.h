@@ -1,16 +1,17 @@
 /* The one atomics vocabulary of uft, with the kernel's names where it has
  * them, so that each ordering can be found with grep (a release store and
  * the acquire load it pairs with). Built on the GCC __atomic builtins, which
- * work on plain integers and pointers: new shared fields need no _Atomic.
- * Every macro also accepts an _Atomic object (the cast below drops the
- * qualifier: same size and representation for lock-free types), so fields
- * still read elsewhere with <stdatomic.h> can keep it until those go.
+ * work on plain integers and pointers: shared fields need no _Atomic, and
+ * no shared field is accessed any other way (the public fast-path headers in
+ * include/uft/, which cannot include this one, excepted). Every macro still
+ * accepts an _Atomic object (the cast below drops the qualifier: same size and
+ * representation for lock-free types).
  *
  *   READ_ONCE / WRITE_ONCE          relaxed; a single, untorn access
  *   smp_load_acquire / smp_store_release
  *   uft_load_seq_cst / uft_store_seq_cst
  *   uft_xchg, uft_cmpxchg, uft_try_cmpxchg*   read-modify-write
- *   uft_fetch_add, uft_add_return*, uft_sub_return*, uft_or/and_relaxed
+ *   uft_fetch_<op>[_<order>], uft_<op>_return[_<order>], uft_or/and_relaxed
  *   smp_mb, uft_fence_acquire, uft_fence_release   thread fences
  *   barrier                          compiler-only: against signal handlers
  *
@@ -44,6 +45,11 @@
 	uft__try_cmpxchg(p, old, new, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)
 #define uft_try_cmpxchg_release(p, old, new)                                                       \
 	uft__try_cmpxchg(p, old, new, __ATOMIC_RELEASE, __ATOMIC_RELAXED)
+#define uft_try_cmpxchg_acquire(p, old, new)                                                       \
+	uft__try_cmpxchg(p, old, new, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)
+/* Acquire and release on success, acquire on failure. */
+#define uft_try_cmpxchg_acq_rel(p, old, new)                                                       \
+	uft__try_cmpxchg(p, old, new, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)
 #define uft_try_cmpxchg_relaxed(p, old, new)                                                       \
 	uft__try_cmpxchg(p, old, new, __ATOMIC_RELAXED, __ATOMIC_RELAXED)
 
@@ -60,6 +66,13 @@
 #define uft_add_return(p, v) __atomic_add_fetch(uft__unqual(p), (v), __ATOMIC_SEQ_CST)
 #define uft_add_return_acq_rel(p, v) __atomic_add_fetch(uft__unqual(p), (v), __ATOMIC_ACQ_REL)
 #define uft_sub_return_acq_rel(p, v) __atomic_sub_fetch(uft__unqual(p), (v), __ATOMIC_ACQ_REL)
+#define uft_fetch_add_relaxed(p, v) __atomic_fetch_add(uft__unqual(p), (v), __ATOMIC_RELAXED)
+#define uft_fetch_add_release(p, v) __atomic_fetch_add(uft__unqual(p), (v), __ATOMIC_RELEASE)
+#define uft_fetch_sub_release(p, v) __atomic_fetch_sub(uft__unqual(p), (v), __ATOMIC_RELEASE)
+#define uft_fetch_or_release(p, v) __atomic_fetch_or(uft__unqual(p), (v), __ATOMIC_RELEASE)
+#define uft_fetch_and_acq_rel(p, v) __atomic_fetch_and(uft__unqual(p), (v), __ATOMIC_ACQ_REL)
+#define uft_add_return_relaxed(p, v) __atomic_add_fetch(uft__unqual(p), (v), __ATOMIC_RELAXED)
+#define uft_sub_return_relaxed(p, v) __atomic_sub_fetch(uft__unqual(p), (v), __ATOMIC_RELAXED)
 #define uft_or_relaxed(p, v) ((void)__atomic_or_fetch(uft__unqual(p), (v), __ATOMIC_RELAXED))
 #define uft_and_relaxed(p, v) ((void)__atomic_and_fetch(uft__unqual(p), (v), __ATOMIC_RELAXED))
 

@@ -40,12 +40,11 @@
  * Counters (entries between switches, dropped, lost, overrun, read_entries,
  * wake_pending) are statistics: single untorn accesses, no ordering. Page
  * contents are read as a seqlock: copied, then validated (ring_reader.c).
- * The _Atomic qualifiers stay while the writer side still uses <stdatomic.h>
- * on these fields; util/atomics.h accepts them as they are. */
+ * Every access to a shared field goes through util/atomics.h, whose names say
+ * its order. */
 #ifndef UFT_SHM_LAYOUT_H
 #define UFT_SHM_LAYOUT_H
 
-#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -111,7 +110,7 @@ struct uft_slot_meta {
 
 struct uft_ring {
 	uint32_t magic;
-	_Atomic uint32_t state;
+	uint32_t state;
 	int32_t tid;
 	int32_t pid;
 	uint32_t level;	   /* nesting level served */
@@ -122,16 +121,16 @@ struct uft_ring {
 	uint64_t total_size; /* hdr_size + nr_pages * UFT_SUBBUF_SIZE */
 
 	/* Written by the writer. */
-	_Atomic uint64_t produced; /* index of the page being written */
-	_Atomic uint64_t entries;  /* committed events, published at page switch and exit */
-	_Atomic uint64_t dropped;  /* discard mode: events refused because full */
-	_Atomic uint64_t lost;	   /* nesting too deep, record too large */
+	uint64_t produced; /* index of the page being written */
+	uint64_t entries;  /* committed events, published at page switch and exit */
+	uint64_t dropped;  /* discard mode: events refused because full */
+	uint64_t lost;	   /* nesting too deep, record too large */
 	/* Written by writer (overwrite) and consumer, with compare-and-swap. */
-	_Atomic uint64_t consumed; /* first page neither read nor overwritten */
+	uint64_t consumed; /* first page neither read nor overwritten */
 	/* Consumer-side. */
-	_Atomic uint64_t read_entries; /* events handed to a consumer */
-	_Atomic uint32_t wake_pending; /* writer asked for a wake-up, not yet served */
-	uint32_t generation;	       /* bumped each time the ring is reused by a new thread */
+	uint64_t read_entries; /* events handed to a consumer */
+	uint32_t wake_pending; /* writer asked for a wake-up, not yet served */
+	uint32_t generation;   /* bumped each time the ring is reused by a new thread */
 	/* Timestamps in this ring are raw TSC cycles when ts_raw is set; readers
 	 * hand them out as zero + (cycles * mult) >> shift nanoseconds. */
 	uint32_t ts_raw;
@@ -142,12 +141,12 @@ struct uft_ring {
 	uint32_t clock;	 /* enum uft_clock of the stamps */
 	/* Set by a reader that cleared the buffer: the page and data offset
 	 * before which nothing is shown any more. */
-	_Atomic uint64_t clear_page;
-	_Atomic uint32_t clear_off;
+	uint64_t clear_page;
+	uint32_t clear_off;
 	uint32_t pad2;
 	/* Events lost to overwriting (overwrite mode), counted by the writer as
 	 * it retires a page; overrun_base is the count at the last clear. */
-	_Atomic uint64_t overrun;
+	uint64_t overrun;
 	uint64_t overrun_base;
 	char reserved[256 - 176];
 	struct uft_slot_meta meta[];
@@ -175,13 +174,13 @@ struct uft_shm_header {
 	uint64_t size;	   /* bytes mapped */
 	uint64_t formats_off;
 	uint64_t formats_cap;
-	_Atomic uint64_t formats_len; /* bytes of complete format records */
+	uint64_t formats_len; /* bytes of complete format records */
 	uint64_t rings_off;
-	_Atomic uint64_t alloc_off; /* next free byte for rings */
-	_Atomic uint32_t nr_rings;  /* entries used in ring_off[] */
+	uint64_t alloc_off; /* next free byte for rings */
+	uint32_t nr_rings;  /* entries used in ring_off[] */
 	uint32_t pad;
 	char reserved[4096 - 80];
-	_Atomic uint64_t ring_off[UFT_SHM_MAX_RINGS]; /* 0 = slot unused */
+	uint64_t ring_off[UFT_SHM_MAX_RINGS]; /* 0 = slot unused */
 };
 
 _Static_assert(offsetof(struct uft_shm_header, ring_off) == 4096, "shm header layout");

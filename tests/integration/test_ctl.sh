@@ -52,11 +52,11 @@ fi
 # instances
 if ctl ls instances >/dev/null 2>&1; then
 	ctl mkdir instances/x || fail "mkdir instances/x"
-	ctl ls instances | grep -qx 'x/' || fail "instances/x not listed"
+	ctl ls instances | grep_q -x 'x/' || fail "instances/x not listed"
 	ctl mkdir instances/x 2>"$tmp/err"
 	grep -qx "uft: instances/x: File exists" "$tmp/err" || fail "second mkdir: $(cat "$tmp/err")"
 	ctl rmdir instances/x || fail "rmdir instances/x"
-	ctl ls instances | grep -qx 'x/' && fail "instances/x still listed"
+	ctl ls instances | grep_q -x 'x/' && fail "instances/x still listed"
 else
 	echo "no instances/ in the tree yet: mkdir/rmdir not tested"
 fi

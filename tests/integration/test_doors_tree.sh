@@ -61,7 +61,7 @@ session() {
 	sleep 0.3
 	rd trace | grep ' reply: ' >"$tmp/lines"
 	[ -s "$tmp/lines" ] || fail "no record passed the filter"
-	grep -v 'path=/api/users' "$tmp/lines" | grep -q . && fail "the filter let others through"
+	grep -v 'path=/api/users' "$tmp/lines" | grep_q . && fail "the filter let others through"
 
 	# A bad filter: EINVAL, the old filter stays, error_log has the kernel's lines
 	# (for an unknown field the caret stands one past the character after it).
@@ -98,16 +98,16 @@ session() {
 	wr buffer_size_kb 64 || fail "resize"
 	[ "$(rd buffer_size_kb)" = 64 ] || fail "size reads"
 	sleep 0.1
-	rd trace | grep -q ' reply: ' || fail "no events after the resize"
+	rd trace | grep_q ' reply: ' || fail "no events after the resize"
 	wr trace_clock bogus && fail "bogus clock accepted"
 	wr trace_clock mono || fail "clock"
-	rd trace_clock | grep -q '\[mono\]' || fail "clock reads"
+	rd trace_clock | grep_q '\[mono\]' || fail "clock reads"
 	wr trace_clock local || fail "clock back"
 	wr buffer_size_kb 1024 || fail "size back"
 
 	# Markers.
 	wr trace_marker "hello from $door" || fail "marker"
-	rd trace | grep -q "tracing_mark_write: hello from $door$" || fail "marker not in trace"
+	rd trace | grep_q "tracing_mark_write: hello from $door$" || fail "marker not in trace"
 
 	# An instance of its own.
 	"${door}_md" instances/d1 || fail "mkdir"
@@ -116,8 +116,8 @@ session() {
 	wr events/server/enable 0 || fail "top disable"
 	wr trace "" || fail "clear"
 	sleep 0.2
-	rd instances/d1/trace | grep -q ' reply: ' || fail "instance has no events"
-	rd trace | grep -q ' reply: ' && fail "top has events while disabled"
+	rd instances/d1/trace | grep_q ' reply: ' || fail "instance has no events"
+	rd trace | grep_q ' reply: ' && fail "top has events while disabled"
 	"${door}_rm" instances/d1 || fail "rmdir"
 	wr events/server/enable 0
 }

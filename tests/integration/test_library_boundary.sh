@@ -52,7 +52,7 @@ sed -nE 's/^UFT_EXPORT [^(]*[ *]([A-Za-z_][A-Za-z0-9_]*)\(.*/\1/p' src/runtime/c
 # Sanitizer builds export their runtime's interceptors too: only the uft
 # part is compared there.
 nm -D --defined-only "$real" | awk '$2 != "A" { print $3 }' >"$tmp/nm"
-if nm -D --undefined-only "$real" | grep -q ' __[at]san_'; then
+if nm -D --undefined-only "$real" | grep ' __[at]san_' >/dev/null; then
 	grep -E '^uft' "$tmp/nm" >"$tmp/nm.uft"
 	grep -E '^uft' "$tmp/api" >"$tmp/api.uft"
 	grep -vxFf "$tmp/api.uft" <(sed 's/@.*//' "$tmp/nm.uft") >"$tmp/extra" &&
@@ -73,7 +73,7 @@ while read -r s; do
 done <"$tmp/wrappers"
 
 # ---- one version ----
-"$UFT" --version | grep -qF "uft version $VERSION" ||
+"$UFT" --version | grep -F "uft version $VERSION" >/dev/null ||
 	fail "uft --version: $("$UFT" --version)"
 grep -qx "Version: $VERSION" "$LIB/pkgconfig/uft.pc" ||
 	fail "uft.pc: $(grep Version "$LIB/pkgconfig/uft.pc")"
@@ -127,7 +127,8 @@ int main(void)
 EOF
 cc=gcc
 sanflags=()
-if nm -D --undefined-only "$real" | grep -q ' __asan_'; then
+# (not `nm | grep -q`: under pipefail grep's early exit fails nm)
+if nm -D --undefined-only "$real" | grep ' __asan_' >/dev/null; then
 	cc=clang
 	sanflags=(-fsanitize=address,undefined)
 fi
@@ -135,7 +136,7 @@ command -v $cc >/dev/null || cc=cc
 $cc -std=gnu11 -O2 -Wall -Werror "${sanflags[@]}" -Iinclude -I"$tmp" -o "$tmp/bnd" "$tmp/bnd.c" \
 	-L"$LIB" -luft -Wl,-rpath,"$LIB" -lpthread -ldl 2>"$tmp/cc.err" ||
 	fail "building the program: $(cat "$tmp/cc.err")"
-readelf -d "$tmp/bnd" | grep -q "NEEDED.*\[libuft.so.$MAJOR\]" ||
+readelf -d "$tmp/bnd" | grep "NEEDED.*\[libuft.so.$MAJOR\]" >/dev/null ||
 	fail "the program does not need libuft.so.$MAJOR"
 "$UFT" record -o "$tmp/b.dat" -- "$tmp/bnd" >"$tmp/rec.out" 2>&1 ||
 	fail "uft record exited $?: $(cat "$tmp/rec.out")"

@@ -19,11 +19,11 @@ wait_events() {
 u start -p "$pid" -e server:reply -f 'bytes < 150' -b 256 -C mono -O noirq-info || fail "start"
 [ "$(u show -p "$pid" --tracing_on)" = 1 ] || fail "tracing_on after start"
 [ "$(u show -p "$pid" --buffer_size)" = 256 ] || fail "buffer size after start"
-u show -p "$pid" | grep -q '^#           TASK-PID     CPU#     TIMESTAMP  FUNCTION$' ||
+u show -p "$pid" | grep_q '^#           TASK-PID     CPU#     TIMESTAMP  FUNCTION$' ||
 	fail "irq-info not off"
-u ctl -p "$pid" cat trace_clock | grep -q '\[mono\]' || fail "clock not mono"
+u ctl -p "$pid" cat trace_clock | grep_q '\[mono\]' || fail "clock not mono"
 wait_events 3
-u show -p "$pid" | grep ' reply: ' | grep -v 'bytes=1[0-4][0-9]$' | grep -q . &&
+u show -p "$pid" | grep ' reply: ' | grep -v 'bytes=1[0-4][0-9]$' | grep_q . &&
 	fail "the filter let other events through"
 u stat -p "$pid" >"$tmp/stat" || fail "stat"
 grep -q '^   server$' "$tmp/stat" && grep -q '^      reply$' "$tmp/stat" || fail "stat events"
@@ -38,7 +38,7 @@ n1=$(u show -p "$pid" | grep -c ' reply: ')
 sleep 0.3
 n2=$(u show -p "$pid" | grep -c ' reply: ')
 [ "$n1" = "$n2" ] || fail "events recorded while stopped ($n1 -> $n2)"
-u stat -p "$pid" | grep -q '^Tracing is disabled$' || fail "stat after stop"
+u stat -p "$pid" | grep_q '^Tracing is disabled$' || fail "stat after stop"
 u restart -p "$pid" || fail "restart"
 wait_events $((n2 + 2))
 
@@ -68,7 +68,7 @@ u show -p "$pid" -B nosuch 2>"$tmp/err" && fail "show of a missing instance succ
 # An instance, then reset: events off, defaults back, instances gone.
 u ctl -p "$pid" mkdir instances/live || fail "mkdir"
 u start -p "$pid" -B live -e server || fail "start -B"
-u show -p "$pid" -B live --tracing_on | grep -qx 1 || fail "instance tracing_on"
+u show -p "$pid" -B live --tracing_on | grep_q -x 1 || fail "instance tracing_on"
 u ctl -p "$pid" write set_ftrace_filter main || fail "set_ftrace_filter"
 u ctl -p "$pid" write max_graph_depth 3 || fail "max_graph_depth"
 u reset -p "$pid" -B live || fail "reset -B"
@@ -78,7 +78,7 @@ u reset -p "$pid" || fail "reset"
 [ "$(u ctl -p "$pid" cat max_graph_depth)" = 0 ] || fail "max_graph_depth after reset"
 [ -z "$(u ctl -p "$pid" cat set_event)" ] || fail "events still enabled after reset"
 [ "$(u show -p "$pid" --buffer_size)" = 1024 ] || fail "buffer size after reset"
-u ctl -p "$pid" cat trace_clock | grep -q '\[local\]' || fail "clock after reset"
+u ctl -p "$pid" cat trace_clock | grep_q '\[local\]' || fail "clock after reset"
 [ -z "$(u ctl -p "$pid" ls instances)" ] || fail "instances left after reset"
 [ "$(u show -p "$pid" | grep -c ' reply: ')" = 0 ] || fail "trace not empty after reset"
 exit 0

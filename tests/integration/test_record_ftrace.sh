@@ -62,7 +62,7 @@ fi
 "$UFT" record -q -p function -l main -l 'work*' -o "$tmp/f.dat" -- "$DEMO" >/dev/null 2>"$tmp/f.err" ||
 	fail "uft record -p function: $(cat "$tmp/f.err")"
 "$UFT" report -i "$tmp/f.dat" >"$tmp/f.txt" || fail "uft report (function)"
-head -1 "$tmp/f.txt" | grep -q '^# tracer: function$' || fail "function header: $(head -1 "$tmp/f.txt")"
+head -1 "$tmp/f.txt" | grep_q '^# tracer: function$' || fail "function header: $(head -1 "$tmp/f.txt")"
 grep -q -E '\] \.\.\.\.\. +[0-9]+\.[0-9]{6}: main <-' "$tmp/f.txt" || fail "no 'main <-' line"
 grep -q -E ': worker <-' "$tmp/f.txt" || fail "no 'worker <-' line"
 
@@ -74,7 +74,7 @@ grep -q -E ': worker <-' "$tmp/f.txt" || fail "no 'worker <-' line"
 fns=$(grep -c -E ': worker <-' "$tmp/s.txt")
 stacks=$(grep -c -E '[0-9]: <stack trace>$' "$tmp/s.txt")
 [ "$fns" -gt 0 ] && [ "$fns" = "$stacks" ] || fail "$fns worker lines, $stacks stacks"
-grep -A1 -E ': <stack trace>$' "$tmp/s.txt" | grep -q '^ => worker$' || fail "no ' => worker' frame"
+grep -A1 -E ': <stack trace>$' "$tmp/s.txt" | grep_q '^ => worker$' || fail "no ' => worker' frame"
 if command -v trace-cmd >/dev/null; then
 	tc=$(trace-cmd report -i "$tmp/s.dat" 2>/dev/null | grep -c 'kernel_stack:') ||
 		fail "trace-cmd report (func-stack)"

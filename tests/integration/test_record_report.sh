@@ -41,7 +41,7 @@ grep -q '^total: 37 events written, 37 recorded, 0 overrun, 0 dropped' "$tmp/rec
 	fail "record summary: $(cat "$tmp/rec.out")"
 grep -q ' 2 processes$' "$tmp/rec.out" || fail "the forked child was not recorded"
 "$UFT" report -i "$tmp/all.dat" >"$tmp/all.txt" || fail "uft report exited $?"
-head -1 "$tmp/all.txt" | grep -qx '# tracer: nop' || fail "report header: $(head -1 "$tmp/all.txt")"
+head -1 "$tmp/all.txt" | grep_q -x '# tracer: nop' || fail "report header: $(head -1 "$tmp/all.txt")"
 grep -Eq "^# entries-in-buffer/entries-written: 37/37 +#P:$(getconf _NPROCESSORS_CONF)\$" \
 	"$tmp/all.txt" || fail "entries line: $(grep entries "$tmp/all.txt")"
 grep -q '^#           TASK-PID     CPU#  |||||  TIMESTAMP  FUNCTION$' "$tmp/all.txt" ||

@@ -67,18 +67,18 @@ u sqlhist -p "$pid" 'SELECT bytes FROM reply WHERE bytes > 10' >"$tmp/p.txt" || 
 echo "uft ctl -p $pid write -a events/server/reply/trigger 'hist:keys=bytes if bytes > 10'" |
 	cmp -s - "$tmp/p.txt" || fail "-p output: $(cat "$tmp/p.txt")"
 u sqlhist -p "$pid" -e 'SELECT bytes FROM reply WHERE bytes > 10' >/dev/null || fail "-e histogram"
-u ctl -p "$pid" cat events/server/reply/trigger | grep -q '^hist:keys=bytes:vals=hitcount:.* if bytes > 10 \[active\]$' ||
+u ctl -p "$pid" cat events/server/reply/trigger | grep_q '^hist:keys=bytes:vals=hitcount:.* if bytes > 10 \[active\]$' ||
 	fail "trigger not installed: $(u ctl -p "$pid" cat events/server/reply/trigger)"
 u sqlhist -p "$pid" -e -n gap 'SELECT e.n, (e.TIMESTAMP_USECS - s.TIMESTAMP_USECS) AS d
 	FROM reply AS s JOIN reply AS e ON s.common_pid = e.common_pid' >/dev/null 2>"$tmp/err"
 rc=$?
 [ $rc = 0 ] || fail "JOIN -e: exit $rc: $(cat "$tmp/err")"
-u ctl -p "$pid" cat dynamic_events | grep -q '^s:synthetic/gap' || fail "synthetic event missing"
+u ctl -p "$pid" cat dynamic_events | grep_q '^s:synthetic/gap' || fail "synthetic event missing"
 # The synthetic event, once enabled, is emitted by the end event's onmatch.
 u ctl -p "$pid" write events/synthetic/gap/enable 1 || fail "enable gap"
 for _ in $(seq 100); do
-	u show -p "$pid" | grep -q ' gap: n=[0-9]* d=0$' && break
+	u show -p "$pid" | grep_q ' gap: n=[0-9]* d=0$' && break
 	sleep 0.05
 done
-u show -p "$pid" | grep -q ' gap: n=[0-9]* d=0$' || fail "no gap events: $(u show -p "$pid" | tail -3)"
+u show -p "$pid" | grep_q ' gap: n=[0-9]* d=0$' || fail "no gap events: $(u show -p "$pid" | tail -3)"
 exit 0

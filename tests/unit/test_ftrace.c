@@ -30,6 +30,7 @@
 #include "runtime/tracefs/tracefs.h"
 #include "runtime/core/trigger_run.h"
 #include "tfs_helpers.h"
+#include "util/atomics.h"
 #include <uft/uft.h> /* its registration constructors are in this program */
 
 #define W (UFT_TFS_WRITE | UFT_TFS_TRUNC)  /* echo > */
@@ -42,7 +43,7 @@ static volatile unsigned sink;
 
 NOINLINE int ft_leaf(int x)
 {
-	__atomic_add_fetch(&sink, (unsigned)x, __ATOMIC_RELAXED);
+	uft_add_return_relaxed(&sink, (unsigned)x);
 	__asm__ volatile("" ::: "memory");
 	return x & 0xffff;
 }
@@ -68,7 +69,7 @@ NOINLINE void ft_jump_deep(int x)
 NOINLINE void ft_jump_mid(int x)
 {
 	ft_jump_deep(x);
-	__atomic_add_fetch(&sink, 1, __ATOMIC_RELAXED);
+	uft_add_return_relaxed(&sink, 1);
 }
 
 NOINLINE int ft_jumper(int x)
@@ -99,27 +100,27 @@ struct cs_big {
 NOINLINE long cs_many(int a, int b, int c, int d, int e, int f, int g, int h, double x, double y,
 		      struct cs_big s)
 {
-	__atomic_add_fetch(&sink, 1, __ATOMIC_RELAXED);
+	uft_add_return_relaxed(&sink, 1);
 	return a + 2 * b + 3 * c + 4 * d + 5 * e + 6 * f + 7 * g + 8 * h + (long)(x * 10) +
 	       (long)(y * 100) + s.a + s.b * 2 + s.c * 3 + s.d * 4;
 }
 
 NOINLINE struct cs_big cs_make(long v)
 {
-	__atomic_add_fetch(&sink, 1, __ATOMIC_RELAXED);
+	uft_add_return_relaxed(&sink, 1);
 	struct cs_big b = {v, v + 1, v + 2, v + 3};
 	return b;
 }
 
 NOINLINE double cs_half(double x)
 {
-	__atomic_add_fetch(&sink, 1, __ATOMIC_RELAXED);
+	uft_add_return_relaxed(&sink, 1);
 	return x / 2;
 }
 
 NOINLINE __int128 cs_wide(long v)
 {
-	__atomic_add_fetch(&sink, 1, __ATOMIC_RELAXED);
+	uft_add_return_relaxed(&sink, 1);
 	return ((__int128)v << 64) | (unsigned long)(v + 1);
 }
 
@@ -141,13 +142,13 @@ NOINLINE int cs_tail(int x)
 
 NOINLINE long double cs_ext(long double x)
 {
-	__atomic_add_fetch(&sink, 1, __ATOMIC_RELAXED);
+	uft_add_return_relaxed(&sink, 1);
 	return x * 3; /* in st(0) */
 }
 
 NOINLINE double complex cs_cplx(double complex z)
 {
-	__atomic_add_fetch(&sink, 1, __ATOMIC_RELAXED);
+	uft_add_return_relaxed(&sink, 1);
 	return z * I; /* in xmm0 and xmm1 */
 }
 
@@ -953,7 +954,7 @@ static size_t leaf_records(void)
 static void *waiting_thread(void *arg)
 {
 	volatile int *go = arg;
-	while (!__atomic_load_n(go, __ATOMIC_ACQUIRE))
+	while (!smp_load_acquire(go))
 		usleep(100);
 	return NULL;
 }
@@ -979,7 +980,7 @@ static void test_function_fork_last_exit(void **state)
 		snprintf(tid, sizeof(tid), "%.*s", (int)(strchr(pids, '\n') - pids), pids);
 	free(pids);
 	assert_int_equal(echo("set_ftrace_pid", tid, W), 0);
-	__atomic_store_n(&go, 1, __ATOMIC_RELEASE);
+	smp_store_release(&go, 1);
 	pthread_join(th, NULL);
 	expect_file("set_ftrace_pid", "");
 	assert_int_equal(leaf_records(), 0);
@@ -1010,7 +1011,7 @@ static void test_follow_while_tree_held(void **state)
 	char *pids = tfs_cat("set_ftrace_pid", &err);
 	assert_int_equal(count_lines(pids), 2);
 	free(pids);
-	__atomic_store_n(&go, 1, __ATOMIC_RELEASE);
+	smp_store_release(&go, 1);
 	pthread_join(th, NULL);
 	char want[40];
 	snprintf(want, sizeof(want), "%s\n", me);
@@ -1389,7 +1390,7 @@ static volatile int stop_workers;
 static void *worker(void *arg)
 {
 	long n = 0;
-	while (!__atomic_load_n(&stop_workers, __ATOMIC_RELAXED)) {
+	while (!READ_ONCE(stop_workers)) {
 		ft_top((int)n);
 		if ((++n & 63) == 0)
 			usleep(1); /* a point where sanitizers deliver signals */
@@ -1402,7 +1403,7 @@ static void test_switch_while_running(void **state)
 	reset();
 	big_rings();
 	pthread_t th[3];
-	__atomic_store_n(&stop_workers, 0, __ATOMIC_RELAXED);
+	WRITE_ONCE(stop_workers, 0);
 	for (int i = 0; i < 3; i++)
 		assert_int_equal(pthread_create(&th[i], NULL, worker, NULL), 0);
 	static const char *const seq[] = {"function", "function_graph", "nop", "function_graph",
@@ -1419,7 +1420,7 @@ static void test_switch_while_running(void **state)
 	assert_int_equal(echo("current_tracer", "function_graph", W), 0);
 	usleep(3000);
 	assert_int_equal(echo("tracing_on", "0", W), 0);
-	__atomic_store_n(&stop_workers, 1, __ATOMIC_RELAXED);
+	WRITE_ONCE(stop_workers, 1);
 	for (int i = 0; i < 3; i++)
 		pthread_join(th[i], NULL);
 	struct recs rs = read_records();
@@ -1441,14 +1442,14 @@ static void test_switch_leaves_no_graph_records(void **state)
 	size_t functions = 0;
 	for (int round = 0; round < 40; round++) {
 		pthread_t th[3];
-		__atomic_store_n(&stop_workers, 0, __ATOMIC_RELAXED);
+		WRITE_ONCE(stop_workers, 0);
 		for (int i = 0; i < 3; i++)
 			assert_int_equal(pthread_create(&th[i], NULL, worker, NULL), 0);
 		assert_int_equal(echo("current_tracer", "function_graph", W), 0);
 		usleep(1000);
 		assert_int_equal(echo("current_tracer", "function", W), 0);
 		usleep(500);
-		__atomic_store_n(&stop_workers, 1, __ATOMIC_RELAXED);
+		WRITE_ONCE(stop_workers, 1);
 		for (int i = 0; i < 3; i++)
 			pthread_join(th[i], NULL);
 		struct recs rs = read_records();

@@ -20,6 +20,7 @@
 
 #include "runtime/tracefs/tracefs.h"
 #include "tfs_helpers.h"
+#include "util/atomics.h"
 #include <uft/uft.h> /* its registration constructors are in this program */
 
 #define W (UFT_TFS_WRITE | UFT_TFS_TRUNC)
@@ -29,7 +30,7 @@ static volatile unsigned sink;
 
 NOINLINE int gl_leaf(int x)
 {
-	__atomic_add_fetch(&sink, (unsigned)x, __ATOMIC_RELAXED);
+	uft_add_return_relaxed(&sink, (unsigned)x);
 	__asm__ volatile("" ::: "memory");
 	return x & 0xff;
 }

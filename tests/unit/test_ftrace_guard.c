@@ -21,6 +21,7 @@
 #include "runtime/tracefs/tfs.h"
 #include "runtime/tracefs/tracefs.h"
 #include "tfs_helpers.h"
+#include "util/atomics.h"
 
 #define W (UFT_TFS_WRITE | UFT_TFS_TRUNC)
 
@@ -28,7 +29,7 @@ static volatile unsigned calls;
 
 int clock_gettime(clockid_t id, struct timespec *ts)
 {
-	__atomic_add_fetch(&calls, 1, __ATOMIC_RELAXED);
+	uft_add_return_relaxed(&calls, 1);
 	return (int)syscall(SYS_clock_gettime, id, ts);
 }
 
@@ -81,10 +82,10 @@ static void test_hooks_do_not_recurse(void **state)
 	assert_int_equal(tfs_echo("trace_clock", "mono", W), 0);
 	assert_int_equal(tfs_echo("set_ftrace_filter", "gd_* clock_gettime", W), 0);
 	assert_int_equal(tfs_echo("current_tracer", "function_graph", W), 0);
-	unsigned before = __atomic_load_n(&calls, __ATOMIC_RELAXED);
+	unsigned before = READ_ONCE(calls);
 	assert_int_equal(gd_outer(1), 5);
 	/* The hooks did read the clock through the traced function. */
-	assert_true(__atomic_load_n(&calls, __ATOMIC_RELAXED) > before);
+	assert_true(READ_ONCE(calls) > before);
 	assert_int_equal(tfs_echo("tracing_on", "0", W), 0);
 	struct tally t;
 	memset(&t, 0, sizeof(t));

@@ -9,7 +9,6 @@
 #include <sched.h>
 #include <setjmp.h>
 #include <stdarg.h>
-#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -27,6 +26,7 @@
 #include "wire/page.h"
 #include "wire/ring_reader.h"
 #include "runtime/core/runtime.h"
+#include "util/atomics.h"
 
 /* Sanitizers slow the writer tenfold: fewer rounds there. */
 #if defined(__SANITIZE_THREAD__) || defined(__SANITIZE_ADDRESS__)
@@ -46,10 +46,10 @@ struct wargs {
 	unsigned sleep_ms;
 	bool pin; /* alternate CPUs in blocks of pin_every events */
 	uint64_t pin_every;
-	uint64_t *t_before, *t_after;	 /* optional: clock around each event */
-	int *cpu;			 /* optional: CPU each event was pinned to */
-	uint8_t *dropped;		 /* optional: 1 if that event was refused */
-	_Atomic(struct uft_ring *) ring; /* level-0 ring, once opened */
+	uint64_t *t_before, *t_after; /* optional: clock around each event */
+	int *cpu;		      /* optional: CPU each event was pinned to */
+	uint8_t *dropped;	      /* optional: 1 if that event was refused */
+	struct uft_ring *ring;	      /* level-0 ring, once opened */
 	/* results */
 	pid_t tid;
 	uint64_t nr_dropped, nr_lost;
@@ -100,7 +100,7 @@ static void *writer(void *arg)
 		if (a->dropped)
 			a->dropped[i] = refused;
 		if (i == 0)
-			atomic_store(&a->ring, uft_tls.lv[0].r);
+			uft_store_seq_cst(&a->ring, uft_tls.lv[0].r);
 	}
 	for (int l = 0; l < UFT_MAX_NEST; l++)
 		a->rings[l] = uft_tls.lv[l].r;
@@ -230,7 +230,7 @@ static size_t kbuffer_compare(struct uft_ring *r)
 {
 	struct kbuffer *kb = kbuffer_alloc(KBUFFER_LSIZE_8, KBUFFER_ENDIAN_LITTLE);
 	assert_non_null(kb);
-	uint64_t last = atomic_load(&r->produced);
+	uint64_t last = uft_load_seq_cst(&r->produced);
 	size_t total = 0;
 	for (uint64_t p = 0; p <= last; p++) {
 		uint8_t *page = (uint8_t *)uft_ring_page(r, p);
@@ -260,7 +260,7 @@ static size_t kbuffer_compare(struct uft_ring *r)
 static unsigned count_marks(struct uft_ring *r)
 {
 	unsigned extends = 0, marks = 0;
-	for (uint64_t p = 0; p <= atomic_load(&r->produced); p++)
+	for (uint64_t p = 0; p <= uft_load_seq_cst(&r->produced); p++)
 		raw_scan((uint8_t *)uft_ring_page(r, p), &extends, &marks);
 	return marks;
 }
@@ -283,8 +283,8 @@ static void test_single_thread(void **state)
 	assert_null(a.rings[1]);
 	assert_int_equal(r->tid, a.tid);
 	assert_int_equal(r->level, 0);
-	assert_int_equal(atomic_load(&r->state), UFT_RING_EXITED);
-	assert_int_equal(atomic_load(&r->entries), N);
+	assert_int_equal(uft_load_seq_cst(&r->state), UFT_RING_EXITED);
+	assert_int_equal(uft_load_seq_cst(&r->entries), N);
 	assert_int_equal(uft_ring_written(r), N);
 
 	struct uft_ring_cursor cur;
@@ -326,7 +326,7 @@ static void test_many_pages(void **state)
 	run_writer(&a);
 	struct uft_ring *r = a.rings[0];
 	assert_int_equal(a.nr_dropped + a.nr_lost, 0);
-	uint64_t pages = atomic_load(&r->produced) + 1;
+	uint64_t pages = uft_load_seq_cst(&r->produced) + 1;
 	assert_true(pages > 1000);
 
 	struct uft_ring_cursor cur;
@@ -351,7 +351,7 @@ static void test_many_pages(void **state)
 	    .n = 1, .min_len = max_blob + 1, .max_len = max_blob + 1, .sleep_before = UINT64_MAX};
 	run_writer(&over);
 	assert_int_equal(over.nr_lost, 1);
-	assert_int_equal(atomic_load(&over.rings[0]->lost), 1);
+	assert_int_equal(uft_load_seq_cst(&over.rings[0]->lost), 1);
 	assert_int_equal(uft_ring_written(over.rings[0]), 0);
 	uft_ring_cursor_init(&cur, big.rings[0]);
 	drain_all(big.rings[0], &cur, &c);
@@ -373,7 +373,7 @@ static void test_time_extend(void **state)
 	a.t_after = calloc(N, sizeof(uint64_t));
 	run_writer(&a);
 	struct uft_ring *r = a.rings[0];
-	assert_int_equal(atomic_load(&r->produced), 0); /* all on one page */
+	assert_int_equal(uft_load_seq_cst(&r->produced), 0); /* all on one page */
 	unsigned extends = 0, marks = 0;
 	raw_scan((uint8_t *)uft_ring_page(r, 0), &extends, &marks);
 	/* The sleep's; a loaded machine may stall the writer as long elsewhere. */
@@ -416,7 +416,7 @@ static void test_cpu_marks(void **state)
 	run_writer(&a);
 	struct uft_ring *r = a.rings[0];
 	unsigned extends = 0, marks = 0, changes = 0;
-	for (uint64_t p = 0; p <= atomic_load(&r->produced); p++)
+	for (uint64_t p = 0; p <= uft_load_seq_cst(&r->produced); p++)
 		raw_scan((uint8_t *)uft_ring_page(r, p), &extends, &marks);
 	for (size_t i = 1; i < N; i++)
 		changes += a.cpu[i] != a.cpu[i - 1];
@@ -450,10 +450,10 @@ static void test_overwrite(void **state)
 	struct uft_ring *r = a.rings[0];
 	assert_int_equal(r->nr_pages, 4);
 	assert_int_equal(a.nr_dropped + a.nr_lost, 0);
-	assert_int_equal(atomic_load(&r->dropped), 0);
+	assert_int_equal(uft_load_seq_cst(&r->dropped), 0);
 	assert_int_equal(uft_ring_written(r), N);
 	/* Three full pages and the one being written are what a 4-page ring holds. */
-	assert_int_equal(atomic_load(&r->consumed) + 3, atomic_load(&r->produced));
+	assert_int_equal(uft_load_seq_cst(&r->consumed) + 3, uft_load_seq_cst(&r->produced));
 
 	struct uft_ring_cursor cur;
 	struct coll c = {0};
@@ -491,7 +491,7 @@ static void test_discard(void **state)
 		assert_int_equal(r->mode, UFT_MODE_DISCARD);
 		assert_int_equal(a.nr_lost, 0);
 		assert_true(a.nr_dropped > 0);
-		assert_int_equal(atomic_load(&r->dropped), a.nr_dropped);
+		assert_int_equal(uft_load_seq_cst(&r->dropped), a.nr_dropped);
 		uint64_t written = uft_ring_written(r);
 		assert_int_equal(written + a.nr_dropped, N);
 
@@ -565,12 +565,12 @@ static void test_concurrent_reader(void **state)
 		pthread_t th;
 		assert_int_equal(pthread_create(&th, NULL, writer, &a), 0);
 		struct uft_ring *r;
-		while (!(r = atomic_load(&a.ring)))
+		while (!(r = uft_load_seq_cst(&a.ring)))
 			sched_yield();
 		struct uft_ring_cursor cur;
 		struct live l = {.overwrite = overwrite};
 		uft_ring_cursor_init(&cur, r);
-		while (atomic_load(&r->state) == UFT_RING_ACTIVE)
+		while (uft_load_seq_cst(&r->state) == UFT_RING_ACTIVE)
 			uft_ring_drain(r, &cur, true, live_cb, &l);
 		assert_int_equal(pthread_join(th, NULL), 0);
 		while (uft_ring_drain(r, &cur, true, live_cb, &l) > 0)
@@ -601,7 +601,7 @@ static void test_concurrent_reader(void **state)
 			check_rec(&l.c.v[i], &a);
 		/* Hand the ring back, as the recorder does, so later rounds reuse it. */
 		uint32_t st = UFT_RING_EXITED;
-		assert_true(atomic_compare_exchange_strong(&r->state, &st, UFT_RING_FREE));
+		assert_true(uft_try_cmpxchg(&r->state, &st, UFT_RING_FREE));
 		coll_free(&l.c);
 		free(a.dropped);
 	}
@@ -681,7 +681,7 @@ static void test_nesting(void **state)
 			assert_int_equal(c.v[i].seq, i ? UFT_MAX_NEST : l);
 		}
 		/* The refused writes are accounted where they would have nested. */
-		assert_int_equal(atomic_load(&r->lost), l == UFT_MAX_NEST - 1 ? 2 : 0);
+		assert_int_equal(uft_load_seq_cst(&r->lost), l == UFT_MAX_NEST - 1 ? 2 : 0);
 		coll_free(&c);
 	}
 }
@@ -696,10 +696,10 @@ static void test_exit_and_reuse(void **state)
 	struct wargs a = {.n = 5000, .min_len = 0, .max_len = 64, .sleep_before = UINT64_MAX};
 	run_writer(&a);
 	struct uft_ring *r = a.rings[0];
-	assert_int_equal(atomic_load(&r->state), UFT_RING_EXITED);
-	assert_int_equal(atomic_load(&r->entries), 5000);
+	assert_int_equal(uft_load_seq_cst(&r->state), UFT_RING_EXITED);
+	assert_int_equal(uft_load_seq_cst(&r->entries), 5000);
 	assert_int_equal(r->tid, a.tid);
-	assert_true(atomic_load(&r->produced) > 20); /* wrapped several times */
+	assert_true(uft_load_seq_cst(&r->produced) > 20); /* wrapped several times */
 
 	struct uft_ring_cursor cur;
 	struct coll c = {0};
@@ -713,10 +713,10 @@ static void test_exit_and_reuse(void **state)
 	run_writer(&b);
 	assert_ptr_not_equal(b.rings[0], r);
 	uint32_t st = UFT_RING_EXITED;
-	assert_true(atomic_compare_exchange_strong(&b.rings[0]->state, &st, UFT_RING_FREE));
+	assert_true(uft_try_cmpxchg(&b.rings[0]->state, &st, UFT_RING_FREE));
 
 	st = UFT_RING_EXITED;
-	assert_true(atomic_compare_exchange_strong(&r->state, &st, UFT_RING_FREE));
+	assert_true(uft_try_cmpxchg(&r->state, &st, UFT_RING_FREE));
 	uint32_t gen = r->generation;
 	/* b's ring was freed later but comes later in the table: r is reused. */
 	struct wargs d = {.n = 300, .min_len = 0, .max_len = 40, .sleep_before = UINT64_MAX};
@@ -724,8 +724,8 @@ static void test_exit_and_reuse(void **state)
 	assert_ptr_equal(d.rings[0], r);
 	assert_int_equal(r->generation, gen + 1);
 	assert_int_equal(r->tid, d.tid);
-	assert_int_equal(atomic_load(&r->state), UFT_RING_EXITED);
-	assert_true(atomic_load(&r->produced) >= 1 && atomic_load(&r->produced) < 7);
+	assert_int_equal(uft_load_seq_cst(&r->state), UFT_RING_EXITED);
+	assert_true(uft_load_seq_cst(&r->produced) >= 1 && uft_load_seq_cst(&r->produced) < 7);
 
 	/* The old cursor notices the new generation: only d's events, from 0. */
 	drain_all(r, &cur, &c);
@@ -738,7 +738,7 @@ static void test_exit_and_reuse(void **state)
 	}
 	coll_free(&c);
 	st = UFT_RING_EXITED;
-	atomic_compare_exchange_strong(&r->state, &st, UFT_RING_FREE);
+	uft_try_cmpxchg(&r->state, &st, UFT_RING_FREE);
 }
 
 static int setup(void **state)

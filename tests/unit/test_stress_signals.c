@@ -14,7 +14,6 @@
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
-#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -30,6 +29,7 @@
 
 #include "wire/ring_reader.h"
 #include "runtime/core/runtime.h"
+#include "util/atomics.h"
 
 /* ThreadSanitizer runs handlers only at its own safe points, rarely in the
  * middle of a write, and slows everything tenfold: a smaller storm there,
@@ -63,14 +63,14 @@ static const uint32_t per_handler[NCTX] = {1, 16, 2}; /* events per invocation *
 
 struct worker {
 	pthread_t th;
-	_Atomic pid_t tid;
-	_Atomic uint32_t progress; /* loop events written */
-	uint64_t count[NCTX];	   /* events attempted per context, final */
+	pid_t tid;
+	uint32_t progress;    /* loop events written */
+	uint64_t count[NCTX]; /* events attempted per context, final */
 };
 
 static struct worker workers[WORKERS];
 static __thread uint64_t my_seq[NCTX];
-static _Atomic int ready, loops_done, sender_stopped, workers_done;
+static int ready, loops_done, sender_stopped, workers_done;
 static int pattern; /* which signals the sender favours this round */
 
 static void emit(uint32_t ctx)
@@ -96,21 +96,21 @@ static void on_signal(int sig)
 static void *worker_main(void *arg)
 {
 	struct worker *w = arg;
-	atomic_store(&w->tid, gettid());
+	uft_store_seq_cst(&w->tid, gettid());
 	emit(0); /* opens the level-0 ring outside any handler */
-	atomic_fetch_add(&ready, 1);
-	while (atomic_load(&ready) < WORKERS + 1)
+	uft_fetch_add(&ready, 1);
+	while (uft_load_seq_cst(&ready) < WORKERS + 1)
 		sched_yield();
 	for (uint32_t i = 1; i < MAIN_EVENTS; i++) {
 		emit(0);
-		atomic_store_explicit(&w->progress, i, memory_order_relaxed);
+		WRITE_ONCE(w->progress, i);
 #ifdef DEFERRED_SIGNALS
 		if (i % 64 == 0)
 			sched_yield(); /* a point where TSan delivers pending signals */
 #endif
 	}
-	atomic_fetch_add(&loops_done, 1);
-	while (!atomic_load(&sender_stopped))
+	uft_fetch_add(&loops_done, 1);
+	while (!uft_load_seq_cst(&sender_stopped))
 		sched_yield();
 	sigset_t set;
 	sigemptyset(&set);
@@ -124,14 +124,13 @@ static void *worker_main(void *arg)
 static void *sender_main(void *arg)
 {
 	uint64_t *sent = arg;
-	atomic_fetch_add(&ready, 1);
-	while (atomic_load(&ready) < WORKERS + 1)
+	uft_fetch_add(&ready, 1);
+	while (uft_load_seq_cst(&ready) < WORKERS + 1)
 		sched_yield();
 	uint32_t next_at[WORKERS] = {0};
-	while (atomic_load(&loops_done) < WORKERS) {
+	while (uft_load_seq_cst(&loops_done) < WORKERS) {
 		for (int i = 0; i < WORKERS; i++) {
-			uint32_t at =
-			    atomic_load_explicit(&workers[i].progress, memory_order_relaxed);
+			uint32_t at = READ_ONCE(workers[i].progress);
 			if (at < next_at[i])
 				continue;
 			next_at[i] = at + SIGNAL_EVERY;
@@ -146,7 +145,7 @@ static void *sender_main(void *arg)
 			}
 		}
 	}
-	atomic_store(&sender_stopped, 1);
+	uft_store_seq_cst(&sender_stopped, 1);
 	return NULL;
 }
 
@@ -181,20 +180,20 @@ struct check {
 static void find_rings(struct check *c)
 {
 	struct uft_shm_header *h = uft_sess.hdr;
-	uint32_t n = atomic_load_explicit(&h->nr_rings, memory_order_acquire);
+	uint32_t n = smp_load_acquire(&h->nr_rings);
 	for (uint32_t slot = 0; slot < n; slot++) {
-		uint64_t off = atomic_load_explicit(&h->ring_off[slot], memory_order_acquire);
+		uint64_t off = smp_load_acquire(&h->ring_off[slot]);
 		if (!off)
 			continue; /* being set up: look again next time */
 		struct uft_ring *r = (struct uft_ring *)((char *)h + off);
-		uint32_t st = atomic_load_explicit(&r->state, memory_order_acquire);
+		uint32_t st = smp_load_acquire(&r->state);
 		if (st != UFT_RING_ACTIVE && st != UFT_RING_EXITED)
 			continue;
 		bool known = false;
 		for (int i = 0; i < c->nr_rings; i++)
 			known |= c->rings[i].r == r;
 		for (int i = 0; i < WORKERS && !known; i++) {
-			if (r->tid != atomic_load(&workers[i].tid))
+			if (r->tid != uft_load_seq_cst(&workers[i].tid))
 				continue;
 			assert_true(c->nr_rings < WORKERS * NLEVELS);
 			struct ring_view *v = &c->rings[c->nr_rings++];
@@ -238,7 +237,7 @@ static int on_record(void *ctx, uint64_t ts, uint32_t cpu, const void *data, uin
 	 * loop never runs with every signal blocked. */
 	uint8_t want_flags = r->ctx ? UFT_FLAG_IN_SIGNAL : 0;
 	if (r->type != uft_event_id(&uft_event_seq) ||
-	    r->pid != atomic_load(&workers[v->worker].tid) || r->preempt_count != lvl ||
+	    r->pid != uft_load_seq_cst(&workers[v->worker].tid) || r->preempt_count != lvl ||
 	    r->flags != want_flags)
 		c->bad_header++;
 	/* The loop only writes at level 0; SIGUSR1's handler (never nested in
@@ -273,7 +272,7 @@ static long drain_pass(struct check *c)
 static void *drainer_main(void *arg)
 {
 	struct check *c = arg;
-	while (!atomic_load(&workers_done)) {
+	while (!uft_load_seq_cst(&workers_done)) {
 		if (drain_pass(c) == 0)
 			sched_yield();
 	}
@@ -301,23 +300,23 @@ static void run_round(int round, struct totals *t)
 	struct check *c = calloc(1, sizeof(*c));
 	assert_non_null(c);
 	memset(workers, 0, sizeof(workers));
-	atomic_store(&ready, 0);
-	atomic_store(&loops_done, 0);
-	atomic_store(&sender_stopped, 0);
-	atomic_store(&workers_done, 0);
+	uft_store_seq_cst(&ready, 0);
+	uft_store_seq_cst(&loops_done, 0);
+	uft_store_seq_cst(&sender_stopped, 0);
+	uft_store_seq_cst(&workers_done, 0);
 	pattern = round % 3;
 	uint64_t sent = 0;
 	pthread_t sender, drainer;
 	for (int i = 0; i < WORKERS; i++)
 		assert_int_equal(pthread_create(&workers[i].th, NULL, worker_main, &workers[i]), 0);
 	assert_int_equal(pthread_create(&sender, NULL, sender_main, &sent), 0);
-	while (atomic_load(&ready) < WORKERS + 1)
+	while (uft_load_seq_cst(&ready) < WORKERS + 1)
 		sched_yield();
 	assert_int_equal(pthread_create(&drainer, NULL, drainer_main, c), 0);
 	assert_int_equal(pthread_join(sender, NULL), 0);
 	for (int i = 0; i < WORKERS; i++)
 		assert_int_equal(pthread_join(workers[i].th, NULL), 0);
-	atomic_store(&workers_done, 1);
+	uft_store_seq_cst(&workers_done, 1);
 	assert_int_equal(pthread_join(drainer, NULL), 0);
 	while (drain_pass(c) > 0)
 		;
@@ -326,9 +325,9 @@ static void run_round(int round, struct totals *t)
 	for (int i = 0; i < c->nr_rings; i++) {
 		struct ring_view *v = &c->rings[i];
 		struct uft_ring *r = v->r;
-		assert_int_equal(atomic_load(&r->state), UFT_RING_EXITED);
-		assert_int_equal(atomic_load(&r->dropped), 0);
-		assert_int_equal(atomic_load(&r->lost), 0);
+		assert_int_equal(uft_load_seq_cst(&r->state), UFT_RING_EXITED);
+		assert_int_equal(uft_load_seq_cst(&r->dropped), 0);
+		assert_int_equal(uft_load_seq_cst(&r->lost), 0);
 		assert_int_equal(v->cur.missed, 0);
 		assert_int_equal(v->cur.corrupt, 0);
 		assert_int_equal(uft_ring_written(r), v->cur.delivered);
@@ -359,8 +358,7 @@ static void run_round(int round, struct totals *t)
 	 * handlers included, reuse them. */
 	for (int i = 0; i < c->nr_rings; i++) {
 		uint32_t st = UFT_RING_EXITED;
-		assert_true(
-		    atomic_compare_exchange_strong(&c->rings[i].r->state, &st, UFT_RING_FREE));
+		assert_true(uft_try_cmpxchg(&c->rings[i].r->state, &st, UFT_RING_FREE));
 	}
 	t->events += total;
 	t->sent += sent;

@@ -25,6 +25,7 @@
 #include "runtime/core/runtime.h"
 #include "runtime/tracefs/tracefs.h"
 #include "tfs_helpers.h"
+#include "util/atomics.h"
 
 #define W (UFT_TFS_WRITE | UFT_TFS_TRUNC)  /* echo > */
 #define A (UFT_TFS_WRITE | UFT_TFS_APPEND) /* echo >> */
@@ -811,8 +812,8 @@ struct gate {
 static void *gated_thread(void *arg)
 {
 	struct gate *g = arg;
-	__atomic_store_n(g->tid, tid(), __ATOMIC_RELEASE);
-	while (!__atomic_load_n(g->go, __ATOMIC_ACQUIRE))
+	smp_store_release(g->tid, tid());
+	while (!smp_load_acquire(g->go))
 		usleep(100);
 	return NULL;
 }
@@ -874,12 +875,12 @@ static void test_event_fork(void **state)
 	struct gate g = {&go, &other};
 	pthread_t th;
 	assert_int_equal(pthread_create(&th, NULL, gated_thread, &g), 0);
-	while (!__atomic_load_n(&other, __ATOMIC_ACQUIRE))
+	while (!smp_load_acquire(&other))
 		usleep(100);
 	char only[32];
 	snprintf(only, sizeof(only), "%d", other);
 	assert_int_equal(wr("set_event_pid", W, only), 0);
-	__atomic_store_n(&go, 1, __ATOMIC_RELEASE);
+	smp_store_release(&go, 1);
 	pthread_join(th, NULL);
 	check("set_event_pid", "");
 	assert_int_equal(run_two_threads(0, NULL), 0u);
@@ -891,12 +892,12 @@ static void test_event_fork(void **state)
 	assert_int_equal(wr("set_event_pid", W, tid_line), 0);
 	go = other = 0;
 	assert_int_equal(pthread_create(&th, NULL, gated_tracer, &g), 0);
-	while (!__atomic_load_n(&other, __ATOMIC_ACQUIRE))
+	while (!smp_load_acquire(&other))
 		usleep(100);
 	assert_int_equal(wr("set_event", W, "tfsev:num"), 0);
 	uint16_t id = id_of("tfsev", "num");
 	drain(0, id, 0);
-	__atomic_store_n(&go, 1, __ATOMIC_RELEASE);
+	smp_store_release(&go, 1);
 	pthread_join(th, NULL);
 	assert_int_equal(drain(0, id, 0).mask, 0xf0u);
 	assert_int_equal(wr("set_event_pid", W, NULL), 0);

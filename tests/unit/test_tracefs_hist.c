@@ -12,7 +12,6 @@
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
-#include <stdatomic.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,6 +27,7 @@
 
 #include "runtime/tracefs/tracefs.h"
 #include "tfs_cmocka.h"
+#include "util/atomics.h"
 
 static const char help[] =
     "# Available triggers:\n"
@@ -1077,14 +1077,14 @@ static void test_onmax_onchange(void **state)
 
 /* ---- concurrency ---- */
 
-static atomic_int fired;
-static atomic_int stop;
+static int fired;
+static int stop;
 
 static void on_usr1(int sig)
 {
 	(void)sig;
 	trace_num(5, 1, "sig", "/s");
-	atomic_fetch_add(&fired, 1);
+	uft_fetch_add(&fired, 1);
 }
 
 #define PER_THREAD 20000
@@ -1094,7 +1094,7 @@ static void *writer(void *arg)
 	(void)arg;
 	for (int i = 0; i < PER_THREAD; i++) {
 		trace_num(i & 7, (unsigned)i, "w", "/w");
-		atomic_fetch_add(&fired, 1);
+		uft_fetch_add(&fired, 1);
 	}
 	return NULL;
 }
@@ -1108,8 +1108,8 @@ static void test_concurrent_writers(void **state)
 	sa.sa_handler = on_usr1;
 	sigemptyset(&sa.sa_mask);
 	assert_int_equal(sigaction(SIGUSR1, &sa, NULL), 0);
-	atomic_store(&fired, 0);
-	atomic_store(&stop, 0);
+	uft_store_seq_cst(&fired, 0);
+	uft_store_seq_cst(&stop, 0);
 	enum { NT = 4 };
 	pthread_t th[NT];
 	for (int i = 0; i < NT; i++)
@@ -1127,10 +1127,10 @@ static void test_concurrent_writers(void **state)
 	char *t = rd(num("c", "hist"));
 	uint64_t hits = total(t, "Hits: "), dropped = total(t, "Dropped: ");
 	print_message("hits %" PRIu64 ", dropped %" PRIu64 "\n", hits, dropped);
-	assert_int_equal(hits + dropped, (uint64_t)atomic_load(&fired));
+	assert_int_equal(hits + dropped, (uint64_t)uft_load_seq_cst(&fired));
 	/* Lock-free: while the table has room, no writer loses its record. */
 	assert_int_equal(dropped, 0);
-	assert_true(atomic_load(&fired) >= NT * PER_THREAD);
+	assert_true(uft_load_seq_cst(&fired) >= NT * PER_THREAD);
 	/* The entries' hitcounts add up to Hits. */
 	uint64_t sum = 0;
 	for (const char *p = t; (p = strstr(p, "hitcount:")); p += 9)

@@ -19,6 +19,7 @@
 #include "runtime/tracefs/tracefs.h"
 #include "tep_body.h"
 #include "tfs_helpers.h"
+#include "util/atomics.h"
 #include <uft/uft.h>
 
 #define W (UFT_TFS_WRITE | UFT_TFS_TRUNC)  /* echo > */
@@ -299,7 +300,7 @@ static char *region_format(uint16_t id)
 	const struct uft_shm_header *h = uft_sess.hdr;
 	assert_non_null(h);
 	const char *base = (const char *)h + h->formats_off;
-	uint64_t len = atomic_load(&h->formats_len);
+	uint64_t len = uft_load_seq_cst(&h->formats_len);
 	for (uint64_t off = 0; off < len;) {
 		const struct uft_format_rec *r = (const void *)(base + off);
 		if (r->id == id && strcmp(r->system, "synthetic") == 0)

@@ -7,7 +7,6 @@
 #include <pthread.h>
 #include <setjmp.h>
 #include <signal.h>
-#include <stdatomic.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -23,6 +22,7 @@
 #include "runtime/tracefs/tracefs.h"
 #include "runtime/core/trigger_run.h"
 #include "tfs_cmocka.h"
+#include "util/atomics.h"
 
 static const char help[] =
     "# Available triggers:\n"
@@ -365,7 +365,7 @@ static void test_snapshot(void **state)
 		usleep(5000);
 		served = true;
 		for (int b = 0; b < UFT_MAX_BUFFERS; b++)
-			served &= atomic_load(&uft_trig_snap_cut[b]) == 0;
+			served &= uft_load_seq_cst(&uft_trig_snap_cut[b]) == 0;
 	}
 	assert_true(served);
 	expect_nums(p("snap", "snapshot"), "0123456-");
@@ -454,12 +454,12 @@ static void test_from_signal_handler(void **state)
 }
 
 /* Writers hitting triggers while the tree adds and removes them. */
-static atomic_int stop_writers;
+static int stop_writers;
 
 static void *writer(void *arg)
 {
 	(void)arg;
-	while (!atomic_load(&stop_writers)) {
+	while (!uft_load_seq_cst(&stop_writers)) {
 		emit_eight();
 		trace_other(7);
 	}
@@ -478,7 +478,7 @@ static void test_concurrent(void **state)
 	assert_int_equal(echo(NUM_TRIG("conc"), A, "stacktrace:0"), 0);
 	assert_int_equal(echo(OTHER_TRIG("conc"), A, "stacktrace:0"), 0);
 	pthread_t th[2];
-	atomic_store(&stop_writers, 0);
+	uft_store_seq_cst(&stop_writers, 0);
 	for (int i = 0; i < 2; i++)
 		assert_int_equal(pthread_create(&th[i], NULL, writer, NULL), 0);
 	for (int k = 0; k < 50; k++) {
@@ -496,7 +496,7 @@ static void test_concurrent(void **state)
 		assert_int_equal(echo(NUM_TRIG("conc"), A, "!snapshot"), 0);
 		free(rd(p("conc", "snapshot")));
 	}
-	atomic_store(&stop_writers, 1);
+	uft_store_seq_cst(&stop_writers, 1);
 	for (int i = 0; i < 2; i++)
 		pthread_join(th[i], NULL);
 	check(NUM_TRIG("conc"), "stacktrace:count=0\n");

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "engine/hist/hist_impl.h"
+#include "util/atomics.h"
 
 int uft_hist_table_init(struct hist_table *t, uint32_t bits, uint32_t key_size, uint32_t n_vals,
 			uint32_t n_vars, bool comms)
@@ -94,15 +95,14 @@ int64_t uft_hist_table_insert(struct hist_table *t, const uint8_t *key, uint32_t
 
 	*fresh = false;
 	for (uint32_t probes = 0; probes < t->nr_buckets;) {
-		uint32_t hv = __atomic_load_n(&t->bucket_hash[i], __ATOMIC_ACQUIRE);
+		uint32_t hv = smp_load_acquire(&t->bucket_hash[i]);
 		if (hv == 0) {
-			if (!__atomic_compare_exchange_n(&t->bucket_hash[i], &hv, hash, false,
-							 __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+			if (!uft_try_cmpxchg_acq_rel(&t->bucket_hash[i], &hv, hash))
 				continue; /* taken meanwhile: look at it again */
-			uint32_t e = __atomic_fetch_add(&t->alloc, 1, __ATOMIC_RELAXED);
+			uint32_t e = uft_fetch_add_relaxed(&t->alloc, 1);
 			if (e >= t->max_elts) {
 				/* No element: free the bucket again, as the kernel does. */
-				__atomic_store_n(&t->bucket_hash[i], 0, __ATOMIC_RELEASE);
+				smp_store_release(&t->bucket_hash[i], 0);
 				return -1;
 			}
 			memcpy(t->keys + (size_t)e * key_size, key, key_size);
@@ -113,13 +113,12 @@ int64_t uft_hist_table_insert(struct hist_table *t, const uint8_t *key, uint32_t
 		if (hv == hash) {
 			uint32_t el = 0;
 			for (unsigned n = 0; n < PUBLISH_SPINS; n++) {
-				el = __atomic_load_n(&t->bucket_elt[i], __ATOMIC_ACQUIRE);
-				if (el ||
-				    __atomic_load_n(&t->bucket_hash[i], __ATOMIC_RELAXED) != hash)
+				el = smp_load_acquire(&t->bucket_elt[i]);
+				if (el || READ_ONCE(t->bucket_hash[i]) != hash)
 					break;
 				cpu_relax();
 			}
-			if (!el && __atomic_load_n(&t->bucket_hash[i], __ATOMIC_RELAXED) == 0)
+			if (!el && READ_ONCE(t->bucket_hash[i]) == 0)
 				continue; /* its claimer found no element: try the bucket again */
 			if (!el)
 				return -1;
@@ -139,12 +138,12 @@ int64_t uft_hist_table_lookup(const struct hist_table *t, const uint8_t *key, ui
 	uint32_t mask = t->nr_buckets - 1, i = hash & mask;
 
 	for (uint32_t probes = 0; probes < t->nr_buckets; probes++, i = (i + 1) & mask) {
-		uint32_t hv = __atomic_load_n(&t->bucket_hash[i], __ATOMIC_ACQUIRE);
+		uint32_t hv = smp_load_acquire(&t->bucket_hash[i]);
 		if (hv == 0)
 			return -1;
 		if (hv != hash)
 			continue;
-		uint32_t el = __atomic_load_n(&t->bucket_elt[i], __ATOMIC_ACQUIRE);
+		uint32_t el = smp_load_acquire(&t->bucket_elt[i]);
 		if (el && !memcmp(t->keys + (size_t)(el - 1) * key_size, key, key_size))
 			return el - 1;
 	}
@@ -158,8 +157,8 @@ void uft_hist_clear(struct uft_hist *h)
 
 	/* Writers never wait; the clear waits for those inside to leave (an
 	 * update is short and never blocks) and keeps new ones out meanwhile. */
-	__atomic_store_n(&t->clearing, 1, __ATOMIC_SEQ_CST);
-	while (__atomic_load_n(&t->inflight, __ATOMIC_SEQ_CST))
+	uft_store_seq_cst(&t->clearing, 1);
+	while (uft_load_seq_cst(&t->inflight))
 		sched_yield();
 	memset(t->bucket_hash, 0, t->nr_buckets * sizeof(*t->bucket_hash));
 	memset(t->bucket_elt, 0, t->nr_buckets * sizeof(*t->bucket_elt));
@@ -175,20 +174,20 @@ void uft_hist_clear(struct uft_hist *h)
 		memset(t->vars_set, 0, (size_t)t->max_elts * sizeof(*t->vars_set));
 	}
 	uft_hist_track_clear(h);
-	__atomic_store_n(&t->alloc, 0, __ATOMIC_RELAXED);
-	__atomic_store_n(&t->hits, 0, __ATOMIC_RELAXED);
-	__atomic_store_n(&t->drops, 0, __ATOMIC_RELAXED);
-	__atomic_store_n(&t->clearing, 0, __ATOMIC_SEQ_CST);
+	WRITE_ONCE(t->alloc, 0);
+	WRITE_ONCE(t->hits, 0);
+	WRITE_ONCE(t->drops, 0);
+	uft_store_seq_cst(&t->clearing, 0);
 }
 
 uint64_t uft_hist_hits(const struct uft_hist *h)
 {
-	return __atomic_load_n(&uft_hist_data(h)->t.hits, __ATOMIC_RELAXED);
+	return READ_ONCE(uft_hist_data(h)->t.hits);
 }
 
 uint64_t uft_hist_drops(const struct uft_hist *h)
 {
-	return __atomic_load_n(&uft_hist_data(h)->t.drops, __ATOMIC_RELAXED);
+	return READ_ONCE(uft_hist_data(h)->t.drops);
 }
 
 uint32_t uft_hist_entries(const struct uft_hist *h)
@@ -196,7 +195,7 @@ uint32_t uft_hist_entries(const struct uft_hist *h)
 	const struct hist_table *t = &uft_hist_data(h)->t;
 	uint32_t n = 0;
 	for (uint32_t i = 0; i < t->nr_buckets; i++)
-		n += __atomic_load_n(&t->bucket_elt[i], __ATOMIC_ACQUIRE) != 0;
+		n += smp_load_acquire(&t->bucket_elt[i]) != 0;
 	return n;
 }
 
@@ -205,7 +204,7 @@ uint32_t uft_hist_published(const struct uft_hist *h, uint32_t *elts, uint32_t m
 	const struct hist_table *t = &uft_hist_data(h)->t;
 	uint32_t n = 0;
 	for (uint32_t i = 0; i < t->nr_buckets && n < max; i++) {
-		uint32_t el = __atomic_load_n(&t->bucket_elt[i], __ATOMIC_ACQUIRE);
+		uint32_t el = smp_load_acquire(&t->bucket_elt[i]);
 		if (el)
 			elts[n++] = el - 1;
 	}
@@ -239,12 +238,12 @@ const char *uft_hist_command(const struct uft_hist *h)
 
 bool uft_hist_paused(const struct uft_hist *h)
 {
-	return __atomic_load_n(&h->paused, __ATOMIC_RELAXED);
+	return READ_ONCE(h->paused);
 }
 
 void uft_hist_set_paused(struct uft_hist *h, bool paused)
 {
-	__atomic_store_n(&h->paused, paused, __ATOMIC_RELAXED);
+	WRITE_ONCE(h->paused, paused);
 }
 
 static bool same_field(const struct hist_field *a, const struct hist_field *b)

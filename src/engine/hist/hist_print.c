@@ -10,6 +10,7 @@
 
 #include "engine/hist/hist_impl.h"
 #include "engine/text/text_put.h"
+#include "util/atomics.h"
 
 static const char *modifier_name(unsigned flags)
 {
@@ -195,7 +196,7 @@ struct view {
 
 static uint64_t sum_of(const struct view *v, uint32_t e, uint32_t i)
 {
-	return __atomic_load_n(&v->sums[(size_t)e * v->h->n_vals + i], __ATOMIC_RELAXED);
+	return READ_ONCE(*(&v->sums[(size_t)e * v->h->n_vals + i]));
 }
 
 static uint64_t key_u64(const struct view *v, uint32_t e, const struct hist_field *f)
@@ -463,7 +464,7 @@ static uint64_t *snap_sums(const struct uft_hist *h, const uint32_t *order, uint
 	if (!snap)
 		return NULL;
 	for (size_t i = 0; i < nsums; i++)
-		snap[i] = __atomic_load_n(&h->t.sums[i], __ATOMIC_RELAXED);
+		snap[i] = READ_ONCE(h->t.sums[i]);
 	return snap;
 }
 

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "engine/hist/hist_impl.h"
+#include "util/atomics.h"
 
 /* Records in flight beyond the published ones: writers racing on the same
  * entries at the same moment. A writer that finds none free skips its save
@@ -59,11 +60,10 @@ static int64_t pool_claim(struct hist_pool *p, uint32_t hint)
 {
 	for (uint32_t k = 0; k < p->n_free_words; k++) {
 		uint64_t *w = &p->free[(hint / 64 + k) % p->n_free_words];
-		uint64_t bits = __atomic_load_n(w, __ATOMIC_RELAXED);
+		uint64_t bits = READ_ONCE(*w);
 		while (bits) {
 			unsigned b = (unsigned)__builtin_ctzll(bits);
-			if (__atomic_compare_exchange_n(w, &bits, bits & ~(1ull << b), false,
-							__ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+			if (uft_try_cmpxchg_acquire(w, &bits, bits & ~(1ull << b)))
 				return (int64_t)(w - p->free) * 64 + b;
 		}
 	}
@@ -72,7 +72,7 @@ static int64_t pool_claim(struct hist_pool *p, uint32_t hint)
 
 static void pool_release(struct hist_pool *p, uint32_t slot)
 {
-	__atomic_fetch_or(&p->free[slot / 64], 1ull << (slot % 64), __ATOMIC_RELEASE);
+	uft_fetch_or_release(&p->free[slot / 64], 1ull << (slot % 64));
 }
 
 static bool wins(uint8_t handler, uint64_t v, uint64_t old)
@@ -85,15 +85,14 @@ static bool wins(uint8_t handler, uint64_t v, uint64_t old)
 static uint64_t published_value(const struct hist_pool *p, const uint64_t *cur, uint64_t *word)
 {
 	for (;;) {
-		uint64_t w = __atomic_load_n(cur, __ATOMIC_ACQUIRE);
+		uint64_t w = smp_load_acquire(cur);
 		if (!w) {
 			*word = 0;
 			return 0;
 		}
-		uint64_t v = __atomic_load_n(&p->slots[(size_t)((uint32_t)w - 1) * p->words],
-					     __ATOMIC_RELAXED);
-		__atomic_thread_fence(__ATOMIC_ACQUIRE);
-		if (__atomic_load_n(cur, __ATOMIC_RELAXED) == w) {
+		uint64_t v = READ_ONCE(*(&p->slots[(size_t)((uint32_t)w - 1) * p->words]));
+		uft_fence_acquire();
+		if (READ_ONCE(*cur) == w) {
 			*word = w;
 			return v;
 		}
@@ -103,14 +102,14 @@ static uint64_t published_value(const struct hist_pool *p, const uint64_t *cur, 
 static bool read_record(const struct hist_pool *p, const uint64_t *cur, uint64_t *out)
 {
 	for (;;) {
-		uint64_t w = __atomic_load_n(cur, __ATOMIC_ACQUIRE);
+		uint64_t w = smp_load_acquire(cur);
 		if (!w)
 			return false;
 		const uint64_t *s = &p->slots[(size_t)((uint32_t)w - 1) * p->words];
 		for (uint32_t i = 0; i < p->words; i++)
-			out[i] = __atomic_load_n(&s[i], __ATOMIC_RELAXED);
-		__atomic_thread_fence(__ATOMIC_ACQUIRE);
-		if (__atomic_load_n(cur, __ATOMIC_RELAXED) == w)
+			out[i] = READ_ONCE(s[i]);
+		uft_fence_acquire();
+		if (READ_ONCE(*cur) == w)
 			return true;
 	}
 }
@@ -130,14 +129,13 @@ static bool publish(struct hist_pool *p, uint64_t *cur, uint8_t handler, uint64_
 	uint64_t *slot = &p->slots[(size_t)s * p->words];
 	/* Pairs with a reader's acquire fence: a reader that sees these stores
 	 * sees the word that unpublished the slot before. */
-	__atomic_thread_fence(__ATOMIC_RELEASE);
-	__atomic_store_n(&slot[0], v, __ATOMIC_RELAXED);
+	uft_fence_release();
+	WRITE_ONCE(slot[0], v);
 	fill(ctx, slot + 1);
-	uint32_t g = __atomic_add_fetch(&p->gen, 1, __ATOMIC_RELAXED);
+	uint32_t g = uft_add_return_relaxed(&p->gen, 1);
 	uint64_t mine = ((uint64_t)g << 32) | ((uint64_t)s + 1);
 	for (;;) {
-		if (__atomic_compare_exchange_n(cur, &w, mine, false, __ATOMIC_ACQ_REL,
-						__ATOMIC_ACQUIRE)) {
+		if (uft_try_cmpxchg_acq_rel(cur, &w, mine)) {
 			if (w)
 				pool_release(p, (uint32_t)w - 1);
 			return true;
@@ -215,13 +213,13 @@ static void fill_snap(void *ctx, uint64_t *payload)
 
 	for (uint32_t i = 0; i < f->key_size / 8; i++) {
 		memcpy(&w, f->key + (size_t)i * 8, 8);
-		__atomic_store_n(&payload[i], w, __ATOMIC_RELAXED);
+		WRITE_ONCE(payload[i], w);
 	}
 	for (uint32_t i = 0; i < 2; i++) {
 		w = 0;
 		if (f->comm)
 			memcpy(&w, f->comm + i * 8, 8);
-		__atomic_store_n(&payload[f->key_size / 8 + i], w, __ATOMIC_RELAXED);
+		WRITE_ONCE(*(&payload[f->key_size / 8 + i]), w);
 	}
 }
 
@@ -234,12 +232,11 @@ bool uft_hist_track(struct uft_hist *h, const struct hist_action *a, uint32_t e,
 		return publish(&t->save_pool, &t->save_cur[e], a->handler, v, e, fill, ctx);
 
 	uint64_t *w = &t->track[(size_t)e * t->n_track + a->track];
-	uint64_t old = __atomic_load_n(w, __ATOMIC_RELAXED);
+	uint64_t old = READ_ONCE(*w);
 	do {
 		if (!wins(a->handler, v, old))
 			return false;
-	} while (
-	    !__atomic_compare_exchange_n(w, &old, v, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED));
+	} while (!uft_try_cmpxchg_relaxed(w, &old, v));
 	if (a->action == ACT_SNAPSHOT) {
 		/* The instance's snapshot, when v also wins against the value
 		 * of the last one (the kernel's conditional snapshot). */
@@ -258,7 +255,7 @@ uint64_t uft_hist_track_value(const struct uft_hist *h, const struct hist_action
 
 	if (a->action == ACT_SAVE)
 		return published_value(&t->save_pool, &t->save_cur[e], &w);
-	return __atomic_load_n(&t->track[(size_t)e * t->n_track + a->track], __ATOMIC_RELAXED);
+	return READ_ONCE(*(&t->track[(size_t)e * t->n_track + a->track]));
 }
 
 bool uft_hist_saved(const struct uft_hist *h, uint32_t e, uint64_t *out)

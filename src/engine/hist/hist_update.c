@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "engine/hist/hist_impl.h"
+#include "util/atomics.h"
 
 static inline uint32_t ld32(const uint8_t *p)
 {
@@ -252,12 +253,12 @@ static void fill_save(void *ctx, uint64_t *payload)
 			str_param(sf->c, e, e->f.src == HF_COMM ? who_name(sf->who) : NULL,
 				  (char *)buf, HIST_SAVE_STR);
 			for (uint32_t k = 0; k < HIST_SAVE_STR / 8; k++)
-				__atomic_store_n(&payload[w++], buf[k], __ATOMIC_RELAXED);
+				WRITE_ONCE(*(&payload[w++]), buf[k]);
 		} else {
 			uint64_t v = 0;
 			if (!eval(sf->c, e, &v))
 				v = 0;
-			__atomic_store_n(&payload[w++], v, __ATOMIC_RELAXED);
+			WRITE_ONCE(*(&payload[w++]), v);
 		}
 	}
 }
@@ -366,11 +367,10 @@ static inline bool resolve_refs(const struct uft_hist *h, const uint8_t *key, ui
 		if (el < 0)
 			return false;
 		uint32_t bit = 1u << h->use_var[i];
-		uint32_t was = __atomic_fetch_and(&rt->vars_set[el], ~bit, __ATOMIC_ACQ_REL);
+		uint32_t was = uft_fetch_and_acq_rel(&rt->vars_set[el], ~bit);
 		if (!(was & bit))
 			return false;
-		rv[i] = __atomic_load_n(&rt->vars[(size_t)el * rt->n_vars + h->use_var[i]],
-					__ATOMIC_RELAXED);
+		rv[i] = READ_ONCE(*(&rt->vars[(size_t)el * rt->n_vars + h->use_var[i]]));
 	}
 	return true;
 }
@@ -427,7 +427,7 @@ static inline int64_t claim_entry(struct uft_hist *h, const uint8_t *key, const 
 	int64_t e = uft_hist_table_insert(t, key, h->key_size, &fresh, &bucket);
 
 	if (e < 0) {
-		__atomic_fetch_add(&t->drops, 1, __ATOMIC_RELAXED);
+		uft_fetch_add_relaxed(&t->drops, 1);
 		return -1;
 	}
 	if (fresh) {
@@ -440,7 +440,7 @@ static inline int64_t claim_entry(struct uft_hist *h, const uint8_t *key, const 
 			}
 			strncpy(t->comms[e], c, sizeof(t->comms[e]) - 1);
 		}
-		__atomic_store_n(&t->bucket_elt[bucket], (uint32_t)e + 1, __ATOMIC_RELEASE);
+		smp_store_release(&t->bucket_elt[bucket], (uint32_t)e + 1);
 	}
 	return e;
 }
@@ -460,7 +460,7 @@ static inline void store_stacks(const struct uft_hist *h, uint32_t e, uint64_t *
 		uint64_t *slot =
 		    t->stacks + ((size_t)e * t->n_stacks + (uint32_t)s) * HIST_STACK_WORDS;
 		for (uint32_t k = 0; k < HIST_STACK_WORDS; k++)
-			__atomic_store_n(&slot[k], stack[k], __ATOMIC_RELAXED);
+			WRITE_ONCE(slot[k], stack[k]);
 		vv[i] = (uint64_t)(uintptr_t)slot;
 	}
 	for (uint32_t i = 0; i < h->n_vars; i++)
@@ -478,10 +478,10 @@ static inline void store_vars(struct uft_hist *h, uint32_t e, const uint64_t *vv
 	for (uint32_t i = 0; i < h->n_vars; i++) {
 		if (h->vars[i].e->is_string)
 			continue;
-		__atomic_store_n(&t->vars[(size_t)e * h->n_vars + i], vv[i], __ATOMIC_RELAXED);
+		WRITE_ONCE(*(&t->vars[(size_t)e * h->n_vars + i]), vv[i]);
 		set |= 1u << i;
 	}
-	__atomic_fetch_or(&t->vars_set[e], set, __ATOMIC_RELEASE);
+	uft_fetch_or_release(&t->vars_set[e], set);
 }
 
 static void update(struct uft_hist *h, const void *record, uint32_t len, uint64_t ts, uint32_t cpu,
@@ -494,7 +494,7 @@ static void update(struct uft_hist *h, const void *record, uint32_t len, uint64_
 	struct who who = {comm, 0, NULL, false};
 	int64_t e;
 
-	if (__atomic_load_n(&h->paused, __ATOMIC_RELAXED) || len < 8)
+	if (READ_ONCE(h->paused) || len < 8)
 		return;
 	memcpy(&who.pid, rec + 4, 4);
 	if (!filter_passes(h, rec, len, cpu, &who))
@@ -510,12 +510,12 @@ static void update(struct uft_hist *h, const void *record, uint32_t len, uint64_
 		return;
 	uint64_t *sums = h->t.sums + (size_t)e * h->n_vals;
 	for (uint32_t i = 0; i < h->n_vals; i++)
-		__atomic_fetch_add(&sums[i], vals[i], __ATOMIC_RELAXED);
+		uft_fetch_add_relaxed(&sums[i], vals[i]);
 	if (h->t.n_stacks)
 		store_stacks(h, (uint32_t)e, vv, stack);
 	if (h->n_vars)
 		store_vars(h, (uint32_t)e, vv);
-	__atomic_fetch_add(&h->t.hits, 1, __ATOMIC_RELAXED);
+	uft_fetch_add_relaxed(&h->t.hits, 1);
 	if (h->n_actions)
 		run_actions(h, &ec, (uint32_t)e, &who);
 }
@@ -524,10 +524,10 @@ void uft_hist_update(struct uft_hist *h, const void *record, uint32_t len, uint6
 		     uint32_t cpu, const struct uft_hist_comm *comm)
 {
 	struct hist_table *t = &uft_hist_data(h)->t;
-	__atomic_fetch_add(&t->inflight, 1, __ATOMIC_SEQ_CST);
-	if (!__atomic_load_n(&t->clearing, __ATOMIC_SEQ_CST))
+	uft_fetch_add(&t->inflight, 1);
+	if (!uft_load_seq_cst(&t->clearing))
 		update(h, record, len, ts, cpu, comm);
-	__atomic_fetch_sub(&t->inflight, 1, __ATOMIC_RELEASE);
+	uft_fetch_sub_release(&t->inflight, 1);
 }
 
 bool uft_hist_needs_comm(const struct uft_hist *h)

@@ -6,7 +6,6 @@
 #ifndef UFT_LIB_BUFFER_H
 #define UFT_LIB_BUFFER_H
 
-#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -15,7 +14,7 @@
 #define UFT_MAX_BUFFERS 32 /* the global buffer and up to 31 instances */
 
 struct uft_buffer {
-	_Atomic uint32_t gen; /* writers holding a ring of an older generation reopen */
+	uint32_t gen;	      /* writers holding a ring of an older generation reopen */
 	volatile uint32_t on; /* tracing_on */
 	uint32_t ring_pages;  /* pages per thread ring */
 	uint32_t mode;	      /* enum uft_buffer_mode */

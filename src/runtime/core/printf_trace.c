@@ -38,7 +38,7 @@ __attribute__((noinline, cold)) static void trace_printf_slow(struct uft_event *
 void uft__trace_printf(struct uft_event *ev, const uint64_t *args, uint32_t nr_args)
 {
 	struct uft_event_state *st = ev->state;
-	const struct uft_event_priv *p = __atomic_load_n(&st->priv, __ATOMIC_ACQUIRE);
+	const struct uft_event_priv *p = smp_load_acquire(&st->priv);
 	const struct uft_printf_layout *l = p ? p->layout : NULL;
 	if (!l || nr_args != l->nr_args)
 		return;

@@ -24,6 +24,7 @@
 #include "runtime/core/registry_priv.h"
 #include "runtime/core/runtime.h"
 #include "runtime/core/trigger_run.h"
+#include "util/atomics.h"
 #include <uft/uft.h>
 
 struct reg_section {
@@ -128,20 +129,20 @@ void reg_publish_targets(struct reg_event *e)
 		if (slow && st->fast_type)
 			st->fast_type = 0;
 		if (st->fast_filter != ff)
-			__atomic_store_n(&st->fast_filter, NULL, __ATOMIC_RELEASE);
-		__atomic_store_n(&desc_priv(d)->targets, tg, __ATOMIC_RELEASE);
+			smp_store_release(&st->fast_filter, NULL);
+		smp_store_release(&desc_priv(d)->targets, tg);
 		if (n && !st->enabled) {
 			st->enabled = 1;
-			__atomic_add_fetch(d->gate, 1, __ATOMIC_RELAXED);
+			uft_add_return_relaxed(d->gate, 1);
 		} else if (!n && st->enabled) {
 			st->enabled = 0;
-			__atomic_sub_fetch(d->gate, 1, __ATOMIC_RELAXED);
+			uft_sub_return_relaxed(d->gate, 1);
 		}
 		uint64_t ft = n && !slow ? st->id : 0;
 		if (st->fast_type != ft)
 			st->fast_type = ft;
 		if (st->fast_filter != ff)
-			__atomic_store_n(&st->fast_filter, ff, __ATOMIC_RELEASE);
+			smp_store_release(&st->fast_filter, ff);
 	}
 	if (old != tg)
 		reg_retire(old);
@@ -217,7 +218,7 @@ static int attach_state(struct uft_event *d)
 	memcpy(&p->view, d, n);
 	p->view.size = sizeof(p->view);
 	p->view.state = d->state;
-	__atomic_store_n(&d->state->priv, p, __ATOMIC_RELEASE);
+	smp_store_release(&d->state->priv, p);
 	return 0;
 }
 
@@ -227,7 +228,7 @@ static int attach_state(struct uft_event *d)
 static void detach_state(struct uft_event *d)
 {
 	struct uft_event_priv *p = desc_priv(d);
-	__atomic_store_n(&d->state->priv, NULL, __ATOMIC_RELEASE);
+	smp_store_release(&d->state->priv, NULL);
 	if (p->own_state)
 		reg_retire(d->state);
 	reg_retire(p);
@@ -272,28 +273,27 @@ static char *make_format(const struct uft_event *d, uint16_t id, uint32_t *len)
 	return buf;
 }
 
-static void add_desc(struct reg_event *e, struct uft_event *d)
+static bool add_desc(struct reg_event *e, struct uft_event *d)
 {
 	if (e->nr_descs == e->cap_descs) {
 		void *p = grow(e->descs, &e->cap_descs, sizeof(*e->descs));
 		if (!p)
-			return;
+			return false;
 		e->descs = p;
 	}
 	e->descs[e->nr_descs++] = d;
 	d->state->id = e->id;
 	if (e->on_mask)
 		reg_publish_targets(e);
+	return true;
 }
 
-/* Registers a descriptor under a new id, or under fixed_id (the ftrace
- * entries' small ids) when non-zero. */
-static void register_desc_id(struct uft_event *d, uint16_t fixed_id)
+/* Gives d its id: a new one, fixed_id, or that of a live event with the same
+ * name and format. False when d is not registered. */
+static bool place_desc(struct uft_event *d, uint16_t fixed_id)
 {
-	if (d->magic != UFT_EVENT_MAGIC || attach_state(d) != 0 || d->state->id)
-		return;
 	if (d->style == UFT_STYLE_PRINTF && prepare_printf(d) != 0)
-		return;
+		return false;
 	struct uft_event *v = &desc_priv(d)->view;
 	if (v->style == UFT_STYLE_STRUCT && v->fields_fn && !v->fields)
 		v->fields = v->fields_fn(&v->nr_fields);
@@ -303,7 +303,7 @@ static void register_desc_id(struct uft_event *d, uint16_t fixed_id)
 		uint32_t len;
 		char *text = make_format(d, e->id, &len);
 		if (!text)
-			return;
+			return false;
 		bool same = len == e->format_len && memcmp(text, e->format, len) == 0;
 		free(text);
 		if (!same) {
@@ -314,20 +314,19 @@ static void register_desc_id(struct uft_event *d, uint16_t fixed_id)
 			    d->file, d->line, d->system, d->name,
 			    e->descs && e->nr_descs ? e->descs[0]->file : "?",
 			    e->descs && e->nr_descs ? e->descs[0]->line : 0);
-			return;
+			return false;
 		}
-		add_desc(e, d);
-		return;
+		return add_desc(e, d);
 	}
 	if (!fixed_id && next_id > 0xffff) {
 		fprintf(stderr, "uft: event id space exhausted; %s:%s not registered\n", d->system,
 			d->name);
-		return;
+		return false;
 	}
 	if (reg_nr_events == cap_events) {
 		void *p = grow(reg_events, &cap_events, sizeof(*reg_events));
 		if (!p)
-			return;
+			return false;
 		reg_events = p;
 	}
 	e = &reg_events[reg_nr_events];
@@ -342,16 +341,41 @@ static void register_desc_id(struct uft_event *d, uint16_t fixed_id)
 		free(e->system);
 		free(e->name);
 		free(e->st);
-		return;
+		return false;
 	}
 	if (!fixed_id)
 		next_id++;
 	reg_nr_events++;
 	e->live = true;
-	add_desc(e, d);
+	if (!add_desc(e, d))
+		return false; /* out of memory: the id stays, without a descriptor */
 	if (uft_sess.hdr)
 		uft_shm_add_format(uft_sess.hdr, e->id, e->system, e->format, e->format_len);
 	reg_apply_settings(e);
+	return true;
+}
+
+/* A descriptor that could not be registered keeps nothing of the runtime's:
+ * its object may unload without telling. */
+static void forget_desc(struct uft_event *d)
+{
+	struct uft_event_priv *p = desc_priv(d);
+	if (p->layout) {
+		uft_printf_layout_free(p->layout);
+		free(p->layout);
+		p->layout = NULL;
+	}
+	detach_state(d);
+}
+
+/* Registers a descriptor under a new id, or under fixed_id (the ftrace
+ * entries' small ids) when non-zero. */
+static void register_desc_id(struct uft_event *d, uint16_t fixed_id)
+{
+	if (d->magic != UFT_EVENT_MAGIC || attach_state(d) != 0 || d->state->id)
+		return;
+	if (!place_desc(d, fixed_id))
+		forget_desc(d);
 }
 
 static void register_desc(struct uft_event *d)
@@ -417,13 +441,13 @@ static void unregister_desc(struct uft_event *d)
 			struct uft_event_state *st = d->state;
 			struct uft_event_priv *p = desc_priv(d);
 			st->fast_type = 0;
-			__atomic_store_n(&st->fast_filter, NULL, __ATOMIC_RELEASE);
+			smp_store_release(&st->fast_filter, NULL);
 			if (st->enabled) {
 				st->enabled = 0;
-				__atomic_sub_fetch(d->gate, 1, __ATOMIC_RELAXED);
+				uft_sub_return_relaxed(d->gate, 1);
 			}
 			const void *tg = p->targets;
-			__atomic_store_n(&p->targets, NULL, __ATOMIC_RELEASE);
+			smp_store_release(&p->targets, NULL);
 			e->descs[j] = e->descs[--e->nr_descs];
 			if (e->nr_descs == 0) {
 				e->live = false; /* the id stays retired */
@@ -565,7 +589,7 @@ int uft_registry_visit(uft_reg_visit_fn fn, void *ctx)
 			if (!e->sm_ref[b])
 				continue;
 			v.soft_mask |= 1u << b;
-			if (atomic_load(&e->st[b].soft_disabled))
+			if (uft_load_seq_cst(&e->st[b].soft_disabled))
 				v.sd_mask |= 1u << b;
 		}
 		rc = fn(ctx, &v);

@@ -14,6 +14,7 @@
 #include "runtime/core/registry_priv.h"
 #include "runtime/core/runtime.h"
 #include "runtime/core/trigger_run.h"
+#include "util/atomics.h"
 #include <uft/uft.h>
 
 /* Enable specs in the order given; applied to events registered later too. */
@@ -31,7 +32,7 @@ static void set_enabled_in(struct reg_event *e, uint32_t buffer, bool on)
 {
 	/* In soft mode the event stays armed; `enable` sets its soft-disable. */
 	if (e->sm_ref[buffer]) {
-		atomic_store(&e->st[buffer].soft_disabled, !on);
+		uft_store_seq_cst(&e->st[buffer].soft_disabled, !on);
 		return;
 	}
 	uint32_t mask = on ? e->on_mask | (1u << buffer) : e->on_mask & ~(1u << buffer);

@@ -354,7 +354,7 @@ static int hist_cmd_locked(uint32_t buffer, struct reg_event *e, const char *cmd
 	} else {
 		t->cmd = UFT_TRIG_HIST;
 		t->buffer = buffer;
-		atomic_init(&t->count, UFT_TRIG_UNLIMITED);
+		WRITE_ONCE(t->count, UFT_TRIG_UNLIMITED);
 		t->hist = h;
 		if ((rc = reg_trig_insert(e, buffer, t, NULL)) == 0)
 			t = NULL, h = NULL;

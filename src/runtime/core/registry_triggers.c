@@ -14,6 +14,7 @@
 #include "runtime/core/registry_priv.h"
 #include "runtime/core/runtime.h"
 #include "runtime/core/trigger_run.h"
+#include "util/atomics.h"
 #include <uft/uft.h>
 
 static void trig_retire(struct uft_trig *t)
@@ -35,9 +36,9 @@ void reg_triggers_reset(struct reg_event *e, uint32_t b)
 	e->nr_trig[b] = 0;
 	reg_retire(e->tlist[b]);
 	e->tlist[b] = NULL;
-	atomic_store(&e->st[b].list, NULL);
+	uft_store_seq_cst(&e->st[b].list, NULL);
 	e->sm_ref[b] = 0;
-	atomic_store(&e->st[b].soft_disabled, 0);
+	uft_store_seq_cst(&e->st[b].soft_disabled, 0);
 }
 
 /* ---- triggers (tfs_triggers.c) ---- */
@@ -50,7 +51,7 @@ static void soft_get(struct reg_event *e, uint32_t b)
 	if (e->sm_ref[b]++)
 		return;
 	/* Set either way: a command of an old list may have flipped it late. */
-	atomic_store(&e->st[b].soft_disabled, !(e->on_mask & (1u << b)));
+	uft_store_seq_cst(&e->st[b].soft_disabled, !(e->on_mask & (1u << b)));
 	e->on_mask |= 1u << b;
 }
 
@@ -58,9 +59,9 @@ static void soft_put(struct reg_event *e, uint32_t b)
 {
 	if (--e->sm_ref[b])
 		return;
-	if (atomic_load(&e->st[b].soft_disabled))
+	if (uft_load_seq_cst(&e->st[b].soft_disabled))
 		e->on_mask &= ~(1u << b);
-	atomic_store(&e->st[b].soft_disabled, 0);
+	uft_store_seq_cst(&e->st[b].soft_disabled, 0);
 }
 
 struct uft_evstate *uft_registry_event_state(uint32_t buffer, const char *system, const char *name,
@@ -131,7 +132,7 @@ static void set_triggers(struct reg_event *e, uint32_t b, struct uft_trig **v, u
 	e->nr_trig[b] = n;
 	reg_retire(e->tlist[b]);
 	e->tlist[b] = l;
-	atomic_store_explicit(&e->st[b].list, l, memory_order_release);
+	smp_store_release(&e->st[b].list, l);
 }
 
 static bool is_enable_cmd(int cmd)
@@ -282,7 +283,7 @@ int uft_registry_trigger_add(uint32_t buffer, const char *system, const char *na
 	}
 	t->cmd = sp->cmd;
 	t->buffer = buffer;
-	atomic_init(&t->count, sp->count);
+	WRITE_ONCE(t->count, sp->count);
 	t->filter = f;
 	if (te) {
 		t->target = &te->st[buffer];
@@ -355,7 +356,8 @@ char *uft_registry_trigger_text(uint32_t buffer, const char *system, const char 
 				struct uft_trig *t = e->trig[buffer][i];
 				if (!t->hist)
 					uft_trigger_print(m, t->cmd, t->tsys, t->tname,
-							  atomic_load(&t->count), t->filter_text);
+							  uft_load_seq_cst(&t->count),
+							  t->filter_text);
 			}
 			for (uint32_t i = 0; i < e->nr_trig[buffer]; i++)
 				if (e->trig[buffer][i]->hist)

@@ -9,6 +9,7 @@
 #include "wire/shm_layout.h"
 #include "runtime/core/buffer.h"
 #include "runtime/core/trace_clock.h"
+#include "util/atomics.h"
 #include <uft/event.h>
 
 /* Writer state of one ring, private to its thread. Each nesting level has its
@@ -96,8 +97,8 @@ struct uft_event_priv {
 static inline const struct uft_targets *uft_event_targets(const struct uft_event *ev)
 {
 	const struct uft_event_state *st = ev->state;
-	const struct uft_event_priv *p = st ? __atomic_load_n(&st->priv, __ATOMIC_ACQUIRE) : NULL;
-	return p ? __atomic_load_n(&p->targets, __ATOMIC_ACQUIRE) : NULL;
+	const struct uft_event_priv *p = st ? smp_load_acquire(&st->priv) : NULL;
+	return p ? smp_load_acquire(&p->targets) : NULL;
 }
 
 /* The process's session: its shared region and settings. */

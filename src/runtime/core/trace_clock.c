@@ -7,9 +7,9 @@
  * available we calibrate against CLOCK_MONOTONIC_RAW for 2 ms at start-up and
  * anchor the result to CLOCK_MONOTONIC. */
 #include "runtime/core/trace_clock.h"
+#include "util/atomics.h"
 
 #include <linux/perf_event.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 struct uft_tsc_conv uft_tsc;
-static _Atomic uint64_t uft_counter_clock;
+static uint64_t uft_counter_clock;
 
 static uint64_t ts_of(clockid_t id)
 {
@@ -36,7 +36,7 @@ uint64_t uft_clock_read_slow(enum uft_clock c)
 			return uft_tsc_to_ns(uft_arch_cycles());
 		return ts_of(CLOCK_MONOTONIC);
 	case UFT_CLOCK_COUNTER:
-		return atomic_fetch_add_explicit(&uft_counter_clock, 1, memory_order_relaxed);
+		return uft_fetch_add_relaxed(&uft_counter_clock, 1);
 	case UFT_CLOCK_UPTIME:
 		/* Ticks of 1/250 s (the HZ of Debian kernels) since boot, as jiffies count. */
 		return ts_of(CLOCK_MONOTONIC_COARSE) / 4000000ull;

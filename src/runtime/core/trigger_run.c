@@ -13,11 +13,11 @@
 #include "runtime/core/trigger_run.h"
 #include "util/atomics.h"
 
-_Atomic uint64_t uft_trig_snap_cut[UFT_MAX_BUFFERS];
-_Atomic uint64_t uft_trig_dump_cut[UFT_MAX_BUFFERS];
-_Atomic int uft_trig_dump_cpu[UFT_MAX_BUFFERS];
-_Atomic int uft_trig_dump_busy[UFT_MAX_BUFFERS];
-_Atomic int uft_trig_wake_fd = -1;
+uint64_t uft_trig_snap_cut[UFT_MAX_BUFFERS];
+uint64_t uft_trig_dump_cut[UFT_MAX_BUFFERS];
+int uft_trig_dump_cpu[UFT_MAX_BUFFERS];
+int uft_trig_dump_busy[UFT_MAX_BUFFERS];
+int uft_trig_wake_fd = -1;
 
 /* Spends one firing; false when none is left. */
 static bool take_count(struct uft_trig *t)
@@ -43,7 +43,7 @@ void uft_trig_set_tracing(uint32_t b, bool on)
 /* Leaves a request for the tree: the time up to which it applies (now) in
  * `cut`, then a wake-up byte. The latest request wins: its time only moves
  * forward. */
-static void request(uint32_t b, _Atomic uint64_t *cut)
+static void request(uint32_t b, uint64_t *cut)
 {
 	uint64_t now = uft_buffer_now(&uft_buffers[b]);
 	uint64_t old = READ_ONCE(*cut);

@@ -4,7 +4,6 @@
 #ifndef UFT_LIB_TRIGGER_H
 #define UFT_LIB_TRIGGER_H
 
-#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -18,10 +17,10 @@ struct uft_evstate {
 	/* The kernel's SOFT_DISABLED: the event's hook runs (for its triggers)
 	 * but its records are not kept. Meaningful while the event is in soft
 	 * mode (it has triggers or is the target of enable/disable_event). */
-	_Atomic uint32_t soft_disabled;
+	uint32_t soft_disabled;
 	/* The event's trigger list in the buffer (what its writer follows),
 	 * for enable_hist/disable_hist aimed at it. */
-	struct uft_trig_list *_Atomic list;
+	struct uft_trig_list *list;
 };
 
 /* An installed trigger. Replaced lists may still be read by a writer, so a
@@ -29,7 +28,7 @@ struct uft_evstate {
 struct uft_trig {
 	int cmd; /* enum uft_trig_cmd */
 	uint32_t buffer;
-	_Atomic uint64_t count;		 /* UFT_TRIG_UNLIMITED, or firings left */
+	uint64_t count;			 /* UFT_TRIG_UNLIMITED, or firings left */
 	const struct uft_filter *filter; /* NULL: every hit */
 	char *filter_text;
 	struct uft_evstate *target; /* enable/disable_event, enable/disable_hist */
@@ -73,22 +72,22 @@ void uft_trig_run_post(struct uft_trig *const *post, unsigned n, void *ra);
  * runs, so it leaves the time of its firing (in the buffer's ring units) and
  * a wake-up byte; the tree takes the snapshot of everything up to that time
  * (tfs_triggers.c). 0: no request. */
-extern _Atomic uint64_t uft_trig_snap_cut[UFT_MAX_BUFFERS];
+extern uint64_t uft_trig_snap_cut[UFT_MAX_BUFFERS];
 /* A hist snapshot() action fired in the record being committed: the
  * snapshot of buffer b is asked for after the commit (post[] of
  * uft_trig_run_cond). Async-signal-safe. */
 void uft_trig_hist_snapshot(uint32_t b);
 /* Write end of the pipe that wakes the tree's snapshot thread, -1 if none. */
-extern _Atomic int uft_trig_wake_fd;
+extern int uft_trig_wake_fd;
 
 /* Asks the tree for a snapshot of buffer b up to now (signal-safe). */
 void uft_trig_request_snapshot(uint32_t b);
 /* The function commands dump and cpudump: tracing in buffer b stops now and
  * the tree prints the buffer up to now on stderr (tfs_triggers.c), all of it
  * or (cpu >= 0) that CPU's records. Signal-safe; 0 in the cut: no request. */
-extern _Atomic uint64_t uft_trig_dump_cut[UFT_MAX_BUFFERS];
-extern _Atomic int uft_trig_dump_cpu[UFT_MAX_BUFFERS];
-extern _Atomic int uft_trig_dump_busy[UFT_MAX_BUFFERS]; /* asked for, not printed yet */
+extern uint64_t uft_trig_dump_cut[UFT_MAX_BUFFERS];
+extern int uft_trig_dump_cpu[UFT_MAX_BUFFERS];
+extern int uft_trig_dump_busy[UFT_MAX_BUFFERS]; /* asked for, not printed yet */
 void uft_trig_request_dump(uint32_t b, int cpu);
 /* traceon/traceoff of buffer b, from any thread or signal handler. */
 void uft_trig_set_tracing(uint32_t b, bool on);

@@ -9,7 +9,6 @@
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
-#include <stdatomic.h>
 #include <string.h>
 #include <sys/rseq.h>
 #include <sys/mman.h>
@@ -23,6 +22,7 @@
 #include "runtime/ftrace/ftrace.h"
 #include "runtime/core/runtime.h"
 #include "runtime/core/trigger_run.h"
+#include "util/atomics.h"
 #include <uft/fastpath.h>
 #include <uft/uft.h>
 
@@ -58,11 +58,11 @@ _Static_assert(offsetof(struct uft_event_state, fast_type) == 0 &&
 static pthread_key_t exit_key;
 static pthread_once_t exit_key_once = PTHREAD_ONCE_INIT;
 /* Decided by the first thread that asks; others may race to the same answer. */
-static _Atomic int rseq_usable = -1;
+static int rseq_usable = -1;
 
 #define likely(x) __builtin_expect(!!(x), 1)
 #define unlikely(x) __builtin_expect(!!(x), 0)
-#define signal_fence() atomic_signal_fence(memory_order_seq_cst)
+#define signal_fence() barrier()
 
 static inline uint32_t rseq_cpu(void)
 {
@@ -73,10 +73,10 @@ static inline uint32_t rseq_cpu(void)
 
 static uint32_t current_cpu_slow(void)
 {
-	int usable = atomic_load_explicit(&rseq_usable, memory_order_relaxed);
+	int usable = READ_ONCE(rseq_usable);
 	if (usable < 0) {
 		usable = __rseq_size >= 8 && (int32_t)rseq_cpu() >= 0;
-		atomic_store_explicit(&rseq_usable, usable, memory_order_relaxed);
+		WRITE_ONCE(rseq_usable, usable);
 	}
 	if (usable)
 		return rseq_cpu();
@@ -86,7 +86,7 @@ static uint32_t current_cpu_slow(void)
 
 static inline uint32_t current_cpu(void)
 {
-	if (likely(atomic_load_explicit(&rseq_usable, memory_order_relaxed) > 0))
+	if (likely(READ_ONCE(rseq_usable) > 0))
 		return rseq_cpu();
 	return current_cpu_slow();
 }
@@ -109,7 +109,7 @@ static void make_exit_key(void)
 
 static inline void publish_commit(struct uft_wring *w)
 {
-	atomic_store_explicit((_Atomic uint64_t *)(w->page + 8), w->tail, memory_order_release);
+	smp_store_release((uint64_t *)(w->page + 8), w->tail);
 }
 
 /* Counts an event that could not be written. A write nested too deep counts
@@ -117,22 +117,22 @@ static inline void publish_commit(struct uft_wring *w)
  * adds, not a read-modify-write a signal could split (failure paths only). */
 static void count_lost(struct uft_wring *w)
 {
-	__atomic_add_fetch(&w->lost, 1, __ATOMIC_RELAXED);
+	uft_add_return_relaxed(&w->lost, 1);
 	if (w->r)
-		atomic_fetch_add_explicit(&w->r->lost, 1, memory_order_relaxed);
+		uft_fetch_add_relaxed(&w->r->lost, 1);
 }
 
 static void maybe_wake(struct uft_wring *w, struct uft_ring *r, uint64_t produced)
 {
 	if ((produced - w->cons_seen) * 2 < r->nr_pages)
 		return;
-	uint64_t c = atomic_load_explicit(&r->consumed, memory_order_relaxed);
+	uint64_t c = READ_ONCE(r->consumed);
 	w->cons_seen = c;
 	if ((produced - c) * 2 < r->nr_pages)
 		return;
-	if (atomic_load_explicit(&r->wake_pending, memory_order_relaxed))
+	if (READ_ONCE(r->wake_pending))
 		return;
-	atomic_store_explicit(&r->wake_pending, 1, memory_order_relaxed);
+	WRITE_ONCE(r->wake_pending, 1);
 	uft_session_wake();
 }
 
@@ -142,29 +142,29 @@ static int next_page(struct uft_wring *w, uint64_t ts)
 	struct uft_ring *r = w->r;
 	uint64_t next = w->page_idx + 1;
 	while (next >= w->cons_seen + r->nr_pages) {
-		uint64_t c = atomic_load_explicit(&r->consumed, memory_order_acquire);
+		uint64_t c = smp_load_acquire(&r->consumed);
 		w->cons_seen = c;
 		if (next < c + r->nr_pages)
 			break;
 		if (r->mode == UFT_MODE_DISCARD)
 			return -1;
 		/* Overwrite: retire the oldest page unless a reader claimed it first. */
-		if (atomic_compare_exchange_strong(&r->consumed, &c, c + 1)) {
+		if (uft_try_cmpxchg(&r->consumed, &c, c + 1)) {
 			uint64_t lost = r->meta[(c + 1) % r->nr_pages].first_entry -
 					r->meta[c % r->nr_pages].first_entry;
-			atomic_fetch_add_explicit(&r->overrun, lost, memory_order_relaxed);
+			uft_fetch_add_relaxed(&r->overrun, lost);
 			w->cons_seen = c + 1;
 		}
 	}
 	uft_rb_put_padding(w->page + UFT_PAGE_HDR_SIZE, w->tail, UFT_PAGE_DATA_SIZE);
-	atomic_store_explicit(&r->entries, w->entries, memory_order_relaxed);
-	atomic_store_explicit(&r->produced, next, memory_order_release);
+	WRITE_ONCE(r->entries, w->entries);
+	smp_store_release(&r->produced, next);
 	/* Readers validate a copied page by re-reading `produced` afterwards, so it
 	 * must be visible before any byte of the recycled slot changes: a release
 	 * fence orders it before the stores below (the readers' acquire fence
 	 * pairs with it), and costs nothing on x86, where a full fence would wait
 	 * for every store still in flight to the ring. */
-	atomic_thread_fence(memory_order_release);
+	uft_fence_release();
 	struct uft_slot_meta *m = &r->meta[next % r->nr_pages];
 	m->first_entry = w->entries;
 	m->cpu = w->cpu;
@@ -176,7 +176,7 @@ static int next_page(struct uft_wring *w, uint64_t ts)
 	publish_commit(w);
 	/* Naming the page in its slot comes last: until then the slot still holds
 	 * the page it replaces, whose commit word a reader must not pair with it. */
-	__atomic_store_n(&m->seq_lo, (uint32_t)next, __ATOMIC_RELEASE);
+	smp_store_release(&m->seq_lo, (uint32_t)next);
 	w->last_ts = ts;
 	maybe_wake(w, r, next);
 	return 0;
@@ -205,8 +205,8 @@ static void wring_close(struct uft_wring *w)
 {
 	if (!w->r)
 		return;
-	atomic_store_explicit(&w->r->entries, w->entries, memory_order_release);
-	atomic_store_explicit(&w->r->state, UFT_RING_EXITED, memory_order_release);
+	smp_store_release(&w->r->entries, w->entries);
+	smp_store_release(&w->r->state, UFT_RING_EXITED);
 	w->r = NULL;
 }
 
@@ -219,7 +219,7 @@ static int wring_open(struct uft_tls *t, struct uft_wring *w, uint32_t buffer, u
 		uft_tls_sync_common(t);
 	}
 	const struct uft_buffer *b = &uft_buffers[buffer];
-	uint32_t gen = atomic_load_explicit(&b->gen, memory_order_acquire);
+	uint32_t gen = smp_load_acquire(&b->gen);
 	struct uft_ring *r = uft_shm_ring_alloc(uft_sess.hdr, b, buffer, t->tid, lvl);
 	if (!r)
 		return -1;
@@ -315,7 +315,7 @@ static void *reserve_in(struct uft_rsv *rsv, uint32_t buffer)
 	t->nest = lvl + 1;
 	signal_fence();
 	const struct uft_buffer *b = &uft_buffers[buffer];
-	if (unlikely(lvl >= UFT_MAX_NEST || !__atomic_load_n(&b->on, __ATOMIC_RELAXED))) {
+	if (unlikely(lvl >= UFT_MAX_NEST || !READ_ONCE(b->on))) {
 		/* No ring for it: counted beside the one it interrupts. */
 		struct uft_wring *deepest;
 		if (lvl >= UFT_MAX_NEST && !t->notrace &&
@@ -326,8 +326,7 @@ static void *reserve_in(struct uft_rsv *rsv, uint32_t buffer)
 	struct uft_wring *w = wring_of(t, buffer, lvl);
 	if (unlikely(!w))
 		goto fail;
-	if (unlikely(!w->r || w->gen != atomic_load_explicit(&b->gen, memory_order_relaxed)) &&
-	    wring_open(t, w, buffer, lvl) != 0)
+	if (unlikely(!w->r || w->gen != READ_ONCE(b->gen)) && wring_open(t, w, buffer, lvl) != 0)
 		goto fail;
 	uint32_t len = rsv->len;
 	if (unlikely(len > UFT_PAGE_DATA_SIZE - 24)) {
@@ -354,7 +353,7 @@ static void *reserve_in(struct uft_rsv *rsv, uint32_t buffer)
 	return rec;
 full:
 	w->dropped++;
-	atomic_store_explicit(&w->r->dropped, w->dropped, memory_order_relaxed);
+	WRITE_ONCE(w->r->dropped, w->dropped);
 fail:
 	signal_fence();
 	t->nest = lvl;
@@ -407,7 +406,7 @@ static void *reserve_special(struct uft_rsv *rsv, const struct uft_target *tt, v
 	bool cond = tl && tl->cond;
 	if (tl && !cond)
 		uft_trig_run_early(tl, ra);
-	if (!atomic_load_explicit(&tt->st->soft_disabled, memory_order_relaxed)) {
+	if (!READ_ONCE(tt->st->soft_disabled)) {
 		void *rec = reserve_in(rsv, tt->buffer);
 		if (rec || !cond)
 			return rec;
@@ -569,7 +568,7 @@ static void commit_special(struct uft_rsv *rsv, const struct uft_target *tt, voi
 					  name, ra, post);
 		uft_tls.trig_lvl = saved;
 	}
-	bool keep = w && !atomic_load_explicit(&tt->st->soft_disabled, memory_order_relaxed) &&
+	bool keep = w && !READ_ONCE(tt->st->soft_disabled) &&
 		    !(rsv->filter && filtered_out(rsv->filter, rsv));
 	if (keep)
 		commit_record(rsv);
@@ -619,8 +618,7 @@ void uft_writer_flush_self(void)
 		for (uint32_t i = 0; i < UFT_MAX_NEST; i++) {
 			struct uft_wring *w = wring_of(t, b, i);
 			if (w->r)
-				atomic_store_explicit(&w->r->entries, w->entries,
-						      memory_order_release);
+				smp_store_release(&w->r->entries, w->entries);
 		}
 	}
 }
@@ -663,7 +661,7 @@ void uft_writer_reset_after_fork(void)
 void uft_writer_setup_fast_path(void)
 {
 	current_cpu_slow(); /* decides whether rseq is usable */
-	uft_fast_cpu_ok = atomic_load(&rseq_usable) > 0;
+	uft_fast_cpu_ok = uft_load_seq_cst(&rseq_usable) > 0;
 	uft_buffer_update_fast();
 }
 

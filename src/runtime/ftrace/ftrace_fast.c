@@ -13,6 +13,7 @@
 #include "wire/ftrace_records.h"
 #include "runtime/ftrace/ftrace_shadow.h"
 #include "runtime/core/runtime.h"
+#include "util/atomics.h"
 #include <uft/fastpath.h>
 
 /* 0: the return is taken (the entry pushed, its record written); 1: the
@@ -30,16 +31,12 @@ uintptr_t uft_ftrace_graph_fast(uintptr_t in_stub, uintptr_t *slot)
 	 * thread now waits until the hook is left, so the record written is
 	 * one the settings read still ask for. */
 	uft_ftrace_busy = 1;
-	atomic_signal_fence(memory_order_seq_cst);
+	barrier();
 	uint32_t siglvl = t->in_signal;
-	if ((__atomic_load_n(&s->fn_mask, __ATOMIC_RELAXED) |
-	     __atomic_load_n(&s->probe, __ATOMIC_RELAXED) | s->graph_skip) ||
-	    !(__atomic_load_n(&s->graph_mask, __ATOMIC_RELAXED) & GLOBAL) ||
-	    __atomic_load_n(&uft_ftrace_graph_buffers, __ATOMIC_RELAXED) != GLOBAL ||
-	    __atomic_load_n(&uft_ftrace_pids[0], __ATOMIC_RELAXED) ||
-	    __atomic_load_n(&uft_ftrace_no_pids[0], __ATOMIC_RELAXED) ||
-	    __atomic_load_n(&uft_ftrace_graph_starts, __ATOMIC_RELAXED) ||
-	    __atomic_load_n(&uft_ftrace_max_depth, __ATOMIC_RELAXED) ||
+	if ((READ_ONCE(s->fn_mask) | READ_ONCE(s->probe) | s->graph_skip) ||
+	    !(READ_ONCE(s->graph_mask) & GLOBAL) || READ_ONCE(uft_ftrace_graph_buffers) != GLOBAL ||
+	    READ_ONCE(uft_ftrace_pids[0]) || READ_ONCE(uft_ftrace_no_pids[0]) ||
+	    READ_ONCE(uft_ftrace_graph_starts) || READ_ONCE(uft_ftrace_max_depth) ||
 	    /* frames left by a long jump: the general hook drops them */
 	    (st->top && !shadow_alive(&st->e[st->top - 1], slot, siglvl)))
 		goto general;
@@ -64,20 +61,20 @@ uintptr_t uft_ftrace_graph_fast(uintptr_t in_stub, uintptr_t *slot)
 	e->mask = GLOBAL;
 	e->depth = (int32_t)depth;
 	e->siglvl = siglvl;
-	e->gen = __atomic_load_n(&uft_ftrace_graph_gen, __ATOMIC_RELAXED);
+	e->gen = READ_ONCE(uft_ftrace_graph_gen);
 	e->kind = KIND_TRACED;
 	e->start = 0;
 	e->c0 = UFT_CLOCK_LOCAL;
 	e->c1 = NO_CLOCK;
-	atomic_signal_fence(memory_order_seq_cst);
+	barrier();
 	st->top++;
 	st->depth = depth + 1;
-	atomic_signal_fence(memory_order_seq_cst);
+	barrier();
 	uft_ftrace_busy = 0;
 	return 0;
 general:
 	/* The general hook stops this thread if a switch asked meanwhile. */
-	atomic_signal_fence(memory_order_seq_cst);
+	barrier();
 	uft_ftrace_busy = 0;
 	return 1;
 }
@@ -92,11 +89,11 @@ uintptr_t uft_ftrace_exit_fast(uintptr_t sp)
 	if (uft_ftrace_busy || t->notrace || !st || !st->top)
 		return 0;
 	uft_ftrace_busy = 1; /* before the settings are read, as above */
-	atomic_signal_fence(memory_order_seq_cst);
+	barrier();
 	struct shadow *e = &st->e[st->top - 1];
 	if (e->slot != slot || e->mask != GLOBAL || e->c0 != UFT_CLOCK_LOCAL ||
-	    e->gen != __atomic_load_n(&uft_ftrace_graph_gen, __ATOMIC_RELAXED) ||
-	    !(__atomic_load_n(&uft_ftrace_graph_buffers, __ATOMIC_RELAXED) & GLOBAL))
+	    e->gen != READ_ONCE(uft_ftrace_graph_gen) ||
+	    !(READ_ONCE(uft_ftrace_graph_buffers) & GLOBAL))
 		goto general;
 	struct uft_fast_rsv rsv;
 	char *rec = uft_fast_reserve_type(UFT_ID_FUNCGRAPH_EXIT,
@@ -113,11 +110,11 @@ uintptr_t uft_ftrace_exit_fast(uintptr_t sp)
 	uft_fast_commit(&rsv);
 	uintptr_t ret = e->ret;
 	shadow_pop(st);
-	atomic_signal_fence(memory_order_seq_cst);
+	barrier();
 	uft_ftrace_busy = 0;
 	return ret;
 general:
-	atomic_signal_fence(memory_order_seq_cst);
+	barrier();
 	uft_ftrace_busy = 0;
 	return 0;
 }

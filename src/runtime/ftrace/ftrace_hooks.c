@@ -16,7 +16,6 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <pthread.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +30,7 @@
 #include "runtime/core/registry.h"
 #include "runtime/core/runtime.h"
 #include "runtime/core/stack_event.h"
+#include "util/atomics.h"
 #include <uft/fastpath.h>
 
 struct uft_ftrace_pids *uft_ftrace_pids[32];
@@ -90,7 +90,7 @@ void uft_ftrace_thread_exit(void)
  * under the old generation, never found in the cache again. */
 static struct uft_ftrace_site *site_of(struct fstack *st, uintptr_t ret)
 {
-	uint32_t gen = __atomic_load_n(&uft_ftrace_sites_gen, __ATOMIC_ACQUIRE);
+	uint32_t gen = smp_load_acquire(&uft_ftrace_sites_gen);
 	if (__builtin_expect(!st, 0))
 		return uft_ftrace_site_at(ret);
 	struct site_slot *c = &st->cache[(ret >> 4) % SITE_CACHE];
@@ -128,10 +128,8 @@ static uint32_t pid_filter(struct uft_tls *t, uint32_t mask)
 {
 	for (uint32_t m = mask; m; m &= m - 1) {
 		unsigned b = (unsigned)__builtin_ctz(m);
-		const struct uft_ftrace_pids *pl =
-		    __atomic_load_n(&uft_ftrace_pids[b], __ATOMIC_ACQUIRE);
-		const struct uft_ftrace_pids *no =
-		    __atomic_load_n(&uft_ftrace_no_pids[b], __ATOMIC_ACQUIRE);
+		const struct uft_ftrace_pids *pl = smp_load_acquire(&uft_ftrace_pids[b]);
+		const struct uft_ftrace_pids *no = smp_load_acquire(&uft_ftrace_no_pids[b]);
 		if (__builtin_expect(!pl && !no, 1))
 			continue;
 		int32_t tid = thread_tid(t);
@@ -261,10 +259,9 @@ static bool graph_entry(struct uft_tls *t, struct fstack *st, struct uft_ftrace_
 	if (st->skips)
 		return false; /* under a set_graph_notrace function */
 	if (kind == KIND_TRACED) {
-		if (__atomic_load_n(&uft_ftrace_graph_starts, __ATOMIC_RELAXED) && !st->starts &&
-		    !start)
+		if (READ_ONCE(uft_ftrace_graph_starts) && !st->starts && !start)
 			return false;
-		uint32_t max = __atomic_load_n(&uft_ftrace_max_depth, __ATOMIC_RELAXED);
+		uint32_t max = READ_ONCE(uft_ftrace_max_depth);
 		if (max && st->depth >= max)
 			return false;
 	}
@@ -279,7 +276,7 @@ static bool graph_entry(struct uft_tls *t, struct fstack *st, struct uft_ftrace_
 	e->func = s->func;
 	e->depth = (int32_t)st->depth;
 	e->siglvl = t->in_signal;
-	e->gen = __atomic_load_n(&uft_ftrace_graph_gen, __ATOMIC_RELAXED);
+	e->gen = READ_ONCE(uft_ftrace_graph_gen);
 	e->kind = kind;
 	e->start = start;
 	e->mask = kind == KIND_TRACED ? mask : 0;
@@ -312,14 +309,14 @@ static bool graph_entry(struct uft_tls *t, struct fstack *st, struct uft_ftrace_
 	}
 	if (rest)
 		write_entry(rest, e->func, e->depth);
-	atomic_signal_fence(memory_order_seq_cst);
+	barrier();
 	st->top++;
 	st->starts += start;
 	if (kind == KIND_SKIP)
 		st->skips++;
 	else
 		st->depth++;
-	atomic_signal_fence(memory_order_seq_cst);
+	barrier();
 	return true;
 }
 
@@ -329,15 +326,13 @@ static bool graph_entry(struct uft_tls *t, struct fstack *st, struct uft_ftrace_
 static bool on_call(struct uft_tls *t, struct fstack *st, struct uft_ftrace_site *s,
 		    uintptr_t *slot, uintptr_t hook, void *ra)
 {
-	uint32_t fn = __atomic_load_n(&s->fn_mask, __ATOMIC_RELAXED) &
-		      __atomic_load_n(&uft_ftrace_fn_buffers, __ATOMIC_RELAXED);
-	uint32_t gr = __atomic_load_n(&s->graph_mask, __ATOMIC_RELAXED) &
-		      __atomic_load_n(&uft_ftrace_graph_buffers, __ATOMIC_RELAXED);
-	uint32_t probe = __atomic_load_n(&s->probe, __ATOMIC_RELAXED);
+	uint32_t fn = READ_ONCE(s->fn_mask) & READ_ONCE(uft_ftrace_fn_buffers);
+	uint32_t gr = READ_ONCE(s->graph_mask) & READ_ONCE(uft_ftrace_graph_buffers);
+	uint32_t probe = READ_ONCE(s->probe);
 	bool hooked = false;
 	if (fn && (fn = pid_filter(t, fn))) {
 		write_function(fn, s, *slot);
-		uint32_t stacks = fn & __atomic_load_n(&uft_ftrace_fn_stack, __ATOMIC_RELAXED);
+		uint32_t stacks = fn & READ_ONCE(uft_ftrace_fn_stack);
 		for (; stacks; stacks &= stacks - 1)
 			uft_stack_record((uint32_t)__builtin_ctz(stacks), ra);
 	}
@@ -356,12 +351,12 @@ void uft_ftrace_entry(uintptr_t sled_end, uintptr_t *slot)
 	if (uft_ftrace_busy || t->notrace)
 		return;
 	uft_ftrace_busy = 1;
-	atomic_signal_fence(memory_order_seq_cst);
+	barrier();
 	struct fstack *st = thread_stack();
 	struct uft_ftrace_site *s = site_of(st, sled_end);
 	if (s && on_call(t, st, s, slot, (uintptr_t)uft_ftrace_return, __builtin_return_address(0)))
 		*slot = (uintptr_t)uft_ftrace_return;
-	atomic_signal_fence(memory_order_seq_cst);
+	barrier();
 	uft_ftrace_busy = 0;
 	uft_ftrace_stop_point();
 }
@@ -377,11 +372,11 @@ uintptr_t uft_ftrace_graph_entry(uintptr_t in_stub, uintptr_t *slot)
 	if (uft_ftrace_busy || t->notrace)
 		return s->addr + UFT_FTRACE_SLED;
 	uft_ftrace_busy = 1;
-	atomic_signal_fence(memory_order_seq_cst);
+	barrier();
 	struct fstack *st = thread_stack();
 	bool hooked =
 	    on_call(t, st, s, slot, uft_arch_stub_body_ret(in_stub), __builtin_return_address(0));
-	atomic_signal_fence(memory_order_seq_cst);
+	barrier();
 	uft_ftrace_busy = 0;
 	uft_ftrace_stop_point();
 	return hooked ? 0 : s->addr + UFT_FTRACE_SLED;
@@ -396,7 +391,7 @@ uintptr_t uft_ftrace_exit(uintptr_t sp)
 	struct fstack *st = uft_ftrace_stack;
 	uint32_t was_uft_ftrace_busy = uft_ftrace_busy;
 	uft_ftrace_busy = 1;
-	atomic_signal_fence(memory_order_seq_cst);
+	barrier();
 	/* The entry is the newest one for this slot; newer ones are dead. */
 	uint32_t i = st ? st->top : 0;
 	while (i && st->e[i - 1].slot != slot)
@@ -412,8 +407,8 @@ uintptr_t uft_ftrace_exit(uintptr_t sp)
 	/* Still on the stack while its record is written: nothing is pushed
 	 * above it meanwhile (the thread is in the hook). */
 	const struct shadow *e = &st->e[i - 1];
-	uint32_t mask = e->mask & __atomic_load_n(&uft_ftrace_graph_buffers, __ATOMIC_RELAXED);
-	if (e->gen != __atomic_load_n(&uft_ftrace_graph_gen, __ATOMIC_RELAXED) || t->notrace)
+	uint32_t mask = e->mask & READ_ONCE(uft_ftrace_graph_buffers);
+	if (e->gen != READ_ONCE(uft_ftrace_graph_gen) || t->notrace)
 		mask = 0;
 	if (mask & GLOBAL) {
 		struct uft_fast_rsv rsv;
@@ -448,7 +443,7 @@ uintptr_t uft_ftrace_exit(uintptr_t sp)
 	}
 	uintptr_t ret = e->ret;
 	shadow_pop(st);
-	atomic_signal_fence(memory_order_seq_cst);
+	barrier();
 	uft_ftrace_busy = was_uft_ftrace_busy;
 	if (!was_uft_ftrace_busy)
 		uft_ftrace_stop_point();
@@ -482,13 +477,13 @@ uint32_t uft_ftrace_hold(void)
 {
 	uint32_t prev = uft_ftrace_busy;
 	uft_ftrace_busy = 1;
-	atomic_signal_fence(memory_order_seq_cst);
+	barrier();
 	return prev;
 }
 
 void uft_ftrace_unhold(uint32_t prev)
 {
-	atomic_signal_fence(memory_order_seq_cst);
+	barrier();
 	uft_ftrace_busy = prev;
 	if (!prev)
 		uft_ftrace_stop_point();
@@ -507,14 +502,14 @@ void uft_ftrace_unhook_returns(void)
 		return;
 	uint32_t was_uft_ftrace_busy = uft_ftrace_busy;
 	uft_ftrace_busy = 1;
-	atomic_signal_fence(memory_order_seq_cst);
+	barrier();
 	while (st->top) {
 		struct shadow *e = &st->e[st->top - 1];
 		if (*e->slot == e->hook)
 			*e->slot = e->ret;
 		shadow_pop(st);
 	}
-	atomic_signal_fence(memory_order_seq_cst);
+	barrier();
 	uft_ftrace_busy = was_uft_ftrace_busy;
 	if (!was_uft_ftrace_busy)
 		uft_ftrace_stop_point();

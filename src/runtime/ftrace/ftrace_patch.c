@@ -18,7 +18,6 @@
 #include <linux/futex.h>
 #include <sched.h>
 #include <signal.h>
-#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -27,6 +26,7 @@
 #include <unistd.h>
 
 #include "runtime/ftrace/ftrace.h"
+#include "util/atomics.h"
 
 struct change {
 	uintptr_t addr;
@@ -39,12 +39,12 @@ struct change {
  * release word it waits on. */
 static struct change *changes;
 static size_t nr_changes;
-static _Atomic uint32_t session; /* odd while threads are to stop */
-static _Atomic uint32_t arrived; /* threads waiting in this session */
+static uint32_t session; /* odd while threads are to stop */
+static uint32_t arrived; /* threads waiting in this session */
 /* the session this thread last stopped for */
 static __thread uint32_t stopped_in __attribute__((tls_model("initial-exec")));
 
-static long futex(_Atomic uint32_t *w, int op, uint32_t val)
+static long futex(uint32_t *w, int op, uint32_t val)
 {
 	return syscall(SYS_futex, (uint32_t *)w, op, val, NULL, NULL, 0);
 }
@@ -53,8 +53,8 @@ static long futex(_Atomic uint32_t *w, int op, uint32_t val)
 static void stop_wait(uint32_t s)
 {
 	stopped_in = s;
-	atomic_fetch_add(&arrived, 1);
-	while (atomic_load(&session) == s)
+	uft_fetch_add(&arrived, 1);
+	while (uft_load_seq_cst(&session) == s)
 		futex(&session, FUTEX_WAIT_PRIVATE, s);
 }
 
@@ -66,7 +66,7 @@ __thread uint32_t uft_ftrace_stop_pending __attribute__((tls_model("initial-exec
 static void stop_handler(int sig, siginfo_t *si, void *ucv)
 {
 	int saved = errno;
-	uint32_t s = atomic_load(&session);
+	uint32_t s = uft_load_seq_cst(&session);
 	if (!(s & 1) || stopped_in == s) {
 		errno = saved;
 		return; /* a late or repeated signal */
@@ -88,11 +88,11 @@ void uft_ftrace_stop_now(void)
 {
 	uint32_t s = uft_ftrace_stop_pending;
 	uft_ftrace_stop_pending = 0;
-	atomic_signal_fence(memory_order_seq_cst);
+	barrier();
 	int saved = errno;
 	/* The handler may have stopped this thread since (it found the hook
 	 * left): then the session is over or this thread is marked. */
-	if (atomic_load(&session) == s && stopped_in != s)
+	if (uft_load_seq_cst(&session) == s && stopped_in != s)
 		stop_wait(s);
 	errno = saved;
 }
@@ -213,7 +213,7 @@ static uint64_t now_ms(void)
 
 static void release_threads(void)
 {
-	atomic_fetch_add(&session, 1); /* even: go */
+	uft_fetch_add(&session, 1); /* even: go */
 	futex(&session, FUTEX_WAKE_PRIVATE, INT_MAX);
 }
 
@@ -222,8 +222,8 @@ static int stop_threads(void)
 {
 	pid_t self = (pid_t)syscall(SYS_gettid);
 	nr_tids = 0;
-	atomic_store(&arrived, 0);
-	atomic_fetch_add(&session, 1); /* odd: stop */
+	uft_store_seq_cst(&arrived, 0);
+	uft_fetch_add(&session, 1); /* odd: stop */
 	size_t expect = 0;
 	uint64_t deadline = now_ms() + 5000;
 	for (;;) {
@@ -235,7 +235,7 @@ static int stop_threads(void)
 		/* Wait for the signaled ones; a thread that blocked the signal
 		 * after it was sent, or exited, is not waited for. */
 		uint64_t check = now_ms() + 20;
-		while (atomic_load(&arrived) < expect) {
+		while (uft_load_seq_cst(&arrived) < expect) {
 			if (now_ms() > deadline) {
 				release_threads();
 				return -EBUSY;
@@ -244,7 +244,7 @@ static int stop_threads(void)
 				size_t blocked = 0;
 				for (size_t i = 0; i < nr_tids; i++)
 					blocked += sent[i] && blocks_stop(tids[i]);
-				if (atomic_load(&arrived) + blocked >= expect)
+				if (uft_load_seq_cst(&arrived) + blocked >= expect)
 					break;
 				check = now_ms() + 20;
 			}
@@ -293,7 +293,7 @@ static int write_changes(void)
  * site whose function records take a stack (func_stack_trace). */
 static uint8_t wanted(const struct uft_ftrace_site *s)
 {
-	uint32_t stacks = s->fn_mask & __atomic_load_n(&uft_ftrace_fn_stack, __ATOMIC_RELAXED);
+	uint32_t stacks = s->fn_mask & READ_ONCE(uft_ftrace_fn_stack);
 	if (s->graph_mask && !s->probe && !stacks)
 		return UFT_SLED_STUB;
 	return s->fn_mask || s->graph_mask || s->probe ? UFT_SLED_CALL : UFT_SLED_NOP;

@@ -3,10 +3,10 @@
 #ifndef UFT_LIB_FTRACE_SHADOW_H
 #define UFT_LIB_FTRACE_SHADOW_H
 
-#include <stdatomic.h>
 #include <stdint.h>
 
 #include "runtime/ftrace/ftrace.h"
+#include "util/atomics.h"
 
 #define SHADOW_MAX 512
 
@@ -76,7 +76,7 @@ static inline __attribute__((always_inline)) void shadow_pop(struct fstack *st)
 		st->skips--;
 	else
 		st->depth--;
-	atomic_signal_fence(memory_order_seq_cst);
+	barrier();
 	st->top--;
 }
 

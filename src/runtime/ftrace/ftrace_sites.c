@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "runtime/ftrace/ftrace.h"
+#include "util/atomics.h"
 
 struct uft_ftrace_obj uft_ftrace_objs[UFT_FTRACE_MAX_OBJS];
 uint32_t uft_ftrace_nr_objs;
@@ -357,7 +358,7 @@ static int add_object(struct dl_phdr_info *info)
 		o->base = info->dlpi_addr;
 		o->lo = 1;
 		o->hi = 0;
-		__atomic_store_n(&uft_ftrace_nr_objs, uft_ftrace_nr_objs + 1, __ATOMIC_RELEASE);
+		smp_store_release(&uft_ftrace_nr_objs, uft_ftrace_nr_objs + 1);
 		goto out;
 	}
 	o->path = strdup(path);
@@ -370,7 +371,7 @@ static int add_object(struct dl_phdr_info *info)
 	o->sites = sites;
 	o->nr = (uint32_t)nr;
 	sites = NULL;
-	__atomic_store_n(&uft_ftrace_nr_objs, uft_ftrace_nr_objs + 1, __ATOMIC_RELEASE);
+	smp_store_release(&uft_ftrace_nr_objs, uft_ftrace_nr_objs + 1);
 out:
 	if (sites) {
 		for (size_t k = 0; k < nr; k++)
@@ -404,7 +405,7 @@ uint32_t uft_ftrace_sites_gen;
 static void mark_gone(struct uft_ftrace_obj *o)
 {
 	o->gone = true;
-	__atomic_fetch_add(&uft_ftrace_sites_gen, 1, __ATOMIC_RELEASE);
+	uft_fetch_add_release(&uft_ftrace_sites_gen, 1);
 }
 
 static int each_object(struct dl_phdr_info *info, size_t size, void *arg)
@@ -455,7 +456,7 @@ int uft_ftrace_scan(void)
 struct uft_ftrace_site *uft_ftrace_site_at(uintptr_t ret)
 {
 	uintptr_t a = ret - UFT_FTRACE_SLED;
-	uint32_t n = __atomic_load_n(&uft_ftrace_nr_objs, __ATOMIC_ACQUIRE);
+	uint32_t n = smp_load_acquire(&uft_ftrace_nr_objs);
 	for (uint32_t i = 0; i < n; i++) {
 		struct uft_ftrace_obj *o = &uft_ftrace_objs[i];
 		if (a < o->lo || a > o->hi || o->gone)

@@ -2,6 +2,9 @@
 # build's programs, a temporary directory removed at exit, and fail(). The
 # sourcing test names more programs it needs with need PATH...
 set -uo pipefail
+# grep -q for the end of a pipeline: it reads all its input, so the command
+# before it never dies of SIGPIPE and fails the pipeline under pipefail.
+grep_q() { grep "$@" >/dev/null; }
 cd "$(dirname "${BASH_SOURCE[1]}")/../.." || exit 1
 B=${UFT_BUILD:-build}
 UFT=$B/bin/uft

@@ -3,6 +3,9 @@
 # end, fail(), and start_server. The sourcing test may add to `pids` and may
 # define `on_exit` for more clean-up.
 set -uo pipefail
+# grep -q for the end of a pipeline: it reads all its input, so the command
+# before it never dies of SIGPIPE and fails the pipeline under pipefail.
+grep_q() { grep "$@" >/dev/null; }
 cd "$(dirname "${BASH_SOURCE[1]}")/../.." || exit 1
 B=${UFT_BUILD:-build}
 case $B in /*) ;; *) B=$PWD/$B ;; esac
