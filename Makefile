@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # uft build. `make` builds the library, the tool and the examples into build/;
 # `make demo` and `make test` are the README's two commands.
 

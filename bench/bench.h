@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The timing harness shared by the bench programs: a TSC calibrated against
  * CLOCK_MONOTONIC_RAW, loops timed with rdtsc, the median of several runs of
  * each variant, the variants' runs interleaved.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Trace events of the uft benchmarks. */
 #undef UFT_SYSTEM
 #define UFT_SYSTEM bench

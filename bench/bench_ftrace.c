@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* What function tracing costs per call: a call to an empty function without
  * a sled, with the sled and no tracer (the cost every traced build pays), and
  * with the function and function_graph tracers on that function (in-process

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* LTTng-UST tracepoint cost, per iteration of the same loop as bench_uft:
  *   none   the loop alone
  *   ints   lttng_ust_tracepoint(bench_lttng, ints, int, u32, u64)

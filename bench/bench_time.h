@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The clock and the median's sort order every bench program uses, those
  * built without libuft too. */
 #ifndef UFT_BENCH_TIME_H

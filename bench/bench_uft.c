@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* uft tracepoint costs, per iteration of the same loop:
  *   none   the loop alone
  *   floor  a TSC read and a 32-byte store into a per-thread array of 1 MiB

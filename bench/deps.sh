@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Installs the peers the benchmarks compare against (LTTng-UST, uftrace) when
 # run as root, or says what is missing. Never fails: a missing peer only skips its rows.
 PKGS="liblttng-ust-dev lttng-tools uftrace"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Times bf_fib(N) in a program without libuft, for tracers that run it from
  * outside (uftrace): prints "FIB ns_per_call calls", the median of the timed
  * runs. Nothing here is instrumented but bf_fib.

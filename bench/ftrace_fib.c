@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The recursion the function tracing benchmarks trace in every tracer: built
  * with -fpatchable-function-entry=5 for uft (and uftrace -P), with -pg for
  * uftrace's mcount mode. */

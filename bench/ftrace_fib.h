@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 #ifndef BENCH_FTRACE_FIB_H
 #define BENCH_FTRACE_FIB_H
 /* fib(n) by plain recursion: 2 fib(n+1) - 1 calls. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The called functions of bench_ftrace: the same body, once with the 5-byte
  * NOP sled at its entry (this file is built with -fpatchable-function-entry=5
  * by bench/Makefile, except bf_plain's attribute) and once without. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The LTTng-UST 2.13 tracepoint provider of the benchmarks: the same three
  * integers as uft's bench:ints. */
 #undef LTTNG_UST_TRACEPOINT_PROVIDER

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Runs every uft benchmark once and prints one table: ns per event of the same
 # loop with nothing in it, with the physical floor (a TSC read plus a 32-byte
 # store), with uft tracepoints off and on (also with a hist trigger), with

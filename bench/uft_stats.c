@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The only bench file that sees libuft's internal layout. */
 #include <string.h>
 #include <unistd.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* What the uft bench reads from libuft's internals: the calling thread's
  * counters and its ring's produced/consumed positions; and the in-process
  * tracefs tree, for hist triggers. */

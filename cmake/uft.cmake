@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
 # uft for CMake projects.
 #
 #   include(/path/to/uft/cmake/uft.cmake)

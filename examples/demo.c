@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The demo program: a tiny request server with worker threads, traced with
  * both kinds of uft events. `make demo` records it and prints its trace. */
 #define _GNU_SOURCE

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Trace events of the demo program. */
 #undef UFT_SYSTEM
 #define UFT_SYSTEM demo

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Writes numbered events as fast as it can, from one or more threads: the
  * program the buffer-accounting tests and the drain-rate benchmark record. */
 #include <pthread.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Writes numbered events, then dies by SIGKILL: whatever it committed before
  * must still reach the trace, because the buffers outlive the process.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* A long-running traced program for the live doors: it "serves" a request
  * every few milliseconds until SIGINT or SIGTERM, then exits normally (so its
  * control socket and any UFT_TRACEFS mount are cleaned up).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The fuzz targets' assertion: a failed check aborts, which the fuzzer and
  * the corpus replay report with the input that caused it. */
 #ifndef UFT_FUZZ_CHECK_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Fuzzes the control protocol's decoders with a stream of messages as a peer
  * could send them: every header and payload is decoded as a request and as a
  * reply; a request that decodes must encode back to the same bytes, and a

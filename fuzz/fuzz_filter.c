@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Fuzzes filter expressions against a fixed event: failures must carry a
  * sane code and position and render; compiled filters must evaluate on
  * good, corrupt and short records without reading outside them, and

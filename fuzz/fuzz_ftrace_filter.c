@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Fuzzes the tokens of set_ftrace_filter and friends: each whitespace-free
  * token either fails with EINVAL or parses into parts that, written back in
  * the file's syntax, parse to the same token. */

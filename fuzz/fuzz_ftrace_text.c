@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Fuzzes the function tracers' text on any record stream, as a damaged
  * trace.dat would feed it: records are cut from the input (a length byte, a
  * CPU byte, then the bytes), typed as function, funcgraph entry or exit, a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Fuzzes hist specifications and format files. Input byte 0 picks the
  * parser: 'F' reads the rest as a format file, anything else as a hist
  * spec compiled against a fixed event. Refusals must carry a sane error;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Fuzzes the kallsyms parser: any text parses, the table is sorted, and
  * every symbol's address finds a symbol at that address. */
 #include <stdint.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Fuzzes the sub-buffer code two ways: the input as a page for the iterator
  * (which must stay inside it), and the input as a script of records for the
  * builder, whose pages must decode back to exactly those records. */

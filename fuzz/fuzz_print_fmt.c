@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Fuzzes the in-process print fmt renderer. Input: a print fmt, a NUL, then
  * the record bytes after the 8-byte common header. Accepted formats must
  * render without reading outside the record, and every buffer size must

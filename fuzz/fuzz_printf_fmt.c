@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Fuzzes printf-style event layouts with the input as the format string.
  * Accepted formats must give a consistent layout, records that stay inside
  * their bounds, a format text libtraceevent accepts, and (for plain ASCII

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Fuzzes hist triggers and synthetic events over a recorded file
  * (src/report/replay.c): the input is a trace.dat; whatever the parser accepts
  * is run through the wakeup_lat chain (variables, a reference across

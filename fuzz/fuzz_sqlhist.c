@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Fuzzes sqlhist statements: a parse either fails with EINVAL and a
  * position inside the text or gives a statement; a statement translated
  * against two fixed events either fails with EINVAL or gives one hist

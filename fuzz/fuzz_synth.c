@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Fuzzes synthetic event definitions: a line either fails with a message
  * whose caret lies inside the command, or gives a definition whose layout
  * holds together and whose listing line parses back to the same fields. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Fuzzes the trace.dat parser, then walks whatever it accepted the way a
  * consumer would: texts, options and every CPU page. */
 #include <stdint.h>

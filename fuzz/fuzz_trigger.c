@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Fuzzes trigger commands: a parse either fails with EINVAL or ERANGE or
  * gives a command whose parts, written back as a command, parse to the
  * same command; the trigger file's line for it renders. */

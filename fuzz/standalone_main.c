@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Runs a libFuzzer-style target over files or directories of inputs, so the
  * corpora replay in `make test` under every sanitizer build without libFuzzer. */
 #include <dirent.h>

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Installs the Debian packages uft needs to build and test (when run as root),
 # or says which to install.
 set -e

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Regenerates src/engine/hist/hist_syscalls.c, the x86_64 system call names that
 # the histogram `.syscall` modifier prints, from the system headers.
 set -eu

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Expands the UFT_EVENT definitions of UFT_INCLUDE_FILE, the event header
  * re-read once per stage as the kernel's define_trace.h does.
  *

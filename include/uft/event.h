@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Event descriptors: what a definition site emits and the registry consumes. */
 #ifndef UFT_EVENT_H
 #define UFT_EVENT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* UFT_EXPORT marks libuft's API. libuft is compiled with hidden visibility
  * and linked with a version script (src/runtime/libuft.map), so only what a
  * public header declares with this macro is exported from libuft.so; every

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The inline fast path of generated event writers.
  *
  * The common case — a thread writing at nesting level 0 (in a signal handler

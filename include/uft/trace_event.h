@@ -1,6 +1,7 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* UFT_EVENT: typed trace events in the style of the kernel's TRACE_EVENT.
  *
- * An event header looks like this (see docs/uft-events.3.md):
+ * An event header looks like this (see uft-events(3)):
  *
  *   #undef UFT_SYSTEM
  *   #define UFT_SYSTEM demo

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* uft: ftrace for user space. Public API of libuft.
  *
  * Two ways to put trace events in a program:

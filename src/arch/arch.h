@@ -1,9 +1,10 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* What the portable runtime needs of the processor: a cycle counter for the
  * clocks, and for the function tracers the code they write (the sled's
  * call or jump, the stubs, the jumps to the trampolines), how threads are
  * made to see rewritten code, the interrupted program counter of a signal
  * context, and the trampolines themselves. One directory per processor
- * implements it (src/arch/x86_64/: arch.h inline parts, code.c, the
+ * implements it (src/arch/x86_64/: x86_64/arch.h for the inline parts, code.c, the
  * trampolines' ftrace_tramp.S). */
 #ifndef UFT_ARCH_ARCH_H
 #define UFT_ARCH_ARCH_H

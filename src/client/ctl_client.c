@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The control socket's client (ctl_client.h). */
 #define _GNU_SOURCE
 #include <dirent.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The client side of a traced process's control socket (wire/ctl_proto.h):
  * the tracefs calls of src/runtime/tracefs/tracefs.h, made from another process. Used by
  * `uft ctl`, `uft mount` and the live commands.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Connection and file helpers of the live commands. */
 #define _GNU_SOURCE
 #include "client/live.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* A running process's tracefs tree, for the live commands (start, stop,
  * restart, show, reset, extract, stat): whole-file reads and one-command
  * writes through the control socket, relative to an instance. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The option loop and argument checks shared by the uft subcommands. */
 #define _GNU_SOURCE
 #include "cmd/cli.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The command line of a uft subcommand: one option loop, number and pid
  * parsing, usage printing. Each command describes itself in a struct cli
  * and takes its options one at a time in a callback. Exit statuses follow

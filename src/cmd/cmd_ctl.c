@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* uft ctl: a running process's tracefs tree through its control socket, the
  * way ls, cat and echo reach the kernel's. Errors say what the same shell
  * command would: `uft: PATH: strerror`, exit status 1. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* uft extract: a running process's buffer as it is, into a trace.dat file,
  * as trace-cmd extract does with the kernel's: the event formats, the comms,
  * and each CPU's pages read from per_cpu/cpuN/trace_pipe_raw (which consumes

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* uft list: the events (and formats) of a trace.dat file or of a program.
  * A program is asked by running it with UFT_LIST_FORMATS: libuft reports the
  * events of every loaded object and exits before main runs. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* uft mount: a running process's tracefs tree as a FUSE file system, served
  * from here through the process's control socket. Each open file gets a
  * connection of its own, so a read sleeping on trace_pipe holds up nothing

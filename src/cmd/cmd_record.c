@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* uft record: start a program with tracing on, collect its events (and those
  * of the processes it forks or execs) while it runs, and write trace.dat.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* uft report: a trace.dat file printed as the kernel's `trace` file reads:
  * header, legend, then every event of every CPU merged in time order. */
 #define _GNU_SOURCE

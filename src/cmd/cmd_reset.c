@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* uft reset: a running process's tree back to how it started: no events,
  * filters, tracer or instances, the default clock and buffer size, empty
  * buffers, tracing on. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* uft show: a running process's trace (a snapshot of it), trace_pipe
  * streamed until interrupted, the snapshot, or one of a few status files. */
 #define _GNU_SOURCE

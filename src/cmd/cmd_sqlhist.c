@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* `uft sqlhist`: an SQL statement to the commands that build its histogram
  * or synthetic event (docs/design/hist.md, "sqlhist"). Events resolve against a
  * trace.dat's formats (-i), a running process's tree (-p) or a tracefs

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* uft start: enable events (and set the buffer, clock and options) and turn
  * tracing on in a running process, without recording. */
 #define _GNU_SOURCE

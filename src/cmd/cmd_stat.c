@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* uft stat: what a running process traces: tracer, events and filters,
  * buffer sizes, clock, per-CPU counts, tracing state and instances. */
 #define _GNU_SOURCE

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* uft stop and uft restart: tracing_on 0 or 1 in a running process. */
 #include <stddef.h>
 

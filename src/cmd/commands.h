@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The uft subcommands, one file each (cmd_NAME.c; stop and restart share
  * cmd_stop.c). Each returns the process exit status. */
 #ifndef UFT_COMMANDS_H

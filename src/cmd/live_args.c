@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* -p and -B of the live commands. */
 #include "cmd/live_args.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The options every live command takes (-p PID, -B INSTANCE) and the
  * connection they ask for. */
 #ifndef UFT_LIVE_ARGS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* uft: ftrace for user space. The command line front end, modeled on trace-cmd. */
 #include <stdio.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The FUSE door: a tracefs tree mounted as a file system, so ls, cat and echo
  * work on it. The file system's operations are written once against a
  * backend (wire/tree_calls.h): libuft's tree in the same process (UFT_TRACEFS, through

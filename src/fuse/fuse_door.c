@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Mounting, serving and unmounting a door (door.h). */
 #define _GNU_SOURCE
 #include <errno.h>

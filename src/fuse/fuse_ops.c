@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The file system's operations: FUSE's low-level interface, so that an
  * interrupted read reaches the tree (fuse_req_interrupt_func) and the kernel
  * hands O_TRUNC and O_APPEND over at open.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The FUSE low-level operations over a door backend (door.h). */
 #ifndef UFT_FUSE_OPS_H
 #define UFT_FUSE_OPS_H

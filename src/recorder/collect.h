@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Collecting events out of traced processes' shared regions into per-CPU,
  * time-ordered streams, with event ids made global across processes, and
  * writing them as a trace.dat file. Used by `uft record`. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Bounded memory for long recordings: when the held events pass the limit,
  * each CPU's events are sorted and appended to that CPU's temporary file as a
  * run; at the end the runs are merged in time order (ties kept in arrival

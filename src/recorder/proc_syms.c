@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Symbols of a traced process for the trace.dat kallsyms section. Objects
  * are read once per (file, load address); a process's maps are re-read at
  * every drain, which notices what dlopen brought. */

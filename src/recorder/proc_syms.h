@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The function symbols of traced processes, gathered from /proc/PID/maps and
  * the ELF symbol tables of the objects mapped there (libelf), as kallsyms
  * lines for trace.dat: "ADDR T name" for the program, "ADDR T name\t[lib]"

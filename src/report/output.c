@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Event lines of the kernel's `trace` text for recorded uft records, bodies
  * rendered by libtraceevent, and `uft list` text. */
 #include "report/output.h"

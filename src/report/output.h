@@ -1,5 +1,6 @@
-/* Kernel `trace` text output (output-format.md §1-3) and `uft list` text for
- * recorded uft events; event bodies come from libtraceevent. */
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Kernel `trace` text output (Documentation/trace/ftrace.rst, "Output format") and `uft list` text
+ * for recorded uft events; event bodies come from libtraceevent. */
 #ifndef UFT_OUTPUT_H
 #define UFT_OUTPUT_H
 

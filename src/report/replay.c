@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Hist triggers and synthetic events over a recorded file (replay.h). The
- * engine is the runtime's (common/hist*.c); this file is its surroundings:
+ * engine is the runtime's (src/engine/hist/); this file is its surroundings:
  * the events of the file and the synthetic ones, the env callbacks that
  * resolve other triggers' variables and build synthetic records, and the
  * loop that feeds records in time order. */

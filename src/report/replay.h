@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* A recorded trace.dat run through hist triggers and synthetic events as
  * the kernel runs them live: synthetic events defined by name, hist
  * triggers attached to the file's events or to synthetic ones, variables

@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Function tracer records in uft report: tracer, header and lines, shared
- * with the live trace files through common/ftrace_text.c. */
+ * with the live trace files through src/engine/text/ftrace_text.c. */
 #define _GNU_SOURCE
 #include "report/report_ftrace.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* uft report's side of the function tracers: which tracer a file holds, its
  * header, and the function and function_graph lines of its records, named
  * from the file's kallsyms. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Histograms over a trace.dat: synthetic events defined first, then each
  * --hist names an event (the file's or a synthetic one) and a hist
  * specification; records are fed in time order and the kernel's `hist`

@@ -1,6 +1,7 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* `uft report --hist`, `--synth` and `--trace`: hist triggers and
  * synthetic events run over a recorded file by the engine the runtime uses
- * live (tools/replay.h). */
+ * live (src/report/replay.h). */
 #ifndef UFT_REPORT_HIST_H
 #define UFT_REPORT_HIST_H
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* SQL statements over a recorded file (sqlhist_file.h): the commands the
  * translator makes are applied to a replay of the file instead of a
  * tracefs tree; events resolve against the file and the synthetic events

@@ -1,7 +1,8 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* `uft sqlhist -i FILE -e`: SQL statements applied to a recorded file. Each
  * statement becomes its synthetic event and hist triggers (or its one hist
  * trigger) as on a live system, run over the file's records in time order
- * (tools/replay.h); a later statement may name an earlier one's synthetic
+ * (src/report/replay.h); a later statement may name an earlier one's synthetic
  * event. */
 #ifndef UFT_SQLHIST_FILE_H
 #define UFT_SQLHIST_FILE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* kallsyms text to a sorted table, for naming addresses in recorded
  * function tracer records the way the kernel's %ps and %pS do. */
 #define _GNU_SOURCE

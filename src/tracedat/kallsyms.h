@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* /proc/kallsyms-style text ("ADDR TYPE NAME [MODULE]" lines), as trace.dat
  * files carry it, turned into a table that names addresses. */
 #ifndef UFT_KALLSYMS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Merges the per-CPU page streams of a trace.dat by timestamp. */
 #include "tracedat/record_iter.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Every record of a parsed trace.dat, all CPUs merged in time order. */
 #ifndef UFT_RECORD_ITER_H
 #define UFT_RECORD_ITER_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* A trace.dat file opened for reading: the parsed file, a libtraceevent
  * handle that knows all its event formats, and its saved comms. */
 #ifndef UFT_TRACE_FILE_H

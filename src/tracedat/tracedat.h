@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* trace.dat files (trace-cmd's trace-cmd.dat.v6(5);
  * docs/design/recording.md): a version 6 writer that trace-cmd and
  * libtracecmd read, and a parser of versions 6 and 7 that survives any input. */

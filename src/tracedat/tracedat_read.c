@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* trace.dat parser for versions 6 and 7 (docs/design/recording.md). The input is
  * untrusted: every read goes through the bounds-checked cursor below, and no
  * allocation is sized by a length field before that many bytes are known to

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* trace.dat version 6 writer (trace-cmd's trace-cmd.dat.v6(5)). Pages are spooled to an
  * unlinked temporary file beside the output while recording, because the
  * metadata that precedes them is only complete at the end. */

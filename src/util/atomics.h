@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The one atomics vocabulary of uft, with the kernel's names where it has
  * them, so that each ordering can be found with grep (a release store and
  * the acquire load it pairs with). Built on the GCC __atomic builtins, which

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* cpulist syntax as bitmap_parselist() accepts it. */
 #include <stdbool.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* CPU list parsing ("0-3,8,10-11", "0-15:2/4", "N"), the kernel's cpulist format. */
 #ifndef UFT_CPULIST_H
 #define UFT_CPULIST_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Glob matching with one backtrack point: on a mismatch after a '*', retry
  * with the '*' swallowing one more character. That is complete for this
  * pattern language and needs no recursion or memory. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Shell-style glob matching on length-bounded strings. */
 #ifndef UFT_GLOB_H
 #define UFT_GLOB_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The kernel copies for us and reports EFAULT instead of raising SIGSEGV. */
 #define _GNU_SOURCE
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Reading memory of this process that may not be mapped, without faulting. */
 #ifndef UFT_SAFE_READ_H
 #define UFT_SAFE_READ_H

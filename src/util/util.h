@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Small helpers every layer repeats: array length, branch hints, and the
  * doubling growth of malloc'd arrays. The public fast-path headers in
  * include/uft keep their own spellings (they must not depend on src/). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The trace clocks uft offers, named as the kernel's trace_clock file names
  * them, in the kernel's order. */
 #ifndef UFT_CLOCKS_H

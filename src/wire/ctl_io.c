@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Sending and receiving whole control-protocol messages on a stream socket. */
 #include <errno.h>
 #include <sys/socket.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Encoding and decoding of the control protocol's messages (ctl_proto.h). */
 #include <errno.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The control socket's protocol: the tracefs calls (src/runtime/tracefs/tracefs.h) over a
  * Unix stream socket.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The control sockets' directory (ctl_rundir.h). */
 #include <errno.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Where control sockets live: <rundir>/<pid>.sock, the directory private to
  * its user. Shared by libuft (which listens) and the uft tool (which connects). */
 #ifndef UFT_CTL_RUNDIR_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The environment variables that carry settings from the uft tool (or the
  * user) to libuft in a traced program, and the tool's own knobs: one name
  * each, so the two sides cannot drift apart. README.md lists them for users. */

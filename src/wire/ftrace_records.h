@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Records of the function tracers, laid out as the kernel's ftrace entries
  * function, funcgraph_entry and funcgraph_exit (x86-64), with the ids of the
  * kernel's trace_type enum, so trace-cmd and libtraceevent decode them as

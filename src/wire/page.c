@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Decoding and re-encoding of kernel ring-buffer sub-buffers (the kernel's
  * Documentation/trace/ring-buffer-design.txt; docs/design/ring-buffer.md).
  * The iterator sees untrusted input (files, other processes' memory): every

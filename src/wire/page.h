@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The kernel's ring-buffer sub-buffer ("page") format: event headers, time
  * extends, padding and the commit word (docs/design/ring-buffer.md). Writers in the runtime
  * use the inline encoders below; consumers and tools decode with the iterator

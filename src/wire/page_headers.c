@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Generated header_page / header_event texts (docs/design/ring-buffer.md). */
 #include <stdio.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Texts of tracefs events/header_page and events/header_event as a 64-bit
  * kernel prints them; trace.dat carries them and libtraceevent parses them to
  * learn the page and event header layout. */

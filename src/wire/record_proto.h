@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Messages between a traced process and the recorder on the record socket. */
 #ifndef UFT_PROTOCOL_H
 #define UFT_PROTOCOL_H

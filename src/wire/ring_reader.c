@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Reading a thread ring while its writer runs (the writer's side: shm_layout.h
  * and runtime/core/writer.c). A reader:
  *

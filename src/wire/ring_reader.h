@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Reading a thread ring from another process (or thread) without a lock: the
  * produced/consumed protocol. A complete page is copied and then released by
  * advancing `consumed` with compare-and-swap; the copy counts only if the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Layout of a traced process's shared-memory region (one memfd per process).
  *
  * The region is shared by the traced process (writer) and any consumer that

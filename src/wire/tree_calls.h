@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The tree's call contract: the types every door to a tracefs tree shares.
  * The runtime implements the calls (runtime/tracefs/tracefs.h), the control
  * socket carries them between processes (wire/ctl_proto.h, client/ctl_client.h)

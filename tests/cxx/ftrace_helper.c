@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The tree and the rings for the C++ function tracer test, in C (the tree's
  * headers are C). */
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 // C++ exceptions under the function_graph tracer: a throw through traced
 // frames (with a cleanup on the way and a rethrow) lands in its catch, and
 // tracing goes on afterwards with well-formed records.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Writes a small kernel trace.dat with the kernel's own formats (x86_64,
  * 6.x layouts) of sched:sched_switch, sched:sched_waking,
  * raw_syscalls:sys_enter, raw_syscalls:sys_exit and kmem:kmalloc, through

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* pollwait FILE TIMEOUT_MS: opens FILE for reading and waits in poll(2) until
  * it is readable. Prints "ready" or "timeout" and exits 0 or 1; for the
  * tests of poll on trace_pipe. */

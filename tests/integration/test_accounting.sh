@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Buffer accounting through the recorder: with a buffer far too small, overwrite
 # mode keeps the newest events and counts the rest as overruns, discard mode keeps
 # the oldest and counts the rest as dropped; the counts add up exactly.

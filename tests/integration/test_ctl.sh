@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # uft ctl reaches a running process's tracefs tree through its control socket:
 # ls, cat, write (and the tree's errors, as echo would report them), pipe,
 # mkdir/rmdir of instances, --list, stale sockets, and the refusal of another

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The same tracefs session driven through each door of a running server: the
 # control socket (uft ctl) and FUSE (uft mount, echo and cat). Enable at every
 # level, filters with globs, a bad filter and its error_log lines byte for

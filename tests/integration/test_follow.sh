@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # uft record follows the program's children: through fork (the demo's child),
 # through exec (a shell that runs traced programs), and through a program that
 # replaces itself; each process image gets its own buffers.

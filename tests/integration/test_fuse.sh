@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The FUSE doors: a process serving its own tree (UFT_TRACEFS=DIR) and
 # `uft mount -p PID DIR` serving a running process's tree from outside. Both
 # must let ls, cat and echo work as on tracefs, errors included, and unmount

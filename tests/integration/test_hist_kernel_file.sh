@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The talk's histogram and synthetic event examples over a small kernel
 # trace.dat (build/tests/kernel_dat: the kernel's formats of sched_switch,
 # sched_waking, sys_enter, sys_exit and kmalloc, written by uft's writer),

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # libuft.so as programs link it: it exports only its API (versioned UFT_0)
 # and the libc/unwinder functions it stands in front of (unversioned), carries
 # the soname libuft.so.MAJOR behind the usual links, the tool and uft.pc carry

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The live commands on a running process: start (events, filters, size, clock,
 # options), stop, restart, show, stat, extract (read back by trace-cmd and by
 # uft report), reset, and their errors. Exit 0 pass, 77 skip, else fail.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # uft record -f: filters compiled in the traced process, evaluated before
 # commit; rejected events take no buffer space and are not written. A bad
 # filter is reported with the kernel's caret text and leaves the event

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # uft record -p function|function_graph on the demo program: option checks,
 # the kallsyms section naming the program's and its libraries' functions,
 # then (where the function tracer runtime accepts the tracer) the report in

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # uft record / report / list on the demo program, end to end: the events each
 # kind of demo activity must produce, trace-cmd reading the same file to the
 # same lines, event selection, clocks, formats, the forked child's own pid, and

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # uft report --hist on a recording of the demo program: the totals agree with
 # the events in the plain report, entries carry the kernel's layout, several
 # --hist options print in order, variables and onmatch generate a

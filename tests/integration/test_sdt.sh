@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Every typed event carries a SystemTap SDT note whose semaphore is the event's
 # gate, so perf, bpftrace and gdb find uft's tracepoints.
 set -euo pipefail

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # A traced program killed with SIGKILL loses nothing it committed: its buffers
 # live in shared memory the recorder holds, and the recorder drains them once
 # the connection closes. Checked twice: the program kills itself after exactly

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # A recording larger than the recorder's memory budget: events are sorted
 # into runs on disk and merged at the end. Nothing may be lost or reordered.
 set -euo pipefail

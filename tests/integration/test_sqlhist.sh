@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # uft sqlhist: statements resolved against a recording of the demo program
 # print the kernel's shell commands (a histogram, and a JOIN with a fixed
 # seed); mistakes exit 2 with a message and a caret; -e over a file prints

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The event test_event_abi registers with the current descriptor layout. */
 #undef UFT_SYSTEM
 #define UFT_SYSTEM tabi

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* A field table with one field of every integer kind, a fixed char array, a
  * dynamic string, a dynamic byte array and a pointer: the record shape the
  * print-fmt tests and fuzz target render. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The ftrace:function and funcgraph events for tests that write function
  * tracer records themselves, through the runtime's own descriptors. */
 #ifndef UFT_TEST_FTRACE_EVENTS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Building function tracer records in tests, and the kernel's (6.1) format
  * texts of ftrace:function, funcgraph_entry and funcgraph_exit. */
 #ifndef UFT_TEST_FTRACE_RECS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Format files of three Linux kernel events (x86_64, 6.x field layouts), as
  * tracefs shows them and trace-cmd stores them; kmalloc's gfp_flags print
  * expression is shortened, the fields are the kernel's. */

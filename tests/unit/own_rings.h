@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Tests that read their own process's rings back. */
 #ifndef UFT_TEST_OWN_RINGS_H
 #define UFT_TEST_OWN_RINGS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Test events of the buffer tests: a sequence number, the context that wrote
  * it, a variable-size blob and a checksum over all three, so a reader can tell
  * a torn or misplaced record from a good one. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Format files of kernel events the sqlhist tests join (x86_64, 6.x): the
  * read system call's entry and exit, and sched_waking. Syscall events keep
  * __syscall_nr at offset 8 and every argument in an 8-byte slot from 16. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* What libtraceevent prints for a record of an event described by its fields
  * and print fmt: the judge the format and rendering tests compare against. */
 #ifndef UFT_TEST_TEP_BODY_H

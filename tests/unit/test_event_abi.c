@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The event descriptor's binary layout: a descriptor built with the current
  * header registers and records; one of a smaller (older) layout or with a
  * wrong magic is refused with a message and not registered; one of a larger

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The event definitions: formats generated from UFT_EVENT and UFT_TRACE,
  * registration from ELF sections (dlopen and dlclose included), refusal of a
  * conflicting definition, enable state and the record bytes written. */

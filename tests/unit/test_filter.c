@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Event filters: operators per field class, strings and globs, precedence and
  * short-circuit, pseudo fields, CPUS{}, error messages with their caret
  * positions, and records that lie about their sizes. */

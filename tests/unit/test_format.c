@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Format file text: byte-exact output and acceptance by libtraceevent. */
 #include <errno.h>
 #include <setjmp.h>

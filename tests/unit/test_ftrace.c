@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The function tracers: the tree files (available_filter_functions,
  * set_ftrace_filter and friends, current_tracer) byte for byte, and the
  * records of function and function_graph read back from the rings: nesting,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Tokens of set_ftrace_filter and friends (src/engine/trigger/ftrace_filter.c). */
 #include <errno.h>
 #include <setjmp.h>

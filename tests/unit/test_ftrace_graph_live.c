@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The function_graph tracer end to end on a known call tree: functions of
  * this program (built with the patchable entries) are patched, run, and the
  * live `trace` file must print the kernel's graph text byte for byte (the

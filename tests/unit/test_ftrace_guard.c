@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The hooks never recurse: this program defines its own clock_gettime(),
  * built with the patchable entries like the rest of the file, so with the
  * `mono` trace clock the graph tracer's hooks call a traced function for

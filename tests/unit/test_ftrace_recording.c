@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Function tracer records through the whole recording path: this program,
  * run again under `uft record -p function_graph`, writes function and
  * funcgraph records itself; the recorder collects them with the program's

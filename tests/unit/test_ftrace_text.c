@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The function tracers' text: function lines and function_graph output from
  * crafted record sequences, compared byte for byte with the kernel's layout. */
 #include <setjmp.h>

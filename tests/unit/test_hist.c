@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Histograms (src/engine/hist/hist_*.c, src/report/report_hist.c): the `hist`
  * text byte for byte for every modifier, sort orders, compound keys, table
  * size and drops, percent and graph columns, filters, nohitcount and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Trace text output: header, event lines, lost-events lines, list text. */
 #include <errno.h>
 #include <setjmp.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Sub-buffer encoding and decoding (src/wire/page.c), cross-checked against
  * libtraceevent's kbuffer, the decoder trace-cmd uses. */
 #include <setjmp.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* In-process print fmt rendering: byte-for-byte equal to libtraceevent for
  * the demo events, printf-style layouts, casts, arithmetic and the
  * __print_* helpers; bounded on bad records; refusals. */

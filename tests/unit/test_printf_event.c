@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* printf-style events: layouts, refusals, serialization, and libtraceevent
  * printing records exactly as printf prints the same arguments. */
 #include <errno.h>

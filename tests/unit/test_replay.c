@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Triggers and synthetic events over a recorded file (src/report/replay.c):
  * the bytes of a generated synthetic record (numbers in their slots' low
  * bytes, a static string cut to its size, a dynamic string after the slots,

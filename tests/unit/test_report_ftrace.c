@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* uft report and trace-cmd report on trace.dat files holding function and
  * function_graph records: uft prints the kernel's trace text, and trace-cmd
  * names the same functions from the file's kallsyms. */

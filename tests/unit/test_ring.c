@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The per-thread ring buffer end to end, in one process: libuft's writer fills
  * its rings, the ring reader (the one `uft record` uses) drains them from the
  * same shared region, and every record is checked: order, exact payload,

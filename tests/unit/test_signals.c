@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The signal context in common_flags: records written inside a handler carry
  * the signal-handler flag, records written with every signal blocked carry the
  * signals-off flag; the sigaction()/signal() front ends stay transparent. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* sqlhist (src/engine/sqlhist/sqlhist_*.c): the exact commands for the spec's
  * examples over kernel formats (the read_lat JOIN, kmalloc histograms), CAST
  * forms, WHERE re-serialisation, the onmax/onchange actions, and errors with

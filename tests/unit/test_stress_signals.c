@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Signal storms against tracing threads: each worker traces in a loop while a
  * sender thread hits it with SIGUSR1 and SIGUSR2, whose handlers trace too
  * (SIGUSR2 may interrupt SIGUSR1's handler, which may interrupt the loop, each

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* trace.dat writer and parser (src/tracedat/tracedat_*.c): our parser reads back
  * what the writer produced, and so do libtracecmd and the trace-cmd tool. */
 #define _GNU_SOURCE

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The tracefs tree's control and buffer files, driven through the path API
  * every door uses: kernel names, contents, errno values and effects. */
 #define _GNU_SOURCE

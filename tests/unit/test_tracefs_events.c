@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The tracefs events/ files, set_event, available_events and set_event_pid,
  * driven through the tree's path calls only: texts byte for byte, errno, the
  * error_log entries of bad filters, and which records reach a buffer. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The live trace files with function tracer records: function lines with the
  * symbol options, the function_graph output in trace and trace_pipe, and the
  * function_graph options in trace_options and options/. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Hist triggers live in the process, through the tree's path calls: the
  * `hist` file byte for byte, the trigger file's lines, pause, continue,
  * clear and removal, `>` clearing, errno values and error_log lines, soft

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Synthetic events through synthetic_events and dynamic_events: definitions,
  * listings, formats byte for byte (and as libtraceevent reads them), the
  * kernel's errors, deletion rules, and records made by the emit call reaching

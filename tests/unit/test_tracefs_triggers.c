@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* events/SYSTEM/EVENT/trigger driven through the tree's path calls: the
  * file's text byte for byte, errno and error_log of bad commands, soft mode
  * in `enable`, and what each command does to the records, tracing_on and

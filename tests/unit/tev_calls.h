@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The same call sites compiled in three files of test_events: the one that
  * creates the events, another one (the writer inline at the call site) and one
  * built with UFT_OUTLINE (a call to the writer). TEV_CALLS names the function. */

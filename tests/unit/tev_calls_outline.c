@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Call sites built with UFT_OUTLINE: each calls the writer of the file that
  * creates the events. */
 #define UFT_OUTLINE

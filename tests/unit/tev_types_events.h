@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* An event with a field of every kind UFT_EVENT supports, for the format and
  * record-layout tests (12 arguments: the most an SDT note takes). */
 #undef UFT_SYSTEM

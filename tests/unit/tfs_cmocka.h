@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Helpers of the cmocka tests that drive the tracefs tree (include after
  * <cmocka.h>): whole-file reads and comparisons that fail the test, echo-like
  * writes, instance paths, mkdir and rmdir. */

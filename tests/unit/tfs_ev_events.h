@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Events of the tracefs events/ tests: one with a field of every filter
  * class, one without those fields (subsystem filters). */
 #undef UFT_SYSTEM

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Reading and writing tracefs files through the tree's API, as cat and echo
  * would. */
 #ifndef TFS_HELPERS_H

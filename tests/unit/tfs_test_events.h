@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Events of the tracefs tests. */
 #undef UFT_SYSTEM
 #define UFT_SYSTEM tfst

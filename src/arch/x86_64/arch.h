@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* x86-64: the inline part of src/arch/arch.h (include that one). */
 #ifndef UFT_ARCH_X86_64_ARCH_H
 #define UFT_ARCH_X86_64_ARCH_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* x86-64 code the function tracers write and read (src/arch/arch.h), and
  * the program counter of a signal context. */
 #define _GNU_SOURCE

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Trampolines of the function tracers (x86-64, System V).
  *
  * uft_ftrace_caller: a sled patched with a call reaches it (through a jump

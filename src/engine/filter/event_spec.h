@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Event selection specs as trace-cmd's -e takes them. */
 #ifndef UFT_SPEC_H
 #define UFT_SPEC_H

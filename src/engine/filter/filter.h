@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Event filters (Documentation/trace/events.rst, "Event filtering";
  * docs/design/filters.md): the kernel's expression language compiled once into a flat predicate
  * program, then evaluated on the event fast path without allocating, locking or reading outside the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Filter evaluation on the event fast path: no allocation, no locks, no
  * reads outside the record. A predicate returns 1 or 0, or -1 when the
  * record cannot hold what it reads, which rejects the whole record. */

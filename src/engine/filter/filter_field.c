@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Field names in a filter: the event's fields, then the CPU and COMM pseudo
  * fields, then the common fields; each gets the kernel's filter class. */
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Compiled filter layout shared by the parser and the evaluator. */
 #ifndef UFT_FILTER_IMPL_H
 #define UFT_FILTER_IMPL_H

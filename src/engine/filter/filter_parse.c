@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Filter expressions: the kernel's pre-scan and token walk (so errors and
  * their positions match), with short-circuit jumps resolved by backpatching
  * as operators reduce; the result is packed into one block. */

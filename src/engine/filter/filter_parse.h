@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Parser state shared by the expression walk and the predicate parser. */
 #ifndef UFT_FILTER_PARSE_H
 #define UFT_FILTER_PARSE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* One predicate: FIELD[.ustring|.function] OP VALUE. The checks run in the
  * kernel's order and report its positions: "pos + i" there is one past the
  * byte index here, because the kernel hands the predicate parser an offset

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* What the `filter` file and error_log show for a filter or a failed one. */
 #include <stdarg.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Generates the kernel `format` text of an event so that libtraceevent,
  * trace-cmd and uft itself can decode its records. */
 #include "engine/format/format.h"

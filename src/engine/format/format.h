@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Kernel `format` file text (Documentation/trace/events.rst, "Event formats") for uft events. */
 #ifndef UFT_FORMAT_H
 #define UFT_FORMAT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Parses "name:", "ID:" and the "field:TYPE NAME; offset:N; size:N;
  * signed:N;" lines of a format file; everything else is ignored. */
 #define _GNU_SOURCE

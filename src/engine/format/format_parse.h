@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Reads a kernel `format` file (Documentation/trace/events.rst, "Event formats") back into a field
  * table, so engines that work on struct uft_field (filters, histograms)
  * also run over events recorded elsewhere, the kernel's included. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* In-process renderer of event bodies from a kernel `print fmt` text, so a
  * traced process can print its records as libtraceevent would without
  * linking it. */

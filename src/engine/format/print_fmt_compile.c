@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Compiles a kernel `print fmt` (Documentation/trace/events.rst, "Event formats") into format
  * segments and expression nodes. */
 #include <ctype.h>

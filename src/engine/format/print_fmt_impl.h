@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Internal layout of a compiled print fmt, shared by its compiler and its
  * renderer. */
 #ifndef UFT_PRINT_FMT_IMPL_H

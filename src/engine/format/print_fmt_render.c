@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Renders records through a compiled print fmt, as libtraceevent prints them,
  * without allocating and without reading outside the record. */
 #include <ctype.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* printf-style events: the format string alone defines fields, layout and the
  * kernel print fmt.
  *

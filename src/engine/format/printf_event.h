@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Event layout of a printf-style one-liner (UFT_TRACE): one field per
  * conversion, a record serializer and the kernel `print fmt` that makes
  * libtraceevent print the record exactly as printf would print the call. */

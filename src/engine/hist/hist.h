@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Histogram triggers (Documentation/trace/histogram.rst): a `hist:` specification
  * compiled against an event's fields into a fixed-size table that records
  * update without allocating or locking, and the kernel's `hist` file text.

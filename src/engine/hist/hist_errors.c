@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The texts of the hist error numbers, from the one list in hist.h. */
 #include "engine/hist/hist.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Internals shared by the histogram parser, table and printer. */
 #ifndef UFT_HIST_IMPL_H
 #define UFT_HIST_IMPL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The histogram table: open addressing over 2 x size buckets and size
  * pre-allocated elements, lock-free for any number of writers, as the
  * kernel's tracing_map. An update builds the key on the stack, finds its

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Compiles a `hist:` specification the way the kernel's hist trigger parser
  * does: same splitting, same order of checks, same messages and error
  * positions (the first occurrence of the offending token in the command).

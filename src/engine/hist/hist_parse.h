@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* What the stages of the `hist:` compiler share (hist_parse.c runs them in
  * the kernel's order): the parser state, error recording and the text
  * helpers. Errors carry the kernel's message and the position of the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Actions of a `hist:` specification: the handlers onmatch(), onmax() and
  * onchange() with trace()/SYNTH(), save() and snapshot(), parsed for
  * syntax first and created (synthetic event and its params resolved) after

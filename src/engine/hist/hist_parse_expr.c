@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Variables and expressions of a `hist:` specification: var=definitions,
  * $references to this or another histogram's variables, arithmetic with
  * the kernel's precedence, nesting and unit checks. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Keys, values and sort keys of a `hist:` specification (the kernel's
  * create_keys, create_vals, create_sort_keys): each names a field of the
  * event with an optional modifier, a constant, a variable reference or

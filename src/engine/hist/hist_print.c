@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The `hist` file text (Documentation/trace/histogram.rst): trigger info, entries
  * sorted by the sort keys (ties in creation order), the kernel's column
  * formats, percent and graph columns, totals. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* onmax() and onchange() (Documentation/trace/histogram.rst): the tracked value of each
  * entry, the fields save() keeps with it and the details of the last
  * snapshot(), all updated at event time by any number of writers (signal

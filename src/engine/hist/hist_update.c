@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* One record's update of a histogram (uft_hist_update): the filter, the
  * key built on the stack, the other histograms' variables it reads, the
  * values and variables evaluated, then the entry found or claimed in the

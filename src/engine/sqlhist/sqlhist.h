@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* sqlhist: an SQL SELECT statement translated into the tracefs commands
  * that build it (libtracefs's sqlhist; docs/design/hist.md): one hist trigger without JOIN; with
  * JOIN a synthetic event and the hist triggers of its start and end events.

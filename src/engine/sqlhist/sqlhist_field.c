@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* sqlhist fields: which event a written field belongs to, its name in a
  * hist trigger, and its type in a synthetic event definition. */
 #define _GNU_SOURCE

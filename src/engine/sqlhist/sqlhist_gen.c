@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* sqlhist translation (docs/design/hist.md, sqlhist): without JOIN one hist trigger;
  * with JOIN the synthetic event, the start event's trigger saving every
  * start field used in variables, and the end event's trigger computing each

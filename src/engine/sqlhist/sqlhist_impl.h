@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* sqlhist internals shared by the lexer, the parser and the translator. */
 #ifndef UFT_SQLHIST_IMPL_H
 #define UFT_SQLHIST_IMPL_H

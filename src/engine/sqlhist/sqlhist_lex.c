@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* sqlhist tokens: identifiers (dots included, so "start.pid" is one field),
  * numbers, strings, operators and the keywords. */
 #define _GNU_SOURCE

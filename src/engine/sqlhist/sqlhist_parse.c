@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* sqlhist statements: a recursive-descent parser from tokens to the tree
  * of sqlhist.h. It checks syntax only; events and fields are resolved by
  * the translator. */

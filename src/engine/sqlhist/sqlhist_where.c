@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* sqlhist WHERE: the top-level terms (joined by && or ,) go to the filter of
  * the one event each concerns, re-serialised with spaces around comparison
  * operators and none around && and ||. */

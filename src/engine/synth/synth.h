@@ -1,4 +1,5 @@
-/* Synthetic event definitions (histograms.md §6): the synthetic_events and
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Synthetic event definitions (Documentation/trace/histogram.rst): the synthetic_events and
  * dynamic_events syntax, parsed into the record layout the kernel gives such
  * an event, and the texts made from it (listing line, print fmt). */
 #ifndef UFT_COMMON_SYNTH_H

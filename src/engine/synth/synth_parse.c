@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Parses synthetic event definitions the kernel's way: the same checks in
  * the same order, so a refused line gets the kernel's message and caret
  * (the first occurrence of the offending token in the command). */

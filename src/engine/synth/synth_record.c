@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* A synthetic event's record in the kernel's layout (synth.h): numbers in
  * their slot's low bytes, static strings in their slots, dynamic strings
  * after the slots, stacks after the strings. No lock, no allocation: the

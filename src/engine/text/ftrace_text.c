@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The function tracers' text, column for column as the kernel's
  * kernel/trace/trace_functions_graph.c and kernel/trace/trace_output.c
  * print it, so readers of ftrace output read uft's. Records are the kernel's layouts

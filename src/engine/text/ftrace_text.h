@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Text of the function tracers (Documentation/trace/ftrace.rst: the function
  * and function_graph tracers): the function
  * tracer's "func <-parent" body and the whole function_graph output (header,

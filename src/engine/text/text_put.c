@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "engine/text/text_put.h"
 
 #include <stdarg.h>

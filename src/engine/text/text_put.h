@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* An snprintf-style appender: counts every byte it is asked to write and
  * stores what fits, so a caller can size a buffer with a first pass. */
 #ifndef UFT_TEXT_PUT_H

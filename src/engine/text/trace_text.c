@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The kernel's `trace` file text for uft records, so tools and habits built
  * around ftrace output read uft output unchanged. Column widths follow the
  * kernel (Documentation/trace/ftrace.rst, "Output format"); only the legend names say what the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The kernel's `trace` text (Documentation/trace/ftrace.rst, "Output format"): header, legend, the
  * line prefix and lost-event lines, for `uft report` and the live files. */
 #ifndef UFT_TRACE_TEXT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Tokens of the function tracers' selection files. */
 #include "engine/trigger/ftrace_filter.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The token syntax of set_ftrace_filter, set_ftrace_notrace,
  * set_graph_function and set_graph_notrace (Documentation/trace/ftrace.rst): `[!]GLOB`,
  * `[!]N` (a line of available_filter_functions), `[!][GLOB]:mod:[!]LIB`,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Event trigger commands (Documentation/trace/events.rst, "Event
  * triggers"): parsing one write
  * to an events/SYSTEM/EVENT/trigger file and printing an installed trigger

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Parsing and printing trigger commands, following the order in which the
  * kernel splits a write: the command up to the first ':', space or tab, an
  * optional count (which must start with a digit for the simple commands),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Trace buffer settings and the fast path's epoch. */
 #include "runtime/core/buffer.h"
 

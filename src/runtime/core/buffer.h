@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Trace buffers: the global one (index 0) and one per instance. A buffer is a
  * set of per-thread rings in the process's shared region plus the settings
  * its writers follow (size, mode, clock, tracing_on). Writers open a ring of a

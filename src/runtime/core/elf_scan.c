@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Finds the uft_events sections of every loaded object from their ELF section
  * headers, so the registry can be complete before any object's constructors
  * ran (`uft list` stops the program at that point). */

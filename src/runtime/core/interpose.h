@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The libc and unwinder functions libuft defines in front of the real ones
  * (signal context, thread following, libraries loaded while tracing, C++
  * exceptions under the graph tracer). libuft is built with hidden

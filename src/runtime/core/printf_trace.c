@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Writer for UFT_TRACE one-liners: the layout comes from the format string,
  * parsed once at registration. */
 #include "engine/format/printf_event.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The event registry: descriptors found in the uft_events sections of every
  * loaded object, their ids and formats. Enable specs and filters are in
  * registry_enable.c, triggers in registry_triggers.c, hist triggers in

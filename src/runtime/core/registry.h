@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* What the tracefs tree needs from the event registry: a view of each live
  * event and per-buffer enable and filter state. */
 #ifndef UFT_LIB_REGISTRY_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Which events are enabled, and their filters: the specs and filters set
  * through the API or the environment (kept, for events registered later),
  * and the per-buffer switches of the tracefs tree. */

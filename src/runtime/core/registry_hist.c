@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The live hist host: hist triggers on live events, and the environment
  * through which the engine's histograms of one buffer find each other's
  * variables, synthetic events and the snapshot. */

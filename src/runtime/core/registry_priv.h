@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* What the registry's files share: the event table, its lock and the
  * helpers each part calls in another. Everything here runs with reg_lock
  * held unless it says otherwise. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Triggers on live events (the events/.../trigger files and the function
  * commands), and the kernel's soft mode they put events in. */
 #define _GNU_SOURCE

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Internal interfaces of libuft shared by its files. */
 #ifndef UFT_RUNTIME_H
 #define UFT_RUNTIME_H

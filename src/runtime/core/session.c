@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Process start-up and the link to a recorder.
  *
  * `uft record` starts the program with UFT_RECORD naming its socket. At start-up

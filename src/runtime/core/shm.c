@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The process's shared region: one sparse memfd holding formats and rings, so a
  * consumer that holds the fd reads everything committed even after a crash. */
 #define _GNU_SOURCE

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Signal context for the flags column. libuft stands in front of sigaction()
  * and signal() so that every handler runs through a trampoline that marks the
  * thread as inside a handler (the kernel's "hardirq" column), and in front of

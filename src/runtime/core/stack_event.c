@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The stacktrace trigger's record: the kernel's ftrace kernel_stack entry
  * (id 4, `int size; unsigned long caller[8]`), here holding the traced
  * thread's user-space return addresses, printed as the kernel prints it:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The stacktrace trigger's record, the kernel's ftrace kernel_stack entry. */
 #ifndef UFT_LIB_STACK_EVENT_H
 #define UFT_LIB_STACK_EVENT_H

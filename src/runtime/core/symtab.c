@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Symbol lookup for printing addresses: dladdr(), then the .symtab of the
  * object the address belongs to, mapped once and kept (objects seldom
  * change under a tracing session). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Names of code addresses for the tree's text output: dladdr() for exported
  * symbols, else the object file's own symbol table (static functions, and
  * the .cold parts compilers split off). Not for event time: it opens files. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Live synthetic events. A definition becomes a descriptor of its own,
  * registered like any event (id, format in the shared region, events/
  * directory, per-buffer enable, filter and triggers); the emit builds the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Live synthetic events: definitions made through synthetic_events or
  * dynamic_events, registered as events of system `synthetic`, and the emit
  * call hist actions use to generate their records. */

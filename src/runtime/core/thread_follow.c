@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* event-fork and function-fork for threads. In the kernel a thread is a task
  * like any other: with either option set, the thread a listed task creates
  * joins the list and leaves it when it exits. libuft stands in front of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 #define _GNU_SOURCE
 /* Clock selection and the TSC-to-nanosecond conversion.
  *

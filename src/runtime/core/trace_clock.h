@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Trace clocks: the kernel's trace_clock choices that mean something in user
  * space. The writer reads the selected clock once per event. */
 #ifndef UFT_CLOCK_H

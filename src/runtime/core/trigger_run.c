@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Triggers firing in the traced thread. Everything here is async-signal-safe:
  * atomics on the trigger's count and on buffer and event flags, the stack
  * trace's own write, and histogram updates, which neither allocate nor wait.

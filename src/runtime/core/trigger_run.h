@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Event triggers at event time: what the registry publishes for the writer
  * and what runs in the traced thread when a triggering event is hit. That
  * code may run inside a signal handler: no lock, no malloc, atomics only. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The event writer: per-thread rings, one per nesting level, written with
  * plain loads and stores. A signal handler that traces while its thread is in
  * the middle of a write uses the next level's ring, so the interrupted write

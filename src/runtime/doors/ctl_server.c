@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The control socket: every process linked with libuft serves its tracefs
  * tree on <rundir>/<pid>.sock (wire/ctl_rundir.h), in the protocol of
  * wire/ctl_proto.h, to its own user and to root.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The doors to the in-process tracefs tree that open at start-up. */
 #ifndef UFT_LIB_DOORS_H
 #define UFT_LIB_DOORS_H

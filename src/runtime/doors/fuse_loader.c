@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* UFT_TRACEFS=DIR: the process mounts its own tracefs tree at DIR.
  *
  * libuft does not link libfuse: libuft_fuse.so does, and is loaded only when

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Function tracing by patching (the kernel's dynamic ftrace, in user space).
  * Code built with -fpatchable-function-entry=5 starts every function with a
  * 5-byte NOP sled listed in the object's __patchable_function_entries

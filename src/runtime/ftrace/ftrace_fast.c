@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The graph tracer's common case, for the stubs' trampolines: the global
  * buffer alone, no set_ftrace_pid or set_ftrace_notrace_pid list, no
  * set_graph_function or max_graph_depth, a function no other tracer or

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The hooks the trampolines call: function records at entry, and for the
  * graph tracer an entry record, a shadow stack entry and a hooked return
  * address, then the exit record when the function returns.

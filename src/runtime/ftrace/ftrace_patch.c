@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Rewriting sleds while the program runs, as the kernel's stop_machine
  * does: every other thread of the process is sent UFT_FTRACE_STOP_SIG and
  * waits in the handler while the bytes change (text made writable, written,

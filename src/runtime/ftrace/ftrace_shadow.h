@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The graph tracer's per-thread state, shared by the hooks (ftrace_hooks.c)
  * and their fast path (ftrace_fast.c). */
 #ifndef UFT_LIB_FTRACE_SHADOW_H

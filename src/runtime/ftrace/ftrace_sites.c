@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The patchable sites of every loaded object: the addresses in its
  * __patchable_function_entries section (read in memory, where they are
  * relocated), named from the file's .symtab (else .dynsym). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* C++ exceptions (and thread cancellation) under the graph tracer. The
  * unwinder finds the caller of each frame from its return address; a hooked
  * one points at uft_ftrace_return, which has no unwind information, and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Internals of the tracefs tree shared by its files: instances, resolved
  * paths, the file table entries and the error log. */
 #ifndef UFT_LIB_TFS_H

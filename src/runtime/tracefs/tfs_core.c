@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The tree's control files: tracers, tracing_on, buffer sizes, the clock,
  * tracing_thresh, saved_cmdlines, error_log and README. */
 #define _GNU_SOURCE

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* error_log: the last few errors of an instance, in the kernel's layout:
  *
  *   [ seconds.micros] LOCATION: error: MESSAGE

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* events/, set_event, available_events, set_event_pid and
  * set_event_notrace_pid (Documentation/trace/events.rst,
  * docs/design/filters.md).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The function tracers' files (Documentation/trace/ftrace.rst): current_tracer's function and
  * function_graph, available_filter_functions, set_ftrace_filter,
  * set_ftrace_notrace, set_ftrace_pid, set_graph_function, set_graph_notrace,

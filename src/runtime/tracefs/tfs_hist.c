@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Hist triggers in the tree (Documentation/trace/histogram.rst): the `hist:` commands
  * written to events/SYSTEM/EVENT/trigger, with the kernel's errno values
  * and error_log lines, and the read-only events/SYSTEM/EVENT/hist file.

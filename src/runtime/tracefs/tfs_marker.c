@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* trace_marker and trace_marker_raw: writes that become records, as the
  * kernel's ftrace entries print (id 5) and raw_data (id 16). */
 #include <errno.h>

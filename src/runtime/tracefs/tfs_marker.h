@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The built-in marker events and their rendering. */
 #ifndef UFT_LIB_TFS_MARKER_H
 #define UFT_LIB_TFS_MARKER_H

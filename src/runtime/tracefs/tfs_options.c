@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* trace_options and options/: the kernel's option names that mean something
  * for a user-space tracer, each a bit of an instance's option word. */
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* synthetic_events and dynamic_events (top only): define, list and delete
  * synthetic events. Lines run in order and the first refused one stops the
  * write, as the kernel's; errors go to the top's error_log under

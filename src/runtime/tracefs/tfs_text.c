@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Record lines of the live trace files in each of the kernel's output forms. */
 #define _GNU_SOURCE
 #include "runtime/tracefs/tfs_text.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Text of the live trace files: the header and one line per record, in the
  * form the instance's options ask for (default, latency-format, raw, hex,
  * bin, context-info, irq-info). */

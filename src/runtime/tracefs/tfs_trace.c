@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The buffer's contents as files: trace (a snapshot in time order), the
  * consuming trace_pipe, per_cpu/cpuN/{trace,trace_pipe,trace_pipe_raw,stats}
  * and snapshot.

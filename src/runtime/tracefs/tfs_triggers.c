@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* events/SYSTEM/EVENT/trigger (Documentation/trace/events.rst, "Event triggers") and the
  * snapshots that snapshot triggers ask for.
  *

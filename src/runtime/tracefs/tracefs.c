@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The tracefs tree: path resolution, handles, directories and instances.
  * The files themselves live in tfs_*.c tables; this file finds them, checks
  * what an open may do and runs their handlers under one lock. */

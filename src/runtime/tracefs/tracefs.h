@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The in-process tracefs tree: the kernel's control files, by path.
  *
  * Every door (the control socket, FUSE in the process, `uft mount` from

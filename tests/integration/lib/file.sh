@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Shared by the tests that record and read files (sourced, not run): the
 # build's programs, a temporary directory removed at exit, and fail(). The
 # sourcing test names more programs it needs with need PATH...

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Shared by the tests that drive a running traced process (sourced, not run):
 # the build's programs, a private run directory, the processes to stop at the
 # end, fail(), and start_server. The sourcing test may add to `pids` and may
