@@ -26,6 +26,8 @@
  *   UFT_ARCH_REACH        how far a sled's call or jump reaches either way
  *   UFT_ARCH_USER_TOP     the end of the user address space
  *   uint64_t uft_arch_cycles(void)           the cycle counter (TSC)
+ *   uint32_t uft_arch_rseq_cpu(long off)     the cpu_id of the thread's rseq
+ *                         area, off bytes from the thread pointer
  *   uintptr_t uft_arch_stub_body_ret(in_stub) where a stub's call of the
  *                         body returns, from where its first call returns
  *   void uft_arch_code_written(void)         orders the writes of new code

@@ -17,6 +17,15 @@ static inline __attribute__((always_inline)) uint64_t uft_arch_cycles(void)
 	return __rdtsc();
 }
 
+/* The cpu_id of the calling thread's rseq area (glibc's registration, at
+ * rseq_offset from the thread pointer: %fs on x86-64). */
+static inline __attribute__((always_inline)) uint32_t uft_arch_rseq_cpu(long rseq_offset)
+{
+	uint32_t cpu;
+	__asm__ volatile("movl %%fs:(%1), %0" : "=r"(cpu) : "r"(rseq_offset + 4));
+	return cpu;
+}
+
 /* A stub is call GRAPH; call BODY; jmp RETURN: the body's call returns one
  * rel32 call after the first one. */
 static inline __attribute__((always_inline)) uintptr_t uft_arch_stub_body_ret(uintptr_t in_stub)

@@ -2,8 +2,6 @@
 /* Trace buffer settings and the fast path's epoch. */
 #include "runtime/core/buffer.h"
 
-#include <x86intrin.h>
-
 #include "wire/shm_layout.h"
 #include "runtime/core/trace_clock.h"
 #include "runtime/core/runtime.h"
@@ -31,7 +29,7 @@ bool uft_buffer_raw_tsc(const struct uft_buffer *b)
 uint64_t uft_buffer_now(const struct uft_buffer *b)
 {
 	if (likely(uft_buffer_raw_tsc(b)))
-		return __rdtsc();
+		return uft_arch_cycles();
 	return uft_clock_read_slow((enum uft_clock)b->clock);
 }
 

@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "arch/arch.h"
 #include "wire/shm_layout.h"
 #include "runtime/core/buffer.h"
 #include "runtime/core/trace_clock.h"
@@ -127,7 +128,7 @@ static inline void uft_tls_sync_common(struct uft_tls *t)
 static inline uint64_t uft_ring_now(const struct uft_ring *r)
 {
 	if (__builtin_expect(r->ts_raw, 1))
-		return __rdtsc();
+		return uft_arch_cycles();
 	return uft_clock_read_slow((enum uft_clock)r->clock);
 }
 

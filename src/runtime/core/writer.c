@@ -24,6 +24,7 @@
 #include "runtime/core/runtime.h"
 #include "runtime/core/trigger_run.h"
 #include "util/atomics.h"
+#include "util/util.h"
 #include <uft/fastpath.h>
 #include <uft/uft.h>
 
@@ -61,15 +62,11 @@ static pthread_once_t exit_key_once = PTHREAD_ONCE_INIT;
 /* Decided by the first thread that asks; others may race to the same answer. */
 static int rseq_usable = -1;
 
-#define likely(x) __builtin_expect(!!(x), 1)
-#define unlikely(x) __builtin_expect(!!(x), 0)
 #define signal_fence() barrier()
 
 static inline uint32_t rseq_cpu(void)
 {
-	uint32_t cpu;
-	__asm__ volatile("movl %%fs:(%1), %0" : "=r"(cpu) : "r"(__rseq_offset + 4));
-	return cpu;
+	return uft_arch_rseq_cpu(__rseq_offset);
 }
 
 static uint32_t current_cpu_slow(void)

@@ -116,6 +116,7 @@ extern const struct tfs_file tfs_option_files[];
 extern const struct tfs_file tfs_marker_files[];
 extern const struct tfs_file tfs_trigger_files[];
 extern const struct tfs_file tfs_hist_files[];
+extern const struct tfs_file tfs_ftrace_pid_files[];
 extern const struct tfs_file tfs_synth_files[];
 extern const struct tfs_file tfs_ftrace_files[];
 
@@ -162,6 +163,8 @@ void tfs_events_forget(struct tfs_inst *in, int tid);
  * exiting thread leaves them. */
 void tfs_ftrace_follow(const struct tfs_inst *in, int32_t parent, int32_t child);
 void tfs_ftrace_forget(const struct tfs_inst *in, int32_t tid);
+/* An instance goes: its set_ftrace_pid and set_ftrace_notrace_pid lists go. */
+void tfs_ftrace_pids_reset(uint32_t b);
 /* Patches the sleds again after a change of what they are to hold (the
  * func_stack_trace option). */
 int tfs_ftrace_repatch(void);
