@@ -277,109 +277,129 @@ static const char *module_name(const char *path)
 	return slash ? slash + 1 : path;
 }
 
+struct site_list {
+	struct uft_ftrace_site *v;
+	size_t nr, cap;
+	struct fsym *syms; /* the object's functions, read at its first section */
+	size_t nsyms;
+};
+
+static void free_sites(struct site_list *l)
+{
+	for (size_t k = 0; k < l->nr; k++)
+		free((void *)l->v[k].name);
+	free(l->v);
+	l->v = NULL;
+	l->nr = 0;
+}
+
+/* The site at a, if a holds a sled at the entry of a function (0), or
+ * -ENOMEM. */
+static int add_site(struct site_list *l, struct dl_phdr_info *info, uintptr_t a)
+{
+	if (!a || !in_text(info, a))
+		return 0;
+	/* e.g. clang's -fsanitize=function data before the sled */
+	unsigned skip = uft_arch_sled_skip((const uint8_t *)a);
+	if (skip && in_text(info, a + skip))
+		a += skip;
+	if (!uft_arch_is_sled((const uint8_t *)a))
+		return 0;
+	const struct fsym *s = function_of(l->syms, l->nsyms, a - info->dlpi_addr);
+	if (!s || a - info->dlpi_addr - s->value > 16)
+		return 0; /* a sled not at a function's entry */
+	if (l->nr == l->cap) {
+		size_t cap = l->cap ? l->cap * 2 : 256;
+		void *p = realloc(l->v, cap * sizeof(*l->v));
+		if (!p)
+			return -ENOMEM;
+		l->v = p;
+		l->cap = cap;
+	}
+	struct uft_ftrace_site *st = &l->v[l->nr];
+	memset(st, 0, sizeof(*st));
+	st->addr = a;
+	st->func = info->dlpi_addr + s->value;
+	st->name = strdup(s->name);
+	if (!st->name)
+		return -ENOMEM;
+	memcpy(st->orig, (const void *)a, UFT_FTRACE_SLED);
+	l->nr++;
+	return 0;
+}
+
+/* Every site of the object's __patchable_function_entries sections. */
+static int collect_sites(struct site_list *l, struct dl_phdr_info *info, const struct elf_file *f)
+{
+	const ElfW(Shdr) *sh = shdrs(f);
+	int rc = 0;
+	for (unsigned i = 0; !rc && i < nr_shdrs(f); i++) {
+		if (strcmp(section_name(f, &sh[i]), "__patchable_function_entries") != 0 ||
+		    !(sh[i].sh_flags & SHF_ALLOC) || sh[i].sh_type != SHT_PROGBITS)
+			continue;
+		if (!l->syms) {
+			l->syms = function_symbols(f, SHT_SYMTAB, &l->nsyms);
+			if (!l->syms)
+				l->syms = function_symbols(f, SHT_DYNSYM, &l->nsyms);
+			if (!l->syms)
+				break;
+		}
+		const uintptr_t *e = (const void *)(info->dlpi_addr + sh[i].sh_addr);
+		size_t n = sh[i].sh_size / sizeof(*e);
+		for (size_t k = 0; !rc && k < n; k++)
+			rc = add_site(l, info, e[k]);
+	}
+	return rc;
+}
+
+/* Publishes the object with its sites, sorted, one per sled, and their
+ * stubs; an object out of reach of any free page is kept without sites, so
+ * it is not read again at every scan. Takes the list's sites. */
+static void publish_object(struct dl_phdr_info *info, const char *path, struct site_list *l)
+{
+	struct uft_ftrace_site *sites = l->v;
+	qsort(sites, l->nr, sizeof(*sites), by_addr);
+	size_t nr = 0;
+	for (size_t k = 0; k < l->nr; k++)
+		if (!nr || sites[nr - 1].addr != sites[k].addr)
+			sites[nr++] = sites[k];
+		else
+			free((void *)sites[k].name);
+	l->nr = nr;
+	uintptr_t stub = make_stubs(sites[0].addr, sites[nr - 1].addr + UFT_FTRACE_SLED, sites, nr);
+	struct uft_ftrace_obj *o = &uft_ftrace_objs[uft_ftrace_nr_objs];
+	o->path = strdup(path);
+	o->base = info->dlpi_addr;
+	if (!stub) {
+		free_sites(l);
+		o->lo = 1;
+		o->hi = 0;
+	} else {
+		o->mod = info->dlpi_name && *info->dlpi_name ? module_name(o->path) : NULL;
+		o->lo = sites[0].addr;
+		o->hi = sites[nr - 1].addr;
+		o->stub = stub;
+		o->stubs = stub + UFT_FTRACE_STUB_PAGE;
+		o->sites = sites;
+		o->nr = (uint32_t)nr;
+		l->v = NULL;
+		l->nr = 0;
+	}
+	smp_store_release(&uft_ftrace_nr_objs, uft_ftrace_nr_objs + 1);
+}
+
 static int add_object(struct dl_phdr_info *info)
 {
 	const char *path = object_path(info);
 	struct elf_file f;
 	if (map_elf(path, &f) != 0)
 		return 0;
-	int rc = 0;
-	size_t nsyms = 0;
-	struct fsym *syms = NULL;
-	struct uft_ftrace_site *sites = NULL;
-	size_t nr = 0, cap = 0;
-	const ElfW(Shdr) *sh = shdrs(&f);
-	for (unsigned i = 0; i < nr_shdrs(&f); i++) {
-		if (strcmp(section_name(&f, &sh[i]), "__patchable_function_entries") != 0 ||
-		    !(sh[i].sh_flags & SHF_ALLOC) || sh[i].sh_type != SHT_PROGBITS)
-			continue;
-		if (!syms) {
-			syms = function_symbols(&f, SHT_SYMTAB, &nsyms);
-			if (!syms)
-				syms = function_symbols(&f, SHT_DYNSYM, &nsyms);
-			if (!syms)
-				break;
-		}
-		const uintptr_t *e = (const void *)(info->dlpi_addr + sh[i].sh_addr);
-		size_t n = sh[i].sh_size / sizeof(*e);
-		for (size_t k = 0; k < n; k++) {
-			uintptr_t a = e[k];
-			if (!a || !in_text(info, a))
-				continue;
-			/* e.g. clang's -fsanitize=function data before the sled */
-			unsigned skip = uft_arch_sled_skip((const uint8_t *)a);
-			if (skip && in_text(info, a + skip))
-				a += skip;
-			if (!uft_arch_is_sled((const uint8_t *)a))
-				continue;
-			const struct fsym *s = function_of(syms, nsyms, a - info->dlpi_addr);
-			if (!s || a - info->dlpi_addr - s->value > 16)
-				continue; /* a sled not at a function's entry */
-			if (nr == cap) {
-				cap = cap ? cap * 2 : 256;
-				void *p = realloc(sites, cap * sizeof(*sites));
-				if (!p) {
-					rc = -ENOMEM;
-					goto out;
-				}
-				sites = p;
-			}
-			struct uft_ftrace_site *st = &sites[nr++];
-			memset(st, 0, sizeof(*st));
-			st->addr = a;
-			st->func = info->dlpi_addr + s->value;
-			st->name = strdup(s->name);
-			if (!st->name) {
-				nr--;
-				rc = -ENOMEM;
-				goto out;
-			}
-			memcpy(st->orig, (const void *)a, UFT_FTRACE_SLED);
-		}
-	}
-	if (!nr)
-		goto out;
-	qsort(sites, nr, sizeof(*sites), by_addr);
-	size_t w = 0; /* one site per sled */
-	for (size_t k = 0; k < nr; k++)
-		if (!w || sites[w - 1].addr != sites[k].addr)
-			sites[w++] = sites[k];
-	nr = w;
-	uintptr_t stub = make_stubs(sites[0].addr, sites[nr - 1].addr + UFT_FTRACE_SLED, sites, nr);
-	struct uft_ftrace_obj *o = &uft_ftrace_objs[uft_ftrace_nr_objs];
-	if (!stub) {
-		/* Out of reach of any free page: kept without sites, so it is
-		 * not read again at every scan. */
-		for (size_t k = 0; k < nr; k++)
-			free((void *)sites[k].name);
-		free(sites);
-		sites = NULL;
-		nr = 0;
-		o->path = strdup(path);
-		o->base = info->dlpi_addr;
-		o->lo = 1;
-		o->hi = 0;
-		smp_store_release(&uft_ftrace_nr_objs, uft_ftrace_nr_objs + 1);
-		goto out;
-	}
-	o->path = strdup(path);
-	o->mod = info->dlpi_name && *info->dlpi_name ? module_name(o->path) : NULL;
-	o->base = info->dlpi_addr;
-	o->lo = sites[0].addr;
-	o->hi = sites[nr - 1].addr;
-	o->stub = stub;
-	o->stubs = stub + UFT_FTRACE_STUB_PAGE;
-	o->sites = sites;
-	o->nr = (uint32_t)nr;
-	sites = NULL;
-	smp_store_release(&uft_ftrace_nr_objs, uft_ftrace_nr_objs + 1);
-out:
-	if (sites) {
-		for (size_t k = 0; k < nr; k++)
-			free((void *)sites[k].name);
-		free(sites);
-	}
-	free(syms);
+	struct site_list l = {0};
+	int rc = collect_sites(&l, info, &f);
+	if (!rc && l.nr)
+		publish_object(info, path, &l);
+	free_sites(&l);
+	free(l.syms);
 	munmap((void *)f.m, f.size);
 	return rc;
 }
