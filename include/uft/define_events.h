@@ -185,10 +185,29 @@
 #define __array(type, item, len)
 #define __dynamic_array(type, item, len) __entry->__data_loc_##item = __data_offsets.item;
 #define __string(item, src) __entry->__data_loc_##item = __data_offsets.item;
+/**
+ * __get_dynamic_array() - the data of a __dynamic_array() or __string() field
+ * @item: the field's name
+ *
+ * Return: a pointer into the record, for UFT_ASSIGN() to fill.
+ */
 #define __get_dynamic_array(item)                                                                  \
 	((void *)((char *)__entry + (__entry->__data_loc_##item & 0xffff)))
+/**
+ * __get_dynamic_array_len() - the length in bytes of a dynamic field's data
+ * @item: the field's name
+ */
 #define __get_dynamic_array_len(item) (__entry->__data_loc_##item >> 16)
+/**
+ * __get_str() - the string of a __string() field, in the record
+ * @item: the field's name
+ */
 #define __get_str(item) ((char *)__get_dynamic_array(item))
+/**
+ * __assign_str() - copy a __string() field's source into the record
+ * @item: the field's name (its source is the @src given to __string())
+ * @...: ignored: the kernel's older form named the source again here
+ */
 #define __assign_str(item, ...)                                                                    \
 	do {                                                                                       \
 		uint32_t uft__n = __data_offsets.item >> 16;                                       \

@@ -11,11 +11,17 @@
 extern "C" {
 #endif
 
-#define UFT_EVENT_MAGIC 0x55465445u /* "UFTE" */
+/**
+ * UFT_EVENT_MAGIC - the second word of every event descriptor ("UFTE")
+ */
+#define UFT_EVENT_MAGIC 0x55465445u
 
-/* uft's own functions in a program (the generated writers, the registration
- * constructors) get no patchable entry: the function tracers never trace
- * the tracing code, as the kernel's notrace. */
+/**
+ * UFT_NOTRACE - a function the function tracers never patch (the kernel's notrace)
+ *
+ * uft's own functions in a program (the generated writers, the registration
+ * constructors) carry it: the tracers never trace the tracing code.
+ */
 #if defined(__has_attribute)
 #if __has_attribute(patchable_function_entry)
 #define UFT_NOTRACE __attribute__((patchable_function_entry(0, 0)))
@@ -55,8 +61,14 @@ struct uft_common_entry {
 };
 
 /* common_flags bits and their user-space meanings. */
-#define UFT_FLAG_SIGS_BLOCKED 0x01 /* kernel: irqs-off */
-#define UFT_FLAG_IN_SIGNAL 0x08	   /* kernel: hardirq */
+/**
+ * UFT_FLAG_SIGS_BLOCKED - common_flags bit: every signal blocked (the kernel's irqs-off)
+ */
+#define UFT_FLAG_SIGS_BLOCKED 0x01
+/**
+ * UFT_FLAG_IN_SIGNAL - common_flags bit: inside a signal handler (the kernel's hardirq)
+ */
+#define UFT_FLAG_IN_SIGNAL 0x08
 
 /**
  * struct uft_event_state - what the runtime writes for one descriptor

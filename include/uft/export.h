@@ -7,6 +7,9 @@
 #ifndef UFT_EXPORT_H
 #define UFT_EXPORT_H
 
+/**
+ * UFT_EXPORT - marks a declaration as part of libuft's exported API
+ */
 #define UFT_EXPORT __attribute__((visibility("default")))
 
 #endif

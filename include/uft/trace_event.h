@@ -61,6 +61,37 @@
  */
 #define UFT_MAX_STRING 1024u
 
+/* The field macros of UFT_STRUCT(): define_events.h gives each a meaning per
+ * stage (record struct, format line, sizes, assignment), so they have no
+ * single definition to document beside; they are documented here. */
+
+/**
+ * __field() - a scalar field: an integer, bool, enum or pointer
+ * @type: its C type, as the format file prints it
+ * @item: its name; __entry->item in UFT_ASSIGN() and UFT_PRINT()
+ */
+
+/**
+ * __array() - a fixed-size array field, such as char comm[16]
+ * @type: the element type
+ * @item: its name
+ * @len: the number of elements
+ */
+
+/**
+ * __dynamic_array() - a variable-length array, stored after the fixed fields
+ * @type: the element type
+ * @item: its name; __get_dynamic_array(item) in UFT_ASSIGN() and UFT_PRINT()
+ * @len: the number of elements, computed from the parameters at each call
+ */
+
+/**
+ * __string() - a NUL-terminated string, stored after the fixed fields
+ * @item: its name; __assign_str(item) copies it, __get_str(item) reads it
+ * @src: the parameter (a const char *) it is copied from; NULL records
+ *       "(null)", a string longer than UFT_MAX_STRING is cut
+ */
+
 #define UFT__GATE(sys, name) UFT__GATE_(sys, name)
 #define UFT__GATE_(sys, name) sys##_##name##_semaphore
 

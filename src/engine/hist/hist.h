@@ -14,6 +14,7 @@
 #include <uft/event.h>
 
 #include "engine/filter/filter.h"
+#include "engine/synth/synth.h"
 
 /* The error_log messages in the kernel's order, each a name (enum
  * uft_hist_err is UFT_HIST_ERR_ + name) and its text (uft_hist_strerror()):
@@ -175,9 +176,8 @@ struct uft_hist_env {
 	/* Whether the event exists (onmatch). */
 	bool (*event_exists)(void *ctx, const char *system, const char *event);
 	/* Takes a reference on synthetic event `name`: its handle, or NULL.
-	 * Sets *nr to its field count and kinds[i] to 1 for a string field, 2
-	 * for one no parameter can fill, 3 for a stack field (filled from a
-	 * variable holding a stack), else 0. */
+	 * Sets *nr to its field count and kinds[i] to what a parameter may
+	 * fill field i with (enum uft_synth_param, uft_synth_param_of). */
 	void *(*synth_get)(void *ctx, const char *name, uint32_t *nr, uint8_t *kinds);
 	void (*synth_put)(void *ctx, void *synth);
 	/* Emits a record of the synthetic event. */

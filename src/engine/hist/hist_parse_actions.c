@@ -290,8 +290,9 @@ static int create_trace(struct hist_parse *p, struct hist_action *a)
 	if (a->n_params != nr)
 		return fail(p, -EINVAL, UFT_HIST_ERR_SYNTH_COUNT_MISMATCH, a->synth_name);
 	for (uint32_t i = 0; i < nr; i++) {
-		if (kinds[i] == 2 || (kinds[i] == 1) != a->params[i]->is_string ||
-		    (kinds[i] == 3) != a->params[i]->is_stack)
+		if (kinds[i] == UFT_SYNTH_PARAM_NONE ||
+		    (kinds[i] == UFT_SYNTH_PARAM_STR) != a->params[i]->is_string ||
+		    (kinds[i] == UFT_SYNTH_PARAM_STACK) != a->params[i]->is_stack)
 			return fail(p, -EINVAL, UFT_HIST_ERR_SYNTH_TYPE_MISMATCH, a->param_text[i]);
 		/* A stack reaches a synthetic event through a variable, which
 		 * holds it for the entry (the kernel's var_ref_vals). */

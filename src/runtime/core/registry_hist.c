@@ -127,9 +127,7 @@ static void *env_synth_get(void *ctx, const char *name, uint32_t *nr, uint8_t *k
 		return NULL;
 	*nr = s->def.nr;
 	for (uint32_t i = 0; i < s->def.nr && i < 128; i++)
-		kinds[i] = s->def.f[i].kind == UFT_SYNTH_NUM	 ? 0
-			   : s->def.f[i].kind == UFT_SYNTH_STACK ? 3
-								 : 1;
+		kinds[i] = uft_synth_param_of(s->def.f[i].kind, true);
 	uft_synth_get(s);
 	return s;
 }

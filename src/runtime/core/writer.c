@@ -3,7 +3,15 @@
  * plain loads and stores. A signal handler that traces while its thread is in
  * the middle of a write uses the next level's ring, so the interrupted write
  * is never disturbed; each level restores the nesting counter before it
- * returns, which makes the counter's own read-modify-write safe too. */
+ * returns, which makes the counter's own read-modify-write safe too.
+ *
+ * Readers in other processes follow the ordering contract written at the head
+ * of wire/shm_layout.h; the writer's side of it, here: a record's bytes, then
+ * the page's commit word (release); at a page switch the finished page's
+ * padding and entries, then `produced` (release) and a release fence before
+ * the recycled slot changes, its meta last (meta.seq_lo, release); in
+ * overwrite mode the oldest page is retired by cmpxchg on `consumed`, and a
+ * slot is reused only after `consumed` is read with acquire. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <stddef.h>
