@@ -104,6 +104,8 @@ int uft_hparse_var_defs(struct hist_parse *p);
 int uft_hparse_expr(struct hist_parse *p, char *str, bool top, struct hist_expr **out);
 /* One operand of an expression: constant, reference or field. */
 int uft_hparse_leaf(struct hist_parse *p, char *str, struct hist_expr **out);
+/* The same on a copy of str, which stays as it is, at depth 0. */
+int uft_hparse_leaf_of(struct hist_parse *p, const char *str, struct hist_expr **out);
 /* `$name` or `sys.event.$name`. */
 int uft_hparse_ref(struct hist_parse *p, char *str, struct hist_expr **out);
 struct hist_expr *uft_hparse_new_expr(struct hist_parse *p, uint8_t op);

@@ -311,15 +311,10 @@ static int create_save(struct hist_parse *p, struct hist_action *a)
 	if (h->n_save)
 		return fail(p, -EEXIST, UFT_HIST_ERR_TOO_MANY_SAVE_ACTIONS, NULL);
 	for (uint32_t i = 0; i < a->n_params; i++) {
-		char *param = a->param_text[i], *copy = strdup(param);
+		char *param = a->param_text[i];
 		struct hist_expr *e = NULL;
-		int rc;
+		int rc = uft_hparse_leaf_of(p, param, &e);
 
-		if (!copy)
-			return fail(p, -ENOMEM, 0, NULL);
-		p->depth = 0;
-		rc = uft_hparse_leaf(p, copy, &e);
-		free(copy);
 		if (rc == -ENOMEM)
 			return rc;
 		if (rc) {

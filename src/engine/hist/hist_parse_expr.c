@@ -180,6 +180,19 @@ int uft_hparse_ref(struct hist_parse *p, char *str, struct hist_expr **out)
 	return 0;
 }
 
+int uft_hparse_leaf_of(struct hist_parse *p, const char *str, struct hist_expr **out)
+{
+	char *copy = strdup(str);
+	int rc;
+
+	if (!copy)
+		return fail(p, -ENOMEM, 0, NULL);
+	p->depth = 0;
+	rc = uft_hparse_leaf(p, copy, out);
+	free(copy);
+	return rc;
+}
+
 /* One operand: constant, reference or field (with modifier). */
 int uft_hparse_leaf(struct hist_parse *p, char *str, struct hist_expr **out)
 {

@@ -354,15 +354,9 @@ out:
  * stands for that field; any other reference is refused. */
 static int key_ref(struct hist_parse *p, char *str, struct hist_field *hf)
 {
-	char *copy = strdup(str);
 	struct hist_expr *e = NULL;
-	int rc;
+	int rc = uft_hparse_leaf_of(p, str, &e);
 
-	if (!copy)
-		return fail(p, -ENOMEM, 0, NULL);
-	p->depth = 0;
-	rc = uft_hparse_leaf(p, copy, &e);
-	free(copy);
 	if (rc)
 		return rc;
 	if (e->op != EX_FIELD) {
