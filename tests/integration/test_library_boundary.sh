@@ -78,6 +78,10 @@ done <"$tmp/wrappers"
 	fail "uft --version: $("$UFT" --version)"
 grep -qx "Version: $VERSION" "$LIB/pkgconfig/uft.pc" ||
 	fail "uft.pc: $(grep Version "$LIB/pkgconfig/uft.pc")"
+# The manual pages name the version in their title line.
+for m in docs/uft.1 docs/uft-events.3; do
+	head -1 "$m" | grep -F "\"uft $VERSION\"" >/dev/null || fail "$m: $(head -1 "$m")"
+done
 
 # ---- a program with libuft's former internal names ----
 cat >"$tmp/bnd_events.h" <<'EOF'
