@@ -81,9 +81,11 @@ struct uft_fuse_door *uft_fuse_door_open(const struct uft_door_backend *be, cons
 		return NULL;
 	}
 	const char *other = getenv(UFT_ENV_FUSE_ALLOW_OTHER);
-	char opts[64];
+	char opts[96];
+	/* Shared with other users, the kernel checks the modes the tree shows
+	 * (default_permissions): FUSE itself lets any user write any file. */
 	snprintf(opts, sizeof(opts), "fsname=uft,subtype=uft%s",
-		 other && strcmp(other, "1") == 0 ? ",allow_other" : "");
+		 other && strcmp(other, "1") == 0 ? ",allow_other,default_permissions" : "");
 	char *argv[] = {"uft", "-o", opts, NULL};
 	struct fuse_args args = FUSE_ARGS_INIT(3, argv);
 	mount_log[0] = 0;

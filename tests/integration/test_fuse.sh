@@ -30,7 +30,7 @@ mounted() { grep -q " $1 fuse.uft " /proc/self/mounts; }
 cleanup() {
 	for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done
 	wait 2>/dev/null
-	for d in "$tmp/a" "$tmp/b"; do
+	for d in "$tmp/a" "$tmp/b" "$tmp/c"; do
 		mounted "$d" && { umount -l "$d" 2>/dev/null || fusermount3 -uz "$d"; }
 	done
 	rm -rf "$tmp"
@@ -149,4 +149,31 @@ echo "uft mount: ok"
 "$UFT" mount -p "$pid" "$tmp/b" 2>"$tmp/err"
 [ $? = 1 ] && grep -qx "uft: process $pid: No such process" "$tmp/err" ||
 	fail "mount of a gone process: $(cat "$tmp/err")"
+
+# 3. A tree shared with other users (UFT_FUSE_ALLOW_OTHER=1) keeps the modes
+# it shows, owner and group the process's: a user of the process's group
+# reads a 0644 file through 0750 directories but cannot write it; any other
+# user reaches nothing.
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null && id nobody >/dev/null 2>&1; then
+	chmod 755 "$tmp"
+	UFT_FUSE_ALLOW_OTHER=1 UFT_TRACEFS=$tmp/c "$SERVER" 2 2>"$tmp/c.log" &
+	pid=$!
+	pids+=("$pid")
+	wait_mount "$tmp/c" "$tmp/c.log"
+	in_group() { setpriv --reuid=nobody --regid=nogroup --groups="$(id -g)" -- "$@"; }
+	as_other() { setpriv --reuid=nobody --regid=nogroup --clear-groups -- "$@"; }
+	[ "$(in_group cat "$tmp/c/tracing_on")" = 1 ] || fail "the group cannot read tracing_on"
+	in_group sh -c "echo 0 > '$tmp/c/tracing_on'" 2>"$tmp/err" &&
+		fail "the group wrote tracing_on (mode $(stat -c %a "$tmp/c/tracing_on"))"
+	grep -q 'Permission denied' "$tmp/err" || fail "the group's write: $(cat "$tmp/err")"
+	as_other cat "$tmp/c/tracing_on" >/dev/null 2>"$tmp/err" && fail "another user read tracing_on"
+	grep -q 'Permission denied' "$tmp/err" || fail "another user's read: $(cat "$tmp/err")"
+	[ "$(cat "$tmp/c/tracing_on")" = 1 ] || fail "a refused write changed tracing_on"
+	kill "$pid"
+	wait "$pid"
+	wait_unmount "$tmp/c"
+	echo "allow_other: ok"
+else
+	echo "allow_other not tested: needs root, setpriv and a user nobody"
+fi
 echo ok
