@@ -80,7 +80,7 @@ struct uft_fuse_door *uft_fuse_door_open(const struct uft_door_backend *be, cons
 		free_door(d);
 		return NULL;
 	}
-	const char *other = getenv(UFT_ENV_FUSE_ALLOW_OTHER);
+	const char *other = secure_getenv(UFT_ENV_FUSE_ALLOW_OTHER);
 	char opts[96];
 	/* Shared with other users, the kernel checks the modes the tree shows
 	 * (default_permissions): FUSE itself lets any user write any file. */

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The control sockets' directory (ctl_rundir.h). */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,8 +23,8 @@ static int check_private(const char *dir)
 
 int uft_ctl_rundir(char *buf, size_t cap, bool create)
 {
-	const char *env = getenv(UFT_ENV_RUNDIR);
-	const char *xdg = getenv("XDG_RUNTIME_DIR");
+	const char *env = secure_getenv(UFT_ENV_RUNDIR);
+	const char *xdg = secure_getenv("XDG_RUNTIME_DIR");
 	int n;
 	if (env && *env)
 		n = snprintf(buf, cap, "%s", env);

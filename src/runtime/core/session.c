@@ -19,6 +19,7 @@
 #include "wire/record_proto.h"
 #include "runtime/doors/doors.h"
 #include "runtime/core/runtime.h"
+#include "runtime/core/secure_env.h"
 #include "runtime/tracefs/tracefs.h"
 #include "util/atomics.h"
 #include "wire/env_names.h"
@@ -121,7 +122,7 @@ static void after_fork_child(void)
 static void parse_env(void)
 {
 	const char *v;
-	if ((v = getenv(UFT_ENV_BUFFER_KB)) && *v) {
+	if ((v = uft_env(UFT_ENV_BUFFER_KB)) && *v) {
 		unsigned long kb = strtoul(v, NULL, 0);
 		unsigned long pages = (kb * 1024 + UFT_SUBBUF_SIZE - 1) / UFT_SUBBUF_SIZE;
 		if (pages < 4)
@@ -130,17 +131,17 @@ static void parse_env(void)
 			pages = 1ul << 20;
 		uft_buffers[0].ring_pages = (uint32_t)pages;
 	}
-	if ((v = getenv(UFT_ENV_MODE)) && *v)
+	if ((v = uft_env(UFT_ENV_MODE)) && *v)
 		uft_buffers[0].mode =
 		    strcmp(v, "discard") == 0 ? UFT_MODE_DISCARD : UFT_MODE_OVERWRITE;
-	if ((v = getenv(UFT_ENV_CLOCK)) && *v) {
+	if ((v = uft_env(UFT_ENV_CLOCK)) && *v) {
 		int c = uft_clock_by_name(v);
 		if (c >= 0)
 			uft_buffers[0].clock = (uint32_t)c;
 		else
 			fprintf(stderr, "uft: unknown clock '%s', using local\n", v);
 	}
-	if ((v = getenv(UFT_ENV_RECORD)) && *v)
+	if ((v = uft_env(UFT_ENV_RECORD)) && *v)
 		strncpy(record_sock, v, sizeof(record_sock) - 1);
 }
 
@@ -180,7 +181,7 @@ static int write_patterns(const char *file, const char *list)
  * one would set them up by hand. A refused setting leaves the tracer off. */
 int uft_session_apply_tracer(void)
 {
-	const char *tracer = getenv(UFT_ENV_TRACER);
+	const char *tracer = uft_env(UFT_ENV_TRACER);
 	if (!tracer || !*tracer)
 		return 0;
 	static const struct {
@@ -192,16 +193,16 @@ int uft_session_apply_tracer(void)
 	};
 	int rc;
 	for (size_t i = 0; i < ARRAY_SIZE(lists); i++) {
-		const char *v = getenv(lists[i].env);
+		const char *v = uft_env(lists[i].env);
 		if (v && *v && (rc = write_patterns(lists[i].file, v)) != 0)
 			return rc;
 	}
-	const char *depth = getenv(UFT_ENV_MAX_GRAPH_DEPTH);
+	const char *depth = uft_env(UFT_ENV_MAX_GRAPH_DEPTH);
 	if (depth && *depth && (rc = tree_write("max_graph_depth", depth, false)) != 0) {
 		fprintf(stderr, "uft: max_graph_depth: cannot set %s: %s\n", depth, strerror(-rc));
 		return rc;
 	}
-	const char *stack = getenv(UFT_ENV_FUNC_STACK);
+	const char *stack = uft_env(UFT_ENV_FUNC_STACK);
 	if (stack && *stack && (rc = tree_write("options/func_stack_trace", "1", false)) != 0) {
 		fprintf(stderr, "uft: options/func_stack_trace: cannot set: %s\n", strerror(-rc));
 		return rc;
@@ -216,6 +217,7 @@ static __thread bool in_init;
 static void do_init(void)
 {
 	in_init = true;
+	uft_env_report_ignored();
 	uft_clock_init();
 	parse_env();
 	uft_writer_setup_fast_path();
@@ -223,7 +225,7 @@ static void do_init(void)
 	uft_registry_fork_setup();
 	uft_thread_follow_init();
 	pthread_atfork(NULL, NULL, after_fork_child);
-	const char *list = getenv(UFT_ENV_LIST_FORMATS);
+	const char *list = uft_env(UFT_ENV_LIST_FORMATS);
 	if (list && *list) {
 		/* `uft list` on a program: report its events and stop before main. */
 		uft_registry_scan_loaded();
@@ -232,8 +234,8 @@ static void do_init(void)
 	}
 	if (record_sock[0]) {
 		session_create();
-		const char *ev = getenv(UFT_ENV_EVENTS);
-		const char *flt = getenv(UFT_ENV_FILTERS);
+		const char *ev = uft_env(UFT_ENV_EVENTS);
+		const char *flt = uft_env(UFT_ENV_FILTERS);
 		if (flt && *flt)
 			uft_registry_apply_filter_list(flt);
 		uft_registry_apply_spec_list(ev && *ev ? ev : "all");

@@ -29,6 +29,7 @@
 #include "wire/ctl_rundir.h"
 #include "runtime/doors/doors.h"
 #include "runtime/core/runtime.h"
+#include "runtime/core/secure_env.h"
 #include "runtime/tracefs/tracefs.h"
 #include "wire/env_names.h"
 
@@ -434,7 +435,10 @@ static void accept_one(void)
 		close(fd);
 		return;
 	}
-	if (cred.uid != 0 && cred.uid != getuid() && cred.uid != geteuid()) {
+	/* A secure process (setuid, setgid, capabilities) serves root alone, as
+	 * the kernel lets only root ptrace it: its user may not read its events. */
+	bool own = !uft_env_secure() && (cred.uid == getuid() || cred.uid == geteuid());
+	if (cred.uid != 0 && !own) {
 		refuse(fd, cred.uid);
 		return;
 	}
@@ -622,7 +626,7 @@ static void install_hooks(void)
 
 void uft_ctl_server_start(void)
 {
-	const char *v = getenv(UFT_ENV_CTL);
+	const char *v = uft_env(UFT_ENV_CTL);
 	if (v && strcmp(v, "0") == 0)
 		return;
 	static pthread_once_t once = PTHREAD_ONCE_INIT;

@@ -6,7 +6,8 @@
  * by name. libuft hands it the tree's calls as a backend table, so the plugin
  * needs no libuft symbols. Any failure costs one line on stderr; the program
  * runs on. The variable is taken out of the environment so that programs this
- * one starts do not mount over the same directory. */
+ * one starts do not mount over the same directory. A setuid, setgid or
+ * file-capability program ignores both variables (runtime/core/secure_env.c). */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
@@ -20,6 +21,7 @@
 
 #include "wire/tree_calls.h"
 #include "runtime/doors/doors.h"
+#include "runtime/core/secure_env.h"
 #include "runtime/tracefs/tracefs.h"
 #include "wire/env_names.h"
 
@@ -109,7 +111,7 @@ static void *load_plugin(void)
 		if (n > 0 && (size_t)n < sizeof(path) && access(path, F_OK) == 0)
 			return dlopen(path, RTLD_NOW | RTLD_LOCAL);
 	}
-	const char *env = getenv(UFT_ENV_FUSE_LIB);
+	const char *env = uft_env(UFT_ENV_FUSE_LIB);
 	if (env && *env)
 		return dlopen(env, RTLD_NOW | RTLD_LOCAL);
 	return dlopen("libuft_fuse.so", RTLD_NOW | RTLD_LOCAL);
@@ -132,7 +134,7 @@ static void forget_in_child(void)
 
 void uft_fuse_door_start(void)
 {
-	const char *env = getenv(UFT_ENV_TRACEFS);
+	const char *env = uft_env(UFT_ENV_TRACEFS);
 	if (!env || !*env)
 		return;
 	char dir[PATH_MAX];
