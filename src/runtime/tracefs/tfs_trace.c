@@ -24,6 +24,8 @@
 #include "util/atomics.h"
 #include "util/util.h"
 
+/* Records and their data. A list made by a reader (`trace`, a snapshot) owns
+ * all n; a consuming queue owns those from head to n only: see queue_pop(). */
 struct tfs_recs {
 	struct tfs_rec *v;
 	size_t n, cap, head; /* head: first not yet consumed (queues) */
@@ -33,6 +35,7 @@ struct tfs_snapshot {
 	struct tfs_recs recs;
 };
 
+/* Frees what the list owns: a slot handed out of a queue has no data left. */
 static void recs_free(struct tfs_recs *rs)
 {
 	for (size_t i = 0; i < rs->n; i++)
@@ -130,7 +133,14 @@ static void clear_ring(void *ctx, struct uft_ring *r, uint32_t slot)
 		uft_try_cmpxchg(&r->state, &st, UFT_RING_FREE);
 }
 
-/* ---- consuming queues ---- */
+/* ---- consuming queues ----
+ *
+ * Who owns a queued record's data: the queue, until a reader takes the record
+ * (queue_pop(), through pipes_take() or the raw pages); from then on the
+ * reader alone, which frees it once it has turned it into text or a page. The
+ * slot it leaves below head keeps no pointer, so clearing the buffer, rmdir
+ * and fork (pipes_free()) free exactly the records still pending, whatever a
+ * reader that stopped half way still holds as text. */
 
 struct tfs_pipes {
 	struct uft_ring_cursor *cur; /* by ring slot */
@@ -160,6 +170,30 @@ static void pipes_free(uint32_t buffer)
 	free(p->cur);
 	free(p);
 	pipes[buffer] = NULL;
+}
+
+/* Takes the record at the head of a queue: its data is the caller's now. */
+static struct tfs_rec queue_pop(struct tfs_recs *q)
+{
+	struct tfs_rec r = q->v[q->head];
+	q->v[q->head++].data = NULL;
+	if (q->head == q->n)
+		q->head = q->n = 0;
+	return r;
+}
+
+/* Drops the slots readers emptied once they are half the queue, so a queue
+ * that is never read to its end does not grow without bound. */
+static void queue_compact(struct tfs_recs *q)
+{
+	if (!q->head || q->head < q->n - q->head)
+		return;
+	memmove(q->v, q->v + q->head, (q->n - q->head) * sizeof(*q->v));
+	q->n -= q->head;
+	q->head = 0;
+	/* Records still to come are numbered after these (rec_cmp's ties). */
+	for (size_t i = 0; i < q->n; i++)
+		q->v[i].seq = i;
 }
 
 struct fill_ctx {
@@ -215,8 +249,10 @@ static int pipes_fill(uint32_t buffer)
 		return -ENOMEM;
 	size_t before[256];
 	int ncpu = tfs_nr_cpus() < 256 ? tfs_nr_cpus() : 256;
-	for (int c = 0; c < ncpu; c++)
+	for (int c = 0; c < ncpu; c++) {
+		queue_compact(&p->q[c]);
 		before[c] = p->q[c].n;
+	}
 	struct fill_ctx f = {p, 0};
 	tfs_for_each_ring(buffer, fill_ring, &f);
 	for (int c = 0; c < ncpu; c++) {
@@ -243,10 +279,7 @@ static bool pipes_take(uint32_t buffer, int cpu, struct tfs_rec *out)
 	}
 	if (!best)
 		return false;
-	*out = best->v[best->head++];
-	if (best->head == best->n) {
-		best->head = best->n = 0;
-	}
+	*out = queue_pop(best);
 	return true;
 }
 
@@ -529,12 +562,9 @@ static ssize_t read_pipe_raw(struct uft_tfs_handle *h, char *buf, size_t len)
 			struct tfs_rec *r = &q->v[q->head];
 			if (uft_page_builder_add(&pb, r->ts, r->data, r->len) != 0)
 				break;
-			free(r->data);
-			q->head++;
+			free(queue_pop(q).data); /* copied into the page */
 			count++;
 		}
-		if (q && q->head == q->n)
-			q->head = q->n = 0;
 		tfs_unlock();
 		if (rc)
 			return rc;
