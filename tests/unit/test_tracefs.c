@@ -451,6 +451,79 @@ static void test_markers(void **state)
 	assert_int_equal(uft_tracefs_rmdir("instances/m"), 0);
 }
 
+/* Writes all of text to trace_marker as a shell's echo does: again with
+ * the rest after a short write. Returns the number of writes. */
+static int marker_write_all(const char *text, size_t len)
+{
+	struct uft_tfs_handle *h;
+	assert_int_equal(uft_tracefs_open("trace_marker", UFT_TFS_WRITE, &h), 0);
+	int writes = 0;
+	for (size_t off = 0; off < len; writes++) {
+		ssize_t n = uft_tracefs_write(h, text + off, len - off, 0);
+		assert_true(n > 0);
+		off += (size_t)n;
+	}
+	uft_tracefs_release(h);
+	return writes;
+}
+
+/* The texts of the marker lines of trace, newlines dropped, end to end. */
+static char *marker_text(void)
+{
+	char *t = cat("trace"), *out = calloc(1, strlen(t) + 1);
+	const char *tag = "tracing_mark_write: ";
+	size_t o = 0;
+	for (const char *p = strstr(t, tag); p; p = strstr(p, tag)) {
+		p += strlen(tag);
+		size_t n = strcspn(p, "\n");
+		memcpy(out + o, p, n);
+		o += n;
+		p += n;
+	}
+	free(t);
+	return out;
+}
+
+/* A marker longer than a record holds: the write records what fits and
+ * returns that count, as the kernel's; the rest, written again, makes a
+ * record of its own, and nothing is lost. */
+static void test_long_markers(void **state)
+{
+	enum { LONG = 6000 };
+	char *text = malloc(LONG + 1);
+	for (size_t i = 0; i < LONG; i++)
+		text[i] = (char)('a' + i % 26);
+	text[LONG] = 0;
+	static const size_t sizes[] = {4030, 4038, 4039, 4040, 4078, 4095, 4096, 4097, LONG};
+	for (size_t k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
+		size_t len = sizes[k];
+		assert_int_equal(tfs_echo("trace", "", UFT_TFS_TRUNC), 0);
+		/* one write: a count, and the record of that many bytes */
+		struct uft_tfs_handle *h;
+		assert_int_equal(uft_tracefs_open("trace_marker", UFT_TFS_WRITE, &h), 0);
+		ssize_t n = uft_tracefs_write(h, text, len, 0);
+		uft_tracefs_release(h);
+		assert_true(n > 4000 && (size_t)n <= len);
+		char *got = marker_text();
+		assert_int_equal(strlen(got), (size_t)n);
+		assert_memory_equal(got, text, (size_t)n);
+		free(got);
+		/* written as echo writes it, newline included: all of it */
+		assert_int_equal(tfs_echo("trace", "", UFT_TFS_TRUNC), 0);
+		char save = text[len - 1];
+		text[len - 1] = '\n';
+		int writes = marker_write_all(text, len);
+		text[len - 1] = save;
+		assert_int_equal(writes, len > (size_t)n ? 2 : 1);
+		got = marker_text();
+		assert_int_equal(strlen(got), len - 1);
+		assert_memory_equal(got, text, len - 1);
+		free(got);
+	}
+	free(text);
+	assert_int_equal(tfs_echo("trace", "", UFT_TFS_TRUNC), 0);
+}
+
 static void set_opt(const char *name, const char *v)
 {
 	char path[64];
@@ -625,6 +698,7 @@ int main(void)
 	    cmocka_unit_test_setup(test_per_cpu, setup),
 	    cmocka_unit_test_setup(test_cmdlines_and_errlog, setup),
 	    cmocka_unit_test_setup(test_markers, setup),
+	    cmocka_unit_test_setup(test_long_markers, setup),
 	    cmocka_unit_test_setup(test_output_forms, setup),
 	    cmocka_unit_test_setup(test_event_fork, setup),
 	    cmocka_unit_test_setup(test_filter_fast_path, setup),
