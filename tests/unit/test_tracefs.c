@@ -524,6 +524,85 @@ static void test_long_markers(void **state)
 	assert_int_equal(tfs_echo("trace", "", UFT_TFS_TRUNC), 0);
 }
 
+/* README: tools and the kernel's selftests ("requires: ...:README") look
+ * for the kernel's strings to detect features; each feature uft has is
+ * there, and what it lacks is not. */
+static void test_readme_features(void **state)
+{
+	static const char *const have[] = {
+	    /* trigger files and commands */
+	    "Format: <trigger>[:count][if <filter>]",
+	    "enable_event:<system>:<event>",
+	    "disable_event:<system>:<event>",
+	    "enable_hist:<system>:<event>",
+	    "disable_hist:<system>:<event>",
+	    "stacktrace",
+	    "snapshot",
+	    /* hist triggers (trigger-hist-expressions.tc and the inter-event tests) */
+	    "hist:keys=<field1[,field2,...]>",
+	    "<var1>=<field|var_ref|numeric_literal>",
+	    "[:nohitcount]",
+	    "common_timestamp",
+	    "common_cpu",
+	    "common_stacktrace",
+	    "onmatch(matching.event)",
+	    "onmax(var)",
+	    "onchange(var)",
+	    "trace(<synthetic_event>,param list)",
+	    "save(field,...)",
+	    "snapshot()",
+	    ".hex",
+	    ".sym",
+	    ".sym-offset",
+	    ".execname",
+	    ".syscall",
+	    ".log2",
+	    ".buckets=size",
+	    ".usecs",
+	    ".percent",
+	    ".graph",
+	    ".stacktrace",
+	    /* synthetic and dynamic events */
+	    "synthetic_events",
+	    "char name[]' >> synthetic_events",
+	    "long[] stack' >> synthetic_events",
+	    "dynamic_events",
+	    "s:[synthetic/]",
+	    "s:[synthetic/]<event> <field> [<field>]",
+	    /* files */
+	    "trace_marker",
+	    "trace_marker_raw",
+	    "error_log",
+	    "set_event_pid",
+	    "set_ftrace_filter",
+	    "set_graph_function",
+	    "instances",
+	    "trace_clock",
+	    "tracing_thresh",
+	};
+	static const char *const lack[] = {
+	    "kprobe_events",
+	    "uprobe_events",
+	    "<place>",
+	    "%return",
+	    "e[:[<group>/][<event>]]",
+	    "user_events",
+	    "stack_trace_filter",
+	    "function_profile_enabled",
+	};
+	char *t = cat("README");
+	assert_non_null(strstr(t, "tracing mini-HOWTO"));
+	for (size_t i = 0; i < sizeof(have) / sizeof(have[0]); i++) {
+		if (!strstr(t, have[i]))
+			fail_msg("README lacks \"%s\"", have[i]);
+	}
+	for (size_t i = 0; i < sizeof(lack) / sizeof(lack[0]); i++) {
+		if (strstr(t, lack[i]))
+			fail_msg("README has \"%s\"", lack[i]);
+	}
+	free(t);
+}
+
 static void set_opt(const char *name, const char *v)
 {
 	char path[64];
@@ -699,6 +778,7 @@ int main(void)
 	    cmocka_unit_test_setup(test_cmdlines_and_errlog, setup),
 	    cmocka_unit_test_setup(test_markers, setup),
 	    cmocka_unit_test_setup(test_long_markers, setup),
+	    cmocka_unit_test_setup(test_readme_features, setup),
 	    cmocka_unit_test_setup(test_output_forms, setup),
 	    cmocka_unit_test_setup(test_event_fork, setup),
 	    cmocka_unit_test_setup(test_filter_fast_path, setup),
