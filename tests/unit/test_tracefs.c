@@ -19,6 +19,8 @@
 #include "tfs_test_events.h"
 
 #include "runtime/core/registry.h"
+#include "runtime/tracefs/tfs_marker.h"
+#include "wire/page.h"
 #include "tfs_helpers.h"
 #include <uft/uft.h>
 
@@ -431,8 +433,8 @@ static void test_markers(void **state)
 	assert_int_equal(uft_tracefs_write(h, raw, 3, 0), -EINVAL);
 	uft_tracefs_release(h);
 	t = cat("trace");
-	/* Records are 8-byte aligned: like the kernel, which prints its 4-byte
-	 * alignment, the padding shows. */
+	/* The record's size rounds to 4, as the kernel's; like the kernel's
+	 * output, the rounding shows. */
 	assert_int_equal(tfs_count(t, ": # 2a buf: 01 02 ff 00\n"), 1);
 	free(t);
 	/* markers off: refused. */
@@ -601,6 +603,101 @@ static void test_readme_features(void **state)
 			fail_msg("README has \"%s\"", lack[i]);
 	}
 	free(t);
+}
+
+/* The raw_data records of every CPU's trace_pipe_raw of instance `inst`,
+ * in the kernel's page format: each record's bytes go to out (at most
+ * `max`), its length to lens. Returns the number of records. */
+static int raw_records(const char *inst, uint8_t out[][64], uint32_t *lens, int max)
+{
+	int n = 0;
+	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
+	for (long cpu = 0; cpu < ncpu; cpu++) {
+		char path[96];
+		snprintf(path, sizeof(path), "instances/%s/per_cpu/cpu%ld/trace_pipe_raw", inst,
+			 cpu);
+		struct uft_tfs_handle *h;
+		if (uft_tracefs_open(path, UFT_TFS_READ | UFT_TFS_NONBLOCK, &h) != 0)
+			continue;
+		static uint8_t page[UFT_SUBBUF_SIZE];
+		while (uft_tracefs_read(h, (char *)page, sizeof(page), 0) == UFT_SUBBUF_SIZE) {
+			struct uft_page_iter it;
+			struct uft_page_rec rec;
+			uft_page_iter_init(&it, page, UFT_SUBBUF_SIZE);
+			while (uft_page_iter_next(&it, &rec) > 0) {
+				uint16_t type;
+				memcpy(&type, rec.data, 2);
+				if (type != UFT_ID_RAW_DATA || n >= max)
+					continue;
+				assert_true(rec.len <= 64);
+				memcpy(out[n], rec.data, rec.len);
+				lens[n++] = rec.len;
+			}
+		}
+		uft_tracefs_release(h);
+	}
+	return n;
+}
+
+/* trace_marker_raw: the kernel's raw_data record, an int id then the bytes,
+ * its size rounded to 4 (not 8), the rounding zeros; as trace_pipe_raw and
+ * trace show it. */
+static void test_marker_raw_layout(void **state)
+{
+	assert_int_equal(uft_tracefs_mkdir("instances/raw"), 0);
+	uint8_t buf[4 + 40];
+	for (uint32_t i = 0; i < sizeof(buf); i++)
+		buf[i] = (uint8_t)(0x80 + i);
+	for (uint32_t p = 0; p <= 40; p++) {
+		uint32_t id = 0x1000 + p;
+		memcpy(buf, &id, 4);
+		struct uft_tfs_handle *h;
+		assert_int_equal(
+		    uft_tracefs_open("instances/raw/trace_marker_raw", UFT_TFS_WRITE, &h), 0);
+		assert_int_equal(uft_tracefs_write(h, (char *)buf, 4 + p, 0), (ssize_t)(4 + p));
+		uft_tracefs_release(h);
+		/* the text form prints the record's bytes after the id */
+		char *t = cat("instances/raw/trace");
+		char want[256];
+		int o = snprintf(want, sizeof(want), ": # %x buf:", id);
+		uint32_t shown = ((12 + p + 3) & ~3u) - 12;
+		for (uint32_t i = 0; i < shown; i++)
+			o += snprintf(want + o, sizeof(want) - (size_t)o, " %02x",
+				      i < p ? buf[4 + i] : 0);
+		snprintf(want + o, sizeof(want) - (size_t)o, "\n");
+		assert_int_equal(tfs_count(t, want), 1);
+		free(t);
+		/* the page record: its length and bytes */
+		uint8_t recs[2][64];
+		uint32_t lens[2];
+		assert_int_equal(raw_records("raw", recs, lens, 2), 1);
+		assert_int_equal(lens[0], (12 + p + 3) & ~3u);
+		uint32_t got_id;
+		memcpy(&got_id, recs[0] + 8, 4);
+		assert_int_equal(got_id, id);
+		assert_memory_equal(recs[0] + 12, buf + 4, p);
+		for (uint32_t i = 12 + p; i < lens[0]; i++)
+			assert_int_equal(recs[0][i], 0);
+		assert_int_equal(tfs_echo("instances/raw/trace", "", UFT_TFS_TRUNC), 0);
+	}
+	/* Records after one that needed the filler read back whole, in order. */
+	for (uint32_t k = 0; k < 3; k++) {
+		uint32_t id = 0x2000 + k;
+		memcpy(buf, &id, 4);
+		assert_int_equal(tfs_echo("instances/raw/trace_marker", "between", UFT_TFS_TRUNC),
+				 0);
+		struct uft_tfs_handle *h;
+		assert_int_equal(
+		    uft_tracefs_open("instances/raw/trace_marker_raw", UFT_TFS_WRITE, &h), 0);
+		assert_int_equal(uft_tracefs_write(h, (char *)buf, 4 + 5, 0), 9); /* 20 bytes */
+		uft_tracefs_release(h);
+	}
+	char *t = cat("instances/raw/trace");
+	assert_int_equal(tfs_count(t, "tracing_mark_write: between\n"), 3);
+	assert_int_equal(tfs_count(t, ": # 2000 buf: 84 85 86 87 88 00 00 00\n"), 1);
+	assert_int_equal(tfs_count(t, ": # 2002 buf: 84 85 86 87 88 00 00 00\n"), 1);
+	free(t);
+	assert_int_equal(uft_tracefs_rmdir("instances/raw"), 0);
 }
 
 static void set_opt(const char *name, const char *v)
@@ -778,6 +875,7 @@ int main(void)
 	    cmocka_unit_test_setup(test_cmdlines_and_errlog, setup),
 	    cmocka_unit_test_setup(test_markers, setup),
 	    cmocka_unit_test_setup(test_long_markers, setup),
+	    cmocka_unit_test_setup(test_marker_raw_layout, setup),
 	    cmocka_unit_test_setup(test_readme_features, setup),
 	    cmocka_unit_test_setup(test_output_forms, setup),
 	    cmocka_unit_test_setup(test_event_fork, setup),

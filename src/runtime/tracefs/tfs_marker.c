@@ -19,8 +19,10 @@
 /* The most text one trace_marker write records: a record less the common
  * header and the ip, and room for the newline and the NUL the kernel adds. */
 #define MARKER_MAX (RECORD_MAX - 16u - 2u)
-/* The most bytes one trace_marker_raw record holds after its id. */
-#define RAW_MAX (RECORD_MAX - 12u)
+/* The most bytes one trace_marker_raw record holds after its id: a record
+ * less the common header, the id and the filler an exact size may need
+ * (uft_write_exact_to_buffer()). */
+#define RAW_MAX (RECORD_MAX - 12u - 12u)
 
 static volatile uint16_t print_gate, raw_gate;
 
@@ -106,8 +108,9 @@ static int write_marker_raw(const struct tfs_node *n, char *buf, size_t len, uns
 	memcpy(&head.id, buf, 4);
 	if (uft_session_start() != 0)
 		return -ENOMEM;
-	uft_write_to_buffer(n->inst->buffer, &raw_event, &head, sizeof(head), buf + 4,
-			    (uint32_t)(len - 4));
+	/* The kernel's raw_data: the id, the bytes, the size rounded to 4 */
+	uft_write_exact_to_buffer(n->inst->buffer, &raw_event, &head, sizeof(head), buf + 4,
+				  (uint32_t)(len - 4));
 	return (int)len;
 }
 
