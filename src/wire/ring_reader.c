@@ -152,7 +152,9 @@ static long deliver(const struct uft_ring *r, struct uft_ring_cursor *c, struct 
 			continue;
 		}
 		c->next_entry++;
-		if (cleared(r, c->page, at)) {
+		/* the record's own offset: a discarded record before it is
+		 * skipped by the iterator */
+		if (cleared(r, c->page, rec.offset)) {
 			c->missed_pending = 0;
 			continue;
 		}
@@ -289,7 +291,6 @@ long uft_ring_take_until(struct uft_ring *r, uint64_t limit, uft_ring_record_fn 
 		uint32_t cpu = pc.meta.cpu;
 		uft_page_iter_init(&it, pc.page, UFT_SUBBUF_SIZE);
 		for (;;) {
-			uint32_t at = it.off;
 			if (uft_page_iter_next(&it, &rec) <= 0)
 				break;
 			/* A ring's times never go backwards: the rest is later. */
@@ -308,7 +309,7 @@ long uft_ring_take_until(struct uft_ring *r, uint64_t limit, uft_ring_record_fn 
 					memcpy(&cpu, (const char *)rec.data + sizeof(*e), 4);
 				continue;
 			}
-			if (cleared(r, idx, at))
+			if (cleared(r, idx, rec.offset))
 				continue;
 			total++;
 			if (fn(ctx, ring_time(r, rec.ts), cpu, rec.data, rec.len, 0)) {

@@ -422,8 +422,9 @@ static void test_filter_file_text(void **state)
 	 * that command at all ENODEV, as the kernel's. */
 	assert_int_equal(echo("set_ftrace_filter", "!ft_leaf:traceoff", A), -EINVAL);
 	assert_int_equal(echo("set_ftrace_filter", "!ft_top:snapshot", A), -ENODEV);
-	assert_int_equal(echo("set_ftrace_filter", "!ft_top:traceoff", A), 0);
-	assert_int_equal(echo("set_ftrace_filter", "!ft_mid:traceon", A), 0);
+	/* the lines as listed remove them, count and all */
+	assert_int_equal(echo("set_ftrace_filter", "!ft_top:traceoff:count=3", A), 0);
+	assert_int_equal(echo("set_ftrace_filter", "!ft_mid:traceon:unlimited", A), 0);
 	assert_int_equal(echo("set_ftrace_filter", "!ft_mid:traceon", A), -ENODEV);
 	/* `>` empties the functions, not the commands (none left here). */
 	assert_int_equal(echo("set_ftrace_filter", "", W), 0);
@@ -1124,7 +1125,9 @@ static void test_event_commands(void **state)
 	/* The last command gone, an enabled event stays on. */
 	assert_int_equal(echo("set_ftrace_filter", "!ft_leaf:enable_event:ftt:mark", A), 0);
 	expect_file("events/ftt/mark/enable", "1*\n");
-	assert_int_equal(echo("set_ftrace_filter", "!cs_half:disable_event:ftt:mark", A), 0);
+	/* removed by its line as listed, count included */
+	assert_int_equal(echo("set_ftrace_filter", "!cs_half:disable_event:ftt:mark:count=0", A),
+			 0);
 	expect_file("set_ftrace_filter", "#### all functions enabled ####\n");
 	expect_file("events/ftt/mark/enable", "1\n");
 	assert_int_equal(echo("events/ftt/mark/enable", "0", W), 0);

@@ -63,7 +63,16 @@ static void test_commands(void **state)
 	t = parse("!f:snapshot:0", 0);
 	assert_true(t.remove);
 	assert_int_equal(t.cmd, UFT_FF_SNAPSHOT);
-	assert_int_equal(t.count, 0);
+	/* Removal takes the lines set_ftrace_filter lists, count and all. */
+	t = parse("!f:traceoff:count=5", 0);
+	assert_true(t.remove);
+	assert_int_equal(t.cmd, UFT_FF_TRACEOFF);
+	assert_int_equal(parse("!f:traceon:unlimited", 0).cmd, UFT_FF_TRACEON);
+	t = parse("!f:enable_event:sched:sched_switch:count=2", 0);
+	assert_int_equal(t.cmd, UFT_FF_ENABLE_EVENT);
+	assert_string_equal(t.sys, "sched");
+	assert_string_equal(t.event, "sched_switch");
+	assert_int_equal(parse("!f:disable_event:a:b:unlimited", 0).cmd, UFT_FF_DISABLE_EVENT);
 	assert_int_equal(parse("f*:stacktrace", 0).cmd, UFT_FF_STACKTRACE);
 	assert_string_equal(uft_ff_cmd_name(UFT_FF_STACKTRACE), "stacktrace");
 	t = parse("f:enable_event:sched:sched_switch:2", 0);

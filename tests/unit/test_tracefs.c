@@ -19,6 +19,8 @@
 #include "tfs_test_events.h"
 
 #include "runtime/core/registry.h"
+#include "runtime/tracefs/tfs_marker.h"
+#include "wire/page.h"
 #include "tfs_helpers.h"
 #include <uft/uft.h>
 
@@ -431,8 +433,8 @@ static void test_markers(void **state)
 	assert_int_equal(uft_tracefs_write(h, raw, 3, 0), -EINVAL);
 	uft_tracefs_release(h);
 	t = cat("trace");
-	/* Records are 8-byte aligned: like the kernel, which prints its 4-byte
-	 * alignment, the padding shows. */
+	/* The record's size rounds to 4, as the kernel's; like the kernel's
+	 * output, the rounding shows. */
 	assert_int_equal(tfs_count(t, ": # 2a buf: 01 02 ff 00\n"), 1);
 	free(t);
 	/* markers off: refused. */
@@ -449,6 +451,253 @@ static void test_markers(void **state)
 	assert_int_equal(tfs_count(t, "inner"), 0);
 	free(t);
 	assert_int_equal(uft_tracefs_rmdir("instances/m"), 0);
+}
+
+/* Writes all of text to trace_marker as a shell's echo does: again with
+ * the rest after a short write. Returns the number of writes. */
+static int marker_write_all(const char *text, size_t len)
+{
+	struct uft_tfs_handle *h;
+	assert_int_equal(uft_tracefs_open("trace_marker", UFT_TFS_WRITE, &h), 0);
+	int writes = 0;
+	for (size_t off = 0; off < len; writes++) {
+		ssize_t n = uft_tracefs_write(h, text + off, len - off, 0);
+		assert_true(n > 0);
+		off += (size_t)n;
+	}
+	uft_tracefs_release(h);
+	return writes;
+}
+
+/* The texts of the marker lines of trace, newlines dropped, end to end. */
+static char *marker_text(void)
+{
+	char *t = cat("trace"), *out = calloc(1, strlen(t) + 1);
+	const char *tag = "tracing_mark_write: ";
+	size_t o = 0;
+	for (const char *p = strstr(t, tag); p; p = strstr(p, tag)) {
+		p += strlen(tag);
+		size_t n = strcspn(p, "\n");
+		memcpy(out + o, p, n);
+		o += n;
+		p += n;
+	}
+	free(t);
+	return out;
+}
+
+/* A marker longer than a record holds: the write records what fits and
+ * returns that count, as the kernel's; the rest, written again, makes a
+ * record of its own, and nothing is lost. */
+static void test_long_markers(void **state)
+{
+	enum { LONG = 6000 };
+	char *text = malloc(LONG + 1);
+	for (size_t i = 0; i < LONG; i++)
+		text[i] = (char)('a' + i % 26);
+	text[LONG] = 0;
+	static const size_t sizes[] = {4030, 4038, 4039, 4040, 4078, 4095, 4096, 4097, LONG};
+	for (size_t k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
+		size_t len = sizes[k];
+		assert_int_equal(tfs_echo("trace", "", UFT_TFS_TRUNC), 0);
+		/* one write: a count, and the record of that many bytes */
+		struct uft_tfs_handle *h;
+		assert_int_equal(uft_tracefs_open("trace_marker", UFT_TFS_WRITE, &h), 0);
+		ssize_t n = uft_tracefs_write(h, text, len, 0);
+		uft_tracefs_release(h);
+		assert_true(n > 4000 && (size_t)n <= len);
+		char *got = marker_text();
+		assert_int_equal(strlen(got), (size_t)n);
+		assert_memory_equal(got, text, (size_t)n);
+		free(got);
+		/* written as echo writes it, newline included: all of it */
+		assert_int_equal(tfs_echo("trace", "", UFT_TFS_TRUNC), 0);
+		char save = text[len - 1];
+		text[len - 1] = '\n';
+		int writes = marker_write_all(text, len);
+		text[len - 1] = save;
+		assert_int_equal(writes, len > (size_t)n ? 2 : 1);
+		got = marker_text();
+		assert_int_equal(strlen(got), len - 1);
+		assert_memory_equal(got, text, len - 1);
+		free(got);
+	}
+	free(text);
+	assert_int_equal(tfs_echo("trace", "", UFT_TFS_TRUNC), 0);
+}
+
+/* README: tools and the kernel's selftests ("requires: ...:README") look
+ * for the kernel's strings to detect features; each feature uft has is
+ * there, and what it lacks is not. */
+static void test_readme_features(void **state)
+{
+	static const char *const have[] = {
+	    /* trigger files and commands */
+	    "Format: <trigger>[:count][if <filter>]",
+	    "enable_event:<system>:<event>",
+	    "disable_event:<system>:<event>",
+	    "enable_hist:<system>:<event>",
+	    "disable_hist:<system>:<event>",
+	    "stacktrace",
+	    "snapshot",
+	    /* hist triggers (trigger-hist-expressions.tc and the inter-event tests) */
+	    "hist:keys=<field1[,field2,...]>",
+	    "<var1>=<field|var_ref|numeric_literal>",
+	    "[:nohitcount]",
+	    "common_timestamp",
+	    "common_cpu",
+	    "common_stacktrace",
+	    "onmatch(matching.event)",
+	    "onmax(var)",
+	    "onchange(var)",
+	    "trace(<synthetic_event>,param list)",
+	    "save(field,...)",
+	    "snapshot()",
+	    ".hex",
+	    ".sym",
+	    ".sym-offset",
+	    ".execname",
+	    ".syscall",
+	    ".log2",
+	    ".buckets=size",
+	    ".usecs",
+	    ".percent",
+	    ".graph",
+	    ".stacktrace",
+	    /* synthetic and dynamic events */
+	    "synthetic_events",
+	    "char name[]' >> synthetic_events",
+	    "long[] stack' >> synthetic_events",
+	    "dynamic_events",
+	    "s:[synthetic/]",
+	    "s:[synthetic/]<event> <field> [<field>]",
+	    /* files */
+	    "trace_marker",
+	    "trace_marker_raw",
+	    "error_log",
+	    "set_event_pid",
+	    "set_ftrace_filter",
+	    "set_graph_function",
+	    "instances",
+	    "trace_clock",
+	    "tracing_thresh",
+	};
+	static const char *const lack[] = {
+	    "kprobe_events",
+	    "uprobe_events",
+	    "<place>",
+	    "%return",
+	    "e[:[<group>/][<event>]]",
+	    "user_events",
+	    "stack_trace_filter",
+	    "function_profile_enabled",
+	};
+	char *t = cat("README");
+	assert_non_null(strstr(t, "tracing mini-HOWTO"));
+	for (size_t i = 0; i < sizeof(have) / sizeof(have[0]); i++) {
+		if (!strstr(t, have[i]))
+			fail_msg("README lacks \"%s\"", have[i]);
+	}
+	for (size_t i = 0; i < sizeof(lack) / sizeof(lack[0]); i++) {
+		if (strstr(t, lack[i]))
+			fail_msg("README has \"%s\"", lack[i]);
+	}
+	free(t);
+}
+
+/* The raw_data records of every CPU's trace_pipe_raw of instance `inst`,
+ * in the kernel's page format: each record's bytes go to out (at most
+ * `max`), its length to lens. Returns the number of records. */
+static int raw_records(const char *inst, uint8_t out[][64], uint32_t *lens, int max)
+{
+	int n = 0;
+	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
+	for (long cpu = 0; cpu < ncpu; cpu++) {
+		char path[96];
+		snprintf(path, sizeof(path), "instances/%s/per_cpu/cpu%ld/trace_pipe_raw", inst,
+			 cpu);
+		struct uft_tfs_handle *h;
+		if (uft_tracefs_open(path, UFT_TFS_READ | UFT_TFS_NONBLOCK, &h) != 0)
+			continue;
+		static uint8_t page[UFT_SUBBUF_SIZE];
+		while (uft_tracefs_read(h, (char *)page, sizeof(page), 0) == UFT_SUBBUF_SIZE) {
+			struct uft_page_iter it;
+			struct uft_page_rec rec;
+			uft_page_iter_init(&it, page, UFT_SUBBUF_SIZE);
+			while (uft_page_iter_next(&it, &rec) > 0) {
+				uint16_t type;
+				memcpy(&type, rec.data, 2);
+				if (type != UFT_ID_RAW_DATA || n >= max)
+					continue;
+				assert_true(rec.len <= 64);
+				memcpy(out[n], rec.data, rec.len);
+				lens[n++] = rec.len;
+			}
+		}
+		uft_tracefs_release(h);
+	}
+	return n;
+}
+
+/* trace_marker_raw: the kernel's raw_data record, an int id then the bytes,
+ * its size rounded to 4 (not 8), the rounding zeros; as trace_pipe_raw and
+ * trace show it. */
+static void test_marker_raw_layout(void **state)
+{
+	assert_int_equal(uft_tracefs_mkdir("instances/raw"), 0);
+	uint8_t buf[4 + 40];
+	for (uint32_t i = 0; i < sizeof(buf); i++)
+		buf[i] = (uint8_t)(0x80 + i);
+	for (uint32_t p = 0; p <= 40; p++) {
+		uint32_t id = 0x1000 + p;
+		memcpy(buf, &id, 4);
+		struct uft_tfs_handle *h;
+		assert_int_equal(
+		    uft_tracefs_open("instances/raw/trace_marker_raw", UFT_TFS_WRITE, &h), 0);
+		assert_int_equal(uft_tracefs_write(h, (char *)buf, 4 + p, 0), (ssize_t)(4 + p));
+		uft_tracefs_release(h);
+		/* the text form prints the record's bytes after the id */
+		char *t = cat("instances/raw/trace");
+		char want[256];
+		int o = snprintf(want, sizeof(want), ": # %x buf:", id);
+		uint32_t shown = ((12 + p + 3) & ~3u) - 12;
+		for (uint32_t i = 0; i < shown; i++)
+			o += snprintf(want + o, sizeof(want) - (size_t)o, " %02x",
+				      i < p ? buf[4 + i] : 0);
+		snprintf(want + o, sizeof(want) - (size_t)o, "\n");
+		assert_int_equal(tfs_count(t, want), 1);
+		free(t);
+		/* the page record: its length and bytes */
+		uint8_t recs[2][64];
+		uint32_t lens[2];
+		assert_int_equal(raw_records("raw", recs, lens, 2), 1);
+		assert_int_equal(lens[0], (12 + p + 3) & ~3u);
+		uint32_t got_id;
+		memcpy(&got_id, recs[0] + 8, 4);
+		assert_int_equal(got_id, id);
+		assert_memory_equal(recs[0] + 12, buf + 4, p);
+		for (uint32_t i = 12 + p; i < lens[0]; i++)
+			assert_int_equal(recs[0][i], 0);
+		assert_int_equal(tfs_echo("instances/raw/trace", "", UFT_TFS_TRUNC), 0);
+	}
+	/* Records after one that needed the filler read back whole, in order. */
+	for (uint32_t k = 0; k < 3; k++) {
+		uint32_t id = 0x2000 + k;
+		memcpy(buf, &id, 4);
+		assert_int_equal(tfs_echo("instances/raw/trace_marker", "between", UFT_TFS_TRUNC),
+				 0);
+		struct uft_tfs_handle *h;
+		assert_int_equal(
+		    uft_tracefs_open("instances/raw/trace_marker_raw", UFT_TFS_WRITE, &h), 0);
+		assert_int_equal(uft_tracefs_write(h, (char *)buf, 4 + 5, 0), 9); /* 20 bytes */
+		uft_tracefs_release(h);
+	}
+	char *t = cat("instances/raw/trace");
+	assert_int_equal(tfs_count(t, "tracing_mark_write: between\n"), 3);
+	assert_int_equal(tfs_count(t, ": # 2000 buf: 84 85 86 87 88 00 00 00\n"), 1);
+	assert_int_equal(tfs_count(t, ": # 2002 buf: 84 85 86 87 88 00 00 00\n"), 1);
+	free(t);
+	assert_int_equal(uft_tracefs_rmdir("instances/raw"), 0);
 }
 
 static void set_opt(const char *name, const char *v)
@@ -625,6 +874,9 @@ int main(void)
 	    cmocka_unit_test_setup(test_per_cpu, setup),
 	    cmocka_unit_test_setup(test_cmdlines_and_errlog, setup),
 	    cmocka_unit_test_setup(test_markers, setup),
+	    cmocka_unit_test_setup(test_long_markers, setup),
+	    cmocka_unit_test_setup(test_marker_raw_layout, setup),
+	    cmocka_unit_test_setup(test_readme_features, setup),
 	    cmocka_unit_test_setup(test_output_forms, setup),
 	    cmocka_unit_test_setup(test_event_fork, setup),
 	    cmocka_unit_test_setup(test_filter_fast_path, setup),

@@ -70,7 +70,9 @@ int uft_ff_parse_token(char *tok, struct uft_ff_token *out)
 			if (!*ev)
 				return -EINVAL;
 		}
-		if (param) {
+		/* A removal names the probe only: its count, as the file lists
+		 * it (count=N, unlimited) or as written, is not read. */
+		if (param && !out->remove) {
 			unsigned long v;
 			if (parse_number(param, &v) || v > (unsigned long)__LONG_MAX__)
 				return -EINVAL;

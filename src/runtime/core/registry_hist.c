@@ -322,12 +322,13 @@ static int hist_cmd_locked(uint32_t buffer, struct reg_event *e, const char *cmd
 	struct uft_hist *named = uft_hist_name(h) ? named_hist(uft_hist_name(h)) : NULL;
 	if (remove) {
 		struct uft_hist *old = i < 0 ? NULL : e->trig[buffer][i]->hist;
-		rc = i < 0 ? -ENOENT : reg_trig_remove_at(e, buffer, (uint32_t)i, NULL);
+		/* none that matches: nothing to do, and no error (the kernel's) */
+		rc = i < 0 ? 0 : reg_trig_remove_at(e, buffer, (uint32_t)i, NULL);
 		/* what it made for SYS.EVENT.field params goes too, once the
 		 * command's own parse no longer reads it */
 		uft_hist_free(h);
 		h = NULL;
-		if (rc == 0)
+		if (rc == 0 && old)
 			remove_field_var_hists(buffer, old);
 	} else if (i >= 0 && (fl & (UFT_HIST_PAUSE | UFT_HIST_CONT | UFT_HIST_CLEAR))) {
 		/* The kernel's order: pause, else continue, else clear; pause and

@@ -163,6 +163,13 @@ uint32_t uft_writer_cpu(void);
  * off, full). */
 int uft_write_to_buffer(uint32_t buffer, const struct uft_event *ev, const void *head,
 			uint32_t head_len, const void *payload, uint32_t payload_len);
+/* The same, for a record whose readers must see its exact size rounded to
+ * 4 bytes, as the kernel's ring keeps it (trace_marker_raw: the bytes after
+ * the id are the payload), not the 8 the runtime's records round to. The
+ * ring stays 8-byte aligned through a discarded record after it when
+ * needed, which takes 12 bytes more of the record's limit. */
+int uft_write_exact_to_buffer(uint32_t buffer, const struct uft_event *ev, const void *head,
+			      uint32_t head_len, const void *payload, uint32_t payload_len);
 
 /* Reserves a record of ev in one buffer only, through the event's target
  * there (its filter, soft mode and triggers act at uft_commit()); NULL when

@@ -475,8 +475,16 @@ void *uft_reserve_buffer(struct uft_rsv *rsv, const struct uft_event *ev, uint32
 	return NULL;
 }
 
-int uft_write_to_buffer(uint32_t buffer, const struct uft_event *ev, const void *head,
-			uint32_t head_len, const void *payload, uint32_t payload_len)
+/* Bytes after an exact record of `alen` (a multiple of 4) that bring the
+ * ring back to 8-byte alignment: none, or a 12-byte discarded padding
+ * record (the format has no 4-byte filler). */
+static inline uint32_t exact_filler(uint32_t alen)
+{
+	return alen & 7u ? 12u : 0u;
+}
+
+static int write_to_buffer(uint32_t buffer, const struct uft_event *ev, const void *head,
+			   uint32_t head_len, const void *payload, uint32_t payload_len, bool exact)
 {
 	struct uft_tls *t = &uft_tls;
 	uint32_t nest = t->nest, notrace = t->notrace;
@@ -484,7 +492,8 @@ int uft_write_to_buffer(uint32_t buffer, const struct uft_event *ev, const void 
 		t->notrace = 0;
 		t->nest = 0;
 	}
-	struct uft_rsv rsv = {.ev = ev, .len = head_len + payload_len};
+	uint32_t len = head_len + payload_len, alen = (len + 3u) & ~3u;
+	struct uft_rsv rsv = {.ev = ev, .len = exact ? alen + exact_filler(alen) : len};
 	char *rec = reserve_in(&rsv, buffer);
 	int rc = -EBUSY;
 	if (rec) {
@@ -493,12 +502,39 @@ int uft_write_to_buffer(uint32_t buffer, const struct uft_event *ev, const void 
 		       head_len - sizeof(struct uft_common_entry));
 		if (payload_len)
 			memcpy(rec + head_len, payload, payload_len);
+		if (exact) {
+			memset(rec + len, 0, alen - len);
+			if (exact_filler(alen)) {
+				/* The record's length word says its own size; a
+				 * discarded record fills the rest. Its delta (a
+				 * discard's is never 0, which would end the page)
+				 * moves the ring's time on by 1 ns. */
+				uint32_t *word = (uint32_t *)rec;
+				word[-1] = alen + 4u;
+				word = (uint32_t *)(rec + alen);
+				word[0] = UFT_RB_TYPE_PADDING | (1u << 5);
+				word[1] = 8u;
+				rsv.ts++;
+			}
+		}
 		uft_commit(&rsv);
 		rc = 0;
 	}
 	t->nest = nest;
 	t->notrace = notrace;
 	return rc;
+}
+
+int uft_write_to_buffer(uint32_t buffer, const struct uft_event *ev, const void *head,
+			uint32_t head_len, const void *payload, uint32_t payload_len)
+{
+	return write_to_buffer(buffer, ev, head, head_len, payload, payload_len, false);
+}
+
+int uft_write_exact_to_buffer(uint32_t buffer, const struct uft_event *ev, const void *head,
+			      uint32_t head_len, const void *payload, uint32_t payload_len)
+{
+	return write_to_buffer(buffer, ev, head, head_len, payload, payload_len, true);
 }
 
 /* The writing thread's name for COMM in filters: its ring's copy, else the

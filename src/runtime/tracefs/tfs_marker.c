@@ -13,9 +13,16 @@
 #include "runtime/tracefs/tfs.h"
 #include "runtime/tracefs/tfs_marker.h"
 
-/* The longest text a marker record holds: a record's limit less the common
- * header, the ip and the NUL. */
-#define MARKER_MAX (UFT_PAGE_DATA_SIZE - 24u - 16u - 1u)
+/* The largest record a ring takes (the writer's limit: a page's data less
+ * a time extend and the longest event header). */
+#define RECORD_MAX (UFT_PAGE_DATA_SIZE - 24u)
+/* The most text one trace_marker write records: a record less the common
+ * header and the ip, and room for the newline and the NUL the kernel adds. */
+#define MARKER_MAX (RECORD_MAX - 16u - 2u)
+/* The most bytes one trace_marker_raw record holds after its id: a record
+ * less the common header, the id and the filler an exact size may need
+ * (uft_write_exact_to_buffer()). */
+#define RAW_MAX (RECORD_MAX - 12u - 12u)
 
 static volatile uint16_t print_gate, raw_gate;
 
@@ -63,11 +70,14 @@ void tfs_marker_init(void)
 	uft_registry_add_fixed(&raw_event, UFT_ID_RAW_DATA);
 }
 
+/* As the kernel's: a write longer than a record holds records what fits
+ * and returns that count, so a writer that carries on with the rest (echo,
+ * stdio) gets it all recorded, one record per write. */
 static int write_marker(const struct tfs_node *n, char *buf, size_t len, unsigned of)
 {
 	if (!tfs_opt(n->inst, "markers"))
 		return -EINVAL;
-	size_t text = len > MARKER_MAX ? MARKER_MAX : len;
+	size_t taken = len > MARKER_MAX ? MARKER_MAX : len, text = taken;
 	char body[MARKER_MAX + 2];
 	memcpy(body, buf, text);
 	if (!text || body[text - 1] != '\n')
@@ -81,14 +91,14 @@ static int write_marker(const struct tfs_node *n, char *buf, size_t len, unsigne
 		return -ENOMEM;
 	uft_write_to_buffer(n->inst->buffer, &print_event, &head, sizeof(head), body,
 			    (uint32_t)text + 1);
-	return (int)(len > MARKER_MAX ? MARKER_MAX : len);
+	return (int)taken;
 }
 
 static int write_marker_raw(const struct tfs_node *n, char *buf, size_t len, unsigned of)
 {
 	if (!tfs_opt(n->inst, "markers") || len < 4)
 		return -EINVAL;
-	if (len - 4 > MARKER_MAX)
+	if (len - 4 > RAW_MAX)
 		return -EINVAL;
 	struct {
 		struct uft_common_entry c;
@@ -98,8 +108,9 @@ static int write_marker_raw(const struct tfs_node *n, char *buf, size_t len, uns
 	memcpy(&head.id, buf, 4);
 	if (uft_session_start() != 0)
 		return -ENOMEM;
-	uft_write_to_buffer(n->inst->buffer, &raw_event, &head, sizeof(head), buf + 4,
-			    (uint32_t)(len - 4));
+	/* The kernel's raw_data: the id, the bytes, the size rounded to 4 */
+	uft_write_exact_to_buffer(n->inst->buffer, &raw_event, &head, sizeof(head), buf + 4,
+				  (uint32_t)(len - 4));
 	return (int)len;
 }
 
