@@ -78,8 +78,11 @@ struct uft_common_entry {
  * @fast_filter: the compiled filter while the event goes to the global buffer
  *	alone with that filter and nothing else: the cold path then writes
  *	through the fast reservation and evaluates the filter before committing
- * @priv: libuft's private data for the descriptor (where records go, the
- *	layout of a UFT_TRACE format); may grow without changing this layout
+ * @priv: libuft's private data for the descriptor (the layout of a UFT_TRACE
+ *	format, its view of the descriptor); may grow without changing this
+ *	layout
+ * @targets: where records go (libuft's target list), NULL while nowhere:
+ *	the cold path's first load after the state
  * @id: common_type; 0 until registered
  * @enabled: recorded into at least one buffer
  * @reserved: zero
@@ -93,6 +96,7 @@ struct uft_event_state {
 	volatile uint64_t fast_type;
 	const void *volatile fast_filter;
 	void *priv;
+	const void *volatile targets;
 	uint16_t id;
 	volatile uint8_t enabled;
 	uint8_t reserved[5];
@@ -107,8 +111,8 @@ struct uft_event_state {
  * @gate: fast-path flag, also the SDT semaphore
  * @system: the event's system
  * @name: the event's name
- * @fields: event fields, common ones excluded (UFT_TRACE: filled from the
- *	format at registration)
+ * @fields: event fields, common ones excluded (UFT_TRACE: none; the runtime
+ *	derives them from @printf_fmt into its own view of the descriptor)
  * @nr_fields: entries in @fields
  * @style: enum uft_event_style
  * @fields_fn: UFT_EVENT definitions hand their field table out through it

@@ -120,7 +120,7 @@ void reg_publish_targets(struct reg_event *e)
 	uint8_t slow = !(e->on_mask == 1u && !e->filter[0] && !e->sm_ref[0]);
 	/* A filter on the global buffer alone keeps the fast reservation. */
 	const void *ff = e->on_mask == 1u && e->filter[0] && !e->sm_ref[0] ? e->filter[0] : NULL;
-	const void *old = e->nr_descs ? desc_priv(e->descs[0])->targets : NULL;
+	const void *old = e->nr_descs ? e->descs[0]->state->targets : NULL;
 	for (uint32_t i = 0; i < e->nr_descs; i++) {
 		struct uft_event *d = e->descs[i];
 		struct uft_event_state *st = d->state;
@@ -131,7 +131,7 @@ void reg_publish_targets(struct reg_event *e)
 			st->fast_type = 0;
 		if (st->fast_filter != ff)
 			smp_store_release(&st->fast_filter, NULL);
-		smp_store_release(&desc_priv(d)->targets, tg);
+		smp_store_release(&st->targets, tg);
 		if (n && !st->enabled) {
 			st->enabled = 1;
 			uft_add_return_relaxed(d->gate, 1);
@@ -356,8 +356,8 @@ static bool place_desc(struct uft_event *d, uint16_t fixed_id)
 	return true;
 }
 
-/* A descriptor that could not be registered keeps nothing of the runtime's:
- * its object may unload without telling. */
+/* A descriptor that leaves, or could not be registered, keeps nothing of the
+ * runtime's: its object may unload without telling. */
 static void forget_desc(struct uft_event *d)
 {
 	struct uft_event_priv *p = desc_priv(d);
@@ -365,6 +365,8 @@ static void forget_desc(struct uft_event *d)
 		uft_printf_layout_free(p->layout);
 		free(p->layout);
 		p->layout = NULL;
+		p->view.fields = NULL;
+		p->view.print_fmt = NULL;
 	}
 	detach_state(d);
 }
@@ -440,30 +442,21 @@ static void unregister_desc(struct uft_event *d)
 			if (e->descs[j] != d)
 				continue;
 			struct uft_event_state *st = d->state;
-			struct uft_event_priv *p = desc_priv(d);
 			st->fast_type = 0;
 			smp_store_release(&st->fast_filter, NULL);
 			if (st->enabled) {
 				st->enabled = 0;
 				uft_sub_return_relaxed(d->gate, 1);
 			}
-			const void *tg = p->targets;
-			smp_store_release(&p->targets, NULL);
+			const void *tg = st->targets;
+			smp_store_release(&st->targets, NULL);
 			e->descs[j] = e->descs[--e->nr_descs];
 			if (e->nr_descs == 0) {
 				e->live = false; /* the id stays retired */
 				reg_retire(tg);	 /* no descriptor holds the list any more */
 			}
 			st->id = 0;
-			if (p->layout) {
-				/* The descriptor leaves with its object; its layout with it. */
-				uft_printf_layout_free(p->layout);
-				free(p->layout);
-				p->layout = NULL;
-				p->view.fields = NULL;
-				p->view.print_fmt = NULL;
-			}
-			detach_state(d);
+			forget_desc(d); /* its layout leaves with its object */
 			return;
 		}
 	}

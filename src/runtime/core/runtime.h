@@ -85,9 +85,8 @@ struct uft_targets {
  * never freed) once the descriptor leaves. */
 struct uft_printf_layout;
 struct uft_event_priv {
-	const struct uft_targets *volatile targets; /* where records go; NULL: nowhere */
-	struct uft_printf_layout *layout;	    /* UFT_TRACE: parsed from the format */
-	bool own_state;				    /* the registry allocated the state */
+	struct uft_printf_layout *layout; /* UFT_TRACE: parsed from the format */
+	bool own_state;			  /* the registry allocated the state */
 	/* The descriptor as this runtime reads it: the definer's bytes, zeros
 	 * past its size, and what the runtime derives (a UFT_EVENT's fields
 	 * from fields_fn, a UFT_TRACE's layout from its format). The runtime
@@ -99,8 +98,7 @@ struct uft_event_priv {
 static inline const struct uft_targets *uft_event_targets(const struct uft_event *ev)
 {
 	const struct uft_event_state *st = ev->state;
-	const struct uft_event_priv *p = st ? smp_load_acquire(&st->priv) : NULL;
-	return p ? smp_load_acquire(&p->targets) : NULL;
+	return st ? smp_load_acquire(&st->targets) : NULL;
 }
 
 /* The process's session: its shared region and settings. */

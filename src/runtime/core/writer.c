@@ -60,9 +60,10 @@ _Static_assert(
 _Static_assert(offsetof(struct uft_event_state, fast_type) == 0 &&
 		   offsetof(struct uft_event_state, fast_filter) == 8 &&
 		   offsetof(struct uft_event_state, priv) == 16 &&
-		   offsetof(struct uft_event_state, id) == 24 &&
-		   offsetof(struct uft_event_state, enabled) == 26 &&
-		   sizeof(struct uft_event_state) == 32,
+		   offsetof(struct uft_event_state, targets) == 24 &&
+		   offsetof(struct uft_event_state, id) == 32 &&
+		   offsetof(struct uft_event_state, enabled) == 34 &&
+		   sizeof(struct uft_event_state) == 40,
 	       "struct uft_event_state is fast-path ABI: change it with UFT_FAST_ABI");
 
 static pthread_key_t exit_key;
@@ -508,12 +509,9 @@ static int write_to_buffer(uint32_t buffer, const struct uft_event *ev, const vo
 				/* The record's length word says its own size; a
 				 * discarded record fills the rest. Its delta (a
 				 * discard's is never 0, which would end the page)
-				 * moves the ring's time on by 1 ns. */
-				uint32_t *word = (uint32_t *)rec;
-				word[-1] = alen + 4u;
-				word = (uint32_t *)(rec + alen);
-				word[0] = UFT_RB_TYPE_PADDING | (1u << 5);
-				word[1] = 8u;
+				 * moves the ring's time on by one tick of its clock. */
+				((uint32_t *)rec)[-1] = alen + 4u;
+				uft_rb_put_padding(rec, alen, alen + exact_filler(alen));
 				rsv.ts++;
 			}
 		}
