@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "engine/filter/event_spec.h"
+#include "util/util.h"
 #include "wire/ctl_proto.h"
 
 int live_fail(const char *what, int err)
@@ -141,20 +142,16 @@ char *live_cat(struct live *l, const char *file, size_t *len, int *err)
 		*err = h;
 		return NULL;
 	}
-	size_t cap = 65536, n = 0;
-	char *buf = malloc(cap + 1);
+	size_t cap = 0, n = 0;
+	char *buf = NULL;
 	*err = 0;
-	while (buf) {
-		if (cap - n < UFT_CTL_MAX_IO) {
-			char *b = realloc(buf, cap * 2 + 1);
-			if (!b) {
-				free(buf);
-				buf = NULL;
-				*err = -ENOMEM;
-				break;
-			}
-			buf = b;
-			cap *= 2;
+	for (;;) {
+		/* room for a whole read and the NUL */
+		if (uft_array_reserve(buf, cap, n + UFT_CTL_MAX_IO + 1, 65536)) {
+			free(buf);
+			buf = NULL;
+			*err = -ENOMEM;
+			break;
 		}
 		ssize_t r = uft_ctl_read(l->c, h, buf + n, UFT_CTL_MAX_IO, n);
 		if (r == -EAGAIN || r == 0)

@@ -16,6 +16,7 @@
 #include "cmd/commands.h"
 #include "report/output.h"
 #include "tracedat/tracedat.h"
+#include "util/util.h"
 #include "wire/env_names.h"
 
 struct list_item {
@@ -94,21 +95,18 @@ static int from_program(struct list *l, char **argv)
 		_exit(127);
 	}
 	close(fds[1]);
-	size_t cap = 1 << 16, len = 0;
-	char *buf = malloc(cap);
+	size_t cap = 0, len = 0;
+	char *buf = NULL;
 	ssize_t n;
-	while (buf && (n = read(fds[0], buf + len, cap - len)) > 0) {
-		len += (size_t)n;
-		if (len == cap) {
-			char *b = realloc(buf, cap * 2);
-			if (!b) {
-				free(buf);
-				buf = NULL;
-				break;
-			}
-			buf = b;
-			cap *= 2;
+	for (;;) {
+		if (uft_array_reserve(buf, cap, len + 1, 1 << 16)) {
+			free(buf);
+			buf = NULL;
+			break;
 		}
+		if ((n = read(fds[0], buf + len, cap - len)) <= 0)
+			break;
+		len += (size_t)n;
 	}
 	close(fds[0]);
 	int status;

@@ -11,9 +11,9 @@
  *   READ_ONCE / WRITE_ONCE          relaxed; a single, untorn access
  *   smp_load_acquire / smp_store_release
  *   uft_load_seq_cst / uft_store_seq_cst
- *   uft_xchg, uft_cmpxchg, uft_try_cmpxchg*   read-modify-write
+ *   uft_xchg, uft_try_cmpxchg*       read-modify-write
  *   uft_fetch_<op>[_<order>], uft_<op>_return[_<order>], uft_or/and_relaxed
- *   smp_mb, uft_fence_acquire, uft_fence_release   thread fences
+ *   uft_fence_acquire, uft_fence_release   thread fences
  *   barrier                          compiler-only: against signal handlers
  *
  * All are async-signal-safe (lock-free for the 1-8 byte types uft uses). */
@@ -54,14 +54,6 @@
 #define uft_try_cmpxchg_relaxed(p, old, new)                                                       \
 	uft__try_cmpxchg(p, old, new, __ATOMIC_RELAXED, __ATOMIC_RELAXED)
 
-/* Stores new if *p == old; returns the value found. Fully ordered. */
-#define uft_cmpxchg(p, old, new)                                                                   \
-	({                                                                                         \
-		__typeof__((void)0, *(p)) uft__old = (old);                                        \
-		uft_try_cmpxchg(p, &uft__old, new);                                                \
-		uft__old;                                                                          \
-	})
-
 /* Arithmetic: fetch_ returns the old value, _return the new one. */
 #define uft_fetch_add(p, v) __atomic_fetch_add(uft__unqual(p), (v), __ATOMIC_SEQ_CST)
 #define uft_add_return(p, v) __atomic_add_fetch(uft__unqual(p), (v), __ATOMIC_SEQ_CST)
@@ -77,7 +69,6 @@
 #define uft_or_relaxed(p, v) ((void)__atomic_or_fetch(uft__unqual(p), (v), __ATOMIC_RELAXED))
 #define uft_and_relaxed(p, v) ((void)__atomic_and_fetch(uft__unqual(p), (v), __ATOMIC_RELAXED))
 
-#define smp_mb() __atomic_thread_fence(__ATOMIC_SEQ_CST)
 #define uft_fence_acquire() __atomic_thread_fence(__ATOMIC_ACQUIRE)
 #define uft_fence_release() __atomic_thread_fence(__ATOMIC_RELEASE)
 

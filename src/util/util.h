@@ -44,13 +44,8 @@
 		uft__rc;                                                                           \
 	})
 
-/* A vector: `UFT_VEC(struct foo) v = {0};`, or any struct with members v (the
- * array), n and cap, which the uft_vec_ macros below work on. */
-#define UFT_VEC(T)                                                                                 \
-	struct {                                                                                   \
-		T *v;                                                                              \
-		size_t n, cap;                                                                     \
-	}
+/* Vectors: any struct with members v (the array), n and cap, which the
+ * uft_vec_ macros below work on. */
 #define UFT_VEC_FIRST 8 /* elements of a vector's first allocation */
 
 #define uft_vec_reserve(vec, need) uft_array_reserve((vec)->v, (vec)->cap, need, UFT_VEC_FIRST)
@@ -62,12 +57,5 @@
 			(vec)->v[(vec)->n++] = (x);                                                \
 		uft__r;                                                                            \
 	})
-/* Frees the elements' array (not what they point to) and empties it. */
-#define uft_vec_free(vec)                                                                          \
-	do {                                                                                       \
-		free((vec)->v);                                                                    \
-		(vec)->v = NULL;                                                                   \
-		(vec)->n = (vec)->cap = 0;                                                         \
-	} while (0)
 
 #endif

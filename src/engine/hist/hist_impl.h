@@ -263,9 +263,6 @@ uint32_t uft_hist_published(const struct uft_hist *h, uint32_t *elts, uint32_t m
 /* Action i as the trigger info shows it (":onmax($v).save(a,b)"). */
 int uft_hist_action_spec(const struct uft_hist *h, uint32_t i, char *buf, size_t len);
 
-/* Field printed in the trigger info ("name.modifier"), snprintf-like. */
-int uft_hist_field_spec(const struct hist_field *f, char *buf, size_t len);
-
 const char *uft_hist_syscall_name(uint64_t nr);
 
 #endif

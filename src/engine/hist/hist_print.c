@@ -45,16 +45,6 @@ static void put_field(struct uft_text *t, const struct hist_field *f)
 		uft_text_put(t, "=%" PRIu64, f->buckets);
 }
 
-int uft_hist_field_spec(const struct hist_field *f, char *buf, size_t len)
-{
-	struct uft_text t = {buf, len, 0};
-
-	if (len)
-		buf[0] = '\0';
-	put_field(&t, f);
-	return (int)t.len;
-}
-
 static const struct hist_field *sort_field(const struct uft_hist *h, uint32_t idx)
 {
 	return idx < h->n_vals ? &h->vals[idx] : &h->keys[idx - h->n_vals];

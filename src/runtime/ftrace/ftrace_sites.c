@@ -16,6 +16,7 @@
 
 #include "runtime/ftrace/ftrace.h"
 #include "util/atomics.h"
+#include "util/util.h"
 
 struct uft_ftrace_obj uft_ftrace_objs[UFT_FTRACE_MAX_OBJS];
 uint32_t uft_ftrace_nr_objs;
@@ -308,14 +309,8 @@ static int add_site(struct site_list *l, struct dl_phdr_info *info, uintptr_t a)
 	const struct fsym *s = function_of(l->syms, l->nsyms, a - info->dlpi_addr);
 	if (!s || a - info->dlpi_addr - s->value > 16)
 		return 0; /* a sled not at a function's entry */
-	if (l->nr == l->cap) {
-		size_t cap = l->cap ? l->cap * 2 : 256;
-		void *p = realloc(l->v, cap * sizeof(*l->v));
-		if (!p)
-			return -ENOMEM;
-		l->v = p;
-		l->cap = cap;
-	}
+	if (uft_array_reserve(l->v, l->cap, l->nr + 1, 256))
+		return -ENOMEM;
 	struct uft_ftrace_site *st = &l->v[l->nr];
 	memset(st, 0, sizeof(*st));
 	st->addr = a;

@@ -11,6 +11,7 @@
 #include "runtime/ftrace/ftrace.h"
 #include "runtime/tracefs/tfs.h"
 #include "util/atomics.h"
+#include "util/util.h"
 
 #define PID_LIMIT 4194304ul
 
@@ -92,10 +93,8 @@ static int add_pids(struct uft_ftrace_pids **lists, uint32_t b, const int32_t *a
 static int write_ftrace_pid(const struct tfs_node *n, char *buf, size_t len, unsigned of)
 {
 	struct uft_ftrace_pids **lists = pid_lists(n);
-	uint32_t b = n->inst->buffer, nr = 0, cap = 16;
-	int32_t *tids = malloc(cap * sizeof(*tids));
-	if (!tids)
-		return -ENOMEM;
+	uint32_t b = n->inst->buffer, nr = 0, cap = 0;
+	int32_t *tids = NULL;
 	char *save = NULL;
 	for (char *t = strtok_r(buf, " \t\n\r\f\v", &save); t;
 	     t = strtok_r(NULL, " \t\n\r\f\v", &save)) {
@@ -104,13 +103,9 @@ static int write_ftrace_pid(const struct tfs_node *n, char *buf, size_t len, uns
 			free(tids);
 			return -EINVAL;
 		}
-		if (nr == cap) {
-			int32_t *q = realloc(tids, (cap *= 2) * sizeof(*q));
-			if (!q) {
-				free(tids);
-				return -ENOMEM;
-			}
-			tids = q;
+		if (uft_array_reserve(tids, cap, nr + 1, 16)) {
+			free(tids);
+			return -ENOMEM;
 		}
 		tids[nr++] = (int32_t)v;
 	}

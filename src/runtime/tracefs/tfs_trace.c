@@ -47,7 +47,8 @@ static void recs_free(struct tfs_recs *rs)
 static int recs_add(struct tfs_recs *rs, uint64_t ts, uint32_t cpu, const void *data, uint32_t len,
 		    uint64_t lost)
 {
-	if (uft_vec_reserve(rs, rs->n + 1))
+	/* a snapshot of the rings holds many: start where a page's worth fits */
+	if (uft_array_reserve(rs->v, rs->cap, rs->n + 1, 256))
 		return -ENOMEM;
 	char *copy = malloc(len ? len : 1);
 	if (!copy)
