@@ -101,6 +101,7 @@ for mode in plain git; do
 done
 
 # SPDX lines: missing, then added by folder, and adding again changes nothing
+printf '#!/bin/bash\necho hi\n' >"$t/scripts/t_run.sh"
 bash "$t/scripts/check_spdx.sh" "$t" >"$tmp/out" 2>&1 && fail "check_spdx passes without SPDX lines"
 grep -qF "src/util/a.c: missing '/* SPDX-License-Identifier: LGPL-2.1-or-later */'" "$tmp/out" ||
 	fail "check_spdx does not name src/util/a.c: $(cat "$tmp/out")"
@@ -109,8 +110,10 @@ grep -qF "tests/t_a.c: missing '/* SPDX-License-Identifier: GPL-2.0-or-later */'
 python3 "$t/scripts/add_spdx.py" "$t" >/dev/null || fail "add_spdx"
 bash "$t/scripts/check_spdx.sh" "$t" >"$tmp/out" 2>&1 || fail "check_spdx after add_spdx: $(cat "$tmp/out")"
 [ -z "$(python3 "$t/scripts/add_spdx.py" "$t")" ] || fail "add_spdx is not idempotent"
-[ "$(sed -n 2p "$t/scripts/check_spdx.sh")" = "# SPDX-License-Identifier: GPL-2.0-or-later" ] ||
-	fail "SPDX line not after the #! line"
+[ "$(sed -n 1p "$t/scripts/t_run.sh")" = "#!/bin/bash" ] &&
+	[ "$(sed -n 2p "$t/scripts/t_run.sh")" = "# SPDX-License-Identifier: GPL-2.0-or-later" ] &&
+	[ "$(sed -n 3p "$t/scripts/t_run.sh")" = "echo hi" ] ||
+	fail "SPDX line not right after the #! line: $(head -3 "$t/scripts/t_run.sh")"
 expect_pass map
 expect_pass refs
 

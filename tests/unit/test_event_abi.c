@@ -285,7 +285,8 @@ static void test_descriptor_read_only(void **state)
 	assert_string_equal(stderr_of(register_one, &s), "");
 	uint16_t id = uft_event_id(ro);
 	assert_int_not_equal(id, 0);
-	assert_null(ro->fields); /* the layout is not written back */
+	/* The check is the mapping: a write into the descriptor (its layout
+	 * written back, say) would have faulted above or below. */
 	assert_int_equal(uft_set_event("tabi:rodesc", 1), 1);
 	const uint64_t args[] = {7};
 	uft__trace_printf(ro, args, 1);
