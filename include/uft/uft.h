@@ -55,7 +55,10 @@ UFT_EXPORT void uft_flush(void);
  * @system: the event's system
  * @name: the event's name
  *
- * Return: the event's descriptor, or NULL if no such event is registered.
+ * Return: the event's descriptor as its definition made it, or NULL if no
+ * such event is registered. What the runtime derives (a UFT_TRACE event's
+ * fields and print format) is not written into it: the event's `format`
+ * file in the tree shows that.
  */
 UFT_EXPORT struct uft_event *uft_find_event(const char *system, const char *name);
 
