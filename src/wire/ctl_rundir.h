@@ -9,8 +9,10 @@
 #include <sys/types.h>
 
 /* The directory: $UFT_RUNDIR, else $XDG_RUNTIME_DIR/uft, else /tmp/uft-<uid>
- * (<uid> the effective one). A setuid, setgid or file-capability process
- * (AT_SECURE) ignores both variables, as secure_getenv() does.
+ * (<uid> the effective one), or ~/.cache/uft when that name is not a private
+ * directory of this user (another user may have made it first). A setuid,
+ * setgid or file-capability process (AT_SECURE) ignores the variables ($HOME
+ * included), as secure_getenv() does.
  * With create, a missing directory is made (mode 0700). It must be a real
  * directory owned by the effective uid with no group or other access.
  * Returns 0, or -errno (-EPERM when it is not safe, -ENAMETOOLONG). */
