@@ -85,7 +85,7 @@ FIXTURES := $(patsubst tests/fixtures/%.c,$(BUILD)/tests/lib%.so,$(FIXTURE_SRC))
 RPATH := -Wl,-rpath,'$$ORIGIN/../lib'
 LIB_LDLIBS := -lpthread -ldl
 
-.PHONY: all demo test check deps bench clean format format-check fuzz
+.PHONY: all demo test check deps bench clean format format-check fuzz fuzzers
 all: $(LIBUFT_SO) $(BUILD)/lib/$(LIBUFT_SONAME) $(LIBUFT_A) $(LIBUFT_FUSE) $(UFT) $(EXAMPLES) $(BUILD)/lib/pkgconfig/uft.pc
 
 $(BUILD)/obj/%.o: %.c
@@ -199,6 +199,16 @@ $(BUILD)/fuzz/%: fuzz/%.c fuzz/standalone_main.c $(LIBTOOLS_A)
 	$(CC) $(CFLAGS_ALL) $(PKG_CFLAGS) -o $@ $< fuzz/standalone_main.c $(LIBTOOLS_A) \
 		$(LDFLAGS_ALL) $(PKG_LIBS) -lpthread -lm
 
+# libFuzzer builds of the same targets, for `make fuzz` (scripts/fuzz.sh):
+# build with CC=clang SAN=fuzzer-no-link,... so the code under test is
+# instrumented, and link libFuzzer's main here.
+FUZZERS := $(patsubst fuzz/%.c,$(BUILD)/fuzzer/%,$(FUZZ_SRC))
+$(BUILD)/fuzzer/%: fuzz/%.c $(LIBTOOLS_A)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) $(PKG_CFLAGS) -fsanitize=fuzzer -o $@ $< $(LIBTOOLS_A) \
+		$(LDFLAGS_ALL) $(PKG_LIBS) -lpthread -lm
+fuzzers: $(FUZZERS)
+
 # The C++ exception test of the function tracers, when a C++ compiler is there.
 CXX := $(if $(findstring clang,$(CC)),clang++,g++)
 CXX_TEST := $(if $(shell command -v $(CXX) 2>/dev/null),$(BUILD)/tests/test_ftrace_cxx)
@@ -242,6 +252,9 @@ bench: deps
 	$(MAKE) all $(BUILD)/tests/kernel_dat
 	$(MAKE) -C bench BUILD=$(abspath $(BUILD))
 	bench/run.sh $(abspath $(BUILD))
+
+fuzz:
+	scripts/fuzz.sh
 
 format:
 	clang-format -i $$(git ls-files '*.c' '*.h')

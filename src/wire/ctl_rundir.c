@@ -18,7 +18,9 @@ static int check_private(const char *dir)
 	struct stat st;
 	if (lstat(dir, &st) != 0)
 		return -errno;
-	if (!S_ISDIR(st.st_mode) || st.st_uid != geteuid() || (st.st_mode & 077))
+	/* Group search alone is let through: a process with an access group
+	 * opens the directory so to its members (their sockets stay 0600). */
+	if (!S_ISDIR(st.st_mode) || st.st_uid != geteuid() || (st.st_mode & 067))
 		return -EPERM;
 	return 0;
 }

@@ -14,7 +14,8 @@
  * setgid or file-capability process (AT_SECURE) ignores the variables ($HOME
  * included), as secure_getenv() does.
  * With create, a missing directory is made (mode 0700). It must be a real
- * directory owned by the effective uid with no group or other access.
+ * directory owned by the effective uid with no group or other access but
+ * group search (runtime/doors/access.h).
  * Returns 0, or -errno (-EPERM when it is not safe, -ENAMETOOLONG). */
 int uft_ctl_rundir(char *buf, size_t cap, bool create);
 

@@ -26,6 +26,8 @@
 #define UFT_ENV_FUSE_LIB "UFT_FUSE_LIB"			/* the FUSE door library to load */
 #define UFT_ENV_FUSE_ALLOW_OTHER "UFT_FUSE_ALLOW_OTHER" /* FUSE allow_other */
 #define UFT_ENV_RUNDIR "UFT_RUNDIR"			/* where control sockets live */
+#define UFT_ENV_ACCESS_GROUP "UFT_ACCESS_GROUP"		/* a group served besides the owner */
+#define UFT_ENV_ACCESS "UFT_ACCESS"			/* what that group may do */
 
 /* The tool's own knobs. */
 #define UFT_ENV_RECORD_SPILL_MB "UFT_RECORD_SPILL_MB" /* recorder memory before spilling */

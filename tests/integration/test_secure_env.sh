@@ -46,10 +46,10 @@ cp -a "$LIB"/libuft.so* "$tmp/lib/" || fail "copying libuft"
 cc=gcc
 sanflags=()
 # (not `nm | grep -q`: under pipefail grep's early exit fails nm)
-if nm -D --undefined-only "$LIB/libuft.so" | grep ' __asan_' >/dev/null; then
+if nm -D --undefined-only "$LIB/libuft.so" | grep ' U __asan_' >/dev/null; then
 	cc=clang
 	sanflags=(-fsanitize=address,undefined)
-elif nm -D --undefined-only "$LIB/libuft.so" | grep ' __tsan_' >/dev/null; then
+elif nm -D --undefined-only "$LIB/libuft.so" | grep ' U __tsan_' >/dev/null; then
 	cc=clang
 	sanflags=(-fsanitize=thread)
 fi

@@ -15,6 +15,8 @@
  *                           the trace memory
  *   UFT_RUNDIR              where the control socket is made    ignored (2)
  *   XDG_RUNTIME_DIR         the same, as the rundir's source    ignored (2)(3)
+ *   UFT_ACCESS_GROUP,       opens the control socket to a       ignored
+ *   UFT_ACCESS              group, and what it may do
  *   UFT_LIST_FORMATS        writes to a file descriptor, exits  ignored
  *   UFT_EVENTS, UFT_FILTERS, UFT_TRACER, UFT_FTRACE_FILTER,
  *   UFT_FTRACE_NOTRACE, UFT_GRAPH_FUNCTION, UFT_MAX_GRAPH_DEPTH,
@@ -58,6 +60,8 @@ static const struct {
     {UFT_ENV_FUSE_ALLOW_OTHER, false},
     {UFT_ENV_RECORD, false},
     {UFT_ENV_RUNDIR, false},
+    {UFT_ENV_ACCESS_GROUP, false},
+    {UFT_ENV_ACCESS, false},
     {UFT_ENV_LIST_FORMATS, false},
     {UFT_ENV_EVENTS, false},
     {UFT_ENV_FILTERS, false},

@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "wire/ctl_proto.h"
+#include "runtime/doors/access.h"
 #include "wire/ctl_rundir.h"
 #include "runtime/doors/doors.h"
 #include "runtime/core/runtime.h"
@@ -48,6 +49,8 @@ struct conn {
 	struct conn *next;		 /* srv.lock */
 	struct uft_tfs_handle *handles[UFT_CTL_MAX_HANDLES];
 	bool nonblock[UFT_CTL_MAX_HANDLES];
+	enum uft_access access; /* what the peer may do (access.h) */
+	uid_t uid;
 	uint8_t in[UFT_CTL_MAX_PAYLOAD];
 	uint8_t out[UFT_CTL_MAX_MSG];
 };
@@ -266,7 +269,9 @@ static int do_open(struct conn *c, const struct uft_ctl_req *r)
 	if (slot == UFT_CTL_MAX_HANDLES)
 		return reply(c, r->op, -EMFILE);
 	struct uft_tfs_handle *h = NULL;
-	int rc = uft_tracefs_open(r->path, r->flags, &h);
+	int rc = uft_access_check(c->access, c->uid, UFT_ACCESS_OP_OPEN, r->path, r->flags);
+	if (rc == 0)
+		rc = uft_tracefs_open(r->path, r->flags, &h);
 	if (rc < 0)
 		return reply(c, r->op, rc);
 	c->handles[slot] = h;
@@ -324,10 +329,14 @@ static int serve_one(struct conn *c)
 		return do_readdir(c, &r);
 	case UFT_CTL_OPEN:
 		return do_open(c, &r);
-	case UFT_CTL_MKDIR:
-		return reply(c, r.op, uft_tracefs_mkdir(r.path));
-	case UFT_CTL_RMDIR:
-		return reply(c, r.op, uft_tracefs_rmdir(r.path));
+	case UFT_CTL_MKDIR: {
+		int rc = uft_access_check(c->access, c->uid, UFT_ACCESS_OP_MKDIR, r.path, 0);
+		return reply(c, r.op, rc ? rc : uft_tracefs_mkdir(r.path));
+	}
+	case UFT_CTL_RMDIR: {
+		int rc = uft_access_check(c->access, c->uid, UFT_ACCESS_OP_RMDIR, r.path, 0);
+		return reply(c, r.op, rc ? rc : uft_tracefs_rmdir(r.path));
+	}
 	}
 	if (!h)
 		return reply(c, r.op, -EBADF);
@@ -398,7 +407,7 @@ static int start_thread(void *(*fn)(void *), void *arg)
 	return rc;
 }
 
-/* The peer is not our user or root: it gets EACCES in place of a hello. */
+/* The peer may not reach the tree: it gets EACCES in place of a hello. */
 static void refuse(int fd, unsigned uid)
 {
 	uint8_t buf[32];
@@ -429,17 +438,10 @@ static void accept_one(void)
 	int fd = accept4(srv.listen_fd, NULL, NULL, SOCK_CLOEXEC);
 	if (fd < 0)
 		return;
-	struct ucred cred;
-	socklen_t len = sizeof(cred);
-	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) != 0) {
-		close(fd);
-		return;
-	}
-	/* A secure process (setuid, setgid, capabilities) serves root alone, as
-	 * the kernel lets only root ptrace it: its user may not read its events. */
-	bool own = !uft_env_secure() && (cred.uid == getuid() || cred.uid == geteuid());
-	if (cred.uid != 0 && !own) {
-		refuse(fd, cred.uid);
+	uid_t uid = (uid_t)-1;
+	enum uft_access access = uft_access_of_peer(fd, &uid);
+	if (access == UFT_ACCESS_NONE) {
+		refuse(fd, uid);
 		return;
 	}
 	struct conn *c = srv.nconns < MAX_CONNS ? calloc(1, sizeof(*c)) : NULL;
@@ -448,6 +450,8 @@ static void accept_one(void)
 		return;
 	}
 	c->fd = fd;
+	c->access = access;
+	c->uid = uid;
 	if (start_thread(conn_main, c) != 0) {
 		close(fd);
 		free(c);
@@ -468,6 +472,26 @@ static bool is_stale(const struct sockaddr_un *sa)
 	    connect(fd, (const struct sockaddr *)sa, sizeof(*sa)) != 0 && errno == ECONNREFUSED;
 	close(fd);
 	return stale;
+}
+
+/* The socket is the owner's alone (0600), or with an access group its
+ * members' too (0660, that group), their way in through the run directory
+ * opened for search to that group only (0710). */
+static void share_socket(const char *path, const char *dir)
+{
+	gid_t gid = uft_access_group();
+	if (gid == (gid_t)-1) {
+		chmod(path, 0600);
+		return;
+	}
+	struct stat st;
+	if (chown(path, (uid_t)-1, gid) != 0 || chmod(path, 0660) != 0 || stat(dir, &st) != 0 ||
+	    (st.st_gid != gid && chown(dir, (uid_t)-1, gid) != 0) ||
+	    chmod(dir, (st.st_mode & 0700) | 0010) != 0) {
+		fprintf(stderr, "uft: %s: not shared with group %u: %s\n", path, (unsigned)gid,
+			strerror(errno));
+		chmod(path, 0600);
+	}
 }
 
 /* Called with srv.lock held, so a fork never copies a half-made socket. */
@@ -494,7 +518,7 @@ static int open_socket(void)
 		close(fd);
 		return rc;
 	}
-	chmod(sa.sun_path, 0600);
+	share_socket(sa.sun_path, dir);
 	srv.listen_fd = fd;
 	srv.owner = getpid();
 	memcpy(srv.path, sa.sun_path, sizeof(srv.path));
@@ -558,6 +582,7 @@ static void launch(void)
 {
 	if (pipe2(srv.wake, O_CLOEXEC | O_NONBLOCK) != 0)
 		return;
+	uft_access_init();
 	if (start_thread(listener_main, NULL) != 0) {
 		close(srv.wake[0]);
 		close(srv.wake[1]);

@@ -610,6 +610,14 @@ static int split_instance(const char *path, const char **name)
 	return 0;
 }
 
+void uft_tracefs_log_refusal(const char *cmd, const char *msg)
+{
+	tfs_enter();
+	if (tfs_insts[0])
+		tfs_log_error(tfs_insts[0], "access", cmd, msg, 0);
+	tfs_leave();
+}
+
 int uft_tracefs_mkdir(const char *path)
 {
 	const char *name;

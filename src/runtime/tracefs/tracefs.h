@@ -47,6 +47,8 @@ void uft_tracefs_interrupt(struct uft_tfs_handle *h);
 void uft_tracefs_release(struct uft_tfs_handle *h);
 /* Only under instances/: makes or removes an instance. */
 int uft_tracefs_mkdir(const char *path);
+/* A door refused a caller: one line in the top tree's error_log ("access"). */
+void uft_tracefs_log_refusal(const char *cmd, const char *msg);
 int uft_tracefs_rmdir(const char *path);
 
 /* Marks the calling thread as one that never records events (door threads). */
