@@ -259,6 +259,14 @@ static int write_trace_clock(const struct tfs_node *n, char *buf, size_t len, un
 	int c = uft_clock_by_name(buf);
 	if (c < 0)
 		return -EINVAL;
+	/* uft record writes one clock into its file's header: the top buffer it
+	 * reads keeps its clock (and its contents) until the recording ends. */
+	if (n->inst->buffer == 0 && READ_ONCE(uft_sess.notify_fd) >= 0 &&
+	    (uint32_t)c != uft_buffers[0].clock) {
+		tfs_log_error(n->inst, "trace_clock", buf,
+			      "Clock cannot change while uft record reads this buffer", 0);
+		return -EBUSY;
+	}
 	/* Even the clock in use: the kernel resets the buffers on every write. */
 	return tfs_set_clock(n->inst->buffer, c);
 }
