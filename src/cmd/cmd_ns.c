@@ -16,6 +16,7 @@
 #include <poll.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -133,6 +134,27 @@ static int enter_ns(void)
 	return 0;
 }
 
+/* Tools find tracefs through /proc/mounts (libtracefs, ftracetest) and
+ * mount the kernel's over ours where none is listed; so where none is, the
+ * kernel's goes beneath the tree first, and they find its path, which is
+ * ours. Without tracefs in the kernel, nothing is done. */
+static void tracefs_beneath(void)
+{
+	FILE *f = fopen("/proc/self/mounts", "re");
+	char line[512];
+	bool found = false;
+	while (f && !found && fgets(line, sizeof(line), f)) {
+		char *type = strchr(line, ' ');
+		type = type ? strchr(type + 1, ' ') : NULL;
+		found = type && strncmp(type + 1, "tracefs ", 8) == 0;
+	}
+	if (f)
+		fclose(f);
+	if (!found && mount("nodev", TRACING, "tracefs", 0, NULL) != 0) {
+		/* no tracefs in this kernel, or not allowed here */
+	}
+}
+
 /* Binds the tree at /sys/kernel/debug/tracing; where debugfs is not
  * mounted, a tmpfs at /sys/kernel/debug holds the mount point. */
 static int bind_debug_tracing(void)
@@ -234,6 +256,7 @@ int cmd_ns(int argc, char **argv)
 		uft_ctl_close(r.shared);
 		return 1;
 	}
+	tracefs_beneath();
 	const struct uft_door_backend be = remote_tree_backend(&r);
 	char err[300];
 	struct uft_fuse_door *d = uft_fuse_door_open(&be, TRACING, err, sizeof(err));
