@@ -155,16 +155,23 @@ static void tracefs_beneath(void)
 	}
 }
 
-/* Binds the tree at /sys/kernel/debug/tracing; where debugfs is not
- * mounted, a tmpfs at /sys/kernel/debug holds the mount point. */
-static int bind_debug_tracing(void)
+/* Binds the tree at /sys/kernel/debug/tracing. Where debugfs is not
+ * mounted, the kernel's is mounted first (trace-cmd would mount it over our
+ * bind otherwise, putting the kernel's tracing back there), or without one,
+ * a tmpfs holds the mount point. */
+static int bind_debug_tracing(bool *own_debugfs)
 {
 	struct stat st;
 	if (stat(DEBUG_TRACING, &st) != 0) {
-		if (mount("uft", DEBUGFS, "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, "mode=0700") !=
-			0 ||
-		    mkdir(DEBUG_TRACING, 0700) != 0)
-			return -errno;
+		*own_debugfs = true;
+		if (mount("debugfs", DEBUGFS, "debugfs", 0, NULL) != 0 ||
+		    stat(DEBUG_TRACING, &st) != 0) {
+			umount2(DEBUGFS, MNT_DETACH);
+			if (mount("uft", DEBUGFS, "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC,
+				  "mode=0700") != 0 ||
+			    mkdir(DEBUG_TRACING, 0700) != 0)
+				return -errno;
+		}
 	}
 	return mount(TRACING, DEBUG_TRACING, NULL, MS_BIND, NULL) == 0 ? 0 : -errno;
 }
@@ -184,6 +191,15 @@ static int shadow_ftrace_enabled(void)
 		rc = -errno;
 	umount2(TRACING, MNT_DETACH);
 	return rc;
+}
+
+/* Takes every mount at path away, ours and any the command stacked there
+ * (trace-cmd mounts debugfs where none is). The tree's last mount gone, the
+ * FUSE connection ends and wakes the door's workers. */
+static void detach_all(const char *path)
+{
+	for (int i = 0; i < 16 && umount2(path, MNT_DETACH) == 0; i++) {
+	}
 }
 
 /* The command, in a child that dies with us. */
@@ -265,7 +281,8 @@ int cmd_ns(int argc, char **argv)
 		uft_ctl_close(r.shared);
 		return 1;
 	}
-	rc = bind_debug_tracing();
+	bool own_debugfs = false;
+	rc = bind_debug_tracing(&own_debugfs);
 	if (rc < 0) {
 		fprintf(stderr, "uft ns: %s: %s\n", DEBUG_TRACING, strerror(-rc));
 		uft_fuse_door_close(d);
@@ -281,7 +298,8 @@ int cmd_ns(int argc, char **argv)
 	}
 	if (sfd >= 0)
 		close(sfd);
-	umount2(DEBUG_TRACING, MNT_DETACH);
+	detach_all(own_debugfs ? DEBUGFS : DEBUG_TRACING);
+	detach_all(TRACING);
 	uft_fuse_door_close(d);
 	return rc;
 }

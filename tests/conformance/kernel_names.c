@@ -18,6 +18,8 @@
 #include "kmem_events.h"
 #define UFT_CREATE_EVENTS
 #include "syscalls_events.h"
+#define UFT_CREATE_EVENTS
+#include "signal_events.h"
 
 static volatile sig_atomic_t stop;
 static volatile unsigned long sink;
@@ -133,6 +135,7 @@ int main(int argc, char **argv)
 		do_exit(child);
 		kfree(kmalloc(64));
 		do_sys_openat2(-100, "/etc/ld.so.cache");
+		trace_signal_generate(17, "kernel_names", self);
 		nanosleep(&pause, NULL);
 	}
 	return 0;
