@@ -39,6 +39,15 @@ grep_q ' /sys/kernel/debug/tracing fuse.uft ' "$tmp/mounts" ||
 "$UFT" ns -p "$pid" -- /nonexistent/cmd 2>"$tmp/err"
 [ $? = 127 ] || fail "a missing command: $(cat "$tmp/err")"
 "$UFT" ns -p 999999 -- true 2>"$tmp/err" && fail "uft ns on no process succeeded"
+# A SIGTERM to uft ns reaches the command, whose end ends uft ns.
+"$UFT" ns -p "$pid" -- sleep 60 &
+ns=$!
+sleep 0.5
+kill -TERM $ns
+wait $ns
+rc=$?
+[ $rc = 143 ] || fail "uft ns after SIGTERM exited $rc, not the command's 128+15"
+[ "$(outside)" = "$before" ] || fail "a uft mount is left outside after SIGTERM"
 
 # 2. trace-cmd, as on the kernel.
 cd "$tmp" || exit 1
