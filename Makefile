@@ -85,7 +85,7 @@ FIXTURES := $(patsubst tests/fixtures/%.c,$(BUILD)/tests/lib%.so,$(FIXTURE_SRC))
 RPATH := -Wl,-rpath,'$$ORIGIN/../lib'
 LIB_LDLIBS := -lpthread -ldl
 
-.PHONY: all demo test check deps bench clean format format-check fuzz fuzzers
+.PHONY: all demo test check deps bench clean format format-check fuzz fuzzers conformance
 all: $(LIBUFT_SO) $(BUILD)/lib/$(LIBUFT_SONAME) $(LIBUFT_A) $(LIBUFT_FUSE) $(UFT) $(EXAMPLES) $(BUILD)/lib/pkgconfig/uft.pc
 
 $(BUILD)/obj/%.o: %.c
@@ -233,10 +233,34 @@ $(BUILD)/tests/%: tests/gen/%.c $(LIBTOOLS_A)
 	$(CC) $(CFLAGS_ALL) $(PKG_CFLAGS) -Itests/unit -o $@ $< $(LIBTOOLS_A) \
 		$(LDFLAGS_ALL) $(PKG_LIBS) -lpthread -lm
 
-tests-bin: $(TESTS) $(FUZZ_RUNNERS) $(FIXTURES) $(TEST_HELPERS) $(TEST_GEN) $(CXX_TEST) $(NOPIE_TEST)
+# A libtracefs program (tests/libtracefs/) that test_ns_tracecmd.sh runs
+# under `uft ns`, when libtracefs is there.
+TRACEFS_CFLAGS := $(shell pkg-config --cflags libtracefs 2>/dev/null)
+TRACEFS_LIBS := $(shell pkg-config --libs libtracefs 2>/dev/null)
+TRACEFS_TEST := $(if $(TRACEFS_LIBS),$(BUILD)/tests/tracefs_read)
+$(BUILD)/tests/tracefs_read: tests/libtracefs/tracefs_read.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) $(TRACEFS_CFLAGS) -o $@ $< $(LDFLAGS_ALL) $(TRACEFS_LIBS)
+
+# The traced program of `make conformance` (tests/conformance/).
+CONFORMANCE_PROG := $(BUILD)/tests/kernel_names
+$(CONFORMANCE_PROG): tests/conformance/kernel_names.c $(wildcard tests/conformance/*.h) \
+		$(LIBUFT_SO) $(BUILD)/lib/$(LIBUFT_SONAME)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) $(TRACED_CFLAGS) -Itests/conformance -o $@ $< $(LDFLAGS_ALL) \
+		-L$(BUILD)/lib -luft $(RPATH) $(LIB_LDLIBS)
+
+tests-bin: $(CONFORMANCE_PROG) $(TESTS) $(FUZZ_RUNNERS) $(FIXTURES) $(TEST_HELPERS) $(TEST_GEN) $(CXX_TEST) $(NOPIE_TEST) \
+	$(TRACEFS_TEST)
 
 deps:
 	@scripts/deps.sh
+
+# The kernel's ftrace selftests on a traced program (docs/CONFORMANCE.md):
+# root only, a few minutes, not part of `make test`.
+conformance: deps
+	$(MAKE) all $(CONFORMANCE_PROG)
+	UFT_BUILD=$(BUILD) scripts/conformance.sh
 
 demo: deps
 	$(MAKE) all

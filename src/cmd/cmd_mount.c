@@ -17,106 +17,12 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "wire/ctl_rundir.h"
 #include "fuse/door.h"
 #include "cmd/commands.h"
 #include "client/ctl_client.h"
+#include "cmd/remote_tree.h"
 #include "cmd/cli.h"
 #include "wire/env_names.h"
-
-struct remote {
-	char sock[108];
-	struct uft_ctl_conn *shared;
-};
-
-struct remote_file {
-	struct uft_ctl_conn *c;
-	int h;
-	volatile sig_atomic_t intr; /* an interrupt came, maybe before the read began */
-};
-
-/* Once the process is gone, calls fail as on a FUSE mount whose server died. */
-static int gone(int rc)
-{
-	return rc == -ECONNRESET || rc == -EPIPE ? -ENOTCONN : rc;
-}
-
-static int r_stat(void *ctx, const char *path, struct uft_tfs_stat *st)
-{
-	return gone(uft_ctl_stat(((struct remote *)ctx)->shared, path, st));
-}
-
-static int r_readdir(void *ctx, const char *path, uft_tfs_dirent_fn fn, void *fn_ctx)
-{
-	return gone(uft_ctl_readdir(((struct remote *)ctx)->shared, path, fn, fn_ctx));
-}
-
-static int r_open(void *ctx, const char *path, unsigned flags, void **file)
-{
-	struct remote *r = ctx;
-	struct remote_file *f = calloc(1, sizeof(*f));
-	if (!f)
-		return -ENOMEM;
-	int rc = uft_ctl_connect_path(r->sock, &f->c);
-	if (rc == 0) {
-		uft_ctl_set_interrupt_flag(f->c, &f->intr);
-		rc = f->h = uft_ctl_open(f->c, path, flags);
-	}
-	if (rc < 0) {
-		uft_ctl_close(f->c);
-		free(f);
-		return rc == -ECONNREFUSED || rc == -ENOENT ? -ENOTCONN : gone(rc);
-	}
-	*file = f;
-	return 0;
-}
-
-static ssize_t r_read(void *file, char *buf, size_t len, uint64_t off)
-{
-	struct remote_file *f = file;
-	ssize_t n = uft_ctl_read(f->c, f->h, buf, len, off);
-	f->intr = 0;
-	return gone((int)n) == -ENOTCONN ? -ENOTCONN : n;
-}
-
-static ssize_t r_write(void *file, const char *buf, size_t len, uint64_t off)
-{
-	struct remote_file *f = file;
-	ssize_t n = uft_ctl_write(f->c, f->h, buf, len, off);
-	return gone((int)n) == -ENOTCONN ? -ENOTCONN : n;
-}
-
-static int r_poll(void *file)
-{
-	struct remote_file *f = file;
-	int rc = uft_ctl_poll(f->c, f->h);
-	return rc != 0; /* a gone process reads as ready: the read tells */
-}
-
-static void r_interrupt(void *file)
-{
-	struct remote_file *f = file;
-	f->intr = 1;
-	uft_ctl_interrupt(f->c);
-}
-
-static void r_release(void *file)
-{
-	struct remote_file *f = file;
-	uft_ctl_release(f->c, f->h);
-	uft_ctl_close(f->c);
-	free(f);
-}
-
-static int r_mkdir(void *ctx, const char *path)
-{
-	return gone(uft_ctl_mkdir(((struct remote *)ctx)->shared, path));
-}
-
-static int r_rmdir(void *ctx, const char *path)
-{
-	return gone(uft_ctl_rmdir(((struct remote *)ctx)->shared, path));
-}
 
 static const char usage[] =
     "usage: uft mount (-p PID | -S SOCKET) DIR\n"
@@ -180,33 +86,6 @@ static int parse(struct mount_opts *o, int argc, char **argv)
 	return CLI_OK;
 }
 
-/* The shared connection, to -S SOCKET or to the process's socket. Returns 0
- * or 1 after a message. */
-static int connect_shared(struct remote *r, long pid)
-{
-	char what[128];
-	int rc = 0;
-	if (r->sock[0]) {
-		snprintf(what, sizeof(what), "%s", r->sock);
-	} else {
-		char rundir[108];
-		snprintf(what, sizeof(what), "process %ld", pid);
-		rc = uft_ctl_rundir(rundir, sizeof(rundir), false);
-		if (rc == 0)
-			rc = uft_ctl_sock_path(r->sock, sizeof(r->sock), rundir, (pid_t)pid);
-		rc = rc == -ENOENT ? -ESRCH : rc;
-	}
-	if (rc == 0)
-		rc = uft_ctl_connect_path(r->sock, &r->shared);
-	if (rc < 0) {
-		fprintf(
-		    stderr, "uft: %s: %s\n", what,
-		    strerror(!r->sock[0] || rc == -ENOENT || rc == -ECONNREFUSED ? ESRCH : -rc));
-		return 1;
-	}
-	return 0;
-}
-
 /* Serves the tree at dir until the end; returns the exit status. */
 static int serve(struct remote *r, const char *dir)
 {
@@ -218,19 +97,7 @@ static int serve(struct remote *r, const char *dir)
 	sigaddset(&sigs, SIGHUP);
 	sigprocmask(SIG_BLOCK, &sigs, NULL);
 
-	const struct uft_door_backend be = {
-	    .ctx = r,
-	    .stat = r_stat,
-	    .readdir = r_readdir,
-	    .open = r_open,
-	    .read = r_read,
-	    .write = r_write,
-	    .poll = r_poll,
-	    .interrupt = r_interrupt,
-	    .release = r_release,
-	    .mkdir = r_mkdir,
-	    .rmdir = r_rmdir,
-	};
+	const struct uft_door_backend be = remote_tree_backend(r);
 	char err[300];
 	struct uft_fuse_door *d = uft_fuse_door_open(&be, dir, err, sizeof(err));
 	if (!d) {
@@ -250,7 +117,7 @@ int cmd_mount(int argc, char **argv)
 	int rc = parse(&o, argc, argv);
 	if (rc != CLI_OK)
 		return rc;
-	if (connect_shared(&r, o.pid))
+	if (remote_tree_connect(&r, o.pid))
 		return 1;
 	struct stat st;
 	if (stat(o.dir, &st) != 0 || !S_ISDIR(st.st_mode)) {

@@ -9,6 +9,8 @@ int cmd_report(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_ctl(int argc, char **argv);
 int cmd_mount(int argc, char **argv);
+/* A command in a mount namespace where the tree is at /sys/kernel/tracing. */
+int cmd_ns(int argc, char **argv);
 /* SQL to hist triggers and synthetic events. */
 int cmd_sqlhist(int argc, char **argv);
 /* The live commands, on a running process's tree. */

@@ -16,6 +16,7 @@ static void usage(FILE *f)
 		   "  list     list events and their formats (of a file or a program)\n"
 		   "  ctl      read and write a running process's tracefs files\n"
 		   "  mount    mount a running process's tracefs tree with FUSE\n"
+		   "  ns       run a command with a process's tree at /sys/kernel/tracing\n"
 		   "  sqlhist  translate SQL into hist triggers and synthetic events\n"
 		   "  start    enable events and start tracing in a running process\n"
 		   "  stop     stop tracing in a running process (tracing_on 0)\n"
@@ -37,11 +38,11 @@ int main(int argc, char **argv)
 	static const struct {
 		const char *name;
 		int (*fn)(int, char **);
-	} cmds[] = {{"record", cmd_record}, {"report", cmd_report}, {"list", cmd_list},
-		    {"ctl", cmd_ctl},	    {"mount", cmd_mount},   {"sqlhist", cmd_sqlhist},
-		    {"start", cmd_start},   {"stop", cmd_stop},	    {"restart", cmd_restart},
-		    {"show", cmd_show},	    {"reset", cmd_reset},   {"extract", cmd_extract},
-		    {"stat", cmd_stat}};
+	} cmds[] = {{"record", cmd_record},   {"report", cmd_report}, {"list", cmd_list},
+		    {"ctl", cmd_ctl},	      {"mount", cmd_mount},   {"ns", cmd_ns},
+		    {"sqlhist", cmd_sqlhist}, {"start", cmd_start},   {"stop", cmd_stop},
+		    {"restart", cmd_restart}, {"show", cmd_show},     {"reset", cmd_reset},
+		    {"extract", cmd_extract}, {"stat", cmd_stat}};
 	const char *cmd = argv[1];
 	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
 		if (strcmp(cmd, cmds[i].name) == 0)

@@ -32,8 +32,18 @@ struct node {
 
 struct file {
 	void *h;
+	/* O_NONBLOCK set with fcntl after open reaches us only in the flags of
+	 * each read (the kernel sends the file's f_flags of the moment), while
+	 * the tree's handle keeps the flags of its open. Such reads go to a
+	 * second handle of the same file opened non-blocking, made at the first
+	 * of them: readers of one pipe share its queue, so an empty pipe
+	 * answers EAGAIN as on tracefs (trace-cmd extract reads until then). */
+	void *nb_h;
+	bool nonblock;	/* opened with O_NONBLOCK: h never blocks */
+	unsigned flags; /* the tree's open flags */
 	struct file *prev, *next;
 	struct fuse_pollhandle *ph; /* a poll waiting for the file to be readable */
+	char path[];
 };
 
 struct dir_list {
@@ -358,6 +368,30 @@ static unsigned tfs_flags(int flags)
 	return f;
 }
 
+static int nonblocking_twin(struct uft_fuse_fs *fs, struct file *f, void **h)
+{
+	pthread_mutex_lock(&fs->lock);
+	void *twin = f->nb_h;
+	pthread_mutex_unlock(&fs->lock);
+	if (!twin) {
+		/* Without the write flags: a second open for writing could clear. */
+		unsigned flags = (f->flags & UFT_TFS_READ) | UFT_TFS_NONBLOCK;
+		int rc = fs->be->open(fs->be->ctx, f->path, flags, &twin);
+		if (rc < 0)
+			return rc;
+		pthread_mutex_lock(&fs->lock);
+		if (f->nb_h) { /* another read made one first */
+			fs->be->release(twin);
+			twin = f->nb_h;
+		} else {
+			f->nb_h = twin;
+		}
+		pthread_mutex_unlock(&fs->lock);
+	}
+	*h = twin;
+	return 0;
+}
+
 static void close_file(struct uft_fuse_fs *fs, struct file *f)
 {
 	pthread_mutex_lock(&fs->lock);
@@ -372,6 +406,8 @@ static void close_file(struct uft_fuse_fs *fs, struct file *f)
 		f->next->prev = f->prev;
 	pthread_mutex_unlock(&fs->lock);
 	fs->be->release(f->h);
+	if (f->nb_h)
+		fs->be->release(f->nb_h);
 	free(f);
 }
 
@@ -379,15 +415,21 @@ static void op_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 {
 	struct uft_fuse_fs *fs = fs_of(req);
 	char path[UFT_CTL_MAX_PATH + 1];
-	struct file *f = calloc(1, sizeof(*f));
-	int rc = f ? path_of(fs, ino, path) : -ENOMEM;
-	if (rc == 0)
-		rc = fs->be->open(fs->be->ctx, path, tfs_flags(fi->flags), &f->h);
+	int rc = path_of(fs, ino, path);
+	struct file *f = rc == 0 ? calloc(1, sizeof(*f) + strlen(path) + 1) : NULL;
+	if (rc == 0 && !f)
+		rc = -ENOMEM;
+	if (rc == 0) {
+		strcpy(f->path, path);
+		f->flags = tfs_flags(fi->flags);
+		rc = fs->be->open(fs->be->ctx, path, f->flags, &f->h);
+	}
 	if (rc < 0) {
 		free(f);
 		fuse_reply_err(req, -rc);
 		return;
 	}
+	f->nonblock = fi->flags & O_NONBLOCK;
 	fi->fh = (uintptr_t)f;
 	fi->direct_io = 1; /* every read and write goes to the tree, each write(2) as one */
 	fi->keep_cache = 0;
@@ -417,8 +459,21 @@ static void op_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 		fuse_reply_err(req, ENOMEM);
 		return;
 	}
+	/* O_NONBLOCK set by fcntl after open reaches us only here, in the
+	 * flags of each read (the kernel sends the file's current f_flags).
+	 * The tree's file was opened blocking, so an empty one answers EAGAIN
+	 * from its poll, as tracefs would (trace-cmd extract relies on it). */
+	void *h = f->h;
+	if ((fi->flags & O_NONBLOCK) && !f->nonblock) {
+		int rc = nonblocking_twin(fs, f, &h);
+		if (rc < 0) {
+			free(buf);
+			fuse_reply_err(req, -rc);
+			return;
+		}
+	}
 	fuse_req_interrupt_func(req, on_interrupt, f);
-	ssize_t n = fs->be->read(f->h, buf, size, (uint64_t)off);
+	ssize_t n = fs->be->read(h, buf, size, (uint64_t)off);
 	fuse_req_interrupt_func(req, NULL, NULL);
 	if (n < 0)
 		fuse_reply_err(req, (int)-n);
@@ -597,6 +652,8 @@ void uft_fuse_fs_free(struct uft_fuse_fs *fs)
 		if (f->ph)
 			fuse_pollhandle_destroy(f->ph);
 		fs->be->release(f->h);
+		if (f->nb_h)
+			fs->be->release(f->nb_h);
 		free(f);
 	}
 	pthread_mutex_destroy(&fs->lock);

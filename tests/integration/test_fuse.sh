@@ -91,6 +91,21 @@ check_tree() {
 		grep -q ' reply: n=[0-9]* path=' "$tmp/pipe" || fail "trace_pipe: $(head -3 "$tmp/pipe")"
 		echo 0 >"$m/events/server/enable"
 		echo "$m/trace_pipe: $(wc -l <"$tmp/pipe") events in $ms ms"
+		# O_NONBLOCK set by fcntl after open (as trace-cmd extract does):
+		# the per-CPU pages are read out, then EAGAIN, never a block.
+		if command -v python3 >/dev/null; then
+			timeout 20 python3 -c '
+import fcntl, os, sys
+for cpu in sorted(os.listdir(sys.argv[1] + "/per_cpu")):
+    fd = os.open(sys.argv[1] + "/per_cpu/" + cpu + "/trace_pipe_raw", os.O_RDONLY)
+    fcntl.fcntl(fd, fcntl.F_SETFL, fcntl.fcntl(fd, fcntl.F_GETFL) | os.O_NONBLOCK)
+    try:
+        while os.read(fd, 4096):
+            pass
+    except BlockingIOError:
+        pass
+    os.close(fd)' "$m" || fail "trace_pipe_raw made non-blocking with fcntl did not end in EAGAIN"
+		fi
 	else
 		echo "no events/server/enable in the tree yet: trace_pipe not tested"
 	fi

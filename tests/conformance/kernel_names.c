@@ -1,0 +1,142 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The traced program of `make conformance`: events and functions with the
+ * names the kernel's ftrace selftests look for (sched:sched_switch,
+ * sched:sched_process_fork, kmem:kmalloc, schedule, kernel_clone ...), all
+ * happening every millisecond, so tests written for the kernel find their
+ * events whenever they look. Runs until SIGINT or SIGTERM.
+ *
+ *   kernel_names [INTERVAL_US]   (default 1000) */
+#define _GNU_SOURCE
+#include <signal.h>
+#include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
+
+#define UFT_CREATE_EVENTS
+#include "sched_events.h"
+#define UFT_CREATE_EVENTS
+#include "kmem_events.h"
+#define UFT_CREATE_EVENTS
+#include "syscalls_events.h"
+#define UFT_CREATE_EVENTS
+#include "signal_events.h"
+
+static volatile sig_atomic_t stop;
+static volatile unsigned long sink;
+
+static void on_signal(int sig)
+{
+	stop = 1;
+}
+
+/* Functions for the function tracers, as the kernel names them. */
+__attribute__((noinline)) void schedule(void)
+{
+	sink++;
+}
+
+__attribute__((noinline)) long kernel_clone(void)
+{
+	static pid_t next = 100000;
+	trace_sched_process_fork("kernel_names", getpid(), "kernel_names", next);
+	trace_sched_wakeup_new("kernel_names", next, 0);
+	return next++;
+}
+
+__attribute__((noinline)) void do_exit(long pid)
+{
+	trace_sched_process_exit("kernel_names", (pid_t)pid);
+}
+
+__attribute__((noinline)) void *kmalloc(size_t size)
+{
+	void *p = malloc(size);
+	trace_kmalloc((unsigned long)(uintptr_t)__builtin_return_address(0), p, size,
+		      (size + 7) & ~(size_t)7);
+	return p;
+}
+
+__attribute__((noinline)) void kfree(void *p)
+{
+	free(p);
+}
+
+__attribute__((noinline)) long do_sys_openat2(int dfd, const char *name)
+{
+	trace_sys_enter_openat(dfd, name, 0, 0);
+	return -1;
+}
+
+/* Names the function filter tests write as globs ('*pin*lock', 'mutex*unl*',
+ * '[Ss]y[Ss]_*', '*lock*', 'do_execve*', scheduler_tick ...). */
+static volatile int lock_word;
+#define CONF_FUNC(name)                                                                            \
+	__attribute__((noinline)) void name(void)                                                  \
+	{                                                                                          \
+		lock_word++;                                                                       \
+	}
+CONF_FUNC(_raw_spin_lock)
+CONF_FUNC(_raw_spin_unlock)
+CONF_FUNC(_raw_spin_trylock)
+CONF_FUNC(mutex_lock)
+CONF_FUNC(mutex_unlock)
+CONF_FUNC(mutex_trylock)
+CONF_FUNC(console_unlock)
+CONF_FUNC(sys_getpid)
+CONF_FUNC(SyS_read)
+CONF_FUNC(do_execveat_common)
+CONF_FUNC(scheduler_tick)
+CONF_FUNC(preempt_schedule)
+CONF_FUNC(schedule_timeout)
+
+/* One round of what a busy kernel does. */
+__attribute__((noinline)) void try_to_wake_up(pid_t self)
+{
+	trace_sched_waking("kernel_names", self, 0);
+	trace_sched_wakeup("kernel_names", self, 0);
+}
+
+int main(int argc, char **argv)
+{
+	long us = argc > 1 ? strtol(argv[1], NULL, 10) : 1000;
+	if (us < 1 || us > 1000000)
+		us = 1000;
+	struct sigaction sa = {.sa_handler = on_signal};
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	struct timespec pause = {us / 1000000, (us % 1000000) * 1000};
+	pid_t self = getpid();
+	while (!stop) {
+		try_to_wake_up(self);
+		trace_sched_switch("kernel_names", self, 1, "swapper/0", 0);
+		schedule();
+		scheduler_tick();
+		_raw_spin_lock();
+		_raw_spin_unlock();
+		_raw_spin_trylock();
+		mutex_lock();
+		mutex_unlock();
+		mutex_trylock();
+		console_unlock();
+		sys_getpid();
+		SyS_read();
+		do_execveat_common();
+		preempt_schedule();
+		schedule_timeout();
+		trace_sched_switch("swapper/0", 0, 0, "kernel_names", self);
+		/* A task named ping waking up and running: the inter-event
+		 * tests run ping and look for its wakeups. */
+		trace_sched_waking("ping", self + 1, 0);
+		trace_sched_wakeup("ping", self + 1, 0);
+		trace_sched_switch("kernel_names", self, 1, "ping", self + 1);
+		trace_sched_switch("ping", self + 1, 1, "kernel_names", self);
+		long child = kernel_clone();
+		trace_sched_process_exec("/bin/sh", (pid_t)child);
+		do_exit(child);
+		kfree(kmalloc(64));
+		do_sys_openat2(-100, "/etc/ld.so.cache");
+		trace_signal_generate(17, "kernel_names", self);
+		nanosleep(&pause, NULL);
+	}
+	return 0;
+}
