@@ -124,12 +124,6 @@ int main(int argc, char **argv)
 		preempt_schedule();
 		schedule_timeout();
 		trace_sched_switch("swapper/0", 0, 0, "kernel_names", self);
-		/* A task named ping waking up and running: the inter-event
-		 * tests run ping and look for its wakeups. */
-		trace_sched_waking("ping", self + 1, 0);
-		trace_sched_wakeup("ping", self + 1, 0);
-		trace_sched_switch("kernel_names", self, 1, "ping", self + 1);
-		trace_sched_switch("ping", self + 1, 1, "kernel_names", self);
 		long child = kernel_clone();
 		trace_sched_process_exec("/bin/sh", (pid_t)child);
 		do_exit(child);
