@@ -90,10 +90,15 @@ static int accept_proc(struct collect *c, int lsock)
 	char comm[17];
 	memcpy(comm, hello.comm, 16);
 	comm[16] = 0;
+	uint64_t unsealed = c->refused[SHM_DROP_UNSEALED];
 	int rc = collect_add_proc(c, hello.pid, memfd, s, comm);
 	close(memfd);
 	if (rc != 0) {
-		fprintf(stderr, "uft record: process %d: cannot map its buffers: %s\n", hello.pid,
+		/* Not recorded; the others go on. */
+		fprintf(stderr, "uft record: process %d: %s: %s\n", hello.pid,
+			c->refused[SHM_DROP_UNSEALED] != unsealed
+			    ? "refused, its memfd is not sealed"
+			    : "cannot map its buffers",
 			strerror(-rc));
 		close(s);
 		return -1;
@@ -102,6 +107,16 @@ static int accept_proc(struct collect *c, int lsock)
 	if (send(s, "k", 1, MSG_NOSIGNAL) != 1)
 		return -1;
 	return 0;
+}
+
+/* What the traced processes' memory held that failed a check (stderr: it
+ * is worth a look even with -q). */
+static void print_refused(const struct collect *c)
+{
+	for (int i = 0; i < SHM_DROP_NR; i++)
+		if (c->refused[i])
+			fprintf(stderr, "uft record: dropped from traced memory: %llu %s\n",
+				(unsigned long long)c->refused[i], shm_drop_name((enum shm_drop)i));
 }
 
 static void print_summary(struct collect *c, const char *path, uint64_t size)
@@ -489,6 +504,7 @@ static int finish(struct collect *c, const struct record_opts *o, int status)
 	}
 	if (!o->quiet)
 		print_summary(c, o->out, size);
+	print_refused(c);
 	if (WIFSIGNALED(status)) {
 		if (!o->quiet)
 			printf("%s: killed by signal %d\n", o->cmd[0], WTERMSIG(status));
