@@ -216,6 +216,12 @@ $(BUILD)/tests/%: tests/helpers/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -o $@ $< $(LDFLAGS_ALL)
 
+# Traced programs the integration tests run, linked with libuft as the examples.
+TRACED_HELPERS := $(patsubst tests/traced/%.c,$(BUILD)/tests/%,$(wildcard tests/traced/*.c))
+$(BUILD)/tests/%: tests/traced/%.c $(LIBUFT_SO) $(BUILD)/lib/$(LIBUFT_SONAME)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) $(TRACED_CFLAGS) -o $@ $< -L$(BUILD)/lib -luft $(RPATH) $(LIB_LDLIBS)
+
 # Programs that write test inputs with the tools' code (tests/gen/NAME.c).
 TEST_GEN := $(patsubst tests/gen/%.c,$(BUILD)/tests/%,$(wildcard tests/gen/*.c))
 $(BUILD)/tests/%: tests/gen/%.c $(LIBTOOLS_A)
@@ -223,7 +229,7 @@ $(BUILD)/tests/%: tests/gen/%.c $(LIBTOOLS_A)
 	$(CC) $(CFLAGS_ALL) $(PKG_CFLAGS) -Itests/unit -o $@ $< $(LIBTOOLS_A) \
 		$(LDFLAGS_ALL) $(PKG_LIBS) -lpthread -lm
 
-tests-bin: $(TESTS) $(FUZZ_RUNNERS) $(FIXTURES) $(TEST_HELPERS) $(TEST_GEN) $(CXX_TEST) $(NOPIE_TEST)
+tests-bin: $(TESTS) $(FUZZ_RUNNERS) $(FIXTURES) $(TEST_HELPERS) $(TRACED_HELPERS) $(TEST_GEN) $(CXX_TEST) $(NOPIE_TEST)
 
 deps:
 	@scripts/deps.sh

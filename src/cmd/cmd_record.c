@@ -31,12 +31,14 @@
 
 #define DRAIN_INTERVAL_MS 100
 
-static volatile sig_atomic_t got_sigint;
+static volatile sig_atomic_t got_sigint, got_sigterm, nr_signals;
 
 static void on_sigint(int sig)
 {
-	(void)sig;
 	got_sigint = 1;
+	if (sig == SIGTERM)
+		got_sigterm = 1;
+	nr_signals++;
 }
 
 static const char usage[] =
@@ -463,6 +465,15 @@ static int collect_until_done(struct collect *c, int lsock, pid_t child)
 		if (!child_done && waitpid(child, &status, WNOHANG) == child)
 			child_done = true;
 		if (child_done && (open_conns == 0 || got_sigint))
+			break;
+		/* SIGTERM meant for the recorder ends the program too (a terminal's
+		 * SIGINT reached it already), and its last events are collected;
+		 * a second signal stops waiting for anyone. */
+		if (got_sigterm == 1 && !child_done) {
+			kill(child, SIGTERM);
+			got_sigterm = 2;
+		}
+		if (nr_signals > 1)
 			break;
 		int rc = poll(pfd, nfds, child_done ? 20 : DRAIN_INTERVAL_MS);
 		if (rc < 0 && errno != EINTR)
