@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* A traced program that turns on its own shared region: it records events,
  * then rewrites header fields a consumer relies on, as a hostile program
  * could, while `uft record` reads it. The recorder must survive, count what it
@@ -30,9 +30,9 @@
 #define HUGE64 (1ull << 62)
 
 static const char *const modes[] = {
-    "nr_pages",	   "hdr_size", "total_size", "ring_magic", "ring_off", "nr_rings",
-    "region_size", "formats_off", "formats_len", "format_rec", "produced", "consumed",
-    "commit",	   "cpu",	  "magic",
+    "nr_pages", "hdr_size",    "total_size",  "ring_magic",  "ring_off",
+    "nr_rings", "region_size", "formats_off", "formats_len", "format_rec",
+    "produced", "consumed",    "commit",      "cpu",	     "magic",
 };
 
 /* This process's own region and its connection to the recorder, found by
