@@ -756,6 +756,76 @@ static int setup(void **state)
 	return 0;
 }
 
+/* A ring rewritten by whoever else maps it: the checks refuse bad geometry, a
+ * cursor keeps the geometry it was given, and a bad page or an impossible
+ * produced/consumed pair is counted, not followed. */
+static void test_hostile_fields(void **state)
+{
+	(void)state;
+	new_rings(7, UFT_MODE_OVERWRITE);
+	struct wargs a = {.n = 2000, .min_len = 0, .max_len = 64, .sleep_before = UINT64_MAX};
+	run_writer(&a);
+	struct uft_ring *r = a.rings[0];
+	struct uft_ring_geom g, bad;
+	uint64_t room = r->total_size;
+	assert_true(uft_ring_geom_read(r, room, &g));
+	assert_int_equal(g.nr_pages, 7);
+	assert_false(uft_ring_geom_read(r, room - 1, &bad));
+	struct uft_ring saved = *r;
+	r->nr_pages = 0;
+	assert_false(uft_ring_geom_read(r, UINT64_MAX, &bad));
+	r->nr_pages = saved.nr_pages;
+	r->hdr_size = 0xfffffff0u;
+	assert_false(uft_ring_geom_read(r, UINT64_MAX, &bad));
+	r->hdr_size = 16; /* smaller than the header */
+	r->total_size = 16 + 7ull * UFT_SUBBUF_SIZE;
+	assert_false(uft_ring_geom_read(r, UINT64_MAX, &bad));
+	r->hdr_size = saved.hdr_size;
+	r->total_size = 1ull << 62;
+	assert_false(uft_ring_geom_read(r, UINT64_MAX, &bad));
+
+	/* The cursor's geometry is used, not the rewritten one. */
+	r->nr_pages = 0;
+	r->hdr_size = 0xfffffff0u;
+	struct uft_ring_cursor cur;
+	struct coll c = {0};
+	uft_ring_cursor_init(&cur, r);
+	cur.geom = g;
+	drain_all(r, &cur, &c);
+	assert_int_equal(cur.delivered + cur.missed, 2000);
+	assert_int_equal(cur.bad_pages + cur.bad_state, 0);
+	coll_free(&c);
+	r->nr_pages = saved.nr_pages;
+	r->hdr_size = saved.hdr_size;
+	r->total_size = saved.total_size;
+
+	/* A commit length past the page: the page is dropped and counted. */
+	uint64_t p = uft_load_seq_cst(&r->produced);
+	char *page = ring_page(r, p);
+	uint64_t commit;
+	memcpy(&commit, page + 8, 8);
+	uint64_t huge = UFT_RB_COMMIT_MASK;
+	memcpy(page + 8, &huge, 8);
+	uft_ring_cursor_init(&cur, r);
+	cur.geom = g;
+	cur.page = p;
+	drain_all(r, &cur, &c);
+	assert_true(cur.bad_pages >= 1);
+	assert_int_equal(c.n, 0);
+	coll_free(&c);
+	memcpy(page + 8, &commit, 8);
+
+	/* produced far past consumed: refused at once, nothing walked. */
+	r->produced = p + (1ull << 40);
+	uft_ring_cursor_init(&cur, r);
+	cur.geom = g;
+	assert_int_equal(uft_ring_drain(r, &cur, true, NULL, NULL), 0);
+	assert_int_equal(cur.bad_state, 1);
+	r->produced = p;
+	uint32_t st = UFT_RING_EXITED;
+	uft_try_cmpxchg(&r->state, &st, UFT_RING_FREE);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -763,7 +833,7 @@ int main(void)
 	    cmocka_unit_test(test_time_extend),	      cmocka_unit_test(test_cpu_marks),
 	    cmocka_unit_test(test_overwrite),	      cmocka_unit_test(test_discard),
 	    cmocka_unit_test(test_concurrent_reader), cmocka_unit_test(test_exit_and_reuse),
-	    cmocka_unit_test(test_nesting),
+	    cmocka_unit_test(test_nesting),	      cmocka_unit_test(test_hostile_fields),
 	};
 	const char *only = getenv("UFT_TEST_FILTER"); /* e.g. "test_discard" */
 	if (only && *only)
