@@ -93,11 +93,12 @@ static int accept_proc(struct collect *c, int lsock)
 	memcpy(comm, hello.comm, 16);
 	comm[16] = 0;
 	uint64_t unsealed = c->refused[SHM_DROP_UNSEALED];
-	int rc = collect_add_proc(c, hello.pid, memfd, s, comm);
+	/* The kernel's word for the pid, not the message's: its /proc is read. */
+	int rc = collect_add_proc(c, cred.pid, memfd, s, comm);
 	close(memfd);
 	if (rc != 0) {
 		/* Not recorded; the others go on. */
-		fprintf(stderr, "uft record: process %d: %s: %s\n", hello.pid,
+		fprintf(stderr, "uft record: process %d: %s: %s\n", (int)cred.pid,
 			c->refused[SHM_DROP_UNSEALED] != unsealed
 			    ? "refused, its memfd is not sealed"
 			    : "cannot map its buffers",
