@@ -226,6 +226,12 @@ $(BUILD)/tests/%: tests/helpers/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -o $@ $< $(LDFLAGS_ALL)
 
+# Traced programs the integration tests run, linked with libuft as the examples.
+TRACED_HELPERS := $(patsubst tests/traced/%.c,$(BUILD)/tests/%,$(wildcard tests/traced/*.c))
+$(BUILD)/tests/%: tests/traced/%.c $(LIBUFT_SO) $(BUILD)/lib/$(LIBUFT_SONAME)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) $(TRACED_CFLAGS) -o $@ $< -L$(BUILD)/lib -luft $(RPATH) $(LIB_LDLIBS)
+
 # Programs that write test inputs with the tools' code (tests/gen/NAME.c).
 TEST_GEN := $(patsubst tests/gen/%.c,$(BUILD)/tests/%,$(wildcard tests/gen/*.c))
 $(BUILD)/tests/%: tests/gen/%.c $(LIBTOOLS_A)
@@ -250,7 +256,7 @@ $(CONFORMANCE_PROG): tests/conformance/kernel_names.c $(wildcard tests/conforman
 	$(CC) $(CFLAGS_ALL) $(TRACED_CFLAGS) -Itests/conformance -o $@ $< $(LDFLAGS_ALL) \
 		-L$(BUILD)/lib -luft $(RPATH) $(LIB_LDLIBS)
 
-tests-bin: $(CONFORMANCE_PROG) $(TESTS) $(FUZZ_RUNNERS) $(FIXTURES) $(TEST_HELPERS) $(TEST_GEN) $(CXX_TEST) $(NOPIE_TEST) \
+tests-bin: $(CONFORMANCE_PROG) $(TESTS) $(FUZZ_RUNNERS) $(FIXTURES) $(TEST_HELPERS) $(TRACED_HELPERS) $(TEST_GEN) $(CXX_TEST) $(NOPIE_TEST) \
 	$(TRACEFS_TEST)
 
 deps:

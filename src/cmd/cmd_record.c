@@ -31,12 +31,14 @@
 
 #define DRAIN_INTERVAL_MS 100
 
-static volatile sig_atomic_t got_sigint;
+static volatile sig_atomic_t got_sigint, got_sigterm, nr_signals;
 
 static void on_sigint(int sig)
 {
-	(void)sig;
 	got_sigint = 1;
+	if (sig == SIGTERM)
+		got_sigterm = 1;
+	nr_signals++;
 }
 
 static const char usage[] =
@@ -90,10 +92,16 @@ static int accept_proc(struct collect *c, int lsock)
 	char comm[17];
 	memcpy(comm, hello.comm, 16);
 	comm[16] = 0;
-	int rc = collect_add_proc(c, hello.pid, memfd, s, comm);
+	uint64_t unsealed = c->refused[SHM_DROP_UNSEALED];
+	/* The kernel's word for the pid, not the message's: its /proc is read. */
+	int rc = collect_add_proc(c, cred.pid, memfd, s, comm);
 	close(memfd);
 	if (rc != 0) {
-		fprintf(stderr, "uft record: process %d: cannot map its buffers: %s\n", hello.pid,
+		/* Not recorded; the others go on. */
+		fprintf(stderr, "uft record: process %d: %s: %s\n", (int)cred.pid,
+			c->refused[SHM_DROP_UNSEALED] != unsealed
+			    ? "refused, its memfd is not sealed"
+			    : "cannot map its buffers",
 			strerror(-rc));
 		close(s);
 		return -1;
@@ -102,6 +110,16 @@ static int accept_proc(struct collect *c, int lsock)
 	if (send(s, "k", 1, MSG_NOSIGNAL) != 1)
 		return -1;
 	return 0;
+}
+
+/* What the traced processes' memory held that failed a check (stderr: it
+ * is worth a look even with -q). */
+static void print_refused(const struct collect *c)
+{
+	for (int i = 0; i < SHM_DROP_NR; i++)
+		if (c->refused[i])
+			fprintf(stderr, "uft record: dropped from traced memory: %llu %s\n",
+				(unsigned long long)c->refused[i], shm_drop_name((enum shm_drop)i));
 }
 
 static void print_summary(struct collect *c, const char *path, uint64_t size)
@@ -449,6 +467,15 @@ static int collect_until_done(struct collect *c, int lsock, pid_t child)
 			child_done = true;
 		if (child_done && (open_conns == 0 || got_sigint))
 			break;
+		/* SIGTERM meant for the recorder ends the program too (a terminal's
+		 * SIGINT reached it already), and its last events are collected;
+		 * a second signal stops waiting for anyone. */
+		if (got_sigterm == 1 && !child_done) {
+			kill(child, SIGTERM);
+			got_sigterm = 2;
+		}
+		if (nr_signals > 1)
+			break;
 		int rc = poll(pfd, nfds, child_done ? 20 : DRAIN_INTERVAL_MS);
 		if (rc < 0 && errno != EINTR)
 			break;
@@ -489,6 +516,7 @@ static int finish(struct collect *c, const struct record_opts *o, int status)
 	}
 	if (!o->quiet)
 		print_summary(c, o->out, size);
+	print_refused(c);
 	if (WIFSIGNALED(status)) {
 		if (!o->quiet)
 			printf("%s: killed by signal %d\n", o->cmd[0], WTERMSIG(status));

@@ -22,6 +22,8 @@
 void collect_init(struct collect *c)
 {
 	memset(c, 0, sizeof(*c));
+	long cpus = sysconf(_SC_NPROCESSORS_CONF);
+	c->max_cpus = cpus > 0 && cpus < 4096 ? (uint32_t)cpus : 4096;
 	c->spill_limit = 256u << 20;
 	const char *v = getenv(UFT_ENV_RECORD_SPILL_MB);
 	if (v && *v && strtoul(v, NULL, 0) > 0)
@@ -59,43 +61,36 @@ void collect_free(struct collect *c)
 
 int collect_add_proc(struct collect *c, pid_t pid, int memfd, int conn, const char *comm)
 {
-	struct stat st;
-	if (fstat(memfd, &st) != 0)
-		return -errno;
-	if ((size_t)st.st_size < UFT_SHM_HDR_SIZE)
-		return -EINVAL;
-	void *m = mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_NORESERVE,
-		       memfd, 0);
-	if (m == MAP_FAILED)
-		return -errno;
-	struct uft_shm_header *h = m;
-	if (h->magic != UFT_SHM_MAGIC || h->version != UFT_SHM_VERSION ||
-	    h->size != (uint64_t)st.st_size) {
-		munmap(m, (size_t)st.st_size);
-		return -EPROTO;
+	struct shm_region reg;
+	enum shm_drop why;
+	int rc = shm_check_region(memfd, &reg, &why);
+	if (rc != 0) {
+		c->refused[why]++;
+		return rc;
 	}
 	struct collect_proc *p = calloc(1, sizeof(*p));
 	void *procs = realloc(c->procs, (c->nr_procs + 1) * sizeof(*c->procs));
 	if (!p || !procs) {
 		free(p);
-		munmap(m, (size_t)st.st_size);
+		munmap(reg.hdr, reg.map_len);
 		return -ENOMEM;
 	}
 	c->procs = procs;
 	p->id_map = calloc(65536, sizeof(*p->id_map));
 	if (!p->id_map) {
 		free(p);
-		munmap(m, (size_t)st.st_size);
+		munmap(reg.hdr, reg.map_len);
 		return -ENOMEM;
 	}
 	p->pid = pid;
 	p->conn = conn;
-	p->hdr = h;
-	p->map_len = (size_t)st.st_size;
+	p->hdr = reg.hdr;
+	p->map_len = reg.map_len;
+	p->reg = reg;
 	snprintf(p->comm, sizeof(p->comm), "%s", comm);
 	c->procs[c->nr_procs++] = p;
 	if (c->clock_id < 0 || c->nr_procs == 1)
-		c->clock_id = (int)h->clock_id;
+		c->clock_id = reg.clock_id;
 	if (c->syms)
 		proc_syms_scan(c->syms, pid);
 	return 0;
@@ -183,23 +178,39 @@ static uint16_t global_id(struct collect *c, const char *system, const char *tex
 	return id;
 }
 
+/* A record that does not fit the area the process said it published is
+ * refused, and the rest of the area with it. */
 static void import_formats(struct collect *c, struct collect_proc *p)
 {
-	struct uft_shm_header *h = p->hdr;
-	uint64_t len = smp_load_acquire(&h->formats_len);
-	if (len > h->formats_cap)
-		len = h->formats_cap;
-	while (p->formats_seen + sizeof(struct uft_format_rec) <= len) {
-		const struct uft_format_rec *r =
-		    (const void *)((char *)h + h->formats_off + p->formats_seen);
-		uint64_t need = (sizeof(*r) + r->len + 7) & ~7ull;
-		if (p->formats_seen + need > len)
+	if (p->formats_bad)
+		return;
+	const char *area = (const char *)p->hdr + p->reg.formats_off;
+	uint64_t len = smp_load_acquire(&p->hdr->formats_len);
+	bool bad = len > p->reg.formats_cap || len < p->formats_seen;
+	while (!bad && p->formats_seen + sizeof(struct uft_format_rec) <= len) {
+		struct uft_format_rec r;
+		memcpy(&r, area + p->formats_seen, sizeof(r));
+		uint64_t need = (sizeof(r) + (uint64_t)r.len + 7) & ~7ull;
+		if (need > len - p->formats_seen) {
+			bad = true;
 			break;
-		char system[sizeof(r->system) + 1];
-		memcpy(system, r->system, sizeof(r->system));
-		system[sizeof(r->system)] = 0;
-		p->id_map[r->id] = global_id(c, system, r->text, r->len, r->id);
+		}
+		/* A private copy: the text is parsed after the checks. */
+		char *text = malloc((size_t)r.len + 1);
+		if (!text)
+			return;
+		memcpy(text, area + p->formats_seen + sizeof(r), r.len);
+		text[r.len] = 0;
+		char system[sizeof(r.system) + 1];
+		memcpy(system, r.system, sizeof(r.system));
+		system[sizeof(r.system)] = 0;
+		p->id_map[r.id] = global_id(c, system, text, r.len, r.id);
+		free(text);
 		p->formats_seen += need;
+	}
+	if (bad) {
+		p->formats_bad = true;
+		c->refused[SHM_DROP_FORMAT]++;
 	}
 }
 
@@ -233,6 +244,10 @@ static int on_record(void *arg, uint64_t ts, uint32_t cpu, const void *data, uin
 	struct collect *c = d->c;
 	const struct uft_common_entry *e = data;
 	uint16_t id = d->p->id_map[e->type];
+	if (cpu >= c->max_cpus) {
+		c->refused[SHM_DROP_CPU]++;
+		return 0;
+	}
 	struct collect_cpu *s = cpu_stream(c, cpu);
 	if (!s)
 		return 1;
@@ -281,14 +296,15 @@ static int on_record(void *arg, uint64_t ts, uint32_t cpu, const void *data, uin
 
 static void account_ring(struct collect *c, struct uft_ring *r, struct collect_ring *cr)
 {
-	uint64_t written = uft_ring_written(r);
+	uint64_t written = uft_ring_written(r, &cr->cur.geom);
 	uint64_t got = cr->cur.delivered;
 	c->totals.written += written;
 	c->totals.overrun += written > got ? written - got : 0;
 	uint64_t dropped = uft_load_seq_cst(&r->dropped), lost = uft_load_seq_cst(&r->lost);
 	c->totals.dropped += dropped;
 	c->totals.lost += lost;
-	struct collect_cpu *s = cpu_stream(c, cr->cur.cpu);
+	/* A CPU that cannot exist (rewritten page metadata) gets nothing. */
+	struct collect_cpu *s = cr->cur.cpu < c->max_cpus ? cpu_stream(c, cr->cur.cpu) : NULL;
 	if (s) {
 		s->dropped += dropped;
 		s->lost += lost;
@@ -296,6 +312,14 @@ static void account_ring(struct collect *c, struct uft_ring *r, struct collect_r
 		if (written > got + cr->cur.missed)
 			s->overrun += written - got - cr->cur.missed;
 	}
+}
+
+/* A reused ring is read from its start, with the geometry checked first. */
+static void reset_cursor(struct collect_ring *cr, const struct uft_ring *r)
+{
+	struct uft_ring_geom g = cr->cur.geom;
+	uft_ring_cursor_init(&cr->cur, r);
+	cr->cur.geom = g;
 }
 
 void collect_drain(struct collect *c, struct collect_proc *p, bool final)
@@ -319,21 +343,28 @@ void collect_drain(struct collect *c, struct collect_proc *p, bool final)
 	struct drain_ctx d = {c, p};
 	for (uint32_t i = 0; i < p->nr_rings; i++) {
 		struct collect_ring *cr = &p->rings[i];
+		if (cr->bad)
+			continue;
 		if (!cr->off) {
-			cr->off = smp_load_acquire(&h->ring_off[i]);
-			if (!cr->off || cr->off + sizeof(struct uft_ring) > h->size)
+			uint64_t off = smp_load_acquire(&h->ring_off[i]);
+			if (!off)
 				continue;
+			/* Geometry is taken once, here, and kept. */
+			if (!shm_check_ring(&p->reg, off, &cr->cur.geom)) {
+				cr->bad = true;
+				c->refused[SHM_DROP_RING]++;
+				continue;
+			}
+			cr->off = off;
 		}
 		struct uft_ring *r = (struct uft_ring *)((char *)h + cr->off);
-		if (r->magic != UFT_RING_MAGIC || cr->off + r->total_size > h->size)
-			continue;
 		uint32_t state = smp_load_acquire(&r->state);
 		if (state == UFT_RING_FREE || state == UFT_RING_INIT)
 			continue;
 		if (r->buffer != 0) /* an instance's: not recorded */
 			continue;
-		if (cr->cur.generation != r->generation) {
-			uft_ring_cursor_init(&cr->cur, r);
+		if (cr->cur.generation != READ_ONCE(r->generation)) {
+			reset_cursor(cr, r);
 			cr->retired = false;
 		}
 		char comm[17];
@@ -341,7 +372,20 @@ void collect_drain(struct collect *c, struct collect_proc *p, bool final)
 		comm[16] = 0;
 		set_comm(c, r->tid, comm);
 		bool exited = state == UFT_RING_EXITED;
+		uint64_t bad_pages = cr->cur.bad_pages;
 		uft_ring_drain(r, &cr->cur, true, on_record, &d);
+		c->refused[SHM_DROP_PAGE] += cr->cur.bad_pages - bad_pages;
+		if (cr->cur.bad_state) {
+			/* A reused ring starts over; otherwise it is abandoned, with
+			 * what it delivered so far kept. */
+			if (READ_ONCE(r->generation) != cr->cur.generation) {
+				reset_cursor(cr, r);
+				continue;
+			}
+			cr->bad = true;
+			c->refused[SHM_DROP_RING_STATE]++;
+			continue;
+		}
 		if (exited && !final) {
 			/* Its thread is gone and it is empty: hand it back for reuse. */
 			account_ring(c, r, cr);

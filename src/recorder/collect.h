@@ -9,13 +9,15 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "recorder/shm_check.h"
 #include "wire/ring_reader.h"
 #include "wire/shm_layout.h"
 
 struct collect_ring {
-	uint64_t off; /* ring offset in the region */
-	struct uft_ring_cursor cur;
-	bool retired; /* drained after its thread exited and handed back */
+	uint64_t off;		    /* ring offset in the region */
+	struct uft_ring_cursor cur; /* its geometry: checked when first seen */
+	bool retired;		    /* drained after its thread exited and handed back */
+	bool bad;		    /* failed a check: never read again */
 };
 
 struct collect_proc {
@@ -23,6 +25,8 @@ struct collect_proc {
 	int conn; /* record socket connection, -1 once closed */
 	struct uft_shm_header *hdr;
 	size_t map_len;
+	struct shm_region reg; /* the header as checked (shm_check.h) */
+	bool formats_bad;      /* the formats area failed a check: read no more */
 	uint64_t formats_seen; /* bytes of the formats area already imported */
 	uint16_t *id_map;      /* local id -> global id (0 = unknown) */
 	struct collect_ring *rings;
@@ -91,6 +95,9 @@ struct collect {
 	} * comms;
 	size_t nr_comms;
 	struct collect_totals totals;
+	/* What a traced process's memory held that failed a check, by reason. */
+	uint64_t refused[SHM_DROP_NR];
+	uint32_t max_cpus; /* CPUs that can exist: an event on another is refused */
 	int clock_id;
 	/* Function symbols of the traced processes, for kallsyms (NULL: only
 	 * the marker's symbol is written). */
@@ -102,7 +109,8 @@ struct collect {
 
 void collect_init(struct collect *c);
 void collect_free(struct collect *c);
-/* Maps a region received from a process; 0 or -errno. */
+/* Maps a region received from a process after checking it (a refusal is
+ * counted in c->refused); 0 or -errno. */
 int collect_add_proc(struct collect *c, pid_t pid, int memfd, int conn, const char *comm);
 /* Imports new formats and events of one process (`final`: the process is
  * gone, read the last partial pages and account its rings). */

@@ -24,10 +24,48 @@
 #include "util/atomics.h"
 #include <uft/event.h>
 
+bool uft_ring_geom_read(const struct uft_ring *r, uint64_t room, struct uft_ring_geom *g)
+{
+	g->nr_pages = READ_ONCE(r->nr_pages);
+	g->hdr_size = READ_ONCE(r->hdr_size);
+	uint64_t total = READ_ONCE(r->total_size);
+	uint64_t need =
+	    sizeof(struct uft_ring) + (uint64_t)g->nr_pages * sizeof(struct uft_slot_meta);
+	uint64_t span = g->hdr_size + (uint64_t)g->nr_pages * UFT_SUBBUF_SIZE;
+	return g->nr_pages && g->hdr_size >= need && g->hdr_size % 8 == 0 && total == span &&
+	       span <= room;
+}
+
+/* The cursor's geometry, or the ring's read once now (in-process readers,
+ * whose ring the runtime bounded already). */
+static bool geom_of(const struct uft_ring *r, const struct uft_ring_cursor *c,
+		    struct uft_ring_geom *g)
+{
+	if (c && c->geom.nr_pages) {
+		*g = c->geom;
+		return true;
+	}
+	return uft_ring_geom_read(r, UINT64_MAX, g);
+}
+
 void uft_ring_cursor_init(struct uft_ring_cursor *c, const struct uft_ring *r)
 {
 	memset(c, 0, sizeof(*c));
 	c->generation = r->generation;
+}
+
+/* A reused ring starts over; its geometry stays what it was. */
+static void cursor_reset(struct uft_ring_cursor *c, const struct uft_ring *r)
+{
+	struct uft_ring_geom g = c->geom;
+	uft_ring_cursor_init(c, r);
+	c->geom = g;
+}
+
+static inline const char *page_at(const struct uft_ring *r, const struct uft_ring_geom *g,
+				  uint64_t idx)
+{
+	return (const char *)r + g->hdr_size + (idx % g->nr_pages) * (uint64_t)UFT_SUBBUF_SIZE;
 }
 
 struct page_copy {
@@ -54,21 +92,24 @@ void AnnotateIgnoreReadsEnd(const char *file, int line);
 #define racy_reads_end() ((void)0)
 #endif
 
-/* Copies slot `idx` and its meta; false if the slot does not hold page `idx`
- * yet (the writer is switching to it) or was reused before the copy was
- * complete. */
-static bool copy_page(struct uft_ring *r, uint64_t idx, struct page_copy *out, bool partial)
+enum copy_result { COPY_OK, COPY_RACE, COPY_BAD };
+
+/* Copies slot `idx` and its meta; COPY_RACE if the slot does not hold page
+ * `idx` yet (the writer is switching to it) or was reused before the copy was
+ * complete, COPY_BAD if its commit length does not fit a page. */
+static enum copy_result copy_page(struct uft_ring *r, const struct uft_ring_geom *g, uint64_t idx,
+				  struct page_copy *out, bool partial)
 {
-	const char *src = uft_ring_page(r, idx);
-	struct uft_slot_meta *m = &r->meta[idx % r->nr_pages];
+	const char *src = page_at(r, g, idx);
+	struct uft_slot_meta *m = &r->meta[idx % g->nr_pages];
 	/* The writer names the page in its slot after the page header, so a
 	 * commit word read after this is the page's own, not its predecessor's. */
 	if (idx && smp_load_acquire(&m->seq_lo) != (uint32_t)idx)
-		return false;
-	uint64_t commit = smp_load_acquire((uint64_t *)(src + 8));
+		return COPY_RACE;
+	uint64_t commit = smp_load_acquire((const uint64_t *)(src + 8));
 	uint32_t len = (uint32_t)(commit & UFT_RB_COMMIT_MASK);
 	if (len > UFT_PAGE_DATA_SIZE)
-		len = UFT_PAGE_DATA_SIZE;
+		return COPY_BAD;
 	racy_reads_begin();
 	out->meta.first_entry = m->first_entry;
 	out->meta.cpu = m->cpu;
@@ -84,7 +125,8 @@ static bool copy_page(struct uft_ring *r, uint64_t idx, struct page_copy *out, b
 	racy_reads_end();
 	uft_fence_acquire();
 	uint64_t p = smp_load_acquire(&r->produced);
-	return p < idx + r->nr_pages;
+	/* The copy's own commit word is checked again by the page iterator. */
+	return p < idx + g->nr_pages ? COPY_OK : COPY_RACE;
 }
 
 /* Ring units to the clock's units: raw TSC cycles become nanoseconds. */
@@ -180,11 +222,25 @@ long uft_ring_drain(struct uft_ring *r, struct uft_ring_cursor *c, bool partial,
 	static __thread struct page_copy pc;
 	long total = 0;
 	bool stop = false;
+	struct uft_ring_geom g;
+	if (!geom_of(r, c, &g))
+		return 0;
 	if (c->generation != r->generation)
-		uft_ring_cursor_init(c, r);
+		cursor_reset(c, r);
+	int retries = 0;
 	while (!stop) {
 		uint64_t p = smp_load_acquire(&r->produced);
 		uint64_t cons = smp_load_acquire(&r->consumed);
+		/* `produced` read first never passes `consumed` by a ring's worth:
+		 * the writer waits for (or retires) the oldest page. `consumed`
+		 * past it means the writer moved on meanwhile: read again, a few
+		 * times (a rewritten pair must not keep a reader here). */
+		if (p - cons >= g.nr_pages && (cons <= p || ++retries > 8)) {
+			c->bad_state++;
+			break;
+		}
+		if (cons > p)
+			continue;
 		if (c->page < cons) {
 			/* The writer retired pages we had not read (overwrite mode). */
 			c->page = cons;
@@ -195,8 +251,10 @@ long uft_ring_drain(struct uft_ring *r, struct uft_ring_cursor *c, bool partial,
 			/* A copy is good if the writer had not moved on to reuse its slot
 			 * when the copy was done (copy_page checks `produced` after it). */
 			bool ended = true;
-			if (copy_page(r, c->page, &pc, false))
+			enum copy_result cr = copy_page(r, &g, c->page, &pc, false);
+			if (cr == COPY_OK)
 				total += deliver(r, c, &pc, fn, ctx, &stop, &ended);
+			c->bad_pages += cr == COPY_BAD;
 			if (!ended)
 				break; /* the rest of the page is for the next call */
 			/* Release the slot; failing means the writer retired it first. */
@@ -208,8 +266,10 @@ long uft_ring_drain(struct uft_ring *r, struct uft_ring_cursor *c, bool partial,
 		}
 		if (partial && c->page == p) {
 			bool ended;
-			if (copy_page(r, c->page, &pc, true))
+			enum copy_result cr = copy_page(r, &g, c->page, &pc, true);
+			if (cr == COPY_OK)
 				total += deliver(r, c, &pc, fn, ctx, &stop, &ended);
+			c->bad_pages += cr == COPY_BAD;
 		}
 		break;
 	}
@@ -218,20 +278,34 @@ long uft_ring_drain(struct uft_ring *r, struct uft_ring_cursor *c, bool partial,
 	return total;
 }
 
-long uft_ring_peek(struct uft_ring *r, uft_ring_record_fn fn, void *ctx)
+/* The oldest page a non-consuming reader shows: after `consumed` and the
+ * clear point, and never more than a ring's worth before `produced` (a
+ * rewritten field must not send a reader through billions of pages). */
+static uint64_t first_page(struct uft_ring *r, const struct uft_ring_geom *g, uint64_t p)
 {
-	static __thread struct page_copy pc;
-	struct uft_ring_cursor c;
-	long total = 0;
-	bool stop = false;
-	uft_ring_cursor_init(&c, r);
-	uint64_t p = smp_load_acquire(&r->produced);
 	uint64_t start = smp_load_acquire(&r->consumed);
 	uint64_t cp = smp_load_acquire(&r->clear_page);
 	if (cp > start)
 		start = cp;
+	if (start > p || p - start >= g->nr_pages)
+		start = p >= g->nr_pages - 1 ? p - (g->nr_pages - 1) : 0;
+	return start;
+}
+
+long uft_ring_peek(struct uft_ring *r, uft_ring_record_fn fn, void *ctx)
+{
+	static __thread struct page_copy pc;
+	struct uft_ring_cursor c = {0};
+	long total = 0;
+	bool stop = false;
+	struct uft_ring_geom g;
+	if (!geom_of(r, NULL, &g))
+		return 0;
+	uft_ring_cursor_init(&c, r);
+	uint64_t p = smp_load_acquire(&r->produced);
+	uint64_t start = first_page(r, &g, p);
 	for (uint64_t idx = start; idx <= p && !stop; idx++) {
-		if (!copy_page(r, idx, &pc, idx == p))
+		if (copy_page(r, &g, idx, &pc, idx == p) != COPY_OK)
 			continue; /* overwritten while we looked */
 		c.page = idx;
 		c.off = 0;
@@ -254,14 +328,17 @@ void uft_ring_consumed_to(struct uft_ring *r, const struct uft_ring_cursor *c)
 
 void uft_ring_clear(struct uft_ring *r)
 {
+	struct uft_ring_geom g;
+	if (!geom_of(r, NULL, &g))
+		return;
 	uint64_t p = smp_load_acquire(&r->produced);
-	const char *page = uft_ring_page(r, p);
+	const char *page = page_at(r, &g, p);
 	/* A page whose slot does not name it yet is being set up by the writer:
 	 * its header's commit word is still its predecessor's, and nothing of
 	 * it is committed. */
 	uint64_t commit = 0;
-	if (!p || smp_load_acquire(&r->meta[p % r->nr_pages].seq_lo) == (uint32_t)p)
-		commit = smp_load_acquire((uint64_t *)(page + 8));
+	if (!p || smp_load_acquire(&r->meta[p % g.nr_pages].seq_lo) == (uint32_t)p)
+		commit = smp_load_acquire((const uint64_t *)(page + 8));
 	WRITE_ONCE(r->clear_off, (uint32_t)(commit & UFT_RB_COMMIT_MASK));
 	smp_store_release(&r->clear_page, p);
 	r->overrun_base = READ_ONCE(r->overrun);
@@ -278,13 +355,13 @@ long uft_ring_take_until(struct uft_ring *r, uint64_t limit, uft_ring_record_fn 
 	bool past = false, any = false;
 	uint64_t end_page = 0;
 	uint32_t end_off = 0;
+	struct uft_ring_geom g;
+	if (!geom_of(r, NULL, &g))
+		return 0;
 	uint64_t p = smp_load_acquire(&r->produced);
-	uint64_t start = smp_load_acquire(&r->consumed);
-	uint64_t cp = smp_load_acquire(&r->clear_page);
-	if (cp > start)
-		start = cp;
+	uint64_t start = first_page(r, &g, p);
 	for (uint64_t idx = start; idx <= p && !past; idx++) {
-		if (!copy_page(r, idx, &pc, idx == p))
+		if (copy_page(r, &g, idx, &pc, idx == p) != COPY_OK)
 			continue; /* overwritten while we looked */
 		struct uft_page_iter it;
 		struct uft_page_rec rec;
@@ -330,11 +407,16 @@ long uft_ring_take_until(struct uft_ring *r, uint64_t limit, uft_ring_record_fn 
 	return total;
 }
 
-uint64_t uft_ring_written(struct uft_ring *r)
+uint64_t uft_ring_written(struct uft_ring *r, const struct uft_ring_geom *geom)
 {
+	struct uft_ring_geom g;
+	if (geom)
+		g = *geom;
+	else if (!geom_of(r, NULL, &g))
+		return 0;
 	uint64_t p = smp_load_acquire(&r->produced);
 	struct page_copy *pc = &(struct page_copy){0};
-	if (!copy_page(r, p, pc, true))
+	if (copy_page(r, &g, p, pc, true) != COPY_OK)
 		return uft_load_seq_cst(&r->entries);
 	struct uft_page_iter it;
 	struct uft_page_rec rec;

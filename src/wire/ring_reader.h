@@ -3,7 +3,11 @@
  * produced/consumed protocol. A complete page is copied and then released by
  * advancing `consumed` with compare-and-swap; the copy counts only if the
  * release succeeds (the writer did not retire the page meanwhile). The page
- * being written is read up to its commit word without releasing it. */
+ * being written is read up to its commit word without releasing it.
+ *
+ * The ring lives in memory another process can rewrite: its geometry is read
+ * once (a cursor's, or once per call), checked, and every index, offset and
+ * length derived from shared fields is checked before it is followed. */
 #ifndef UFT_RING_READER_H
 #define UFT_RING_READER_H
 
@@ -12,17 +16,27 @@
 
 #include "wire/shm_layout.h"
 
+/* A ring's geometry as a reader uses it: read once, checked, and never taken
+ * from shared memory again (whoever else maps the region may rewrite it). */
+struct uft_ring_geom {
+	uint32_t nr_pages;
+	uint32_t hdr_size;
+};
+
 struct uft_ring_cursor {
-	uint32_t generation;	 /* ring generation the cursor belongs to */
-	uint64_t page;		 /* page index to read next */
-	uint32_t off;		 /* data bytes of `page` already delivered */
-	uint64_t ts;		 /* timestamp at `off` */
-	uint32_t cpu;		 /* CPU in effect at `off` */
-	uint64_t next_entry;	 /* writer sequence number expected next */
-	uint64_t delivered;	 /* events handed to the callback */
-	uint64_t missed;	 /* events lost to overwrite before they were read */
-	uint64_t missed_pending; /* lost right before the next delivered event */
-	uint64_t corrupt;	 /* pages that failed to decode */
+	struct uft_ring_geom geom; /* set by the owner; zero: read from the ring */
+	uint32_t generation;	   /* ring generation the cursor belongs to */
+	uint64_t page;		   /* page index to read next */
+	uint32_t off;		   /* data bytes of `page` already delivered */
+	uint64_t ts;		   /* timestamp at `off` */
+	uint32_t cpu;		   /* CPU in effect at `off` */
+	uint64_t next_entry;	   /* writer sequence number expected next */
+	uint64_t delivered;	   /* events handed to the callback */
+	uint64_t missed;	   /* events lost to overwrite before they were read */
+	uint64_t missed_pending;   /* lost right before the next delivered event */
+	uint64_t corrupt;	   /* pages that failed to decode */
+	uint64_t bad_pages;	   /* pages dropped: commit length past the page */
+	uint64_t bad_state;	   /* reads refused: produced/consumed out of range */
 };
 
 /* One event: its timestamp, CPU, payload (common header first) and the number
@@ -30,6 +44,12 @@ struct uft_ring_cursor {
 typedef int (*uft_ring_record_fn)(void *ctx, uint64_t ts, uint32_t cpu, const void *data,
 				  uint32_t len, uint64_t missed_before);
 
+/* Reads the geometry of `r` once and checks it: at least one page, a header
+ * that holds the slot metadata, total_size agreeing, and all of it inside
+ * `room` bytes from the ring's start. False if anything does not fit. */
+bool uft_ring_geom_read(const struct uft_ring *r, uint64_t room, struct uft_ring_geom *g);
+/* Starts a cursor at the ring's current generation, geometry unset (a drain
+ * that finds the generation changed keeps the geometry). */
 void uft_ring_cursor_init(struct uft_ring_cursor *c, const struct uft_ring *r);
 /* Delivers what is readable now and consumes it; with `partial` also the
  * committed part of the page being written. When the callback stops in the
@@ -56,6 +76,6 @@ long uft_ring_take_until(struct uft_ring *r, uint64_t limit, uft_ring_record_fn 
 uint64_t uft_ring_time(const struct uft_ring *r, uint64_t ts);
 /* Events the writer committed, counted from its page metadata and the page it
  * is on (exact once the writer is gone). */
-uint64_t uft_ring_written(struct uft_ring *r);
+uint64_t uft_ring_written(struct uft_ring *r, const struct uft_ring_geom *g);
 
 #endif

@@ -188,9 +188,12 @@ _Static_assert(offsetof(struct uft_shm_header, ring_off) == 4096, "shm header la
 
 _Static_assert(sizeof(struct uft_shm_header) <= UFT_SHM_HDR_SIZE, "shm header too big");
 
-static inline char *uft_ring_page(struct uft_ring *r, uint64_t page_index)
+/* Bytes from a ring's start to its page slot 0 for `nr_pages` slots (the
+ * header and slot metadata, page aligned). */
+static inline uint64_t uft_ring_hdr_bytes(uint32_t nr_pages)
 {
-	return (char *)r + r->hdr_size + (page_index % r->nr_pages) * (uint64_t)UFT_SUBBUF_SIZE;
+	uint64_t h = sizeof(struct uft_ring) + (uint64_t)nr_pages * sizeof(struct uft_slot_meta);
+	return (h + UFT_SUBBUF_SIZE - 1) & ~(uint64_t)(UFT_SUBBUF_SIZE - 1);
 }
 
 #endif

@@ -59,6 +59,11 @@ struct wargs {
 
 static long nr_cpus;
 
+static char *ring_page(struct uft_ring *r, uint64_t idx)
+{
+	return (char *)r + r->hdr_size + (idx % r->nr_pages) * (uint64_t)UFT_SUBBUF_SIZE;
+}
+
 static uint32_t blob_len(const struct wargs *a, uint64_t i)
 {
 	uint32_t span = a->max_len - a->min_len + 1;
@@ -234,7 +239,7 @@ static size_t kbuffer_compare(struct uft_ring *r)
 	uint64_t last = uft_load_seq_cst(&r->produced);
 	size_t total = 0;
 	for (uint64_t p = 0; p <= last; p++) {
-		uint8_t *page = (uint8_t *)uft_ring_page(r, p);
+		uint8_t *page = (uint8_t *)ring_page(r, p);
 		struct uft_page_iter it;
 		struct uft_page_rec rec;
 		uft_page_iter_init(&it, page, UFT_SUBBUF_SIZE);
@@ -262,7 +267,7 @@ static unsigned count_marks(struct uft_ring *r)
 {
 	unsigned extends = 0, marks = 0;
 	for (uint64_t p = 0; p <= uft_load_seq_cst(&r->produced); p++)
-		raw_scan((uint8_t *)uft_ring_page(r, p), &extends, &marks);
+		raw_scan((uint8_t *)ring_page(r, p), &extends, &marks);
 	return marks;
 }
 
@@ -286,7 +291,7 @@ static void test_single_thread(void **state)
 	assert_int_equal(r->level, 0);
 	assert_int_equal(uft_load_seq_cst(&r->state), UFT_RING_EXITED);
 	assert_int_equal(uft_load_seq_cst(&r->entries), N);
-	assert_int_equal(uft_ring_written(r), N);
+	assert_int_equal(uft_ring_written(r, NULL), N);
 
 	struct uft_ring_cursor cur;
 	struct coll c = {0};
@@ -353,7 +358,7 @@ static void test_many_pages(void **state)
 	run_writer(&over);
 	assert_int_equal(over.nr_lost, 1);
 	assert_int_equal(uft_load_seq_cst(&over.rings[0]->lost), 1);
-	assert_int_equal(uft_ring_written(over.rings[0]), 0);
+	assert_int_equal(uft_ring_written(over.rings[0], NULL), 0);
 	uft_ring_cursor_init(&cur, big.rings[0]);
 	drain_all(big.rings[0], &cur, &c);
 	assert_int_equal(c.n, 1);
@@ -376,7 +381,7 @@ static void test_time_extend(void **state)
 	struct uft_ring *r = a.rings[0];
 	assert_int_equal(uft_load_seq_cst(&r->produced), 0); /* all on one page */
 	unsigned extends = 0, marks = 0;
-	raw_scan((uint8_t *)uft_ring_page(r, 0), &extends, &marks);
+	raw_scan((uint8_t *)ring_page(r, 0), &extends, &marks);
 	/* The sleep's; a loaded machine may stall the writer as long elsewhere. */
 	assert_true(extends >= 1);
 
@@ -418,7 +423,7 @@ static void test_cpu_marks(void **state)
 	struct uft_ring *r = a.rings[0];
 	unsigned extends = 0, marks = 0, changes = 0;
 	for (uint64_t p = 0; p <= uft_load_seq_cst(&r->produced); p++)
-		raw_scan((uint8_t *)uft_ring_page(r, p), &extends, &marks);
+		raw_scan((uint8_t *)ring_page(r, p), &extends, &marks);
 	for (size_t i = 1; i < N; i++)
 		changes += a.cpu[i] != a.cpu[i - 1];
 	assert_true(changes >= N / EVERY - 1);
@@ -452,7 +457,7 @@ static void test_overwrite(void **state)
 	assert_int_equal(r->nr_pages, 4);
 	assert_int_equal(a.nr_dropped + a.nr_lost, 0);
 	assert_int_equal(uft_load_seq_cst(&r->dropped), 0);
-	assert_int_equal(uft_ring_written(r), N);
+	assert_int_equal(uft_ring_written(r, NULL), N);
 	/* Three full pages and the one being written are what a 4-page ring holds. */
 	assert_int_equal(uft_load_seq_cst(&r->consumed) + 3, uft_load_seq_cst(&r->produced));
 
@@ -493,7 +498,7 @@ static void test_discard(void **state)
 		assert_int_equal(a.nr_lost, 0);
 		assert_true(a.nr_dropped > 0);
 		assert_int_equal(uft_load_seq_cst(&r->dropped), a.nr_dropped);
-		uint64_t written = uft_ring_written(r);
+		uint64_t written = uft_ring_written(r, NULL);
 		assert_int_equal(written + a.nr_dropped, N);
 
 		struct uft_ring_cursor cur;
@@ -576,7 +581,7 @@ static void test_concurrent_reader(void **state)
 		assert_int_equal(pthread_join(th, NULL), 0);
 		while (uft_ring_drain(r, &cur, true, live_cb, &l) > 0)
 			;
-		uint64_t written = uft_ring_written(r);
+		uint64_t written = uft_ring_written(r, NULL);
 		assert_int_equal(l.bad, 0);
 		assert_int_equal(cur.corrupt, 0);
 		assert_int_equal(a.nr_lost, 0);
@@ -751,6 +756,76 @@ static int setup(void **state)
 	return 0;
 }
 
+/* A ring rewritten by whoever else maps it: the checks refuse bad geometry, a
+ * cursor keeps the geometry it was given, and a bad page or an impossible
+ * produced/consumed pair is counted, not followed. */
+static void test_hostile_fields(void **state)
+{
+	(void)state;
+	new_rings(7, UFT_MODE_OVERWRITE);
+	struct wargs a = {.n = 2000, .min_len = 0, .max_len = 64, .sleep_before = UINT64_MAX};
+	run_writer(&a);
+	struct uft_ring *r = a.rings[0];
+	struct uft_ring_geom g, bad;
+	uint64_t room = r->total_size;
+	assert_true(uft_ring_geom_read(r, room, &g));
+	assert_int_equal(g.nr_pages, 7);
+	assert_false(uft_ring_geom_read(r, room - 1, &bad));
+	struct uft_ring saved = *r;
+	r->nr_pages = 0;
+	assert_false(uft_ring_geom_read(r, UINT64_MAX, &bad));
+	r->nr_pages = saved.nr_pages;
+	r->hdr_size = 0xfffffff0u;
+	assert_false(uft_ring_geom_read(r, UINT64_MAX, &bad));
+	r->hdr_size = 16; /* smaller than the header */
+	r->total_size = 16 + 7ull * UFT_SUBBUF_SIZE;
+	assert_false(uft_ring_geom_read(r, UINT64_MAX, &bad));
+	r->hdr_size = saved.hdr_size;
+	r->total_size = 1ull << 62;
+	assert_false(uft_ring_geom_read(r, UINT64_MAX, &bad));
+
+	/* The cursor's geometry is used, not the rewritten one. */
+	r->nr_pages = 0;
+	r->hdr_size = 0xfffffff0u;
+	struct uft_ring_cursor cur;
+	struct coll c = {0};
+	uft_ring_cursor_init(&cur, r);
+	cur.geom = g;
+	drain_all(r, &cur, &c);
+	assert_int_equal(cur.delivered + cur.missed, 2000);
+	assert_int_equal(cur.bad_pages + cur.bad_state, 0);
+	coll_free(&c);
+	r->nr_pages = saved.nr_pages;
+	r->hdr_size = saved.hdr_size;
+	r->total_size = saved.total_size;
+
+	/* A commit length past the page: the page is dropped and counted. */
+	uint64_t p = uft_load_seq_cst(&r->produced);
+	char *page = ring_page(r, p);
+	uint64_t commit;
+	memcpy(&commit, page + 8, 8);
+	uint64_t huge = UFT_RB_COMMIT_MASK;
+	memcpy(page + 8, &huge, 8);
+	uft_ring_cursor_init(&cur, r);
+	cur.geom = g;
+	cur.page = p;
+	drain_all(r, &cur, &c);
+	assert_true(cur.bad_pages >= 1);
+	assert_int_equal(c.n, 0);
+	coll_free(&c);
+	memcpy(page + 8, &commit, 8);
+
+	/* produced far past consumed: refused at once, nothing walked. */
+	r->produced = p + (1ull << 40);
+	uft_ring_cursor_init(&cur, r);
+	cur.geom = g;
+	assert_int_equal(uft_ring_drain(r, &cur, true, NULL, NULL), 0);
+	assert_int_equal(cur.bad_state, 1);
+	r->produced = p;
+	uint32_t st = UFT_RING_EXITED;
+	uft_try_cmpxchg(&r->state, &st, UFT_RING_FREE);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -758,7 +833,7 @@ int main(void)
 	    cmocka_unit_test(test_time_extend),	      cmocka_unit_test(test_cpu_marks),
 	    cmocka_unit_test(test_overwrite),	      cmocka_unit_test(test_discard),
 	    cmocka_unit_test(test_concurrent_reader), cmocka_unit_test(test_exit_and_reuse),
-	    cmocka_unit_test(test_nesting),
+	    cmocka_unit_test(test_nesting),	      cmocka_unit_test(test_hostile_fields),
 	};
 	const char *only = getenv("UFT_TEST_FILTER"); /* e.g. "test_discard" */
 	if (only && *only)

@@ -331,7 +331,7 @@ static void run_round(int round, struct totals *t)
 		assert_int_equal(uft_load_seq_cst(&r->lost), 0);
 		assert_int_equal(v->cur.missed, 0);
 		assert_int_equal(v->cur.corrupt, 0);
-		assert_int_equal(uft_ring_written(r), v->cur.delivered);
+		assert_int_equal(uft_ring_written(r, NULL), v->cur.delivered);
 		total += v->cur.delivered;
 	}
 	assert_int_equal(c->bad_decode, 0);

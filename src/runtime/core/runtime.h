@@ -34,6 +34,9 @@ struct uft_wring {
 	uint64_t cons_seen;
 	uint32_t gen;	 /* buffer generation the ring was opened for */
 	uint32_t buffer; /* index in uft_buffers */
+	/* The ring's geometry as laid out, never read back from the region. */
+	uint32_t nr_pages;
+	char *pages; /* page slot 0 */
 };
 
 struct uft_tls {
@@ -141,8 +144,11 @@ void uft_session_wake(void);
 
 /* shm.c */
 struct uft_shm_header *uft_shm_create(uint64_t size, int *memfd_out);
+/* Whether ring offset `off` and the ring's geometry there lie inside the
+ * region as this process created it (consumers may rewrite both). */
+bool uft_shm_ring_ok(const struct uft_shm_header *h, uint64_t off);
 struct uft_ring *uft_shm_ring_alloc(struct uft_shm_header *hdr, const struct uft_buffer *b,
-				    uint32_t buffer, int tid, uint32_t level);
+				    uint32_t nr_pages, uint32_t buffer, int tid, uint32_t level);
 void uft_shm_add_format(struct uft_shm_header *hdr, uint16_t id, const char *system,
 			const char *text, uint32_t len);
 

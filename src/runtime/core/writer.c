@@ -131,11 +131,11 @@ static void count_lost(struct uft_wring *w)
 
 static void maybe_wake(struct uft_wring *w, struct uft_ring *r, uint64_t produced)
 {
-	if ((produced - w->cons_seen) * 2 < r->nr_pages)
+	if ((produced - w->cons_seen) * 2 < w->nr_pages)
 		return;
 	uint64_t c = READ_ONCE(r->consumed);
 	w->cons_seen = c;
-	if ((produced - c) * 2 < r->nr_pages)
+	if ((produced - c) * 2 < w->nr_pages)
 		return;
 	if (READ_ONCE(r->wake_pending))
 		return;
@@ -143,22 +143,29 @@ static void maybe_wake(struct uft_wring *w, struct uft_ring *r, uint64_t produce
 	uft_session_wake();
 }
 
+/* A page slot from the writer's private geometry: the ring header's copy may
+ * be rewritten by anyone holding the memfd. */
+static inline char *wring_page(const struct uft_wring *w, uint64_t idx)
+{
+	return w->pages + (idx % w->nr_pages) * (uint64_t)UFT_SUBBUF_SIZE;
+}
+
 /* Moves to the next page. Returns -1 when the ring is full in discard mode. */
 static int next_page(struct uft_wring *w, uint64_t ts)
 {
 	struct uft_ring *r = w->r;
 	uint64_t next = w->page_idx + 1;
-	while (next >= w->cons_seen + r->nr_pages) {
+	while (next >= w->cons_seen + w->nr_pages) {
 		uint64_t c = smp_load_acquire(&r->consumed);
 		w->cons_seen = c;
-		if (next < c + r->nr_pages)
+		if (next < c + w->nr_pages)
 			break;
 		if (r->mode == UFT_MODE_DISCARD)
 			return -1;
 		/* Overwrite: retire the oldest page unless a reader claimed it first. */
 		if (uft_try_cmpxchg(&r->consumed, &c, c + 1)) {
-			uint64_t lost = r->meta[(c + 1) % r->nr_pages].first_entry -
-					r->meta[c % r->nr_pages].first_entry;
+			uint64_t lost = r->meta[(c + 1) % w->nr_pages].first_entry -
+					r->meta[c % w->nr_pages].first_entry;
 			uft_fetch_add_relaxed(&r->overrun, lost);
 			w->cons_seen = c + 1;
 		}
@@ -172,10 +179,10 @@ static int next_page(struct uft_wring *w, uint64_t ts)
 	 * pairs with it), and costs nothing on x86, where a full fence would wait
 	 * for every store still in flight to the ring. */
 	uft_fence_release();
-	struct uft_slot_meta *m = &r->meta[next % r->nr_pages];
+	struct uft_slot_meta *m = &r->meta[next % w->nr_pages];
 	m->first_entry = w->entries;
 	m->cpu = w->cpu;
-	char *page = uft_ring_page(r, next);
+	char *page = wring_page(w, next);
 	*(uint64_t *)page = ts;
 	w->page = page;
 	w->page_idx = next;
@@ -227,17 +234,20 @@ static int wring_open(struct uft_tls *t, struct uft_wring *w, uint32_t buffer, u
 	}
 	const struct uft_buffer *b = &uft_buffers[buffer];
 	uint32_t gen = smp_load_acquire(&b->gen);
-	struct uft_ring *r = uft_shm_ring_alloc(uft_sess.hdr, b, buffer, t->tid, lvl);
+	uint32_t nr_pages = READ_ONCE(b->ring_pages);
+	struct uft_ring *r = uft_shm_ring_alloc(uft_sess.hdr, b, nr_pages, buffer, t->tid, lvl);
 	if (!r)
 		return -1;
 	wring_close(w); /* the ring of an older generation */
 	uint64_t ts = uft_ring_now(r);
 	memset(w, 0, sizeof(*w));
 	w->r = r;
+	w->nr_pages = nr_pages;
+	w->pages = (char *)r + uft_ring_hdr_bytes(nr_pages);
 	w->gen = gen;
 	w->buffer = buffer;
 	w->cpu = current_cpu_slow();
-	w->page = uft_ring_page(r, 0);
+	w->page = wring_page(w, 0);
 	*(uint64_t *)w->page = ts;
 	w->last_ts = ts;
 	r->meta[0].cpu = w->cpu;

@@ -81,7 +81,7 @@ void tfs_for_each_ring(uint32_t buffer, tfs_ring_fn fn, void *ctx)
 		nr = UFT_SHM_MAX_RINGS;
 	for (uint32_t i = 0; i < nr; i++) {
 		uint64_t off = smp_load_acquire(&h->ring_off[i]);
-		if (!off)
+		if (!off || !uft_shm_ring_ok(h, off))
 			continue;
 		struct uft_ring *r = (struct uft_ring *)((char *)h + off);
 		uint32_t st = smp_load_acquire(&r->state);
@@ -593,7 +593,8 @@ static void stats_ring(void *ctx, struct uft_ring *r, uint32_t slot)
 	struct stats_ctx *s = ctx;
 	/* A thread ring's counters go to the CPU its current page started on. */
 	uint64_t p = uft_load_seq_cst(&r->produced);
-	if (r->meta[p % r->nr_pages].cpu != (uint32_t)s->cpu)
+	uint32_t nr_pages = READ_ONCE(r->nr_pages);
+	if (!nr_pages || r->meta[p % nr_pages].cpu != (uint32_t)s->cpu)
 		return;
 	s->overrun += uft_load_seq_cst(&r->overrun) - r->overrun_base;
 	s->dropped += uft_load_seq_cst(&r->dropped);
