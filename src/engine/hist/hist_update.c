@@ -356,13 +356,16 @@ static inline bool build_key(const struct eval *c, struct who *who, uint8_t *key
 }
 
 /* The other histograms' variables for this key into rv, each read once
- * (and consumed); one unset: the event is not for this histogram. */
+ * (and consumed); one unset: the event is not for this histogram. As the
+ * kernel's tracing_map_lookup() with this histogram's key, a table with
+ * fewer keys is looked up by the leading ones (keys=pid,lat reads a
+ * keys=pid table). */
 static inline bool resolve_refs(const struct uft_hist *h, const uint8_t *key, uint64_t *rv)
 {
 	for (uint32_t i = 0; i < h->n_uses; i++) {
 		struct uft_hist *r = h->uses[i];
 		struct hist_table *rt = &r->t;
-		if (r->key_size != h->key_size || !rt->vars_set)
+		if (r->key_size > h->key_size || !rt->vars_set)
 			return false;
 		int64_t el = uft_hist_table_lookup(rt, key, r->key_size);
 		if (el < 0)
