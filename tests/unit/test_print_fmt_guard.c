@@ -101,8 +101,8 @@ static void test_file_prints_fields(void **state)
 	static uint8_t page[4096];
 	struct uft_page_builder b;
 	uft_page_builder_init(&b, page, 4096);
-	uint8_t r[24] = {100, 0, 0, 0, 7, 0, 0, 0, 5, 0, 0, 0, 'a', 'b', 'c', 0, 20, 0, 3, 0,
-			 'x', 'y', 0, 0};
+	uint8_t r[24] = {100, 0,   0,	0, 7,  0, 0, 0, 5,   0,	  0, 0,
+			 'a', 'b', 'c', 0, 20, 0, 3, 0, 'x', 'y', 0, 0};
 	assert_int_equal(uft_page_builder_add(&b, 1000, r, sizeof(r)), 0);
 	uft_page_builder_finish(&b, 0);
 	assert_int_equal(tracedat_writer_add_page(w, 0, page), 0);
