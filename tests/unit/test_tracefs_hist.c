@@ -1283,6 +1283,35 @@ static void test_onmatch_params(void **state)
 	assert_int_equal(tfs_echo("synthetic_events", "!om_sum", A), 0);
 }
 
+/* A trace() param naming no variable (an expression of variables
+ * included) is the kernel's "Couldn't find param", under the name. */
+static void test_param_not_found(void **state)
+{
+	(void)state;
+	mkinst("pn");
+	const char *tr = "instances/pn/events/tfsev/other/trigger";
+	assert_int_equal(tfs_echo("synthetic_events", "pns u64 a", A), 0);
+	assert_int_equal(echo(num("pn", "trigger"), A, "hist:keys=a:t=u"), 0);
+	assert_int_equal(echo(tr, A, "hist:keys=b:onmatch(tfsev.num).trace(pns,$nosuch)"), -EINVAL);
+	assert_int_equal(echo(tr, A, "hist:keys=b:onmatch(tfsev.num).trace(pns,$t+$t)"), -EINVAL);
+	assert_int_equal(echo(tr, A, "hist:keys=b:onmatch(tfsev.num).trace(pns,tfsev.num.$zz)"),
+			 -EINVAL);
+	char *log = error_log("pn");
+	assert_string_equal(log,
+			    "hist:tfsev:other: error: Couldn't find param\n"
+			    "  Command: hist:keys=b:onmatch(tfsev.num).trace(pns,$nosuch)\n"
+			    "                                                     ^\n"
+			    "hist:tfsev:other: error: Couldn't find param\n"
+			    "  Command: hist:keys=b:onmatch(tfsev.num).trace(pns,$t+$t)\n"
+			    "                                                     ^\n"
+			    "hist:tfsev:other: error: Couldn't find param\n"
+			    "  Command: hist:keys=b:onmatch(tfsev.num).trace(pns,tfsev.num.$zz)\n"
+			    "                                                               ^\n");
+	free(log);
+	rminst("pn");
+	assert_int_equal(tfs_echo("synthetic_events", "!pns", A), 0);
+}
+
 int main(void)
 {
 	prctl(PR_SET_NAME, "histtest");
@@ -1306,6 +1335,7 @@ int main(void)
 	    cmocka_unit_test(test_value_refs),
 	    cmocka_unit_test(test_concurrent_writers),
 	    cmocka_unit_test(test_onmax_concurrent),
+	    cmocka_unit_test(test_param_not_found),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

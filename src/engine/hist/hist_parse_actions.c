@@ -256,12 +256,17 @@ static int trace_param(struct hist_parse *p, const struct hist_action *a, uint32
 	if (!copy)
 		return fail(p, -ENOMEM, 0, NULL);
 	p->depth = 0;
-	if (strchr(copy, '$'))
+	if (strchr(copy, '$')) {
 		rc = uft_hparse_ref(p, copy, e);
-	else if (strpbrk(copy, "+-*/"))
+		/* The kernel's trace_action_find_var(): a variable it does not
+		 * find (an expression such as $a+$b included) is a param. */
+		if (rc == -EINVAL && p->err->code == UFT_HIST_ERR_VAR_NOT_FOUND)
+			p->err->code = UFT_HIST_ERR_PARAM_NOT_FOUND;
+	} else if (strpbrk(copy, "+-*/")) {
 		rc = fail(p, -EINVAL, UFT_HIST_ERR_INVALID_PARAM, param);
-	else
+	} else {
 		rc = field_param(p, a, param, copy, e);
+	}
 	free(copy);
 	return rc;
 }
