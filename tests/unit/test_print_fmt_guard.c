@@ -77,8 +77,8 @@ static void test_hazards(void **state)
 	    "\"%s\", __print_hex(__get_dynamic_array(s), __get_dynamic_array_len(s))",
 	    "\"%s\", __print_array(REC->b, 1, 4)",
 	    "\"%s\", __print_array(__get_dynamic_array(s), 2, 3)",
-	    "\"%s\", __print_array(__get_dynamic_array(s), __get_dynamic_array_len(s) / "
-	    "sizeof(u64), sizeof(u64))",
+	    ("\"%s\", __print_array(__get_dynamic_array(s), __get_dynamic_array_len(s) / "
+	     "sizeof(u64), sizeof(u64))"),
 	};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
 		if (check(bad[i]) != -1)
