@@ -389,6 +389,50 @@ static int env_find_var(void *ctx, const char *system, const char *event, const 
 	return n;
 }
 
+static int attach(struct replay *r, struct revent *e, const char *spec);
+
+/* SYS.EVENT.field as a trace() param: the kernel's field variable, a
+ * hidden histogram on that event with the keys (and filter) of one there
+ * compatible with the target's and `synthetic_FIELD=FIELD`, run before the
+ * target's (it is attached first); shared by later users of the field. */
+static struct uft_hist *env_field_var(void *ctx, const char *system, const char *event,
+				      const char *field, const struct uft_hist *target, int *code,
+				      char **created)
+{
+	struct replay *r = ctx;
+	struct revent *e;
+	struct uft_hist *compat = NULL;
+	char var[320], keys[512], *c = NULL;
+
+	*created = NULL;
+	if (find(r, system, event, &e)) {
+		*code = UFT_HIST_ERR_EVENT_FILE_NOT_FOUND;
+		return NULL;
+	}
+	for (size_t i = 0; i < e->nr_hists && !compat; i++)
+		if (uft_hist_keys_compatible(target, e->hists[i]))
+			compat = e->hists[i];
+	if (!compat) {
+		*code = UFT_HIST_ERR_HIST_NOT_FOUND;
+		return NULL;
+	}
+	snprintf(var, sizeof(var), "synthetic_%s", field);
+	for (size_t i = 0; i < e->nr_hists; i++)
+		if (uft_hist_var_index(e->hists[i], var) >= 0)
+			return e->hists[i];
+	uft_hist_key_names(compat, keys, sizeof(keys));
+	const char *f = uft_hist_filter_text(compat);
+	if (asprintf(&c, "keys=%s:%s=%s%s%s", keys, var, field, f ? " if " : "", f ? f : "") < 0)
+		c = NULL;
+	if (!c || attach(r, e, c) != 0) {
+		free(c);
+		*code = UFT_HIST_ERR_HIST_CREATE_FAIL;
+		return NULL;
+	}
+	*created = c;
+	return e->hists[e->nr_hists - 1];
+}
+
 static bool env_event_exists(void *ctx, const char *system, const char *event)
 {
 	struct revent *e;
@@ -439,6 +483,7 @@ static int attach(struct replay *r, struct revent *e, const char *spec)
 	    .synth_get = env_synth_get,
 	    .synth_put = env_synth_put,
 	    .synth_emit = env_synth_emit,
+	    .field_var = env_field_var,
 	    .ctx = r,
 	};
 	struct uft_hist_error he = {0};

@@ -2,6 +2,8 @@
 #define _GNU_SOURCE
 #include "tracedat/trace_file.h"
 
+#include "tracedat/print_fmt_guard.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,6 +63,26 @@ const char *trace_file_comm(void *arg, int pid)
 	return NULL;
 }
 
+/* Hands one event format to libtraceevent, its print fmt left out (with a
+ * note on stderr) when printing with it would fault. */
+static void parse_format(struct tep_handle *tep, const char *text, size_t len, const char *sys)
+{
+	char why[160];
+	if (print_fmt_check(text, len, why, sizeof(why)) == 0) {
+		tep_parse_event(tep, text, len, sys);
+		return;
+	}
+	const char *name = memmem(text, len, "name: ", 6);
+	int nlen = name ? (int)strcspn(name + 6, "\n") : 1;
+	fprintf(stderr, "uft: event %s:%.*s: print fmt not used (%s); its fields are shown\n", sys,
+		nlen, name ? name + 6 : "?", why);
+	size_t n;
+	char *safe = print_fmt_neutralise(text, len, &n);
+	if (safe)
+		tep_parse_event(tep, safe, n, sys);
+	free(safe);
+}
+
 int trace_file_open(struct trace_file *tf, const char *path, char *err, size_t errlen)
 {
 	memset(tf, 0, sizeof(*tf));
@@ -81,10 +103,10 @@ int trace_file_open(struct trace_file *tf, const char *path, char *err, size_t e
 				      (unsigned long)tf->td->header_page_len,
 				      tf->td->long_size ? tf->td->long_size : 8);
 	for (size_t i = 0; i < tf->td->nr_ftrace; i++)
-		tep_parse_event(tf->tep, tf->td->ftrace[i].text, tf->td->ftrace[i].len, "ftrace");
+		parse_format(tf->tep, tf->td->ftrace[i].text, tf->td->ftrace[i].len, "ftrace");
 	for (size_t i = 0; i < tf->td->nr_events; i++)
-		tep_parse_event(tf->tep, tf->td->events[i].text, tf->td->events[i].len,
-				tf->td->events[i].system);
+		parse_format(tf->tep, tf->td->events[i].text, tf->td->events[i].len,
+			     tf->td->events[i].system);
 	if (tf->td->kallsyms)
 		tep_parse_kallsyms(tf->tep, tf->td->kallsyms);
 	if (tf->td->printk)

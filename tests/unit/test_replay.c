@@ -212,6 +212,35 @@ static void test_record_layout(void **state)
 	close_run(&x);
 }
 
+/* onmatch().trace() with 4-byte fields: one of the matching event
+ * (SYS.EVENT.field, through a hidden histogram there) and one of this
+ * event, into int and pid_t fields. */
+static void test_field_of_matching_event(void **state)
+{
+	struct run x;
+	const struct replay_event *s4;
+	size_t n;
+
+	open_run(&x);
+	assert_int_equal(replay_synth(x.r, "s4 int prio; pid_t pid"), 0);
+	assert_int_equal(replay_event(x.r, NULL, "s4", &s4), 0);
+	assert_int_equal(replay_hist(x.r, "sched:sched_waking:keys=pid:ts0=common_timestamp"), 0);
+	if (replay_hist(x.r, "synthetic:wakeup_lat:keys=pid:"
+			     "onmatch(sched.sched_waking).trace(s4,sched.sched_waking.prio,pid)")) {
+		fflush(x.errf);
+		fail_msg("%s", x.err);
+	}
+	assert_int_equal(replay_run(x.r, true), 0);
+	const struct replay_rec *recs = replay_records(x.r, &n);
+	assert_int_equal(n, 1);
+	int32_t prio, pid;
+	memcpy(&prio, recs[0].data + field(s4, "prio")->offset, 4);
+	memcpy(&pid, recs[0].data + field(s4, "pid")->offset, 4);
+	assert_int_equal(prio, -3);
+	assert_int_equal(pid, 1301);
+	close_run(&x);
+}
+
 static void test_file_synthetic_event(void **state)
 {
 	struct run x;
@@ -274,6 +303,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_record_layout),
+	    cmocka_unit_test(test_field_of_matching_event),
 	    cmocka_unit_test(test_file_synthetic_event),
 	    cmocka_unit_test(test_names),
 	};

@@ -1214,6 +1214,104 @@ static void test_onmax_concurrent(void **state)
 	rminst("cm");
 }
 
+/* An expression of two variables of other events in a chain of
+ * onmatch() actions (the kernel's inter-event combined hist selftest): the
+ * synthetic event's histogram has more keys than those it reads, which
+ * it looks up by the leading ones. */
+static void test_onmatch_combined(void **state)
+{
+	(void)state;
+	mkinst("oc");
+	const char *w = num("oc", "trigger"), *s = "instances/oc/events/tfsev/other/trigger";
+	assert_int_equal(tfs_echo("synthetic_events", "oc_one int kk; u64 mm", A), 0);
+	assert_int_equal(tfs_echo("synthetic_events", "oc_two u64 total; int kk", A), 0);
+	assert_int_equal(echo(w, A, "hist:keys=a:t0=common_timestamp"), 0);
+	assert_int_equal(echo(w, A, "hist:keys=a:x=u"), 0);
+	assert_int_equal(echo(s, A,
+			      "hist:keys=b:y=b*10,kk=b,t=common_timestamp-$t0:"
+			      "onmatch(tfsev.num).trace(oc_one,$kk,$t)"),
+			 0);
+	assert_int_equal(
+	    echo("instances/oc/events/synthetic/oc_one/trigger", A,
+		 "hist:keys=kk,mm:sum=$x+$y:onmatch(synthetic.oc_one).oc_two($sum,kk)"),
+	    0);
+	assert_int_equal(tfs_echo("instances/oc/events/synthetic/oc_two/enable", "1", W), 0);
+	trace_num(7, 100, "seven", "/p7");
+	trace_other(7);
+	trace_num(9, 1000, "nine", "/p9");
+	trace_other(9);
+	char *t = rd("instances/oc/trace");
+	if (!strstr(t, " oc_two: total=170 kk=7\n") || !strstr(t, " oc_two: total=1090 kk=9\n"))
+		fail_msg("%s", t);
+	free(t);
+	assert_int_equal(tfs_echo("instances/oc/events/synthetic/oc_two/enable", "0", W), 0);
+	rminst("oc");
+	assert_int_equal(tfs_echo("synthetic_events", "!oc_two", A), 0);
+	assert_int_equal(tfs_echo("synthetic_events", "!oc_one", A), 0);
+}
+
+/* A saved string variable feeds a synthetic string field; a 4-byte field
+ * of this event or of the matching one is a param. */
+static void test_onmatch_params(void **state)
+{
+	(void)state;
+	mkinst("om");
+	const char *w = num("om", "trigger"), *s = "instances/om/events/tfsev/other/trigger";
+	assert_int_equal(
+	    tfs_echo("synthetic_events",
+		     "om_sum u64 s; char comm[16]; char path[]; pid_t pid; unsigned int u", A),
+	    0);
+	assert_int_equal(echo(w, A, "hist:keys=a:x=u,c=name,pa=path"), 0);
+	if (echo(s, A,
+		 "hist:keys=b:sum=$x+1:onmatch(tfsev.num).trace(om_sum,$sum,$c,$pa,common_pid,"
+		 "tfsev.num.u)") != 0)
+		fail_msg("%s", error_log("om"));
+	assert_int_equal(tfs_echo("instances/om/events/synthetic/om_sum/enable", "1", W), 0);
+	trace_num(7, 100, "seven", "/p7");
+	trace_other(7);
+	trace_num(9, 1000, "nine", "/p9");
+	trace_other(9);
+	char *t = rd("instances/om/trace");
+	char l1[96], l2[96];
+	snprintf(l1, sizeof(l1), " om_sum: s=101 comm=seven path=/p7 pid=%d u=100\n", getpid());
+	snprintf(l2, sizeof(l2), " om_sum: s=1001 comm=nine path=/p9 pid=%d u=1000\n", getpid());
+	if (!strstr(t, l1) || !strstr(t, l2))
+		fail_msg("%s", t);
+	free(t);
+	assert_int_equal(tfs_echo("instances/om/events/synthetic/om_sum/enable", "0", W), 0);
+	rminst("om");
+	assert_int_equal(tfs_echo("synthetic_events", "!om_sum", A), 0);
+}
+
+/* A trace() param naming no variable (an expression of variables
+ * included) is the kernel's "Couldn't find param", under the name. */
+static void test_param_not_found(void **state)
+{
+	(void)state;
+	mkinst("pn");
+	const char *tr = "instances/pn/events/tfsev/other/trigger";
+	assert_int_equal(tfs_echo("synthetic_events", "pns u64 a", A), 0);
+	assert_int_equal(echo(num("pn", "trigger"), A, "hist:keys=a:t=u"), 0);
+	assert_int_equal(echo(tr, A, "hist:keys=b:onmatch(tfsev.num).trace(pns,$nosuch)"), -EINVAL);
+	assert_int_equal(echo(tr, A, "hist:keys=b:onmatch(tfsev.num).trace(pns,$t+$t)"), -EINVAL);
+	assert_int_equal(echo(tr, A, "hist:keys=b:onmatch(tfsev.num).trace(pns,tfsev.num.$zz)"),
+			 -EINVAL);
+	char *log = error_log("pn");
+	assert_string_equal(log,
+			    "hist:tfsev:other: error: Couldn't find param\n"
+			    "  Command: hist:keys=b:onmatch(tfsev.num).trace(pns,$nosuch)\n"
+			    "                                                     ^\n"
+			    "hist:tfsev:other: error: Couldn't find param\n"
+			    "  Command: hist:keys=b:onmatch(tfsev.num).trace(pns,$t+$t)\n"
+			    "                                                     ^\n"
+			    "hist:tfsev:other: error: Couldn't find param\n"
+			    "  Command: hist:keys=b:onmatch(tfsev.num).trace(pns,tfsev.num.$zz)\n"
+			    "                                                               ^\n");
+	free(log);
+	rminst("pn");
+	assert_int_equal(tfs_echo("synthetic_events", "!pns", A), 0);
+}
+
 int main(void)
 {
 	prctl(PR_SET_NAME, "histtest");
@@ -1226,6 +1324,8 @@ int main(void)
 	    cmocka_unit_test(test_variables_onmatch),
 	    cmocka_unit_test(test_onmax_onchange),
 	    cmocka_unit_test(test_field_of_other_event),
+	    cmocka_unit_test(test_onmatch_combined),
+	    cmocka_unit_test(test_onmatch_params),
 	    cmocka_unit_test(test_sym_keys),
 	    cmocka_unit_test(test_stack_keys),
 	    cmocka_unit_test(test_synth_stack),
@@ -1235,6 +1335,7 @@ int main(void)
 	    cmocka_unit_test(test_value_refs),
 	    cmocka_unit_test(test_concurrent_writers),
 	    cmocka_unit_test(test_onmax_concurrent),
+	    cmocka_unit_test(test_param_not_found),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -5,6 +5,7 @@
  * `trace` through each buffer's enable, filter and triggers. */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <inttypes.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -472,6 +473,57 @@ static void test_instances(void **state)
 	assert_int_equal(tfs_echo("synthetic_events", "!inst_ev", A), 0);
 }
 
+/* Functions whose addresses the .function filter below compares. */
+__attribute__((noinline, used)) static int fn_target(int x)
+{
+	return x * 3 + 1;
+}
+
+__attribute__((noinline, used)) static int fn_other(int x)
+{
+	return x * 5 + 2;
+}
+
+/* FIELD.function == NAME: the process's symbol (static ones from the
+ * .symtab) stands for its whole function, as kallsyms in the kernel. */
+static void test_function_filter(void **state)
+{
+	(void)state;
+	assert_int_equal(tfs_echo("synthetic_events", "fn_ev unsigned long call_site", A), 0);
+	struct uft_synth *fe = uft_synth_find("fn_ev");
+	assert_non_null(fe);
+	assert_int_equal(tfs_echo("events/synthetic/fn_ev/enable", "1", W), 0);
+	assert_int_equal(
+	    tfs_echo("events/synthetic/fn_ev/filter", "call_site.function == fn_target", W), 0);
+	assert_int_equal(tfs_echo("trace", "", W), 0);
+	uint64_t in = (uintptr_t)&fn_target + 1, out = (uintptr_t)&fn_other + 1;
+	uft_synth_emit(0, fe, &in, NULL);
+	uft_synth_emit(0, fe, &out, NULL);
+	char *t = cat("trace");
+	assert_int_equal(tfs_count(t, " fn_ev: "), 1);
+	free(t);
+	/* An address stands for its function too; an unknown name is refused. */
+	char expr[64];
+	snprintf(expr, sizeof(expr), "call_site.function != 0x%" PRIx64, out);
+	assert_int_equal(tfs_echo("events/synthetic/fn_ev/filter", expr, W), 0);
+	assert_int_equal(tfs_echo("trace", "", W), 0);
+	uint64_t start = (uintptr_t)&fn_other;
+	uft_synth_emit(0, fe, &start, NULL);
+	uft_synth_emit(0, fe, &in, NULL);
+	t = cat("trace");
+	assert_int_equal(tfs_count(t, " fn_ev: "), 1);
+	free(t);
+	expect_error("events/synthetic/fn_ev/filter", "call_site.function == no_such_fn_xyz",
+		     -EINVAL,
+		     "event filter parse error: error: Function not found\n"
+		     "  Command: call_site.function == no_such_fn_xyz\n"
+		     "                                                ^\n");
+	assert_int_equal(tfs_echo("events/synthetic/fn_ev/filter", "0", W), 0);
+	assert_int_equal(tfs_echo("events/synthetic/fn_ev/enable", "0", W), 0);
+	assert_int_equal(fn_target(1) + fn_other(1), 11);
+	assert_int_equal(tfs_echo("synthetic_events", "!fn_ev", A), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -481,6 +533,7 @@ int main(void)
 	    cmocka_unit_test_setup(test_emit_enable_filter, setup),
 	    cmocka_unit_test_setup(test_record_as_libtraceevent_reads, setup),
 	    cmocka_unit_test_setup(test_instances, setup),
+	    cmocka_unit_test_setup(test_function_filter, setup),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

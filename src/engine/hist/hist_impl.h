@@ -90,6 +90,9 @@ struct hist_var {
 	struct hist_expr *e;
 	/* v=common_stacktrace: the entry's stack slot it fills, else -1 */
 	int32_t stack_slot;
+	/* A string variable: the entry's string slot (HIST_SAVE_STR bytes)
+	 * it fills, else -1; its value is the slot's address. */
+	int32_t str_slot;
 };
 
 /* Words of a stack variable's slot: the number of frames, the frames, a
@@ -146,6 +149,8 @@ struct hist_table {
 	uint64_t *vars;	       /* max_elts * n_vars: variables of the entries */
 	uint64_t *stacks;      /* max_elts * n_stacks * HIST_STACK_WORDS */
 	uint32_t n_stacks;
+	uint64_t *strs; /* max_elts * n_strs * HIST_SAVE_STR bytes */
+	uint32_t n_strs;
 	uint32_t *vars_set; /* per element: bit i = variable i set */
 	uint32_t n_vars;
 	/* onmax/onchange without save: the tracked value per element and action */

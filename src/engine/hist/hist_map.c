@@ -50,6 +50,8 @@ void uft_hist_table_free(struct hist_table *t)
 	free(t->vars_set);
 	free(t->stacks);
 	t->stacks = NULL;
+	free(t->strs);
+	t->strs = NULL;
 	t->vars = NULL;
 	t->vars_set = NULL;
 	t->bucket_hash = t->bucket_elt = NULL;
@@ -170,6 +172,8 @@ void uft_hist_clear(struct uft_hist *h)
 	if (t->stacks)
 		memset(t->stacks, 0,
 		       (size_t)t->max_elts * t->n_stacks * HIST_STACK_WORDS * sizeof(*t->stacks));
+	if (t->strs)
+		memset(t->strs, 0, (size_t)t->max_elts * t->n_strs * HIST_SAVE_STR);
 	if (t->vars) {
 		memset(t->vars, 0, (size_t)t->max_elts * t->n_vars * sizeof(*t->vars));
 		memset(t->vars_set, 0, (size_t)t->max_elts * sizeof(*t->vars_set));

@@ -143,6 +143,9 @@ static int make_table(struct hist_parse *p)
 	    !(h->t.stacks = calloc((size_t)h->t.max_elts * h->t.n_stacks * HIST_STACK_WORDS,
 				   sizeof(*h->t.stacks))))
 		return fail(p, -ENOMEM, 0, NULL);
+	if (h->t.n_strs &&
+	    !(h->t.strs = calloc((size_t)h->t.max_elts * h->t.n_strs, HIST_SAVE_STR)))
+		return fail(p, -ENOMEM, 0, NULL);
 	return 0;
 }
 

@@ -171,14 +171,13 @@ static int other_field(struct hist_parse *p, const char *sys, const char *evn, c
 	idx = uft_hist_var_index(fh, var);
 	if (idx < 0)
 		return fail(p, -EINVAL, UFT_HIST_ERR_SYNTH_VAR_NOT_FOUND, field);
-	if (fh->vars[idx].e->is_string)
-		return unsupported(p, "string fields of another event as params");
 	struct hist_expr *e = uft_hparse_new_expr(p, EX_REF);
 	if (!e)
 		return -ENOMEM;
 	e->ref = fh;
 	e->var = (uint32_t)idx;
 	e->unit = fh->vars[idx].e->unit;
+	e->is_string = fh->vars[idx].e->is_string;
 	if ((rc = uft_hparse_add_use(p, fh, (uint32_t)idx)) < 0) {
 		free(e);
 		return rc;
@@ -257,12 +256,17 @@ static int trace_param(struct hist_parse *p, const struct hist_action *a, uint32
 	if (!copy)
 		return fail(p, -ENOMEM, 0, NULL);
 	p->depth = 0;
-	if (strchr(copy, '$'))
+	if (strchr(copy, '$')) {
 		rc = uft_hparse_ref(p, copy, e);
-	else if (strpbrk(copy, "+-*/"))
+		/* The kernel's trace_action_find_var(): a variable it does not
+		 * find (an expression such as $a+$b included) is a param. */
+		if (rc == -EINVAL && p->err->code == UFT_HIST_ERR_VAR_NOT_FOUND)
+			p->err->code = UFT_HIST_ERR_PARAM_NOT_FOUND;
+	} else if (strpbrk(copy, "+-*/")) {
 		rc = fail(p, -EINVAL, UFT_HIST_ERR_INVALID_PARAM, param);
-	else
+	} else {
 		rc = field_param(p, a, param, copy, e);
+	}
 	free(copy);
 	return rc;
 }

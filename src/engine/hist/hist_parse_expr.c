@@ -123,8 +123,6 @@ static int other_ref(struct hist_parse *p, const char *sys, const char *evn, con
 	if (n < 1 || !found || (idx = uft_hist_var_index(found, name)) < 0)
 		return fail(p, -EINVAL, UFT_HIST_ERR_VAR_NOT_FOUND, name);
 	found = uft_hist_data(found); /* a named one's variables are its data's */
-	if (found->vars[idx].e->is_string)
-		return fail(p, -EINVAL, UFT_HIST_ERR_INVALID_STR_OPERAND, name);
 	e = uft_hparse_new_expr(p, EX_REF);
 	if (!e)
 		return -ENOMEM;
@@ -132,6 +130,7 @@ static int other_ref(struct hist_parse *p, const char *sys, const char *evn, con
 	e->var = (uint32_t)idx;
 	e->unit = found->vars[idx].e->unit;
 	e->is_stack = found->vars[idx].e->is_stack;
+	e->is_string = found->vars[idx].e->is_string;
 	if ((rc = uft_hparse_add_use(p, found, (uint32_t)idx)) < 0) {
 		free(e);
 		return rc;
@@ -393,6 +392,9 @@ int uft_hparse_var_defs(struct hist_parse *p)
 			 * another variable is that slot's address. */
 			h->vars[h->n_vars].stack_slot =
 			    e->is_stack && e->op == EX_FIELD ? (int32_t)h->t.n_stacks++ : -1;
+			/* A string is kept per entry for other events' references
+			 * (the kernel's field_var_str). */
+			h->vars[h->n_vars].str_slot = e->is_string ? (int32_t)h->t.n_strs++ : -1;
 			h->n_vars++;
 			if (!h->vars[h->n_vars - 1].name)
 				return fail(p, -ENOMEM, 0, NULL);

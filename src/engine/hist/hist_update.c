@@ -169,13 +169,26 @@ static bool eval(const struct eval *c, const struct hist_expr *e, uint64_t *out)
 	}
 }
 
-/* A string parameter copied into buf (NUL terminated). */
+/* A string parameter copied into buf (NUL terminated): a field of the
+ * record, or another event's string variable, whose value is the address
+ * of its entry's slot (words a writer of that entry may be replacing, as
+ * the kernel's). */
 static const char *str_param(const struct eval *c, const struct hist_expr *e, const char *comm,
 			     char *buf, uint32_t size)
 {
 	struct hist_field f = e->f;
 
 	memset(buf, 0, size);
+	if (e->op == EX_REF) {
+		const uint64_t *slot = (const uint64_t *)(uintptr_t)c->rv[e->slot];
+		uint32_t n = size < HIST_SAVE_STR ? size : HIST_SAVE_STR;
+		for (uint32_t k = 0; slot && k + 8 <= n; k += 8) {
+			uint64_t w = READ_ONCE(slot[k / 8]);
+			memcpy(buf + k, &w, 8);
+		}
+		buf[size - 1] = '\0';
+		return buf;
+	}
 	f.key_size = size;
 	if (!str_key(&f, c->rec, c->len, comm, (uint8_t *)buf))
 		buf[0] = '\0';
@@ -356,13 +369,16 @@ static inline bool build_key(const struct eval *c, struct who *who, uint8_t *key
 }
 
 /* The other histograms' variables for this key into rv, each read once
- * (and consumed); one unset: the event is not for this histogram. */
+ * (and consumed); one unset: the event is not for this histogram. As the
+ * kernel's tracing_map_lookup() with this histogram's key, a table with
+ * fewer keys is looked up by the leading ones (keys=pid,lat reads a
+ * keys=pid table). */
 static inline bool resolve_refs(const struct uft_hist *h, const uint8_t *key, uint64_t *rv)
 {
 	for (uint32_t i = 0; i < h->n_uses; i++) {
 		struct uft_hist *r = h->uses[i];
 		struct hist_table *rt = &r->t;
-		if (r->key_size != h->key_size || !rt->vars_set)
+		if (r->key_size > h->key_size || !rt->vars_set)
 			return false;
 		int64_t el = uft_hist_table_lookup(rt, key, r->key_size);
 		if (el < 0)
@@ -469,16 +485,37 @@ static inline void store_stacks(const struct uft_hist *h, uint32_t e, uint64_t *
 			vv[i] = vv[h->vars[i].e->var];
 }
 
+/* The string variables into the entry's slots, each variable the address
+ * of its slot, for other events' references. */
+static void store_strs(const struct eval *c, uint32_t e, uint64_t *vv, struct who *who)
+{
+	const struct uft_hist *h = c->h;
+	const struct hist_table *t = &h->t;
+	uint64_t buf[HIST_SAVE_STR / 8];
+
+	for (uint32_t i = 0; i < h->n_vars; i++) {
+		const struct hist_expr *ve = h->vars[i].e;
+		int32_t s = h->vars[i].str_slot;
+		if (s < 0)
+			continue;
+		uint64_t *slot =
+		    t->strs + ((size_t)e * t->n_strs + (uint32_t)s) * (HIST_SAVE_STR / 8);
+		str_param(c, ve, ve->f.src == HF_COMM ? who_name(who) : NULL, (char *)buf,
+			  HIST_SAVE_STR);
+		for (uint32_t k = 0; k < HIST_SAVE_STR / 8; k++)
+			WRITE_ONCE(slot[k], buf[k]);
+		vv[i] = (uint64_t)(uintptr_t)slot;
+	}
+}
+
 /* The entry's variables, then their set bits (release: a reader that
- * sees a bit sees its value). Strings are not stored. */
+ * sees a bit sees its value). */
 static inline void store_vars(struct uft_hist *h, uint32_t e, const uint64_t *vv)
 {
 	struct hist_table *t = &h->t;
 	uint32_t set = 0;
 
 	for (uint32_t i = 0; i < h->n_vars; i++) {
-		if (h->vars[i].e->is_string)
-			continue;
 		WRITE_ONCE(*(&t->vars[(size_t)e * h->n_vars + i]), vv[i]);
 		set |= 1u << i;
 	}
@@ -514,6 +551,8 @@ static void update(struct uft_hist *h, const void *record, uint32_t len, uint64_
 		uft_fetch_add_relaxed(&sums[i], vals[i]);
 	if (h->t.n_stacks)
 		store_stacks(h, (uint32_t)e, vv, stack);
+	if (h->t.n_strs)
+		store_strs(&ec, (uint32_t)e, vv, &who);
 	if (h->n_vars)
 		store_vars(h, (uint32_t)e, vv);
 	uft_fetch_add_relaxed(&h->t.hits, 1);

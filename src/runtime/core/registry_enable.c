@@ -13,6 +13,7 @@
 #include "engine/filter/filter.h"
 #include "runtime/core/registry.h"
 #include "runtime/core/registry_priv.h"
+#include "runtime/core/symtab.h"
 #include "runtime/core/runtime.h"
 #include "runtime/core/trigger_run.h"
 #include "util/atomics.h"
@@ -67,7 +68,8 @@ static int install_filter(struct reg_event *e, uint32_t buffer, const char *expr
 {
 	const struct uft_event *d = reg_view(e->descs[0]);
 	struct uft_filter *f = NULL;
-	int rc = uft_filter_compile(expr, d->fields, d->nr_fields, &f, fe);
+	int rc =
+	    uft_filter_compile_syms(expr, d->fields, d->nr_fields, &uft_proc_filter_syms, &f, fe);
 	if (rc < 0)
 		return rc == -ENOMEM ? -ENOMEM : -EINVAL;
 	char *text = rc == UFT_FILTER_CLEAR ? NULL : strdup(expr);
@@ -316,7 +318,8 @@ int uft_registry_filter_set_in(uint32_t buffer, const char *system, const char *
 	}
 	if (expr) {
 		const struct uft_event *d = reg_view(e->descs[0]);
-		rc = uft_filter_compile(expr, d->fields, d->nr_fields, &f, fe);
+		rc = uft_filter_compile_syms(expr, d->fields, d->nr_fields, &uft_proc_filter_syms,
+					     &f, fe);
 		if (rc < 0) {
 			rc = rc == -ENOMEM ? -ENOMEM : -EINVAL;
 			goto out;

@@ -12,6 +12,7 @@
 #include "engine/hist/hist.h"
 #include "runtime/core/registry.h"
 #include "runtime/core/registry_priv.h"
+#include "runtime/core/symtab.h"
 #include "runtime/core/runtime.h"
 #include "runtime/core/synth_live.h"
 #include "runtime/core/trigger_run.h"
@@ -300,6 +301,7 @@ static int hist_cmd_locked(uint32_t buffer, struct reg_event *e, const char *cmd
 	    .fields = reg_view(e->descs[0])->fields,
 	    .nr_fields = reg_view(e->descs[0])->nr_fields,
 	    .raw_clock = !uft_clock_is_ns(bf->clock),
+	    .syms = &uft_proc_filter_syms,
 	};
 	const struct uft_hist_env env = {
 	    .find_var = env_find_var,

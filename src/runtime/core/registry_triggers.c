@@ -13,6 +13,7 @@
 #include "engine/trigger/trigger.h"
 #include "runtime/core/registry.h"
 #include "runtime/core/registry_priv.h"
+#include "runtime/core/symtab.h"
 #include "runtime/core/runtime.h"
 #include "runtime/core/trigger_run.h"
 #include "util/atomics.h"
@@ -261,7 +262,8 @@ int uft_registry_trigger_add(uint32_t buffer, const char *system, const char *na
 	}
 	if (sp->filter) {
 		const struct uft_event *d = reg_view(e->descs[0]);
-		rc = uft_filter_compile(sp->filter, d->fields, d->nr_fields, &f, fe);
+		rc = uft_filter_compile_syms(sp->filter, d->fields, d->nr_fields,
+					     &uft_proc_filter_syms, &f, fe);
 		if (rc == UFT_FILTER_CLEAR) {
 			/* The filter file's "0"; here a field that does not exist. */
 			*fe = (struct uft_filter_error){UFT_FILTER_ERR_FIELD_NOT_FOUND, 2};

@@ -5,6 +5,8 @@
 #define _GNU_SOURCE
 #include "runtime/core/symtab.h"
 
+#include "engine/filter/filter.h"
+
 #include <dlfcn.h>
 #include <elf.h>
 #include <fcntl.h>
@@ -145,3 +147,109 @@ int uft_symbol_name(uintptr_t addr, char *buf, size_t len)
 	snprintf(buf, len, "%s", s.name);
 	return 0;
 }
+
+/* The function named `name` in the .symtab of f: its file address and size. */
+static int symtab_name(const struct mapped *f, const char *name, uintptr_t *start, size_t *size)
+{
+	const unsigned char *m = f->m;
+	const ElfW(Ehdr) *eh = (const void *)m;
+	if (memcmp(eh->e_ident, ELFMAG, SELFMAG) != 0 || eh->e_shentsize != sizeof(ElfW(Shdr)) ||
+	    eh->e_shoff + (size_t)eh->e_shnum * sizeof(ElfW(Shdr)) > f->size)
+		return -1;
+	const ElfW(Shdr) *sh = (const void *)(m + eh->e_shoff);
+	for (unsigned i = 0; i < eh->e_shnum; i++) {
+		if (sh[i].sh_type != SHT_SYMTAB || sh[i].sh_link >= eh->e_shnum ||
+		    sh[i].sh_entsize != sizeof(ElfW(Sym)))
+			continue;
+		const ElfW(Shdr) *strs = &sh[sh[i].sh_link];
+		if (sh[i].sh_offset + sh[i].sh_size > f->size ||
+		    strs->sh_offset + strs->sh_size > f->size)
+			return -1;
+		const ElfW(Sym) *sym = (const void *)(m + sh[i].sh_offset);
+		const char *str = (const char *)m + strs->sh_offset;
+		size_t n = sh[i].sh_size / sizeof(*sym), len = strlen(name);
+		for (size_t k = 0; k < n; k++) {
+			if (ELF64_ST_TYPE(sym[k].st_info) != STT_FUNC || !sym[k].st_value ||
+			    sym[k].st_name + len >= strs->sh_size ||
+			    memcmp(str + sym[k].st_name, name, len + 1) != 0)
+				continue;
+			*start = sym[k].st_value;
+			*size = sym[k].st_size;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+struct name_query {
+	const char *name;
+	uintptr_t start;
+	size_t size;
+	bool found;
+};
+
+static int object_name(struct dl_phdr_info *info, size_t sz, void *arg)
+{
+	(void)sz;
+	struct name_query *q = arg;
+	char exe[256];
+	const char *path = info->dlpi_name;
+	if (!path || !path[0]) { /* the program */
+		ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+		if (n <= 0)
+			return 0;
+		exe[n] = 0;
+		path = exe;
+	}
+	const struct mapped *f = map_file(path);
+	uintptr_t start;
+	size_t size;
+	if (!f || symtab_name(f, q->name, &start, &size) != 0)
+		return 0;
+	q->start = start + info->dlpi_addr;
+	q->size = size;
+	q->found = true;
+	return 1;
+}
+
+int uft_symbol_by_name(const char *name, uintptr_t *start, size_t *size)
+{
+	void *a = dlsym(RTLD_DEFAULT, name);
+	struct uft_symbol s;
+	if (a && uft_symbol_find((uintptr_t)a, &s) == 0 && s.start == (uintptr_t)a) {
+		*start = s.start;
+		*size = s.size;
+		return 0;
+	}
+	struct name_query q = {name, 0, 0, false};
+	pthread_mutex_lock(&lock);
+	dl_iterate_phdr(object_name, &q);
+	pthread_mutex_unlock(&lock);
+	if (!q.found)
+		return -1;
+	*start = q.start;
+	*size = q.size;
+	return 0;
+}
+
+static int filter_lookup(void *ctx, const char *name, uint64_t addr, uint64_t *start, uint64_t *end)
+{
+	(void)ctx;
+	uintptr_t s;
+	size_t n;
+	struct uft_symbol sym;
+	if (name) {
+		if (uft_symbol_by_name(name, &s, &n) != 0)
+			return -1;
+	} else {
+		if (uft_symbol_find((uintptr_t)addr, &sym) != 0)
+			return -1;
+		s = sym.start;
+		n = sym.size;
+	}
+	*start = s;
+	*end = s + (n ? n : 1); /* a symbol without size: its address */
+	return 0;
+}
+
+const struct uft_filter_syms uft_proc_filter_syms = {filter_lookup, NULL};

@@ -22,4 +22,13 @@ int uft_symbol_find(uintptr_t addr, struct uft_symbol *out);
 /* The function holding addr into buf; 0, or -1 when none is known. */
 int uft_symbol_name(uintptr_t addr, char *buf, size_t len);
 
+/* The loaded function named `name` (exported, else in an object's
+ * .symtab): its address and size; 0, or -1 when none is loaded. */
+int uft_symbol_by_name(const char *name, uintptr_t *start, size_t *size);
+
+/* `FIELD.function` values of filters through the process's symbols (the
+ * kernel's kallsyms): a name or an address stands for its function. */
+struct uft_filter_syms;
+extern const struct uft_filter_syms uft_proc_filter_syms;
+
 #endif

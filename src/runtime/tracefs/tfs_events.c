@@ -25,6 +25,7 @@
 #include "engine/filter/filter.h"
 #include "wire/page_headers.h"
 #include "runtime/core/registry.h"
+#include "runtime/core/symtab.h"
 #include "runtime/tracefs/tfs.h"
 #include "util/util.h"
 
@@ -198,7 +199,8 @@ static int check_cb(void *ctx, const struct uft_reg_view *v)
 	if (strcmp(v->system, c->sys) != 0 || strcmp(v->name, c->ev) != 0)
 		return 0;
 	struct uft_filter *f = NULL;
-	int rc = uft_filter_compile(c->expr, v->desc->fields, v->desc->nr_fields, &f, c->fe);
+	int rc = uft_filter_compile_syms(c->expr, v->desc->fields, v->desc->nr_fields,
+					 &uft_proc_filter_syms, &f, c->fe);
 	uft_filter_free(f);
 	c->rc = rc < 0 ? (rc == -ENOMEM ? -ENOMEM : -EINVAL) : 0;
 	return 1;

@@ -22,6 +22,7 @@
 #include "runtime/tracefs/tfs.h"
 #include "runtime/core/trigger_run.h"
 #include "util/atomics.h"
+#include "util/util.h"
 
 enum { TRACER_NOP, TRACER_FUNCTION, TRACER_GRAPH };
 static const char *const tracer_names[] = {"nop", "function", "function_graph"};
@@ -54,6 +55,33 @@ struct probes {
 static struct probes *probes[UFT_MAX_BUFFERS];
 
 static void retarget(uint32_t b, const struct probes *before, const struct probes *now);
+
+enum set_kind { SET_FILTER, SET_NOTRACE, SET_GRAPH, SET_GRAPH_NOTRACE };
+
+/* `FUNC:mod:LIB` for a library not loaded (or without such functions):
+ * kept, listed as written, and applied when the library is loaded, as the
+ * kernel keeps such a command for a module until it loads. */
+struct pend {
+	uint8_t kind; /* enum set_kind: SET_FILTER or SET_NOTRACE */
+	uint32_t buffer;
+	char func[128], mod[128];
+};
+struct pends {
+	struct pend *v;
+	uint32_t n, cap;
+};
+static struct pends pending_mods;
+
+static void pends_drop(struct pends *ps, uint8_t k, uint32_t b)
+{
+	uint32_t w = 0;
+	for (uint32_t r = 0; r < ps->n; r++)
+		if (ps->v[r].buffer != b || ps->v[r].kind != k)
+			ps->v[w++] = ps->v[r];
+	ps->n = w;
+}
+
+static bool apply_pending(void);
 
 /* ---- the flat list of sites (available_filter_functions order) ---- */
 
@@ -222,6 +250,8 @@ void tfs_ftrace_instance_gone(struct tfs_inst *in)
 	uint32_t b = in->buffer;
 	tracer[b] = TRACER_NOP;
 	nr_filter[b] = 0;
+	pends_drop(&pending_mods, SET_FILTER, b);
+	pends_drop(&pending_mods, SET_NOTRACE, b);
 	for (uint32_t i = 0; i < filt_bits_cap; i++) {
 		filt[i] &= ~(1u << b);
 		notr[i] &= ~(1u << b);
@@ -246,12 +276,15 @@ void *dlopen(const char *file, int mode)
 	if (!real)
 		real = (void *(*)(const char *, int))dlsym(RTLD_NEXT, "dlopen");
 	void *h = real ? real(file, mode) : NULL;
-	bool active = READ_ONCE(uft_ftrace_fn_buffers) || READ_ONCE(uft_ftrace_graph_buffers);
+	bool active = READ_ONCE(uft_ftrace_fn_buffers) || READ_ONCE(uft_ftrace_graph_buffers) ||
+		      READ_ONCE(pending_mods.n);
 	for (uint32_t b = 0; !active && b < UFT_MAX_BUFFERS; b++)
 		active = READ_ONCE(probes[b]) != NULL;
 	if (h && active && pthread_mutex_trylock(&tfs_lock) == 0) {
-		if (refresh() == 0)
+		if (refresh() == 0) {
+			apply_pending();
 			update_sites();
+		}
 		tfs_unlock();
 	}
 	return h;
@@ -274,8 +307,6 @@ static int show_available(const struct tfs_node *n, FILE *out)
 }
 
 /* ---- set_ftrace_filter and friends: the selection language ---- */
-
-enum set_kind { SET_FILTER, SET_NOTRACE, SET_GRAPH, SET_GRAPH_NOTRACE };
 
 /* Membership of site i in a set of buffer b. */
 static bool member(enum set_kind k, uint32_t b, uint32_t i)
@@ -488,6 +519,68 @@ static void retarget(uint32_t b, const struct probes *before, const struct probe
 			uft_registry_soft_ref(b, before->p[k].target, false);
 }
 
+/* A `FUNC:mod:LIB` token that named no loaded function, on the write's
+ * copy of the pending list: kept, or with '!' its pending entries dropped. */
+static int pend_token(struct pends *ps, enum set_kind k, uint32_t b, const struct uft_ff_token *t)
+{
+	const char *func = strcmp(t->func, "*") ? t->func : NULL;
+	if ((k != SET_FILTER && k != SET_NOTRACE) || t->mod[0] == '!' || t->line)
+		return -EINVAL;
+	if (strlen(t->func) >= sizeof(ps->v[0].func) || strlen(t->mod) >= sizeof(ps->v[0].mod))
+		return -EINVAL;
+	uint32_t w = 0;
+	bool have = false;
+	for (uint32_t r = 0; r < ps->n; r++) {
+		const struct pend *e = &ps->v[r];
+		bool same = e->kind == k && e->buffer == b && !strcmp(e->mod, t->mod) &&
+			    (!strcmp(e->func, t->func) || (t->remove && !func));
+		have |= same;
+		if (!(same && t->remove))
+			ps->v[w++] = *e;
+	}
+	ps->n = w;
+	if (t->remove || have)
+		return 0;
+	if (uft_array_reserve(ps->v, ps->cap, ps->n + 1, 4))
+		return -ENOMEM;
+	struct pend *e = &ps->v[ps->n++];
+	memset(e, 0, sizeof(*e));
+	e->kind = (uint8_t)k;
+	e->buffer = b;
+	strcpy(e->func, t->func);
+	strcpy(e->mod, t->mod);
+	return 0;
+}
+
+/* Applies the pending entries whose library now has matching functions
+ * (they are then dropped); whether any set changed. */
+static bool apply_pending(void)
+{
+	bool changed = false;
+	uint32_t w = 0;
+	for (uint32_t r = 0; r < pending_mods.n; r++) {
+		const struct pend e = pending_mods.v[r];
+		uint8_t *sel = malloc(nr_refs ? nr_refs : 1);
+		uint32_t hits = 0;
+		for (uint32_t i = 0; sel && i < nr_refs; i++) {
+			sel[i] = member((enum set_kind)e.kind, e.buffer, i);
+			if (matches(i, e.func, e.mod, 0)) {
+				sel[i] = 1;
+				hits++;
+			}
+		}
+		if (sel && hits) {
+			store_set((enum set_kind)e.kind, e.buffer, sel);
+			changed = true;
+		} else {
+			pending_mods.v[w++] = e;
+		}
+		free(sel);
+	}
+	pending_mods.n = w;
+	return changed;
+}
+
 /* One write: every token applies to a copy; all of it or nothing is kept. */
 static int write_set(const struct tfs_node *n, char *buf, size_t len, unsigned of)
 {
@@ -496,9 +589,20 @@ static int write_set(const struct tfs_node *n, char *buf, size_t len, unsigned o
 	int rc = refresh();
 	if (rc)
 		return rc;
+	if (apply_pending() && (rc = update_sites()))
+		return rc;
+	struct pends work = {NULL, 0, 0};
+	if (pending_mods.n) {
+		if (uft_array_reserve(work.v, work.cap, pending_mods.n, 4))
+			return -ENOMEM;
+		memcpy(work.v, pending_mods.v, pending_mods.n * sizeof(*work.v));
+		work.n = pending_mods.n;
+	}
 	uint8_t *sel = malloc(nr_refs ? nr_refs : 1);
-	if (!sel)
+	if (!sel) {
+		free(work.v);
 		return -ENOMEM;
+	}
 	for (uint32_t i = 0; i < nr_refs; i++)
 		sel[i] = member(k, b, i);
 	struct probes *pending = NULL;
@@ -536,9 +640,12 @@ static int write_set(const struct tfs_node *n, char *buf, size_t len, unsigned o
 			sel[i] = !t.remove;
 		}
 		if (!hits)
-			rc = -EINVAL;
+			rc = t.mod ? pend_token(&work, k, b, &t) : -EINVAL;
 	}
 	if (!rc) {
+		struct pends old = pending_mods;
+		pending_mods = work;
+		work = old;
 		store_set(k, b, sel);
 		if (cmds) {
 			retarget(b, probes[b], pending);
@@ -548,6 +655,7 @@ static int write_set(const struct tfs_node *n, char *buf, size_t len, unsigned o
 	} else {
 		free(pending);
 	}
+	free(work.v);
 	free(sel);
 	return rc;
 }
@@ -565,6 +673,7 @@ static int open_set(struct uft_tfs_handle *h)
 	if (!none)
 		return -ENOMEM;
 	store_set(kind_of(&h->n), h->n.inst->buffer, none);
+	pends_drop(&pending_mods, kind_of(&h->n), h->n.inst->buffer);
 	free(none);
 	return update_sites();
 }
@@ -575,6 +684,8 @@ static int show_set(const struct tfs_node *n, FILE *out)
 	uint32_t b = n->inst->buffer;
 	int rc = refresh();
 	if (rc)
+		return rc;
+	if (apply_pending() && (rc = update_sites()))
 		return rc;
 	uint32_t shown = 0;
 	for (uint32_t i = 0; i < nr_refs; i++) {
@@ -588,6 +699,9 @@ static int show_set(const struct tfs_node *n, FILE *out)
 		fputs(k == SET_FILTER || k == SET_GRAPH ? "#### all functions enabled ####\n"
 							: "#### no functions disabled ####\n",
 		      out);
+	for (uint32_t j = 0; j < pending_mods.n; j++)
+		if (pending_mods.v[j].kind == k && pending_mods.v[j].buffer == b)
+			fprintf(out, "%s:mod:%s\n", pending_mods.v[j].func, pending_mods.v[j].mod);
 	const struct probes *p = k == SET_FILTER ? probes[b] : NULL;
 	for (uint32_t j = 0; p && j < p->nr; j++) {
 		long c = uft_load_seq_cst(&p->p[j].count);
