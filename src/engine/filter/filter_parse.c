@@ -287,15 +287,10 @@ static int finish_walk(struct uft_fparse *p, struct build *b, size_t i, bool ope
 			return uft_fparse_fail(p, UFT_FILTER_ERR_TOO_MANY_OPEN, i);
 	if (!b->n)
 		return uft_fparse_fail(p, UFT_FILTER_ERR_NO_FILTER, i);
-	if (operand) {
-		/* A trailing && or || is ignored, as the kernel does, except
-		 * an && after an ||, where its program builder gives up. */
-		if (b->ops[b->nops - 1] == OPS_AND)
-			for (uint32_t k = 0; k + 1 < b->nops; k++)
-				if (b->ops[k] == OPS_OR)
-					return uft_fparse_fail(p, UFT_FILTER_ERR_NONE, 0);
-		b->nops--;
-	}
+	/* A trailing && or || (or ! after one) has no operand: refused
+	 * without a message, as the kernel's program builder does. */
+	if (operand)
+		return uft_fparse_fail(p, UFT_FILTER_ERR_NONE, 0);
 	reduce_ops(b, true);
 	patch(b->slot, b->vals[0].t_head, b->n);
 	patch(b->slot, b->vals[0].f_head, b->n + 1);
