@@ -27,7 +27,7 @@
 void uft_ring_cursor_init(struct uft_ring_cursor *c, const struct uft_ring *r)
 {
 	memset(c, 0, sizeof(*c));
-	c->generation = r->generation;
+	c->generation = smp_load_acquire(&r->generation);
 }
 
 struct page_copy {
@@ -55,10 +55,15 @@ void AnnotateIgnoreReadsEnd(const char *file, int line);
 #endif
 
 /* Copies slot `idx` and its meta; false if the slot does not hold page `idx`
- * yet (the writer is switching to it) or was reused before the copy was
- * complete. */
-static bool copy_page(struct uft_ring *r, uint64_t idx, struct page_copy *out, bool partial)
+ * yet (the writer is switching to it), was reused before the copy was
+ * complete, or the ring is being (or was) handed to another thread since
+ * the reader took generation `gen`: a ring being set up is never copied, and
+ * a writer bumps the generation before any byte of a reused ring changes. */
+static bool copy_page(struct uft_ring *r, uint32_t gen, uint64_t idx, struct page_copy *out,
+		      bool partial)
 {
+	if (smp_load_acquire(&r->state) == UFT_RING_INIT)
+		return false;
 	const char *src = uft_ring_page(r, idx);
 	struct uft_slot_meta *m = &r->meta[idx % r->nr_pages];
 	/* The writer names the page in its slot after the page header, so a
@@ -84,7 +89,7 @@ static bool copy_page(struct uft_ring *r, uint64_t idx, struct page_copy *out, b
 	racy_reads_end();
 	uft_fence_acquire();
 	uint64_t p = smp_load_acquire(&r->produced);
-	return p < idx + r->nr_pages;
+	return p < idx + r->nr_pages && smp_load_acquire(&r->generation) == gen;
 }
 
 /* Ring units to the clock's units: raw TSC cycles become nanoseconds. */
@@ -180,9 +185,14 @@ long uft_ring_drain(struct uft_ring *r, struct uft_ring_cursor *c, bool partial,
 	static __thread struct page_copy pc;
 	long total = 0;
 	bool stop = false;
-	if (c->generation != r->generation)
+	if (c->generation != smp_load_acquire(&r->generation))
 		uft_ring_cursor_init(c, r);
 	while (!stop) {
+		/* Handed to another thread: what is left of ours is gone (the
+		 * writer that took it counted it), and its pages are not ours to
+		 * release. The next call starts on the new generation. */
+		if (smp_load_acquire(&r->generation) != c->generation)
+			return total;
 		uint64_t p = smp_load_acquire(&r->produced);
 		uint64_t cons = smp_load_acquire(&r->consumed);
 		if (c->page < cons) {
@@ -195,11 +205,15 @@ long uft_ring_drain(struct uft_ring *r, struct uft_ring_cursor *c, bool partial,
 			/* A copy is good if the writer had not moved on to reuse its slot
 			 * when the copy was done (copy_page checks `produced` after it). */
 			bool ended = true;
-			if (copy_page(r, c->page, &pc, false))
+			if (copy_page(r, c->generation, c->page, &pc, false))
 				total += deliver(r, c, &pc, fn, ctx, &stop, &ended);
 			if (!ended)
 				break; /* the rest of the page is for the next call */
-			/* Release the slot; failing means the writer retired it first. */
+			/* Release the slot; failing means the writer retired it first.
+			 * A ring reused since the copy keeps its pages (the window left
+			 * between this check and the cmpxchg is a few instructions). */
+			if (smp_load_acquire(&r->generation) != c->generation)
+				return total;
 			uint64_t want = c->page;
 			uft_try_cmpxchg(&r->consumed, &want, want + 1);
 			c->page++;
@@ -208,13 +222,15 @@ long uft_ring_drain(struct uft_ring *r, struct uft_ring_cursor *c, bool partial,
 		}
 		if (partial && c->page == p) {
 			bool ended;
-			if (copy_page(r, c->page, &pc, true))
+			if (copy_page(r, c->generation, c->page, &pc, true))
 				total += deliver(r, c, &pc, fn, ctx, &stop, &ended);
 		}
 		break;
 	}
-	WRITE_ONCE(r->read_entries, c->delivered);
-	WRITE_ONCE(r->wake_pending, 0);
+	if (smp_load_acquire(&r->generation) == c->generation) {
+		WRITE_ONCE(r->read_entries, c->delivered);
+		WRITE_ONCE(r->wake_pending, 0);
+	}
 	return total;
 }
 
@@ -231,7 +247,7 @@ long uft_ring_peek(struct uft_ring *r, uft_ring_record_fn fn, void *ctx)
 	if (cp > start)
 		start = cp;
 	for (uint64_t idx = start; idx <= p && !stop; idx++) {
-		if (!copy_page(r, idx, &pc, idx == p))
+		if (!copy_page(r, c.generation, idx, &pc, idx == p))
 			continue; /* overwritten while we looked */
 		c.page = idx;
 		c.off = 0;
@@ -278,13 +294,14 @@ long uft_ring_take_until(struct uft_ring *r, uint64_t limit, uft_ring_record_fn 
 	bool past = false, any = false;
 	uint64_t end_page = 0;
 	uint32_t end_off = 0;
+	uint32_t gen = smp_load_acquire(&r->generation);
 	uint64_t p = smp_load_acquire(&r->produced);
 	uint64_t start = smp_load_acquire(&r->consumed);
 	uint64_t cp = smp_load_acquire(&r->clear_page);
 	if (cp > start)
 		start = cp;
 	for (uint64_t idx = start; idx <= p && !past; idx++) {
-		if (!copy_page(r, idx, &pc, idx == p))
+		if (!copy_page(r, gen, idx, &pc, idx == p))
 			continue; /* overwritten while we looked */
 		struct uft_page_iter it;
 		struct uft_page_rec rec;
@@ -332,9 +349,10 @@ long uft_ring_take_until(struct uft_ring *r, uint64_t limit, uft_ring_record_fn 
 
 uint64_t uft_ring_written(struct uft_ring *r)
 {
+	uint32_t gen = smp_load_acquire(&r->generation);
 	uint64_t p = smp_load_acquire(&r->produced);
 	struct page_copy *pc = &(struct page_copy){0};
-	if (!copy_page(r, p, pc, true))
+	if (!copy_page(r, gen, p, pc, true))
 		return uft_load_seq_cst(&r->entries);
 	struct uft_page_iter it;
 	struct uft_page_rec rec;

@@ -14,6 +14,14 @@
 #include "util/atomics.h"
 #include <uft/event.h>
 
+/* Layout and mode of a ring the writer opens, kept privately: never read
+ * back from shared memory a consumer could rewrite. */
+struct uft_ring_geom {
+	uint32_t nr_pages;
+	uint32_t hdr_size;
+	uint32_t mode; /* enum uft_buffer_mode */
+};
+
 /* Writer state of one ring, private to its thread. Each nesting level has its
  * own, so a signal handler that traces never touches the state of the write it
  * interrupted. */
@@ -32,8 +40,9 @@ struct uft_wring {
 	/* `consumed` as last read: a lower bound of it, which spares a page switch
 	 * the cache line the consumer writes while the ring has room. */
 	uint64_t cons_seen;
-	uint32_t gen;	 /* buffer generation the ring was opened for */
-	uint32_t buffer; /* index in uft_buffers */
+	struct uft_ring_geom geom; /* the ring's layout and mode, as allocated */
+	uint32_t gen;		   /* buffer generation the ring was opened for */
+	uint32_t buffer;	   /* index in uft_buffers */
 };
 
 struct uft_tls {
@@ -141,8 +150,12 @@ void uft_session_wake(void);
 
 /* shm.c */
 struct uft_shm_header *uft_shm_create(uint64_t size, int *memfd_out);
+/* A ring of g->nr_pages in g->mode for a thread at a nesting level (sets
+ * g->hdr_size);
+ * NULL when the region has none to give (docs/design/ring-buffer.md). */
 struct uft_ring *uft_shm_ring_alloc(struct uft_shm_header *hdr, const struct uft_buffer *b,
-				    uint32_t buffer, int tid, uint32_t level);
+				    uint32_t buffer, int tid, uint32_t level,
+				    struct uft_ring_geom *g);
 void uft_shm_add_format(struct uft_shm_header *hdr, uint16_t id, const char *system,
 			const char *text, uint32_t len);
 
