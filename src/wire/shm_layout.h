@@ -66,6 +66,9 @@
 #define UFT_SHM_MAX_RINGS 16384u
 #define UFT_SHM_FORMATS_CAP (8u * 1024u * 1024u)
 #define UFT_SHM_DEFAULT_SIZE (1ull << 32) /* sparse: pages exist only once touched */
+/* The largest ring, in pages (1 GiB): `uft record -b` and buffer_size_kb
+ * refuse more. */
+#define UFT_SHM_MAX_RING_PAGES (1u << 18)
 /* A region holds at least this many rings of the size asked at start-up
  * (bigger than the default when `uft record -b` asks for huge rings). */
 #define UFT_SHM_MIN_RINGS 16u

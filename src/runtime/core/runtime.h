@@ -150,6 +150,10 @@ void uft_session_wake(void);
 
 /* shm.c */
 struct uft_shm_header *uft_shm_create(uint64_t size, int *memfd_out);
+/* Bytes of a region that holds at least UFT_SHM_MIN_RINGS rings of
+ * ring_pages (never less than UFT_SHM_DEFAULT_SIZE; pages are touched only
+ * when used). */
+uint64_t uft_shm_size_for(uint32_t ring_pages);
 /* A ring of g->nr_pages in g->mode for a thread at a nesting level (sets
  * g->hdr_size);
  * NULL when the region has none to give (docs/design/ring-buffer.md). */

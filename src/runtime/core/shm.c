@@ -104,6 +104,14 @@ static bool ring_fits(struct uft_shm_header *h, struct uft_ring *r, uint64_t tot
 	return READ_ONCE(r->total_size) >= total && off + total <= region_size;
 }
 
+uint64_t uft_shm_size_for(uint32_t ring_pages)
+{
+	uint32_t hdr_size;
+	uint64_t need = UFT_SHM_HDR_SIZE + UFT_SHM_FORMATS_CAP +
+			UFT_SHM_MIN_RINGS * ring_bytes(ring_pages, &hdr_size);
+	return need > UFT_SHM_DEFAULT_SIZE ? need : UFT_SHM_DEFAULT_SIZE;
+}
+
 /* Events an exited ring holds that no reader took: from the oldest page
  * still in it (or what a reader delivered, if more) to its final count. */
 static uint64_t ring_unread(struct uft_shm_header *h, struct uft_ring *r)
