@@ -196,21 +196,30 @@ struct uft_shm_header {
 	uint32_t nr_rings;  /* entries used in ring_off[] */
 	uint32_t pad;
 	/* Region-level losses, by buffer index, counted by writers with atomic
-	 * adds (statistics, no ordering; docs/design/ring-buffer.md):
+	 * adds (statistics, no ordering; docs/design/ring-buffer.md, "Counting").
+	 * No consumer accounted these; one that adds up the rings it drained
+	 * adds these three too:
 	 *  ring_dropped    events of threads that could get no ring (the region
-	 *                  full, every exited ring unread in discard mode);
+	 *                  full, every exited ring unread in discard mode), and
+	 *                  the `dropped` of exited rings recycled unread;
 	 *  ring_lost       events that could not be written and had no ring of
 	 *                  their own to count on (nesting too deep before the
-	 *                  deepest level had a ring, no memory for a ring table);
-	 *  recycle_overrun unread events of exited rings that were recycled for
-	 *                  new threads (overwrite mode). */
+	 *                  deepest level had a ring, no memory for a ring table),
+	 *                  and the `lost` of exited rings recycled unread;
+	 *  recycle_overrun events still unread in exited rings recycled for new
+	 *                  threads (overwrite mode), and their `overrun`.
+	 * The counters of FREE rings (a reader drained them, so it accounted
+	 * them) move to retired_overrun / retired_dropped (dropped + lost) when
+	 * the ring is reused, so the tree's stats keep them. */
 	uint64_t ring_dropped[UFT_SHM_MAX_BUFFERS];
 	uint64_t ring_lost[UFT_SHM_MAX_BUFFERS];
 	uint64_t recycle_overrun[UFT_SHM_MAX_BUFFERS];
+	uint64_t retired_overrun[UFT_SHM_MAX_BUFFERS];
+	uint64_t retired_dropped[UFT_SHM_MAX_BUFFERS];
 	uint64_t rings_recycled; /* exited rings reused without a reader */
 	uint32_t recycle_next;	 /* ring_off[] index the next recycling scan starts at */
 	uint32_t pad2;
-	char reserved[4096 - 80 - 3 * 8 * UFT_SHM_MAX_BUFFERS - 16];
+	char reserved[4096 - 80 - 5 * 8 * UFT_SHM_MAX_BUFFERS - 16];
 	uint64_t ring_off[UFT_SHM_MAX_RINGS]; /* 0 = slot unused */
 };
 

@@ -132,23 +132,27 @@ static uint64_t ring_unread(struct uft_shm_header *h, struct uft_ring *r)
 }
 
 /* Hands a ring this caller moved to INIT to a new thread, laid out as g
- * inside the space it owns. Readers still holding the previous generation
- * see the new one before any other byte changes. */
+ * inside the space it owns. The old generation's losses outlive it in the
+ * region's counters: as accounted by nobody when no reader drained it
+ * (`unread`: recycled), else as retired. Readers still holding the previous
+ * generation see the new one before any other byte changes. */
 static struct uft_ring *ring_take(struct uft_shm_header *h, struct uft_ring *r,
 				  const struct uft_buffer *b, uint32_t buffer, int tid,
-				  uint32_t level, const struct uft_ring_geom *g)
+				  uint32_t level, const struct uft_ring_geom *g, bool recycled)
 {
-	/* The old generation's losses outlive it, in the region's counters. */
 	uint32_t old = READ_ONCE(r->buffer);
 	if (old < UFT_SHM_MAX_BUFFERS) {
 		uint64_t over = READ_ONCE(r->overrun) - READ_ONCE(r->overrun_base);
 		uint64_t dropped = READ_ONCE(r->dropped), lost = READ_ONCE(r->lost);
-		if (over)
+		if (recycled) {
+			over += ring_unread(h, r);
 			uft_fetch_add_relaxed(&h->recycle_overrun[old], over);
-		if (dropped)
 			uft_fetch_add_relaxed(&h->ring_dropped[old], dropped);
-		if (lost)
 			uft_fetch_add_relaxed(&h->ring_lost[old], lost);
+		} else {
+			uft_fetch_add_relaxed(&h->retired_overrun[old], over);
+			uft_fetch_add_relaxed(&h->retired_dropped[old], dropped + lost);
+		}
 	}
 	WRITE_ONCE(r->generation, READ_ONCE(r->generation) + 1);
 	uft_fence_release();
@@ -246,11 +250,7 @@ static struct uft_ring *claim_exited(struct uft_shm_header *h, uint64_t total, u
 		uint32_t st = UFT_RING_EXITED;
 		if (!uft_try_cmpxchg(&r->state, &st, UFT_RING_INIT))
 			continue;
-		/* Ours now: no reader frees it any more, its count is final. */
-		uint64_t unread = ring_unread(h, r);
-		uint32_t old = READ_ONCE(r->buffer);
-		if (unread && old < UFT_SHM_MAX_BUFFERS)
-			uft_fetch_add_relaxed(&h->recycle_overrun[old], unread);
+		/* Ours now: ring_take() counts what it still holds. */
 		uft_fetch_add_relaxed(&h->rings_recycled, 1);
 		WRITE_ONCE(h->recycle_next, i + 1);
 		return r;
@@ -270,7 +270,7 @@ struct uft_ring *uft_shm_ring_alloc(struct uft_shm_header *h, const struct uft_b
 	uint64_t total = ring_bytes(g->nr_pages, &g->hdr_size);
 	struct uft_ring *r = claim_free(h, total);
 	if (r)
-		return ring_take(h, r, b, buffer, tid, level, g);
+		return ring_take(h, r, b, buffer, tid, level, g, false);
 	uint32_t slot;
 	r = ring_carve(h, g, total, &slot);
 	if (r) {
@@ -281,7 +281,7 @@ struct uft_ring *uft_shm_ring_alloc(struct uft_shm_header *h, const struct uft_b
 	}
 	r = claim_exited(h, total, g->mode);
 	if (r)
-		return ring_take(h, r, b, buffer, tid, level, g);
+		return ring_take(h, r, b, buffer, tid, level, g, true);
 	return NULL;
 }
 

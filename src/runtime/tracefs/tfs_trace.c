@@ -623,9 +623,11 @@ static void stats_collect(struct stats_ctx *s, uint32_t buffer)
 			stats_ring(s, r);
 	}
 	if (s->cpu == 0 && buffer < UFT_SHM_MAX_BUFFERS) {
-		s->overrun += uft_load_seq_cst(&h->recycle_overrun[buffer]);
+		s->overrun += uft_load_seq_cst(&h->recycle_overrun[buffer]) +
+			      uft_load_seq_cst(&h->retired_overrun[buffer]);
 		s->dropped += uft_load_seq_cst(&h->ring_dropped[buffer]) +
-			      uft_load_seq_cst(&h->ring_lost[buffer]);
+			      uft_load_seq_cst(&h->ring_lost[buffer]) +
+			      uft_load_seq_cst(&h->retired_dropped[buffer]);
 	}
 }
 
