@@ -310,6 +310,13 @@ static int take(void *opts, int opt, char *arg)
 	case 'b':
 		if (!cli_long(arg, 0, 1, LONG_MAX, &o->buffer_kb))
 			return cli_error(&record_cli, "bad buffer size '%s'", arg);
+		/* The traced process makes its region hold UFT_SHM_MIN_RINGS rings
+		 * of this size; one ring may not exceed UFT_SHM_MAX_RING_PAGES. */
+		if (o->buffer_kb > (long)UFT_SHM_MAX_RING_PAGES * (UFT_SUBBUF_SIZE / 1024))
+			return cli_error(&record_cli,
+					 "buffer size %s KiB is larger than the %u KiB a thread "
+					 "ring can have",
+					 arg, UFT_SHM_MAX_RING_PAGES * (UFT_SUBBUF_SIZE / 1024));
 		return CLI_OK;
 	case 'C':
 		if (uft_clock_by_name(arg) < 0)

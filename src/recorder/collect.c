@@ -314,12 +314,40 @@ static void account_ring(struct collect *c, struct uft_ring *r, struct collect_r
 	}
 }
 
-/* A reused ring is read from its start, with the geometry checked first. */
-static void reset_cursor(struct collect_ring *cr, const struct uft_ring *r)
+/* The losses the process's writers counted in its region, for the
+ * recorded buffer: threads that got no ring, writes with no ring to count
+ * them on, and the unread events of exited rings recycled for new threads
+ * (written, never read: overrun). Read once, at the end. */
+static void account_region(struct collect *c, const struct uft_shm_header *h)
 {
-	struct uft_ring_geom g = cr->cur.geom;
+	uint64_t recycled = uft_load_seq_cst(&h->recycle_overrun[0]);
+	uint64_t dropped = uft_load_seq_cst(&h->ring_dropped[0]);
+	uint64_t lost = uft_load_seq_cst(&h->ring_lost[0]);
+	c->totals.written += recycled;
+	c->totals.overrun += recycled;
+	c->totals.dropped += dropped;
+	c->totals.lost += lost;
+	struct collect_cpu *s = cpu_stream(c, 0);
+	if (s) {
+		s->overrun += recycled;
+		s->dropped += dropped;
+		s->lost += lost;
+	}
+}
+
+/* A ring handed to another thread is read from its start, its geometry
+ * checked again: the writer may lay it out for another size inside its
+ * space. What the old generation delivered was written; what it left unread
+ * the writer counted in the region's recycle_overrun. False while the new
+ * layout does not check (it may be being set up): not read this time. */
+static bool reset_cursor(struct collect *c, struct collect_proc *p, struct collect_ring *cr,
+			 const struct uft_ring *r)
+{
+	if (!cr->retired)
+		c->totals.written += cr->cur.delivered;
+	cr->retired = false;
 	uft_ring_cursor_init(&cr->cur, r);
-	cr->cur.geom = g;
+	return shm_check_ring(&p->reg, cr->off, &cr->cur.geom);
 }
 
 void collect_drain(struct collect *c, struct collect_proc *p, bool final)
@@ -363,10 +391,8 @@ void collect_drain(struct collect *c, struct collect_proc *p, bool final)
 			continue;
 		if (r->buffer != 0) /* an instance's: not recorded */
 			continue;
-		if (cr->cur.generation != READ_ONCE(r->generation)) {
-			reset_cursor(cr, r);
-			cr->retired = false;
-		}
+		if (cr->cur.generation != READ_ONCE(r->generation) && !reset_cursor(c, p, cr, r))
+			continue;
 		char comm[17];
 		memcpy(comm, r->comm, 16);
 		comm[16] = 0;
@@ -379,7 +405,7 @@ void collect_drain(struct collect *c, struct collect_proc *p, bool final)
 			/* A reused ring starts over; otherwise it is abandoned, with
 			 * what it delivered so far kept. */
 			if (READ_ONCE(r->generation) != cr->cur.generation) {
-				reset_cursor(cr, r);
+				reset_cursor(c, p, cr, r);
 				continue;
 			}
 			cr->bad = true;
@@ -397,8 +423,10 @@ void collect_drain(struct collect *c, struct collect_proc *p, bool final)
 			cr->retired = true;
 		}
 	}
-	if (final)
+	if (final) {
 		import_formats(c, p);
+		account_region(c, h);
+	}
 }
 
 bool collect_spec_matches(const struct collect *c, const char *spec)

@@ -32,8 +32,9 @@ bool uft_ring_geom_read(const struct uft_ring *r, uint64_t room, struct uft_ring
 	uint64_t need =
 	    sizeof(struct uft_ring) + (uint64_t)g->nr_pages * sizeof(struct uft_slot_meta);
 	uint64_t span = g->hdr_size + (uint64_t)g->nr_pages * UFT_SUBBUF_SIZE;
-	return g->nr_pages && g->hdr_size >= need && g->hdr_size % 8 == 0 && total == span &&
-	       span <= room;
+	/* A reused ring may be laid out for fewer pages inside its space. */
+	return g->nr_pages && g->hdr_size >= need && g->hdr_size % 8 == 0 && total >= span &&
+	       total <= room;
 }
 
 /* The cursor's geometry, or the ring's read once now (in-process readers,
@@ -51,7 +52,7 @@ static bool geom_of(const struct uft_ring *r, const struct uft_ring_cursor *c,
 void uft_ring_cursor_init(struct uft_ring_cursor *c, const struct uft_ring *r)
 {
 	memset(c, 0, sizeof(*c));
-	c->generation = r->generation;
+	c->generation = smp_load_acquire(&r->generation);
 }
 
 /* A reused ring starts over; its geometry stays what it was. */
@@ -95,11 +96,16 @@ void AnnotateIgnoreReadsEnd(const char *file, int line);
 enum copy_result { COPY_OK, COPY_RACE, COPY_BAD };
 
 /* Copies slot `idx` and its meta; COPY_RACE if the slot does not hold page
- * `idx` yet (the writer is switching to it) or was reused before the copy was
- * complete, COPY_BAD if its commit length does not fit a page. */
-static enum copy_result copy_page(struct uft_ring *r, const struct uft_ring_geom *g, uint64_t idx,
-				  struct page_copy *out, bool partial)
+ * `idx` yet (the writer is switching to it), was reused before the copy was
+ * complete, or the ring is being (or was) handed to another thread since the
+ * reader took generation `gen` (a ring being set up is never copied, and a
+ * writer bumps the generation before any byte of a reused ring changes);
+ * COPY_BAD if its commit length does not fit a page. */
+static enum copy_result copy_page(struct uft_ring *r, const struct uft_ring_geom *g, uint32_t gen,
+				  uint64_t idx, struct page_copy *out, bool partial)
 {
+	if (smp_load_acquire(&r->state) == UFT_RING_INIT)
+		return COPY_RACE;
 	const char *src = page_at(r, g, idx);
 	struct uft_slot_meta *m = &r->meta[idx % g->nr_pages];
 	/* The writer names the page in its slot after the page header, so a
@@ -126,7 +132,8 @@ static enum copy_result copy_page(struct uft_ring *r, const struct uft_ring_geom
 	uft_fence_acquire();
 	uint64_t p = smp_load_acquire(&r->produced);
 	/* The copy's own commit word is checked again by the page iterator. */
-	return p < idx + g->nr_pages ? COPY_OK : COPY_RACE;
+	return p < idx + g->nr_pages && smp_load_acquire(&r->generation) == gen ? COPY_OK
+										: COPY_RACE;
 }
 
 /* Ring units to the clock's units: raw TSC cycles become nanoseconds. */
@@ -222,13 +229,18 @@ long uft_ring_drain(struct uft_ring *r, struct uft_ring_cursor *c, bool partial,
 	static __thread struct page_copy pc;
 	long total = 0;
 	bool stop = false;
+	if (c->generation != smp_load_acquire(&r->generation))
+		cursor_reset(c, r);
 	struct uft_ring_geom g;
 	if (!geom_of(r, c, &g))
 		return 0;
-	if (c->generation != r->generation)
-		cursor_reset(c, r);
 	int retries = 0;
 	while (!stop) {
+		/* Handed to another thread: what is left of ours is gone (the
+		 * writer that took it counted it), and its pages are not ours to
+		 * release. The next call starts on the new generation. */
+		if (smp_load_acquire(&r->generation) != c->generation)
+			return total;
 		uint64_t p = smp_load_acquire(&r->produced);
 		uint64_t cons = smp_load_acquire(&r->consumed);
 		/* `produced` read first never passes `consumed` by a ring's worth:
@@ -251,13 +263,17 @@ long uft_ring_drain(struct uft_ring *r, struct uft_ring_cursor *c, bool partial,
 			/* A copy is good if the writer had not moved on to reuse its slot
 			 * when the copy was done (copy_page checks `produced` after it). */
 			bool ended = true;
-			enum copy_result cr = copy_page(r, &g, c->page, &pc, false);
+			enum copy_result cr = copy_page(r, &g, c->generation, c->page, &pc, false);
 			if (cr == COPY_OK)
 				total += deliver(r, c, &pc, fn, ctx, &stop, &ended);
 			c->bad_pages += cr == COPY_BAD;
 			if (!ended)
 				break; /* the rest of the page is for the next call */
-			/* Release the slot; failing means the writer retired it first. */
+			/* Release the slot; failing means the writer retired it first.
+			 * A ring reused since the copy keeps its pages (the window left
+			 * between this check and the cmpxchg is a few instructions). */
+			if (smp_load_acquire(&r->generation) != c->generation)
+				return total;
 			uint64_t want = c->page;
 			uft_try_cmpxchg(&r->consumed, &want, want + 1);
 			c->page++;
@@ -266,15 +282,17 @@ long uft_ring_drain(struct uft_ring *r, struct uft_ring_cursor *c, bool partial,
 		}
 		if (partial && c->page == p) {
 			bool ended;
-			enum copy_result cr = copy_page(r, &g, c->page, &pc, true);
+			enum copy_result cr = copy_page(r, &g, c->generation, c->page, &pc, true);
 			if (cr == COPY_OK)
 				total += deliver(r, c, &pc, fn, ctx, &stop, &ended);
 			c->bad_pages += cr == COPY_BAD;
 		}
 		break;
 	}
-	WRITE_ONCE(r->read_entries, c->delivered);
-	WRITE_ONCE(r->wake_pending, 0);
+	if (smp_load_acquire(&r->generation) == c->generation) {
+		WRITE_ONCE(r->read_entries, c->delivered);
+		WRITE_ONCE(r->wake_pending, 0);
+	}
 	return total;
 }
 
@@ -305,7 +323,7 @@ long uft_ring_peek(struct uft_ring *r, uft_ring_record_fn fn, void *ctx)
 	uint64_t p = smp_load_acquire(&r->produced);
 	uint64_t start = first_page(r, &g, p);
 	for (uint64_t idx = start; idx <= p && !stop; idx++) {
-		if (copy_page(r, &g, idx, &pc, idx == p) != COPY_OK)
+		if (copy_page(r, &g, c.generation, idx, &pc, idx == p) != COPY_OK)
 			continue; /* overwritten while we looked */
 		c.page = idx;
 		c.off = 0;
@@ -355,13 +373,14 @@ long uft_ring_take_until(struct uft_ring *r, uint64_t limit, uft_ring_record_fn 
 	bool past = false, any = false;
 	uint64_t end_page = 0;
 	uint32_t end_off = 0;
+	uint32_t gen = smp_load_acquire(&r->generation);
 	struct uft_ring_geom g;
 	if (!geom_of(r, NULL, &g))
 		return 0;
 	uint64_t p = smp_load_acquire(&r->produced);
 	uint64_t start = first_page(r, &g, p);
 	for (uint64_t idx = start; idx <= p && !past; idx++) {
-		if (copy_page(r, &g, idx, &pc, idx == p) != COPY_OK)
+		if (copy_page(r, &g, gen, idx, &pc, idx == p) != COPY_OK)
 			continue; /* overwritten while we looked */
 		struct uft_page_iter it;
 		struct uft_page_rec rec;
@@ -409,6 +428,7 @@ long uft_ring_take_until(struct uft_ring *r, uint64_t limit, uft_ring_record_fn 
 
 uint64_t uft_ring_written(struct uft_ring *r, const struct uft_ring_geom *geom)
 {
+	uint32_t gen = smp_load_acquire(&r->generation);
 	struct uft_ring_geom g;
 	if (geom)
 		g = *geom;
@@ -416,7 +436,7 @@ uint64_t uft_ring_written(struct uft_ring *r, const struct uft_ring_geom *geom)
 		return 0;
 	uint64_t p = smp_load_acquire(&r->produced);
 	struct page_copy *pc = &(struct page_copy){0};
-	if (copy_page(r, &g, p, pc, true) != COPY_OK)
+	if (copy_page(r, &g, gen, p, pc, true) != COPY_OK)
 		return uft_load_seq_cst(&r->entries);
 	struct uft_page_iter it;
 	struct uft_page_rec rec;

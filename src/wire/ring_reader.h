@@ -45,7 +45,8 @@ typedef int (*uft_ring_record_fn)(void *ctx, uint64_t ts, uint32_t cpu, const vo
 				  uint32_t len, uint64_t missed_before);
 
 /* Reads the geometry of `r` once and checks it: at least one page, a header
- * that holds the slot metadata, total_size agreeing, and all of it inside
+ * that holds the slot metadata, total_size holding its pages (a reused ring
+ * may be laid out inside a larger space), and all of it inside
  * `room` bytes from the ring's start. False if anything does not fit. */
 bool uft_ring_geom_read(const struct uft_ring *r, uint64_t room, struct uft_ring_geom *g);
 /* Starts a cursor at the ring's current generation, geometry unset (a drain

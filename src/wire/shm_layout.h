@@ -21,7 +21,12 @@
  *                 then read the header fields set once (geometry, tid, ...).
  *   state         ACTIVE (release) after a reused ring is re-initialised;
  *                 EXITED (release) after the final `entries`. The reader that
- *                 sees EXITED with everything consumed frees it (cmpxchg).
+ *                 sees EXITED with everything consumed frees it (cmpxchg);
+ *                 a writer needing a ring when the region is full may take
+ *                 an EXITED one (cmpxchg to INIT) without any reader.
+ *   generation    bumped (then a release fence) before any other byte of a
+ *                 reused ring changes; a reader checks it after its copy's
+ *                 acquire fence, so a copy mixing two threads is dropped.
  *   commit word   (page header + 8) release after the record bytes below it;
  *                 an acquire load of it makes those bytes visible.
  *   produced      release at a page switch, after the finished page's
@@ -61,6 +66,14 @@
 #define UFT_SHM_MAX_RINGS 16384u
 #define UFT_SHM_FORMATS_CAP (8u * 1024u * 1024u)
 #define UFT_SHM_DEFAULT_SIZE (1ull << 32) /* sparse: pages exist only once touched */
+/* The largest ring, in pages (1 GiB): `uft record -b` and buffer_size_kb
+ * refuse more. */
+#define UFT_SHM_MAX_RING_PAGES (1u << 18)
+/* A region holds at least this many rings of the size asked at start-up
+ * (bigger than the default when `uft record -b` asks for huge rings). */
+#define UFT_SHM_MIN_RINGS 16u
+/* Trace buffers a region serves (the global one and the instances'). */
+#define UFT_SHM_MAX_BUFFERS 32u
 
 /* Nesting levels a thread may trace at: normal context plus signal handlers
  * interrupting a write, each with its own ring so no level corrupts another. */
@@ -119,7 +132,9 @@ struct uft_ring {
 	uint32_t hdr_size; /* bytes from ring start to page slot 0 */
 	uint32_t mode;	   /* enum uft_buffer_mode */
 	char comm[16];
-	uint64_t total_size; /* hdr_size + nr_pages * UFT_SUBBUF_SIZE */
+	/* Bytes the ring owns in the region: at least hdr_size + nr_pages *
+	 * UFT_SUBBUF_SIZE, more when a smaller ring reuses a bigger one's space. */
+	uint64_t total_size;
 
 	/* Written by the writer. */
 	uint64_t produced; /* index of the page being written */
@@ -180,7 +195,31 @@ struct uft_shm_header {
 	uint64_t alloc_off; /* next free byte for rings */
 	uint32_t nr_rings;  /* entries used in ring_off[] */
 	uint32_t pad;
-	char reserved[4096 - 80];
+	/* Region-level losses, by buffer index, counted by writers with atomic
+	 * adds (statistics, no ordering; docs/design/ring-buffer.md, "Counting").
+	 * No consumer accounted these; one that adds up the rings it drained
+	 * adds these three too:
+	 *  ring_dropped    events of threads that could get no ring (the region
+	 *                  full, every exited ring unread in discard mode), and
+	 *                  the `dropped` of exited rings recycled unread;
+	 *  ring_lost       events that could not be written and had no ring of
+	 *                  their own to count on (nesting too deep before the
+	 *                  deepest level had a ring, no memory for a ring table),
+	 *                  and the `lost` of exited rings recycled unread;
+	 *  recycle_overrun events still unread in exited rings recycled for new
+	 *                  threads (overwrite mode), and their `overrun`.
+	 * The counters of FREE rings (a reader drained them, so it accounted
+	 * them) move to retired_overrun / retired_dropped (dropped + lost) when
+	 * the ring is reused, so the tree's stats keep them. */
+	uint64_t ring_dropped[UFT_SHM_MAX_BUFFERS];
+	uint64_t ring_lost[UFT_SHM_MAX_BUFFERS];
+	uint64_t recycle_overrun[UFT_SHM_MAX_BUFFERS];
+	uint64_t retired_overrun[UFT_SHM_MAX_BUFFERS];
+	uint64_t retired_dropped[UFT_SHM_MAX_BUFFERS];
+	uint64_t rings_recycled; /* exited rings reused without a reader */
+	uint32_t recycle_next;	 /* ring_off[] index the next recycling scan starts at */
+	uint32_t pad2;
+	char reserved[4096 - 80 - 5 * 8 * UFT_SHM_MAX_BUFFERS - 16];
 	uint64_t ring_off[UFT_SHM_MAX_RINGS]; /* 0 = slot unused */
 };
 

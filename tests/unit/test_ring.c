@@ -781,7 +781,9 @@ static void test_hostile_fields(void **state)
 	r->total_size = 16 + 7ull * UFT_SUBBUF_SIZE;
 	assert_false(uft_ring_geom_read(r, UINT64_MAX, &bad));
 	r->hdr_size = saved.hdr_size;
-	r->total_size = 1ull << 62;
+	r->total_size = 1ull << 62; /* more space than the mapping has */
+	assert_false(uft_ring_geom_read(r, room, &bad));
+	r->total_size = saved.total_size - 1; /* less than its pages take */
 	assert_false(uft_ring_geom_read(r, UINT64_MAX, &bad));
 
 	/* The cursor's geometry is used, not the rewritten one. */

@@ -14,6 +14,14 @@
 #include "util/atomics.h"
 #include <uft/event.h>
 
+/* Layout and mode of a ring the writer opens, kept privately: never read
+ * back from shared memory a consumer could rewrite. */
+struct uft_wring_geom {
+	uint32_t nr_pages;
+	uint32_t hdr_size;
+	uint32_t mode; /* enum uft_buffer_mode */
+};
+
 /* Writer state of one ring, private to its thread. Each nesting level has its
  * own, so a signal handler that traces never touches the state of the write it
  * interrupted. */
@@ -32,11 +40,9 @@ struct uft_wring {
 	/* `consumed` as last read: a lower bound of it, which spares a page switch
 	 * the cache line the consumer writes while the ring has room. */
 	uint64_t cons_seen;
-	uint32_t gen;	 /* buffer generation the ring was opened for */
-	uint32_t buffer; /* index in uft_buffers */
-	/* The ring's geometry as laid out, never read back from the region. */
-	uint32_t nr_pages;
-	char *pages; /* page slot 0 */
+	struct uft_wring_geom geom; /* the ring's layout and mode, as allocated */
+	uint32_t gen;		    /* buffer generation the ring was opened for */
+	uint32_t buffer;	    /* index in uft_buffers */
 };
 
 struct uft_tls {
@@ -147,8 +153,16 @@ struct uft_shm_header *uft_shm_create(uint64_t size, int *memfd_out);
 /* Whether ring offset `off` and the ring's geometry there lie inside the
  * region as this process created it (consumers may rewrite both). */
 bool uft_shm_ring_ok(const struct uft_shm_header *h, uint64_t off);
+/* Bytes of a region that holds at least UFT_SHM_MIN_RINGS rings of
+ * ring_pages (never less than UFT_SHM_DEFAULT_SIZE; pages are touched only
+ * when used). */
+uint64_t uft_shm_size_for(uint32_t ring_pages);
+/* A ring of g->nr_pages in g->mode for a thread at a nesting level (sets
+ * g->hdr_size);
+ * NULL when the region has none to give (docs/design/ring-buffer.md). */
 struct uft_ring *uft_shm_ring_alloc(struct uft_shm_header *hdr, const struct uft_buffer *b,
-				    uint32_t nr_pages, uint32_t buffer, int tid, uint32_t level);
+				    uint32_t buffer, int tid, uint32_t level,
+				    struct uft_wring_geom *g);
 void uft_shm_add_format(struct uft_shm_header *hdr, uint16_t id, const char *system,
 			const char *text, uint32_t len);
 

@@ -72,7 +72,8 @@ static int session_create(void)
 	if (uft_sess.hdr)
 		return 0;
 	int memfd;
-	struct uft_shm_header *h = uft_shm_create(UFT_SHM_DEFAULT_SIZE, &memfd);
+	struct uft_shm_header *h =
+	    uft_shm_create(uft_shm_size_for(uft_buffers[0].ring_pages), &memfd);
 	if (!h)
 		return -1;
 	uft_sess.memfd = memfd;
@@ -127,8 +128,8 @@ static void parse_env(void)
 		unsigned long pages = (kb * 1024 + UFT_SUBBUF_SIZE - 1) / UFT_SUBBUF_SIZE;
 		if (pages < 4)
 			pages = 4;
-		if (pages > (1ul << 20))
-			pages = 1ul << 20;
+		if (pages > UFT_SHM_MAX_RING_PAGES)
+			pages = UFT_SHM_MAX_RING_PAGES;
 		uft_buffers[0].ring_pages = (uint32_t)pages;
 	}
 	if ((v = uft_env(UFT_ENV_MODE)) && *v)

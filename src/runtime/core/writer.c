@@ -119,23 +119,43 @@ static inline void publish_commit(struct uft_wring *w)
 	smp_store_release((uint64_t *)(w->page + 8), w->tail);
 }
 
+/* Counts in the region an event that found no ring (the region full) or no
+ * ring to be counted on (`lost`). Atomic adds: a signal may nest here. */
+static void count_region(uint32_t buffer, bool lost)
+{
+	struct uft_shm_header *h = uft_sess.hdr;
+	if (!h || buffer >= UFT_SHM_MAX_BUFFERS)
+		return;
+	uft_fetch_add_relaxed(lost ? &h->ring_lost[buffer] : &h->ring_dropped[buffer], 1);
+}
+
 /* Counts an event that could not be written. A write nested too deep counts
  * on the deepest level, possibly interrupting that level's own count: atomic
- * adds, not a read-modify-write a signal could split (failure paths only). */
+ * adds, not a read-modify-write a signal could split (failure paths only).
+ * A level without a ring passes the count to the region, never drops it. */
 static void count_lost(struct uft_wring *w)
 {
 	uft_add_return_relaxed(&w->lost, 1);
 	if (w->r)
 		uft_fetch_add_relaxed(&w->r->lost, 1);
+	else
+		count_region(w->buffer, true);
+}
+
+/* Page slot `idx` of the writer's ring, by the layout it allocated. */
+static inline char *wring_page(const struct uft_wring *w, uint64_t idx)
+{
+	return (char *)w->r + w->geom.hdr_size +
+	       (idx % w->geom.nr_pages) * (uint64_t)UFT_SUBBUF_SIZE;
 }
 
 static void maybe_wake(struct uft_wring *w, struct uft_ring *r, uint64_t produced)
 {
-	if ((produced - w->cons_seen) * 2 < w->nr_pages)
+	if ((produced - w->cons_seen) * 2 < w->geom.nr_pages)
 		return;
 	uint64_t c = READ_ONCE(r->consumed);
 	w->cons_seen = c;
-	if ((produced - c) * 2 < w->nr_pages)
+	if ((produced - c) * 2 < w->geom.nr_pages)
 		return;
 	if (READ_ONCE(r->wake_pending))
 		return;
@@ -143,29 +163,23 @@ static void maybe_wake(struct uft_wring *w, struct uft_ring *r, uint64_t produce
 	uft_session_wake();
 }
 
-/* A page slot from the writer's private geometry: the ring header's copy may
- * be rewritten by anyone holding the memfd. */
-static inline char *wring_page(const struct uft_wring *w, uint64_t idx)
-{
-	return w->pages + (idx % w->nr_pages) * (uint64_t)UFT_SUBBUF_SIZE;
-}
-
 /* Moves to the next page. Returns -1 when the ring is full in discard mode. */
 static int next_page(struct uft_wring *w, uint64_t ts)
 {
 	struct uft_ring *r = w->r;
+	uint32_t nr = w->geom.nr_pages;
 	uint64_t next = w->page_idx + 1;
-	while (next >= w->cons_seen + w->nr_pages) {
+	while (next >= w->cons_seen + nr) {
 		uint64_t c = smp_load_acquire(&r->consumed);
 		w->cons_seen = c;
-		if (next < c + w->nr_pages)
+		if (next < c + nr)
 			break;
-		if (r->mode == UFT_MODE_DISCARD)
+		if (w->geom.mode == UFT_MODE_DISCARD)
 			return -1;
 		/* Overwrite: retire the oldest page unless a reader claimed it first. */
 		if (uft_try_cmpxchg(&r->consumed, &c, c + 1)) {
-			uint64_t lost = r->meta[(c + 1) % w->nr_pages].first_entry -
-					r->meta[c % w->nr_pages].first_entry;
+			uint64_t lost =
+			    r->meta[(c + 1) % nr].first_entry - r->meta[c % nr].first_entry;
 			uft_fetch_add_relaxed(&r->overrun, lost);
 			w->cons_seen = c + 1;
 		}
@@ -179,7 +193,7 @@ static int next_page(struct uft_wring *w, uint64_t ts)
 	 * pairs with it), and costs nothing on x86, where a full fence would wait
 	 * for every store still in flight to the ring. */
 	uft_fence_release();
-	struct uft_slot_meta *m = &r->meta[next % w->nr_pages];
+	struct uft_slot_meta *m = &r->meta[next % nr];
 	m->first_entry = w->entries;
 	m->cpu = w->cpu;
 	char *page = wring_page(w, next);
@@ -234,16 +248,16 @@ static int wring_open(struct uft_tls *t, struct uft_wring *w, uint32_t buffer, u
 	}
 	const struct uft_buffer *b = &uft_buffers[buffer];
 	uint32_t gen = smp_load_acquire(&b->gen);
-	uint32_t nr_pages = READ_ONCE(b->ring_pages);
-	struct uft_ring *r = uft_shm_ring_alloc(uft_sess.hdr, b, nr_pages, buffer, t->tid, lvl);
+	struct uft_wring_geom g = {.nr_pages = READ_ONCE(b->ring_pages),
+				   .mode = READ_ONCE(b->mode)};
+	struct uft_ring *r = uft_shm_ring_alloc(uft_sess.hdr, b, buffer, t->tid, lvl, &g);
 	if (!r)
 		return -1;
 	wring_close(w); /* the ring of an older generation */
 	uint64_t ts = uft_ring_now(r);
 	memset(w, 0, sizeof(*w));
 	w->r = r;
-	w->nr_pages = nr_pages;
-	w->pages = (char *)r + uft_ring_hdr_bytes(nr_pages);
+	w->geom = g;
 	w->gen = gen;
 	w->buffer = buffer;
 	w->cpu = current_cpu_slow();
@@ -324,6 +338,23 @@ static inline void put_common(char *rec, const struct uft_event *ev, const struc
 	c->pid = t->tid;
 }
 
+/* A write nested deeper than UFT_MAX_NEST: counted as lost on the deepest
+ * level that has a ring of the buffer (the one it interrupts, normally),
+ * else in the region. */
+static void count_too_deep(struct uft_tls *t, uint32_t buffer)
+{
+	for (uint32_t l = UFT_MAX_NEST; l-- > 0;) {
+		struct uft_wring *w = wring_of(t, buffer, l);
+		if (!w)
+			break;
+		if (w->r) {
+			count_lost(w);
+			return;
+		}
+	}
+	count_region(buffer, true);
+}
+
 /* Reserves a record in one buffer's ring at the thread's nesting level. */
 static void *reserve_in(struct uft_rsv *rsv, uint32_t buffer)
 {
@@ -334,17 +365,20 @@ static void *reserve_in(struct uft_rsv *rsv, uint32_t buffer)
 	const struct uft_buffer *b = &uft_buffers[buffer];
 	if (unlikely(lvl >= UFT_MAX_NEST || !READ_ONCE(b->on))) {
 		/* No ring for it: counted beside the one it interrupts. */
-		struct uft_wring *deepest;
-		if (lvl >= UFT_MAX_NEST && !t->notrace &&
-		    (deepest = wring_of(t, buffer, UFT_MAX_NEST - 1)))
-			count_lost(deepest);
+		if (lvl >= UFT_MAX_NEST && !t->notrace)
+			count_too_deep(t, buffer);
 		goto fail;
 	}
 	struct uft_wring *w = wring_of(t, buffer, lvl);
-	if (unlikely(!w))
+	if (unlikely(!w)) {
+		count_region(buffer, true); /* no memory for the ring table */
 		goto fail;
-	if (unlikely(!w->r || w->gen != READ_ONCE(b->gen)) && wring_open(t, w, buffer, lvl) != 0)
+	}
+	if (unlikely(!w->r || w->gen != READ_ONCE(b->gen)) && wring_open(t, w, buffer, lvl) != 0) {
+		if (uft_sess.hdr)
+			count_region(buffer, false);
 		goto fail;
+	}
 	uint32_t len = rsv->len;
 	if (unlikely(len > UFT_PAGE_DATA_SIZE - 24)) {
 		count_lost(w);

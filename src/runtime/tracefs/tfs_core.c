@@ -198,7 +198,7 @@ static int write_tracing_on(const struct tfs_node *n, char *buf, size_t len, uns
 
 /* ---- buffer sizes ---- */
 
-#define MAX_RING_KB (1024ul * 1024ul) /* 1 GiB per thread ring */
+#define MAX_RING_KB (UFT_SHM_MAX_RING_PAGES * (UFT_SUBBUF_SIZE / 1024ul))
 
 static int show_buffer_size(const struct tfs_node *n, FILE *out)
 {

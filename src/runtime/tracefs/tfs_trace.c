@@ -588,17 +588,48 @@ struct stats_ctx {
 	uint64_t overrun, dropped, read;
 };
 
-static void stats_ring(void *ctx, struct uft_ring *r, uint32_t slot)
+/* A ring's losses: to the CPU its current page started on. FREE rings count
+ * too (a reader drained them, their losses stay until the ring is reused,
+ * which moves them to the region's counters). */
+static void stats_ring(struct stats_ctx *s, struct uft_ring *r)
 {
-	struct stats_ctx *s = ctx;
-	/* A thread ring's counters go to the CPU its current page started on. */
 	uint64_t p = uft_load_seq_cst(&r->produced);
 	uint32_t nr_pages = READ_ONCE(r->nr_pages);
 	if (!nr_pages || r->meta[p % nr_pages].cpu != (uint32_t)s->cpu)
 		return;
 	s->overrun += uft_load_seq_cst(&r->overrun) - r->overrun_base;
-	s->dropped += uft_load_seq_cst(&r->dropped);
-	s->read += uft_load_seq_cst(&r->read_entries);
+	s->dropped += uft_load_seq_cst(&r->dropped) + uft_load_seq_cst(&r->lost);
+	if (uft_load_seq_cst(&r->state) != UFT_RING_FREE)
+		s->read += uft_load_seq_cst(&r->read_entries);
+}
+
+/* The counters of every ring of the buffer, and on cpu0 the region's:
+ * events that found no ring, and what rings held or lost before they were
+ * reused for other threads (docs/design/ring-buffer.md, "Counting"). */
+static void stats_collect(struct stats_ctx *s, uint32_t buffer)
+{
+	struct uft_shm_header *h = uft_sess.hdr;
+	if (!h)
+		return;
+	uint32_t nr = uft_load_seq_cst(&h->nr_rings);
+	if (nr > UFT_SHM_MAX_RINGS)
+		nr = UFT_SHM_MAX_RINGS;
+	for (uint32_t i = 0; i < nr; i++) {
+		uint64_t off = smp_load_acquire(&h->ring_off[i]);
+		if (!off)
+			continue;
+		struct uft_ring *r = (struct uft_ring *)((char *)h + off);
+		uint32_t st = smp_load_acquire(&r->state);
+		if (st != UFT_RING_INIT && r->buffer == buffer)
+			stats_ring(s, r);
+	}
+	if (s->cpu == 0 && buffer < UFT_SHM_MAX_BUFFERS) {
+		s->overrun += uft_load_seq_cst(&h->recycle_overrun[buffer]) +
+			      uft_load_seq_cst(&h->retired_overrun[buffer]);
+		s->dropped += uft_load_seq_cst(&h->ring_dropped[buffer]) +
+			      uft_load_seq_cst(&h->ring_lost[buffer]) +
+			      uft_load_seq_cst(&h->retired_dropped[buffer]);
+	}
 }
 
 static int show_stats(const struct tfs_node *n, FILE *out)
@@ -610,7 +641,7 @@ static int show_stats(const struct tfs_node *n, FILE *out)
 		return rc;
 	}
 	struct stats_ctx s = {n->cpu, 0, 0, 0};
-	tfs_for_each_ring(n->inst->buffer, stats_ring, &s);
+	stats_collect(&s, n->inst->buffer);
 	uint64_t bytes = 0;
 	for (size_t i = 0; i < rs.n; i++)
 		bytes += rs.v[i].len;
