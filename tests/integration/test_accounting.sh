@@ -63,4 +63,20 @@ if command -v trace-cmd >/dev/null; then
 	n=$(trace-cmd report -i "$tmp/all.dat" 2>/dev/null | grep -c ' seq: ')
 	[ "$n" -eq $((2 * N)) ] || { echo "trace-cmd sees $n events"; exit 1; }
 fi
+# a region that cannot give every thread a ring (16 rings of 1 GiB): the
+# threads left without one are counted as dropped, the rest recorded whole
+$UFT record -M discard -b 1048576 -o "$tmp/big.dat" -- "$B/bin/flood" 1000 20 >"$tmp/big.txt"
+read -r w r o d _ <<<"$(summary "$tmp/big.txt")"
+[ "$r" -eq "$w" ] && [ "$o" -eq 0 ] && [ "$d" -gt 0 ] && [ $((w + d)) -eq 20000 ] || {
+	echo "threads without a ring: $(cat "$tmp/big.txt")"
+	exit 1
+}
+# a buffer no thread ring can have is refused before the program runs
+if $UFT record -b 2097152 -o "$tmp/huge.dat" -- "$B/bin/flood" 10 1 >"$tmp/huge.txt" 2>&1; then
+	echo "-b 2097152 was accepted"
+	exit 1
+fi
+grep -q 'larger than the 1048576 KiB a thread ring can have' "$tmp/huge.txt" ||
+	{ echo "-b 2097152: $(cat "$tmp/huge.txt")"; exit 1; }
+grep -q '^flood:' "$tmp/huge.txt" && { echo "the program ran"; exit 1; }
 echo ok
