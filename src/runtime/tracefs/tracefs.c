@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "runtime/ftrace/ftrace.h"
+#include "runtime/core/grace.h"
 #include "runtime/core/registry.h"
 #include "runtime/core/runtime.h"
 #include "runtime/tracefs/tfs.h"
@@ -170,6 +171,8 @@ static void tfs_enter(void)
 static void tfs_leave(void)
 {
 	tfs_unlock();
+	/* What the operation replaced is unpublished now (grace.h). */
+	uft_grace_reclaim(false);
 }
 
 int tfs_nr_cpus(void)

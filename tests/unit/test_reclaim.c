@@ -1,0 +1,175 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Reclamation: what control writes replace is freed once no writer can be
+ * reading it. Each control operation is repeated many times while a thread
+ * writes the event without pause; the process's resident size stays within
+ * a few MB of where it started (before grace periods it grew by the size
+ * of everything replaced). */
+#define _GNU_SOURCE
+#include <pthread.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#define UFT_CREATE_EVENTS
+#include "tfs_ev_events.h"
+
+#include "runtime/core/grace.h"
+#include "runtime/tracefs/tracefs.h"
+#include "tfs_cmocka.h"
+#include "util/atomics.h"
+
+static volatile int stop;
+static pthread_t writer;
+
+static void *write_loop(void *arg)
+{
+	(void)arg;
+	for (unsigned i = 0; !READ_ONCE(stop); i++)
+		trace_num((int)(i & 15), i, "w", "/p");
+	return NULL;
+}
+
+static long rss_kb(void)
+{
+	long size = 0, res = 0;
+	FILE *f = fopen("/proc/self/statm", "r");
+	if (!f || fscanf(f, "%ld %ld", &size, &res) != 2)
+		res = 0;
+	if (f)
+		fclose(f);
+	return res * (sysconf(_SC_PAGESIZE) / 1024);
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	WRITE_ONCE(stop, 0);
+	assert_int_equal(echo("events/tfsev/num/enable", W, "1"), 0);
+	assert_int_equal(pthread_create(&writer, NULL, write_loop, NULL), 0);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	WRITE_ONCE(stop, 1);
+	pthread_join(writer, NULL);
+	echo("events/tfsev/num/enable", W, "0");
+	return 0;
+}
+
+/* Growth allowed over the whole run: a few MB (allocator slack, the rings
+ * the writer fills). */
+#define SLACK_KB (6 * 1024)
+
+/* Runs op(i) n times after a warm-up of a few, and checks the growth. */
+static void cycle(const char *what, int n, void (*op)(int))
+{
+	for (int i = 0; i < 4; i++)
+		op(i);
+	long start = rss_kb();
+	for (int i = 0; i < n; i++)
+		op(i);
+	long end = rss_kb();
+	print_message("%s: %d cycles, RSS %ld -> %ld kB\n", what, n, start, end);
+	if (end - start > SLACK_KB)
+		fail_msg("%s: RSS grew %ld kB over %d cycles", what, end - start, n);
+}
+
+/* A filter of a few hundred clauses: several KB once compiled. */
+static char *big_filter(void)
+{
+	size_t cap = 16384, len = 0;
+	char *s = malloc(cap);
+	s[0] = 0;
+	for (int k = 0; k < 300; k++)
+		len += (size_t)snprintf(s + len, cap - len, "%sa == %d", k ? " || " : "", 1000 + k);
+	return s;
+}
+
+static char *flt;
+
+static void filter_op(int i)
+{
+	(void)i;
+	assert_int_equal(echo("events/tfsev/num/filter", W, flt), 0);
+	assert_int_equal(echo("events/tfsev/num/filter", W, "0"), 0);
+}
+
+static void test_filter(void **state)
+{
+	(void)state;
+	flt = big_filter();
+	cycle("filter set/clear", 1000, filter_op);
+	free(flt);
+}
+
+static void hist_op(int i)
+{
+	(void)i;
+	const char *spec = "hist:keys=a,u:vals=hitcount:size=131072";
+	assert_int_equal(echo("events/tfsev/num/trigger", W, spec), 0);
+	char rm[128];
+	snprintf(rm, sizeof(rm), "!%s", spec);
+	assert_int_equal(echo("events/tfsev/num/trigger", A, rm), 0);
+}
+
+static void test_hist(void **state)
+{
+	(void)state;
+	/* 5 MB a cycle when tables were never freed. */
+	cycle("hist add/remove", 60, hist_op);
+}
+
+static void trigger_op(int i)
+{
+	(void)i;
+	char *s = malloc(16384 + 64);
+	snprintf(s, 16384 + 64, "traceon if %s", flt);
+	assert_int_equal(echo("events/tfsev/num/trigger", W, s), 0);
+	snprintf(s, 16384 + 64, "!traceon");
+	assert_int_equal(echo("events/tfsev/num/trigger", A, s), 0);
+	free(s);
+}
+
+static void test_trigger(void **state)
+{
+	(void)state;
+	flt = big_filter();
+	cycle("trigger add/remove", 1000, trigger_op);
+	free(flt);
+}
+
+static void enable_op(int i)
+{
+	(void)i;
+	/* Each change republishes the event's target list. */
+	assert_int_equal(echo("events/tfsev/other/enable", W, "1"), 0);
+	assert_int_equal(echo("events/tfsev/other/enable", W, "0"), 0);
+}
+
+static void test_pending_bounded(void **state)
+{
+	(void)state;
+	cycle("enable/disable", 1000, enable_op);
+	assert_true(uft_grace_pending() <= 64);
+	assert_true(uft_grace_freed() > 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test_setup_teardown(test_filter, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_hist, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_trigger, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_pending_bounded, setup, teardown),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
