@@ -6,6 +6,7 @@
  * of everything replaced). */
 #define _GNU_SOURCE
 #include <pthread.h>
+#include <stdbool.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -163,6 +164,79 @@ static void test_pending_bounded(void **state)
 	assert_true(uft_grace_freed() > 0);
 }
 
+static void *idle_thread(void *arg)
+{
+	return arg;
+}
+
+static char me_line[32];
+
+static void set_follow(bool on)
+{
+	snprintf(me_line, sizeof(me_line), "%d", (int)gettid());
+	assert_int_equal(echo("options/event-fork", W, on ? "1" : "0"), 0);
+	assert_int_equal(echo("set_event_pid", W, on ? me_line : ""), 0);
+}
+
+static void thread_op(int i)
+{
+	(void)i;
+	for (int k = 0; k < 100; k++) {
+		pthread_t th;
+		assert_int_equal(pthread_create(&th, NULL, idle_thread, NULL), 0);
+		pthread_join(th, NULL);
+	}
+}
+
+/* Each new thread joins set_event_pid and leaves it when it exits, and
+ * every change rebuilds the pid check of the event's filters. */
+static void test_thread_lifetimes(void **state)
+{
+	(void)state;
+	set_follow(true);
+	cycle("thread lifetimes (x100)", 200, thread_op);
+	check("set_event_pid", strcat(strcpy((char[40]){0}, me_line), "\n"));
+	set_follow(false);
+}
+
+/* Keeps the tree busy, so that new threads find it taken. */
+static void *tree_reader(void *arg)
+{
+	(void)arg;
+	while (!READ_ONCE(stop))
+		free(tfs_cat("set_event_pid", NULL));
+	return NULL;
+}
+
+static void *first_event(void *arg)
+{
+	trace_num(77, (unsigned)(uintptr_t)arg, "first", "/f");
+	return NULL;
+}
+
+/* A new thread is listed before it runs its program's code: its first event
+ * is recorded however busy the tree is. */
+static void test_fork_first_event(void **state)
+{
+	(void)state;
+	enum { N = 400 };
+	assert_int_equal(echo("trace", W, ""), 0);
+	set_follow(true);
+	pthread_t busy;
+	assert_int_equal(pthread_create(&busy, NULL, tree_reader, NULL), 0);
+	for (uintptr_t k = 0; k < N; k++) {
+		pthread_t th;
+		assert_int_equal(pthread_create(&th, NULL, first_event, (void *)k), 0);
+		pthread_join(th, NULL);
+	}
+	set_follow(false);
+	char *t = rd("trace");
+	int got = tfs_count(t, "name=first");
+	free(t);
+	if (got != N)
+		fail_msg("%d of %d threads' first events recorded", got, N);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -170,6 +244,8 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_hist, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_trigger, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_pending_bounded, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_thread_lifetimes, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_fork_first_event, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
