@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Reclamation: what control writes replace is freed once no writer can be
  * reading it. Each control operation is repeated many times while a thread
  * writes the event without pause; the process's resident size stays within

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: LGPL-2.1-or-later
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Grace periods for what control writes replace (docs/design/reclamation.md).
  *
  * Read side: a writer brackets every use of a published pointer (a target
