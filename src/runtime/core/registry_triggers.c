@@ -23,7 +23,9 @@
 static void trig_free(void *p)
 {
 	struct uft_trig *t = p;
-	uft_hist_free(t->hist);
+	/* A named table lives as long as any histogram sharing it: kept. */
+	if (!uft_hist_named(t->hist))
+		uft_hist_free(t->hist);
 	uft_filter_free((struct uft_filter *)t->filter);
 	free(t);
 }
