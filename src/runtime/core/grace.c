@@ -98,7 +98,7 @@ struct uft_grace_rec *uft_grace_register(void)
 		while (!uft_try_cmpxchg(&recs, &head, &c[n - 1]));
 		r = &c[0];
 	}
-	r->depth = 0;
+	WRITE_ONCE(r->depth, 0);
 	uft_grace_me = r;
 	return r;
 }

@@ -47,10 +47,10 @@ static inline void uft_grace_exit(void)
 	if (unlikely(!r || !r->depth))
 		return;
 	uint32_t d = r->depth - 1;
-	if (!d)
-		WRITE_ONCE(r->seq, r->seq + 1);
 	/* The section's loads are done before the control side may see it
-	 * left (a plain store on x86). */
+	 * left, by either store (plain stores on x86). */
+	if (!d)
+		smp_store_release(&r->seq, r->seq + 1);
 	smp_store_release(&r->depth, d);
 }
 
