@@ -257,6 +257,8 @@ static void test_fork_first_event(void **state)
 		assert_int_equal(pthread_create(&th, NULL, first_event, (void *)k), 0);
 		pthread_join(th, NULL);
 	}
+	WRITE_ONCE(stop, 1); /* the writer stops too; teardown joins it */
+	pthread_join(busy, NULL);
 	set_follow(false);
 	char *t = rd("trace");
 	int got = tfs_count(t, "name=first");
