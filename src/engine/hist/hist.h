@@ -289,6 +289,8 @@ bool uft_hist_compatible(const struct uft_hist *a, const struct uft_hist *b, boo
  * other histograms goes; `named`'s stays until the last of them is
  * unlinked. */
 int uft_hist_share(struct uft_hist *h, struct uft_hist *named, struct uft_hist_error *err);
+/* h has a name= or shares a named table: other histograms may use its data. */
+bool uft_hist_named(const struct uft_hist *h);
 
 uint64_t uft_hist_hits(const struct uft_hist *h);
 uint64_t uft_hist_drops(const struct uft_hist *h);

@@ -398,6 +398,11 @@ void uft_hist_unlink(struct uft_hist *h)
 		drop_links(h);
 }
 
+bool uft_hist_named(const struct uft_hist *h)
+{
+	return h && (h->name || h->shared || h->sharers);
+}
+
 int uft_hist_share(struct uft_hist *h, struct uft_hist *named, struct uft_hist_error *err)
 {
 	struct uft_hist_error dummy;

@@ -21,6 +21,8 @@
 #include "engine/format/format.h"
 #include "engine/format/print_fmt.h"
 #include "engine/format/printf_event.h"
+#include "runtime/core/grace.h"
+#include "engine/filter/filter.h"
 #include "runtime/core/registry.h"
 #include "runtime/core/registry_priv.h"
 #include "runtime/core/runtime.h"
@@ -40,8 +42,7 @@ static uint32_t cap_events;
 static struct reg_section *sections;
 static uint32_t nr_sections, cap_sections;
 static uint32_t next_id = UFT_ID_FIRST_DYNAMIC;
-/* Filters and target lists replaced while a writer may still be reading
- * them: kept, never freed, as nothing tells when the last reader is done. */
+/* What must outlive every writer: kept for good. */
 static void **retired;
 static uint32_t nr_retired, cap_retired;
 
@@ -72,7 +73,17 @@ static void *grow(void *p, uint32_t *cap, size_t elem)
 	return q;
 }
 
-void reg_retire(const void *p)
+void reg_retire_free(const void *p)
+{
+	uft_grace_defer((void *)p, free);
+}
+
+void reg_retire_filter(const void *p)
+{
+	uft_grace_defer((void *)p, (void (*)(void *))uft_filter_free);
+}
+
+void reg_keep(const void *p)
 {
 	if (!p)
 		return;
@@ -129,8 +140,10 @@ void reg_publish_targets(struct reg_event *e)
 		 * list (a trigger added) leaves what they read alone. */
 		if (slow && st->fast_type)
 			st->fast_type = 0;
-		if (st->fast_filter != ff)
+		if (st->fast_filter != ff) {
 			smp_store_release(&st->fast_filter, NULL);
+			smp_store_release(&uft_grace_fast_filter[st->id], NULL);
+		}
 		smp_store_release(&st->targets, tg);
 		if (n && !st->enabled) {
 			st->enabled = 1;
@@ -142,11 +155,13 @@ void reg_publish_targets(struct reg_event *e)
 		uint64_t ft = n && !slow ? st->id : 0;
 		if (st->fast_type != ft)
 			st->fast_type = ft;
-		if (st->fast_filter != ff)
+		if (st->fast_filter != ff) {
+			smp_store_release(&uft_grace_fast_filter[st->id], ff);
 			smp_store_release(&st->fast_filter, ff);
+		}
 	}
 	if (old != tg)
-		reg_retire(old);
+		reg_retire_free(old);
 }
 
 struct reg_event *reg_find_event(const char *sys, const char *name)
@@ -231,8 +246,8 @@ static void detach_state(struct uft_event *d)
 	struct uft_event_priv *p = desc_priv(d);
 	smp_store_release(&d->state->priv, NULL);
 	if (p->own_state)
-		reg_retire(d->state);
-	reg_retire(p);
+		reg_keep(d->state); /* the descriptor still points at it */
+	reg_keep(p);
 }
 
 /* Fills in the view of a printf-style descriptor from its format string. */
@@ -444,6 +459,7 @@ static void unregister_desc(struct uft_event *d)
 			struct uft_event_state *st = d->state;
 			st->fast_type = 0;
 			smp_store_release(&st->fast_filter, NULL);
+			smp_store_release(&uft_grace_fast_filter[st->id], NULL);
 			if (st->enabled) {
 				st->enabled = 0;
 				uft_sub_return_relaxed(d->gate, 1);
@@ -452,8 +468,8 @@ static void unregister_desc(struct uft_event *d)
 			smp_store_release(&st->targets, NULL);
 			e->descs[j] = e->descs[--e->nr_descs];
 			if (e->nr_descs == 0) {
-				e->live = false; /* the id stays retired */
-				reg_retire(tg);	 /* no descriptor holds the list any more */
+				e->live = false;     /* the id stays retired */
+				reg_retire_free(tg); /* no descriptor holds it any more */
 			}
 			st->id = 0;
 			forget_desc(d); /* its layout leaves with its object */
@@ -484,7 +500,7 @@ int uft_registry_remove_dynamic(struct uft_event *d, bool check_only)
 		rc = event_busy(e) ? -EBUSY : 0;
 		if (rc == 0 && !check_only) {
 			for (uint32_t b = 0; b < UFT_MAX_BUFFERS; b++) {
-				reg_retire(e->filter[b]);
+				reg_retire_filter(e->filter[b]);
 				free(e->filter_text[b]);
 				e->filter[b] = NULL;
 				e->filter_text[b] = NULL;

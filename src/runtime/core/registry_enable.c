@@ -11,6 +11,7 @@
 
 #include "engine/filter/event_spec.h"
 #include "engine/filter/filter.h"
+#include "runtime/core/grace.h"
 #include "runtime/core/registry.h"
 #include "runtime/core/registry_priv.h"
 #include "runtime/core/symtab.h"
@@ -75,7 +76,7 @@ static int install_filter(struct reg_event *e, uint32_t buffer, const char *expr
 	char *text = rc == UFT_FILTER_CLEAR ? NULL : strdup(expr);
 	if (rc != UFT_FILTER_CLEAR && !text)
 		return -ENOMEM;
-	reg_retire(e->filter[buffer]);
+	reg_retire_filter(e->filter[buffer]);
 	free(e->filter_text[buffer]);
 	e->filter[buffer] = rc == UFT_FILTER_CLEAR ? NULL : f;
 	e->filter_text[buffer] = text;
@@ -145,6 +146,7 @@ int uft_set_event(const char *spec, int on)
 	remember_spec(spec, on);
 	int n = apply_spec(spec, on);
 	pthread_mutex_unlock(&reg_lock);
+	uft_grace_reclaim(false); /* the target lists replaced (grace.h) */
 	return n;
 }
 
@@ -183,6 +185,7 @@ int uft_set_filter(const char *spec, const char *expr, char *err, size_t errlen)
 	}
 	pthread_mutex_unlock(&reg_lock);
 	free(text);
+	uft_grace_reclaim(false); /* the filters replaced (grace.h) */
 	return rc ? rc : installed;
 }
 
@@ -283,7 +286,7 @@ void uft_registry_buffer_reset(uint32_t buffer)
 	for (uint32_t i = 0; i < reg_nr_events; i++) {
 		struct reg_event *e = &reg_events[i];
 		reg_triggers_reset(e, buffer);
-		reg_retire(e->filter[buffer]);
+		reg_retire_filter(e->filter[buffer]);
 		free(e->filter_text[buffer]);
 		e->filter[buffer] = NULL;
 		e->filter_text[buffer] = NULL;
@@ -333,7 +336,7 @@ int uft_registry_filter_set_in(uint32_t buffer, const char *system, const char *
 		rc = -ENOMEM;
 		goto out;
 	}
-	reg_retire(e->filter[buffer]);
+	reg_retire_filter(e->filter[buffer]);
 	free(e->filter_text[buffer]);
 	e->filter[buffer] = f;
 	e->filter_text[buffer] = t;

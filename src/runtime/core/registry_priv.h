@@ -60,7 +60,10 @@ struct reg_event *reg_find_event(const char *sys, const char *name);
 const struct uft_event *reg_view(const struct uft_event *d);
 /* Keeps p (a filter, target or trigger list a writer may still read)
  * instead of freeing it. */
-void reg_retire(const void *p);
+void reg_keep(const void *p);
+/* Frees p (malloc'd; a filter) once no writer can be reading it (grace.h). */
+void reg_retire_free(const void *p);
+void reg_retire_filter(const void *p);
 /* Publishes to the event's descriptors where its records go, from its
  * enable mask, filters, soft mode and triggers. */
 void reg_publish_targets(struct reg_event *e);

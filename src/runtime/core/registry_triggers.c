@@ -11,6 +11,7 @@
 #include "engine/filter/filter.h"
 #include "engine/hist/hist.h"
 #include "engine/trigger/trigger.h"
+#include "runtime/core/grace.h"
 #include "runtime/core/registry.h"
 #include "runtime/core/registry_priv.h"
 #include "runtime/core/symtab.h"
@@ -19,14 +20,23 @@
 #include "util/atomics.h"
 #include <uft/uft.h>
 
+/* Frees a trigger a grace period after it left every list. */
+static void trig_free(void *p)
+{
+	struct uft_trig *t = p;
+	/* A named table lives as long as any histogram sharing it: kept. */
+	if (!uft_hist_named(t->hist))
+		uft_hist_free(t->hist);
+	uft_filter_free((struct uft_filter *)t->filter);
+	free(t);
+}
+
 static void trig_retire(struct uft_trig *t)
 {
 	uft_hist_unlink(t->hist);
-	reg_retire(t->hist); /* a writer may be in it yet: never freed */
-	reg_retire(t->filter);
 	free(t->filter_text);
 	t->filter_text = NULL;
-	reg_retire(t);
+	uft_grace_defer(t, trig_free); /* a writer may be in it yet */
 }
 
 void reg_triggers_reset(struct reg_event *e, uint32_t b)
@@ -36,7 +46,7 @@ void reg_triggers_reset(struct reg_event *e, uint32_t b)
 	free(e->trig[b]);
 	e->trig[b] = NULL;
 	e->nr_trig[b] = 0;
-	reg_retire(e->tlist[b]);
+	reg_retire_free(e->tlist[b]);
 	e->tlist[b] = NULL;
 	uft_store_seq_cst(&e->st[b].list, NULL);
 	e->sm_ref[b] = 0;
@@ -132,7 +142,7 @@ static void set_triggers(struct reg_event *e, uint32_t b, struct uft_trig **v, u
 	free(e->trig[b]);
 	e->trig[b] = v;
 	e->nr_trig[b] = n;
-	reg_retire(e->tlist[b]);
+	reg_retire_free(e->tlist[b]);
 	e->tlist[b] = l;
 	smp_store_release(&e->st[b].list, l);
 }

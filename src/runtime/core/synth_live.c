@@ -7,6 +7,7 @@
  * A deleted event is kept, never freed: an emit that loaded its target list
  * just before the delete may still be writing it, and its id stays retired. */
 #define _GNU_SOURCE
+#include "runtime/core/grace.h"
 #include "runtime/core/synth_live.h"
 
 #include <errno.h>
@@ -164,12 +165,15 @@ int uft_synth_emit(uint32_t buffer, const struct uft_synth *s, const uint64_t *v
 		return 0;
 	uint32_t len = uft_synth_size(s, vals, strs);
 	struct uft_rsv rsv;
+	/* The target list stays valid until the commit (grace.h). */
+	uft_grace_enter();
 	char *rec = uft_reserve_buffer(&rsv, &s->ev, len, buffer);
-	if (!rec)
-		return 0;
-	uft_synth_fill(s, vals, strs, rec, len);
-	uft_commit(&rsv);
-	return 1;
+	if (rec) {
+		uft_synth_fill(s, vals, strs, rec, len);
+		uft_commit(&rsv);
+	}
+	uft_grace_exit();
+	return rec != NULL;
 }
 
 static const struct uft_synth *synth_of_type(uint16_t type)

@@ -29,6 +29,7 @@
 #include "engine/filter/filter.h"
 #include "wire/page.h"
 #include "runtime/ftrace/ftrace.h"
+#include "runtime/core/grace.h"
 #include "runtime/core/runtime.h"
 #include "runtime/core/trigger_run.h"
 #include "util/atomics.h"
@@ -486,21 +487,31 @@ static void *reserve_next(struct uft_rsv *rsv, void *ra)
 	return NULL;
 }
 
+/* A read-side section (grace.h) from uft_reserve() to the reservation that
+ * returns NULL: the target list and what it holds stay valid in between. */
 void *uft_reserve_next(struct uft_rsv *rsv)
 {
-	return reserve_next(rsv, __builtin_return_address(0));
+	void *rec = reserve_next(rsv, __builtin_return_address(0));
+	if (!rec)
+		uft_grace_exit();
+	return rec;
 }
 
 void *uft_reserve(struct uft_rsv *rsv, const struct uft_event *ev, uint32_t len)
 {
+	uft_grace_enter();
 	const struct uft_targets *tg = uft_event_targets(ev);
-	if (!tg)
-		return NULL;
-	rsv->ev = ev;
-	rsv->len = len;
-	rsv->targets = tg;
-	rsv->ti = (uint32_t)-1;
-	return reserve_next(rsv, __builtin_return_address(0));
+	void *rec = NULL;
+	if (tg) {
+		rsv->ev = ev;
+		rsv->len = len;
+		rsv->targets = tg;
+		rsv->ti = (uint32_t)-1;
+		rec = reserve_next(rsv, __builtin_return_address(0));
+	}
+	if (!rec)
+		uft_grace_exit();
+	return rec;
 }
 
 void *uft_reserve_buffer(struct uft_rsv *rsv, const struct uft_event *ev, uint32_t len,
@@ -601,9 +612,18 @@ int uft__fast_filter_pass(const void *filter, const void *rec, uint32_t len)
 	struct uft_wring *w = &uft_tls.lv[0];
 	char comm[17];
 	const char *name = NULL;
-	if (uft_filter_needs(f) & UFT_FILTER_NEEDS_COMM)
-		name = thread_comm(w, comm);
-	return uft_filter_match(f, rec, len, w->cpu, name);
+	/* The caller loaded the filter outside any section: it is used only if
+	 * still the published one, checked inside (grace.h). */
+	uft_grace_enter();
+	uint16_t type = ((const struct uft_common_entry *)rec)->type;
+	int pass = 0;
+	if (smp_load_acquire(&uft_grace_fast_filter[type]) == filter) {
+		if (uft_filter_needs(f) & UFT_FILTER_NEEDS_COMM)
+			name = thread_comm(w, comm);
+		pass = uft_filter_match(f, rec, len, w->cpu, name);
+	}
+	uft_grace_exit();
+	return pass;
 }
 
 static bool filtered_out(const struct uft_filter *f, struct uft_rsv *rsv)
@@ -712,6 +732,7 @@ void uft_writer_thread_exit(void)
 	struct uft_tls *t = &uft_tls;
 	t->epoch = 0;
 	uft_ftrace_thread_exit();
+	uft_grace_thread_exit();
 	for (uint32_t i = 0; i < UFT_MAX_NEST; i++)
 		wring_close(&t->lv[i]);
 	if (t->xb) {

@@ -6,11 +6,15 @@
 #include "runtime/tracefs/tracefs.h"
 
 #include <errno.h>
+#include <linux/futex.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "runtime/ftrace/ftrace.h"
+#include "runtime/core/grace.h"
 #include "runtime/core/registry.h"
 #include "runtime/core/runtime.h"
 #include "runtime/tracefs/tfs.h"
@@ -37,7 +41,12 @@ static const struct tfs_file *const file_tables[] = {
 struct follow_op {
 	struct follow_op *next;
 	pid_t parent, tid; /* parent 0: tid leaves */
+	/* A join's new thread waits for it to be applied, so that its first
+	 * events are seen listed: FOLLOW_QUEUED, then whoever of the applier
+	 * and the waiter comes second frees the op. */
+	uint32_t state;
 };
+enum { FOLLOW_QUEUED, FOLLOW_APPLIED, FOLLOW_ABANDONED, FOLLOW_NO_WAITER };
 static struct follow_op *follow_ops;
 
 static void follow_apply(pid_t parent, pid_t tid)
@@ -107,7 +116,11 @@ static void follow_fold(void)
 	while (old) {
 		struct follow_op *n = old->next;
 		follow_apply(old->parent, old->tid);
-		free(old);
+		uint32_t st = uft_xchg(&old->state, FOLLOW_APPLIED);
+		if (st == FOLLOW_QUEUED)
+			syscall(SYS_futex, &old->state, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+		else
+			free(old); /* no waiter, or it gave up */
 		old = n;
 	}
 }
@@ -116,6 +129,8 @@ void tfs_unlock(void)
 {
 	follow_fold();
 	pthread_mutex_unlock(&tfs_lock);
+	/* What the operation replaced is unpublished now (grace.h). */
+	uft_grace_reclaim(false);
 }
 
 static void follow(pid_t parent, pid_t tid)
@@ -129,14 +144,30 @@ static void follow(pid_t parent, pid_t tid)
 	struct follow_op *op = malloc(sizeof(*op));
 	if (!op)
 		return;
-	*op = (struct follow_op){NULL, parent, tid};
+	*op = (struct follow_op){NULL, parent, tid, parent ? FOLLOW_QUEUED : FOLLOW_NO_WAITER};
 	struct follow_op *head = uft_load_seq_cst(&follow_ops);
 	do
 		op->next = head;
 	while (!uft_try_cmpxchg(&follow_ops, &head, op));
-	/* The holder may have let go before the push: then apply it here. */
-	if (pthread_mutex_trylock(&tfs_lock) == 0)
-		tfs_unlock();
+	if (!parent) {
+		/* The holder may have let go before the push: then apply it here. */
+		if (pthread_mutex_trylock(&tfs_lock) == 0)
+			tfs_unlock();
+		return;
+	}
+	/* A join: the new thread runs no code of its program before it is
+	 * listed, unless the tree stays busy a whole second (its holder waiting
+	 * for the loader's lock that this thread's creator holds). */
+	for (int ms = 0; ms < 1000; ms++) {
+		if (pthread_mutex_trylock(&tfs_lock) == 0)
+			tfs_unlock();
+		if (uft_load_seq_cst(&op->state) == FOLLOW_APPLIED)
+			break;
+		struct timespec ts = {0, 1000000};
+		syscall(SYS_futex, &op->state, FUTEX_WAIT_PRIVATE, FOLLOW_QUEUED, &ts, NULL, 0);
+	}
+	if (uft_xchg(&op->state, FOLLOW_ABANDONED) == FOLLOW_APPLIED)
+		free(op);
 }
 
 void uft_tracefs_thread_created(pid_t parent, pid_t self)

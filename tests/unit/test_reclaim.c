@@ -1,0 +1,281 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Reclamation: what control writes replace is freed once no writer can be
+ * reading it. Each control operation is repeated many times while a thread
+ * writes the event without pause; the process's resident size stays within
+ * a few MB of where it started (before grace periods it grew by the size
+ * of everything replaced). */
+#define _GNU_SOURCE
+#include <pthread.h>
+#include <stdbool.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#define UFT_CREATE_EVENTS
+#include "tfs_ev_events.h"
+
+#include "runtime/core/grace.h"
+#include "runtime/tracefs/tracefs.h"
+#include "tfs_cmocka.h"
+#include "util/atomics.h"
+
+static volatile int stop;
+static pthread_t writer;
+
+static void *write_loop(void *arg)
+{
+	(void)arg;
+	for (unsigned i = 0; !READ_ONCE(stop); i++)
+		trace_num((int)(i & 15), i, "w", "/p");
+	return NULL;
+}
+
+static long rss_kb(void)
+{
+	long size = 0, res = 0;
+	FILE *f = fopen("/proc/self/statm", "r");
+	if (!f || fscanf(f, "%ld %ld", &size, &res) != 2)
+		res = 0;
+	if (f)
+		fclose(f);
+	return res * (sysconf(_SC_PAGESIZE) / 1024);
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	WRITE_ONCE(stop, 0);
+	assert_int_equal(echo("events/tfsev/num/enable", W, "1"), 0);
+	assert_int_equal(pthread_create(&writer, NULL, write_loop, NULL), 0);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	WRITE_ONCE(stop, 1);
+	pthread_join(writer, NULL);
+	echo("events/tfsev/num/enable", W, "0");
+	return 0;
+}
+
+/* Under a sanitizer freed memory waits in a quarantine and every operation
+ * is slower: fewer cycles, and the growth is shown, not checked (the run
+ * is there to catch a use after free). */
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define SANITIZED 1
+#endif
+#endif
+#ifdef SANITIZED
+#define CYCLES(n) ((n) / 10)
+#else
+#define CYCLES(n) (n)
+#endif
+
+/* Growth allowed over the whole run: a few MB (allocator slack, the rings
+ * the writer fills). */
+#define SLACK_KB (6 * 1024)
+
+/* Runs op(i) n times after a warm-up of a few, and checks the growth. */
+static void cycle(const char *what, int n, void (*op)(int))
+{
+	for (int i = 0; i < 4; i++)
+		op(i);
+	long start = rss_kb();
+	for (int i = 0; i < n; i++)
+		op(i);
+	long end = rss_kb();
+	print_message("%s: %d cycles, RSS %ld -> %ld kB\n", what, n, start, end);
+#ifndef SANITIZED
+	if (end - start > SLACK_KB)
+		fail_msg("%s: RSS grew %ld kB over %d cycles", what, end - start, n);
+#endif
+}
+
+/* A filter of `n` clauses. */
+static char *filter_of(int n)
+{
+	size_t cap = 16384, len = 0;
+	char *s = malloc(cap);
+	s[0] = 0;
+	for (int k = 0; k < n; k++)
+		len += (size_t)snprintf(s + len, cap - len, "%sa == %d", k ? " || " : "", 1000 + k);
+	return s;
+}
+
+/* A few hundred clauses: several KB once compiled. */
+static char *big_filter(void)
+{
+	return filter_of(300);
+}
+
+static char *flt;
+
+static void filter_op(int i)
+{
+	(void)i;
+	assert_int_equal(echo("events/tfsev/num/filter", W, flt), 0);
+	assert_int_equal(echo("events/tfsev/num/filter", W, "0"), 0);
+}
+
+static void test_filter(void **state)
+{
+	(void)state;
+	flt = big_filter();
+	cycle("filter set/clear", CYCLES(1000), filter_op);
+	free(flt);
+}
+
+static void hist_op(int i)
+{
+	(void)i;
+	const char *spec = "hist:keys=a,u:vals=hitcount:size=131072";
+	assert_int_equal(echo("events/tfsev/num/trigger", W, spec), 0);
+	char rm[128];
+	snprintf(rm, sizeof(rm), "!%s", spec);
+	assert_int_equal(echo("events/tfsev/num/trigger", A, rm), 0);
+}
+
+static void test_hist(void **state)
+{
+	(void)state;
+	/* 5 MB a cycle when tables were never freed. */
+	cycle("hist add/remove", CYCLES(60), hist_op);
+}
+
+static void trigger_op(int i)
+{
+	(void)i;
+	char *s = malloc(16384 + 64);
+	snprintf(s, 16384 + 64, "traceon if %s", flt);
+	assert_int_equal(echo("events/tfsev/num/trigger", W, s), 0);
+	snprintf(s, 16384 + 64, "!traceon");
+	assert_int_equal(echo("events/tfsev/num/trigger", A, s), 0);
+	free(s);
+}
+
+static void test_trigger(void **state)
+{
+	(void)state;
+	flt = big_filter();
+	cycle("trigger add/remove", CYCLES(1000), trigger_op);
+	free(flt);
+}
+
+static void enable_op(int i)
+{
+	(void)i;
+	/* Each change republishes the event's target list. */
+	assert_int_equal(echo("events/tfsev/other/enable", W, "1"), 0);
+	assert_int_equal(echo("events/tfsev/other/enable", W, "0"), 0);
+}
+
+static void test_pending_bounded(void **state)
+{
+	(void)state;
+	cycle("enable/disable", CYCLES(1000), enable_op);
+	assert_true(uft_grace_pending() <= 64);
+	assert_true(uft_grace_freed() > 0);
+}
+
+static void *idle_thread(void *arg)
+{
+	return arg;
+}
+
+static char me_line[32];
+
+static void set_follow(bool on)
+{
+	snprintf(me_line, sizeof(me_line), "%d", (int)gettid());
+	assert_int_equal(echo("options/event-fork", W, on ? "1" : "0"), 0);
+	assert_int_equal(echo("set_event_pid", W, on ? me_line : ""), 0);
+}
+
+static void thread_op(int i)
+{
+	(void)i;
+	for (int k = 0; k < 100; k++) {
+		pthread_t th;
+		assert_int_equal(pthread_create(&th, NULL, idle_thread, NULL), 0);
+		pthread_join(th, NULL);
+	}
+}
+
+/* Each new thread joins set_event_pid and leaves it when it exits, and
+ * every change rebuilds the event's filter around the pid check. */
+static void test_thread_lifetimes(void **state)
+{
+	(void)state;
+	char *f = filter_of(30);
+	assert_int_equal(echo("events/tfsev/num/filter", W, f), 0);
+	free(f);
+	set_follow(true);
+	cycle("thread lifetimes (x100)", CYCLES(100), thread_op);
+	assert_int_equal(echo("events/tfsev/num/filter", W, "0"), 0);
+	check("set_event_pid", strcat(strcpy((char[40]){0}, me_line), "\n"));
+	set_follow(false);
+}
+
+/* Keeps the tree busy, so that new threads find it taken. */
+static void *tree_reader(void *arg)
+{
+	(void)arg;
+	while (!READ_ONCE(stop))
+		free(tfs_cat("set_event_pid", NULL));
+	return NULL;
+}
+
+static void *first_event(void *arg)
+{
+	trace_num(77, (unsigned)(uintptr_t)arg, "first", "/f");
+	return NULL;
+}
+
+/* A new thread is listed before it runs its program's code: its first event
+ * is recorded however busy the tree is. */
+static void test_fork_first_event(void **state)
+{
+	(void)state;
+	enum { N = 400 };
+	assert_int_equal(echo("trace", W, ""), 0);
+	set_follow(true);
+	pthread_t busy;
+	assert_int_equal(pthread_create(&busy, NULL, tree_reader, NULL), 0);
+	for (uintptr_t k = 0; k < N; k++) {
+		pthread_t th;
+		assert_int_equal(pthread_create(&th, NULL, first_event, (void *)k), 0);
+		pthread_join(th, NULL);
+	}
+	WRITE_ONCE(stop, 1); /* the writer stops too; teardown joins it */
+	pthread_join(busy, NULL);
+	set_follow(false);
+	char *t = rd("trace");
+	int got = tfs_count(t, "name=first");
+	free(t);
+	if (got != N)
+		fail_msg("%d of %d threads' first events recorded", got, N);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test_setup_teardown(test_filter, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_hist, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_trigger, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_pending_bounded, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_thread_lifetimes, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_fork_first_event, setup, teardown),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
