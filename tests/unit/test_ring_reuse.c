@@ -34,6 +34,15 @@
 #define SANITIZED 1
 #endif
 #endif
+/* TSan holds a signal raised inside a handler until the handler returns, so
+ * handlers never nest there. */
+#if defined(__SANITIZE_THREAD__)
+#define TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define TSAN 1
+#endif
+#endif
 
 static void write_seq(uint64_t seq)
 {
@@ -140,6 +149,9 @@ static void *nest_thread(void *arg)
 static void test_nesting_counts_lost(void **state)
 {
 	(void)state;
+#ifdef TSAN
+	skip();
+#endif
 	for (int d = 1; d < NEST_DEPTH; d++) {
 		struct sigaction sa;
 		memset(&sa, 0, sizeof(sa));
@@ -287,8 +299,13 @@ static void test_thread_churn(void **state)
 	long rss1 = rss_kb();
 	uint64_t recycled = uft_load_seq_cst(&h->rings_recycled) - recycled0;
 	assert_true(recycled >= round - 10);
-	/* Flat: no new ring space was touched (16 MiB of slack for the rest). */
+	/* Flat: no new ring space was touched (16 MiB of slack for the rest).
+	 * A sanitizer's quarantine holds the threads' freed memory: shown only. */
+#ifdef SANITIZED
+	printf("rss grew %ld kB over %u thread lifetimes\n", rss1 - rss0, round);
+#else
 	assert_true(rss1 - rss0 < 16 * 1024);
+#endif
 	/* The last thread's events are in its ring, complete. */
 	pid_t tid = uft_load_seq_cst(&last_tid);
 	bool found = false;

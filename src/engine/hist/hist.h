@@ -291,6 +291,9 @@ bool uft_hist_compatible(const struct uft_hist *a, const struct uft_hist *b, boo
 int uft_hist_share(struct uft_hist *h, struct uft_hist *named, struct uft_hist_error *err);
 /* h has a name= or shares a named table: other histograms may use its data. */
 bool uft_hist_named(const struct uft_hist *h);
+/* h is unlinked and nothing uses its data any more: a histogram that shared
+ * another's table, or one whose last sharer is gone. It may be freed. */
+bool uft_hist_unused(const struct uft_hist *h);
 
 uint64_t uft_hist_hits(const struct uft_hist *h);
 uint64_t uft_hist_drops(const struct uft_hist *h);

@@ -403,6 +403,11 @@ bool uft_hist_named(const struct uft_hist *h)
 	return h && (h->name || h->shared || h->sharers);
 }
 
+bool uft_hist_unused(const struct uft_hist *h)
+{
+	return !h->linked && (h->shared || !h->sharers);
+}
+
 int uft_hist_share(struct uft_hist *h, struct uft_hist *named, struct uft_hist_error *err)
 {
 	struct uft_hist_error dummy;

@@ -18,15 +18,39 @@
 #include "runtime/core/runtime.h"
 #include "runtime/core/trigger_run.h"
 #include "util/atomics.h"
+#include "util/util.h"
 #include <uft/uft.h>
+
+/* Named histograms whose trigger is gone while another still uses their
+ * table: kept (reachable) until the last sharer goes, then freed. */
+static struct {
+	struct uft_hist **v;
+	size_t n, cap;
+} kept;
+
+static void keep_named(struct uft_hist *h)
+{
+	if (h && uft_hist_named(h) && !uft_hist_unused(h)) {
+		if (uft_vec_reserve(&kept, kept.n + 1) != 0)
+			return; /* no memory to list it: it stays, unlisted */
+		kept.v[kept.n++] = h;
+	} else {
+		uft_hist_free(h);
+	}
+	for (size_t i = 0; i < kept.n;)
+		if (uft_hist_unused(kept.v[i])) {
+			uft_hist_free(kept.v[i]);
+			kept.v[i] = kept.v[--kept.n];
+		} else {
+			i++;
+		}
+}
 
 /* Frees a trigger a grace period after it left every list. */
 static void trig_free(void *p)
 {
 	struct uft_trig *t = p;
-	/* A named table lives as long as any histogram sharing it: kept. */
-	if (!uft_hist_named(t->hist))
-		uft_hist_free(t->hist);
+	keep_named(t->hist);
 	uft_filter_free((struct uft_filter *)t->filter);
 	free(t);
 }
