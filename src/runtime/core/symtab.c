@@ -52,10 +52,15 @@ static const struct mapped *map_file(const char *path)
 	return c;
 }
 
-/* The function symbol of the file-relative address off in the .symtab:
- * its name into buf, its file address and size. */
-static int from_symtab(const struct mapped *f, uintptr_t off, char *buf, size_t len,
-		       uintptr_t *start, size_t *size)
+/* The .symtab of a file and its strings, checked to lie inside it. */
+struct symtab_view {
+	const ElfW(Sym) * sym;
+	size_t n;
+	const char *str;
+	size_t str_size;
+};
+
+static int symtab_view(const struct mapped *f, struct symtab_view *v)
 {
 	const unsigned char *m = f->m;
 	const ElfW(Ehdr) *eh = (const void *)m;
@@ -71,27 +76,41 @@ static int from_symtab(const struct mapped *f, uintptr_t off, char *buf, size_t 
 		if (sh[i].sh_offset + sh[i].sh_size > f->size ||
 		    strs->sh_offset + strs->sh_size > f->size)
 			return -1;
-		const ElfW(Sym) *sym = (const void *)(m + sh[i].sh_offset);
-		size_t n = sh[i].sh_size / sizeof(*sym);
-		const ElfW(Sym) *best = NULL;
-		for (size_t k = 0; k < n; k++) {
-			if (ELF64_ST_TYPE(sym[k].st_info) != STT_FUNC || !sym[k].st_value ||
-			    sym[k].st_value > off)
-				continue;
-			if (sym[k].st_size && off >= sym[k].st_value + sym[k].st_size)
-				continue;
-			if (!best || sym[k].st_value > best->st_value)
-				best = &sym[k];
-		}
-		if (!best || best->st_name >= strs->sh_size)
-			return -1;
-		const char *name = (const char *)m + strs->sh_offset + best->st_name;
-		snprintf(buf, len, "%.*s", (int)strnlen(name, strs->sh_size - best->st_name), name);
-		*start = best->st_value;
-		*size = best->st_size;
+		v->sym = (const void *)(m + sh[i].sh_offset);
+		v->n = sh[i].sh_size / sizeof(*v->sym);
+		v->str = (const char *)m + strs->sh_offset;
+		v->str_size = strs->sh_size;
 		return 0;
 	}
 	return -1;
+}
+
+/* The function symbol of the file-relative address off in the .symtab:
+ * its name into buf, its file address and size. */
+static int from_symtab(const struct mapped *f, uintptr_t off, char *buf, size_t len,
+		       uintptr_t *start, size_t *size)
+{
+	struct symtab_view v;
+	if (symtab_view(f, &v) != 0)
+		return -1;
+	const ElfW(Sym) *best = NULL;
+	for (size_t k = 0; k < v.n; k++) {
+		const ElfW(Sym) *sym = &v.sym[k];
+		if (ELF64_ST_TYPE(sym->st_info) != STT_FUNC || !sym->st_value ||
+		    sym->st_value > off)
+			continue;
+		if (sym->st_size && off >= sym->st_value + sym->st_size)
+			continue;
+		if (!best || sym->st_value > best->st_value)
+			best = sym;
+	}
+	if (!best || best->st_name >= v.str_size)
+		return -1;
+	const char *name = v.str + best->st_name;
+	snprintf(buf, len, "%.*s", (int)strnlen(name, v.str_size - best->st_name), name);
+	*start = best->st_value;
+	*size = best->st_size;
+	return 0;
 }
 
 int uft_symbol_find(uintptr_t addr, struct uft_symbol *out)
@@ -151,32 +170,19 @@ int uft_symbol_name(uintptr_t addr, char *buf, size_t len)
 /* The function named `name` in the .symtab of f: its file address and size. */
 static int symtab_name(const struct mapped *f, const char *name, uintptr_t *start, size_t *size)
 {
-	const unsigned char *m = f->m;
-	const ElfW(Ehdr) *eh = (const void *)m;
-	if (memcmp(eh->e_ident, ELFMAG, SELFMAG) != 0 || eh->e_shentsize != sizeof(ElfW(Shdr)) ||
-	    eh->e_shoff + (size_t)eh->e_shnum * sizeof(ElfW(Shdr)) > f->size)
+	struct symtab_view v;
+	if (symtab_view(f, &v) != 0)
 		return -1;
-	const ElfW(Shdr) *sh = (const void *)(m + eh->e_shoff);
-	for (unsigned i = 0; i < eh->e_shnum; i++) {
-		if (sh[i].sh_type != SHT_SYMTAB || sh[i].sh_link >= eh->e_shnum ||
-		    sh[i].sh_entsize != sizeof(ElfW(Sym)))
+	size_t len = strlen(name);
+	for (size_t k = 0; k < v.n; k++) {
+		const ElfW(Sym) *sym = &v.sym[k];
+		if (ELF64_ST_TYPE(sym->st_info) != STT_FUNC || !sym->st_value ||
+		    sym->st_name + len >= v.str_size ||
+		    memcmp(v.str + sym->st_name, name, len + 1) != 0)
 			continue;
-		const ElfW(Shdr) *strs = &sh[sh[i].sh_link];
-		if (sh[i].sh_offset + sh[i].sh_size > f->size ||
-		    strs->sh_offset + strs->sh_size > f->size)
-			return -1;
-		const ElfW(Sym) *sym = (const void *)(m + sh[i].sh_offset);
-		const char *str = (const char *)m + strs->sh_offset;
-		size_t n = sh[i].sh_size / sizeof(*sym), len = strlen(name);
-		for (size_t k = 0; k < n; k++) {
-			if (ELF64_ST_TYPE(sym[k].st_info) != STT_FUNC || !sym[k].st_value ||
-			    sym[k].st_name + len >= strs->sh_size ||
-			    memcmp(str + sym[k].st_name, name, len + 1) != 0)
-				continue;
-			*start = sym[k].st_value;
-			*size = sym[k].st_size;
-			return 0;
-		}
+		*start = sym->st_value;
+		*size = sym->st_size;
+		return 0;
 	}
 	return -1;
 }
