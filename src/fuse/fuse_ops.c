@@ -187,14 +187,14 @@ static void fill_stat(struct uft_fuse_fs *fs, uint64_t ino, const struct uft_tfs
 	st->st_mode = (dir ? S_IFDIR : S_IFREG) | (t->mode & 07777);
 	st->st_nlink = dir ? 2 : 1;
 	st->st_uid = fs->uid;
-	st->st_gid = fs->gid;
+	st->st_gid = t->group_set ? t->gid : fs->gid;
 	st->st_blksize = 4096;
 	st->st_atim = st->st_mtim = st->st_ctim = fs->t0;
 }
 
 static void reply_entry(fuse_req_t req, struct uft_fuse_fs *fs, const char *path)
 {
-	struct uft_tfs_stat t;
+	struct uft_tfs_stat t = {0};
 	int rc = fs->be->stat(fs->be->ctx, path, &t);
 	if (rc < 0) {
 		fuse_reply_err(req, -rc);
@@ -247,7 +247,7 @@ static void op_getattr(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi
 {
 	struct uft_fuse_fs *fs = fs_of(req);
 	char path[UFT_CTL_MAX_PATH + 1];
-	struct uft_tfs_stat t;
+	struct uft_tfs_stat t = {0};
 	int rc = path_of(fs, ino, path);
 	if (rc == 0)
 		rc = fs->be->stat(fs->be->ctx, path, &t);

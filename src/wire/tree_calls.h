@@ -20,6 +20,10 @@ enum uft_tfs_type {
 struct uft_tfs_stat {
 	int type;      /* enum uft_tfs_type */
 	unsigned mode; /* permission bits as tracefs shows them (0444, 0644, 0200, 0750 ...) */
+	/* The group a door shows, when the tree has an access group (the FUSE
+	 * door otherwise shows its own); zero-initialise: not set. */
+	unsigned group_set;
+	gid_t gid;
 };
 
 /* Open flags: the subset of open(2)'s that changes what a control file does. */

@@ -72,4 +72,44 @@ grep_q "UFT_ACCESS=bogus: not stats, records, control or all" "$tmp/server.err" 
 	fail "bad level: $(cat "$tmp/server.err")"
 [ "$(stat -c %a "$sock")" = 600 ] || fail "socket $(stat -c %a "$sock") with a bad level"
 "$UFT" ctl -p "$pid" cat tracing_on >/dev/null || fail "the owner is refused"
+
+# The FUSE door of a tree with an access group, shared with allow_other:
+# files show the group and, as group bits, what the level allows; the kernel
+# (default_permissions) enforces them.
+if [ ! -c /dev/fuse ] || ! command -v fusermount3 >/dev/null; then
+	echo "FUSE door not tested: no /dev/fuse or fusermount3"
+	echo ok
+	exit 0
+fi
+fuse_serve() { # LEVEL
+	for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done
+	wait 2>/dev/null
+	pids=()
+	mnt=$tmp/mnt
+	UFT_FUSE_ALLOW_OTHER=1 UFT_TRACEFS=$mnt UFT_ACCESS_GROUP=nogroup UFT_ACCESS=$1 \
+		start_server 2>"$tmp/fuse.err"
+	for _ in $(seq 100); do
+		mountpoint -q "$mnt" && return 0
+		sleep 0.05
+	done
+	fail "not mounted: $(cat "$tmp/fuse.err")"
+}
+as_member() { setpriv --reuid=nobody --regid=nogroup --clear-groups -- "$@"; }
+fuse_serve stats
+[ "$(stat -c '%G %a' "$mnt/tracing_on")" = "nogroup 644" ] ||
+	fail "tracing_on shows $(stat -c '%G %a' "$mnt/tracing_on")"
+[ "$(stat -c '%G %a' "$mnt/trace")" = "nogroup 604" ] || fail "trace shows $(stat -c '%G %a' "$mnt/trace")"
+[ "$(as_member cat "$mnt/tracing_on")" = 1 ] || fail "a member cannot read tracing_on"
+as_member cat "$mnt/trace" >/dev/null 2>&1 && fail "a member read trace at stats"
+as_member sh -c "echo 0 > '$mnt/tracing_on'" 2>/dev/null && fail "a member wrote tracing_on at stats"
+fuse_serve control
+as_member sh -c "echo 1 > '$mnt/events/server/enable'" || fail "a member cannot enable at control"
+as_member head -c 100 "$mnt/trace" >/dev/null || fail "a member cannot read trace at control"
+as_member sh -c "echo function > '$mnt/current_tracer'" 2>/dev/null &&
+	fail "a member changed current_tracer at control"
+as_member mkdir "$mnt/instances/g" || fail "a member cannot make an instance at control"
+as_member rmdir "$mnt/instances/g" || fail "a member cannot remove an instance at control"
+for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done
+wait 2>/dev/null
+pids=()
 echo ok

@@ -179,3 +179,28 @@ int uft_access_check(enum uft_access level, uid_t uid, enum uft_access_op op, co
 	uft_tracefs_log_refusal(cmd, msg);
 	return -EACCES;
 }
+
+void uft_access_door_stat(const char *path, struct uft_tfs_stat *st)
+{
+	uft_access_init();
+	if (cfg.group == (gid_t)-1)
+		return;
+	unsigned own = st->mode & 0700, group = 0;
+	if (st->type == UFT_TFS_DIR) {
+		group = (own & 0500) >> 3;
+		if ((own & 0200) && cfg.level >= UFT_ACCESS_CONTROL)
+			group |= 0020;
+	} else {
+		const char *base = base_name(path);
+		const char *what;
+		if ((own & 0400) &&
+		    cfg.level >= needed(UFT_ACCESS_OP_OPEN, base, UFT_TFS_READ, &what))
+			group |= 0040;
+		if ((own & 0200) &&
+		    cfg.level >= needed(UFT_ACCESS_OP_OPEN, base, UFT_TFS_WRITE, &what))
+			group |= 0020;
+	}
+	st->mode = (st->mode & ~070u) | group;
+	st->group_set = 1;
+	st->gid = cfg.group;
+}

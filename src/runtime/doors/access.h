@@ -50,4 +50,12 @@ enum uft_access uft_access_of_peer(int fd, uid_t *uid);
 int uft_access_check(enum uft_access level, uid_t uid, enum uft_access_op op, const char *path,
 		     unsigned flags);
 
+/* For the FUSE door: with an access group, the file shows that group and,
+ * as its group bits, what the level lets a member do to it (directories
+ * searchable, and writable for instances at `control`), so that a mount
+ * shared with allow_other,default_permissions has the kernel enforce the
+ * policy. Without one, st is left as the tree made it. */
+struct uft_tfs_stat;
+void uft_access_door_stat(const char *path, struct uft_tfs_stat *st);
+
 #endif

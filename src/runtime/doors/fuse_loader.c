@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "wire/tree_calls.h"
+#include "runtime/doors/access.h"
 #include "runtime/doors/doors.h"
 #include "runtime/core/secure_env.h"
 #include "runtime/tracefs/tracefs.h"
@@ -27,7 +28,10 @@
 
 static int be_stat(void *ctx, const char *path, struct uft_tfs_stat *st)
 {
-	return uft_tracefs_stat(path, st);
+	int rc = uft_tracefs_stat(path, st);
+	if (rc == 0)
+		uft_access_door_stat(path, st);
+	return rc;
 }
 
 static int be_readdir(void *ctx, const char *path, uft_tfs_dirent_fn fn, void *fn_ctx)
@@ -155,6 +159,7 @@ void uft_fuse_door_start(void)
 		return;
 	}
 	char err[300];
+	uft_access_init(); /* before the door's threads read it */
 	fuse_door.door = open_door(&in_process, dir, err, sizeof(err));
 	if (!fuse_door.door) {
 		fprintf(stderr, "uft: " UFT_ENV_TRACEFS "=%s: %s\n", dir, err);
