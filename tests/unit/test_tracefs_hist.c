@@ -339,8 +339,9 @@ static void test_variables_onmatch(void **state)
 		 "hist:keys=b:lat=common_timestamp.usecs-$ts0,c=64/8/4/2,d=14-7-5-2,"
 		 "e=2+3*4,z=b/0x1-b,pid=b:onmatch(tfsev.num).trace(wakeup_latency,$lat,$pid)"),
 	    0);
-	check(s, "hist:keys=b:vals=hitcount:lat=common_timestamp.usecs-$ts0,c=64/8/4/2,"
-		 "d=14-7-5-2,e=2+3*4,z=b/1-b,pid=b:sort=hitcount:size=2048:clock=global:"
+	/* Constants folded, as the kernel shows them. */
+	check(s, "hist:keys=b:vals=hitcount:lat=common_timestamp.usecs-$ts0,c=1,"
+		 "d=0,e=14,z=b/1-b,pid=b:sort=hitcount:size=2048:clock=global:"
 		 "onmatch(tfsev.num).trace(wakeup_latency,$lat,$pid) [active]\n");
 	assert_int_equal(
 	    echo("events/synthetic/wakeup_latency/trigger", A, "hist:keys=pid,lat.buckets=10"), 0);
@@ -1312,11 +1313,44 @@ static void test_param_not_found(void **state)
 	assert_int_equal(tfs_echo("synthetic_events", "!pns", A), 0);
 }
 
+/* A variable of constants only is folded to its value, as the kernel's
+ * trigger file shows it (ftracetest's trigger-hist-expressions): left to
+ * right within a precedence, * and / before + and -. */
+static void test_constant_folding(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *expr, *shown;
+	} cases[] = {
+	    {"123", "x=123"},	 {"16-8-4-2", "x=2"}, {"64/8/4/2", "x=1"}, {"16-8+4+2", "x=14"},
+	    {"4*3/2*2", "x=12"}, {"4+3*2-2", "x=8"},  {"4+6/2-2", "x=5"},
+	};
+	mkinst("cf");
+	const char *w = num("cf", "trigger");
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char cmd[64], *t;
+		snprintf(cmd, sizeof(cmd), "hist:keys=common_pid:x=%s", cases[i].expr);
+		assert_int_equal(echo(w, A, cmd), 0);
+		t = rd(w);
+		assert_non_null(strstr(t, cases[i].shown));
+		free(t);
+		snprintf(cmd, sizeof(cmd), "!hist:keys=common_pid:x=%s", cases[i].expr);
+		assert_int_equal(echo(w, A, cmd), 0);
+	}
+	/* A field keeps its expression. */
+	assert_int_equal(echo(w, A, "hist:keys=common_pid:x=a-8-4"), 0);
+	char *t = rd(w);
+	assert_non_null(strstr(t, "x=a-8-4"));
+	free(t);
+	rminst("cf");
+}
+
 int main(void)
 {
 	prctl(PR_SET_NAME, "histtest");
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_basic_soft_mode),
+	    cmocka_unit_test(test_constant_folding),
 	    cmocka_unit_test(test_modifiers_and_listing),
 	    cmocka_unit_test(test_size_and_drops),
 	    cmocka_unit_test(test_pause_cont_clear_remove),

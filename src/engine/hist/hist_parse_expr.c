@@ -280,6 +280,25 @@ static char *split_op(char *str)
 	return op;
 }
 
+/* Two constants make one, as the kernel's parse_expr() folds them: the
+ * trigger file then shows "x=2" for "x=16-8-4-2" (u64 arithmetic; a zero
+ * divisor was refused before). */
+static void fold_constants(struct hist_expr *e)
+{
+	if (e->l->op != EX_CONST || e->r->op != EX_CONST)
+		return;
+	uint64_t a = e->l->constant, b = e->r->constant;
+	e->constant = e->op == EX_ADD	? a + b
+		      : e->op == EX_SUB ? a - b
+		      : e->op == EX_MUL ? a * b
+					: (b ? a / b : 0);
+	uft_hist_expr_free(e->l);
+	uft_hist_expr_free(e->r);
+	e->l = e->r = NULL;
+	e->op = EX_CONST;
+	e->unit = 0;
+}
+
 int uft_hparse_expr(struct hist_parse *p, char *str, bool top, struct hist_expr **out)
 {
 	struct hist_expr *e, *l = NULL, *r = NULL;
@@ -320,6 +339,7 @@ int uft_hparse_expr(struct hist_parse *p, char *str, bool top, struct hist_expr 
 	e->l = l;
 	e->r = r;
 	e->unit = l->unit ? l->unit : r->unit;
+	fold_constants(e);
 	*out = e;
 	return 0;
 }
