@@ -235,6 +235,7 @@ static struct collect_cpu *cpu_stream(struct collect *c, uint32_t cpu)
 struct drain_ctx {
 	struct collect *c;
 	struct collect_proc *p;
+	struct collect_ring *cr; /* the ring being drained */
 };
 
 static int on_record(void *arg, uint64_t ts, uint32_t cpu, const void *data, uint32_t len,
@@ -281,6 +282,7 @@ static int on_record(void *arg, uint64_t ts, uint32_t cpu, const void *data, uin
 	s->ev[s->nr++] = (struct collect_event){
 	    ts, c->seq++, c->arena_len, len, missed > UINT32_MAX ? UINT32_MAX : (uint32_t)missed};
 	s->overrun += missed;
+	d->cr->attributed += missed;
 	if (!s->total || ts < s->first_ts)
 		s->first_ts = ts;
 	if (ts > s->last_ts)
@@ -308,9 +310,10 @@ static void account_ring(struct collect *c, struct uft_ring *r, struct collect_r
 	if (s) {
 		s->dropped += dropped;
 		s->lost += lost;
-		/* Losses at the very end have no later event to carry them. */
-		if (written > got + cr->cur.missed)
-			s->overrun += written - got - cr->cur.missed;
+		/* What no later event carried (losses at the very end, events a
+		 * clear hid, a gap before one): the CPU lines add up to the total. */
+		if (written > got + cr->attributed)
+			s->overrun += written - got - cr->attributed;
 	}
 }
 
@@ -346,6 +349,7 @@ static bool reset_cursor(struct collect *c, struct collect_proc *p, struct colle
 	if (!cr->retired)
 		c->totals.written += cr->cur.delivered;
 	cr->retired = false;
+	cr->attributed = 0;
 	uft_ring_cursor_init(&cr->cur, r);
 	return shm_check_ring(&p->reg, cr->off, &cr->cur.geom);
 }
@@ -368,7 +372,7 @@ void collect_drain(struct collect *c, struct collect_proc *p, bool final)
 		memset(p->rings + p->nr_rings, 0, (n - p->nr_rings) * sizeof(*p->rings));
 		p->nr_rings = n;
 	}
-	struct drain_ctx d = {c, p};
+	struct drain_ctx d = {c, p, NULL};
 	for (uint32_t i = 0; i < p->nr_rings; i++) {
 		struct collect_ring *cr = &p->rings[i];
 		if (cr->bad)
@@ -399,6 +403,7 @@ void collect_drain(struct collect *c, struct collect_proc *p, bool final)
 		set_comm(c, r->tid, comm);
 		bool exited = state == UFT_RING_EXITED;
 		uint64_t bad_pages = cr->cur.bad_pages;
+		d.cr = cr;
 		uft_ring_drain(r, &cr->cur, true, on_record, &d);
 		c->refused[SHM_DROP_PAGE] += cr->cur.bad_pages - bad_pages;
 		if (cr->cur.bad_state) {

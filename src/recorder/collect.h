@@ -16,6 +16,7 @@
 struct collect_ring {
 	uint64_t off;		    /* ring offset in the region */
 	struct uft_ring_cursor cur; /* its geometry: checked when first seen */
+	uint64_t attributed;	    /* losses passed on with a delivered event */
 	bool retired;		    /* drained after its thread exited and handed back */
 	bool bad;		    /* failed a check: never read again */
 };
