@@ -661,6 +661,8 @@ static void test_errors(void **state)
 	    {"keys=pid:a=prio,a=pid", -EINVAL, UFT_HIST_ERR_DUPLICATE_VAR, 14},
 	    {"keys=pid:a=prio/0", -EINVAL, UFT_HIST_ERR_DIVISION_BY_ZERO, 21},
 	    {"keys=pid:a=prio*-(pid)", -EINVAL, UFT_HIST_ERR_UNARY_MINUS_SUBEXPR, 21},
+	    /* ftracetest's position: past the "-(" */
+	    {"keys=common_pid:x=-(1)+2", -EINVAL, UFT_HIST_ERR_UNARY_MINUS_SUBEXPR, 25},
 	    {"keys=pid:a=$nosuch", -EINVAL, UFT_HIST_ERR_VAR_NOT_FOUND, 17},
 	    {"keys=pid:a=common_timestamp-common_timestamp.usecs", -EINVAL,
 	     UFT_HIST_ERR_TIMESTAMP_MISMATCH, 16},

@@ -238,8 +238,11 @@ static int parse_neg(struct hist_parse *p, char *str, bool top, struct hist_expr
 
 	if (!top)
 		return fail(p, -EINVAL, UFT_HIST_ERR_UNARY_MINUS_SUBEXPR, str);
+	/* "-(a)+b": the minus does not cover the whole expression; the kernel
+	 * points past the "-(" at it. */
 	if (str[1] != '(' || str[n - 1] != ')')
-		return fail(p, -EINVAL, UFT_HIST_ERR_UNARY_MINUS_SUBEXPR, str);
+		return fail(p, -EINVAL, UFT_HIST_ERR_UNARY_MINUS_SUBEXPR,
+			    str[1] == '(' ? str + 2 : str);
 	str[n - 1] = '\0';
 	if (++p->depth > 3)
 		return fail(p, -EINVAL, UFT_HIST_ERR_TOO_MANY_SUBEXPR, str);
