@@ -759,6 +759,29 @@ static int setup(void **state)
 /* A ring rewritten by whoever else maps it: the checks refuse bad geometry, a
  * cursor keeps the geometry it was given, and a bad page or an impossible
  * produced/consumed pair is counted, not followed. */
+/* A consumer that rewrites `consumed` far behind (it may: the ring is in
+ * memory it maps) costs the writer one step, and the overrun count stays a
+ * count of events. */
+static void test_consumed_rewritten(void **state)
+{
+	(void)state;
+	new_rings(4, UFT_MODE_OVERWRITE);
+	struct wargs a = {
+	    .n = 20000, .min_len = 0, .max_len = 64, .sleep_before = 10000, .sleep_ms = 100};
+	pthread_t th;
+	assert_int_equal(pthread_create(&th, NULL, writer, &a), 0);
+	while (!uft_load_seq_cst(&a.ring))
+		usleep(1000);
+	struct uft_ring *r = uft_load_seq_cst(&a.ring);
+	while (uft_load_seq_cst(&r->produced) < 100)
+		usleep(1000);
+	uft_store_seq_cst(&r->consumed, 0);
+	assert_int_equal(pthread_join(th, NULL), 0);
+	uint64_t p = uft_load_seq_cst(&r->produced), c = uft_load_seq_cst(&r->consumed);
+	assert_true(c <= p && p - c <= r->nr_pages);
+	assert_true(uft_load_seq_cst(&r->overrun) <= uft_load_seq_cst(&r->entries));
+}
+
 static void test_hostile_fields(void **state)
 {
 	(void)state;
@@ -831,11 +854,17 @@ static void test_hostile_fields(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_single_thread),     cmocka_unit_test(test_many_pages),
-	    cmocka_unit_test(test_time_extend),	      cmocka_unit_test(test_cpu_marks),
-	    cmocka_unit_test(test_overwrite),	      cmocka_unit_test(test_discard),
-	    cmocka_unit_test(test_concurrent_reader), cmocka_unit_test(test_exit_and_reuse),
-	    cmocka_unit_test(test_nesting),	      cmocka_unit_test(test_hostile_fields),
+	    cmocka_unit_test(test_single_thread),
+	    cmocka_unit_test(test_many_pages),
+	    cmocka_unit_test(test_time_extend),
+	    cmocka_unit_test(test_cpu_marks),
+	    cmocka_unit_test(test_overwrite),
+	    cmocka_unit_test(test_discard),
+	    cmocka_unit_test(test_concurrent_reader),
+	    cmocka_unit_test(test_exit_and_reuse),
+	    cmocka_unit_test(test_nesting),
+	    cmocka_unit_test(test_hostile_fields),
+	    cmocka_unit_test(test_consumed_rewritten),
 	};
 	const char *only = getenv("UFT_TEST_FILTER"); /* e.g. "test_discard" */
 	if (only && *only)

@@ -177,6 +177,14 @@ static int next_page(struct uft_wring *w, uint64_t ts)
 			break;
 		if (w->geom.mode == UFT_MODE_DISCARD)
 			return -1;
+		/* More than a ring behind never happens in the protocol: a
+		 * consumer rewrote `consumed`. Catch up in one step, not one page
+		 * at a time, and count nothing from slots that are not its. */
+		if (c + nr < next) {
+			if (uft_try_cmpxchg(&r->consumed, &c, next - nr))
+				w->cons_seen = next - nr;
+			continue;
+		}
 		/* Overwrite: retire the oldest page unless a reader claimed it first. */
 		if (uft_try_cmpxchg(&r->consumed, &c, c + 1)) {
 			uint64_t lost =
