@@ -6,15 +6,7 @@
 # to change. Exit 0 pass, 77 skip, else fail.
 source "$(dirname "$0")/lib/live.sh"
 
-"$UFT" record -e 'server:*' -o "$tmp/x.dat" -- "$SERVER" 2 >"$tmp/rec.out" 2>&1 &
-rec=$!
-pids+=("$rec")
-pid=
-for _ in $(seq 200); do
-	pid=$(pgrep -P "$rec" -x server) && [ -S "$UFT_RUNDIR/$pid.sock" ] && break
-	sleep 0.05
-done
-[ -n "$pid" ] && [ -S "$UFT_RUNDIR/$pid.sock" ] || fail "no recorded server"
+start_recorded_server 2
 ctl() { "$UFT" ctl -p "$pid" "$@"; }
 
 ctl write trace_clock global 2>"$tmp/err" && fail "trace_clock changed while recorded"

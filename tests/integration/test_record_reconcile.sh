@@ -7,15 +7,7 @@
 # Exit 0 pass, 77 skip, else fail.
 source "$(dirname "$0")/lib/live.sh"
 
-"$UFT" record -e 'server:*' -o "$tmp/x.dat" -- "$SERVER" 1 >"$tmp/rec.out" 2>&1 &
-rec=$!
-pids+=("$rec")
-pid=
-for _ in $(seq 200); do
-	pid=$(pgrep -P "$rec" -x server) && [ -S "$UFT_RUNDIR/$pid.sock" ] && break
-	sleep 0.05
-done
-[ -n "$pid" ] && [ -S "$UFT_RUNDIR/$pid.sock" ] || fail "no recorded server"
+start_recorded_server 1
 ctl() { "$UFT" ctl -p "$pid" "$@"; }
 for i in 1 2 3 4; do
 	sleep 0.2

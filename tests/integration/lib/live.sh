@@ -44,3 +44,19 @@ start_server() {
 	done
 	fail "no control socket $UFT_RUNDIR/$pid.sock"
 }
+
+# Starts the example server (an event every INTERVAL ms) under
+# `uft record -e 'server:*' -o $tmp/x.dat` (summary in $tmp/rec.out) and waits
+# for the server's control socket: the recorder's pid is in $rec, the
+# server's in $pid.
+start_recorded_server() {
+	"$UFT" record -e 'server:*' -o "$tmp/x.dat" -- "$SERVER" "$1" >"$tmp/rec.out" 2>&1 &
+	rec=$!
+	pids+=("$rec")
+	pid=
+	for _ in $(seq 200); do
+		pid=$(pgrep -P "$rec" -x server) && [ -S "$UFT_RUNDIR/$pid.sock" ] && return 0
+		sleep 0.05
+	done
+	fail "no recorded server: $(cat "$tmp/rec.out")"
+}
