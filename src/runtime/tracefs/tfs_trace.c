@@ -71,7 +71,9 @@ static int rec_cmp(const void *a, const void *b)
 
 /* ---- rings of a buffer ---- */
 
-void tfs_for_each_ring(uint32_t buffer, tfs_ring_fn fn, void *ctx)
+/* Every ring of the buffer (or all) whose state is in `states` (a mask of
+ * 1 << UFT_RING_*), each checked to lie inside the region first. */
+static void for_each_ring_in(uint32_t buffer, unsigned states, tfs_ring_fn fn, void *ctx)
 {
 	struct uft_shm_header *h = uft_sess.hdr;
 	if (!h)
@@ -85,11 +87,16 @@ void tfs_for_each_ring(uint32_t buffer, tfs_ring_fn fn, void *ctx)
 			continue;
 		struct uft_ring *r = (struct uft_ring *)((char *)h + off);
 		uint32_t st = smp_load_acquire(&r->state);
-		if ((buffer != TFS_ALL_BUFFERS && r->buffer != buffer) ||
-		    (st != UFT_RING_ACTIVE && st != UFT_RING_EXITED))
+		if ((buffer != TFS_ALL_BUFFERS && r->buffer != buffer) || st > 31 ||
+		    !(states & (1u << st)))
 			continue;
 		fn(ctx, r, i);
 	}
+}
+
+void tfs_for_each_ring(uint32_t buffer, tfs_ring_fn fn, void *ctx)
+{
+	for_each_ring_in(buffer, 1u << UFT_RING_ACTIVE | 1u << UFT_RING_EXITED, fn, ctx);
 }
 
 struct peek_ctx {
@@ -591,8 +598,10 @@ struct stats_ctx {
 /* A ring's losses: to the CPU its current page started on. FREE rings count
  * too (a reader drained them, their losses stay until the ring is reused,
  * which moves them to the region's counters). */
-static void stats_ring(struct stats_ctx *s, struct uft_ring *r)
+static void stats_ring(void *ctx, struct uft_ring *r, uint32_t slot)
 {
+	struct stats_ctx *s = ctx;
+	(void)slot;
 	uint64_t p = uft_load_seq_cst(&r->produced);
 	uint32_t nr_pages = READ_ONCE(r->nr_pages);
 	if (!nr_pages || r->meta[p % nr_pages].cpu != (uint32_t)s->cpu)
@@ -611,18 +620,9 @@ static void stats_collect(struct stats_ctx *s, uint32_t buffer)
 	struct uft_shm_header *h = uft_sess.hdr;
 	if (!h)
 		return;
-	uint32_t nr = uft_load_seq_cst(&h->nr_rings);
-	if (nr > UFT_SHM_MAX_RINGS)
-		nr = UFT_SHM_MAX_RINGS;
-	for (uint32_t i = 0; i < nr; i++) {
-		uint64_t off = smp_load_acquire(&h->ring_off[i]);
-		if (!off)
-			continue;
-		struct uft_ring *r = (struct uft_ring *)((char *)h + off);
-		uint32_t st = smp_load_acquire(&r->state);
-		if (st != UFT_RING_INIT && r->buffer == buffer)
-			stats_ring(s, r);
-	}
+	for_each_ring_in(buffer,
+			 1u << UFT_RING_FREE | 1u << UFT_RING_ACTIVE | 1u << UFT_RING_EXITED,
+			 stats_ring, s);
 	if (s->cpu == 0 && buffer < UFT_SHM_MAX_BUFFERS) {
 		s->overrun += uft_load_seq_cst(&h->recycle_overrun[buffer]) +
 			      uft_load_seq_cst(&h->retired_overrun[buffer]);
