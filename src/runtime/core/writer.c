@@ -384,8 +384,7 @@ static void *reserve_in(struct uft_rsv *rsv, uint32_t buffer)
 		goto fail;
 	}
 	if (unlikely(!w->r || w->gen != READ_ONCE(b->gen)) && wring_open(t, w, buffer, lvl) != 0) {
-		if (uft_sess.hdr)
-			count_region(buffer, false);
+		count_region(buffer, false);
 		goto fail;
 	}
 	uint32_t len = rsv->len;
