@@ -170,6 +170,7 @@ void uft_shm_add_format(struct uft_shm_header *hdr, uint16_t id, const char *sys
 void uft_writer_thread_exit(void);
 void uft_writer_reset_after_fork(void);
 void uft_writer_flush_self(void);
+uint64_t uft_writer_last_ts(uint32_t buffer);
 void uft_writer_setup_fast_path(void);
 extern bool uft_fast_cpu_ok; /* buffer.c: rseq gives the CPU */
 void uft_writer_set_notrace(void);

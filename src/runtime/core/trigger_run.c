@@ -47,6 +47,9 @@ void uft_trig_set_tracing(uint32_t b, bool on)
 static void request(uint32_t b, uint64_t *cut)
 {
 	uint64_t now = uft_buffer_now(&uft_buffers[b]);
+	uint64_t mine = uft_writer_last_ts(b);
+	if (mine > now)
+		now = mine; /* this thread's clock, read on another CPU, ran ahead */
 	uint64_t old = READ_ONCE(*cut);
 	if (now == 0)
 		now = 1; /* 0 means "no request" */

@@ -734,6 +734,24 @@ void uft_writer_flush_self(void)
 	}
 }
 
+/* The latest time the calling thread stamped on a record of `buffer` in its
+ * current generation: a request "up to now" made right after covers those
+ * records even when the thread moved to a CPU whose clock reads earlier. */
+uint64_t uft_writer_last_ts(uint32_t buffer)
+{
+	struct uft_tls *t = &uft_tls;
+	if (buffer >= UFT_MAX_BUFFERS || (buffer && !t->xb))
+		return 0;
+	uint32_t gen = READ_ONCE(uft_buffers[buffer].gen);
+	uint64_t last = 0;
+	for (uint32_t i = 0; i < UFT_MAX_NEST; i++) {
+		const struct uft_wring *w = wring_of(t, buffer, i);
+		if (w->r && w->gen == gen && w->last_ts > last)
+			last = w->last_ts;
+	}
+	return last;
+}
+
 void uft_writer_thread_exit(void)
 {
 	struct uft_tls *t = &uft_tls;
