@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include <malloc.h>
 
 #define UFT_CREATE_EVENTS
 #include "tfs_ev_events.h"
@@ -172,6 +173,88 @@ static void test_trigger(void **state)
 	free(flt);
 }
 
+/* A synthetic event of many fields: a few KB of definition, format and
+ * descriptor each time. */
+static void synth_def(char *buf, size_t cap, const char *name)
+{
+	size_t len = (size_t)snprintf(buf, cap, "%s", name);
+	for (int k = 0; k < 60; k++)
+		len += (size_t)snprintf(buf + len, cap - len, "%su64 field_number_%d",
+					k ? "; " : " ", k);
+}
+
+static void synth_same_op(int i)
+{
+	(void)i;
+	char def[4096];
+	synth_def(def, sizeof(def), "cycled");
+	assert_int_equal(echo("synthetic_events", A, def), 0);
+	assert_int_equal(echo("events/synthetic/cycled/enable", W, "1"), 0);
+	assert_int_equal(echo("events/synthetic/cycled/enable", W, "0"), 0);
+	assert_int_equal(echo("synthetic_events", A, "!cycled"), 0);
+}
+
+static void test_synth_same(void **state)
+{
+	(void)state;
+	cycle("synthetic event add/remove", CYCLES(1000), synth_same_op);
+}
+
+static void synth_renamed_op(int i)
+{
+	char def[4096], name[32], rm[40];
+	snprintf(name, sizeof(name), "cycled_%d", i);
+	synth_def(def, sizeof(def), name);
+	assert_int_equal(echo("synthetic_events", A, def), 0);
+	snprintf(rm, sizeof(rm), "!%s", name);
+	assert_int_equal(echo("synthetic_events", A, rm), 0);
+}
+
+/* A new name each time: each removed event keeps its id and its format
+ * text (its records may still be in a buffer), nothing else: about its
+ * format's size, where the descriptor, definition and fields cost four
+ * times that before they were freed. */
+static void test_synth_renamed(void **state)
+{
+	(void)state;
+	for (int i = 0; i < 4; i++)
+		synth_renamed_op(1000000 + i);
+	int n = CYCLES(1000);
+	size_t start = mallinfo2().uordblks;
+	for (int i = 0; i < n; i++)
+		synth_renamed_op(i);
+	size_t end = mallinfo2().uordblks;
+	char def[4096];
+	synth_def(def, sizeof(def), "cycled");
+	assert_int_equal(echo("synthetic_events", A, def), 0);
+	char *fmt = rd("events/synthetic/cycled/format");
+	assert_int_equal(echo("synthetic_events", A, "!cycled"), 0);
+	size_t per = end > start ? (end - start) / (size_t)n : 0;
+	print_message("new name each time: %zu heap bytes a cycle, format %zu bytes\n", per,
+		      strlen(fmt));
+#ifndef SANITIZED
+	if (per > 2 * strlen(fmt))
+		fail_msg("a removed synthetic event keeps %zu bytes (format: %zu)", per,
+			 strlen(fmt));
+#endif
+	free(fmt);
+}
+
+static void instance_op(int i)
+{
+	(void)i;
+	mkinst("cycled");
+	assert_int_equal(echo("instances/cycled/events/tfsev/num/enable", W, "1"), 0);
+	assert_int_equal(echo("instances/cycled/events/tfsev/num/filter", W, "a > 3"), 0);
+	rminst("cycled");
+}
+
+static void test_instance(void **state)
+{
+	(void)state;
+	cycle("instance mkdir/rmdir", CYCLES(1000), instance_op);
+}
+
 static void enable_op(int i)
 {
 	(void)i;
@@ -273,6 +356,9 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_filter, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_hist, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_trigger, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_synth_same, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_synth_renamed, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_instance, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_pending_bounded, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_thread_lifetimes, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_fork_first_event, setup, teardown),

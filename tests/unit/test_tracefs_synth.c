@@ -384,9 +384,17 @@ static void test_emit_enable_filter(void **state)
 	uft_synth_get(wl);
 	assert_int_equal(tfs_echo("synthetic_events", "!wakeup_latency", A), -EBUSY);
 	uft_synth_put(wl);
+	uint16_t old_id = id_of("wakeup_latency");
 	assert_int_equal(tfs_echo("synthetic_events", "!wakeup_latency", A), 0);
-	/* A deleted event's handle writes nothing. */
-	assert_int_equal(uft_synth_emit(0, wl, v, NULL), 0);
+	assert_null(uft_synth_find("wakeup_latency"));
+	/* Defined again the same, it takes its id back (its records mean the
+	 * same); with another format, a new one. */
+	assert_int_equal(
+	    tfs_echo("synthetic_events", "wakeup_latency u64 lat; pid_t pid; int prio", A), 0);
+	assert_int_equal(id_of("wakeup_latency"), old_id);
+	assert_int_equal(tfs_echo("synthetic_events", "!wakeup_latency", A), 0);
+	assert_int_equal(tfs_echo("synthetic_events", "wakeup_latency u64 lat; pid_t pid", A), 0);
+	assert_int_not_equal(id_of("wakeup_latency"), old_id);
 	assert_int_equal(tfs_echo("synthetic_events", "", W), 0);
 }
 

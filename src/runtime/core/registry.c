@@ -6,8 +6,9 @@
  *
  * Descriptors of the same SYSTEM:EVENT with the same format share one id (an
  * event header included by two libraries); a different format under a name
- * already taken is refused. Ids are never reused while the process lives, so a
- * recorded id always means one format. */
+ * already taken is refused. An id is only ever reused by the same name with
+ * the same format (a removed event defined again), so a recorded id always
+ * means one format. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
@@ -238,16 +239,19 @@ static int attach_state(struct uft_event *d)
 	return 0;
 }
 
-/* The descriptor leaves (its object unloads, or a dynamic event goes): its
- * private data, and a state the registry made, stay readable by writers
- * that still hold them. */
-static void detach_state(struct uft_event *d)
+/* The descriptor leaves: its private data, and a state the registry made,
+ * stay readable by writers that still hold them. A dynamic event's go after
+ * a grace period (its descriptor goes with them, and only writers inside a
+ * section can still hold it); an unloading object's are kept, since its
+ * descriptor may stay mapped and reachable by its code. */
+static void detach_state(struct uft_event *d, bool dynamic)
 {
 	struct uft_event_priv *p = desc_priv(d);
 	smp_store_release(&d->state->priv, NULL);
+	void (*retire)(const void *) = dynamic ? reg_retire_free : reg_keep;
 	if (p->own_state)
-		reg_keep(d->state); /* the descriptor still points at it */
-	reg_keep(p);
+		retire(d->state);
+	retire(p);
 }
 
 /* Fills in the view of a printf-style descriptor from its format string. */
@@ -304,8 +308,26 @@ static bool add_desc(struct reg_event *e, struct uft_event *d)
 	return true;
 }
 
-/* Gives d its id: a new one, fixed_id, or that of a live event with the same
- * name and format. False when d is not registered. */
+/* A removed event of d's name whose format is d's. */
+static struct reg_event *find_dead(struct uft_event *d)
+{
+	for (uint32_t i = 0; i < reg_nr_events; i++) {
+		struct reg_event *e = &reg_events[i];
+		if (e->live || strcmp(e->system, d->system) != 0 || strcmp(e->name, d->name) != 0)
+			continue;
+		uint32_t len;
+		char *text = make_format(d, e->id, &len);
+		bool same = text && len == e->format_len && memcmp(text, e->format, len) == 0;
+		free(text);
+		if (same)
+			return e;
+	}
+	return NULL;
+}
+
+/* Gives d its id: a new one, fixed_id, that of a live event with the same
+ * name and format, or that of a removed one with both. False when d is not
+ * registered. */
 static bool place_desc(struct uft_event *d, uint16_t fixed_id)
 {
 	if (d->style == UFT_STYLE_PRINTF && prepare_printf(d) != 0)
@@ -333,6 +355,18 @@ static bool place_desc(struct uft_event *d, uint16_t fixed_id)
 			return false;
 		}
 		return add_desc(e, d);
+	}
+	/* An event removed and defined again with the same format takes its
+	 * old id back: records of either mean the same, and a cycle of
+	 * add/remove (synthetic events) costs no new slot. */
+	if (!fixed_id && (e = find_dead(d))) {
+		e->live = true;
+		if (!add_desc(e, d)) {
+			e->live = false;
+			return false;
+		}
+		reg_apply_settings(e);
+		return true;
 	}
 	if (!fixed_id && next_id > 0xffff) {
 		fprintf(stderr, "uft: event id space exhausted; %s:%s not registered\n", d->system,
@@ -373,7 +407,7 @@ static bool place_desc(struct uft_event *d, uint16_t fixed_id)
 
 /* A descriptor that leaves, or could not be registered, keeps nothing of the
  * runtime's: its object may unload without telling. */
-static void forget_desc(struct uft_event *d)
+static void forget_desc(struct uft_event *d, bool dynamic)
 {
 	struct uft_event_priv *p = desc_priv(d);
 	if (p->layout) {
@@ -383,7 +417,7 @@ static void forget_desc(struct uft_event *d)
 		p->view.fields = NULL;
 		p->view.print_fmt = NULL;
 	}
-	detach_state(d);
+	detach_state(d, dynamic);
 }
 
 /* Registers a descriptor under a new id, or under fixed_id (the ftrace
@@ -393,7 +427,7 @@ static void register_desc_id(struct uft_event *d, uint16_t fixed_id)
 	if (d->magic != UFT_EVENT_MAGIC || attach_state(d) != 0 || d->state->id)
 		return;
 	if (!place_desc(d, fixed_id))
-		forget_desc(d);
+		forget_desc(d, false);
 }
 
 static void register_desc(struct uft_event *d)
@@ -449,7 +483,7 @@ void uft__register_section(struct uft_event *const *start, struct uft_event *con
 	pthread_mutex_unlock(&reg_lock);
 }
 
-static void unregister_desc(struct uft_event *d)
+static void unregister_desc(struct uft_event *d, bool dynamic)
 {
 	for (uint32_t i = 0; i < reg_nr_events; i++) {
 		struct reg_event *e = &reg_events[i];
@@ -472,7 +506,7 @@ static void unregister_desc(struct uft_event *d)
 				reg_retire_free(tg); /* no descriptor holds it any more */
 			}
 			st->id = 0;
-			forget_desc(d); /* its layout leaves with its object */
+			forget_desc(d, dynamic); /* its layout leaves with its object */
 			return;
 		}
 	}
@@ -505,7 +539,7 @@ int uft_registry_remove_dynamic(struct uft_event *d, bool check_only)
 				e->filter[b] = NULL;
 				e->filter_text[b] = NULL;
 			}
-			unregister_desc(d);
+			unregister_desc(d, true);
 		}
 		break;
 	}
@@ -522,7 +556,7 @@ void uft__unregister_section(struct uft_event *const *start, struct uft_event *c
 		if (--sections[i].refs == 0) {
 			for (struct uft_event *const *p = start; p < stop; p++)
 				if (*p)
-					unregister_desc(*p);
+					unregister_desc(*p, false);
 			sections[i] = sections[--nr_sections];
 		}
 		break;

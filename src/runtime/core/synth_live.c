@@ -4,8 +4,9 @@
  * directory, per-buffer enable, filter and triggers); the emit builds the
  * kernel's record layout in place in the buffer.
  *
- * A deleted event is kept, never freed: an emit that loaded its target list
- * just before the delete may still be writing it, and its id stays retired. */
+ * A deleted event is freed after a grace period: an emit that loaded it (from
+ * a hist action, inside a writer's section) may still be writing it. Its id
+ * stays retired, for its records, until the same definition comes back. */
 #define _GNU_SOURCE
 #include "runtime/core/grace.h"
 #include "runtime/core/synth_live.h"
@@ -106,6 +107,7 @@ static void drop(uint32_t i)
 	s->live = false;
 	memmove(&all[i], &all[i + 1], (nr_all - i - 1) * sizeof(*all));
 	nr_all--;
+	uft_grace_defer(s, (void (*)(void *))synth_free);
 }
 
 int uft_synth_delete(const char *name)
