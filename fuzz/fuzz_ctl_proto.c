@@ -33,9 +33,9 @@ static void check_reply(const struct uft_ctl_hdr *h, const uint8_t *payload)
 	if (r.data + r.data_len != payload + h->len)
 		abort();
 	struct uft_ctl_hello_info info;
-	uint32_t type, mode;
+	uint32_t type, mode, gid;
 	uft_ctl_reply_hello(&r, &info);
-	uft_ctl_reply_stat(&r, &type, &mode);
+	uft_ctl_reply_stat(&r, &type, &mode, &gid);
 	struct uft_ctl_dirent d;
 	size_t pos = 0, last = 0;
 	bool more;

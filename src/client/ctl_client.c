@@ -128,8 +128,8 @@ static int hello(struct uft_ctl_conn *c)
 	struct uft_ctl_hello_info info;
 	if (rc == 0 && c->rep.result < 0)
 		rc = (int)c->rep.result;
-	else if (rc == 0 && uft_ctl_reply_hello(&c->rep, &info) == 0 &&
-		 info.version == UFT_CTL_VERSION) {
+	else if (rc == 0 && uft_ctl_reply_hello(&c->rep, &info) == 0 && info.version >= 1 &&
+		 info.version <= UFT_CTL_VERSION) {
 		c->pid = (pid_t)info.pid;
 		memcpy(c->comm, info.comm, sizeof(c->comm));
 	} else if (rc == 0) {
@@ -213,11 +213,14 @@ int uft_ctl_stat(struct uft_ctl_conn *c, const char *path, struct uft_tfs_stat *
 		return rc;
 	pthread_mutex_lock(&c->call_lock);
 	rc = call(c, &r);
-	uint32_t type, mode;
+	uint32_t type, mode, gid;
 	if (rc == 0 && c->rep.result < 0)
 		rc = (int)c->rep.result;
-	else if (rc == 0 && uft_ctl_reply_stat(&c->rep, &type, &mode) == 0)
-		*st = (struct uft_tfs_stat){.type = (int)type, .mode = mode};
+	else if (rc == 0 && uft_ctl_reply_stat(&c->rep, &type, &mode, &gid) == 0)
+		*st = (struct uft_tfs_stat){.type = (int)type,
+					    .mode = mode,
+					    .group_set = gid != UFT_CTL_NO_GROUP,
+					    .gid = gid != UFT_CTL_NO_GROUP ? (gid_t)gid : 0};
 	else if (rc == 0)
 		rc = -EPROTO;
 	pthread_mutex_unlock(&c->call_lock);

@@ -74,18 +74,19 @@ struct uft_fuse_door *uft_fuse_door_open(const struct uft_door_backend *be, cons
 	}
 	d->be = *be;
 	d->done[0] = d->done[1] = -1;
-	d->fs = uft_fuse_fs_new(&d->be);
+	const char *other = secure_getenv(UFT_ENV_FUSE_ALLOW_OTHER);
+	bool shared = other && strcmp(other, "1") == 0;
+	d->fs = uft_fuse_fs_new(&d->be, shared);
 	if (!d->fs || pipe2(d->done, O_CLOEXEC) != 0) {
 		snprintf(err, errlen, "%s", strerror(ENOMEM));
 		free_door(d);
 		return NULL;
 	}
-	const char *other = secure_getenv(UFT_ENV_FUSE_ALLOW_OTHER);
 	char opts[96];
 	/* Shared with other users, the kernel checks the modes the tree shows
 	 * (default_permissions): FUSE itself lets any user write any file. */
 	snprintf(opts, sizeof(opts), "fsname=uft,subtype=uft%s",
-		 other && strcmp(other, "1") == 0 ? ",allow_other,default_permissions" : "");
+		 shared ? ",allow_other,default_permissions" : "");
 	char *argv[] = {"uft", "-o", opts, NULL};
 	struct fuse_args args = FUSE_ARGS_INIT(3, argv);
 	mount_log[0] = 0;

@@ -66,6 +66,7 @@ struct uft_fuse_fs {
 	bool watching, stopping;
 	uid_t uid;
 	gid_t gid;
+	bool shared; /* allow_other */
 	struct timespec t0;
 };
 
@@ -184,7 +185,11 @@ static void fill_stat(struct uft_fuse_fs *fs, uint64_t ino, const struct uft_tfs
 	memset(st, 0, sizeof(*st));
 	bool dir = t->type == UFT_TFS_DIR;
 	st->st_ino = ino;
-	st->st_mode = (dir ? S_IFDIR : S_IFREG) | (t->mode & 07777);
+	/* A shared mount serves everyone through this process's own access:
+	 * only the owner, and the tracing group if the tree names one (as its
+	 * socket), may pass the kernel's check. */
+	unsigned keep = !fs->shared ? 07777 : t->group_set ? 07770 : 07700;
+	st->st_mode = (dir ? S_IFDIR : S_IFREG) | (t->mode & keep);
 	st->st_nlink = dir ? 2 : 1;
 	st->st_uid = fs->uid;
 	st->st_gid = t->group_set ? t->gid : fs->gid;
@@ -605,12 +610,13 @@ const struct fuse_lowlevel_ops uft_fuse_ops = {
     .unlink = op_unlink,
 };
 
-struct uft_fuse_fs *uft_fuse_fs_new(const struct uft_door_backend *be)
+struct uft_fuse_fs *uft_fuse_fs_new(const struct uft_door_backend *be, bool shared)
 {
 	struct uft_fuse_fs *fs = calloc(1, sizeof(*fs));
 	if (!fs)
 		return NULL;
 	fs->be = be;
+	fs->shared = shared;
 	pthread_mutex_init(&fs->lock, NULL);
 	fs->uid = geteuid();
 	fs->gid = getegid();

@@ -12,7 +12,9 @@ struct uft_fuse_fs; /* the operations' state: inodes and open files */
 
 extern const struct fuse_lowlevel_ops uft_fuse_ops;
 
-struct uft_fuse_fs *uft_fuse_fs_new(const struct uft_door_backend *be);
+/* shared: mounted for other users too (allow_other): they get what the
+ * modes give the tree's group, nothing as "other". */
+struct uft_fuse_fs *uft_fuse_fs_new(const struct uft_door_backend *be, bool shared);
 void uft_fuse_fs_free(struct uft_fuse_fs *fs);
 /* Ends every pending read, for shutting down; later reads are not stopped. */
 void uft_fuse_fs_interrupt_all(struct uft_fuse_fs *fs);

@@ -229,7 +229,7 @@ static bool reply_fits(const struct uft_ctl_reply *r)
 	case UFT_CTL_HELLO:
 		return r->data_len == 24;
 	case UFT_CTL_STAT:
-		return r->result == 0 && r->data_len == 8;
+		return r->result == 0 && (r->data_len == 8 || r->data_len == 12);
 	case UFT_CTL_READDIR:
 		return r->data_len >= 1;
 	case UFT_CTL_OPEN:
@@ -269,12 +269,13 @@ int uft_ctl_reply_hello(const struct uft_ctl_reply *r, struct uft_ctl_hello_info
 	return 0;
 }
 
-int uft_ctl_reply_stat(const struct uft_ctl_reply *r, uint32_t *type, uint32_t *mode)
+int uft_ctl_reply_stat(const struct uft_ctl_reply *r, uint32_t *type, uint32_t *mode, uint32_t *gid)
 {
-	if (r->op != UFT_CTL_STAT || r->result != 0 || r->data_len != 8)
+	if (r->op != UFT_CTL_STAT || r->result != 0 || (r->data_len != 8 && r->data_len != 12))
 		return -EPROTO;
 	*type = get_u32(r->data);
 	*mode = get_u32(r->data + 4);
+	*gid = r->data_len == 12 ? get_u32(r->data + 8) : UFT_CTL_NO_GROUP;
 	return 0;
 }
 

@@ -18,7 +18,9 @@
 #include <stdint.h>
 
 #define UFT_CTL_MAGIC 0x43544655u /* "UFTC" */
-#define UFT_CTL_VERSION 1
+/* 2: a stat reply carries the group its mode's group bits are for. Both
+ * sides speak every version from 1 up to theirs. */
+#define UFT_CTL_VERSION 2
 #define UFT_CTL_HDR_SIZE 12
 #define UFT_CTL_MAX_PATH 1024
 #define UFT_CTL_MAX_NAME 255
@@ -31,7 +33,7 @@
 
 enum uft_ctl_op {
 	UFT_CTL_HELLO = 1, /* u32 magic, u32 version -> version; u32 version, u32 pid, comm[16] */
-	UFT_CTL_STAT,	   /* path -> 0; u32 type, u32 mode */
+	UFT_CTL_STAT,	   /* path -> 0; u32 type, u32 mode[, u32 gid from version 2] */
 	UFT_CTL_READDIR,   /* u32 first, path -> entries; u8 more, {u8 type, u8 len, name}... */
 	UFT_CTL_OPEN,	   /* u32 flags, path -> handle (1 up) */
 	UFT_CTL_READ,	   /* u32 handle, u32 len, u64 off -> bytes; the bytes */
@@ -118,7 +120,12 @@ size_t uft_ctl_encode_req(const struct uft_ctl_req *r, uint8_t *buf, size_t cap)
 
 /* The extras of replies; each returns 0 or -EPROTO. */
 int uft_ctl_reply_hello(const struct uft_ctl_reply *r, struct uft_ctl_hello_info *info);
-int uft_ctl_reply_stat(const struct uft_ctl_reply *r, uint32_t *type, uint32_t *mode);
+/* A stat reply: type and mode, and the group the mode's group bits are for
+ * (UFT_CTL_NO_GROUP when the tree names none; a server before the group was
+ * sent names none). */
+#define UFT_CTL_NO_GROUP 0xffffffffu
+int uft_ctl_reply_stat(const struct uft_ctl_reply *r, uint32_t *type, uint32_t *mode,
+		       uint32_t *gid);
 /* Walks READDIR entries: *pos starts at 0; returns 1 with an entry, 0 at the
  * end, -EPROTO on a malformed list. `more` (may be NULL) tells whether the
  * directory has entries beyond this reply. */

@@ -95,13 +95,25 @@ fuse_serve() { # LEVEL
 	fail "not mounted: $(cat "$tmp/fuse.err")"
 }
 as_member() { setpriv --reuid=nobody --regid=nogroup --clear-groups -- "$@"; }
+as_outsider() { setpriv --reuid=nobody --regid=daemon --clear-groups -- "$@"; }
+# What a member, and a user outside the group, may do at stats through a
+# shared mount at $mnt: other users get nothing ("other" bits are never
+# shown: the mount serves everyone with its owner's access).
+check_stats_mount() { # WHAT
+	[ "$(stat -c '%G %a' "$mnt/tracing_on")" = "nogroup 640" ] ||
+		fail "$1: tracing_on shows $(stat -c '%G %a' "$mnt/tracing_on")"
+	[ "$(stat -c '%G %a' "$mnt/trace")" = "nogroup 600" ] ||
+		fail "$1: trace shows $(stat -c '%G %a' "$mnt/trace")"
+	[ "$(as_member cat "$mnt/tracing_on")" = 1 ] || fail "$1: a member cannot read tracing_on"
+	as_member cat "$mnt/trace" >/dev/null 2>&1 && fail "$1: a member read trace at stats"
+	as_member sh -c "echo 0 > '$mnt/tracing_on'" 2>/dev/null &&
+		fail "$1: a member wrote tracing_on at stats"
+	as_outsider cat "$mnt/tracing_on" >/dev/null 2>&1 && fail "$1: an outsider read tracing_on"
+	as_outsider cat "$mnt/trace" >/dev/null 2>&1 && fail "$1: an outsider read trace"
+	return 0
+}
 fuse_serve stats
-[ "$(stat -c '%G %a' "$mnt/tracing_on")" = "nogroup 644" ] ||
-	fail "tracing_on shows $(stat -c '%G %a' "$mnt/tracing_on")"
-[ "$(stat -c '%G %a' "$mnt/trace")" = "nogroup 604" ] || fail "trace shows $(stat -c '%G %a' "$mnt/trace")"
-[ "$(as_member cat "$mnt/tracing_on")" = 1 ] || fail "a member cannot read tracing_on"
-as_member cat "$mnt/trace" >/dev/null 2>&1 && fail "a member read trace at stats"
-as_member sh -c "echo 0 > '$mnt/tracing_on'" 2>/dev/null && fail "a member wrote tracing_on at stats"
+check_stats_mount "the process's own mount"
 fuse_serve control
 as_member sh -c "echo 1 > '$mnt/events/server/enable'" || fail "a member cannot enable at control"
 as_member head -c 100 "$mnt/trace" >/dev/null || fail "a member cannot read trace at control"
@@ -109,6 +121,20 @@ as_member sh -c "echo function > '$mnt/current_tracer'" 2>/dev/null &&
 	fail "a member changed current_tracer at control"
 as_member mkdir "$mnt/instances/g" || fail "a member cannot make an instance at control"
 as_member rmdir "$mnt/instances/g" || fail "a member cannot remove an instance at control"
+
+# uft mount -p, shared: its owner's connection serves everyone, so the tree's
+# policy reaches the kernel's check through the modes and group it shows.
+serve stats
+mkdir "$tmp/rmnt"
+mnt=$tmp/rmnt
+UFT_FUSE_ALLOW_OTHER=1 "$UFT" mount -p "$pid" "$mnt" 2>"$tmp/mount.err" &
+pids+=($!)
+for _ in $(seq 100); do
+	mountpoint -q "$mnt" && break
+	sleep 0.05
+done
+mountpoint -q "$mnt" || fail "uft mount: $(cat "$tmp/mount.err")"
+check_stats_mount "uft mount -p"
 for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done
 wait 2>/dev/null
 pids=()

@@ -50,6 +50,7 @@ struct conn {
 	struct uft_tfs_handle *handles[UFT_CTL_MAX_HANDLES];
 	bool nonblock[UFT_CTL_MAX_HANDLES];
 	enum uft_access access; /* what the peer may do (access.h) */
+	uint32_t version;	/* the protocol's, as HELLO agreed it */
 	uid_t uid;
 	uint8_t in[UFT_CTL_MAX_PAYLOAD];
 	uint8_t out[UFT_CTL_MAX_MSG];
@@ -244,6 +245,7 @@ static int do_hello(struct conn *c, const struct uft_ctl_req *r)
 	if (r->flags < 1)
 		return reply(c, r->op, -EPROTONOSUPPORT);
 	uint32_t version = r->flags < UFT_CTL_VERSION ? r->flags : UFT_CTL_VERSION;
+	c->version = version;
 	char comm[16] = {0};
 	int fd = open("/proc/self/comm", O_RDONLY | O_CLOEXEC);
 	if (fd >= 0) {
@@ -318,11 +320,17 @@ static int serve_one(struct conn *c)
 		int rc = uft_tracefs_stat(r.path, &st);
 		if (rc < 0)
 			return reply(c, r.op, rc);
+		/* What the tracing group may do, as the FUSE door shows it: a
+		 * mount of this tree shared with other users (uft mount) lets the
+		 * kernel check them against it. */
+		uft_access_door_stat(r.path, &st);
 		struct uft_ctl_out o;
 		uft_ctl_out_begin(&o, c->out, sizeof(c->out), r.op, UFT_CTL_F_REPLY, r.id);
 		uft_ctl_put_u64(&o, 0);
 		uft_ctl_put_u32(&o, (uint32_t)st.type);
 		uft_ctl_put_u32(&o, st.mode);
+		if (c->version >= 2)
+			uft_ctl_put_u32(&o, st.group_set ? (uint32_t)st.gid : UFT_CTL_NO_GROUP);
 		return send_reply(c, &o);
 	}
 	case UFT_CTL_READDIR:
