@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Symbols of a traced process for the trace.dat kallsyms section. Objects
  * are read once per (file, load address); a process's maps are re-read at
- * every drain, which notices what dlopen brought. */
+ * every drain, which notices what dlopen brought. An object's text may show
+ * as several mappings (a patched page, made private, splits it from its
+ * neighbours): they share one base, their address less their file offset. */
 #define _GNU_SOURCE
 #include "recorder/proc_syms.h"
 
@@ -21,7 +23,7 @@
 
 struct seen_obj {
 	char *path;
-	uint64_t start; /* the executable mapping's address */
+	uint64_t base; /* an executable mapping's address less its file offset */
 };
 
 struct seen_maps {
@@ -168,15 +170,15 @@ out:
 	return rc;
 }
 
-static bool seen(struct proc_syms *s, const char *path, uint64_t start)
+static bool seen(struct proc_syms *s, const char *path, uint64_t base)
 {
 	for (size_t i = 0; i < s->nr_objs; i++)
-		if (s->objs[i].start == start && strcmp(s->objs[i].path, path) == 0)
+		if (s->objs[i].base == base && strcmp(s->objs[i].path, path) == 0)
 			return true;
 	return false;
 }
 
-static int remember(struct proc_syms *s, const char *path, uint64_t start)
+static int remember(struct proc_syms *s, const char *path, uint64_t base)
 {
 	void *v = realloc(s->objs, (s->nr_objs + 1) * sizeof(*s->objs));
 	if (!v)
@@ -185,7 +187,7 @@ static int remember(struct proc_syms *s, const char *path, uint64_t start)
 	char *p = strdup(path);
 	if (!p)
 		return -ENOMEM;
-	s->objs[s->nr_objs++] = (struct seen_obj){p, start};
+	s->objs[s->nr_objs++] = (struct seen_obj){p, base};
 	return 0;
 }
 
@@ -266,9 +268,9 @@ int proc_syms_scan(struct proc_syms *s, pid_t pid)
 		    !pos || perms[2] != 'x')
 			continue;
 		const char *file = line + pos;
-		if (file[0] != '/' || seen(s, file, start))
+		if (file[0] != '/' || seen(s, file, start - off))
 			continue;
-		rc = remember(s, file, start);
+		rc = remember(s, file, start - off);
 		if (rc)
 			break;
 		const char *base = strrchr(file, '/') + 1;

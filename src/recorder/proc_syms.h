@@ -15,7 +15,7 @@ struct proc_syms;
 struct proc_syms *proc_syms_new(void);
 void proc_syms_free(struct proc_syms *s);
 /* Adds the symbols of the executable objects pid maps now that were not
- * seen before (mapped at the same address); quick when its maps did not
+ * seen before (at the same base); quick when its maps did not
  * change. 0, or -errno (the process is gone, out of memory). */
 int proc_syms_scan(struct proc_syms *s, pid_t pid);
 /* The kallsyms lines gathered so far. */
