@@ -103,8 +103,7 @@ static void test_hist_keys(void **state)
 	assert_int_equal(echo(PRINT("", "trigger"), W, "!hist:keys=buf"), 0);
 
 	/* A filter on buf, matched whole as the kernel's. */
-	assert_int_equal(echo(PRINT("", "trigger"), W, "hist:keys=common_pid if buf == \"go\""),
-			 0);
+	assert_int_equal(echo(PRINT("", "trigger"), W, "hist:keys=common_pid if buf == \"go\""), 0);
 	mark_n("", "go");
 	mark_n("", "gone");
 	mark("", "go"); /* "go\n" */
@@ -136,9 +135,10 @@ static void test_onmatch_print_to_synthetic(void **state)
 {
 	(void)state;
 	assert_int_equal(echo("synthetic_events", W, "mark_lat u64 lat"), 0);
-	assert_int_equal(echo(PRINT("", "trigger"), W,
-			      "hist:keys=common_pid:ts0=common_timestamp.usecs if buf == \"start\""),
-			 0);
+	assert_int_equal(
+	    echo(PRINT("", "trigger"), W,
+		 "hist:keys=common_pid:ts0=common_timestamp.usecs if buf == \"start\""),
+	    0);
 	assert_int_equal(echo(PRINT("", "trigger"), A,
 			      "hist:keys=common_pid:lat=common_timestamp.usecs-$ts0:"
 			      "onmatch(ftrace.print).mark_lat($lat) if buf == \"end\""),
@@ -153,9 +153,10 @@ static void test_onmatch_print_to_synthetic(void **state)
 			      "!hist:keys=common_pid:lat=common_timestamp.usecs-$ts0:"
 			      "onmatch(ftrace.print).mark_lat($lat) if buf == \"end\""),
 			 0);
-	assert_int_equal(echo(PRINT("", "trigger"), A,
-			      "!hist:keys=common_pid:ts0=common_timestamp.usecs if buf == \"start\""),
-			 0);
+	assert_int_equal(
+	    echo(PRINT("", "trigger"), A,
+		 "!hist:keys=common_pid:ts0=common_timestamp.usecs if buf == \"start\""),
+	    0);
 	assert_int_equal(echo("synthetic_events", A, "!mark_lat"), 0);
 }
 
@@ -165,9 +166,9 @@ static void test_onmatch_event_to_print(void **state)
 	/* The process's main thread writes num; the marker's pid is its. */
 	assert_int_equal(gettid(), getpid());
 	assert_int_equal(echo("synthetic_events", W, "ev_lat u64 lat"), 0);
-	assert_int_equal(echo("events/tfsev/num/trigger", W,
-			      "hist:keys=common_pid:t0=common_timestamp.usecs"),
-			 0);
+	assert_int_equal(
+	    echo("events/tfsev/num/trigger", W, "hist:keys=common_pid:t0=common_timestamp.usecs"),
+	    0);
 	assert_int_equal(echo(PRINT("", "trigger"), W,
 			      "hist:keys=common_pid:lat=common_timestamp.usecs-$t0:"
 			      "onmatch(tfsev.num).ev_lat($lat)"),
@@ -181,9 +182,9 @@ static void test_onmatch_event_to_print(void **state)
 			      "!hist:keys=common_pid:lat=common_timestamp.usecs-$t0:"
 			      "onmatch(tfsev.num).ev_lat($lat)"),
 			 0);
-	assert_int_equal(echo("events/tfsev/num/trigger", A,
-			      "!hist:keys=common_pid:t0=common_timestamp.usecs"),
-			 0);
+	assert_int_equal(
+	    echo("events/tfsev/num/trigger", A, "!hist:keys=common_pid:t0=common_timestamp.usecs"),
+	    0);
 	assert_int_equal(echo("synthetic_events", A, "!ev_lat"), 0);
 }
 
