@@ -80,7 +80,7 @@ static void test_basic_soft_mode(void **state)
 	struct uft_tfs_stat st;
 	assert_int_equal(uft_tracefs_stat(num("b", "hist"), &st), 0);
 	assert_int_equal(st.mode, 0444);
-	assert_int_equal(uft_tracefs_stat("events/ftrace/print/hist", &st), -ENOENT);
+	assert_int_equal(uft_tracefs_stat("events/ftrace/raw_data/enable", &st), -ENOENT);
 	/* No hist trigger: an empty file. */
 	check(num("b", "hist"), "");
 

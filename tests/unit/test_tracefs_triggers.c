@@ -85,7 +85,7 @@ static void test_help_and_listing(void **state)
 	struct uft_tfs_stat st;
 	assert_int_equal(uft_tracefs_stat("events/tfsev/num/trigger", &st), 0);
 	assert_int_equal(st.mode, 0644);
-	assert_int_equal(uft_tracefs_stat("events/ftrace/print/trigger", &st), -ENOENT);
+	assert_int_equal(uft_tracefs_stat("events/ftrace/raw_data/trigger", &st), -ENOENT);
 	mkinst("list");
 	check(NUM_TRIG("list"), help);
 

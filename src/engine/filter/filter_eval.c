@@ -189,7 +189,10 @@ static inline int eval(const struct uft_fpred *p, const uint8_t *rec, uint32_t l
 		return v < UFT_FILTER_NR_CPUS && cpu_vs_mask(p->op, p->mask, v);
 	}
 	case FFN_STR_STATIC:
-		return str_match(p, (const char *)rec + p->offset, p->end - p->offset);
+		/* A char array of no declared size (the marker's buf[]) is the
+		 * kernel's "dynamic, NUL-terminated": it runs to the record's end. */
+		return str_match(p, (const char *)rec + p->offset,
+				 (p->end > p->offset ? p->end : len) - p->offset);
 	case FFN_STR_DYN:
 		return loc_match(p, rec, len, 0);
 	case FFN_STR_RDYN:

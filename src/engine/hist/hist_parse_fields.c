@@ -256,7 +256,9 @@ static int parse_field(struct hist_parse *p, char *field_name, char *modifier, b
 		hf->offset = f->offset;
 		return set_name(p, hf, field_name);
 	}
-	if (f && f->size) {
+	/* A char array of no size (the marker's buf[]) is a string that runs
+	 * to the record's end, as the kernel's "dynamic" static string. */
+	if (f && (f->size || (f->kind == UFT_FIELD_ARRAY && has(f->type, "char")))) {
 		rc = field_from_event(p, f, hf);
 		return rc ? rc : set_name(p, hf, field_name);
 	}
@@ -393,7 +395,7 @@ int uft_hparse_keys(struct hist_parse *p)
 			h->has_execname = true;
 		if (hf->src == HF_STACK)
 			hf->key_size = UFT_HIST_STACK_DEPTH * 8;
-		else if (hf->src == HF_STR)
+		else if (hf->src == HF_STR && hf->str_max)
 			hf->key_size = (hf->str_max + 7) & ~7u;
 		else if (hf->is_string)
 			hf->key_size = STR_MAX;

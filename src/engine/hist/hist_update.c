@@ -86,7 +86,8 @@ static bool str_key(const struct hist_field *f, const uint8_t *rec, uint32_t len
 		if (f->offset > len || f->str_max > len - f->offset)
 			return false;
 		s = (const char *)rec + f->offset;
-		max = f->str_max;
+		/* no declared size (the marker's buf[]): up to the record's end */
+		max = f->str_max ? f->str_max : len - f->offset;
 		break;
 	case HF_DYNSTR:
 	case HF_RELSTR: {

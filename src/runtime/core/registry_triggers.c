@@ -79,6 +79,14 @@ void reg_triggers_reset(struct reg_event *e, uint32_t b)
 
 /* ---- triggers (tfs_triggers.c) ---- */
 
+/* An ftrace entry (trace_marker's print) is never enabled: its file writes
+ * it, and its triggers arm it only for that write to run them
+ * (uft_write_to_buffer_trig), never soft-disabled. */
+static bool is_entry(const struct reg_event *e)
+{
+	return strcmp(e->system, "ftrace") == 0;
+}
+
 /* The kernel's soft mode: while referenced, the event is armed in the
  * buffer; if it was off, it is armed soft-disabled. When the last reference
  * goes, a soft-disabled event is off again, an enabled one stays on. */
@@ -87,7 +95,7 @@ static void soft_get(struct reg_event *e, uint32_t b)
 	if (e->sm_ref[b]++)
 		return;
 	/* Set either way: a command of an old list may have flipped it late. */
-	uft_store_seq_cst(&e->st[b].soft_disabled, !(e->on_mask & (1u << b)));
+	uft_store_seq_cst(&e->st[b].soft_disabled, !(e->on_mask & (1u << b)) && !is_entry(e));
 	e->on_mask |= 1u << b;
 }
 
@@ -95,7 +103,7 @@ static void soft_put(struct reg_event *e, uint32_t b)
 {
 	if (--e->sm_ref[b])
 		return;
-	if (uft_load_seq_cst(&e->st[b].soft_disabled))
+	if (uft_load_seq_cst(&e->st[b].soft_disabled) || is_entry(e))
 		e->on_mask &= ~(1u << b);
 	uft_store_seq_cst(&e->st[b].soft_disabled, 0);
 }

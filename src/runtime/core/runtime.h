@@ -189,6 +189,15 @@ int uft_write_to_buffer(uint32_t buffer, const struct uft_event *ev, const void 
  * needed, which takes 12 bytes more of the record's limit. */
 int uft_write_exact_to_buffer(uint32_t buffer, const struct uft_event *ev, const void *head,
 			      uint32_t head_len, const void *payload, uint32_t payload_len);
+/* uft_write_to_buffer for an event the tree writes itself (trace_marker's
+ * ftrace:print) that runs the event's triggers of that buffer, as the
+ * kernel's trace_marker does; the triggers see payload byte hide_at (when
+ * below payload_len) as a NUL, the record keeps it. A common pid in head,
+ * when not 0, is the record's (else the writing thread's). Without
+ * triggers in any buffer it costs what uft_write_to_buffer costs. */
+int uft_write_to_buffer_trig(uint32_t buffer, const struct uft_event *ev, const void *head,
+			     uint32_t head_len, const void *payload, uint32_t payload_len,
+			     uint32_t hide_at);
 
 /* Reserves a record of ev in one buffer only, through the event's target
  * there (its filter, soft mode and triggers act at uft_commit()); NULL when

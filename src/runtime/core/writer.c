@@ -546,8 +546,18 @@ static inline uint32_t exact_filler(uint32_t alen)
 	return alen & 7u ? 12u : 0u;
 }
 
+/* The record's common_pid: the writing thread's, unless the caller's head
+ * names another (trace_marker: the process, not the door thread). */
+static inline void put_pid(char *rec, const void *head)
+{
+	int32_t pid = ((const struct uft_common_entry *)head)->pid;
+	if (pid)
+		((struct uft_common_entry *)rec)->pid = pid;
+}
+
 static int write_to_buffer(uint32_t buffer, const struct uft_event *ev, const void *head,
-			   uint32_t head_len, const void *payload, uint32_t payload_len, bool exact)
+			   uint32_t head_len, const void *payload, uint32_t payload_len, bool exact,
+			   bool head_pid)
 {
 	struct uft_tls *t = &uft_tls;
 	uint32_t nest = t->nest, notrace = t->notrace;
@@ -560,6 +570,8 @@ static int write_to_buffer(uint32_t buffer, const struct uft_event *ev, const vo
 	char *rec = reserve_in(&rsv, buffer);
 	int rc = -EBUSY;
 	if (rec) {
+		if (head_pid)
+			put_pid(rec, head);
 		memcpy(rec + sizeof(struct uft_common_entry),
 		       (const char *)head + sizeof(struct uft_common_entry),
 		       head_len - sizeof(struct uft_common_entry));
@@ -588,13 +600,72 @@ static int write_to_buffer(uint32_t buffer, const struct uft_event *ev, const vo
 int uft_write_to_buffer(uint32_t buffer, const struct uft_event *ev, const void *head,
 			uint32_t head_len, const void *payload, uint32_t payload_len)
 {
-	return write_to_buffer(buffer, ev, head, head_len, payload, payload_len, false);
+	return write_to_buffer(buffer, ev, head, head_len, payload, payload_len, false, false);
 }
 
 int uft_write_exact_to_buffer(uint32_t buffer, const struct uft_event *ev, const void *head,
 			      uint32_t head_len, const void *payload, uint32_t payload_len)
 {
-	return write_to_buffer(buffer, ev, head, head_len, payload, payload_len, true);
+	return write_to_buffer(buffer, ev, head, head_len, payload, payload_len, true, false);
+}
+
+static unsigned special_run(struct uft_rsv *rsv, const struct uft_target *tt, void *ra,
+			    struct uft_trig **post);
+static void special_end(struct uft_rsv *rsv, const struct uft_target *tt, void *ra,
+			struct uft_trig **post, unsigned npost);
+
+int uft_write_to_buffer_trig(uint32_t buffer, const struct uft_event *ev, const void *head,
+			     uint32_t head_len, const void *payload, uint32_t payload_len,
+			     uint32_t hide_at)
+{
+	/* No triggers in any buffer: the plain write, at its old cost. */
+	if (likely(!uft_event_targets(ev)))
+		return write_to_buffer(buffer, ev, head, head_len, payload, payload_len, false,
+				       true);
+	uft_grace_enter();
+	const struct uft_targets *tg = uft_event_targets(ev);
+	uint32_t i = 0;
+	while (tg && i < tg->nr && tg->t[i].buffer != buffer)
+		i++;
+	/* As the kernel's: with the buffer off the write records nothing and
+	 * runs no trigger. */
+	if (!tg || i == tg->nr || !tg->t[i].st || !READ_ONCE(uft_buffers[buffer].on)) {
+		uft_grace_exit();
+		return write_to_buffer(buffer, ev, head, head_len, payload, payload_len, false,
+				       true);
+	}
+	struct uft_tls *t = &uft_tls;
+	uint32_t nest = t->nest, notrace = t->notrace;
+	if (notrace) { /* a door thread writing trace_marker: on purpose */
+		t->notrace = 0;
+		t->nest = 0;
+	}
+	const struct uft_target *tt = &tg->t[i];
+	void *ra = __builtin_return_address(0);
+	struct uft_rsv rsv = {.ev = ev, .len = head_len + payload_len, .targets = tg, .ti = i};
+	char *rec = reserve_target(&rsv, tt, ra);
+	int rc = -EBUSY;
+	if (rec) {
+		put_pid(rec, head);
+		memcpy(rec + sizeof(struct uft_common_entry),
+		       (const char *)head + sizeof(struct uft_common_entry),
+		       head_len - sizeof(struct uft_common_entry));
+		if (payload_len)
+			memcpy(rec + head_len, payload, payload_len);
+		char *hidden = hide_at < payload_len ? rec + head_len + hide_at : NULL;
+		struct uft_trig *post[UFT_TRIG_MAX_POST];
+		if (hidden)
+			*hidden = 0;
+		unsigned npost = special_run(&rsv, tt, ra, post);
+		if (hidden)
+			*hidden = ((const char *)payload)[hide_at];
+		special_end(&rsv, tt, ra, post, npost);
+		rc = 0;
+	}
+	t->nest = nest;
+	t->notrace = notrace;
+	uft_grace_exit();
+	return rc;
 }
 
 /* The writing thread's name for COMM in filters: its ring's copy, else the
@@ -657,28 +728,35 @@ static void commit_record(struct uft_rsv *rsv)
 /* The record of a soft-mode target: triggers that need it run on it, it is
  * kept unless soft-disabled, filtered out or built in scratch, and the
  * triggers that act after the record (traceoff, snapshot, stacktrace) run
- * last, at the writer's level again. */
-static void commit_special(struct uft_rsv *rsv, const struct uft_target *tt, void *ra)
+ * last, at the writer's level again. In two steps, so a writer can change
+ * the record between its triggers and its commit (the marker's newline). */
+static unsigned special_run(struct uft_rsv *rsv, const struct uft_target *tt, void *ra,
+			    struct uft_trig **post)
 {
 	const struct uft_trig_list *tl = tt->trig;
-	struct uft_trig *post[UFT_TRIG_MAX_POST];
-	unsigned npost = 0;
 	struct uft_wring *w = rsv->w;
-	if (tl && tl->cond) {
-		char comm[17];
-		const char *name = tl->needs_comm ? thread_comm(w, comm) : NULL;
-		/* Histograms read common_timestamp: the record's, or now. */
-		uint64_t ts = 0;
-		if (w)
-			ts = rsv->ts;
-		else if (tl->has_hist)
-			ts = uft_buffer_now(&uft_buffers[tt->buffer]);
-		uint32_t saved = uft_tls.trig_lvl;
-		uft_tls.trig_lvl = rsv->lvl + 1;
-		npost = uft_trig_run_cond(tl, rsv->rec, rsv->len, ts, w ? w->cpu : current_cpu(),
-					  name, ra, post);
-		uft_tls.trig_lvl = saved;
-	}
+	if (!tl || !tl->cond)
+		return 0;
+	char comm[17];
+	const char *name = tl->needs_comm ? thread_comm(w, comm) : NULL;
+	/* Histograms read common_timestamp: the record's, or now. */
+	uint64_t ts = 0;
+	if (w)
+		ts = rsv->ts;
+	else if (tl->has_hist)
+		ts = uft_buffer_now(&uft_buffers[tt->buffer]);
+	uint32_t saved = uft_tls.trig_lvl;
+	uft_tls.trig_lvl = rsv->lvl + 1;
+	unsigned npost = uft_trig_run_cond(tl, rsv->rec, rsv->len, ts, w ? w->cpu : current_cpu(),
+					   name, ra, post);
+	uft_tls.trig_lvl = saved;
+	return npost;
+}
+
+static void special_end(struct uft_rsv *rsv, const struct uft_target *tt, void *ra,
+			struct uft_trig **post, unsigned npost)
+{
+	struct uft_wring *w = rsv->w;
 	bool keep = w && !READ_ONCE(tt->st->soft_disabled) &&
 		    !(rsv->filter && filtered_out(rsv->filter, rsv));
 	if (keep)
@@ -687,6 +765,13 @@ static void commit_special(struct uft_rsv *rsv, const struct uft_target *tt, voi
 		uft_discard(rsv);
 	if (npost)
 		uft_trig_run_post(post, npost, ra);
+}
+
+static void commit_special(struct uft_rsv *rsv, const struct uft_target *tt, void *ra)
+{
+	struct uft_trig *post[UFT_TRIG_MAX_POST];
+	unsigned npost = special_run(rsv, tt, ra, post);
+	special_end(rsv, tt, ra, post, npost);
 }
 
 void uft_commit(struct uft_rsv *rsv)

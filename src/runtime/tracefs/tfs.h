@@ -88,6 +88,9 @@ struct uft_tfs_handle {
 enum {
 	TFS_TOP_ONLY = 1u << 0,	  /* at the top only, not in instances */
 	TFS_NOT_FTRACE = 1u << 1, /* not under events/ftrace/ (markers cannot be enabled) */
+	/* with TFS_NOT_FTRACE: but under events/ftrace/print (the kernel lets
+	 * trace_marker writes run triggers since 4.17) */
+	TFS_FTRACE_PRINT = 1u << 2,
 };
 
 struct tfs_file {

@@ -113,6 +113,7 @@ int tfs_hist_write(const struct tfs_node *n, const struct uft_trig_spec *sp)
 }
 
 const struct tfs_file tfs_hist_files[] = {
-    {.name = "hist", .dir = TFS_D_EVENT, .mode = 0444, .where = TFS_NOT_FTRACE, .show = show_hist},
+    /* under every event, the ftrace entries' too, as the kernel's */
+    {.name = "hist", .dir = TFS_D_EVENT, .mode = 0444, .show = show_hist},
     {0},
 };

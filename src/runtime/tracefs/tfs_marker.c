@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "wire/shm_layout.h"
 #include "runtime/core/registry.h"
@@ -80,17 +81,28 @@ static int write_marker(const struct tfs_node *n, char *buf, size_t len, unsigne
 	size_t taken = len > MARKER_MAX ? MARKER_MAX : len, text = taken;
 	char body[MARKER_MAX + 2];
 	memcpy(body, buf, text);
-	if (!text || body[text - 1] != '\n')
+	/* Triggers see the text as written: the newline added after them. */
+	uint32_t added = UINT32_MAX;
+	if (!text || body[text - 1] != '\n') {
+		added = (uint32_t)text;
 		body[text++] = '\n'; /* one line per write, as the kernel adds */
+	}
 	body[text] = 0;
 	struct {
 		struct uft_common_entry c;
 		uint64_t ip;
 	} head = {{0, 0, 0, 0}, UFT_MARKER_IP};
+	/* The writer is outside the process and each open has its own door
+	 * thread: the record names the process, a pid that stays the same
+	 * from write to write, as the kernel's writer's does (hist keys,
+	 * onmatch on common_pid). */
+	head.c.pid = (int32_t)getpid();
 	if (uft_session_start() != 0)
 		return -ENOMEM;
-	uft_write_to_buffer(n->inst->buffer, &print_event, &head, sizeof(head), body,
-			    (uint32_t)text + 1);
+	/* The event's triggers in this buffer run on the write, as the
+	 * kernel's since 4.17 (hist, snapshot, traceoff ...). */
+	uft_write_to_buffer_trig(n->inst->buffer, &print_event, &head, sizeof(head), body,
+				 (uint32_t)text + 1, added);
 	return (int)taken;
 }
 

@@ -5,6 +5,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "wire/ftrace_records.h"
 #include "engine/format/print_fmt.h"
@@ -22,9 +23,8 @@
 
 /* ---- comms ---- */
 
-static void comm_ring(void *ctx, struct uft_ring *r, uint32_t slot)
+static void comm_push(struct tfs_comms *c, int32_t tid, int32_t tgid, const char *comm)
 {
-	struct tfs_comms *c = ctx;
 	void *a = realloc(c->tid, (c->n + 1) * sizeof(*c->tid));
 	if (!a)
 		return;
@@ -37,18 +37,36 @@ static void comm_ring(void *ctx, struct uft_ring *r, uint32_t slot)
 	if (!b)
 		return;
 	c->comm = b;
-	c->tid[c->n] = r->tid;
-	c->tgid[c->n] = r->pid;
-	memcpy(c->comm[c->n], r->comm, 16);
+	c->tid[c->n] = tid;
+	c->tgid[c->n] = tgid;
+	memcpy(c->comm[c->n], comm, 16);
 	c->comm[c->n][16] = 0;
 	c->n++;
+}
+
+static void comm_ring(void *ctx, struct uft_ring *r, uint32_t slot)
+{
+	comm_push(ctx, r->tid, r->pid, r->comm);
 }
 
 void tfs_comms_load(struct tfs_comms *c, uint32_t buffer)
 {
 	memset(c, 0, sizeof(*c));
-	if (tfs_opt(tfs_insts[0], "record-cmd"))
-		tfs_for_each_ring(buffer, comm_ring, c);
+	if (!tfs_opt(tfs_insts[0], "record-cmd"))
+		return;
+	/* trace_marker records carry the process's pid (tfs_marker.c): its
+	 * main thread's name, unless a ring of that thread says (searched
+	 * last to first, rings come after). */
+	char self[17] = "";
+	FILE *f = fopen("/proc/self/comm", "re");
+	if (f) {
+		if (fgets(self, sizeof(self), f)) {
+			self[strcspn(self, "\n")] = 0;
+			comm_push(c, getpid(), getpid(), self);
+		}
+		fclose(f);
+	}
+	tfs_for_each_ring(buffer, comm_ring, c);
 }
 
 void tfs_comms_free(struct tfs_comms *c)

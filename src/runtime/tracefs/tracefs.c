@@ -249,7 +249,8 @@ static bool file_here(const struct tfs_file *f, const struct tfs_node *n)
 		return false;
 	if ((f->where & TFS_TOP_ONLY) && n->inst != tfs_insts[0])
 		return false;
-	if ((f->where & TFS_NOT_FTRACE) && strcmp(n->sys, "ftrace") == 0)
+	if ((f->where & TFS_NOT_FTRACE) && strcmp(n->sys, "ftrace") == 0 &&
+	    !((f->where & TFS_FTRACE_PRINT) && strcmp(n->ev, "print") == 0))
 		return false;
 	return true;
 }
