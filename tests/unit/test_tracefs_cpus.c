@@ -102,6 +102,17 @@ static unsigned long read_ul(const char *path)
 	return v;
 }
 
+static cpu_set_t start_set; /* the CPUs the test may run on */
+
+/* Back on every CPU, each traced, whatever a failed test left. */
+static int unpin(void **state)
+{
+	(void)state;
+	sched_setaffinity(0, sizeof(start_set), &start_set);
+	tfs_echo("tracing_cpumask", all_cpus(), UFT_TFS_WRITE | UFT_TFS_TRUNC);
+	return 0;
+}
+
 /* ---- tracing_cpumask ---- */
 
 static void test_cpumask_text(void **state)
@@ -149,8 +160,7 @@ static void cpumask_filters(const char *in)
 {
 	if (!two_cpus())
 		skip();
-	cpu_set_t old, set;
-	assert_int_equal(sched_getaffinity(0, sizeof(old), &old), 0);
+	cpu_set_t set;
 	CPU_ZERO(&set);
 	CPU_SET(0, &set);
 	assert_int_equal(sched_setaffinity(0, sizeof(set), &set), 0);
@@ -174,7 +184,6 @@ static void cpumask_filters(const char *in)
 	trace_num(104, 0, "self", "/p");
 	assert_true(has_num(in, 104));
 	assert_int_equal(echo(p(in, "events/tfsev/num/enable"), W, "0"), 0);
-	assert_int_equal(sched_setaffinity(0, sizeof(old), &old), 0);
 }
 
 static void test_cpumask_instance(void **state)
@@ -219,6 +228,39 @@ static void test_cpumask_marker(void **state)
 	assert_null(strstr(t, "masked-marker"));
 	free(t);
 	rminst("mmark");
+}
+
+/* The function tracer's records keep to the mask too. */
+void cpus_traced_fn(int x);
+__attribute__((noinline)) void cpus_traced_fn(int x)
+{
+	__asm__ volatile("" ::"r"(x) : "memory");
+}
+
+static void test_cpumask_function(void **state)
+{
+	(void)state;
+	if (!two_cpus())
+		skip();
+	cpu_set_t set;
+	CPU_ZERO(&set);
+	CPU_SET(0, &set);
+	assert_int_equal(sched_setaffinity(0, sizeof(set), &set), 0);
+	mkinst("mfn");
+	assert_int_equal(echo(p("mfn", "set_ftrace_filter"), W, "cpus_traced_fn"), 0);
+	assert_int_equal(echo(p("mfn", "tracing_cpumask"), W, "2"), 0);
+	assert_int_equal(echo(p("mfn", "current_tracer"), W, "function"), 0);
+	cpus_traced_fn(1);
+	char *t = rd(p("mfn", "trace"));
+	assert_null(strstr(t, "cpus_traced_fn"));
+	free(t);
+	assert_int_equal(echo(p("mfn", "tracing_cpumask"), W, "1"), 0);
+	cpus_traced_fn(2);
+	t = rd(p("mfn", "trace"));
+	assert_int_equal(tfs_count(t, ": cpus_traced_fn <-"), 1);
+	free(t);
+	assert_int_equal(echo(p("mfn", "current_tracer"), W, "nop"), 0);
+	rminst("mfn");
 }
 
 /* ---- per-CPU ring sizes ---- */
@@ -341,15 +383,18 @@ static void test_stacktrace_option_top(void **state)
 
 int main(void)
 {
+	if (sched_getaffinity(0, sizeof(start_set), &start_set) != 0)
+		return 1;
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_cpumask_text),
-	    cmocka_unit_test(test_cpumask_instance),
-	    cmocka_unit_test(test_cpumask_top),
-	    cmocka_unit_test(test_cpumask_marker),
-	    cmocka_unit_test(test_per_cpu_size_instance),
-	    cmocka_unit_test(test_per_cpu_size_top),
-	    cmocka_unit_test(test_stacktrace_option_instance),
-	    cmocka_unit_test(test_stacktrace_option_top),
+	    cmocka_unit_test_teardown(test_cpumask_text, unpin),
+	    cmocka_unit_test_teardown(test_cpumask_instance, unpin),
+	    cmocka_unit_test_teardown(test_cpumask_top, unpin),
+	    cmocka_unit_test_teardown(test_cpumask_marker, unpin),
+	    cmocka_unit_test_teardown(test_cpumask_function, unpin),
+	    cmocka_unit_test_teardown(test_per_cpu_size_instance, unpin),
+	    cmocka_unit_test_teardown(test_per_cpu_size_top, unpin),
+	    cmocka_unit_test_teardown(test_stacktrace_option_instance, unpin),
+	    cmocka_unit_test_teardown(test_stacktrace_option_top, unpin),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
