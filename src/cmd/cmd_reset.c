@@ -36,7 +36,12 @@ static const struct {
     {"set_graph_notrace", "", true},
     {"max_graph_depth", "0", true},
     {"trace_clock", "local", false},
-    {"buffer_size_kb", "1024", false},
+    {"buffer_size_kb", "1024", false}, /* every CPU's */
+    /* Every CPU the mask can leave out (UFT_BUFFER_MAX_CPUS); bits of CPUs
+     * that do not exist are ignored. */
+    {"tracing_cpumask", "ffffffff,ffffffff,ffffffff,ffffffff,ffffffff,ffffffff,ffffffff,ffffffff",
+     false},
+    {"options/stacktrace", "0", false},
     {"snapshot", "0", false},
     {"trace", "", false},
     {"error_log", "", false},

@@ -72,11 +72,21 @@ u start -p "$pid" -B live -e server || fail "start -B"
 u show -p "$pid" -B live --tracing_on | grep_q -x 1 || fail "instance tracing_on"
 u ctl -p "$pid" write set_ftrace_filter main || fail "set_ftrace_filter"
 u ctl -p "$pid" write max_graph_depth 3 || fail "max_graph_depth"
+u ctl -p "$pid" write tracing_cpumask 0 || fail "tracing_cpumask"
+u ctl -p "$pid" write per_cpu/cpu0/buffer_size_kb 8 || fail "per-CPU buffer_size_kb"
+u ctl -p "$pid" write options/stacktrace 1 || fail "options/stacktrace"
 u reset -p "$pid" -B live || fail "reset -B"
 u reset -p "$pid" || fail "reset"
 [ "$(u ctl -p "$pid" cat set_ftrace_filter)" = "#### all functions enabled ####" ] ||
 	fail "set_ftrace_filter after reset: $(u ctl -p "$pid" cat set_ftrace_filter)"
 [ "$(u ctl -p "$pid" cat max_graph_depth)" = 0 ] || fail "max_graph_depth after reset"
+ncpu=$(getconf _NPROCESSORS_CONF)
+if [ "$ncpu" -le 32 ]; then
+	[ "$(u ctl -p "$pid" cat tracing_cpumask)" = "$(printf %x $(((1 << ncpu) - 1)))" ] ||
+		fail "tracing_cpumask after reset: $(u ctl -p "$pid" cat tracing_cpumask)"
+fi
+[ "$(u ctl -p "$pid" cat options/stacktrace)" = 0 ] || fail "options/stacktrace after reset"
+[ "$(u ctl -p "$pid" cat per_cpu/cpu0/buffer_size_kb)" = 1024 ] || fail "per-CPU size after reset"
 [ -z "$(u ctl -p "$pid" cat set_event)" ] || fail "events still enabled after reset"
 [ "$(u show -p "$pid" --buffer_size)" = 1024 ] || fail "buffer size after reset"
 u ctl -p "$pid" cat trace_clock | grep_q '\[local\]' || fail "clock after reset"

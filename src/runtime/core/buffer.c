@@ -7,6 +7,7 @@
 #include "runtime/core/runtime.h"
 #include "util/atomics.h"
 #include "util/util.h"
+#include <string.h>
 #include <uft/fastpath.h>
 
 struct uft_buffer uft_buffers[UFT_MAX_BUFFERS] = {
@@ -15,7 +16,8 @@ struct uft_buffer uft_buffers[UFT_MAX_BUFFERS] = {
 	   .ring_pages = 256,
 	   .mode = UFT_MODE_OVERWRITE,
 	   .clock = UFT_CLOCK_LOCAL,
-	   .in_use = 1},
+	   .in_use = 1,
+	   .cpumask = {[0 ... UFT_CPU_WORDS - 1] = ~0ull}},
 };
 
 /* Set by the writer once it knows whether rseq gives the CPU. */
@@ -33,6 +35,21 @@ uint64_t uft_buffer_now(const struct uft_buffer *b)
 	return uft_clock_read_slow((enum uft_clock)b->clock);
 }
 
+void uft_buffer_reset_cpus(struct uft_buffer *b)
+{
+	for (unsigned i = 0; i < UFT_CPU_WORDS; i++)
+		WRITE_ONCE(b->cpumask[i], ~0ull);
+	memset(b->cpu_pages, 0, sizeof(b->cpu_pages));
+	WRITE_ONCE(b->masked, 0);
+	WRITE_ONCE(b->stacktrace, 0);
+}
+
+uint32_t uft_buffer_cpu_pages(const struct uft_buffer *b, uint32_t cpu)
+{
+	uint32_t p = cpu < UFT_BUFFER_MAX_CPUS ? READ_ONCE(b->cpu_pages[cpu]) : 0;
+	return p ? p : READ_ONCE(b->ring_pages);
+}
+
 /* The tree and traceon/traceoff triggers (in any thread, in signal handlers
  * too) call this concurrently: each caller checks after its store that the
  * state it computed from is still current, so the last store is right. */
@@ -42,9 +59,13 @@ void uft_buffer_update_fast(void)
 	for (;;) {
 		uint32_t on = uft_load_seq_cst(&b->on);
 		uint32_t gen = uft_load_seq_cst(&b->gen);
-		uint32_t epoch = uft_fast_cpu_ok && on && uft_buffer_raw_tsc(b) ? gen : 0;
+		/* The inline path checks neither the CPU mask nor the
+		 * stacktrace option: it stays closed while either applies. */
+		uint32_t slow = uft_load_seq_cst(&b->masked) | uft_load_seq_cst(&b->stacktrace);
+		uint32_t epoch = uft_fast_cpu_ok && on && !slow && uft_buffer_raw_tsc(b) ? gen : 0;
 		uft_store_seq_cst(&uft_fast_epoch, epoch);
-		if (uft_load_seq_cst(&b->on) == on && uft_load_seq_cst(&b->gen) == gen)
+		if (uft_load_seq_cst(&b->on) == on && uft_load_seq_cst(&b->gen) == gen &&
+		    (uft_load_seq_cst(&b->masked) | uft_load_seq_cst(&b->stacktrace)) == slow)
 			return;
 	}
 }

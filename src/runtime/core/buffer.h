@@ -10,9 +10,14 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "util/atomics.h"
 #include "wire/clocks.h"
 
 #define UFT_MAX_BUFFERS 32 /* the global buffer and up to 31 instances */
+/* CPUs that tracing_cpumask and per-CPU ring sizes can name: a CPU above
+ * is always traced and takes the buffer's size. */
+#define UFT_BUFFER_MAX_CPUS 256
+#define UFT_CPU_WORDS (UFT_BUFFER_MAX_CPUS / 64)
 
 struct uft_buffer {
 	uint32_t gen;	      /* writers holding a ring of an older generation reopen */
@@ -21,9 +26,30 @@ struct uft_buffer {
 	uint32_t mode;	      /* enum uft_buffer_mode */
 	uint32_t clock;	      /* enum uft_clock */
 	uint32_t in_use;      /* the buffer exists (always for 0) */
+	/* tracing_cpumask: records made on a CPU whose bit is clear are not
+	 * kept. Writers look at the mask only while `masked` says it leaves
+	 * out a CPU, and the fast path is off then (uft_buffer_update_fast). */
+	volatile uint32_t masked;
+	uint64_t cpumask[UFT_CPU_WORDS];
+	/* options/stacktrace: each event record is followed by a stack record;
+	 * the fast path is off while set. */
+	volatile uint32_t stacktrace;
+	/* per_cpu/cpuN/buffer_size_kb: the pages of a ring opened on CPU N;
+	 * 0 means ring_pages. */
+	uint32_t cpu_pages[UFT_BUFFER_MAX_CPUS];
 };
 
 extern struct uft_buffer uft_buffers[UFT_MAX_BUFFERS];
+
+/* Resets a buffer's CPU mask (all CPUs), per-CPU sizes and stacktrace. */
+void uft_buffer_reset_cpus(struct uft_buffer *b);
+/* Pages of a ring of `b` opened on `cpu`. */
+uint32_t uft_buffer_cpu_pages(const struct uft_buffer *b, uint32_t cpu);
+/* Whether records made on `cpu` are kept (tracing_cpumask). */
+static inline bool uft_buffer_cpu_traced(const struct uft_buffer *b, uint32_t cpu)
+{
+	return cpu >= UFT_BUFFER_MAX_CPUS || (READ_ONCE(b->cpumask[cpu / 64]) >> (cpu % 64) & 1);
+}
 
 /* Moves the buffer to a new generation after a settings change; the global
  * buffer's fast path follows it (uft_fast_epoch). */

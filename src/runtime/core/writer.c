@@ -31,6 +31,7 @@
 #include "runtime/ftrace/ftrace.h"
 #include "runtime/core/grace.h"
 #include "runtime/core/runtime.h"
+#include "runtime/core/stack_event.h"
 #include "runtime/core/trigger_run.h"
 #include "util/atomics.h"
 #include "util/util.h"
@@ -257,7 +258,10 @@ static int wring_open(struct uft_tls *t, struct uft_wring *w, uint32_t buffer, u
 	}
 	const struct uft_buffer *b = &uft_buffers[buffer];
 	uint32_t gen = smp_load_acquire(&b->gen);
-	struct uft_wring_geom g = {.nr_pages = READ_ONCE(b->ring_pages),
+	/* A ring takes the size set for the CPU it is opened on
+	 * (per_cpu/cpuN/buffer_size_kb) and keeps it when the thread moves. */
+	uint32_t cpu = current_cpu_slow();
+	struct uft_wring_geom g = {.nr_pages = uft_buffer_cpu_pages(b, cpu),
 				   .mode = READ_ONCE(b->mode)};
 	struct uft_ring *r = uft_shm_ring_alloc(uft_sess.hdr, b, buffer, t->tid, lvl, &g);
 	if (!r)
@@ -269,7 +273,7 @@ static int wring_open(struct uft_tls *t, struct uft_wring *w, uint32_t buffer, u
 	w->geom = g;
 	w->gen = gen;
 	w->buffer = buffer;
-	w->cpu = current_cpu_slow();
+	w->cpu = cpu;
 	w->page = wring_page(w, 0);
 	*(uint64_t *)w->page = ts;
 	w->last_ts = ts;
@@ -378,6 +382,10 @@ static void *reserve_in(struct uft_rsv *rsv, uint32_t buffer)
 			count_too_deep(t, buffer);
 		goto fail;
 	}
+	/* A CPU left out of tracing_cpumask records nothing and counts
+	 * nothing, as the kernel's disabled per-CPU buffer. */
+	if (unlikely(READ_ONCE(b->masked)) && !uft_buffer_cpu_traced(b, current_cpu()))
+		goto fail;
 	struct uft_wring *w = wring_of(t, buffer, lvl);
 	if (unlikely(!w)) {
 		count_region(buffer, true); /* no memory for the ring table */
@@ -725,6 +733,19 @@ static void commit_record(struct uft_rsv *rsv)
 	uft_tls.nest = rsv->lvl;
 }
 
+/* options/stacktrace: a stack record after each event record kept in the
+ * buffer, at the event's nesting level, as the kernel's
+ * ftrace_trace_stack() after a trace event's commit. Records that
+ * uft_write_to_buffer writes (function tracers, markers, stacks) are not
+ * events: they come without targets. */
+static inline void stack_after(const struct uft_rsv *rsv, void *ra)
+{
+	const struct uft_targets *tg = rsv->targets;
+	uint32_t buffer = tg->t[rsv->ti].buffer;
+	if (unlikely(READ_ONCE(uft_buffers[buffer].stacktrace)))
+		uft_stack_record(buffer, ra);
+}
+
 /* The record of a soft-mode target: triggers that need it run on it, it is
  * kept unless soft-disabled, filtered out or built in scratch, and the
  * triggers that act after the record (traceoff, snapshot, stacktrace) run
@@ -759,10 +780,12 @@ static void special_end(struct uft_rsv *rsv, const struct uft_target *tt, void *
 	struct uft_wring *w = rsv->w;
 	bool keep = w && !READ_ONCE(tt->st->soft_disabled) &&
 		    !(rsv->filter && filtered_out(rsv->filter, rsv));
-	if (keep)
+	if (keep) {
 		commit_record(rsv);
-	else
+		stack_after(rsv, ra);
+	} else {
 		uft_discard(rsv);
+	}
 	if (npost)
 		uft_trig_run_post(post, npost, ra);
 }
@@ -787,6 +810,8 @@ void uft_commit(struct uft_rsv *rsv)
 		return;
 	}
 	commit_record(rsv);
+	if (tg)
+		stack_after(rsv, __builtin_return_address(0));
 }
 
 void uft_discard(struct uft_rsv *rsv)

@@ -122,6 +122,7 @@ extern const struct tfs_file tfs_hist_files[];
 extern const struct tfs_file tfs_ftrace_pid_files[];
 extern const struct tfs_file tfs_synth_files[];
 extern const struct tfs_file tfs_ftrace_files[];
+extern const struct tfs_file tfs_cpumask_files[];
 
 /* Tracers (tfs_ftrace.c): the instance's current tracer ("nop", "function",
  * "function_graph"); switching clears the buffer; -EINVAL for an unknown

@@ -25,7 +25,9 @@ static const char readme[] =
     "  available_tracers\t- list of configured tracers for current_tracer\n"
     "  error_log\t- error log for failed commands (that support it)\n"
     "  buffer_size_kb\t- view and modify size of per thread buffer\n"
+    "  per_cpu/cpuN/buffer_size_kb - size of the thread buffers opened on CPU N\n"
     "  buffer_total_size_kb  - view total size of all thread buffers\n"
+    "  tracing_cpumask\t- Limit which CPUs to trace\n"
     "\n"
     "  trace_clock\t\t- change the clock used to order events\n"
     "       local:   Per thread TSC clock, scaled to ns like the kernel's local_clock\n"
@@ -200,12 +202,35 @@ static int write_tracing_on(const struct tfs_node *n, char *buf, size_t len, uns
 
 #define MAX_RING_KB (UFT_SHM_MAX_RING_PAGES * (UFT_SUBBUF_SIZE / 1024ul))
 
+/* Up to the first CPU whose size the tree can set. */
+static int sized_cpus(void)
+{
+	return tfs_nr_cpus() < UFT_BUFFER_MAX_CPUS ? tfs_nr_cpus() : UFT_BUFFER_MAX_CPUS;
+}
+
+/* A per_cpu directory shows its CPU's size; the top one the size all CPUs
+ * share, or "X" when they differ, as the kernel's. */
 static int show_buffer_size(const struct tfs_node *n, FILE *out)
 {
-	fprintf(out, "%lu\n", (unsigned long)uft_buffers[n->inst->buffer].ring_pages * 4ul);
+	const struct uft_buffer *b = &uft_buffers[n->inst->buffer];
+	if (n->dir == TFS_D_CPU) {
+		fprintf(out, "%lu\n",
+			(unsigned long)uft_buffer_cpu_pages(b, (uint32_t)n->cpu) * 4ul);
+		return 0;
+	}
+	uint32_t pages = uft_buffer_cpu_pages(b, 0);
+	for (int c = 1; c < sized_cpus(); c++) {
+		if (uft_buffer_cpu_pages(b, (uint32_t)c) != pages) {
+			fputs("X\n", out);
+			return 0;
+		}
+	}
+	fprintf(out, "%lu\n", (unsigned long)pages * 4ul);
 	return 0;
 }
 
+/* The top file sets every CPU's size, a per_cpu one its CPU's: a thread's
+ * ring takes the size of the CPU it is opened on. */
 static int write_buffer_size(const struct tfs_node *n, char *buf, size_t len, unsigned of)
 {
 	unsigned long kb;
@@ -219,9 +244,22 @@ static int write_buffer_size(const struct tfs_node *n, char *buf, size_t len, un
 	if (pages < 2)
 		pages = 2;
 	struct uft_buffer *b = &uft_buffers[n->inst->buffer];
-	if (b->ring_pages == pages)
-		return 0;
-	b->ring_pages = (uint32_t)pages;
+	if (n->dir == TFS_D_CPU) {
+		if (n->cpu < 0 || n->cpu >= UFT_BUFFER_MAX_CPUS)
+			return -EINVAL;
+		if (uft_buffer_cpu_pages(b, (uint32_t)n->cpu) == pages)
+			return 0;
+		WRITE_ONCE(b->cpu_pages[n->cpu], (uint32_t)pages);
+	} else {
+		bool same = b->ring_pages == pages;
+		for (int c = 0; c < UFT_BUFFER_MAX_CPUS; c++) {
+			same &= !b->cpu_pages[c];
+			WRITE_ONCE(b->cpu_pages[c], 0);
+		}
+		if (same)
+			return 0;
+		WRITE_ONCE(b->ring_pages, (uint32_t)pages);
+	}
 	/* Threads move to rings of the new size at their next event; what the
 	 * old rings hold stays readable. */
 	uft_buffer_new_generation(n->inst->buffer);
@@ -446,6 +484,10 @@ const struct tfs_file tfs_core_files[] = {
      .show = show_error_log,
      .write = write_error_log,
      .open = open_error_log},
-    {.name = "buffer_size_kb", .dir = TFS_D_CPU, .mode = 0444, .show = show_buffer_size},
+    {.name = "buffer_size_kb",
+     .dir = TFS_D_CPU,
+     .mode = 0644,
+     .show = show_buffer_size,
+     .write = write_buffer_size},
     {0},
 };

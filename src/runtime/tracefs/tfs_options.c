@@ -39,6 +39,7 @@ static const struct option options[] = {
     {"event-fork", false, NULL},
     {"function-trace", true, NULL},
     {"function-fork", false, NULL},
+    {"stacktrace", false, NULL},
     {"func_stack_trace", false, "function"},
     {"funcgraph-overrun", false, "function_graph"},
     {"funcgraph-cpu", true, "function_graph"},
@@ -117,6 +118,14 @@ int tfs_option_set(struct tfs_inst *in, int i, bool on)
 		/* Rings take the mode when opened: writers move to new ones. */
 		uft_buffers[in->buffer].mode = on ? UFT_MODE_OVERWRITE : UFT_MODE_DISCARD;
 		uft_buffer_new_generation(in->buffer);
+	}
+	if (strcmp(options[i].name, "stacktrace") == 0) {
+		/* Writers add a stack after each event record of the buffer. */
+		if (on)
+			uft_stack_prepare();
+		uft_store_seq_cst(&uft_buffers[in->buffer].stacktrace, on);
+		if (in->buffer == 0)
+			uft_buffer_update_fast();
 	}
 	if (strcmp(options[i].name, "func_stack_trace") == 0) {
 		if (on)

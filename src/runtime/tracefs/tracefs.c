@@ -29,8 +29,9 @@ static struct tfs_inst top_inst;
 static pthread_once_t tfs_once = PTHREAD_ONCE_INIT;
 
 static const struct tfs_file *const file_tables[] = {
-    tfs_core_files,    tfs_event_files, tfs_trace_files, tfs_option_files, tfs_marker_files,
-    tfs_trigger_files, tfs_hist_files,	tfs_synth_files, tfs_ftrace_files, tfs_ftrace_pid_files};
+    tfs_core_files,   tfs_event_files,	    tfs_trace_files,  tfs_option_files,
+    tfs_marker_files, tfs_trigger_files,    tfs_hist_files,   tfs_synth_files,
+    tfs_ftrace_files, tfs_ftrace_pid_files, tfs_cpumask_files};
 
 /* Threads joining and leaving the pid lists (thread_follow.c). A new thread
  * never waits for the tree: its creator waits for it and may hold the
@@ -675,6 +676,7 @@ int uft_tracefs_mkdir(const char *path)
 	in->opts = tfs_option_defaults();
 	struct uft_buffer *b = &uft_buffers[slot];
 	b->ring_pages = uft_buffers[0].ring_pages;
+	uft_buffer_reset_cpus(b);
 	b->mode = UFT_MODE_OVERWRITE;
 	b->clock = UFT_CLOCK_LOCAL;
 	b->on = 1;
