@@ -186,9 +186,9 @@ static int parse_stack(const char *s, struct frame *f, int max)
 	int k = 0;
 	for (; *p && k < max; k++) {
 		int idx;
-		assert_int_equal(sscanf(p, "%3d) %8u   %5u   %127s", &idx, &f[k].depth, &f[k].size,
-					f[k].loc),
-				 4);
+		assert_int_equal(
+		    sscanf(p, "%3d) %8u   %5u   %127s", &idx, &f[k].depth, &f[k].size, f[k].loc),
+		    4);
 		assert_int_equal(idx, k);
 		p = strchr(p, '\n');
 		assert_non_null(p);

@@ -89,9 +89,10 @@ static int show_stat(const struct tfs_node *n, FILE *out)
 	}
 	if (nr)
 		qsort(rows, nr, sizeof(*rows), by_time);
-	fputs("  Function                               Hit    Time            Avg             s^2\n"
-	      "  --------                               ---    ----            ---             ---\n",
-	      out);
+	fputs(
+	    "  Function                               Hit    Time            Avg             s^2\n"
+	    "  --------                               ---    ----            ---             ---\n",
+	    out);
 	for (size_t i = 0; i < nr; i++) {
 		const struct uft_prof_cnt *c = &rows[i].c;
 		fprintf(out, "  %-30.30s  %10llu    ", rows[i].name, (unsigned long long)c->hits);

@@ -112,7 +112,8 @@ static int show_stack(const struct tfs_node *n, FILE *out)
 		      "#\n",
 		      out);
 	for (uint32_t i = 0; i < copy->nr; i++) {
-		uint32_t size = i + 1 == copy->nr ? copy->depth[i] : copy->depth[i] - copy->depth[i + 1];
+		uint32_t size =
+		    i + 1 == copy->nr ? copy->depth[i] : copy->depth[i] - copy->depth[i + 1];
 		fprintf(out, "%3u) %8u   %5u   ", i, copy->depth[i], size);
 		put_location(out, copy->pc[i]);
 	}
