@@ -581,6 +581,8 @@ static void test_readme_features(void **state)
 	    "instances",
 	    "trace_clock",
 	    "tracing_thresh",
+	    "stack_trace_filter",
+	    "function_profile_enabled",
 	};
 	static const char *const lack[] = {
 	    "kprobe_events",
@@ -589,8 +591,6 @@ static void test_readme_features(void **state)
 	    "%return",
 	    "e[:[<group>/][<event>]]",
 	    "user_events",
-	    "stack_trace_filter",
-	    "function_profile_enabled",
 	};
 	char *t = cat("README");
 	assert_non_null(strstr(t, "tracing mini-HOWTO"));
