@@ -585,12 +585,8 @@ static void test_readme_features(void **state)
 	    "function_profile_enabled",
 	};
 	static const char *const lack[] = {
-	    "kprobe_events",
-	    "uprobe_events",
-	    "<place>",
-	    "%return",
-	    "e[:[<group>/][<event>]]",
-	    "user_events",
+	    "kprobe_events", "uprobe_events",		"<place>",
+	    "%return",	     "e[:[<group>/][<event>]]", "user_events",
 	};
 	char *t = cat("README");
 	assert_non_null(strstr(t, "tracing mini-HOWTO"));
