@@ -280,12 +280,17 @@ static void test_stack_trace(void **state)
 int main(void)
 {
 	setenv("UFT_CTL", "0", 1);
-	/* One CPU, so every count lands in its trace_stat file. */
+	/* One CPU (the one it runs on: it may be given only some), so every
+	 * count lands in that CPU's trace_stat file. */
+	int cpu = sched_getcpu();
 	cpu_set_t set;
 	CPU_ZERO(&set);
-	CPU_SET(0, &set);
-	sched_setaffinity(0, sizeof(set), &set);
-	snprintf(stat_file, sizeof(stat_file), "trace_stat/function%d", sched_getcpu());
+	CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set) != 0) {
+		perror("sched_setaffinity");
+		return 1;
+	}
+	snprintf(stat_file, sizeof(stat_file), "trace_stat/function%d", cpu);
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_profile_counts),
 	    cmocka_unit_test(test_profile_graph_busy),
