@@ -11,8 +11,10 @@
  * namespace, with its mounts, goes when its last process does. A non-root
  * user gets a user namespace of its own where that is allowed. */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <poll.h>
 #include <sched.h>
 #include <signal.h>
@@ -38,6 +40,8 @@
 #define DEBUGFS "/sys/kernel/debug"
 #define DEBUG_TRACING DEBUGFS "/tracing"
 #define FTRACE_ENABLED "/proc/sys/kernel/ftrace_enabled"
+#define SYSCTL_KERNEL "/proc/sys/kernel"
+#define STACK_TRACER "stack_tracer_enabled"
 
 static const char usage[] =
     "usage: uft ns (-p PID | -S SOCKET) [--] COMMAND [ARGS...]\n"
@@ -193,6 +197,78 @@ static int shadow_ftrace_enabled(void)
 	return rc;
 }
 
+/* Makes an empty file at path. */
+static int touch(const char *path, mode_t mode)
+{
+	int fd = open(path, O_CREAT | O_WRONLY | O_CLOEXEC, mode);
+	if (fd < 0)
+		return -1;
+	close(fd);
+	return 0;
+}
+
+/* Binds src at dir/name where dir has no such entry: a tmpfs goes over dir
+ * with every entry of the original bound at its name again (through a
+ * descriptor of the original, opened before), and the new one. */
+static int add_to_dir(const char *dir, const char *name, const char *src)
+{
+	int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0)
+		return -errno;
+	int lfd = dup(dfd);
+	DIR *d = lfd >= 0 ? fdopendir(lfd) : NULL;
+	int rc = 0;
+	if (!d || mount("uft", dir, "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, "mode=0555") != 0)
+		rc = -errno;
+	char from[PATH_MAX], to[PATH_MAX];
+	for (struct dirent *e; rc == 0 && (e = readdir(d));) {
+		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+			continue;
+		snprintf(from, sizeof(from), "/proc/self/fd/%d/%s", dfd, e->d_name);
+		snprintf(to, sizeof(to), "%s/%s", dir, e->d_name);
+		struct stat st;
+		if (stat(from, &st) != 0)
+			continue;
+		int made = S_ISDIR(st.st_mode) ? mkdir(to, 0555) : touch(to, 0444);
+		if (made != 0 || mount(from, to, NULL, MS_BIND | MS_REC, NULL) != 0)
+			rc = -errno;
+	}
+	snprintf(to, sizeof(to), "%s/%s", dir, name);
+	if (rc == 0 && touch(to, 0644) != 0)
+		rc = -errno;
+	if (rc == 0 && mount(src, to, NULL, MS_BIND, NULL) != 0)
+		rc = -errno;
+	if (rc != 0)
+		umount2(dir, MNT_DETACH);
+	if (d)
+		closedir(d);
+	close(dfd);
+	return rc;
+}
+
+/* The stack tracer's switch is the sysctl stack_tracer_enabled in the
+ * kernel; the tree's own file takes its place here, so that tools and
+ * tests that write the sysctl switch the process's stack tracer. Where the
+ * kernel has no such sysctl, one is made. Quietly nothing when the tree
+ * has no such file. Whether it was bound (a mount of the tree, to take
+ * away before the tree's last one). */
+static bool bind_stack_tracer(void)
+{
+	struct stat st;
+	const char *src = TRACING "/" STACK_TRACER;
+	if (stat(src, &st) != 0)
+		return false;
+	int rc = 0;
+	if (stat(SYSCTL_KERNEL "/" STACK_TRACER, &st) == 0)
+		rc = mount(src, SYSCTL_KERNEL "/" STACK_TRACER, NULL, MS_BIND, NULL) ? -errno : 0;
+	else
+		rc = add_to_dir(SYSCTL_KERNEL, STACK_TRACER, src);
+	if (rc < 0)
+		fprintf(stderr, "uft ns: warning: %s/%s stays the kernel's: %s\n", SYSCTL_KERNEL,
+			STACK_TRACER, strerror(-rc));
+	return rc == 0;
+}
+
 /* Takes every mount at path away, ours and any the command stacked there
  * (trace-cmd mounts debugfs where none is). The tree's last mount gone, the
  * FUSE connection ends and wakes the door's workers. */
@@ -288,6 +364,7 @@ int cmd_ns(int argc, char **argv)
 		uft_fuse_door_close(d);
 		return 1;
 	}
+	bool stack_bound = bind_stack_tracer();
 	int sfd = signalfd(-1, &sigs, SFD_CLOEXEC);
 	pid_t child = run(argv + o.first, &old);
 	if (child < 0) {
@@ -298,6 +375,8 @@ int cmd_ns(int argc, char **argv)
 	}
 	if (sfd >= 0)
 		close(sfd);
+	if (stack_bound)
+		umount2(SYSCTL_KERNEL "/" STACK_TRACER, MNT_DETACH);
 	detach_all(own_debugfs ? DEBUGFS : DEBUG_TRACING);
 	detach_all(TRACING);
 	uft_fuse_door_close(d);

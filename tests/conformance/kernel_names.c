@@ -3,10 +3,13 @@
  * names the kernel's ftrace selftests look for (sched:sched_switch,
  * sched:sched_process_fork, kmem:kmalloc, schedule, kernel_clone ...), all
  * happening every millisecond, so tests written for the kernel find their
- * events whenever they look. Runs until SIGINT or SIGTERM.
+ * events whenever they look. Each round runs on the next CPU it may use, so
+ * that every CPU sees them as in a busy kernel (per-CPU files such as
+ * trace_stat/functionN change on each). Runs until SIGINT or SIGTERM.
  *
  *   kernel_names [INTERVAL_US]   (default 1000) */
 #define _GNU_SOURCE
+#include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <time.h>
@@ -96,6 +99,20 @@ __attribute__((noinline)) void try_to_wake_up(pid_t self)
 	trace_sched_wakeup("kernel_names", self, 0);
 }
 
+/* Moves to the next CPU of `allowed` after `*cpu` (round robin). */
+static void next_cpu(const cpu_set_t *allowed, int *cpu)
+{
+	if (CPU_COUNT(allowed) < 2)
+		return;
+	do
+		*cpu = (*cpu + 1) % CPU_SETSIZE;
+	while (!CPU_ISSET(*cpu, allowed));
+	cpu_set_t one;
+	CPU_ZERO(&one);
+	CPU_SET(*cpu, &one);
+	sched_setaffinity(0, sizeof(one), &one);
+}
+
 int main(int argc, char **argv)
 {
 	long us = argc > 1 ? strtol(argv[1], NULL, 10) : 1000;
@@ -106,7 +123,12 @@ int main(int argc, char **argv)
 	sigaction(SIGTERM, &sa, NULL);
 	struct timespec pause = {us / 1000000, (us % 1000000) * 1000};
 	pid_t self = getpid();
+	cpu_set_t allowed;
+	int cpu = -1;
+	if (sched_getaffinity(0, sizeof(allowed), &allowed) != 0)
+		CPU_ZERO(&allowed);
 	while (!stop) {
+		next_cpu(&allowed, &cpu);
 		try_to_wake_up(self);
 		trace_sched_switch("kernel_names", self, 1, "swapper/0", 0);
 		schedule();

@@ -581,16 +581,12 @@ static void test_readme_features(void **state)
 	    "instances",
 	    "trace_clock",
 	    "tracing_thresh",
-	};
-	static const char *const lack[] = {
-	    "kprobe_events",
-	    "uprobe_events",
-	    "<place>",
-	    "%return",
-	    "e[:[<group>/][<event>]]",
-	    "user_events",
 	    "stack_trace_filter",
 	    "function_profile_enabled",
+	};
+	static const char *const lack[] = {
+	    "kprobe_events", "uprobe_events",		"<place>",
+	    "%return",	     "e[:[<group>/][<event>]]", "user_events",
 	};
 	char *t = cat("README");
 	assert_non_null(strstr(t, "tracing mini-HOWTO"));

@@ -144,9 +144,10 @@ static bool shows_records(const char *base)
 static bool changes_code(const char *base)
 {
 	static const char *const names[] = {
-	    "current_tracer",	  "set_ftrace_filter", "set_ftrace_notrace",
-	    "set_graph_function", "set_graph_notrace", "dynamic_events",
-	    "uprobe_events",	  "kprobe_events",     "function_profile_enabled"};
+	    "current_tracer",	  "set_ftrace_filter",	 "set_ftrace_notrace",
+	    "set_graph_function", "set_graph_notrace",	 "dynamic_events",
+	    "uprobe_events",	  "kprobe_events",	 "function_profile_enabled",
+	    "stack_trace_filter", "stack_tracer_enabled"};
 	return named(base, names, ARRAY_SIZE(names));
 }
 

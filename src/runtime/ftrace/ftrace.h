@@ -26,13 +26,24 @@ struct uft_ftrace_site {
 	uintptr_t func;	  /* the function's entry (its symbol's address) */
 	const char *name; /* the function's name */
 	uint8_t orig[UFT_FTRACE_SLED];
-	uint8_t patched;     /* enum uft_ftrace_sled: what the sled holds */
-	uint8_t graph_start; /* in set_graph_function */
-	uint8_t graph_skip;  /* in set_graph_notrace */
-	uint8_t touched;     /* ever patched (touched_functions) */
-	uint32_t fn_mask;    /* buffers the function tracer writes */
-	uint32_t graph_mask; /* buffers the graph tracer writes */
-	uint32_t probe;	     /* buffers with a function command on it */
+	uint8_t patched;	   /* enum uft_ftrace_sled: what the sled holds */
+	uint8_t graph_start;	   /* in set_graph_function */
+	uint8_t graph_skip;	   /* in set_graph_notrace */
+	uint8_t touched;	   /* ever patched (touched_functions) */
+	uint32_t fn_mask;	   /* buffers the function tracer writes */
+	uint32_t graph_mask;	   /* buffers the graph tracer writes */
+	uint32_t probe;		   /* buffers with a function command on it */
+	uint8_t want;		   /* UFT_WANT_*: the stack tracer, the profiler */
+	struct uft_prof_cnt *prof; /* the profiler's counts, one per CPU */
+};
+
+/* What the tracers that write no records want of a site (its `want`). */
+enum { UFT_WANT_STACK = 1, UFT_WANT_PROF = 2 };
+
+/* The function profiler's counts of one function on one CPU (trace_stat/
+ * functionN): hits, and the time spent in it and its square (ns). */
+struct uft_prof_cnt {
+	uint64_t hits, time, time2;
 };
 
 /* What a sled holds. A function only traced by the function tracer (or
@@ -128,6 +139,27 @@ extern uint32_t uft_ftrace_graph_starts __attribute__((visibility("hidden")));
 /* A function command's site was hit (tfs_ftrace.c runs the commands); `ra`
  * is the return address into the trampoline, where a stack trace starts. */
 void uft_ftrace_probe_hit(const struct uft_ftrace_site *s, uint32_t buffers, void *ra);
+
+/* The function profiler (ftrace_profile.c): on while set; graph-time off
+ * leaves out the time of profiled callees; the number of CPUs counted
+ * (a CPU beyond counts as the last). */
+extern uint32_t uft_ftrace_prof_on __attribute__((visibility("hidden")));
+extern uint32_t uft_ftrace_prof_graph_time __attribute__((visibility("hidden")));
+extern uint32_t uft_ftrace_prof_cpus __attribute__((visibility("hidden")));
+
+/* The stack tracer (ftrace_stack.c): on while set; the deepest stack seen
+ * (stack_max_size, bytes) and its call chain, written under `lock` (a
+ * writer that finds it taken skips its sample, a reader waits). */
+#define UFT_STACK_MAX_ENTRIES 128
+struct uft_stack_max {
+	uint32_t lock;
+	uint32_t nr;
+	uint64_t size;
+	uintptr_t pc[UFT_STACK_MAX_ENTRIES];   /* [0] the traced function */
+	uint32_t depth[UFT_STACK_MAX_ENTRIES]; /* bytes from the stack's top */
+};
+extern uint32_t uft_ftrace_stack_on __attribute__((visibility("hidden")));
+extern struct uft_stack_max uft_ftrace_stack_max __attribute__((visibility("hidden")));
 
 /* Called by the long jumps: a jump out of a signal handler that interrupted
  * the hooks leaves them. */

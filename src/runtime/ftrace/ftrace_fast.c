@@ -34,7 +34,7 @@ uintptr_t uft_ftrace_graph_fast(uintptr_t in_stub, uintptr_t *slot)
 	uft_ftrace_busy = 1;
 	barrier();
 	uint32_t siglvl = t->in_signal;
-	if ((READ_ONCE(s->fn_mask) | READ_ONCE(s->probe) | s->graph_skip) ||
+	if ((READ_ONCE(s->fn_mask) | READ_ONCE(s->probe) | s->graph_skip | READ_ONCE(s->want)) ||
 	    !(READ_ONCE(s->graph_mask) & GLOBAL) || READ_ONCE(uft_ftrace_graph_buffers) != GLOBAL ||
 	    READ_ONCE(uft_ftrace_pids[0]) || READ_ONCE(uft_ftrace_no_pids[0]) ||
 	    READ_ONCE(uft_ftrace_graph_starts) || READ_ONCE(uft_ftrace_max_depth) ||

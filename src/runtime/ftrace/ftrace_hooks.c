@@ -239,13 +239,6 @@ static void write_entry(uint32_t mask, uintptr_t func, int32_t depth)
 		uft_write_to_buffer((uint32_t)__builtin_ctz(mask), &ent_ev, &r, sizeof(r), NULL, 0);
 }
 
-/* Drops the entries of frames a long jump left (see the top comment). */
-static void drop_dead(struct fstack *st, uintptr_t *slot, uint32_t siglvl)
-{
-	while (st->top && !shadow_alive(&st->e[st->top - 1], slot, siglvl))
-		shadow_pop(st);
-}
-
 /* Pushes the shadow entry of a call whose return address is at `slot`, to
  * be replaced by `hook`: whether it did (the caller then puts the hook in
  * place). */
@@ -254,7 +247,7 @@ static bool graph_entry(struct uft_tls *t, struct fstack *st, struct uft_ftrace_
 {
 	if (!st)
 		return false;
-	drop_dead(st, slot, t->in_signal);
+	shadow_drop_dead(st, slot, t->in_signal);
 	bool start = s->graph_start;
 	uint8_t kind = s->graph_skip ? KIND_SKIP : KIND_TRACED;
 	if (st->skips)
@@ -341,6 +334,15 @@ static bool on_call(struct uft_tls *t, struct fstack *st, struct uft_ftrace_site
 		hooked = graph_entry(t, st, s, slot, gr, hook);
 	if (probe && (probe = pid_filter(t, probe)))
 		uft_ftrace_probe_hit(s, probe, ra);
+	/* The stack tracer and the profiler, which write no records. */
+	uint8_t want = READ_ONCE(s->want);
+	if (__builtin_expect(want != 0, 0)) {
+		if (want & UFT_WANT_STACK)
+			uft_ftrace_stack_check(t, st, slot, s->addr + UFT_FTRACE_SLED, ra);
+		if ((want & UFT_WANT_PROF) && uft_ftrace_prof_entry(t, st, s, slot, hook) &&
+		    !hooked)
+			hooked = true;
+	}
 	return hooked;
 }
 
@@ -408,6 +410,8 @@ uintptr_t uft_ftrace_exit(uintptr_t sp)
 	/* Still on the stack while its record is written: nothing is pushed
 	 * above it meanwhile (the thread is in the hook). */
 	const struct shadow *e = &st->e[i - 1];
+	if (e->kind == KIND_PROF)
+		uft_ftrace_prof_exit(st, i - 1);
 	uint32_t mask = e->mask & READ_ONCE(uft_ftrace_graph_buffers);
 	if (e->gen != READ_ONCE(uft_ftrace_graph_gen) || t->notrace)
 		mask = 0;

@@ -291,13 +291,14 @@ static int write_changes(void)
 
 /* What the sled is to hold. A function command's stack trace starts in
  * the function, so a site with one keeps the call into its body; so does a
- * site whose function records take a stack (func_stack_trace). */
+ * site whose function records take a stack (func_stack_trace), and one the
+ * stack tracer or the profiler wants (the stack tracer unwinds from it). */
 static uint8_t wanted(const struct uft_ftrace_site *s)
 {
 	uint32_t stacks = s->fn_mask & READ_ONCE(uft_ftrace_fn_stack);
-	if (s->graph_mask && !s->probe && !stacks)
+	if (s->graph_mask && !s->probe && !stacks && !s->want)
 		return UFT_SLED_STUB;
-	return s->fn_mask || s->graph_mask || s->probe ? UFT_SLED_CALL : UFT_SLED_NOP;
+	return s->fn_mask || s->graph_mask || s->probe || s->want ? UFT_SLED_CALL : UFT_SLED_NOP;
 }
 
 int uft_ftrace_apply(bool sync, void (*stopped)(void *ctx), void *ctx)

@@ -11,7 +11,11 @@
 
 #define SHADOW_MAX 512
 
-enum { KIND_TRACED, KIND_SKIP /* set_graph_notrace: it and its callees */ };
+enum {
+	KIND_TRACED,
+	KIND_SKIP, /* set_graph_notrace: it and its callees */
+	KIND_PROF, /* the profiler's: no record, its time counted */
+};
 
 /* c0/c1 of an entry without a calltime in that slot. */
 #define NO_CLOCK 0xff
@@ -27,6 +31,7 @@ struct shadow {
 	uint32_t siglvl; /* signal handlers running when it was pushed */
 	uint32_t gen;	 /* the graph tracer's run it belongs to */
 	uint8_t kind, start, c0, c1;
+	const struct uft_ftrace_site *site; /* KIND_PROF: whose counts */
 };
 
 /* The thread's sites found last, by the sled's end, for the generation of
@@ -40,10 +45,11 @@ struct site_slot {
 
 struct fstack {
 	uint32_t top;
-	uint32_t starts;  /* set_graph_function entries on the stack */
-	uint32_t skips;	  /* set_graph_notrace entries on the stack */
-	uint32_t depth;	  /* traced entries on the stack */
-	uint32_t overrun; /* calls not hooked: the stack was full */
+	uint32_t starts;     /* set_graph_function entries on the stack */
+	uint32_t skips;	     /* set_graph_notrace entries on the stack */
+	uint32_t depth;	     /* traced entries on the stack */
+	uint32_t overrun;    /* calls not hooked: the stack was full */
+	uintptr_t stack_top; /* the thread stack's top, 0: not known yet, 1: none */
 	struct fstack *next_free;
 	struct site_slot cache[SITE_CACHE];
 	struct shadow e[SHADOW_MAX];
@@ -92,5 +98,24 @@ static inline __attribute__((always_inline)) bool shadow_alive(const struct shad
 		return e->siglvl < siglvl;
 	return e->slot > slot || (e->slot == slot && *slot == e->hook);
 }
+
+/* Drops the entries of frames a long jump left (ftrace_hooks.c). */
+static inline void shadow_drop_dead(struct fstack *st, uintptr_t *slot, uint32_t siglvl)
+{
+	while (st->top && !shadow_alive(&st->e[st->top - 1], slot, siglvl))
+		shadow_pop(st);
+}
+
+struct uft_tls;
+/* The profiler at a call: counts the hit and, with a shadow entry, hooks
+ * the return (whether it did: the caller puts `hook` in place). */
+bool uft_ftrace_prof_entry(struct uft_tls *t, struct fstack *st, const struct uft_ftrace_site *s,
+			   uintptr_t *slot, uintptr_t hook) FTRACE_HIDDEN;
+/* The profiler's entry e (the index of) returns: its time is counted. */
+void uft_ftrace_prof_exit(struct fstack *st, uint32_t e) FTRACE_HIDDEN;
+/* The stack tracer at a call whose return address is at `slot`; `ra` is
+ * the hook's return address into the trampoline, `ip` the sled's end. */
+void uft_ftrace_stack_check(struct uft_tls *t, struct fstack *st, uintptr_t *slot, uintptr_t ip,
+			    void *ra) FTRACE_HIDDEN;
 
 #endif

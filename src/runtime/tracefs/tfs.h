@@ -52,14 +52,15 @@ extern struct tfs_inst *tfs_insts[UFT_MAX_BUFFERS]; /* [0] the top */
 
 /* Directory kinds. */
 enum tfs_dir {
-	TFS_D_ROOT = 1,	 /* the top, or an instance's directory */
-	TFS_D_INSTANCES, /* instances/ */
-	TFS_D_EVENTS,	 /* events/ */
-	TFS_D_SYS,	 /* events/SYSTEM/ */
-	TFS_D_EVENT,	 /* events/SYSTEM/EVENT/ */
-	TFS_D_OPTIONS,	 /* options/ */
-	TFS_D_PER_CPU,	 /* per_cpu/ */
-	TFS_D_CPU,	 /* per_cpu/cpuN/ */
+	TFS_D_ROOT = 1,	  /* the top, or an instance's directory */
+	TFS_D_INSTANCES,  /* instances/ */
+	TFS_D_EVENTS,	  /* events/ */
+	TFS_D_SYS,	  /* events/SYSTEM/ */
+	TFS_D_EVENT,	  /* events/SYSTEM/EVENT/ */
+	TFS_D_OPTIONS,	  /* options/ */
+	TFS_D_PER_CPU,	  /* per_cpu/ */
+	TFS_D_CPU,	  /* per_cpu/cpuN/ */
+	TFS_D_TRACE_STAT, /* trace_stat/ (the top only) */
 };
 
 struct tfs_file;
@@ -123,6 +124,8 @@ extern const struct tfs_file tfs_ftrace_pid_files[];
 extern const struct tfs_file tfs_synth_files[];
 extern const struct tfs_file tfs_ftrace_files[];
 extern const struct tfs_file tfs_cpumask_files[];
+extern const struct tfs_file tfs_fprofile_files[];
+extern const struct tfs_file tfs_fstack_files[];
 
 /* Tracers (tfs_ftrace.c): the instance's current tracer ("nop", "function",
  * "function_graph"); switching clears the buffer; -EINVAL for an unknown
@@ -130,6 +133,14 @@ extern const struct tfs_file tfs_cpumask_files[];
 const char *tfs_tracer_name(const struct tfs_inst *in);
 int tfs_set_tracer(struct tfs_inst *in, const char *name);
 int tfs_show_available_tracers(const struct tfs_node *n, FILE *out);
+/* The stack tracer and the function profiler on or off (tfs_ftrace.c,
+ * which patches the functions they want); the profiler is refused (-EBUSY)
+ * while the graph tracer runs, and the graph tracer while it does; turned
+ * on, it starts from zero counts. */
+bool tfs_ftrace_stack_enabled(void);
+int tfs_ftrace_stack_enable(bool on);
+bool tfs_ftrace_profile_enabled(void);
+int tfs_ftrace_profile_enable(bool on, bool graph_time);
 /* An instance goes away: its tracer, filters, commands and pids with it. */
 void tfs_ftrace_instance_gone(struct tfs_inst *in);
 

@@ -154,7 +154,12 @@ static const char readme[] =
     "  set_graph_notrace\t- leave out these functions and what they call (function_graph)\n"
     "  max_graph_depth\t- deepest nesting the graph tracer records (0: no limit)\n"
     "  enabled_functions\t- the functions patched now, with their users\n"
-    "  touched_functions\t- the functions ever patched, in the same form\n";
+    "  touched_functions\t- the functions ever patched, in the same form\n"
+    "  function_profile_enabled - 1: count hits and times per function in trace_stat/functionN\n"
+    "  stack_trace\t\t- the deepest stack seen while the stack tracer is on\n"
+    "  stack_max_size\t- its size; write 0 to look for a new deepest stack\n"
+    "  stack_trace_filter\t- the functions the stack tracer measures at (as set_ftrace_filter)\n"
+    "  stack_tracer_enabled\t- 1: stack tracer on (the kernel's sysctl of that name)\n";
 
 static int show_readme(const struct tfs_node *n, FILE *out)
 {

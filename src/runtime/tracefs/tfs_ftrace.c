@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The function tracers' files (Documentation/trace/ftrace.rst): current_tracer's function and
  * function_graph, available_filter_functions, set_ftrace_filter,
- * set_ftrace_notrace, set_graph_function, set_graph_notrace, enabled_functions
- * and touched_functions (the pid lists and max_graph_depth: tfs_ftrace_pid.c). Each change
- * recomputes what every site must do (ftrace.h masks) and patches the difference. */
+ * set_ftrace_notrace, set_graph_function, set_graph_notrace, stack_trace_filter,
+ * enabled_functions and touched_functions (the pid lists and max_graph_depth: tfs_ftrace_pid.c).
+ * Each change recomputes what every site must do (ftrace.h masks) and patches the difference. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
@@ -34,6 +34,11 @@ static uint8_t tracer[UFT_MAX_BUFFERS];
 static uint32_t nr_filter[UFT_MAX_BUFFERS];
 static uint32_t filt_bits_cap;
 static uint32_t *filt, *notr; /* [flat site index], bit per buffer */
+/* stack_trace_filter: its sites and how many (0: every function). */
+static uint8_t *stk;
+static uint32_t nr_stack;
+/* The stack tracer and the function profiler are on. */
+static bool stack_on, prof_on;
 
 /* Function commands, per buffer: an immutable list the hooks follow. */
 #define UNLIMITED UFT_FF_UNLIMITED
@@ -56,7 +61,7 @@ static struct probes *probes[UFT_MAX_BUFFERS];
 
 static void retarget(uint32_t b, const struct probes *before, const struct probes *now);
 
-enum set_kind { SET_FILTER, SET_NOTRACE, SET_GRAPH, SET_GRAPH_NOTRACE };
+enum set_kind { SET_FILTER, SET_NOTRACE, SET_GRAPH, SET_GRAPH_NOTRACE, SET_STACK };
 
 /* `FUNC:mod:LIB` for a library not loaded (or without such functions):
  * kept, listed as written, and applied when the library is loaded, as the
@@ -112,6 +117,11 @@ static int refresh(void)
 		if (!t)
 			return -ENOMEM;
 		notr = t;
+		uint8_t *k = realloc(stk, total);
+		if (!k)
+			return -ENOMEM;
+		stk = k;
+		memset(stk + filt_bits_cap, 0, total - filt_bits_cap);
 		memset(filt + filt_bits_cap, 0, (total - filt_bits_cap) * sizeof(*f));
 		memset(notr + filt_bits_cap, 0, (total - filt_bits_cap) * sizeof(*t));
 		filt_bits_cap = total;
@@ -171,6 +181,20 @@ static int update_sites_sync(bool sync, void (*stopped)(void *), void *ctx)
 		WRITE_ONCE(s->fn_mask, sel & fnb);
 		WRITE_ONCE(s->graph_mask, sel & grb);
 		WRITE_ONCE(s->probe, pr);
+		/* The profiler follows the top's filters, as the kernel's
+		 * follows the global ones; the stack tracer its own. */
+		uint8_t want = 0;
+		if (stack_on && (!nr_stack || stk[i]))
+			want |= UFT_WANT_STACK;
+		if (prof_on && (sel & 1)) {
+			if (!s->prof) {
+				struct uft_prof_cnt *c = calloc((size_t)tfs_nr_cpus(), sizeof(*c));
+				if (c)
+					smp_store_release(&s->prof, c);
+			}
+			want |= s->prof ? UFT_WANT_PROF : 0;
+		}
+		WRITE_ONCE(s->want, want);
 	}
 	WRITE_ONCE(uft_ftrace_fn_buffers, fnb);
 	WRITE_ONCE(uft_ftrace_graph_buffers, grb);
@@ -224,6 +248,8 @@ int tfs_set_tracer(struct tfs_inst *in, const char *name)
 			t = i;
 	if (t < 0 || (t == TRACER_GRAPH && in->buffer != 0))
 		return -EINVAL;
+	if (t == TRACER_GRAPH && prof_on)
+		return -EBUSY; /* one user of the return hooks, as in 6.1 */
 	uint32_t b = in->buffer;
 	if (tracer[b] == t)
 		return 0;
@@ -277,7 +303,8 @@ void *dlopen(const char *file, int mode)
 		real = (void *(*)(const char *, int))dlsym(RTLD_NEXT, "dlopen");
 	void *h = real ? real(file, mode) : NULL;
 	bool active = READ_ONCE(uft_ftrace_fn_buffers) || READ_ONCE(uft_ftrace_graph_buffers) ||
-		      READ_ONCE(pending_mods.n);
+		      READ_ONCE(pending_mods.n) || READ_ONCE(uft_ftrace_stack_on) ||
+		      READ_ONCE(uft_ftrace_prof_on);
 	for (uint32_t b = 0; !active && b < UFT_MAX_BUFFERS; b++)
 		active = READ_ONCE(probes[b]) != NULL;
 	if (h && active && pthread_mutex_trylock(&tfs_lock) == 0) {
@@ -318,6 +345,8 @@ static bool member(enum set_kind k, uint32_t b, uint32_t i)
 		return notr[i] >> b & 1;
 	case SET_GRAPH:
 		return refs[i].s->graph_start;
+	case SET_STACK:
+		return stk[i];
 	default:
 		return refs[i].s->graph_skip;
 	}
@@ -447,6 +476,8 @@ static enum set_kind kind_of(const struct tfs_node *n)
 		return SET_NOTRACE;
 	if (strcmp(name, "set_graph_function") == 0)
 		return SET_GRAPH;
+	if (strcmp(name, "stack_trace_filter") == 0)
+		return SET_STACK;
 	return SET_GRAPH_NOTRACE;
 }
 
@@ -466,6 +497,9 @@ static void store_set(enum set_kind k, uint32_t b, const uint8_t *sel)
 		case SET_GRAPH:
 			refs[i].s->graph_start = sel[i];
 			break;
+		case SET_STACK:
+			stk[i] = sel[i];
+			break;
 		default:
 			refs[i].s->graph_skip = sel[i];
 		}
@@ -474,6 +508,8 @@ static void store_set(enum set_kind k, uint32_t b, const uint8_t *sel)
 		nr_filter[b] = n;
 	if (k == SET_GRAPH)
 		WRITE_ONCE(uft_ftrace_graph_starts, n);
+	if (k == SET_STACK)
+		nr_stack = n;
 }
 
 static struct probes *copy_probes(uint32_t b, int *err)
@@ -696,8 +732,9 @@ static int show_set(const struct tfs_node *n, FILE *out)
 		shown++;
 	}
 	if (!shown)
-		fputs(k == SET_FILTER || k == SET_GRAPH ? "#### all functions enabled ####\n"
-							: "#### no functions disabled ####\n",
+		fputs(k == SET_FILTER || k == SET_GRAPH || k == SET_STACK
+			  ? "#### all functions enabled ####\n"
+			  : "#### no functions disabled ####\n",
 		      out);
 	for (uint32_t j = 0; j < pending_mods.n; j++)
 		if (pending_mods.v[j].kind == k && pending_mods.v[j].buffer == b)
@@ -782,6 +819,69 @@ void uft_ftrace_probe_hit(const struct uft_ftrace_site *s, uint32_t buffers, voi
 	}
 }
 
+/* ---- the stack tracer and the function profiler ---- */
+
+bool tfs_ftrace_stack_enabled(void)
+{
+	return stack_on;
+}
+
+int tfs_ftrace_stack_enable(bool on)
+{
+	if (on == stack_on)
+		return 0;
+	int rc = refresh();
+	if (rc)
+		return rc;
+	if (on)
+		uft_stack_prepare(); /* the unwinder loaded before a hook needs it */
+	stack_on = on;
+	WRITE_ONCE(uft_ftrace_stack_on, on);
+	rc = update_sites();
+	if (rc) {
+		stack_on = !on;
+		WRITE_ONCE(uft_ftrace_stack_on, !on);
+		update_sites();
+	}
+	return rc;
+}
+
+bool tfs_ftrace_profile_enabled(void)
+{
+	return prof_on;
+}
+
+/* While every thread is stopped: the counts start again from zero. */
+static void zero_counts(void *ctx)
+{
+	size_t n = (size_t)tfs_nr_cpus();
+	for (uint32_t i = 0; i < nr_refs; i++)
+		if (refs[i].s->prof)
+			memset(refs[i].s->prof, 0, n * sizeof(*refs[i].s->prof));
+}
+
+int tfs_ftrace_profile_enable(bool on, bool graph_time)
+{
+	if (on == prof_on)
+		return 0;
+	if (on && tracer[0] == TRACER_GRAPH)
+		return -EBUSY; /* one user of the return hooks, as in 6.1 */
+	int rc = refresh();
+	if (rc)
+		return rc;
+	prof_on = on;
+	WRITE_ONCE(uft_ftrace_prof_cpus, (uint32_t)tfs_nr_cpus());
+	WRITE_ONCE(uft_ftrace_prof_graph_time, graph_time);
+	WRITE_ONCE(uft_ftrace_prof_on, on);
+	rc = update_sites_sync(on, on ? zero_counts : NULL, NULL);
+	if (rc) {
+		prof_on = !on;
+		WRITE_ONCE(uft_ftrace_prof_on, !on);
+		update_sites();
+	}
+	return rc;
+}
+
 /* ---- enabled_functions ---- */
 
 /* enabled_functions: the functions patched now; touched_functions: those
@@ -796,8 +896,10 @@ static int show_enabled(const struct tfs_node *n, FILE *out)
 		const struct uft_ftrace_site *s = refs[i].s;
 		if (!usable(i) || !(ever ? s->touched : s->patched))
 			continue;
-		/* One user per buffer tracing it, one for its commands. */
-		int users = __builtin_popcount(s->fn_mask | s->graph_mask) + (s->probe != 0);
+		/* One user per buffer tracing it, one for its commands, one each for
+		 * the stack tracer and the profiler. */
+		int users = __builtin_popcount(s->fn_mask | s->graph_mask) + (s->probe != 0) +
+			    __builtin_popcount(s->want);
 		put_name(out, i);
 		fprintf(out, " (%d)      \n", users);
 	}
@@ -840,6 +942,13 @@ const struct tfs_file tfs_ftrace_files[] = {
      .write = write_set,
      .open = open_set},
     {.name = "set_graph_notrace",
+     .dir = TFS_D_ROOT,
+     .mode = 0644,
+     .where = TFS_TOP_ONLY,
+     .show = show_set,
+     .write = write_set,
+     .open = open_set},
+    {.name = "stack_trace_filter",
      .dir = TFS_D_ROOT,
      .mode = 0644,
      .where = TFS_TOP_ONLY,

@@ -29,9 +29,9 @@ static struct tfs_inst top_inst;
 static pthread_once_t tfs_once = PTHREAD_ONCE_INIT;
 
 static const struct tfs_file *const file_tables[] = {
-    tfs_core_files,   tfs_event_files,	    tfs_trace_files,  tfs_option_files,
-    tfs_marker_files, tfs_trigger_files,    tfs_hist_files,   tfs_synth_files,
-    tfs_ftrace_files, tfs_ftrace_pid_files, tfs_cpumask_files};
+    tfs_core_files,    tfs_event_files,	   tfs_trace_files, tfs_option_files, tfs_marker_files,
+    tfs_trigger_files, tfs_hist_files,	   tfs_synth_files, tfs_ftrace_files, tfs_ftrace_pid_files,
+    tfs_cpumask_files, tfs_fprofile_files, tfs_fstack_files};
 
 /* Threads joining and leaving the pid lists (thread_follow.c). A new thread
  * never waits for the tree: its creator waits for it and may hold the
@@ -265,12 +265,12 @@ static const struct tfs_file *find_file(const struct tfs_node *n, const char *na
 	return NULL;
 }
 
-/* The handler of every options/NAME file. */
-static const struct tfs_file *option_file(void)
+/* The handler of every options/NAME file (of every trace_stat/functionN). */
+static const struct tfs_file *star_file(int dir)
 {
 	for (size_t t = 0; t < ARRAY_SIZE(file_tables); t++)
 		for (const struct tfs_file *f = file_tables[t]; f->name; f++)
-			if (f->dir == TFS_D_OPTIONS && f->name[0] == '*')
+			if (f->dir == dir && f->name[0] == '*')
 				return f;
 	return NULL;
 }
@@ -345,6 +345,8 @@ static int resolve(const char *path, struct tfs_node *n)
 				n->dir = TFS_D_PER_CPU;
 			else if (top && strcmp(c, "instances") == 0)
 				n->dir = TFS_D_INSTANCES;
+			else if (top && strcmp(c, "trace_stat") == 0)
+				n->dir = TFS_D_TRACE_STAT;
 			else
 				return -ENOENT;
 			break;
@@ -371,7 +373,7 @@ static int resolve(const char *path, struct tfs_node *n)
 			if (i < 0)
 				return -ENOENT;
 			n->opt = i;
-			n->file = option_file();
+			n->file = star_file(TFS_D_OPTIONS);
 			break;
 		}
 		case TFS_D_PER_CPU: {
@@ -383,6 +385,17 @@ static int resolve(const char *path, struct tfs_node *n)
 				return -ENOENT;
 			n->cpu = (int)cpu;
 			n->dir = TFS_D_CPU;
+			break;
+		}
+		case TFS_D_TRACE_STAT: {
+			char *end;
+			if (strncmp(c, "function", 8) != 0 || c[8] < '0' || c[8] > '9')
+				return -ENOENT;
+			long cpu = strtol(c + 8, &end, 10);
+			if (*end || cpu >= tfs_nr_cpus())
+				return -ENOENT;
+			n->cpu = (int)cpu;
+			n->file = star_file(TFS_D_TRACE_STAT);
 			break;
 		}
 		default:
@@ -474,6 +487,8 @@ int uft_tracefs_readdir(const char *path, uft_tfs_dirent_fn fn, void *ctx)
 		list_add(&l, "per_cpu", UFT_TFS_DIR);
 		if (top)
 			list_add(&l, "instances", UFT_TFS_DIR);
+		if (top)
+			list_add(&l, "trace_stat", UFT_TFS_DIR);
 		break;
 	case TFS_D_INSTANCES:
 		for (int i = 1; i < UFT_MAX_BUFFERS; i++)
@@ -496,6 +511,13 @@ int uft_tracefs_readdir(const char *path, uft_tfs_dirent_fn fn, void *ctx)
 			char name[16];
 			snprintf(name, sizeof(name), "cpu%d", c);
 			list_add(&l, name, UFT_TFS_DIR);
+		}
+		break;
+	case TFS_D_TRACE_STAT:
+		for (int c = 0; c < tfs_nr_cpus(); c++) {
+			char name[24];
+			snprintf(name, sizeof(name), "function%d", c);
+			list_add(&l, name, UFT_TFS_FILE);
 		}
 		break;
 	}
