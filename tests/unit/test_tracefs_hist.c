@@ -1223,6 +1223,48 @@ static void test_onmax_concurrent(void **state)
 	rminst("cm");
 }
 
+static void *pair_writer(void *arg)
+{
+	(void)arg;
+	while (!uft_load_seq_cst(&stop)) {
+		trace_num(3, 0, "x", "/x");
+		trace_other(3);
+	}
+	return NULL;
+}
+
+/* The onmatch hist removed and added again while writers run its chain:
+ * a writer that met it before the removal finishes with what it loaded
+ * (variables of the other table, the synthetic event) and never with a
+ * reference the removal dropped. */
+static void test_onmatch_removed_while_firing(void **state)
+{
+	(void)state;
+	const char *w = "events/tfsev/num/trigger", *s = "events/tfsev/other/trigger";
+	const char *m = "hist:keys=b:lat=common_timestamp.usecs-$ts0:"
+			"onmatch(tfsev.num).trace(race_lat,$lat)";
+	char rm[256];
+	snprintf(rm, sizeof(rm), "!%s", m);
+	assert_int_equal(tfs_echo("synthetic_events", "race_lat u64 lat", A), 0);
+	assert_int_equal(tfs_echo("events/synthetic/race_lat/enable", "1", W), 0);
+	assert_int_equal(echo(w, A, "hist:keys=a:ts0=common_timestamp.usecs"), 0);
+	uft_store_seq_cst(&stop, 0);
+	enum { NT = 2 };
+	pthread_t th[NT];
+	for (int i = 0; i < NT; i++)
+		assert_int_equal(pthread_create(&th[i], NULL, pair_writer, NULL), 0);
+	for (int k = 0; k < 300; k++) {
+		assert_int_equal(echo(s, A, m), 0);
+		assert_int_equal(echo(s, A, rm), 0);
+	}
+	uft_store_seq_cst(&stop, 1);
+	for (int i = 0; i < NT; i++)
+		pthread_join(th[i], NULL);
+	assert_int_equal(tfs_echo("events/synthetic/race_lat/enable", "0", W), 0);
+	assert_int_equal(echo(w, A, "!hist:keys=a:ts0=common_timestamp.usecs"), 0);
+	assert_int_equal(tfs_echo("synthetic_events", "!race_lat", A), 0);
+}
+
 /* An expression of two variables of other events in a chain of
  * onmatch() actions (the kernel's inter-event combined hist selftest): the
  * synthetic event's histogram has more keys than those it reads, which
@@ -1377,6 +1419,7 @@ int main(void)
 	    cmocka_unit_test(test_value_refs),
 	    cmocka_unit_test(test_concurrent_writers),
 	    cmocka_unit_test(test_onmax_concurrent),
+	    cmocka_unit_test(test_onmatch_removed_while_firing),
 	    cmocka_unit_test(test_param_not_found),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -376,9 +376,10 @@ static void drop_links(struct uft_hist *h)
 	for (uint32_t i = 0; i < h->n_actions; i++)
 		if (h->actions[i].synth && h->env.synth_put)
 			h->env.synth_put(h->env.ctx, h->actions[i].synth);
-	h->n_uses = 0;
+	/* Writers may read both yet (hist_update.c loads each once). */
+	WRITE_ONCE(h->n_uses, 0);
 	for (uint32_t i = 0; i < h->n_actions; i++)
-		h->actions[i].synth = NULL;
+		WRITE_ONCE(h->actions[i].synth, NULL);
 }
 
 void uft_hist_unlink(struct uft_hist *h)

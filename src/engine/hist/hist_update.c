@@ -242,8 +242,10 @@ static void emit(const struct eval *c, const struct hist_action *act, struct who
 			vals[i] = 0;
 		}
 	}
-	if (h->env.synth_emit)
-		h->env.synth_emit(h->env.ctx, act->synth, vals, strs);
+	/* Unlinked meanwhile (uft_hist_unlink): the event is no longer ours. */
+	void *synth = READ_ONCE(act->synth);
+	if (h->env.synth_emit && synth)
+		h->env.synth_emit(h->env.ctx, synth, vals, strs);
 }
 
 struct save_fill {
@@ -376,7 +378,10 @@ static inline bool build_key(const struct eval *c, struct who *who, uint8_t *key
  * keys=pid table). */
 static inline bool resolve_refs(const struct uft_hist *h, const uint8_t *key, uint64_t *rv)
 {
-	for (uint32_t i = 0; i < h->n_uses; i++) {
+	/* Unlinking sets n_uses to 0 while writers may be here; the tables
+	 * stay until a grace period has passed. */
+	uint32_t n_uses = READ_ONCE(h->n_uses);
+	for (uint32_t i = 0; i < n_uses; i++) {
 		struct uft_hist *r = h->uses[i];
 		struct hist_table *rt = &r->t;
 		if (r->key_size > h->key_size || !rt->vars_set)
