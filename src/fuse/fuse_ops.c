@@ -186,10 +186,8 @@ static void fill_stat(struct uft_fuse_fs *fs, uint64_t ino, const struct uft_tfs
 	bool dir = t->type == UFT_TFS_DIR;
 	st->st_ino = ino;
 	/* A shared mount serves everyone through this process's own access:
-	 * only the owner, and the tracing group if the tree names one (as its
-	 * socket), may pass the kernel's check. */
-	unsigned keep = !fs->shared ? 07777 : t->group_set ? 07770 : 07700;
-	st->st_mode = (dir ? S_IFDIR : S_IFREG) | (t->mode & keep);
+	 * only the owner and the group shown may pass the kernel's check. */
+	st->st_mode = (dir ? S_IFDIR : S_IFREG) | (t->mode & (fs->shared ? 07770 : 07777));
 	st->st_nlink = dir ? 2 : 1;
 	st->st_uid = fs->uid;
 	st->st_gid = t->group_set ? t->gid : fs->gid;
