@@ -59,6 +59,8 @@ void collect_free(struct collect *c)
 	proc_syms_free(c->syms);
 }
 
+static void set_comm(struct collect *c, int pid, const char *comm);
+
 int collect_add_proc(struct collect *c, pid_t pid, int memfd, int conn, const char *comm)
 {
 	struct shm_region reg;
@@ -89,6 +91,10 @@ int collect_add_proc(struct collect *c, pid_t pid, int memfd, int conn, const ch
 	p->reg = reg;
 	snprintf(p->comm, sizeof(p->comm), "%s", comm);
 	c->procs[c->nr_procs++] = p;
+	/* trace_marker records carry the process's pid (its main thread may
+	 * have no ring): named by the comm it registered with, unless a ring
+	 * of that thread says otherwise. */
+	set_comm(c, pid, p->comm);
 	if (c->clock_id < 0 || c->nr_procs == 1)
 		c->clock_id = reg.clock_id;
 	if (c->syms)

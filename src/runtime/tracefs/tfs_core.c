@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "wire/clocks.h"
 #include "runtime/core/runtime.h"
@@ -380,13 +381,12 @@ struct cmdlines {
 };
 
 /* Each thread once, with the comm of its newest ring. */
-static void add_cmdline(void *ctx, struct uft_ring *r, uint32_t slot)
+static void add_comm(struct cmdlines *c, int tid, const char *comm)
 {
-	struct cmdlines *c = ctx;
-	if (r->tid <= 0)
+	if (tid <= 0)
 		return;
 	size_t i = 0;
-	while (i < c->n && c->tid[i] != r->tid)
+	while (i < c->n && c->tid[i] != tid)
 		i++;
 	if (i == c->n) {
 		void *a = realloc(c->tid, (c->n + 1) * sizeof(*c->tid));
@@ -397,10 +397,15 @@ static void add_cmdline(void *ctx, struct uft_ring *r, uint32_t slot)
 		if (!b)
 			return;
 		c->comm = b;
-		c->tid[c->n++] = r->tid;
+		c->tid[c->n++] = tid;
 	}
-	memcpy(c->comm[i], r->comm, 16);
+	memcpy(c->comm[i], comm, 16);
 	c->comm[i][16] = 0;
+}
+
+static void add_cmdline(void *ctx, struct uft_ring *r, uint32_t slot)
+{
+	add_comm(ctx, r->tid, r->comm);
 }
 
 /* The comms of the threads that wrote events: each ring carries its
@@ -410,6 +415,17 @@ static int show_cmdlines(const struct tfs_node *n, FILE *out)
 	if (!tfs_opt(tfs_insts[0], "record-cmd"))
 		return 0;
 	struct cmdlines c = {0};
+	/* trace_marker records carry the process's pid (tfs_marker.c): listed
+	 * with its main thread's name unless a ring of that thread says. */
+	char self[17] = "";
+	FILE *f = fopen("/proc/self/comm", "re");
+	if (f) {
+		if (fgets(self, sizeof(self), f)) {
+			self[strcspn(self, "\n")] = 0;
+			add_comm(&c, getpid(), self);
+		}
+		fclose(f);
+	}
 	tfs_for_each_ring(TFS_ALL_BUFFERS, add_cmdline, &c);
 	size_t first = c.n > cmdlines_size ? c.n - cmdlines_size : 0;
 	for (size_t i = first; i < c.n; i++)
