@@ -107,9 +107,11 @@ static int run(struct live *l, const struct start_opts *o)
 		rc |= live_put(l, "set_event", "", UFT_TFS_TRUNC);
 	for (size_t i = 0; i < o->nev && !rc; i++) {
 		const char *spec = o->ev[i].spec;
-		rc |= live_for_events(l, spec, enable_one, NULL);
-		if (!rc && o->ev[i].filter)
+		/* The filter first: no record gets in unfiltered meanwhile. */
+		if (o->ev[i].filter)
 			rc |= live_for_events(l, spec, set_filter, (void *)o->ev[i].filter);
+		if (!rc)
+			rc |= live_for_events(l, spec, enable_one, NULL);
 	}
 	if (!rc)
 		rc |= live_put(l, "tracing_on", "1", UFT_TFS_TRUNC);

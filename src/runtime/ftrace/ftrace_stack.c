@@ -39,9 +39,11 @@ static uintptr_t stack_top(struct uft_tls *t)
 }
 
 /* Fills m from the chain above `ra`, the traced function's entry `ip`
- * being at slot[-1] (where the sled's call put it). */
-static void save_chain(struct uft_stack_max *m, uintptr_t top, uintptr_t *slot, uintptr_t ip,
-		       void *ra)
+ * being at slot[-1] (where the sled's call put it). It reads the stack's
+ * words between frames, as the kernel's stack tracer does: no sanitizer
+ * checks those reads (a sanitizer's redzones lie there). */
+__attribute__((no_sanitize("address", "thread"))) static void
+save_chain(struct uft_stack_max *m, uintptr_t top, uintptr_t *slot, uintptr_t ip, void *ra)
 {
 	uint64_t pcs[UFT_STACK_MAX_ENTRIES];
 	uint32_t n = uft_stack_capture(ra, pcs, UFT_STACK_MAX_ENTRIES);
