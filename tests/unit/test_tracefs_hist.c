@@ -311,6 +311,7 @@ static void test_parse_errors(void **state)
 {
 	(void)state;
 	mkinst("e");
+	assert_int_equal(tfs_echo("error_log", "", W), 0);
 	const char *tr = num("e", "trigger");
 	assert_int_equal(echo(tr, A, "hist:keys=nosuch"), -EINVAL);
 	assert_int_equal(echo(tr, A, "hist:vals=u"), -EINVAL);
@@ -344,6 +345,10 @@ static void test_parse_errors(void **state)
 				 "event filter parse error: error: Field not found\n"
 				 "  Command: nosuch == 1\n"
 				 "                  ^\n");
+	free(log);
+	/* The instance's own log: the top's has none of them. */
+	log = error_log("");
+	assert_string_equal(log, "");
 	free(log);
 	check(tr, help);
 	check(num("e", "enable"), "0\n");
