@@ -65,6 +65,16 @@ static void emit_six(void)
 		trace_num(a[i], u[i], "n", "/p");
 }
 
+/* Opens a file for writing with O_TRUNC and writes nothing (`: > FILE`). */
+static int open_trunc(const char *path)
+{
+	struct uft_tfs_handle *h;
+	int rc = uft_tracefs_open(path, W, &h);
+	if (rc == 0)
+		uft_tracefs_release(h);
+	return rc;
+}
+
 static uint64_t total(const char *text, const char *what)
 {
 	const char *p = strstr(text, what);
@@ -301,12 +311,27 @@ static void test_parse_errors(void **state)
 {
 	(void)state;
 	mkinst("e");
+	assert_int_equal(tfs_echo("error_log", "", W), 0);
 	const char *tr = num("e", "trigger");
 	assert_int_equal(echo(tr, A, "hist:keys=nosuch"), -EINVAL);
 	assert_int_equal(echo(tr, A, "hist:vals=u"), -EINVAL);
 	assert_int_equal(echo(tr, A, "hist:keys=a:x=u,x=a"), -EINVAL);
 	assert_int_equal(echo(tr, A, "hist:keys=a:onmax($x).save(u)"), -EINVAL);
 	assert_int_equal(echo(tr, A, "hist:keys=a if nosuch == 1"), -EINVAL);
+	/* Refused without a line, as the kernel's: no parameter, an unknown
+	 * attribute, a bad size, a fourth key, a third value, "if" and no
+	 * filter, no closing paren of onmax(). */
+	static const char *const quiet[] = {"hist",
+					    "hist:",
+					    "hist:keys=a:junk",
+					    "!hist:keys=a:junk",
+					    "hist:keys=a:size=3",
+					    "hist:keys=a,u,name,common_pid",
+					    "hist:keys=a:vals=u,a,common_pid",
+					    "hist:keys=a if",
+					    "hist:keys=a:m=u:onmax($m"};
+	for (size_t i = 0; i < sizeof(quiet) / sizeof(quiet[0]); i++)
+		assert_int_equal(echo(tr, A, quiet[i]), -EINVAL);
 	char *log = error_log("e");
 	assert_string_equal(log, "hist:tfsev:num: error: Couldn't find field\n"
 				 "  Command: hist:keys=nosuch\n"
@@ -320,6 +345,10 @@ static void test_parse_errors(void **state)
 				 "event filter parse error: error: Field not found\n"
 				 "  Command: nosuch == 1\n"
 				 "                  ^\n");
+	free(log);
+	/* The instance's own log: the top's has none of them. */
+	log = error_log("");
+	assert_string_equal(log, "");
 	free(log);
 	check(tr, help);
 	check(num("e", "enable"), "0\n");
@@ -348,6 +377,18 @@ static void test_variables_onmatch(void **state)
 	/* Busy: the synthetic event is generated, ts0 is read. */
 	assert_int_equal(tfs_echo("synthetic_events", "!wakeup_latency", A), -EBUSY);
 	assert_int_equal(echo(w, A, "!hist:keys=a:ts0=common_timestamp.usecs"), -EBUSY);
+	/* `>` on its trigger file meanwhile: the open succeeds and removes
+	 * nothing, as the kernel's hist_unreg_all(); no error_log line. */
+	assert_int_equal(tfs_echo("error_log", "", W), 0);
+	assert_int_equal(echo(w, A, "hist:keys=u"), 0);
+	assert_int_equal(open_trunc(w), 0);
+	check(w, "hist:keys=a:vals=hitcount:ts0=common_timestamp.usecs:sort=hitcount:"
+		 "size=2048:clock=global [active]\n"
+		 "hist:keys=u:vals=hitcount:sort=hitcount:size=2048 [active]\n");
+	char *none = error_log("");
+	assert_string_equal(none, "");
+	free(none);
+	assert_int_equal(echo(w, A, "!hist:keys=u"), 0);
 	assert_int_equal(tfs_echo("events/synthetic/wakeup_latency/enable", "1", W), 0);
 	assert_int_equal(tfs_echo("trace", "", W), 0);
 	trace_other(7); /* no ts0 yet: ignored */

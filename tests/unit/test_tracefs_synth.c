@@ -289,6 +289,22 @@ static void test_errors(void **state)
 		     LOG("Event already exists", "s:synthetic/ev u64 a", SP11 "            "));
 	expect_error("dynamic_events", "  s:9x u64 a", -EINVAL,
 		     LOG("Illegal name", "s:9x u64 a", SP11 "  "));
+	snprintf(want, sizeof(want), "synthetic_events: error: %s\n  Command: s:\n" SP11 "^\n",
+		 form);
+	expect_error("dynamic_events", "s:", -EINVAL, want);
+	snprintf(want, sizeof(want), "synthetic_events: error: %s\n  Command: s:ev4\n" SP11 "^\n",
+		 form);
+	expect_error("dynamic_events", "s:ev4", -EINVAL, want);
+	/* Refusals the kernel writes no line for: deleting what is not there,
+	 * a malformed deletion, a kind of dynamic event uft has not. */
+	expect_error("synthetic_events", "!nosuch", -ENOENT, "");
+	expect_error("dynamic_events", "-:nosuch", -ENOENT, "");
+	expect_error("dynamic_events", "-:synthetic/nosuch", -ENOENT, "");
+	expect_error("dynamic_events", "-:other/ev", -ENOENT, "");
+	expect_error("dynamic_events", "!ev", -EINVAL, "");
+	expect_error("dynamic_events", "-ev", -EINVAL, "");
+	expect_error("dynamic_events", "p:kprobes/myprobe do_sys_open", -EINVAL, "");
+	expect_error("dynamic_events", "e:myeprobe tfsev.num", -EINVAL, "");
 	/* Nothing changed by the refused lines; a failing line stops the write. */
 	expect_file("synthetic_events", "ev\tu64 a\n");
 	assert_int_equal(tfs_echo("synthetic_events", "ok1 u8 a\nbad\nok2 u8 b", A), -EINVAL);

@@ -20,6 +20,7 @@
 #define UFT_CREATE_EVENTS
 #include "tfs_ev_events.h"
 
+#include "runtime/tracefs/tfs.h"
 #include "runtime/tracefs/tracefs.h"
 #include "runtime/core/trigger_run.h"
 #include "tfs_cmocka.h"
@@ -183,6 +184,15 @@ static void test_errors(void **state)
 					     "!hist:keys=u:vals=a if a > 1"};
 	for (size_t i = 0; i < sizeof(absent) / sizeof(absent[0]); i++)
 		assert_int_equal(echo(t, W, absent[i]), 0);
+	/* A removal never reads its filter; a second traceon is EEXIST: no
+	 * line either. */
+	assert_int_equal(echo(t, W, "!traceon if nosuch == 1"), 0);
+	assert_int_equal(echo(t, W, "traceon"), 0);
+	assert_int_equal(echo(t, W, "traceoff"), -EEXIST);
+	assert_int_equal(echo(t, W, "enable_event:tfsev:other"), 0);
+	assert_int_equal(echo(t, W, "disable_event:tfsev:other"), -EEXIST);
+	assert_int_equal(echo(t, W, "!traceon"), 0);
+	assert_int_equal(echo(t, W, "!enable_event:tfsev:other"), 0);
 	char *log = error_log("err");
 	assert_string_equal(log, ""); /* only filters log */
 	free(log);
@@ -209,6 +219,38 @@ static void test_errors(void **state)
 	check(p("err", "events/tfsev/num/enable"), "0\n");
 	check(p("err", "events/tfsev/other/enable"), "0\n");
 	rminst("err");
+}
+
+/* The kernel keeps "LOCATION: error: " in 128 bytes (TRACING_LOG_LOC_MAX):
+ * a longer location loses its end, then the ": error: ". */
+static void test_error_log_location_cut(void **state)
+{
+	(void)state;
+	assert_int_equal(echo("error_log", W, ""), 0);
+	char loc[160];
+	memset(loc, 'x', sizeof(loc));
+	memcpy(loc, "hist:", 5);
+	pthread_mutex_lock(&tfs_lock);
+	loc[118] = 0; /* 118 + ": error: " is 127: all of it */
+	tfs_log_error(tfs_insts[0], loc, "keys=a", "Couldn't find field", 2);
+	loc[118] = 'x';
+	loc[120] = 0; /* two more: ": error" is left */
+	tfs_log_error(tfs_insts[0], loc, "keys=a", "Couldn't find field", 2);
+	loc[120] = 'x';
+	loc[150] = 0;
+	tfs_log_error(tfs_insts[0], loc, "keys=a", "Couldn't find field", 2);
+	pthread_mutex_unlock(&tfs_lock);
+	char x[160], want[1024];
+	memset(x, 'x', sizeof(x));
+	snprintf(want, sizeof(want),
+		 "hist:%.113s: error: Couldn't find field\n  Command: keys=a\n             ^\n"
+		 "hist:%.115s: errorCouldn't find field\n  Command: keys=a\n             ^\n"
+		 "hist:%.122sCouldn't find field\n  Command: keys=a\n             ^\n",
+		 x, x, x);
+	char *log = error_log("");
+	assert_string_equal(log, want);
+	free(log);
+	assert_int_equal(echo("error_log", W, ""), 0);
 }
 
 static void test_soft_mode_enable_file(void **state)
@@ -525,6 +567,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_help_and_listing),
 	    cmocka_unit_test(test_errors),
+	    cmocka_unit_test(test_error_log_location_cut),
 	    cmocka_unit_test(test_soft_mode_enable_file),
 	    cmocka_unit_test(test_traceon_traceoff),
 	    cmocka_unit_test(test_enable_disable_event),

@@ -373,6 +373,12 @@ int uft_registry_hist_remove_all(uint32_t buffer, const char *system, const char
 	int rc = 0;
 	pthread_mutex_lock(&reg_lock);
 	struct reg_event *e = reg_find_event(system, name);
+	/* While another histogram reads variables of one of them, none goes
+	 * and the open still succeeds: the kernel's hist_unreg_all() returns
+	 * without a word. */
+	for (uint32_t i = 0; e && i < e->nr_trig[buffer]; i++)
+		if (e->trig[buffer][i]->hist && uft_hist_busy(e->trig[buffer][i]->hist))
+			e = NULL;
 	/* (a removal may take hidden hist triggers of this event too) */
 	for (uint32_t i = e ? e->nr_trig[buffer] : 0; i-- > 0 && rc == 0;) {
 		if (i >= e->nr_trig[buffer] || !e->trig[buffer][i]->hist)

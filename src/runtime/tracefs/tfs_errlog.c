@@ -12,6 +12,9 @@
 
 #include "runtime/tracefs/tfs.h"
 
+/* Bytes of "LOCATION: error: " with its NUL (the kernel's TRACING_LOG_LOC_MAX). */
+#define TFS_ERRLOG_LOC_MAX 128
+
 static void entry_free(struct tfs_err *e)
 {
 	free(e->loc);
@@ -53,8 +56,12 @@ int tfs_log_show(const struct tfs_inst *in, FILE *out)
 		if (!e->loc)
 			continue;
 		uint64_t us = e->ts_ns / 1000;
-		fprintf(out, "[%5llu.%06u] %s: error: %s\n", (unsigned long long)(us / 1000000),
-			(unsigned)(us % 1000000), e->loc, e->msg ? e->msg : "");
+		/* cut as the kernel's: a long hist:SYSTEM:EVENT loses its end,
+		 * then the ": error: " */
+		char loc[TFS_ERRLOG_LOC_MAX];
+		snprintf(loc, sizeof(loc), "%s: error: ", e->loc);
+		fprintf(out, "[%5llu.%06u] %s%s\n", (unsigned long long)(us / 1000000),
+			(unsigned)(us % 1000000), loc, e->msg ? e->msg : "");
 		fprintf(out, "  Command: %s\n", e->cmd ? e->cmd : "");
 		fprintf(out, "%*s^\n", (int)(11 + e->pos), "");
 	}
