@@ -8,6 +8,7 @@
  * traced functions (this file is built with the patchable entries). */
 #define _GNU_SOURCE
 #include <pthread.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -364,10 +365,12 @@ static volatile unsigned fn_sink;
 		__asm__ volatile("" ::: "memory");                                                 \
 		return x + 1;                                                                      \
 	}
-#define RC_FN8(n) RC_FN(n##0) RC_FN(n##1) RC_FN(n##2) RC_FN(n##3) RC_FN(n##4) RC_FN(n##5) \
-	RC_FN(n##6) RC_FN(n##7)
-#define RC_FN64(n) RC_FN8(n##0) RC_FN8(n##1) RC_FN8(n##2) RC_FN8(n##3) RC_FN8(n##4) \
-	RC_FN8(n##5) RC_FN8(n##6) RC_FN8(n##7)
+#define RC_FN8(n)                                                                                  \
+	RC_FN(n##0)                                                                                \
+	RC_FN(n##1) RC_FN(n##2) RC_FN(n##3) RC_FN(n##4) RC_FN(n##5) RC_FN(n##6) RC_FN(n##7)
+#define RC_FN64(n)                                                                                 \
+	RC_FN8(n##0)                                                                               \
+	RC_FN8(n##1) RC_FN8(n##2) RC_FN8(n##3) RC_FN8(n##4) RC_FN8(n##5) RC_FN8(n##6) RC_FN8(n##7)
 RC_FN64(0)
 RC_FN64(1)
 RC_FN64(2)
@@ -377,12 +380,13 @@ RC_FN64(5)
 RC_FN64(6)
 RC_FN64(7)
 #define RC_P(n) rc_fn_##n,
-#define RC_P8(n) RC_P(n##0) RC_P(n##1) RC_P(n##2) RC_P(n##3) RC_P(n##4) RC_P(n##5) \
-	RC_P(n##6) RC_P(n##7)
-#define RC_P64(n) RC_P8(n##0) RC_P8(n##1) RC_P8(n##2) RC_P8(n##3) RC_P8(n##4) RC_P8(n##5) \
-	RC_P8(n##6) RC_P8(n##7)
-static int (*const rc_fns[])(int) = {RC_P64(0) RC_P64(1) RC_P64(2) RC_P64(3) RC_P64(4)
-					 RC_P64(5) RC_P64(6) RC_P64(7)};
+#define RC_P8(n)                                                                                   \
+	RC_P(n##0) RC_P(n##1) RC_P(n##2) RC_P(n##3) RC_P(n##4) RC_P(n##5) RC_P(n##6) RC_P(n##7)
+#define RC_P64(n)                                                                                  \
+	RC_P8(n##0)                                                                                \
+	RC_P8(n##1) RC_P8(n##2) RC_P8(n##3) RC_P8(n##4) RC_P8(n##5) RC_P8(n##6) RC_P8(n##7)
+static int (*const rc_fns[])(int) = {RC_P64(0) RC_P64(1) RC_P64(2) RC_P64(3) RC_P64(4) RC_P64(5)
+					 RC_P64(6) RC_P64(7)};
 #define NR_RC_FNS (sizeof(rc_fns) / sizeof(rc_fns[0]))
 
 static pthread_t caller;
@@ -462,6 +466,62 @@ static void test_ftrace_pids(void **state)
 	free(tid_text);
 }
 
+/* A signal handler that interrupts a hook inside its grace section (a
+ * function with a command opens one) and jumps out: the section is closed
+ * by the jump, else no grace period would pass again. */
+static sigjmp_buf jump_env;
+static volatile sig_atomic_t jumps;
+static volatile int kick_stop;
+static pthread_t jumper;
+
+static void jump_handler(int sig)
+{
+	(void)sig;
+	jumps++;
+	siglongjmp(jump_env, 1);
+}
+
+static void *kick_loop(void *arg)
+{
+	(void)arg;
+	while (!READ_ONCE(kick_stop)) {
+		pthread_kill(jumper, SIGUSR1);
+		usleep(20);
+	}
+	return NULL;
+}
+
+static void test_ftrace_jump(void **state)
+{
+	(void)state;
+	assert_int_equal(echo("set_ftrace_filter", A, "rc_fn_000:traceon"), 0);
+	struct sigaction sa, old;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = jump_handler;
+	sigemptyset(&sa.sa_mask);
+	assert_int_equal(sigaction(SIGUSR1, &sa, &old), 0);
+	jumps = 0;
+	WRITE_ONCE(kick_stop, 0);
+	jumper = pthread_self();
+	static pthread_t kicker;
+	assert_int_equal(pthread_create(&kicker, NULL, kick_loop, NULL), 0);
+	sigsetjmp(jump_env, 1);
+	while (jumps < 2000)
+		rc_fn_000(1);
+	WRITE_ONCE(kick_stop, 1);
+	pthread_join(kicker, NULL); /* a late signal jumps back above, and leaves */
+	sigaction(SIGUSR1, &old, NULL);
+	assert_false(uft_grace_inside());
+	/* And a control write still passes its grace period. */
+	uint64_t freed = uft_grace_freed();
+	assert_int_equal(echo("set_ftrace_filter", A, "!rc_fn_000:traceon"), 0);
+	for (int i = 0; i < 100 && uft_grace_freed() == freed; i++) {
+		assert_int_equal(echo("set_ftrace_filter", A, "rc_fn_000:traceon"), 0);
+		assert_int_equal(echo("set_ftrace_filter", A, "!rc_fn_000:traceon"), 0);
+	}
+	assert_true(uft_grace_freed() > freed);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -476,6 +536,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_fork_first_event, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_ftrace_probes, setup_ftrace, teardown_ftrace),
 	    cmocka_unit_test_setup_teardown(test_ftrace_pids, setup_ftrace, teardown_ftrace),
+	    cmocka_unit_test_setup_teardown(test_ftrace_jump, setup_ftrace, teardown_ftrace),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
