@@ -361,7 +361,7 @@ static volatile unsigned fn_sink;
 #define RC_FN(n)                                                                                   \
 	NOINLINE int rc_fn_##n(int x)                                                              \
 	{                                                                                          \
-		fn_sink += (unsigned)x;                                                            \
+		uft_add_return_relaxed(&fn_sink, (unsigned)x);                                     \
 		__asm__ volatile("" ::: "memory");                                                 \
 		return x + 1;                                                                      \
 	}

@@ -41,8 +41,8 @@ static uintptr_t stack_top(struct uft_tls *t)
 /* Fills m from the chain above `ra`, the traced function's entry `ip`
  * being at slot[-1] (where the sled's call put it). It reads the stack's
  * words one by one, the frames' redzones too: not instrumented by ASan. */
-__attribute__((no_sanitize("address"))) static void save_chain(struct uft_stack_max *m, uintptr_t top, uintptr_t *slot, uintptr_t ip,
-		       void *ra)
+__attribute__((no_sanitize("address"))) static void
+save_chain(struct uft_stack_max *m, uintptr_t top, uintptr_t *slot, uintptr_t ip, void *ra)
 {
 	uint64_t pcs[UFT_STACK_MAX_ENTRIES];
 	uint32_t n = uft_stack_capture(ra, pcs, UFT_STACK_MAX_ENTRIES);
