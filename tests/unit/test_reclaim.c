@@ -3,9 +3,12 @@
  * reading it. Each control operation is repeated many times while a thread
  * writes the event without pause; the process's resident size stays within
  * a few MB of where it started (before grace periods it grew by the size
- * of everything replaced). */
+ * of everything replaced). The function tracers' lists (function
+ * commands, set_ftrace_pid) are cycled the same way while a thread calls
+ * traced functions (this file is built with the patchable entries). */
 #define _GNU_SOURCE
 #include <pthread.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -350,6 +353,176 @@ static void test_fork_first_event(void **state)
 		fail_msg("%d of %d threads' first events recorded", got, N);
 }
 
+/* ---- the function tracers' lists ---- */
+
+/* 512 traced functions, rc_fn_000 to rc_fn_777. */
+#define NOINLINE __attribute__((noinline))
+static volatile unsigned fn_sink;
+#define RC_FN(n)                                                                                   \
+	NOINLINE int rc_fn_##n(int x)                                                              \
+	{                                                                                          \
+		uft_add_return_relaxed(&fn_sink, (unsigned)x);                                     \
+		__asm__ volatile("" ::: "memory");                                                 \
+		return x + 1;                                                                      \
+	}
+#define RC_FN8(n)                                                                                  \
+	RC_FN(n##0)                                                                                \
+	RC_FN(n##1) RC_FN(n##2) RC_FN(n##3) RC_FN(n##4) RC_FN(n##5) RC_FN(n##6) RC_FN(n##7)
+#define RC_FN64(n)                                                                                 \
+	RC_FN8(n##0)                                                                               \
+	RC_FN8(n##1) RC_FN8(n##2) RC_FN8(n##3) RC_FN8(n##4) RC_FN8(n##5) RC_FN8(n##6) RC_FN8(n##7)
+RC_FN64(0)
+RC_FN64(1)
+RC_FN64(2)
+RC_FN64(3)
+RC_FN64(4)
+RC_FN64(5)
+RC_FN64(6)
+RC_FN64(7)
+#define RC_P(n) rc_fn_##n,
+#define RC_P8(n)                                                                                   \
+	RC_P(n##0) RC_P(n##1) RC_P(n##2) RC_P(n##3) RC_P(n##4) RC_P(n##5) RC_P(n##6) RC_P(n##7)
+#define RC_P64(n)                                                                                  \
+	RC_P8(n##0)                                                                                \
+	RC_P8(n##1) RC_P8(n##2) RC_P8(n##3) RC_P8(n##4) RC_P8(n##5) RC_P8(n##6) RC_P8(n##7)
+static int (*const rc_fns[])(int) = {RC_P64(0) RC_P64(1) RC_P64(2) RC_P64(3) RC_P64(4) RC_P64(5)
+					 RC_P64(6) RC_P64(7)};
+#define NR_RC_FNS (sizeof(rc_fns) / sizeof(rc_fns[0]))
+
+static pthread_t caller;
+static int caller_tid;
+
+/* Calls every traced function without pause: the hooks read the lists. */
+static void *call_loop(void *arg)
+{
+	(void)arg;
+	WRITE_ONCE(caller_tid, (int)gettid());
+	for (unsigned i = 0; !READ_ONCE(stop); i++)
+		rc_fns[i % NR_RC_FNS]((int)i);
+	return NULL;
+}
+
+static int setup_ftrace(void **state)
+{
+	setup(state);
+	assert_int_equal(echo("set_ftrace_filter", W, "rc_fn_*"), 0);
+	assert_int_equal(echo("current_tracer", W, "function"), 0);
+	WRITE_ONCE(caller_tid, 0);
+	assert_int_equal(pthread_create(&caller, NULL, call_loop, NULL), 0);
+	while (!READ_ONCE(caller_tid))
+		usleep(1000);
+	return 0;
+}
+
+static int teardown_ftrace(void **state)
+{
+	WRITE_ONCE(stop, 1);
+	pthread_join(caller, NULL);
+	echo("current_tracer", W, "nop");
+	echo("set_ftrace_pid", W, "");
+	echo("set_ftrace_filter", W, "");
+	return teardown(state);
+}
+
+static void probe_op(int i)
+{
+	(void)i;
+	assert_int_equal(echo("set_ftrace_filter", A, "rc_fn_*:traceon"), 0);
+	assert_int_equal(echo("set_ftrace_filter", A, "!rc_fn_*:traceon"), 0);
+}
+
+static void test_ftrace_probes(void **state)
+{
+	(void)state;
+	/* 512 commands: about 56 KB of lists a cycle when never freed. */
+	cycle("function command add/remove (512 functions)", CYCLES(1000), probe_op);
+}
+
+#define NR_TIDS 4096
+static char *tid_text;
+
+static void pid_op(int i)
+{
+	(void)i;
+	assert_int_equal(echo("set_ftrace_pid", W, tid_text), 0);
+	assert_int_equal(echo("set_ftrace_notrace_pid", W, "1 2 3"), 0);
+	assert_int_equal(echo("set_ftrace_pid", W, ""), 0);
+	assert_int_equal(echo("set_ftrace_notrace_pid", W, ""), 0);
+}
+
+static void test_ftrace_pids(void **state)
+{
+	(void)state;
+	/* Many tids, the caller's among them (its calls are traced and read
+	 * the whole list), in decreasing order (cheap to insert sorted). */
+	size_t cap = NR_TIDS * 12 + 32, len = 0;
+	tid_text = malloc(cap);
+	assert_non_null(tid_text);
+	len += (size_t)snprintf(tid_text, cap, "%d", READ_ONCE(caller_tid));
+	for (int k = NR_TIDS; k > 1; k--)
+		len += (size_t)snprintf(tid_text + len, cap - len, " %d", 3000000 + k);
+	/* 16 KB a cycle when never freed. */
+	cycle("set_ftrace_pid set/clear (4096 tids)", CYCLES(1000), pid_op);
+	free(tid_text);
+}
+
+/* A signal handler that interrupts a hook inside its grace section (a
+ * function with a command opens one) and jumps out: the section is closed
+ * by the jump, else no grace period would pass again. */
+static sigjmp_buf jump_env;
+static volatile sig_atomic_t jumps;
+static volatile int kick_stop;
+static pthread_t jumper;
+
+static void jump_handler(int sig)
+{
+	(void)sig;
+	jumps++;
+	siglongjmp(jump_env, 1);
+}
+
+static void *kick_loop(void *arg)
+{
+	(void)arg;
+	while (!READ_ONCE(kick_stop)) {
+		pthread_kill(jumper, SIGUSR1);
+		usleep(20);
+	}
+	return NULL;
+}
+
+static void test_ftrace_jump(void **state)
+{
+	(void)state;
+	assert_int_equal(echo("set_ftrace_filter", A, "rc_fn_000:traceon"), 0);
+	struct sigaction sa, old;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = jump_handler;
+	sigemptyset(&sa.sa_mask);
+	assert_int_equal(sigaction(SIGUSR1, &sa, &old), 0);
+	jumps = 0;
+	WRITE_ONCE(kick_stop, 0);
+	jumper = pthread_self();
+	static pthread_t kicker;
+	/* The target set before the first signal can arrive. */
+	if (sigsetjmp(jump_env, 1) == 0)
+		assert_int_equal(pthread_create(&kicker, NULL, kick_loop, NULL), 0);
+	while (jumps < 2000)
+		rc_fn_000(1);
+	WRITE_ONCE(kick_stop, 1);
+	pthread_join(kicker, NULL); /* a late signal jumps back above, and leaves */
+	sigaction(SIGUSR1, &old, NULL);
+	assert_false(uft_grace_inside());
+	/* And a control write still passes its grace period. */
+	uint64_t freed = uft_grace_freed();
+	assert_int_equal(echo("set_ftrace_filter", A, "!rc_fn_000:traceon"), 0);
+	for (int i = 0; i < 100 && uft_grace_freed() == freed; i++) {
+		assert_int_equal(echo("set_ftrace_filter", A, "rc_fn_000:traceon"), 0);
+		assert_int_equal(echo("set_ftrace_filter", A, "!rc_fn_000:traceon"), 0);
+	}
+	assert_true(uft_grace_freed() > freed);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -362,6 +535,9 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_pending_bounded, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_thread_lifetimes, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_fork_first_event, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_ftrace_probes, setup_ftrace, teardown_ftrace),
+	    cmocka_unit_test_setup_teardown(test_ftrace_pids, setup_ftrace, teardown_ftrace),
+	    cmocka_unit_test_setup_teardown(test_ftrace_jump, setup_ftrace, teardown_ftrace),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

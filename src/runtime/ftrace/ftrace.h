@@ -119,8 +119,9 @@ static inline void uft_ftrace_stop_point(void)
 uint32_t uft_ftrace_hold(void);
 void uft_ftrace_unhold(uint32_t prev);
 
-/* set_ftrace_pid of each buffer: NULL (every thread) or the tids. Replaced
- * lists are never freed (a hook may be reading one). */
+/* set_ftrace_pid of each buffer: NULL (every thread) or the tids. A hook
+ * reads a list inside a grace section (runtime/core/grace.h); a replaced
+ * list is freed after a grace period. */
 struct uft_ftrace_pids {
 	uint32_t nr;
 	int32_t tid[];
@@ -128,6 +129,9 @@ struct uft_ftrace_pids {
 extern struct uft_ftrace_pids *uft_ftrace_pids[32] __attribute__((visibility("hidden")));
 /* set_ftrace_notrace_pid of each buffer: NULL, or the tids never traced. */
 extern struct uft_ftrace_pids *uft_ftrace_no_pids[32] __attribute__((visibility("hidden")));
+/* The buffers with either list set (bit per buffer): a hook opens a grace
+ * section and loads the lists only for those. */
+extern uint32_t uft_ftrace_pid_bufs __attribute__((visibility("hidden")));
 /* The buffers whose func_stack_trace option is set: the function tracer
  * follows each record with the call's stack. */
 extern uint32_t uft_ftrace_fn_stack __attribute__((visibility("hidden")));
@@ -137,7 +141,9 @@ extern uint32_t uft_ftrace_max_depth __attribute__((visibility("hidden")));
 extern uint32_t uft_ftrace_graph_starts __attribute__((visibility("hidden")));
 
 /* A function command's site was hit (tfs_ftrace.c runs the commands); `ra`
- * is the return address into the trampoline, where a stack trace starts. */
+ * is the return address into the trampoline, where a stack trace starts.
+ * Called inside a grace section: the command list it reads is freed after
+ * a grace period once replaced. */
 void uft_ftrace_probe_hit(const struct uft_ftrace_site *s, uint32_t buffers, void *ra);
 
 /* The function profiler (ftrace_profile.c): on while set; graph-time off
@@ -167,10 +173,6 @@ void uft_ftrace_after_jump(void);
 /* Puts every hooked return address of the thread back (before a stack is
  * unwound); those calls get no exit record. */
 void uft_ftrace_unhook_returns(void);
-
-/* Keeps a replaced list that a hook may still read: never freed, and still
- * reachable (tree lock held). */
-void uft_ftrace_keep(void *p);
 
 /* A thread exits: its shadow stack goes back to a pool. */
 void uft_ftrace_thread_exit(void);

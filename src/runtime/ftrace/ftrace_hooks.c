@@ -13,7 +13,12 @@
  * is pushed above its caller's entry with the hook as its return address,
  * so both exits are written, as the kernel does. The hooks never recurse:
  * a hook interrupted by a signal handler that runs traced code lets those
- * calls go untraced. */
+ * calls go untraced.
+ *
+ * The lists a call may read (set_ftrace_pid, set_ftrace_notrace_pid, the
+ * function commands) are read inside a grace section (runtime/core/grace.h),
+ * opened only when one is set for the buffers the call concerns, so that
+ * their replaced versions can be freed. The exit hook reads none of them. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <pthread.h>
@@ -28,6 +33,7 @@
 #include "runtime/core/trace_clock.h"
 #include "runtime/ftrace/ftrace.h"
 #include "runtime/ftrace/ftrace_shadow.h"
+#include "runtime/core/grace.h"
 #include "runtime/core/registry.h"
 #include "runtime/core/runtime.h"
 #include "runtime/core/stack_event.h"
@@ -36,11 +42,16 @@
 
 struct uft_ftrace_pids *uft_ftrace_pids[32];
 struct uft_ftrace_pids *uft_ftrace_no_pids[32];
+uint32_t uft_ftrace_pid_bufs;
 uint32_t uft_ftrace_max_depth;
 uint32_t uft_ftrace_graph_starts;
 
 __thread uint32_t uft_ftrace_busy;
 __thread struct fstack *uft_ftrace_stack;
+/* While the hook's grace section is open: the thread's grace depth before
+ * it, plus one (a long jump out of a signal handler that interrupted the
+ * hook closes the section: uft_ftrace_after_jump). */
+static __thread uint32_t hook_section __attribute__((tls_model("initial-exec")));
 
 /* Stacks of exited threads, for new threads (a thread's first hook may run
  * in a signal handler: a busy lock means a fresh mapping). */
@@ -124,14 +135,15 @@ static bool listed(const struct uft_ftrace_pids *pl, int32_t tid)
 }
 
 /* The buffers of mask that trace the calling thread: in set_ftrace_pid when
- * it lists any, and never in set_ftrace_notrace_pid. */
-static uint32_t pid_filter(struct uft_tls *t, uint32_t mask)
+ * it lists any, and never in set_ftrace_notrace_pid. Only the `sets`
+ * buffers' lists are read, inside the hook's grace section. */
+static uint32_t pid_filter(struct uft_tls *t, uint32_t mask, uint32_t sets)
 {
-	for (uint32_t m = mask; m; m &= m - 1) {
+	for (uint32_t m = mask & sets; m; m &= m - 1) {
 		unsigned b = (unsigned)__builtin_ctz(m);
 		const struct uft_ftrace_pids *pl = smp_load_acquire(&uft_ftrace_pids[b]);
 		const struct uft_ftrace_pids *no = smp_load_acquire(&uft_ftrace_no_pids[b]);
-		if (__builtin_expect(!pl && !no, 1))
+		if (!pl && !no)
 			continue;
 		int32_t tid = thread_tid(t);
 		if ((pl && !listed(pl, tid)) || (no && listed(no, tid)))
@@ -324,16 +336,32 @@ static bool on_call(struct uft_tls *t, struct fstack *st, struct uft_ftrace_site
 	uint32_t gr = READ_ONCE(s->graph_mask) & READ_ONCE(uft_ftrace_graph_buffers);
 	uint32_t probe = READ_ONCE(s->probe);
 	bool hooked = false;
-	if (fn && (fn = pid_filter(t, fn))) {
+	/* A section only when a list is to be read: the bits are published
+	 * after the lists they announce, and a list seen a little late is one
+	 * set just after this call began. */
+	uint32_t sets = (fn | gr | probe) & READ_ONCE(uft_ftrace_pid_bufs);
+	bool section = probe || sets;
+	if (__builtin_expect(section, 0)) {
+		struct uft_grace_rec *r = uft_grace_me;
+		hook_section = (r ? r->depth : 0) + 1;
+		barrier();
+		uft_grace_enter();
+	}
+	if (fn && (fn = pid_filter(t, fn, sets))) {
 		write_function(fn, s, *slot);
 		uint32_t stacks = fn & READ_ONCE(uft_ftrace_fn_stack);
 		for (; stacks; stacks &= stacks - 1)
 			uft_stack_record((uint32_t)__builtin_ctz(stacks), ra);
 	}
-	if (gr && (gr = pid_filter(t, gr)))
+	if (gr && (gr = pid_filter(t, gr, sets)))
 		hooked = graph_entry(t, st, s, slot, gr, hook);
-	if (probe && (probe = pid_filter(t, probe)))
+	if (probe && (probe = pid_filter(t, probe, sets)))
 		uft_ftrace_probe_hit(s, probe, ra);
+	if (__builtin_expect(section, 0)) {
+		uft_grace_exit();
+		barrier();
+		hook_section = 0;
+	}
 	/* The stack tracer and the profiler, which write no records. */
 	uint8_t want = READ_ONCE(s->want);
 	if (__builtin_expect(want != 0, 0)) {
@@ -455,24 +483,6 @@ uintptr_t uft_ftrace_exit(uintptr_t sp)
 	return ret;
 }
 
-static void **kept;
-static size_t nr_kept, cap_kept;
-
-void uft_ftrace_keep(void *p)
-{
-	if (!p)
-		return;
-	if (nr_kept == cap_kept) {
-		size_t cap = cap_kept ? cap_kept * 2 : 64;
-		void **k = realloc(kept, cap * sizeof(*k));
-		if (!k)
-			return; /* lost from sight, still never freed */
-		kept = k;
-		cap_kept = cap;
-	}
-	kept[nr_kept++] = p;
-}
-
 bool uft_ftrace_in_hook(void)
 {
 	return uft_ftrace_busy != 0;
@@ -494,8 +504,24 @@ void uft_ftrace_unhold(uint32_t prev)
 		uft_ftrace_stop_point();
 }
 
+/* Leaves the grace sections a jump abandoned, down to `depth`. */
+static void grace_leave_to(uint32_t depth)
+{
+	struct uft_grace_rec *r = uft_grace_me;
+	if (!r || r->depth <= depth)
+		return;
+	if (!depth)
+		smp_store_release(&r->seq, r->seq + 1);
+	smp_store_release(&r->depth, depth);
+}
+
 void uft_ftrace_after_jump(void)
 {
+	uint32_t from = hook_section;
+	if (from) {
+		hook_section = 0;
+		grace_leave_to(from - 1);
+	}
 	uft_ftrace_busy = 0;
 	uft_ftrace_stop_point();
 }

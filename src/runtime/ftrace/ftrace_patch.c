@@ -26,6 +26,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "runtime/core/grace.h"
 #include "runtime/ftrace/ftrace.h"
 #include "util/atomics.h"
 
@@ -37,7 +38,10 @@ struct change {
 };
 
 /* The session the handler serves: the changes (for the PC fix-up) and the
- * release word it waits on. */
+ * release word it waits on. A late handler may read the changes of a
+ * session over: it reads them inside a grace section, nr_changes first
+ * (release/acquire), so the array it finds holds at least that many; an
+ * array outgrown is freed after a grace period. */
 static struct change *changes;
 static size_t nr_changes;
 static uint32_t session; /* odd while threads are to stop */
@@ -78,9 +82,13 @@ static void stop_handler(int sig, siginfo_t *si, void *ucv)
 		return;
 	}
 	uintptr_t pc = uft_arch_context_pc(ucv);
-	for (size_t i = 0; i < nr_changes; i++)
-		if (pc > changes[i].addr && pc < changes[i].addr + UFT_FTRACE_SLED)
-			uft_arch_set_context_pc(ucv, changes[i].addr + UFT_FTRACE_SLED);
+	uft_grace_enter();
+	size_t n = smp_load_acquire(&nr_changes);
+	const struct change *ch = READ_ONCE(changes);
+	for (size_t i = 0; i < n; i++)
+		if (pc > ch[i].addr && pc < ch[i].addr + UFT_FTRACE_SLED)
+			uft_arch_set_context_pc(ucv, ch[i].addr + UFT_FTRACE_SLED);
+	uft_grace_exit(); /* not stopped inside a section */
 	stop_wait(s);
 	errno = saved;
 }
@@ -314,15 +322,18 @@ int uft_ftrace_apply(bool sync, void (*stopped)(void *ctx), void *ctx)
 	int rc = install_handler();
 	if (rc)
 		return rc;
-	/* A thread the signal reaches late may still read the list: lists are
-	 * kept, a larger one replaces a smaller one. */
+	/* A thread the signal reaches late may still read the list: a larger
+	 * one replaces a smaller one, which is freed after a grace period
+	 * (the tree's lock is held: tfs_unlock ends the operation). */
 	static struct change *c;
 	static size_t cap;
 	if (n > cap) {
 		struct change *bigger = malloc(n * sizeof(*c));
 		if (!bigger)
 			return -ENOMEM;
-		uft_ftrace_keep(c);
+		struct change *old = c;
+		WRITE_ONCE(changes, bigger);
+		uft_grace_defer(old, free);
 		c = bigger;
 		cap = n;
 	}
@@ -353,8 +364,8 @@ int uft_ftrace_apply(bool sync, void (*stopped)(void *ctx), void *ctx)
 			}
 		}
 	}
-	changes = c;
-	nr_changes = n;
+	WRITE_ONCE(changes, c);
+	smp_store_release(&nr_changes, n);
 	/* Nothing this thread calls may be traced while the others are stopped
 	 * (a traced function could need a lock a stopped thread holds). */
 	uint32_t held = uft_ftrace_hold();
@@ -368,7 +379,7 @@ int uft_ftrace_apply(bool sync, void (*stopped)(void *ctx), void *ctx)
 			stopped(ctx);
 		release_threads();
 	}
-	nr_changes = 0;
+	WRITE_ONCE(nr_changes, 0);
 	uft_ftrace_unhold(held);
 	return rc;
 }

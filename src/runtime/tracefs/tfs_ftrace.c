@@ -13,6 +13,7 @@
 #include "engine/trigger/ftrace_filter.h"
 #include "util/glob.h"
 #include "wire/ring_reader.h"
+#include "runtime/core/grace.h"
 #include "runtime/core/interpose.h"
 #include "runtime/ftrace/ftrace.h"
 #include "runtime/ftrace/ftrace_shadow.h"
@@ -40,7 +41,8 @@ static uint32_t nr_stack;
 /* The stack tracer and the function profiler are on. */
 static bool stack_on, prof_on;
 
-/* Function commands, per buffer: an immutable list the hooks follow. */
+/* Function commands, per buffer: a list the hooks follow (only the counts
+ * change), replaced whole and freed after a grace period. */
 #define UNLIMITED UFT_FF_UNLIMITED
 
 struct probe {
@@ -155,8 +157,10 @@ static void put_name(FILE *out, uint32_t i)
 
 static void publish_probes(uint32_t b, struct probes *p)
 {
-	uft_ftrace_keep(probes[b]); /* a hook may be reading it */
+	struct probes *old = probes[b];
 	smp_store_release(&probes[b], p);
+	/* Hooks read it inside a grace section: freed once they all left. */
+	uft_grace_defer(old, free);
 }
 
 /* Recomputes every site's masks from the tracers, the filters and the

@@ -2,12 +2,13 @@
 /* The function tracers' thread lists and graph depth: set_ftrace_pid,
  * set_ftrace_notrace_pid (with function-fork following children and
  * threads) and max_graph_depth. A list is replaced whole; the one it
- * replaces is kept while a hook may still read it. */
+ * replaces is freed once no hook can still be reading it (grace.h). */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "runtime/core/grace.h"
 #include "runtime/ftrace/ftrace.h"
 #include "runtime/tracefs/tfs.h"
 #include "util/atomics.h"
@@ -46,8 +47,16 @@ static int set_list(struct uft_ftrace_pids **lists, uint32_t b, const int32_t *t
 		p->nr = nr;
 		memcpy(p->tid, tids, nr * sizeof(*tids));
 	}
-	uft_ftrace_keep(lists[b]); /* a hook may be reading it */
+	struct uft_ftrace_pids *old = lists[b];
 	smp_store_release(&lists[b], p);
+	/* The hooks read a buffer's lists only while its bit is set: set
+	 * after a list is published, cleared once neither is. */
+	uint32_t bit = 1u << b;
+	if (p)
+		uft_or_relaxed(&uft_ftrace_pid_bufs, bit);
+	else if (!uft_ftrace_pids[b] && !uft_ftrace_no_pids[b])
+		uft_and_relaxed(&uft_ftrace_pid_bufs, ~bit);
+	uft_grace_defer(old, free); /* freed after a grace period (tfs_unlock) */
 	return 0;
 }
 
