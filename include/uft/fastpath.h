@@ -224,7 +224,8 @@ static inline __attribute__((always_inline)) uint64_t uft_fast_take_hint(void)
 static inline __attribute__((always_inline)) void *
 uft_fast_reserve(const struct uft_event_state *st, uint32_t len, struct uft_fast_rsv *rsv)
 {
-	return uft_fast_reserve_type(st->fast_type, len, rsv);
+	/* A relaxed atomic load (one mov): the registry changes it meanwhile. */
+	return uft_fast_reserve_type(__atomic_load_n(&st->fast_type, __ATOMIC_RELAXED), len, rsv);
 }
 
 /**

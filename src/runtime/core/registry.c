@@ -139,8 +139,8 @@ void reg_publish_targets(struct reg_event *e)
 		/* Off the fast path before the list changes; back on after. Fields
 		 * writers read are stored only when they change, so republishing a
 		 * list (a trigger added) leaves what they read alone. */
-		if (slow && st->fast_type)
-			st->fast_type = 0;
+		if (slow && READ_ONCE(st->fast_type))
+			WRITE_ONCE(st->fast_type, 0);
 		if (st->fast_filter != ff) {
 			smp_store_release(&st->fast_filter, NULL);
 			smp_store_release(&uft_grace_fast_filter[st->id], NULL);
@@ -154,8 +154,8 @@ void reg_publish_targets(struct reg_event *e)
 			uft_sub_return_relaxed(d->gate, 1);
 		}
 		uint64_t ft = n && !slow ? st->id : 0;
-		if (st->fast_type != ft)
-			st->fast_type = ft;
+		if (READ_ONCE(st->fast_type) != ft)
+			WRITE_ONCE(st->fast_type, ft);
 		if (st->fast_filter != ff) {
 			smp_store_release(&uft_grace_fast_filter[st->id], ff);
 			smp_store_release(&st->fast_filter, ff);
@@ -491,7 +491,7 @@ static void unregister_desc(struct uft_event *d, bool dynamic)
 			if (e->descs[j] != d)
 				continue;
 			struct uft_event_state *st = d->state;
-			st->fast_type = 0;
+			WRITE_ONCE(st->fast_type, 0);
 			smp_store_release(&st->fast_filter, NULL);
 			smp_store_release(&uft_grace_fast_filter[st->id], NULL);
 			if (st->enabled) {

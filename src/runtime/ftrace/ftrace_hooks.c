@@ -22,6 +22,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,15 +59,31 @@ static __thread uint32_t hook_section __attribute__((tls_model("initial-exec")))
 static pthread_mutex_t free_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct fstack *free_stacks;
 
+/* The free list's lock is held with every signal blocked: a handler that
+ * long-jumps out of the code it interrupted would leave it held for good. */
+static void free_list_lock(sigset_t *old)
+{
+	sigset_t all;
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, old);
+	pthread_mutex_lock(&free_lock);
+}
+
+static void free_list_unlock(const sigset_t *old)
+{
+	pthread_mutex_unlock(&free_lock);
+	pthread_sigmask(SIG_SETMASK, old, NULL);
+}
+
 static __attribute__((noinline)) struct fstack *new_thread_stack(void)
 {
 	struct fstack *s = NULL;
-	if (pthread_mutex_trylock(&free_lock) == 0) {
-		s = free_stacks;
-		if (s)
-			free_stacks = s->next_free;
-		pthread_mutex_unlock(&free_lock);
-	}
+	sigset_t old;
+	free_list_lock(&old);
+	s = free_stacks;
+	if (s)
+		free_stacks = s->next_free;
+	free_list_unlock(&old);
 	if (!s) {
 		void *p = mmap(NULL, sizeof(*s), PROT_READ | PROT_WRITE,
 			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -91,10 +108,11 @@ void uft_ftrace_thread_exit(void)
 	if (!s || s->top)
 		return; /* hooked returns still ahead: keep it */
 	uft_ftrace_stack = NULL;
-	pthread_mutex_lock(&free_lock);
+	sigset_t old;
+	free_list_lock(&old);
 	s->next_free = free_stacks;
 	free_stacks = s;
-	pthread_mutex_unlock(&free_lock);
+	free_list_unlock(&old);
 }
 
 /* uft_ftrace_site_at through the thread's cache. The generation is read

@@ -701,7 +701,7 @@ int uft_tracefs_mkdir(const char *path)
 	uft_buffer_reset_cpus(b);
 	b->mode = UFT_MODE_OVERWRITE;
 	b->clock = UFT_CLOCK_LOCAL;
-	b->on = 1;
+	WRITE_ONCE(b->on, 1);
 	b->in_use = 1;
 	uft_buffer_new_generation((unsigned)slot);
 	tfs_insts[slot] = in;
@@ -728,7 +728,7 @@ int uft_tracefs_rmdir(const char *path)
 	uint32_t slot = in->buffer;
 	tfs_ftrace_instance_gone(in);
 	uft_registry_buffer_reset(slot);
-	uft_buffers[slot].on = 0;
+	WRITE_ONCE(uft_buffers[slot].on, 0);
 	tfs_trace_clear(slot);
 	uft_buffer_new_generation(slot);
 	uft_buffers[slot].in_use = 0;
