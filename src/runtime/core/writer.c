@@ -563,6 +563,18 @@ static inline void put_pid(char *rec, const void *head)
 		((struct uft_common_entry *)rec)->pid = pid;
 }
 
+/* A record's bytes after its common part (filled by the writer): the rest
+ * of head, then the payload. */
+static void fill_record(char *rec, const void *head, uint32_t head_len, const void *payload,
+			uint32_t payload_len)
+{
+	memcpy(rec + sizeof(struct uft_common_entry),
+	       (const char *)head + sizeof(struct uft_common_entry),
+	       head_len - sizeof(struct uft_common_entry));
+	if (payload_len)
+		memcpy(rec + head_len, payload, payload_len);
+}
+
 static int write_to_buffer(uint32_t buffer, const struct uft_event *ev, const void *head,
 			   uint32_t head_len, const void *payload, uint32_t payload_len, bool exact,
 			   bool head_pid)
@@ -580,11 +592,7 @@ static int write_to_buffer(uint32_t buffer, const struct uft_event *ev, const vo
 	if (rec) {
 		if (head_pid)
 			put_pid(rec, head);
-		memcpy(rec + sizeof(struct uft_common_entry),
-		       (const char *)head + sizeof(struct uft_common_entry),
-		       head_len - sizeof(struct uft_common_entry));
-		if (payload_len)
-			memcpy(rec + head_len, payload, payload_len);
+		fill_record(rec, head, head_len, payload, payload_len);
 		if (exact) {
 			memset(rec + len, 0, alen - len);
 			if (exact_filler(alen)) {
@@ -655,11 +663,7 @@ int uft_write_to_buffer_trig(uint32_t buffer, const struct uft_event *ev, const 
 	int rc = -EBUSY;
 	if (rec) {
 		put_pid(rec, head);
-		memcpy(rec + sizeof(struct uft_common_entry),
-		       (const char *)head + sizeof(struct uft_common_entry),
-		       head_len - sizeof(struct uft_common_entry));
-		if (payload_len)
-			memcpy(rec + head_len, payload, payload_len);
+		fill_record(rec, head, head_len, payload, payload_len);
 		char *hidden = hide_at < payload_len ? rec + head_len + hide_at : NULL;
 		struct uft_trig *post[UFT_TRIG_MAX_POST];
 		if (hidden)
