@@ -90,8 +90,9 @@ struct uft_targets {
 };
 
 /* What libuft keeps for one registered descriptor, reached through its
- * state's priv: no traced object sees it, so it grows freely. Kept (retired,
- * never freed) once the descriptor leaves. */
+ * state's priv: no traced object sees it, so it grows freely. Once the
+ * descriptor leaves it is kept (an unloaded object's code may still reach
+ * it), or freed after a grace period for a dynamic event. */
 struct uft_printf_layout;
 struct uft_event_priv {
 	struct uft_printf_layout *layout; /* UFT_TRACE: parsed from the format */
@@ -177,9 +178,9 @@ void uft_writer_set_notrace(void);
 /* The CPU the calling thread runs on, as its records carry it. */
 uint32_t uft_writer_cpu(void);
 /* Writes one record into one buffer, whatever the event's targets: head
- * (head_len bytes, common header included; its common part is filled in)
- * then payload. Returns 0, or -EBUSY when it could not be written (tracing
- * off, full). */
+ * (head_len bytes, common header included; its common part is filled in,
+ * the pid from head when not 0, else the writing thread's) then payload.
+ * Returns 0, or -EBUSY when it could not be written (tracing off, full). */
 int uft_write_to_buffer(uint32_t buffer, const struct uft_event *ev, const void *head,
 			uint32_t head_len, const void *payload, uint32_t payload_len);
 /* The same, for a record whose readers must see its exact size rounded to
@@ -192,9 +193,8 @@ int uft_write_exact_to_buffer(uint32_t buffer, const struct uft_event *ev, const
 /* uft_write_to_buffer for an event the tree writes itself (trace_marker's
  * ftrace:print) that runs the event's triggers of that buffer, as the
  * kernel's trace_marker does; the triggers see payload byte hide_at (when
- * below payload_len) as a NUL, the record keeps it. A common pid in head,
- * when not 0, is the record's (else the writing thread's). Without
- * triggers in any buffer it costs what uft_write_to_buffer costs. */
+ * below payload_len) as a NUL, the record keeps it. Without triggers in
+ * any buffer it costs what uft_write_to_buffer costs. */
 int uft_write_to_buffer_trig(uint32_t buffer, const struct uft_event *ev, const void *head,
 			     uint32_t head_len, const void *payload, uint32_t payload_len,
 			     uint32_t hide_at);

@@ -576,8 +576,7 @@ static void fill_record(char *rec, const void *head, uint32_t head_len, const vo
 }
 
 static int write_to_buffer(uint32_t buffer, const struct uft_event *ev, const void *head,
-			   uint32_t head_len, const void *payload, uint32_t payload_len, bool exact,
-			   bool head_pid)
+			   uint32_t head_len, const void *payload, uint32_t payload_len, bool exact)
 {
 	struct uft_tls *t = &uft_tls;
 	uint32_t nest = t->nest, notrace = t->notrace;
@@ -590,8 +589,7 @@ static int write_to_buffer(uint32_t buffer, const struct uft_event *ev, const vo
 	char *rec = reserve_in(&rsv, buffer);
 	int rc = -EBUSY;
 	if (rec) {
-		if (head_pid)
-			put_pid(rec, head);
+		put_pid(rec, head);
 		fill_record(rec, head, head_len, payload, payload_len);
 		if (exact) {
 			memset(rec + len, 0, alen - len);
@@ -616,13 +614,13 @@ static int write_to_buffer(uint32_t buffer, const struct uft_event *ev, const vo
 int uft_write_to_buffer(uint32_t buffer, const struct uft_event *ev, const void *head,
 			uint32_t head_len, const void *payload, uint32_t payload_len)
 {
-	return write_to_buffer(buffer, ev, head, head_len, payload, payload_len, false, false);
+	return write_to_buffer(buffer, ev, head, head_len, payload, payload_len, false);
 }
 
 int uft_write_exact_to_buffer(uint32_t buffer, const struct uft_event *ev, const void *head,
 			      uint32_t head_len, const void *payload, uint32_t payload_len)
 {
-	return write_to_buffer(buffer, ev, head, head_len, payload, payload_len, true, false);
+	return write_to_buffer(buffer, ev, head, head_len, payload, payload_len, true);
 }
 
 static unsigned special_run(struct uft_rsv *rsv, const struct uft_target *tt, void *ra,
@@ -636,8 +634,7 @@ int uft_write_to_buffer_trig(uint32_t buffer, const struct uft_event *ev, const 
 {
 	/* No triggers in any buffer: the plain write, at its old cost. */
 	if (likely(!uft_event_targets(ev)))
-		return write_to_buffer(buffer, ev, head, head_len, payload, payload_len, false,
-				       true);
+		return write_to_buffer(buffer, ev, head, head_len, payload, payload_len, false);
 	uft_grace_enter();
 	const struct uft_targets *tg = uft_event_targets(ev);
 	uint32_t i = 0;
@@ -647,8 +644,7 @@ int uft_write_to_buffer_trig(uint32_t buffer, const struct uft_event *ev, const 
 	 * runs no trigger. */
 	if (!tg || i == tg->nr || !tg->t[i].st || !READ_ONCE(uft_buffers[buffer].on)) {
 		uft_grace_exit();
-		return write_to_buffer(buffer, ev, head, head_len, payload, payload_len, false,
-				       true);
+		return write_to_buffer(buffer, ev, head, head_len, payload, payload_len, false);
 	}
 	struct uft_tls *t = &uft_tls;
 	uint32_t nest = t->nest, notrace = t->notrace;
