@@ -289,22 +289,12 @@ static bool graph_entry(struct uft_tls *t, struct fstack *st, struct uft_ftrace_
 		if (max && st->depth >= max)
 			return false;
 	}
-	if (st->top >= SHADOW_MAX) {
-		st->overrun++;
+	struct shadow *e = shadow_next(st, slot, hook, s->func, t->in_signal);
+	if (!e)
 		return false;
-	}
-	struct shadow *e = &st->e[st->top];
-	e->ret = *slot;
-	e->hook = hook;
-	e->slot = slot;
-	e->func = s->func;
-	e->depth = (int32_t)st->depth;
-	e->siglvl = t->in_signal;
-	e->gen = READ_ONCE(uft_ftrace_graph_gen);
 	e->kind = kind;
 	e->start = start;
 	e->mask = kind == KIND_TRACED ? mask : 0;
-	e->c0 = e->c1 = NO_CLOCK;
 	/* The entry record is written before the entry is pushed: a signal
 	 * handler's traced calls in between push and pop above it. calltime is
 	 * the entry record's own timestamp in the global buffer (the local

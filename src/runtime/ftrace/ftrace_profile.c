@@ -38,24 +38,14 @@ bool uft_ftrace_prof_entry(struct uft_tls *t, struct fstack *st, const struct uf
 	if (!st)
 		return false;
 	shadow_drop_dead(st, slot, t->in_signal);
-	if (st->top >= SHADOW_MAX) {
-		st->overrun++;
+	struct shadow *e = shadow_next(st, slot, hook, s->func, t->in_signal);
+	if (!e)
 		return false;
-	}
-	struct shadow *e = &st->e[st->top];
-	e->ret = *slot;
-	e->hook = hook;
-	e->slot = slot;
-	e->func = s->func;
 	e->t0 = uft_clock_now(UFT_CLOCK_LOCAL);
 	e->t1 = 0; /* time of profiled callees (graph-time off) */
 	e->mask = 0;
-	e->depth = (int32_t)st->depth;
-	e->siglvl = t->in_signal;
-	e->gen = READ_ONCE(uft_ftrace_graph_gen);
 	e->kind = KIND_PROF;
 	e->start = 0;
-	e->c0 = e->c1 = NO_CLOCK;
 	e->site = s;
 	barrier();
 	st->top++;

@@ -106,6 +106,29 @@ static inline void shadow_drop_dead(struct fstack *st, uintptr_t *slot, uint32_t
 		shadow_pop(st);
 }
 
+/* The next shadow entry, filled with what every kind holds (the return at
+ * `slot`, to be replaced by `hook`; the function; depth, signal level and
+ * graph run); the caller fills the rest and pushes it by raising st->top.
+ * NULL (counted as an overrun) when the stack is full. */
+static inline struct shadow *shadow_next(struct fstack *st, uintptr_t *slot, uintptr_t hook,
+					 uintptr_t func, uint32_t siglvl)
+{
+	if (st->top >= SHADOW_MAX) {
+		st->overrun++;
+		return NULL;
+	}
+	struct shadow *e = &st->e[st->top];
+	e->ret = *slot;
+	e->hook = hook;
+	e->slot = slot;
+	e->func = func;
+	e->depth = (int32_t)st->depth;
+	e->siglvl = siglvl;
+	e->gen = READ_ONCE(uft_ftrace_graph_gen);
+	e->c0 = e->c1 = NO_CLOCK;
+	return e;
+}
+
 struct uft_tls;
 /* The profiler at a call: counts the hit and, with a shadow entry, hooks
  * the return (whether it did: the caller puts `hook` in place). */
