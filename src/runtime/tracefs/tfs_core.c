@@ -10,6 +10,7 @@
 #include "wire/clocks.h"
 #include "runtime/core/runtime.h"
 #include "runtime/tracefs/tfs.h"
+#include "runtime/tracefs/tfs_text.h"
 #include "util/atomics.h"
 
 static const char readme[] =
@@ -417,15 +418,9 @@ static int show_cmdlines(const struct tfs_node *n, FILE *out)
 	struct cmdlines c = {0};
 	/* trace_marker records carry the process's pid (tfs_marker.c): listed
 	 * with its main thread's name unless a ring of that thread says. */
-	char self[17] = "";
-	FILE *f = fopen("/proc/self/comm", "re");
-	if (f) {
-		if (fgets(self, sizeof(self), f)) {
-			self[strcspn(self, "\n")] = 0;
-			add_comm(&c, getpid(), self);
-		}
-		fclose(f);
-	}
+	char self[17];
+	if (tfs_self_comm(self))
+		add_comm(&c, getpid(), self);
 	tfs_for_each_ring(TFS_ALL_BUFFERS, add_cmdline, &c);
 	size_t first = c.n > cmdlines_size ? c.n - cmdlines_size : 0;
 	for (size_t i = first; i < c.n; i++)

@@ -57,16 +57,22 @@ void tfs_comms_load(struct tfs_comms *c, uint32_t buffer)
 	/* trace_marker records carry the process's pid (tfs_marker.c): its
 	 * main thread's name, unless a ring of that thread says (searched
 	 * last to first, rings come after). */
-	char self[17] = "";
-	FILE *f = fopen("/proc/self/comm", "re");
-	if (f) {
-		if (fgets(self, sizeof(self), f)) {
-			self[strcspn(self, "\n")] = 0;
-			comm_push(c, getpid(), getpid(), self);
-		}
-		fclose(f);
-	}
+	char self[17];
+	if (tfs_self_comm(self))
+		comm_push(c, getpid(), getpid(), self);
 	tfs_for_each_ring(buffer, comm_ring, c);
+}
+
+bool tfs_self_comm(char comm[17])
+{
+	FILE *f = fopen("/proc/self/comm", "re");
+	if (!f)
+		return false;
+	bool ok = fgets(comm, 17, f) != NULL;
+	fclose(f);
+	if (ok)
+		comm[strcspn(comm, "\n")] = 0;
+	return ok;
 }
 
 void tfs_comms_free(struct tfs_comms *c)

@@ -5,6 +5,7 @@
 #ifndef UFT_LIB_TFS_TEXT_H
 #define UFT_LIB_TFS_TEXT_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -29,6 +30,9 @@ struct tfs_comms {
 };
 
 void tfs_comms_load(struct tfs_comms *c, uint32_t buffer);
+/* The process's name (its main thread's comm), which names the process's
+ * pid that trace_marker records carry; false when it cannot be read. */
+bool tfs_self_comm(char comm[17]);
 void tfs_comms_free(struct tfs_comms *c);
 
 /* The instance's current tracer, as its current_tracer file reads. */
