@@ -7,18 +7,7 @@
 # kernel's sysctl and /proc/sys/kernel are as they were. Root only.
 # Exit 0 pass, 77 skip, else fail.
 source "$(dirname "$0")/lib/live.sh"
-[ "$(id -u)" = 0 ] || {
-	echo "skip: uft ns needs root here"
-	exit 77
-}
-[ -c /dev/fuse ] && command -v fusermount3 >/dev/null || {
-	echo "skip: no /dev/fuse or fusermount3"
-	exit 77
-}
-unshare -m true 2>/dev/null || {
-	echo "skip: no mount namespaces here (unshare -m fails)"
-	exit 77
-}
+need_uft_ns
 # The conformance program: kernel-named functions called every millisecond.
 [ -x "$B/tests/kernel_names" ] || {
 	echo "skip: build tests-bin first"

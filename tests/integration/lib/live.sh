@@ -60,3 +60,20 @@ start_recorded_server() {
 	done
 	fail "no recorded server: $(cat "$tmp/rec.out")"
 }
+
+# Skips the test (exit 77) unless `uft ns` can run here: root, FUSE and
+# mount namespaces.
+need_uft_ns() {
+	[ "$(id -u)" = 0 ] || {
+		echo "skip: uft ns needs root here"
+		exit 77
+	}
+	[ -c /dev/fuse ] && command -v fusermount3 >/dev/null || {
+		echo "skip: no /dev/fuse or fusermount3"
+		exit 77
+	}
+	unshare -m true 2>/dev/null || {
+		echo "skip: no mount namespaces here (unshare -m fails)"
+		exit 77
+	}
+}

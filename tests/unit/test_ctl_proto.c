@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The control protocol's stat reply in both versions: version 1 carries a
+ * type and a mode, version 2 adds the group the mode's group bits are for;
+ * a client of version 2 reads both, and anything else is a protocol error. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "wire/ctl_proto.h"
+
+static struct uft_ctl_reply stat_reply(const uint8_t *data, size_t len)
+{
+	return (struct uft_ctl_reply){.op = UFT_CTL_STAT, .data = data, .data_len = len};
+}
+
+static void put32(uint8_t *p, uint32_t v)
+{
+	for (int i = 0; i < 4; i++) /* little-endian, as the protocol */
+		p[i] = (uint8_t)(v >> (8 * i));
+}
+
+static void test_stat_reply_versions(void **state)
+{
+	(void)state;
+	uint8_t d[16];
+	put32(d, 2);
+	put32(d + 4, 0640);
+	put32(d + 8, 65534);
+	uint32_t type = 0, mode = 0, gid = 0;
+	struct uft_ctl_reply r = stat_reply(d, 8); /* version 1 */
+	assert_int_equal(uft_ctl_reply_stat(&r, &type, &mode, &gid), 0);
+	assert_int_equal(type, 2);
+	assert_int_equal(mode, 0640);
+	assert_int_equal(gid, UFT_CTL_NO_GROUP);
+	r = stat_reply(d, 12); /* version 2 */
+	assert_int_equal(uft_ctl_reply_stat(&r, &type, &mode, &gid), 0);
+	assert_int_equal(gid, 65534);
+	r = stat_reply(d, 10);
+	assert_int_equal(uft_ctl_reply_stat(&r, &type, &mode, &gid), -EPROTO);
+	r = stat_reply(d, 16);
+	assert_int_equal(uft_ctl_reply_stat(&r, &type, &mode, &gid), -EPROTO);
+	r = stat_reply(d, 12);
+	r.result = -ENOENT;
+	assert_int_equal(uft_ctl_reply_stat(&r, &type, &mode, &gid), -EPROTO);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_stat_reply_versions),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
