@@ -13,6 +13,8 @@ B=build/fuzzer
 TIME=${FUZZ_TIME:-60}
 RUNS=${FUZZ_RUNS:--1}
 ONLY=${FUZZ_TARGETS:-}
+# An input slower than this is reported as a hang.
+TIMEOUT=${FUZZ_TIMEOUT:-10}
 make -s -j"$(nproc)" BUILD=$B CC=clang SAN=fuzzer-no-link,address,undefined fuzzers || exit 1
 
 bad=0
@@ -26,7 +28,7 @@ for bin in "$B"/fuzzer/fuzz_*; do
 	mkdir -p "$work" "$crashes"
 	cp -n fuzz/corpus/"$name"/* "$work"/ 2>/dev/null
 	log=$B/$name.log
-	args=(-max_total_time="$TIME" -print_final_stats=1 -artifact_prefix="$crashes/" -timeout=10
+	args=(-max_total_time="$TIME" -print_final_stats=1 -artifact_prefix="$crashes/" -timeout="$TIMEOUT"
 		-rss_limit_mb=2048)
 	[ "$RUNS" != -1 ] && args=(-runs="$RUNS" "${args[@]:1}")
 	"$bin" "${args[@]}" "$work" >"$log" 2>&1

@@ -731,12 +731,58 @@ static void test_exit_and_reuse(void **state)
 	assert_int_equal(r->generation, gen + 1);
 	assert_int_equal(r->tid, d.tid);
 	assert_int_equal(uft_load_seq_cst(&r->state), UFT_RING_EXITED);
-	assert_true(uft_load_seq_cst(&r->produced) >= 1 && uft_load_seq_cst(&r->produced) < 7);
+	uint64_t first = uft_load_seq_cst(&r->consumed);
+	assert_true(first > 20); /* past the old generation's pages */
+	assert_true(uft_load_seq_cst(&r->produced) >= first + 1 &&
+		    uft_load_seq_cst(&r->produced) < first + 7);
 
 	/* The old cursor notices the new generation: only d's events, from 0. */
 	drain_all(r, &cur, &c);
 	assert_int_equal(cur.generation, gen + 1);
 	assert_int_equal(c.n, 300);
+	assert_int_equal(cur.missed, 0);
+	for (size_t i = 0; i < c.n; i++) {
+		check_rec(&c.v[i], &d);
+		assert_int_equal(c.v[i].seq, i);
+	}
+	coll_free(&c);
+	st = UFT_RING_EXITED;
+	uft_try_cmpxchg(&r->state, &st, UFT_RING_FREE);
+}
+
+/* A reader of the old generation that releases or clears up to a page it
+ * copied, just as the ring changes hands (the window between its generation
+ * check and its compare-and-swap): the new thread starts past every index
+ * the old one used, so no page of it is released or hidden. */
+static void test_stale_reader_after_reuse(void **state)
+{
+	(void)state;
+	new_rings(7, UFT_MODE_OVERWRITE);
+	struct wargs a = {.n = 3000, .min_len = 0, .max_len = 64, .sleep_before = UINT64_MAX};
+	run_writer(&a);
+	struct uft_ring *r = a.rings[0];
+	uint64_t old_p = uft_load_seq_cst(&r->produced);
+	assert_true(old_p > 7);
+	struct uft_ring_cursor cur;
+	struct coll c = {0};
+	uft_ring_cursor_init(&cur, r);
+	drain_all(r, &cur, &c);
+	coll_free(&c);
+	uint32_t st = UFT_RING_EXITED;
+	assert_true(uft_try_cmpxchg(&r->state, &st, UFT_RING_FREE));
+
+	struct wargs d = {.n = 200, .min_len = 0, .max_len = 40, .sleep_before = UINT64_MAX};
+	run_writer(&d);
+	assert_ptr_equal(d.rings[0], r);
+	for (uint64_t idx = 0; idx <= old_p; idx++) {
+		uint64_t want = idx;
+		assert_false(uft_try_cmpxchg(&r->consumed, &want, idx + 1));
+		struct uft_ring_cursor stale = {.page = idx, .off = 512};
+		uft_ring_consumed_to(r, &stale);
+	}
+	uft_ring_cursor_init(&cur, r);
+	drain_all(r, &cur, &c);
+	assert_int_equal(c.n, 200);
 	assert_int_equal(cur.missed, 0);
 	for (size_t i = 0; i < c.n; i++) {
 		check_rec(&c.v[i], &d);
@@ -862,6 +908,7 @@ int main(void)
 	    cmocka_unit_test(test_discard),
 	    cmocka_unit_test(test_concurrent_reader),
 	    cmocka_unit_test(test_exit_and_reuse),
+	    cmocka_unit_test(test_stale_reader_after_reuse),
 	    cmocka_unit_test(test_nesting),
 	    cmocka_unit_test(test_hostile_fields),
 	    cmocka_unit_test(test_consumed_rewritten),

@@ -72,6 +72,7 @@ static void ring_init(struct uft_ring *r, const struct uft_buffer *b, uint32_t b
 		      uint32_t level, const struct uft_wring_geom *g)
 {
 	uint32_t nr_pages = g->nr_pages;
+	uint64_t first = g->first_page;
 	r->tid = tid;
 	r->pid = getpid();
 	r->level = level;
@@ -79,7 +80,7 @@ static void ring_init(struct uft_ring *r, const struct uft_buffer *b, uint32_t b
 	r->buffer = buffer;
 	r->clock = b->clock;
 	r->ts_raw = uft_buffer_raw_tsc(b);
-	WRITE_ONCE(r->clear_page, 0);
+	WRITE_ONCE(r->clear_page, first);
 	WRITE_ONCE(r->clear_off, 0);
 	WRITE_ONCE(r->overrun, 0);
 	r->overrun_base = 0;
@@ -88,16 +89,19 @@ static void ring_init(struct uft_ring *r, const struct uft_buffer *b, uint32_t b
 	r->ts_zero = uft_tsc.zero;
 	memset(r->comm, 0, sizeof(r->comm));
 	prctl(PR_GET_NAME, r->comm, 0, 0, 0);
-	WRITE_ONCE(r->produced, 0);
-	WRITE_ONCE(r->consumed, 0);
+	WRITE_ONCE(r->produced, first);
+	WRITE_ONCE(r->consumed, first);
 	WRITE_ONCE(r->entries, 0);
 	WRITE_ONCE(r->dropped, 0);
 	WRITE_ONCE(r->lost, 0);
 	WRITE_ONCE(r->read_entries, 0);
 	WRITE_ONCE(r->wake_pending, 0);
 	memset(r->meta, 0, sizeof(r->meta[0]) * nr_pages);
-	/* Page 0 starts empty; its header is written with the first record. */
-	memset((char *)r + g->hdr_size, 0, UFT_PAGE_HDR_SIZE);
+	r->meta[first % nr_pages].seq_lo = (uint32_t)first;
+	/* The first page starts empty; its header is written with the first
+	 * record. */
+	memset((char *)r + g->hdr_size + (first % nr_pages) * (uint64_t)UFT_SUBBUF_SIZE, 0,
+	       UFT_PAGE_HDR_SIZE);
 }
 
 _Static_assert(UFT_MAX_BUFFERS == UFT_SHM_MAX_BUFFERS, "region counters cover every buffer");
@@ -153,7 +157,7 @@ static uint64_t ring_unread(struct uft_shm_header *h, struct uft_ring *r)
  * generation see the new one before any other byte changes. */
 static struct uft_ring *ring_take(struct uft_shm_header *h, struct uft_ring *r,
 				  const struct uft_buffer *b, uint32_t buffer, int tid,
-				  uint32_t level, const struct uft_wring_geom *g, bool recycled)
+				  uint32_t level, struct uft_wring_geom *g, bool recycled)
 {
 	uint32_t old = READ_ONCE(r->buffer);
 	if (old < UFT_SHM_MAX_BUFFERS) {
@@ -169,6 +173,15 @@ static struct uft_ring *ring_take(struct uft_shm_header *h, struct uft_ring *r,
 			uft_fetch_add_relaxed(&h->retired_dropped[old], dropped + lost);
 		}
 	}
+	/* Readers of the old generation hold page indexes up to its last
+	 * `produced`: the new one starts past them, at slot 0 still (a thread
+	 * that writes little touches no more of the region than before). An
+	 * index a consumer pushed out of any real range starts over at 0. */
+	uint64_t last = READ_ONCE(r->produced);
+	uint64_t cons = READ_ONCE(r->consumed);
+	if (cons > last)
+		last = cons;
+	g->first_page = last < (1ull << 48) ? (last / g->nr_pages + 1) * g->nr_pages : 0;
 	WRITE_ONCE(r->generation, READ_ONCE(r->generation) + 1);
 	uft_fence_release();
 	WRITE_ONCE(r->nr_pages, g->nr_pages);
@@ -287,6 +300,7 @@ struct uft_ring *uft_shm_ring_alloc(struct uft_shm_header *h, const struct uft_b
 				    struct uft_wring_geom *g)
 {
 	uint64_t total = ring_bytes(g->nr_pages, &g->hdr_size);
+	g->first_page = 0;
 	struct uft_ring *r = claim_free(h, total);
 	if (r)
 		return ring_take(h, r, b, buffer, tid, level, g, false);

@@ -274,10 +274,12 @@ static int wring_open(struct uft_tls *t, struct uft_wring *w, uint32_t buffer, u
 	w->gen = gen;
 	w->buffer = buffer;
 	w->cpu = cpu;
-	w->page = wring_page(w, 0);
+	w->page_idx = g.first_page;
+	w->cons_seen = g.first_page;
+	w->page = wring_page(w, g.first_page);
 	*(uint64_t *)w->page = ts;
 	w->last_ts = ts;
-	r->meta[0].cpu = w->cpu;
+	r->meta[g.first_page % g.nr_pages].cpu = w->cpu;
 	publish_commit(w);
 	if (buffer == 0 && lvl == 0)
 		t->epoch = gen;
