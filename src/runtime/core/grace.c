@@ -232,6 +232,36 @@ void uft_grace_reclaim(bool wait)
 	pthread_mutex_unlock(&grace_lock);
 }
 
+/* fork() copies grace_lock as it is: held by another thread, it would stay
+ * held in the child, whose first control write would then wait forever. The
+ * fork waits for the control operation in progress instead. In the child the
+ * other threads' records are free: their threads are not there. */
+static void lock_for_fork(void)
+{
+	pthread_mutex_lock(&grace_lock);
+}
+
+static void unlock_in_parent(void)
+{
+	pthread_mutex_unlock(&grace_lock);
+}
+
+static void unlock_in_child(void)
+{
+	for (struct uft_grace_rec *r = recs; r; r = r->next) {
+		if (r != uft_grace_me) {
+			r->depth = 0;
+			r->tid = 0;
+		}
+	}
+	pthread_mutex_unlock(&grace_lock);
+}
+
+__attribute__((constructor)) static void grace_atfork(void)
+{
+	pthread_atfork(lock_for_fork, unlock_in_parent, unlock_in_child);
+}
+
 uint64_t uft_grace_pending(void)
 {
 	pthread_mutex_lock(&grace_lock);
