@@ -75,8 +75,30 @@ u ctl -p "$pid" write max_graph_depth 3 || fail "max_graph_depth"
 u ctl -p "$pid" write tracing_cpumask 0 || fail "tracing_cpumask"
 u ctl -p "$pid" write per_cpu/cpu0/buffer_size_kb 8 || fail "per-CPU buffer_size_kb"
 u ctl -p "$pid" write options/stacktrace 1 || fail "options/stacktrace"
-u reset -p "$pid" -B live || fail "reset -B"
+# Triggers, hists that use each other's variables, a synthetic event they
+# feed, and a function command: reset removes them in an order the tree takes.
+u ctl -p "$pid" write synthetic_events 'replygap u64 gap' || fail "synthetic event"
+u ctl -p "$pid" write -a events/server/reply/trigger \
+	'hist:keys=common_pid:ts0=common_timestamp.usecs' || fail "hist with a variable"
+u ctl -p "$pid" write -a events/ftrace/print/trigger \
+	'hist:keys=common_pid:gap=common_timestamp.usecs-$ts0:onmatch(server.reply).trace(replygap,$gap)' ||
+	fail "onmatch hist"
+u ctl -p "$pid" write -a events/server/reply/trigger 'traceoff if bytes > 100000' ||
+	fail "traceoff trigger"
+u ctl -p "$pid" write -a instances/live/events/server/reply/trigger 'hist:keys=bytes' ||
+	fail "instance hist"
+u ctl -p "$pid" write -a set_ftrace_filter 'main:traceoff' || fail "function command"
+u reset -p "$pid" -B live 2>"$tmp/err" || fail "reset -B: $(cat "$tmp/err")"
+u ctl -p "$pid" cat instances/live/events/server/reply/trigger | grep_q -v '^#' &&
+	fail "instance hist after reset -B"
+u ctl -p "$pid" write -a instances/live/events/server/reply/trigger 'hist:keys=bytes' ||
+	fail "instance hist again"
 u reset -p "$pid" || fail "reset"
+for ev in server/reply ftrace/print; do
+	u ctl -p "$pid" cat events/$ev/trigger | grep_q -v '^#' &&
+		fail "triggers of $ev after reset: $(u ctl -p "$pid" cat events/$ev/trigger)"
+done
+[ -z "$(u ctl -p "$pid" cat synthetic_events)" ] || fail "synthetic events after reset"
 [ "$(u ctl -p "$pid" cat set_ftrace_filter)" = "#### all functions enabled ####" ] ||
 	fail "set_ftrace_filter after reset: $(u ctl -p "$pid" cat set_ftrace_filter)"
 [ "$(u ctl -p "$pid" cat max_graph_depth)" = 0 ] || fail "max_graph_depth after reset"
