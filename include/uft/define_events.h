@@ -144,7 +144,7 @@
 	 sizeof(type)},
 #define __string(item, src) __dynamic_array(char, item, -1)
 #define UFT_EVENT(evn, proto, args, tstruct, assign, print)                                        \
-	static const struct uft_field *uft__fields_##evn(uint32_t *nr)                             \
+	static UFT_NOTRACE const struct uft_field *uft__fields_##evn(uint32_t *nr)                 \
 	{                                                                                          \
 		typedef struct uft_raw_##evn uft__rec_t;                                           \
 		static const struct uft_field fields[] = {tstruct{0, 0, 0, 0, 0, 0, 0}};           \

@@ -229,6 +229,18 @@ static void check_set_event(const char *path, bool (*keep)(const char *))
 	free(want);
 }
 
+/* The functions the event macros generate in the program (field tables,
+ * writers, registration) are never offered to the function tracers. */
+static void test_generated_code_not_traceable(void **state)
+{
+	(void)state;
+	int err;
+	char *all = tfs_cat("available_filter_functions", &err);
+	assert_non_null(all);
+	assert_null(strstr(all, "uft__"));
+	free(all);
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -912,6 +924,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_tree_and_static_files),
+	    cmocka_unit_test(test_generated_code_not_traceable),
 	    cmocka_unit_test(test_enable_levels),
 	    cmocka_unit_test(test_filter_operators),
 	    cmocka_unit_test(test_filter_errors),
