@@ -10,10 +10,11 @@
 # conformance) stay as they are, without make's jobserver warning.
 SERIAL_GOALS := clean test check fuzz bench conformance
 ifeq ($(MAKELEVEL)$(filter $(SERIAL_GOALS),$(MAKECMDGOALS)),0)
-JOBS_GIVEN := $(filter -j% --jobs%,$(MAKEFLAGS))$(shell { tr '\0' '\n' </proc/$$PPID/cmdline; \
-	printf '%s\n' $$MAKEFLAGS; } 2>/dev/null | grep -E '^(-[a-zA-Z]*j|--jobs|[a-zA-Z]*j[0-9]*$$)')
+JOBS_GIVEN := $(filter -j% --jobs%,$(MAKEFLAGS)) \
+	$(shell tr '\0' '\n' </proc/$$PPID/cmdline 2>/dev/null | grep -E '^(-[a-zA-Z]*j|--jobs)') \
+	$(shell printf '%s\n' $$MAKEFLAGS | grep -E '^(-?[a-zA-Z]*j|--jobs)')
 NPROC := $(shell nproc 2>/dev/null || echo 1)
-ifeq ($(JOBS_GIVEN),)
+ifeq ($(strip $(JOBS_GIVEN)),)
 MAKEFLAGS += -j$(NPROC)
 endif
 endif
