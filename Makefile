@@ -2,6 +2,23 @@
 # uft build. `make` builds the library, the tool and the examples into build/;
 # `make demo` and `make test` are the README's two commands.
 
+# `make` runs as many jobs as there are cores unless told how many (-j or
+# --jobs, on the command line or in MAKEFLAGS). GNU make 4.3 hides -j from
+# $(MAKEFLAGS) while it reads this file, so its own arguments are read. A
+# `clean` among the goals keeps one job so it never races a build, and the
+# goals whose scripts run make with their own -j (test, fuzz, bench,
+# conformance) stay as they are, without make's jobserver warning.
+SERIAL_GOALS := clean test check fuzz bench conformance
+ifeq ($(MAKELEVEL)$(filter $(SERIAL_GOALS),$(MAKECMDGOALS)),0)
+JOBS_GIVEN := $(filter -j% --jobs%,$(MAKEFLAGS)) \
+	$(shell tr '\0' '\n' </proc/$$PPID/cmdline 2>/dev/null | grep -E '^(-[a-zA-Z]*j|--jobs)') \
+	$(shell printf '%s\n' $$MAKEFLAGS | grep -E '^(-?[a-zA-Z]*j|--jobs)')
+NPROC := $(shell nproc 2>/dev/null || echo 1)
+ifeq ($(strip $(JOBS_GIVEN)),)
+MAKEFLAGS += -j$(NPROC)
+endif
+endif
+
 CC ?= gcc
 ifeq ($(origin CC),default)
 CC := gcc
@@ -163,9 +180,12 @@ $(BUILD)/bin/%: $(BUILD)/obj/examples/%.o $(LIBUFT_SO) $(BUILD)/lib/$(LIBUFT_SON
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS_ALL) -o $@ $< -L$(BUILD)/lib -luft $(RPATH) $(LIB_LDLIBS)
 
+# The build's uft.pc, for programs built against the checkout: it names the
+# build folder and include/, and puts the build's lib/ in their run path.
 $(BUILD)/lib/pkgconfig/uft.pc: uft.pc.in VERSION
 	@mkdir -p $(dir $@)
-	sed -e 's|@PREFIX@|$(abspath $(BUILD))|' -e 's|@INCLUDEDIR@|$(abspath include)|' \
+	sed -e 's|@PREFIX@|$(abspath $(BUILD))|' -e 's|@LIBDIR@|$${prefix}/lib|' \
+		-e 's|@INCLUDEDIR@|$(abspath include)|' -e 's|@RPATH@|-Wl,-rpath,$${libdir} |' \
 		-e 's|@TRACE_CFLAGS@|$(TRACED_CFLAGS)|' -e 's|@VERSION@|$(VERSION)|' $< > $@
 
 # Test programs carry libuft statically and export it (-rdynamic), so the
@@ -258,6 +278,69 @@ $(CONFORMANCE_PROG): tests/conformance/kernel_names.c $(wildcard tests/conforman
 
 tests-bin: $(CONFORMANCE_PROG) $(TESTS) $(FUZZ_RUNNERS) $(FIXTURES) $(TEST_HELPERS) $(TRACED_HELPERS) $(TEST_GEN) $(CXX_TEST) $(NOPIE_TEST) \
 	$(TRACEFS_TEST)
+
+# `make install` (GNU layout; PREFIX, DESTDIR and each directory can be
+# given): the tool, libuft (its file, soname and link names, libuft.a),
+# libuft_fuse.so beside it (libuft loads it from its own folder), the public
+# headers, the manual pages, uft.pc with the installed paths, the CMake
+# package (find_package(uft)) and the bash completion. `make uninstall`
+# removes what it put there.
+PREFIX ?= /usr/local
+EXEC_PREFIX ?= $(PREFIX)
+BINDIR ?= $(EXEC_PREFIX)/bin
+LIBDIR ?= $(EXEC_PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
+DATAROOTDIR ?= $(PREFIX)/share
+MANDIR ?= $(DATAROOTDIR)/man
+PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+CMAKEDIR ?= $(LIBDIR)/cmake/uft
+BASHCOMPDIR ?= $(DATAROOTDIR)/bash-completion/completions
+INSTALL ?= install
+D := $(DESTDIR)
+
+PUBLIC_HEADERS := $(wildcard include/uft/*.h)
+MAN_PAGES := $(wildcard docs/*.[1-8])
+# pkg-config file variables: under the prefix written as ${prefix}/...
+PC_DIR = $(if $(filter $(PREFIX)/%,$(1)),$${prefix}/$(patsubst $(PREFIX)/%,%,$(1)),$(1))
+# The CMake package finds the rest relative to its own folder.
+CMAKE_REL = $$(realpath -m --relative-to='$(CMAKEDIR)' '$(1)')
+
+INSTALLED := $(BINDIR)/uft $(LIBDIR)/$(notdir $(LIBUFT_REAL)) $(LIBDIR)/$(LIBUFT_SONAME) \
+	$(LIBDIR)/libuft.so $(LIBDIR)/libuft.a $(LIBDIR)/libuft_fuse.so \
+	$(addprefix $(INCLUDEDIR)/uft/,$(notdir $(PUBLIC_HEADERS) $(VERSION_H))) \
+	$(foreach m,$(MAN_PAGES),$(MANDIR)/man$(subst .,,$(suffix $(m)))/$(notdir $(m))) \
+	$(PKGCONFIGDIR)/uft.pc $(CMAKEDIR)/uftConfig.cmake $(CMAKEDIR)/uftConfigVersion.cmake \
+	$(CMAKEDIR)/uftTraceable.cmake $(BASHCOMPDIR)/uft
+
+.PHONY: install uninstall
+install: $(UFT) $(LIBUFT_REAL) $(LIBUFT_A) $(LIBUFT_FUSE) $(VERSION_H)
+	$(INSTALL) -d '$(D)$(BINDIR)' '$(D)$(LIBDIR)' '$(D)$(INCLUDEDIR)/uft' '$(D)$(PKGCONFIGDIR)' \
+		'$(D)$(CMAKEDIR)' '$(D)$(BASHCOMPDIR)' \
+		$(foreach m,$(sort $(suffix $(MAN_PAGES))),'$(D)$(MANDIR)/man$(subst .,,$(m))')
+	$(INSTALL) -m 755 $(UFT) '$(D)$(BINDIR)/uft'
+	$(INSTALL) -m 755 $(LIBUFT_REAL) $(LIBUFT_FUSE) '$(D)$(LIBDIR)/'
+	ln -sf $(notdir $(LIBUFT_REAL)) '$(D)$(LIBDIR)/$(LIBUFT_SONAME)'
+	ln -sf $(LIBUFT_SONAME) '$(D)$(LIBDIR)/libuft.so'
+	$(INSTALL) -m 644 $(LIBUFT_A) '$(D)$(LIBDIR)/libuft.a'
+	$(INSTALL) -m 644 $(PUBLIC_HEADERS) $(VERSION_H) '$(D)$(INCLUDEDIR)/uft/'
+	$(foreach m,$(MAN_PAGES),$(INSTALL) -m 644 $(m) '$(D)$(MANDIR)/man$(subst .,,$(suffix $(m)))/' &&) true
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(call PC_DIR,$(LIBDIR))|' \
+		-e 's|@INCLUDEDIR@|$(call PC_DIR,$(INCLUDEDIR))|' -e 's|@RPATH@||' \
+		-e 's|@TRACE_CFLAGS@|$(TRACED_CFLAGS)|' -e 's|@VERSION@|$(VERSION)|' \
+		uft.pc.in > '$(D)$(PKGCONFIGDIR)/uft.pc'
+	sed -e "s|@LIBDIR_REL@|$(call CMAKE_REL,$(LIBDIR))|" \
+		-e "s|@INCLUDEDIR_REL@|$(call CMAKE_REL,$(INCLUDEDIR))|" \
+		-e "s|@BINDIR_REL@|$(call CMAKE_REL,$(BINDIR))|" -e 's|@SONAME@|$(LIBUFT_SONAME)|' \
+		-e 's|@TRACE_CFLAGS@|$(TRACED_CFLAGS)|' -e 's|@VERSION@|$(VERSION)|' \
+		cmake/uftConfig.cmake.in > '$(D)$(CMAKEDIR)/uftConfig.cmake'
+	sed -e 's|@VERSION_MAJOR@|$(VERSION_MAJOR)|' -e 's|@VERSION@|$(VERSION)|' \
+		cmake/uftConfigVersion.cmake.in > '$(D)$(CMAKEDIR)/uftConfigVersion.cmake'
+	$(INSTALL) -m 644 cmake/uftTraceable.cmake '$(D)$(CMAKEDIR)/'
+	$(INSTALL) -m 644 completions/uft.bash '$(D)$(BASHCOMPDIR)/uft'
+
+uninstall:
+	rm -f $(foreach f,$(INSTALLED),'$(D)$(f)')
+	rmdir '$(D)$(INCLUDEDIR)/uft' '$(D)$(CMAKEDIR)' 2>/dev/null || true
 
 deps:
 	@scripts/deps.sh

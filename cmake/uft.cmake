@@ -1,37 +1,33 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
-# uft for CMake projects.
+# uft for CMake projects, from a checkout (an installed uft has
+# find_package(uft) instead: see uftConfig.cmake.in).
 #
 #   include(/path/to/uft/cmake/uft.cmake)
 #   uft_target_traceable(myprog)            # function tracers can patch myprog
 #   target_link_libraries(myprog PRIVATE uft::uft)
 #
-# uft_target_traceable(TARGET) compiles TARGET's C and C++ sources with a
-# 5-byte NOP sled at every function entry (-fpatchable-function-entry=5,
-# gcc and clang, programs and shared libraries, PIE or not), which the
-# function and function_graph tracers patch into a call while they trace the
-# function. Without a tracer the sled costs a NOP per call.
+# uft::uft is the libuft.so of the checkout's build folder (UFT_BUILD_DIR,
+# default build/, as `make` leaves it); UFT_VERSION is the VERSION file's.
+# A build folder without libuft stops the configuration with a message.
 
-set(UFT_TRACE_CFLAGS "-fpatchable-function-entry=5" CACHE STRING
-    "Compiler flags that make code patchable by uft's function tracers")
+include("${CMAKE_CURRENT_LIST_DIR}/uftTraceable.cmake")
 
-function(uft_target_traceable target)
-  separate_arguments(_uft_flags UNIX_COMMAND "${UFT_TRACE_CFLAGS}")
-  target_compile_options(${target} PRIVATE
-    $<$<COMPILE_LANGUAGE:C,CXX>:${_uft_flags}>)
-endfunction()
+get_filename_component(_uft_src "${CMAKE_CURRENT_LIST_DIR}/.." ABSOLUTE)
+set(UFT_BUILD_DIR "${_uft_src}/build" CACHE PATH "uft's build folder (make BUILD=...)")
+file(STRINGS "${_uft_src}/VERSION" UFT_VERSION LIMIT_COUNT 1)
 
-# uft::uft, from the pkg-config file of a build or an installation
-# (PKG_CONFIG_PATH=/path/to/uft/build/lib/pkgconfig); UFT_VERSION is then
-# uft's version (the VERSION file of its source tree).
-find_package(PkgConfig QUIET)
-if(PkgConfig_FOUND AND NOT TARGET uft::uft)
-  pkg_check_modules(UFT QUIET IMPORTED_TARGET uft)
-  if(UFT_FOUND)
-    add_library(uft::uft ALIAS PkgConfig::UFT)
-    pkg_get_variable(_uft_pc_flags uft uft_trace_cflags)
-    if(_uft_pc_flags)
-      set(UFT_TRACE_CFLAGS "${_uft_pc_flags}" CACHE STRING
-          "Compiler flags that make code patchable by uft's function tracers" FORCE)
-    endif()
+if(NOT TARGET uft::uft)
+  get_filename_component(_uft_build "${UFT_BUILD_DIR}" ABSOLUTE BASE_DIR "${_uft_src}")
+  set(_uft_lib "${_uft_build}/lib/libuft.so.${UFT_VERSION}")
+  if(NOT EXISTS "${_uft_lib}")
+    message(FATAL_ERROR "uft: ${_uft_lib} does not exist. Build uft first "
+      "(make -C ${_uft_src}), point UFT_BUILD_DIR at its build folder, or "
+      "use an installed uft with find_package(uft).")
   endif()
+  find_package(Threads REQUIRED)
+  add_library(uft::uft SHARED IMPORTED)
+  set_target_properties(uft::uft PROPERTIES
+    IMPORTED_LOCATION "${_uft_lib}"
+    INTERFACE_INCLUDE_DIRECTORIES "${_uft_src}/include;${_uft_build}/gen"
+    INTERFACE_LINK_LIBRARIES "Threads::Threads;${CMAKE_DL_LIBS}")
 endif()

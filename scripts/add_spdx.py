@@ -5,7 +5,7 @@
 Usage: scripts/add_spdx.py [--dry-run] [--list] [ROOT]
 
 C, C++, assembly and header files get `/* SPDX-License-Identifier: X */` as
-their first line; shell, Python, Makefile, CMake and pkg-config files get
+their first line; shell (bash completion too), Python, Makefile, CMake and pkg-config files get
 `# SPDX-License-Identifier: X`, after the `#!` line when there is one. X is
 chosen by folder (see LICENSE). A file that has the right line is left alone,
 a wrong SPDX line in that place is replaced, so running it again changes
@@ -44,12 +44,13 @@ RULES = [
     ("fuzz/", GPL),
     ("bench/", GPL),
     ("scripts/", GPL),
+    ("completions/", GPL),
     (".ci/", GPL),
     ("Makefile", GPL),
 ]
 
 C_SUFFIXES = (".c", ".h", ".S", ".cc", ".cpp", ".hpp")
-HASH_SUFFIXES = (".sh", ".py", ".cmake", ".mk", ".pc.in")
+HASH_SUFFIXES = (".sh", ".bash", ".py", ".cmake", ".cmake.in", ".mk", ".pc.in")
 SPDX = re.compile(r"SPDX-License-Identifier:")
 
 

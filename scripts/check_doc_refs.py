@@ -47,6 +47,8 @@ NOT_FILES = {
     "CMakeLists.txt",
     "uft/version.h",  # generated into the build folder from VERSION
     "version.h",
+    "uftConfig.cmake",  # written by `make install` from its template
+    "uftConfigVersion.cmake",
 }
 
 KERNEL = re.compile(
