@@ -5,6 +5,11 @@
 set -u
 cd "$(dirname "$0")/.."
 JOBS=$(nproc)
+# Every traced test program serves a control socket: in a run directory of
+# the tests' own, never the user's (which `uft ctl --list` would then offer).
+UFT_RUNDIR=$(mktemp -d /tmp/uft-test-run.XXXXXX)
+export UFT_RUNDIR
+trap 'rm -rf "$UFT_RUNDIR"' EXIT
 pass=0
 fail=0
 skip=0

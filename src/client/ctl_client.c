@@ -24,7 +24,8 @@ struct uft_ctl_conn {
 	bool broken;
 	bool intr_sent;
 	volatile sig_atomic_t *intr_flag;
-	pid_t pid;
+	pid_t pid;	/* as the process sees itself */
+	pid_t peer_pid; /* as we see it (SO_PEERCRED); 0 outside our namespace */
 	char comm[17];
 	struct uft_ctl_reply rep; /* the last reply; its data lives in `in` */
 	uint8_t out[UFT_CTL_MAX_MSG];
@@ -154,6 +155,10 @@ int uft_ctl_connect_path(const char *path, struct uft_ctl_conn **out)
 	int rc = 0;
 	if (c->fd < 0 || connect(c->fd, (struct sockaddr *)&sa, sizeof(sa)) != 0)
 		rc = -errno;
+	struct ucred cred;
+	socklen_t clen = sizeof(cred);
+	if (rc == 0 && getsockopt(c->fd, SOL_SOCKET, SO_PEERCRED, &cred, &clen) == 0)
+		c->peer_pid = cred.pid;
 	if (rc == 0)
 		rc = hello(c);
 	if (rc < 0) {
@@ -162,21 +167,6 @@ int uft_ctl_connect_path(const char *path, struct uft_ctl_conn **out)
 	}
 	*out = c;
 	return 0;
-}
-
-int uft_ctl_connect_pid(pid_t pid, struct uft_ctl_conn **out)
-{
-	char dir[108], path[108];
-	int rc = uft_ctl_rundir(dir, sizeof(dir), false);
-	if (rc == -ENOENT)
-		return -ESRCH;
-	if (rc == -EPERM)
-		return -EACCES; /* the directory is not this user's own */
-	if (rc == 0)
-		rc = uft_ctl_sock_path(path, sizeof(path), dir, pid);
-	if (rc == 0)
-		rc = uft_ctl_connect_path(path, out);
-	return rc == -ENOENT || rc == -ECONNREFUSED ? -ESRCH : rc;
 }
 
 void uft_ctl_close(struct uft_ctl_conn *c)
@@ -192,7 +182,12 @@ void uft_ctl_close(struct uft_ctl_conn *c)
 
 pid_t uft_ctl_peer_pid(const struct uft_ctl_conn *c)
 {
-	return c->pid;
+	return c->peer_pid ? c->peer_pid : c->pid;
+}
+
+bool uft_ctl_peer_visible(const struct uft_ctl_conn *c)
+{
+	return c->peer_pid > 0;
 }
 
 const char *uft_ctl_peer_comm(const struct uft_ctl_conn *c)
@@ -324,48 +319,4 @@ int uft_ctl_rmdir(struct uft_ctl_conn *c, const char *path)
 	struct uft_ctl_req r = {.op = UFT_CTL_RMDIR};
 	int rc = set_path(&r, path);
 	return rc ? rc : (int)simple_call(c, &r);
-}
-
-static int cmp_pid(const void *a, const void *b)
-{
-	pid_t x = *(const pid_t *)a, y = *(const pid_t *)b;
-	return x < y ? -1 : x > y;
-}
-
-int uft_ctl_list_pids(pid_t **out, size_t *nout)
-{
-	*out = NULL;
-	*nout = 0;
-	char dir[108];
-	int rc = uft_ctl_rundir(dir, sizeof(dir), false);
-	if (rc == -ENOENT)
-		return 0;
-	if (rc < 0)
-		return rc;
-	DIR *d = opendir(dir);
-	if (!d)
-		return -errno;
-	pid_t *pids = NULL;
-	size_t n = 0;
-	struct dirent *e;
-	while ((e = readdir(d))) {
-		char *end;
-		long pid = strtol(e->d_name, &end, 10);
-		if (pid <= 0 || strcmp(end, ".sock") != 0)
-			continue;
-		struct uft_ctl_conn *c;
-		if (uft_ctl_connect_pid((pid_t)pid, &c) != 0)
-			continue; /* stale: its process is gone */
-		uft_ctl_close(c);
-		pid_t *m = realloc(pids, (n + 1) * sizeof(*pids));
-		if (!m)
-			break;
-		pids = m;
-		pids[n++] = (pid_t)pid;
-	}
-	closedir(d);
-	qsort(pids, n, sizeof(*pids), cmp_pid);
-	*out = pids;
-	*nout = n;
-	return 0;
 }

@@ -21,17 +21,28 @@
 
 struct uft_ctl_conn;
 
-/* Connects to the socket of pid in the run directory (-ESRCH when there is
- * none or no one listens), or to a socket path. */
+/* Connects to the control socket of pid (a pid of our namespace), in our
+ * run directory or, for a process in a container, in its run directory as
+ * seen through /proc/PID/root (ctl_find.c). -ESRCH when no such process
+ * exists, -ENOTCONN when it exists but serves no socket we can reach. */
 int uft_ctl_connect_pid(pid_t pid, struct uft_ctl_conn **out);
+/* The same, and the socket's path in where (for more connections). */
+int uft_ctl_connect_pid_path(pid_t pid, struct uft_ctl_conn **out, char *where, size_t cap);
+/* The message for an error of uft_ctl_connect_pid. */
+const char *uft_ctl_connect_error(int rc);
 int uft_ctl_connect_path(const char *path, struct uft_ctl_conn **out);
 void uft_ctl_close(struct uft_ctl_conn *c);
 
-/* The pids whose control socket in the run directory answers, sorted
- * (malloc'd; *n of them). Returns 0 or -errno. */
+/* The pids (in our namespace) whose control socket answers, in our run
+ * directory and in those of containers, sorted (malloc'd; *n of them).
+ * Removes the sockets of gone processes from our run directory. Returns 0
+ * or -errno. */
 int uft_ctl_list_pids(pid_t **pids, size_t *n);
 
+/* The peer's pid in our namespace (its own view when it is not visible in
+ * ours), and whether it is visible. */
 pid_t uft_ctl_peer_pid(const struct uft_ctl_conn *c);
+bool uft_ctl_peer_visible(const struct uft_ctl_conn *c);
 const char *uft_ctl_peer_comm(const struct uft_ctl_conn *c);
 
 /* While *flag is non-zero, a call waiting on the process is interrupted:

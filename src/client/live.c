@@ -52,8 +52,7 @@ int live_open(struct live *l, long pid, const char *instance)
 	snprintf(l->pidstr, sizeof(l->pidstr), "%ld", p);
 	int rc = uft_ctl_connect_pid((pid_t)p, &l->c);
 	if (rc) {
-		fprintf(stderr, "uft: process %ld: %s\n", p,
-			rc == -ESRCH ? "not traceable (no uft control socket)" : strerror(-rc));
+		fprintf(stderr, "uft: process %ld: %s\n", p, uft_ctl_connect_error(rc));
 		return 1;
 	}
 	if (instance) {

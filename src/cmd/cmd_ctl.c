@@ -236,10 +236,10 @@ static int connect_to(const struct ctl_opts *o, struct uft_ctl_conn **c)
 	if (rc < 0) {
 		char what[128];
 		if (o->sock)
-			snprintf(what, sizeof(what), "%s", o->sock);
-		else
-			snprintf(what, sizeof(what), "process %ld", o->pid);
-		return fail(what, rc);
+			return fail(o->sock, rc);
+		snprintf(what, sizeof(what), "process %ld", o->pid);
+		fprintf(stderr, "uft: %s: %s\n", what, uft_ctl_connect_error(rc));
+		return 1;
 	}
 	struct sigaction sa = {.sa_handler = on_signal}; /* no SA_RESTART: a waiting read stops */
 	sigaction(SIGINT, &sa, NULL);

@@ -107,27 +107,17 @@ static int r_rmdir(void *ctx, const char *path)
  * or 1 after a message. */
 int remote_tree_connect(struct remote *r, long pid)
 {
-	char what[128];
-	int rc = 0;
+	int rc;
 	if (r->sock[0]) {
-		snprintf(what, sizeof(what), "%s", r->sock);
-	} else {
-		char rundir[108];
-		snprintf(what, sizeof(what), "process %ld", pid);
-		rc = uft_ctl_rundir(rundir, sizeof(rundir), false);
-		if (rc == 0)
-			rc = uft_ctl_sock_path(r->sock, sizeof(r->sock), rundir, (pid_t)pid);
-		rc = rc == -ENOENT ? -ESRCH : rc;
-	}
-	if (rc == 0)
 		rc = uft_ctl_connect_path(r->sock, &r->shared);
-	if (rc < 0) {
-		fprintf(
-		    stderr, "uft: %s: %s\n", what,
-		    strerror(!r->sock[0] || rc == -ENOENT || rc == -ECONNREFUSED ? ESRCH : -rc));
-		return 1;
+		if (rc < 0)
+			fprintf(stderr, "uft: %s: %s\n", r->sock, strerror(-rc));
+	} else {
+		rc = uft_ctl_connect_pid_path((pid_t)pid, &r->shared, r->sock, sizeof(r->sock));
+		if (rc < 0)
+			fprintf(stderr, "uft: process %ld: %s\n", pid, uft_ctl_connect_error(rc));
 	}
-	return 0;
+	return rc < 0;
 }
 
 struct uft_door_backend remote_tree_backend(struct remote *r)

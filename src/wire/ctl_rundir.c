@@ -92,7 +92,33 @@ int uft_ctl_rundir(char *buf, size_t cap, bool create)
 
 int uft_ctl_sock_path(char *buf, size_t cap, const char *dir, pid_t pid)
 {
-	int n = snprintf(buf, cap, "%s/%d.sock", dir, (int)pid);
+	return uft_ctl_sock_path_ns(buf, cap, dir, pid, 0);
+}
+
+/* The kernel's fixed inode of the initial pid namespace (PROC_PID_INIT_INO). */
+#define INIT_PIDNS_INO 0xEFFFFFFCull
+
+uint64_t uft_pidns_of(pid_t pid)
+{
+	char path[64], link[64];
+	if (pid)
+		snprintf(path, sizeof(path), "/proc/%d/ns/pid", (int)pid);
+	else
+		snprintf(path, sizeof(path), "/proc/self/ns/pid");
+	ssize_t n = readlink(path, link, sizeof(link) - 1);
+	if (n <= 0)
+		return 0;
+	link[n] = 0;
+	unsigned long long ino;
+	if (sscanf(link, "pid:[%llu]", &ino) != 1 || ino == INIT_PIDNS_INO)
+		return 0;
+	return ino;
+}
+
+int uft_ctl_sock_path_ns(char *buf, size_t cap, const char *dir, pid_t nspid, uint64_t ns)
+{
+	int n = ns ? snprintf(buf, cap, "%s/%d@%llu.sock", dir, (int)nspid, (unsigned long long)ns)
+		   : snprintf(buf, cap, "%s/%d.sock", dir, (int)nspid);
 	if (n < 0 || (size_t)n >= cap || (size_t)n >= sizeof(((struct sockaddr_un *)0)->sun_path))
 		return -ENAMETOOLONG;
 	return 0;

@@ -6,6 +6,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 /* The directory: $UFT_RUNDIR, else $XDG_RUNTIME_DIR/uft, else /tmp/uft-<uid>
@@ -21,5 +22,15 @@ int uft_ctl_rundir(char *buf, size_t cap, bool create);
 
 /* <dir>/<pid>.sock, checked to fit a sockaddr_un; 0 or -ENAMETOOLONG. */
 int uft_ctl_sock_path(char *buf, size_t cap, const char *dir, pid_t pid);
+
+/* The pid namespace of /proc/<pid> ("self" for pid 0): its inode, or 0 for
+ * the initial namespace (or when it cannot be read). */
+uint64_t uft_pidns_of(pid_t pid);
+
+/* The socket of a process whose pid in its own namespace is nspid and whose
+ * pid namespace is ns (uft_pidns_of): <dir>/<nspid>.sock in the initial
+ * namespace, <dir>/<nspid>@<ns>.sock in any other, so that processes of
+ * containers sharing a directory never take each other's name. */
+int uft_ctl_sock_path_ns(char *buf, size_t cap, const char *dir, pid_t nspid, uint64_t ns);
 
 #endif

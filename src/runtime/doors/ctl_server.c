@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The control socket: every process linked with libuft serves its tracefs
- * tree on <rundir>/<pid>.sock (wire/ctl_rundir.h), in the protocol of
- * wire/ctl_proto.h, to its own user and to root.
+ * tree on <rundir>/<pid>.sock (<pid>@<pidns>.sock in a container; wire/ctl_rundir.h), in the
+ * protocol of wire/ctl_proto.h, to its own user and to root.
  *
  * A listener thread polls the socket, a wake-up pipe and the connections whose
  * thread sleeps in a read or a wait; each connection has a thread that runs
@@ -509,7 +509,8 @@ static int open_socket(void)
 	struct sockaddr_un sa = {.sun_family = AF_UNIX};
 	int rc = uft_ctl_rundir(dir, sizeof(dir), true);
 	if (rc == 0)
-		rc = uft_ctl_sock_path(sa.sun_path, sizeof(sa.sun_path), dir, getpid());
+		rc = uft_ctl_sock_path_ns(sa.sun_path, sizeof(sa.sun_path), dir, getpid(),
+					  uft_pidns_of(0));
 	if (rc < 0) {
 		fprintf(stderr, "uft: no control socket: %s: %s\n", dir, strerror(-rc));
 		return rc;
