@@ -182,6 +182,7 @@ struct rec {
 	uint64_t a;	 /* ip / func */
 	uint64_t b;	 /* parent_ip / depth */
 	uint64_t t0, t1; /* calltime, rettime */
+	uint64_t rv;	 /* retval */
 	size_t seq;	 /* order read in: a ring's order */
 };
 
@@ -226,6 +227,7 @@ static int collect(void *ctx, uint64_t ts, uint32_t cpu, const void *data, uint3
 		r->b = (uint64_t)e->depth;
 		r->t0 = e->calltime;
 		r->t1 = e->rettime;
+		r->rv = e->retval;
 	}
 	return 0;
 }
@@ -532,6 +534,11 @@ static void test_graph_records(void **state)
 		assert_int_equal(rs.r[i].b, want[i].depth);
 	}
 	assert_int_equal(check_nesting(&rs), 4);
+	/* Each exit holds what its function returned (int: the low half). */
+	assert_int_equal((uint32_t)rs.r[3].rv, 3);
+	assert_int_equal((uint32_t)rs.r[4].rv, 6);
+	assert_int_equal((uint32_t)rs.r[6].rv, 3);
+	assert_int_equal((uint32_t)rs.r[7].rv, 9);
 	free(rs.r);
 
 	/* max_graph_depth 2: the leaf under ft_mid is deeper. */
@@ -554,6 +561,9 @@ static void test_graph_records(void **state)
 	assert_int_equal(rs.r[0].b, 0);
 	assert_int_equal(rs.r[1].a, (uintptr_t)ft_leaf);
 	assert_int_equal(rs.r[1].b, 1);
+	/* The general hooks (set_graph_function is not the fast path's) too. */
+	assert_int_equal((uint32_t)rs.r[2].rv, 3);
+	assert_int_equal((uint32_t)rs.r[3].rv, 6);
 	free(rs.r);
 	assert_int_equal(echo("set_graph_function", "", W), 0);
 
