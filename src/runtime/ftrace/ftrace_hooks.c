@@ -225,6 +225,7 @@ void uft_ftrace_events_init(void)
  * the graph tracer (a new one at each switch): an exit is written only in
  * the run its entry was, so a buffer never holds an exit without its entry. */
 uint32_t uft_ftrace_fn_buffers, uft_ftrace_graph_buffers, uft_ftrace_graph_gen;
+uint32_t uft_ftrace_graph_since[32];
 uint32_t uft_ftrace_fn_stack;
 
 static void write_function(uint32_t mask, const struct uft_ftrace_site *s, uintptr_t parent)
@@ -451,8 +452,14 @@ uintptr_t uft_ftrace_exit(uintptr_t sp, uintptr_t retval)
 	if (e->kind == KIND_PROF)
 		uft_ftrace_prof_exit(st, i - 1);
 	uint32_t mask = e->mask & READ_ONCE(uft_ftrace_graph_buffers);
-	if (e->gen != READ_ONCE(uft_ftrace_graph_gen) || t->notrace)
+	if (t->notrace)
 		mask = 0;
+	if (e->gen != READ_ONCE(uft_ftrace_graph_gen))
+		for (uint32_t m = mask; m; m &= m - 1) {
+			unsigned b = (unsigned)__builtin_ctz(m);
+			if ((int32_t)(e->gen - READ_ONCE(uft_ftrace_graph_since[b])) < 0)
+				mask &= ~(1u << b);
+		}
 	if (mask & GLOBAL) {
 		struct uft_fast_rsv rsv;
 		char *rec = uft_fast_reserve_type(UFT_ID_FUNCGRAPH_EXIT,
