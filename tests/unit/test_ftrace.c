@@ -30,6 +30,7 @@
 #include "runtime/tracefs/tfs.h"
 #include "runtime/tracefs/tracefs.h"
 #include "runtime/core/trigger_run.h"
+#include "ftrace_recs.h"
 #include "tfs_helpers.h"
 #include "util/atomics.h"
 #include <uft/uft.h> /* its registration constructors are in this program */
@@ -387,6 +388,14 @@ static void test_tracers_listed(void **state)
 	assert_int_equal(uft_tracefs_stat("instances/ft/max_graph_depth", &st), -ENOENT);
 	assert_int_equal(uft_tracefs_rmdir("instances/ft"), 0);
 	reset();
+}
+
+/* The graph records' formats are the kernel's (funcgraph_exit with retval,
+ * as from 6.5), byte for byte. */
+static void test_graph_formats(void **state)
+{
+	expect_file("events/ftrace/funcgraph_entry/format", ftr_entry_format);
+	expect_file("events/ftrace/funcgraph_exit/format", ftr_exit_format);
 }
 
 static void test_available_filter_functions(void **state)
@@ -1656,6 +1665,7 @@ int main(void)
 	    cmocka_unit_test(test_follow_while_tree_held),
 	    cmocka_unit_test(test_instance_function_tracer),
 	    cmocka_unit_test(test_instance_graph_tracer),
+	    cmocka_unit_test(test_graph_formats),
 	    cmocka_unit_test(test_switch_while_running),
 	    cmocka_unit_test(test_switch_leaves_no_graph_records),
 	    /* Last: it starts the tree's thread, which a forked child of a
