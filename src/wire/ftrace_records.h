@@ -15,6 +15,9 @@
 
 #define UFT_ID_FUNCGRAPH_EXIT 10
 #define UFT_ID_FUNCGRAPH_ENTRY 11
+/* The size of a funcgraph_exit record without retval (kernels before 6.5
+ * or without CONFIG_FUNCTION_GRAPH_RETVAL, uft before it had one). */
+#define UFT_FUNCGRAPH_EXIT_OLD_SIZE 40
 
 /* ftrace:function: " %ps <-- %ps", REC->ip, REC->parent_ip */
 struct uft_rec_function {
@@ -31,11 +34,14 @@ struct uft_rec_funcgraph_entry {
 	uint32_t pad; /* the kernel's struct ftrace_graph_ent is 16 bytes */
 };
 
-/* ftrace:funcgraph_exit: ret.func at 8, ret.depth at 16, ret.overrun at
- * 20, ret.calltime at 24, ret.rettime at 32 */
+/* ftrace:funcgraph_exit as a kernel with CONFIG_FUNCTION_GRAPH_RETVAL (6.5+)
+ * lays it out: func at 8, retval at 16, depth at 24, overrun at 28, calltime
+ * at 32, rettime at 40. The layout before (no retval, 40 bytes) is still
+ * read from older recordings: uft_graph_exit_decode (engine/text). */
 struct uft_rec_funcgraph_exit {
 	struct uft_common_entry common;
 	uint64_t func;
+	uint64_t retval; /* the return value register (x86-64: rax) */
 	int32_t depth;
 	uint32_t overrun;
 	uint64_t calltime;
@@ -44,6 +50,6 @@ struct uft_rec_funcgraph_exit {
 
 _Static_assert(sizeof(struct uft_rec_function) == 24, "function record");
 _Static_assert(sizeof(struct uft_rec_funcgraph_entry) == 24, "funcgraph_entry record");
-_Static_assert(sizeof(struct uft_rec_funcgraph_exit) == 40, "funcgraph_exit record");
+_Static_assert(sizeof(struct uft_rec_funcgraph_exit) == 48, "funcgraph_exit record");
 
 #endif

@@ -52,11 +52,19 @@ grep -q -E '^ +[0-9]+\) .*\|  main\(\)( \{|;)$' "$tmp/g.txt" || fail "no 'main()
 if grep -q -E '\|  main\(\) \{$' "$tmp/g.txt"; then
 	grep -q -E '[|] +}( /[*] [a-z_0-9.]+ [*]/)?$' "$tmp/g.txt" || fail "no closing brace"
 fi
+# funcgraph-retval: main's exit holds what it returned (the demo's 0).
+"$UFT" report -i "$tmp/g.dat" -O funcgraph-retval >"$tmp/gr.txt" || fail "uft report (retval)"
+grep -q -E '\|  (main\(\); /[*] = 0x0 [*]/|} /[*] main = 0x0 [*]/)$' "$tmp/gr.txt" ||
+	fail "no return value of main: $(grep main "$tmp/gr.txt" | head -2)"
 if command -v trace-cmd >/dev/null; then
 	trace-cmd report -i "$tmp/g.dat" >"$tmp/g.tc" 2>/dev/null || fail "trace-cmd report (graph)"
 	grep -q -E 'funcgraph_entry: .*\|  main\(\)( \{|;)$' "$tmp/g.tc" || fail "trace-cmd has no 'main()'"
 	calls() { sed -n 's/.*|  *\([a-zA-Z_0-9.]*()\)[;{ ].*/\1/p' "$1"; }
 	diff <(calls "$tmp/g.txt") <(calls "$tmp/g.tc") >/dev/null || fail "uft and trace-cmd show other calls"
+	# The exit's fields by name, retval among them, as the kernel's 6.5+ format.
+	trace-cmd report -R -i "$tmp/g.dat" 2>/dev/null >"$tmp/g.raw" || fail "trace-cmd report -R"
+	grep -q -E 'funcgraph_exit: +func=main retval=0 depth=0 ' "$tmp/g.raw" ||
+		fail "trace-cmd reads no retval: $(grep -m1 funcgraph_exit "$tmp/g.raw")"
 fi
 
 # function: "func <-parent" lines under the function tracer's header.

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Building function tracer records in tests, and the kernel's (6.1) format
- * texts of ftrace:function, funcgraph_entry and funcgraph_exit. */
+/* Building function tracer records in tests, and the kernel's format texts
+ * of ftrace:function, funcgraph_entry and funcgraph_exit (6.5+, with
+ * CONFIG_FUNCTION_GRAPH_RETVAL: the exit has retval; ftr_exit_format_old is
+ * the layout before). */
 #ifndef UFT_TEST_FTRACE_RECS_H
 #define UFT_TEST_FTRACE_RECS_H
 
@@ -28,6 +30,17 @@ static const char ftr_entry_format[] =
     "\nprint fmt: \"--> %ps (%d)\", (void *)REC->func, REC->depth\n";
 
 static const char ftr_exit_format[] =
+    "name: funcgraph_exit\nID: 10\nformat:\n" FTR_COMMON_FIELDS
+    "\tfield:unsigned long func;\toffset:8;\tsize:8;\tsigned:0;\n"
+    "\tfield:unsigned long retval;\toffset:16;\tsize:8;\tsigned:0;\n"
+    "\tfield:int depth;\toffset:24;\tsize:4;\tsigned:1;\n"
+    "\tfield:unsigned int overrun;\toffset:28;\tsize:4;\tsigned:0;\n"
+    "\tfield:unsigned long long calltime;\toffset:32;\tsize:8;\tsigned:0;\n"
+    "\tfield:unsigned long long rettime;\toffset:40;\tsize:8;\tsigned:0;\n"
+    "\nprint fmt: \"<-- %ps (%d) (start: %llx  end: %llx) over: %d retval: %lx\", "
+    "(void *)REC->func, REC->depth, REC->calltime, REC->rettime, REC->depth, REC->retval\n";
+
+static const char ftr_exit_format_old[] =
     "name: funcgraph_exit\nID: 10\nformat:\n" FTR_COMMON_FIELDS
     "\tfield:unsigned long func;\toffset:8;\tsize:8;\tsigned:0;\n"
     "\tfield:int depth;\toffset:16;\tsize:4;\tsigned:1;\n"
@@ -59,6 +72,15 @@ static inline struct uft_rec_funcgraph_exit ftr_exit(int pid, uint64_t func, int
 	    .depth = depth,
 	    .calltime = calltime,
 	    .rettime = rettime};
+}
+
+static inline struct uft_rec_funcgraph_exit ftr_exit_ret(int pid, uint64_t func, int depth,
+							 uint64_t calltime, uint64_t rettime,
+							 uint64_t retval)
+{
+	struct uft_rec_funcgraph_exit x = ftr_exit(pid, func, depth, calltime, rettime);
+	x.retval = retval;
+	return x;
 }
 
 #endif

@@ -30,6 +30,7 @@
 #include "runtime/tracefs/tfs.h"
 #include "runtime/tracefs/tracefs.h"
 #include "runtime/core/trigger_run.h"
+#include "ftrace_recs.h"
 #include "tfs_helpers.h"
 #include "util/atomics.h"
 #include <uft/uft.h> /* its registration constructors are in this program */
@@ -57,6 +58,13 @@ NOINLINE int ft_mid(int x)
 NOINLINE int ft_top(int x)
 {
 	return ft_mid(x) + ft_leaf(x);
+}
+
+/* Switches the top's tracer off while its own call is being graphed. */
+NOINLINE int ft_switcher(int x)
+{
+	tfs_echo("current_tracer", "nop", UFT_TFS_WRITE | UFT_TFS_TRUNC);
+	return ft_leaf(x);
 }
 
 static sigjmp_buf jump_env;
@@ -182,6 +190,7 @@ struct rec {
 	uint64_t a;	 /* ip / func */
 	uint64_t b;	 /* parent_ip / depth */
 	uint64_t t0, t1; /* calltime, rettime */
+	uint64_t rv;	 /* retval */
 	size_t seq;	 /* order read in: a ring's order */
 };
 
@@ -226,6 +235,7 @@ static int collect(void *ctx, uint64_t ts, uint32_t cpu, const void *data, uint3
 		r->b = (uint64_t)e->depth;
 		r->t0 = e->calltime;
 		r->t1 = e->rettime;
+		r->rv = e->retval;
 	}
 	return 0;
 }
@@ -364,15 +374,28 @@ static void test_tracers_listed(void **state)
 	assert_int_equal(echo("current_tracer", "nosuch", W), -EINVAL);
 	expect_file("current_tracer", "function\n");
 	assert_int_equal(uft_tracefs_mkdir("instances/ft"), 0);
-	expect_file("instances/ft/available_tracers", "function nop\n");
-	assert_int_equal(echo("instances/ft/current_tracer", "function_graph", W), -EINVAL);
+	expect_file("instances/ft/available_tracers", "function_graph function nop\n");
+	assert_int_equal(echo("instances/ft/current_tracer", "function_graph", W), 0);
+	expect_file("instances/ft/current_tracer", "function_graph\n");
 	assert_int_equal(echo("instances/ft/current_tracer", "function", W), 0);
 	expect_file("instances/ft/current_tracer", "function\n");
 	expect_file("instances/ft/set_ftrace_filter", "#### all functions enabled ####\n");
+	/* set_graph_function, set_graph_notrace and max_graph_depth are the
+	 * top's only, and apply to every graph tracer, as in the kernel. */
 	struct uft_tfs_stat st;
 	assert_int_equal(uft_tracefs_stat("instances/ft/set_graph_function", &st), -ENOENT);
+	assert_int_equal(uft_tracefs_stat("instances/ft/set_graph_notrace", &st), -ENOENT);
+	assert_int_equal(uft_tracefs_stat("instances/ft/max_graph_depth", &st), -ENOENT);
 	assert_int_equal(uft_tracefs_rmdir("instances/ft"), 0);
 	reset();
+}
+
+/* The graph records' formats are the kernel's (funcgraph_exit with retval,
+ * as from 6.5), byte for byte. */
+static void test_graph_formats(void **state)
+{
+	expect_file("events/ftrace/funcgraph_entry/format", ftr_entry_format);
+	expect_file("events/ftrace/funcgraph_exit/format", ftr_exit_format);
 }
 
 static void test_available_filter_functions(void **state)
@@ -532,6 +555,11 @@ static void test_graph_records(void **state)
 		assert_int_equal(rs.r[i].b, want[i].depth);
 	}
 	assert_int_equal(check_nesting(&rs), 4);
+	/* Each exit holds what its function returned (int: the low half). */
+	assert_int_equal((uint32_t)rs.r[3].rv, 3);
+	assert_int_equal((uint32_t)rs.r[4].rv, 6);
+	assert_int_equal((uint32_t)rs.r[6].rv, 3);
+	assert_int_equal((uint32_t)rs.r[7].rv, 9);
 	free(rs.r);
 
 	/* max_graph_depth 2: the leaf under ft_mid is deeper. */
@@ -554,6 +582,9 @@ static void test_graph_records(void **state)
 	assert_int_equal(rs.r[0].b, 0);
 	assert_int_equal(rs.r[1].a, (uintptr_t)ft_leaf);
 	assert_int_equal(rs.r[1].b, 1);
+	/* The general hooks (set_graph_function is not the fast path's) too. */
+	assert_int_equal((uint32_t)rs.r[2].rv, 3);
+	assert_int_equal((uint32_t)rs.r[3].rv, 6);
 	free(rs.r);
 	assert_int_equal(echo("set_graph_function", "", W), 0);
 
@@ -1430,6 +1461,107 @@ static void test_instance_function_tracer(void **state)
 	reset();
 }
 
+static uint32_t instance_buffer(const char *name)
+{
+	uint32_t buf = 0;
+	pthread_mutex_lock(&tfs_lock);
+	for (int i = 1; i < UFT_MAX_BUFFERS; i++)
+		if (tfs_insts[i] && strcmp(tfs_insts[i]->name, name) == 0)
+			buf = tfs_insts[i]->buffer;
+	pthread_mutex_unlock(&tfs_lock);
+	assert_int_not_equal(buf, 0);
+	return buf;
+}
+
+static struct recs buffer_records(uint32_t buf)
+{
+	struct recs rs = {0};
+	pthread_mutex_lock(&tfs_lock);
+	tfs_for_each_ring(buf, peek_ring, &rs);
+	pthread_mutex_unlock(&tfs_lock);
+	if (rs.n)
+		qsort(rs.r, rs.n, sizeof(*rs.r), by_pid_time);
+	return rs;
+}
+
+/* function_graph in an instance and at the top at once, each with its own
+ * filter, records and options: the instance's trace shows its calls with
+ * their return values, the top's only its own. */
+static void test_instance_graph_tracer(void **state)
+{
+	reset();
+	assert_int_equal(uft_tracefs_mkdir("instances/gi"), 0);
+	uint32_t buf = instance_buffer("gi");
+	assert_int_equal(echo("instances/gi/set_ftrace_filter", "ft_mid ft_leaf", W), 0);
+	assert_int_equal(echo("instances/gi/current_tracer", "function_graph", W), 0);
+	assert_int_equal(echo("instances/gi/options/funcgraph-cpu", "0", W), 0);
+	assert_int_equal(echo("instances/gi/options/funcgraph-duration", "0", W), 0);
+	assert_int_equal(echo("instances/gi/options/funcgraph-retval", "1", W), 0);
+	assert_int_equal(echo("set_ftrace_filter", "ft_top", W), 0);
+	assert_int_equal(echo("current_tracer", "function_graph", W), 0);
+	expect_file("enabled_functions", "ft_leaf (1)      \nft_mid (1)      \nft_top (1)      \n");
+	ft_top(3);
+	struct recs top = buffer_records(0), inst = buffer_records(buf);
+	assert_int_equal(top.n, 2);
+	assert_int_equal(top.r[0].type, UFT_ID_FUNCGRAPH_ENTRY);
+	assert_int_equal(top.r[0].a, (uintptr_t)ft_top);
+	assert_int_equal((uint32_t)top.r[1].rv, 9);
+	assert_int_equal(check_nesting(&top), 1);
+	assert_int_equal(inst.n, 6);
+	assert_int_equal(check_nesting(&inst), 3);
+	free(top.r);
+	free(inst.r);
+	/* The depth counts every graphed call of the thread (the kernel's
+	 * graph users share the task's return stack). */
+	expect_file("instances/gi/trace", "# tracer: function_graph\n"
+					  "#\n"
+					  "#               FUNCTION CALLS\n"
+					  "#               |   |   |   |\n"
+					  "  ft_mid() {\n"
+					  "    ft_leaf(); /* = 0x3 */\n"
+					  "  } /* ft_mid = 0x6 */\n"
+					  "  ft_leaf(); /* = 0x3 */\n");
+	int err;
+	char *t = tfs_cat("trace", &err);
+	assert_non_null(t);
+	assert_true(strstr(t, "|  ft_top();\n") != NULL);
+	assert_null(strstr(t, "ft_mid"));
+	assert_null(strstr(t, "/* ="));
+	free(t);
+
+	/* The top's tracer switched off inside a call both graph: the top's
+	 * buffer starts empty, the instance still gets the call's exit. */
+	assert_int_equal(echo("instances/gi/trace", "", W), 0);
+	assert_int_equal(echo("instances/gi/set_ftrace_filter", "ft_switcher ft_leaf", W), 0);
+	assert_int_equal(echo("set_ftrace_filter", "ft_switcher", W), 0);
+	assert_int_equal(echo("current_tracer", "function_graph", W), 0);
+	ft_switcher(4);
+	expect_file("current_tracer", "nop\n");
+	top = buffer_records(0);
+	inst = buffer_records(buf);
+	assert_int_equal(top.n, 0);
+	assert_int_equal(inst.n, 4);
+	assert_int_equal(check_nesting(&inst), 2);
+	assert_int_equal(inst.r[3].a, (uintptr_t)ft_switcher);
+	assert_int_equal((uint32_t)inst.r[3].rv, 4);
+	free(top.r);
+	free(inst.r);
+
+	/* set_graph_function (the top's) applies to the instance too. */
+	assert_int_equal(echo("instances/gi/trace", "", W), 0);
+	assert_int_equal(echo("instances/gi/set_ftrace_filter", "ft_*", W), 0);
+	assert_int_equal(echo("set_graph_function", "ft_mid", W), 0);
+	ft_top(3);
+	inst = buffer_records(buf);
+	assert_int_equal(inst.n, 4);
+	assert_int_equal(inst.r[0].a, (uintptr_t)ft_mid);
+	assert_int_equal(inst.r[0].b, 0);
+	free(inst.r);
+	assert_int_equal(uft_tracefs_rmdir("instances/gi"), 0);
+	expect_file("enabled_functions", "");
+	reset();
+}
+
 /* Threads run traced code while the tracers are switched on and off. */
 static volatile int stop_workers;
 static void *worker(void *arg)
@@ -1532,6 +1664,8 @@ int main(void)
 	    cmocka_unit_test(test_function_fork_last_exit),
 	    cmocka_unit_test(test_follow_while_tree_held),
 	    cmocka_unit_test(test_instance_function_tracer),
+	    cmocka_unit_test(test_instance_graph_tracer),
+	    cmocka_unit_test(test_graph_formats),
 	    cmocka_unit_test(test_switch_while_running),
 	    cmocka_unit_test(test_switch_leaves_no_graph_records),
 	    /* Last: it starts the tree's thread, which a forked child of a

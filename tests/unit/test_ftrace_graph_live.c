@@ -47,6 +47,11 @@ NOINLINE int gl_top(int x)
 	return r + gl_leaf(r);
 }
 
+NOINLINE int gl_fail(int x)
+{
+	return -gl_leaf(x);
+}
+
 static void echo(const char *path, const char *text)
 {
 	assert_int_equal(tfs_echo(path, text, W), 0);
@@ -86,6 +91,8 @@ static void restore(void)
 	echo("options/funcgraph-cpu", "1");
 	echo("options/funcgraph-duration", "1");
 	echo("options/funcgraph-tail", "0");
+	echo("options/funcgraph-retval", "0");
+	echo("options/funcgraph-retval-hex", "0");
 	echo("set_ftrace_filter", "");
 }
 
@@ -126,6 +133,38 @@ static void test_tree_text_tail(void **state)
 			       "  } /* gl_mid */\n"
 			       "  gl_leaf();\n"
 			       "} /* gl_top */\n");
+	free(t);
+	restore();
+}
+
+/* funcgraph-retval: the values the functions returned, taken at their
+ * return; an int error code in decimal unless funcgraph-retval-hex. */
+static void test_tree_text_retval(void **state)
+{
+	static const char *const opts[] = {"nofuncgraph-cpu", "nofuncgraph-duration",
+					   "funcgraph-retval", NULL};
+	char *t = graph_of_top(opts);
+	assert_string_equal(t, "# tracer: function_graph\n"
+			       "#\n"
+			       "#               FUNCTION CALLS\n"
+			       "#               |   |   |   |\n"
+			       "gl_top() {\n"
+			       "  gl_mid() {\n"
+			       "    gl_leaf(); /* = 0x3 */\n"
+			       "    gl_leaf(); /* = 0x4 */\n"
+			       "  } /* gl_mid = 0x7 */\n"
+			       "  gl_leaf(); /* = 0x7 */\n"
+			       "} /* gl_top = 0xe */\n");
+	free(t);
+	echo("trace", "");
+	gl_fail(22);
+	t = trace_text();
+	assert_non_null(
+	    strstr(t, "gl_fail() {\n  gl_leaf(); /* = 0x16 */\n} /* gl_fail = -22 */\n"));
+	free(t);
+	echo("options/funcgraph-retval-hex", "1");
+	t = trace_text();
+	assert_non_null(strstr(t, "} /* gl_fail = 0xffffffea */\n"));
 	free(t);
 	restore();
 }
@@ -180,6 +219,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_tree_text),
 	    cmocka_unit_test(test_tree_text_tail),
+	    cmocka_unit_test(test_tree_text_retval),
 	    cmocka_unit_test(test_tree_default_columns),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -406,6 +406,78 @@ static void test_graph_irqs(void **state)
 			    " 0)   0.300 us    |  }\n");
 }
 
+/* funcgraph-retval: every exit names its function with the value, a leaf
+ * gets it after its call; error codes (down to -4095, also as a 32-bit int)
+ * in decimal unless funcgraph-retval-hex. */
+static void retval_seq(struct seq *s)
+{
+	s->n = 0;
+	ADD(s, 0, 1000, ftr_ent(100, 0x1000, 0));
+	ADD(s, 0, 2000, ftr_ent(100, 0x1100, 1));
+	ADD(s, 0, 3000, ftr_exit_ret(100, 0x1100, 1, 2000, 3000, 0));
+	ADD(s, 0, 4000, ftr_ent(100, 0x1200, 1));
+	ADD(s, 0, 4100, ftr_ent(100, 0x1100, 2));
+	ADD(s, 0, 4200, ftr_exit_ret(100, 0x1100, 2, 4100, 4200, 0xffffffeaull));
+	ADD(s, 0, 4300, ftr_ent(100, 0x1100, 2));
+	ADD(s, 0, 4400, ftr_exit_ret(100, 0x1100, 2, 4300, 4400, 0x80000000ull));
+	ADD(s, 0, 4500, ftr_ent(100, 0x1100, 2));
+	ADD(s, 0, 4600, ftr_exit_ret(100, 0x1100, 2, 4500, 4600, 0xfffffffffffff000ull));
+	ADD(s, 0, 5000, ftr_exit_ret(100, 0x1200, 1, 4000, 5000, 0xfffffffffffff001ull));
+	ADD(s, 0, 6000, ftr_exit_ret(100, 0x1000, 0, 1000, 6000, 0x1234));
+}
+
+static void test_graph_retval(void **state)
+{
+	struct seq s;
+	retval_seq(&s);
+	assert_string_equal(render(&s, UFT_GRAPH_DEFAULT | UFT_GRAPH_RETVAL, 2),
+			    " 0)               |  main() {\n"
+			    " 0)   1.000 us    |    foo(); /* = 0x0 */\n"
+			    " 0)               |    bar() {\n"
+			    " 0)   0.100 us    |      foo(); /* = -22 */\n"
+			    " 0)   0.100 us    |      foo(); /* = 0x80000000 */\n"
+			    " 0)   0.100 us    |      foo(); /* = 0xfffffffffffff000 */\n"
+			    " 0)   1.000 us    |    } /* bar = -4095 */\n"
+			    " 0)   5.000 us    |  } /* main = 0x1234 */\n");
+	retval_seq(&s);
+	assert_string_equal(render(&s, UFT_GRAPH_RETVAL | UFT_GRAPH_RETVAL_HEX, 2),
+			    "main() {\n"
+			    "  foo(); /* = 0x0 */\n"
+			    "  bar() {\n"
+			    "    foo(); /* = 0xffffffea */\n"
+			    "    foo(); /* = 0x80000000 */\n"
+			    "    foo(); /* = 0xfffffffffffff000 */\n"
+			    "  } /* bar = 0xfffffffffffff001 */\n"
+			    "} /* main = 0x1234 */\n");
+	/* funcgraph-retval-hex alone changes nothing. */
+	retval_seq(&s);
+	const char *t = render(&s, UFT_GRAPH_RETVAL_HEX, 2);
+	assert_non_null(strstr(t, "  foo();\n  bar() {\n    foo();\n"));
+	assert_non_null(strstr(t, "  }\n}\n"));
+}
+
+/* An exit of the layout before retval (40 bytes) still reads, as 0. */
+static void test_graph_exit_old_layout(void **state)
+{
+	struct uft_rec_funcgraph_exit x = ftr_exit_ret(100, 0x1100, 3, 2000, 3382, 7);
+	unsigned char old[UFT_FUNCGRAPH_EXIT_OLD_SIZE];
+	memcpy(old, &x, 16);
+	memcpy(old + 16, &x.depth, 24);
+	struct uft_rec_funcgraph_exit d;
+	assert_false(uft_graph_exit_decode(old, sizeof(old) - 1, &d));
+	assert_true(uft_graph_exit_decode(old, sizeof(old), &d));
+	assert_int_equal(d.func, 0x1100);
+	assert_int_equal(d.retval, 0);
+	assert_int_equal(d.depth, 3);
+	assert_int_equal(d.calltime, 2000);
+	assert_int_equal(d.rettime, 3382);
+	struct seq s = {.n = 0};
+	ADD(&s, 0, 1000, ftr_ent(100, 0x1100, 0));
+	add(&s, 0, 3382, old, sizeof(old));
+	assert_string_equal(render(&s, UFT_GRAPH_DEFAULT | UFT_GRAPH_RETVAL, 2),
+			    " 0)   1.382 us    |  foo(); /* = 0x0 */\n");
+}
+
 static void test_option_bits(void **state)
 {
 	unsigned fn = 99, graph = 99;
@@ -444,6 +516,8 @@ int main(void)
 	    cmocka_unit_test_teardown(test_graph_leaf_needs_same_cpu_and_task, teardown),
 	    cmocka_unit_test_teardown(test_graph_comments_and_plain, teardown),
 	    cmocka_unit_test_teardown(test_graph_irqs, teardown),
+	    cmocka_unit_test_teardown(test_graph_retval, teardown),
+	    cmocka_unit_test_teardown(test_graph_exit_old_layout, teardown),
 	    cmocka_unit_test_teardown(test_option_bits, teardown),
 	    cmocka_unit_test_teardown(test_tracer_guess, teardown),
 	};

@@ -74,6 +74,9 @@ static void put_marker(uint64_t ts, int pid, const char *msg)
 
 static char path[64];
 
+/* The funcgraph_exit format the file declares. */
+static const char *exit_format = ftr_exit_format;
+
 /* Every record on CPU 0 of a two-CPU file. */
 static void write_file(void)
 {
@@ -90,7 +93,7 @@ static void write_file(void)
 	assert_int_equal(tracedat_writer_add_page(w, 0, page), 0);
 	assert_int_equal(tracedat_writer_add_format(w, "ftrace", ftr_function_format), 0);
 	assert_int_equal(tracedat_writer_add_format(w, "ftrace", ftr_entry_format), 0);
-	assert_int_equal(tracedat_writer_add_format(w, "ftrace", ftr_exit_format), 0);
+	assert_int_equal(tracedat_writer_add_format(w, "ftrace", exit_format), 0);
 	assert_int_equal(tracedat_writer_add_format(w, "ftrace", marker_format), 0);
 	assert_int_equal(tracedat_writer_add_cmdline(w, 100, "worker"), 0);
 	assert_int_equal(tracedat_writer_set_kallsyms(w, kallsyms, sizeof(kallsyms) - 1), 0);
@@ -239,6 +242,66 @@ static void test_graph_report(void **state)
 	unlink(path);
 }
 
+/* funcgraph-retval in uft report: the exits' retval field. */
+static void test_graph_report_retval(void **state)
+{
+	nr_recs = 0;
+	PUT(1000001000ull, ftr_ent(100, MAIN, 0));
+	PUT(1000002000ull, ftr_ent(100, FOO, 1));
+	PUT(1000003382ull, ftr_exit_ret(100, FOO, 1, 1000002000ull, 1000003382ull, 0xfffffff4));
+	PUT(1000070000ull, ftr_exit_ret(100, MAIN, 0, 1000001000ull, 1000070000ull, 0x2a));
+	write_file();
+	char *o = uft_report_opts("funcgraph-retval", NULL, 0);
+	assert_string_equal(o, "# tracer: function_graph\n"
+			       "#\n"
+			       "# CPU  DURATION                  FUNCTION CALLS\n"
+			       "# |     |   |                     |   |   |   |\n"
+			       " 0)               |  main() {\n"
+			       " 0)   1.382 us    |    foo(); /* = -12 */\n"
+			       " 0) + 69.000 us   |  } /* main = 0x2a */\n");
+	free(o);
+	o = uft_report_opts("funcgraph-retval", "funcgraph-retval-hex", 0);
+	assert_non_null(strstr(o, "    foo(); /* = 0xfffffff4 */\n"));
+	free(o);
+	if (have_trace_cmd()) {
+		/* trace-cmd's graph plugin reads the fields by name. */
+		char *t = trace_cmd_report("");
+		assert_non_null(strstr(t, "1.382 us   |    foo();"));
+		assert_non_null(strstr(t, "+ 69.000 us  |  }"));
+		free(t);
+	}
+	unlink(path);
+}
+
+/* A recording whose exits have the layout before retval (40 bytes, its
+ * own format) reads as before; its values print as 0. */
+static void test_graph_report_old_layout(void **state)
+{
+	nr_recs = 0;
+	PUT(1000001000ull, ftr_ent(100, MAIN, 0));
+	PUT(1000002000ull, ftr_ent(100, FOO, 1));
+	struct uft_rec_funcgraph_exit x[2] = {
+	    ftr_exit_ret(100, FOO, 1, 1000002000ull, 1000003382ull, 5),
+	    ftr_exit_ret(100, MAIN, 0, 1000001000ull, 1000070000ull, 5)};
+	uint64_t ts[2] = {1000003382ull, 1000070000ull};
+	for (int i = 0; i < 2; i++) {
+		struct rec *r = &recs[nr_recs++];
+		memcpy(r->data, &x[i], 16);
+		memcpy(r->data + 16, &x[i].depth, 24);
+		r->len = UFT_FUNCGRAPH_EXIT_OLD_SIZE;
+		r->ts = ts[i];
+	}
+	exit_format = ftr_exit_format_old;
+	write_file();
+	exit_format = ftr_exit_format;
+	char *o = uft_report_opts("funcgraph-retval", NULL, 0);
+	assert_non_null(strstr(o, " 0)               |  main() {\n"
+				  " 0)   1.382 us    |    foo(); /* = 0x0 */\n"
+				  " 0) + 69.000 us   |  } /* main = 0x0 */\n"));
+	free(o);
+	unlink(path);
+}
+
 static void test_function_report(void **state)
 {
 	nr_recs = 0;
@@ -285,6 +348,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_graph_report),
+	    cmocka_unit_test(test_graph_report_retval),
+	    cmocka_unit_test(test_graph_report_old_layout),
 	    cmocka_unit_test(test_function_report),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

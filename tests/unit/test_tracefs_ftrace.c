@@ -302,10 +302,11 @@ static void test_graph_options_files(void **state)
 	free(tracer);
 	if (tfs_echo("current_tracer", "function_graph", UFT_TFS_TRUNC) == 0) {
 		char *s = cat("trace_options");
-		assert_non_null(
-		    strstr(s, "nofuncgraph-overrun\nfuncgraph-cpu\nfuncgraph-overhead\n"
-			      "nofuncgraph-proc\nfuncgraph-duration\nnofuncgraph-abstime\n"
-			      "funcgraph-irqs\nnofuncgraph-tail\nsleep-time\ngraph-time\n"));
+		assert_non_null(strstr(s,
+				       "nofuncgraph-overrun\nfuncgraph-cpu\nfuncgraph-overhead\n"
+				       "nofuncgraph-proc\nfuncgraph-duration\nnofuncgraph-abstime\n"
+				       "funcgraph-irqs\nnofuncgraph-tail\nnofuncgraph-retval\n"
+				       "nofuncgraph-retval-hex\nsleep-time\ngraph-time\n"));
 		free(s);
 		assert_int_equal(tfs_echo("trace_options", "funcgraph-proc", UFT_TFS_TRUNC), 0);
 		s = cat("options/funcgraph-proc");

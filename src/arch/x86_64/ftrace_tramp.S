@@ -19,9 +19,9 @@
  *
  * uft_ftrace_return: a hooked return lands here with rsp just above the
  * slot. The return value registers (rax rdx xmm0 xmm1) are saved, the C hook
- * pops the shadow stack and gives back the real return address, and a
- * return goes there: the address the processor expects next, as the stub
- * balanced its calls. */
+ * gets rax (the exit record's retval), pops the shadow stack and gives back
+ * the real return address, and a return goes there: the address the
+ * processor expects next, as the stub balanced its calls. */
 	.text
 	/* libuft's own: called directly, not through the PLT. */
 	.hidden uft_ftrace_entry
@@ -178,6 +178,7 @@ uft_ftrace_return:
 	movq %rax, 0(%rsp)
 	movq %rdx, 8(%rsp)
 	leaq 8(%rbp), %rdi	/* the stack pointer after the return */
+	movq %rax, %rsi		/* the return value (funcgraph_exit's retval) */
 	call uft_ftrace_exit_fast
 	testq %rax, %rax
 	jz 3f
@@ -192,6 +193,7 @@ uft_ftrace_return:
 3:	movdqa %xmm0, 16(%rsp)
 	movdqa %xmm1, 32(%rsp)
 	leaq 8(%rbp), %rdi
+	movq 0(%rsp), %rsi
 	call uft_ftrace_exit
 	movdqa 16(%rsp), %xmm0
 	movdqa 32(%rsp), %xmm1

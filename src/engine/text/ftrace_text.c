@@ -295,6 +295,44 @@ static bool hidden(const struct uft_graph *g, const struct uft_common_entry *e)
 	return !(g->flags & UFT_GRAPH_IRQS) && (e->flags & UFT_FLAG_IN_SIGNAL);
 }
 
+bool uft_graph_exit_decode(const void *data, uint32_t len, struct uft_rec_funcgraph_exit *ex)
+{
+	if (len >= sizeof(*ex)) {
+		memcpy(ex, data, sizeof(*ex));
+		return true;
+	}
+	if (len < UFT_FUNCGRAPH_EXIT_OLD_SIZE)
+		return false;
+	/* func at 8, depth at 16, overrun at 20, calltime at 24, rettime at 32 */
+	const char *p = data;
+	memcpy(&ex->common, p, sizeof(ex->common));
+	memcpy(&ex->func, p + 8, 8);
+	ex->retval = 0;
+	memcpy(&ex->depth, p + 16, 4);
+	memcpy(&ex->overrun, p + 20, 4);
+	memcpy(&ex->calltime, p + 24, 8);
+	memcpy(&ex->rettime, p + 32, 8);
+	return true;
+}
+
+/* The end of a return value comment, " = value" and its close: an error code (a value from -4095 to
+ * -1, also when only its low 32 bits were returned, as an int is) in decimal unless
+ * funcgraph-retval-hex is set, anything else in hex. */
+static void put_retval(FILE *f, const struct uft_graph *g, uint64_t v)
+{
+	int64_t err = 0;
+	if (v && !(g->flags & UFT_GRAPH_RETVAL_HEX)) {
+		uint64_t x =
+		    (v >> 32) == 0 && (v & 0x80000000u) ? (uint64_t)(int64_t)(int32_t)v : v;
+		if (x >= (uint64_t)-4095)
+			err = (int64_t)x;
+	}
+	if (err)
+		fprintf(f, " = %lld */\n", (long long)err);
+	else
+		fprintf(f, " = 0x%llx */\n", (unsigned long long)v);
+}
+
 static int graph_entry(struct uft_graph *g, FILE *f, const struct uft_ftrace_rec *r,
 		       const struct uft_ftrace_rec *next)
 {
@@ -304,11 +342,9 @@ static int graph_entry(struct uft_graph *g, FILE *f, const struct uft_ftrace_rec
 	if (hidden(g, &ent.common))
 		return UFT_GRAPH_DONE;
 	bool leaf = false;
-	if (next && next->len >= sizeof(ex)) {
-		memcpy(&ex, next->data, sizeof(ex));
+	if (next && uft_graph_exit_decode(next->data, next->len, &ex))
 		leaf = ex.common.type == g->id_exit && ex.common.pid == ent.common.pid &&
 		       ex.func == ent.func;
-	}
 	prologue(f, g, r, ent.common.pid);
 	struct uft_graph_cpu *c = cpu_state(g, r->cpu);
 	int depth = ent.depth;
@@ -319,7 +355,12 @@ static int graph_entry(struct uft_graph *g, FILE *f, const struct uft_ftrace_rec
 		put_duration(f, g, ex.rettime - ex.calltime);
 		indent(f, depth);
 		put_func(f, g, ent.func);
-		fputs("();\n", f);
+		if (g->flags & UFT_GRAPH_RETVAL) {
+			fputs("(); /*", f);
+			put_retval(f, g, ex.retval);
+		} else {
+			fputs("();\n", f);
+		}
 		return UFT_GRAPH_LEAF;
 	}
 	c->depth = depth;
@@ -335,7 +376,8 @@ static int graph_entry(struct uft_graph *g, FILE *f, const struct uft_ftrace_rec
 static int graph_exit(struct uft_graph *g, FILE *f, const struct uft_ftrace_rec *r)
 {
 	struct uft_rec_funcgraph_exit ex;
-	memcpy(&ex, r->data, sizeof(ex));
+	if (!uft_graph_exit_decode(r->data, r->len, &ex))
+		return UFT_GRAPH_PLAIN;
 	if (hidden(g, &ex.common))
 		return UFT_GRAPH_DONE;
 	struct uft_graph_cpu *c = cpu_state(g, r->cpu);
@@ -348,8 +390,13 @@ static int graph_exit(struct uft_graph *g, FILE *f, const struct uft_ftrace_rec 
 	prologue(f, g, r, ex.common.pid);
 	put_duration(f, g, ex.rettime - ex.calltime);
 	indent(f, ex.depth);
-	/* An exit whose entry is not shown names its function. */
-	if (match && !(g->flags & UFT_GRAPH_TAIL)) {
+	/* An exit whose entry is not shown names its function; with its
+	 * return value every exit does. */
+	if (g->flags & UFT_GRAPH_RETVAL) {
+		fputs("} /* ", f);
+		put_func(f, g, ex.func);
+		put_retval(f, g, ex.retval);
+	} else if (match && !(g->flags & UFT_GRAPH_TAIL)) {
 		fputs("}\n", f);
 	} else {
 		fputs("} /* ", f);
@@ -396,7 +443,7 @@ int uft_graph_line(struct uft_graph *g, FILE *f, const struct uft_ftrace_rec *r,
 		return UFT_GRAPH_PLAIN;
 	if (e->type == g->id_entry && r->len >= sizeof(struct uft_rec_funcgraph_entry))
 		return graph_entry(g, f, r, next);
-	if (e->type == g->id_exit && r->len >= sizeof(struct uft_rec_funcgraph_exit))
+	if (e->type == g->id_exit && r->len >= UFT_FUNCGRAPH_EXIT_OLD_SIZE)
 		return graph_exit(g, f, r);
 	if (e->type == g->id_function || e->type == g->id_entry || e->type == g->id_exit ||
 	    (g->plain && g->plain(g->plain_ctx, r)))
@@ -423,6 +470,8 @@ bool uft_ftrace_option_bit(const char *name, unsigned *fn, unsigned *graph)
 	    {"funcgraph-abstime", 0, UFT_GRAPH_ABSTIME},
 	    {"funcgraph-irqs", 0, UFT_GRAPH_IRQS},
 	    {"funcgraph-tail", 0, UFT_GRAPH_TAIL},
+	    {"funcgraph-retval", 0, UFT_GRAPH_RETVAL},
+	    {"funcgraph-retval-hex", 0, UFT_GRAPH_RETVAL_HEX},
 	};
 	for (size_t i = 0; i < ARRAY_SIZE(map); i++) {
 		if (strcmp(map[i].name, name) == 0) {

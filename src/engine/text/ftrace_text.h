@@ -58,8 +58,10 @@ enum {
 	UFT_GRAPH_ABSTIME = 1u << 5,  /* funcgraph-abstime */
 	UFT_GRAPH_IRQS = 1u << 6,     /* funcgraph-irqs: off hides calls made in signal handlers */
 	UFT_GRAPH_TAIL = 1u << 7,     /* funcgraph-tail */
-	UFT_GRAPH_NO_CONTEXT = 1u << 8, /* option context-info off */
-	UFT_GRAPH_LATENCY = 1u << 9,	/* option latency-format: the flags column */
+	UFT_GRAPH_NO_CONTEXT = 1u << 8,	 /* option context-info off */
+	UFT_GRAPH_LATENCY = 1u << 9,	 /* option latency-format: the flags column */
+	UFT_GRAPH_RETVAL = 1u << 10,	 /* funcgraph-retval: return values in comments */
+	UFT_GRAPH_RETVAL_HEX = 1u << 11, /* funcgraph-retval-hex: never as an error code */
 	UFT_GRAPH_DEFAULT =
 	    UFT_GRAPH_CPU | UFT_GRAPH_OVERHEAD | UFT_GRAPH_DURATION | UFT_GRAPH_IRQS,
 };
@@ -118,6 +120,12 @@ enum {
 	UFT_GRAPH_DONE = 0,
 	UFT_GRAPH_LEAF = 1, /* `next` was the entry's own exit and is consumed */
 };
+
+struct uft_rec_funcgraph_exit;
+/* A funcgraph_exit record of either layout into *ex: the one with retval
+ * (48 bytes, kernel 6.5+ and uft) or the one before (40 bytes, retval 0).
+ * False for a record too short for either. */
+bool uft_graph_exit_decode(const void *data, uint32_t len, struct uft_rec_funcgraph_exit *ex);
 
 /* The lines of one record; `next` is the record that follows it on the same
  * CPU (NULL when none is known yet), which makes an entry a leaf. */

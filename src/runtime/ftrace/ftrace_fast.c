@@ -81,8 +81,9 @@ general:
 }
 
 /* The real return address, the exit record written and the entry popped;
- * 0: the general hook does it. `sp` is the stack pointer after the return. */
-uintptr_t uft_ftrace_exit_fast(uintptr_t sp)
+ * 0: the general hook does it. `sp` is the stack pointer after the return,
+ * `retval` the function's return value register. */
+uintptr_t uft_ftrace_exit_fast(uintptr_t sp, uintptr_t retval)
 {
 	uintptr_t *slot = (uintptr_t *)sp - 1;
 	struct uft_tls *t = &uft_tls;
@@ -104,6 +105,7 @@ uintptr_t uft_ftrace_exit_fast(uintptr_t sp)
 	struct uft_rec_funcgraph_exit *r = (struct uft_rec_funcgraph_exit *)rec;
 	uint64_t now = uft_tsc_to_ns(rsv.ts);
 	r->func = e->func;
+	r->retval = retval;
 	r->depth = e->depth;
 	r->overrun = st->overrun;
 	r->calltime = e->t0;

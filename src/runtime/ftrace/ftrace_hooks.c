@@ -182,10 +182,11 @@ static const struct uft_field ent_fields[] = {
 };
 static const struct uft_field ret_fields[] = {
     {"unsigned long", "func", 8, 8, 0, UFT_FIELD_SCALAR, 0},
-    {"int", "depth", 16, 4, 1, UFT_FIELD_SCALAR, 0},
-    {"unsigned int", "overrun", 20, 4, 0, UFT_FIELD_SCALAR, 0},
-    {"unsigned long long", "calltime", 24, 8, 0, UFT_FIELD_SCALAR, 0},
-    {"unsigned long long", "rettime", 32, 8, 0, UFT_FIELD_SCALAR, 0},
+    {"unsigned long", "retval", 16, 8, 0, UFT_FIELD_SCALAR, 0},
+    {"int", "depth", 24, 4, 1, UFT_FIELD_SCALAR, 0},
+    {"unsigned int", "overrun", 28, 4, 0, UFT_FIELD_SCALAR, 0},
+    {"unsigned long long", "calltime", 32, 8, 0, UFT_FIELD_SCALAR, 0},
+    {"unsigned long long", "rettime", 40, 8, 0, UFT_FIELD_SCALAR, 0},
 };
 
 #define FTRACE_EVENT(var, nm, f, sz, fmt)                                                          \
@@ -209,9 +210,9 @@ FTRACE_EVENT(fn_ev, "function", fn_fields, 24,
 	     "\" %ps <-- %ps\", (void *)REC->ip, (void *)REC->parent_ip");
 FTRACE_EVENT(ent_ev, "funcgraph_entry", ent_fields, 24,
 	     "\"--> %ps (%d)\", (void *)REC->func, REC->depth");
-FTRACE_EVENT(ret_ev, "funcgraph_exit", ret_fields, 40,
-	     "\"<-- %ps (%d) (start: %llx  end: %llx) over: %d\", (void *)REC->func, "
-	     "REC->depth, REC->calltime, REC->rettime, REC->depth");
+FTRACE_EVENT(ret_ev, "funcgraph_exit", ret_fields, 48,
+	     "\"<-- %ps (%d) (start: %llx  end: %llx) over: %d retval: %lx\", (void *)REC->func, "
+	     "REC->depth, REC->calltime, REC->rettime, REC->depth, REC->retval");
 
 void uft_ftrace_events_init(void)
 {
@@ -224,6 +225,7 @@ void uft_ftrace_events_init(void)
  * the graph tracer (a new one at each switch): an exit is written only in
  * the run its entry was, so a buffer never holds an exit without its entry. */
 uint32_t uft_ftrace_fn_buffers, uft_ftrace_graph_buffers, uft_ftrace_graph_gen;
+uint32_t uft_ftrace_graph_since[32];
 uint32_t uft_ftrace_fn_stack;
 
 static void write_function(uint32_t mask, const struct uft_ftrace_site *s, uintptr_t parent)
@@ -421,9 +423,10 @@ uintptr_t uft_ftrace_graph_entry(uintptr_t in_stub, uintptr_t *slot)
 	return hooked ? 0 : s->addr + UFT_FTRACE_SLED;
 }
 
-/* Called by uft_ftrace_return with the stack pointer after the return:
- * writes the exit record, pops the entry and gives the real return address. */
-uintptr_t uft_ftrace_exit(uintptr_t sp)
+/* Called by uft_ftrace_return with the stack pointer after the return and
+ * the function's return value register: writes the exit record, pops the
+ * entry and gives the real return address. */
+uintptr_t uft_ftrace_exit(uintptr_t sp, uintptr_t retval)
 {
 	uintptr_t *slot = (uintptr_t *)sp - 1;
 	struct uft_tls *t = &uft_tls;
@@ -449,8 +452,14 @@ uintptr_t uft_ftrace_exit(uintptr_t sp)
 	if (e->kind == KIND_PROF)
 		uft_ftrace_prof_exit(st, i - 1);
 	uint32_t mask = e->mask & READ_ONCE(uft_ftrace_graph_buffers);
-	if (e->gen != READ_ONCE(uft_ftrace_graph_gen) || t->notrace)
+	if (t->notrace)
 		mask = 0;
+	if (e->gen != READ_ONCE(uft_ftrace_graph_gen))
+		for (uint32_t m = mask; m; m &= m - 1) {
+			unsigned b = (unsigned)__builtin_ctz(m);
+			if ((int32_t)(e->gen - READ_ONCE(uft_ftrace_graph_since[b])) < 0)
+				mask &= ~(1u << b);
+		}
 	if (mask & GLOBAL) {
 		struct uft_fast_rsv rsv;
 		char *rec = uft_fast_reserve_type(UFT_ID_FUNCGRAPH_EXIT,
@@ -461,6 +470,7 @@ uintptr_t uft_ftrace_exit(uintptr_t sp)
 			struct uft_rec_funcgraph_exit *r = (struct uft_rec_funcgraph_exit *)rec;
 			uint64_t now = uft_tsc_to_ns(rsv.ts);
 			r->func = e->func;
+			r->retval = retval;
 			r->depth = e->depth;
 			r->overrun = st->overrun;
 			r->calltime = e->c0 == UFT_CLOCK_LOCAL	 ? e->t0
@@ -472,7 +482,7 @@ uintptr_t uft_ftrace_exit(uintptr_t sp)
 		}
 	}
 	if (mask) {
-		struct uft_rec_funcgraph_exit r = {{0, 0, 0, 0}, e->func, e->depth,
+		struct uft_rec_funcgraph_exit r = {{0, 0, 0, 0}, e->func, retval, e->depth,
 						   st->overrun,	 0,	  0};
 		for (; mask; mask &= mask - 1) {
 			uint32_t b = (uint32_t)__builtin_ctz(mask);

@@ -62,11 +62,15 @@ extern __thread struct fstack *uft_ftrace_stack
     __attribute__((tls_model("initial-exec"), visibility("hidden")));
 
 /* Buffers whose current tracer is function / function_graph, and the run of
- * the graph tracer (a new one at each switch). */
+ * the graph tracer (a new one at each switch of any buffer's tracer). */
 #define FTRACE_HIDDEN __attribute__((visibility("hidden")))
 extern uint32_t uft_ftrace_fn_buffers FTRACE_HIDDEN;
 extern uint32_t uft_ftrace_graph_buffers FTRACE_HIDDEN;
 extern uint32_t uft_ftrace_graph_gen FTRACE_HIDDEN;
+/* Per buffer, the run its tracer last switched in: an entry pushed in an
+ * earlier run writes no exit there (its entry record was cleared), while
+ * the other buffers, which kept theirs, still get theirs. */
+extern uint32_t uft_ftrace_graph_since[32] FTRACE_HIDDEN;
 
 /* The global buffer (bit 0 of a mask) takes the inline reservation of static
  * events when it can (uft/fastpath.h: level 0, the record fits the page, raw

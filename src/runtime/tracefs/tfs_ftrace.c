@@ -222,12 +222,13 @@ static void clear_one_ring(void *ctx, struct uft_ring *r, uint32_t slot)
 }
 
 /* While every thread is stopped outside the hooks: the buffer is emptied
- * and the graph tracer's run changes, so no exit is ever written whose
- * entry the clear removed. */
+ * and the graph tracer's run changes, so no exit is ever written there
+ * whose entry the clear removed (the other buffers keep their calls). */
 static void clear_for_new_tracer(void *ctx)
 {
-	tfs_for_each_ring(*(uint32_t *)ctx, clear_one_ring, NULL);
-	uft_add_return(&uft_ftrace_graph_gen, 1);
+	uint32_t b = *(uint32_t *)ctx;
+	tfs_for_each_ring(b, clear_one_ring, NULL);
+	WRITE_ONCE(uft_ftrace_graph_since[b], uft_add_return(&uft_ftrace_graph_gen, 1));
 }
 
 /* ---- current_tracer, available_tracers ---- */
@@ -239,8 +240,8 @@ const char *tfs_tracer_name(const struct tfs_inst *in)
 
 int tfs_show_available_tracers(const struct tfs_node *n, FILE *out)
 {
-	/* The graph tracer runs at the top only, as in the kernel (6.1). */
-	fputs(n->inst->buffer == 0 ? "function_graph function nop\n" : "function nop\n", out);
+	/* Both function tracers run in instances too, as in the kernel (6.9+). */
+	fputs("function_graph function nop\n", out);
 	return 0;
 }
 
@@ -250,7 +251,7 @@ int tfs_set_tracer(struct tfs_inst *in, const char *name)
 	for (int i = 0; i < 3; i++)
 		if (strcmp(name, tracer_names[i]) == 0)
 			t = i;
-	if (t < 0 || (t == TRACER_GRAPH && in->buffer != 0))
+	if (t < 0)
 		return -EINVAL;
 	if (t == TRACER_GRAPH && prof_on)
 		return -EBUSY; /* one user of the return hooks, as in 6.1 */
@@ -868,8 +869,9 @@ int tfs_ftrace_profile_enable(bool on, bool graph_time)
 {
 	if (on == prof_on)
 		return 0;
-	if (on && tracer[0] == TRACER_GRAPH)
-		return -EBUSY; /* one user of the return hooks, as in 6.1 */
+	for (uint32_t b = 0; on && b < UFT_MAX_BUFFERS; b++)
+		if (tracer[b] == TRACER_GRAPH)
+			return -EBUSY; /* one user of the return hooks, as in 6.1 */
 	int rc = refresh();
 	if (rc)
 		return rc;

@@ -49,6 +49,8 @@ static const struct option options[] = {
     {"funcgraph-abstime", false, "function_graph"},
     {"funcgraph-irqs", true, "function_graph"},
     {"funcgraph-tail", false, "function_graph"},
+    {"funcgraph-retval", false, "function_graph"},
+    {"funcgraph-retval-hex", false, "function_graph"},
     {"sleep-time", true, "function_graph"},
     {"graph-time", true, "function_graph"},
 };
