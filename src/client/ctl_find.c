@@ -122,8 +122,7 @@ static int connect_checked(const char *path, pid_t pid, struct uft_ctl_conn **ou
 }
 
 /* connect_checked, keeping the path that worked. */
-static int try_path(const char *path, pid_t pid, struct uft_ctl_conn **out, char *where,
-		    size_t cap)
+static int try_path(const char *path, pid_t pid, struct uft_ctl_conn **out, char *where, size_t cap)
 {
 	int rc = connect_checked(path, pid, out);
 	if (rc == 0 && where)

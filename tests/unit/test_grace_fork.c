@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "runtime/core/grace.h"
+#include "tfs_helpers.h"
 
 static int in_section, leave;
 
@@ -77,9 +78,30 @@ static void test_fork_during_grace_period(void **state)
 	assert_int_equal(uft_grace_pending(), 0);
 }
 
+/* The tree's fork handlers end a control operation in the parent and the
+ * child: the grace lock must be free by then (a fork used to hang here). */
+static void test_fork_with_tree(void **state)
+{
+	(void)state;
+	int err;
+	free(tfs_cat("trace", &err)); /* the tree and its fork handlers */
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		alarm(20);
+		char *t = tfs_cat("tracing_on", &err);
+		_exit(t ? 0 : 3);
+	}
+	int status;
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_fork_with_tree),
 	    cmocka_unit_test(test_fork_during_grace_period),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -235,7 +235,10 @@ void uft_grace_reclaim(bool wait)
 /* fork() copies grace_lock as it is: held by another thread, it would stay
  * held in the child, whose first control write would then wait forever. The
  * fork waits for the control operation in progress instead. In the child the
- * other threads' records are free: their threads are not there. */
+ * other threads' records are free: their threads are not there. Registered
+ * before any other handler of the runtime: its lock is taken after theirs
+ * and given back before their parent and child handlers run, which may end
+ * a control operation (uft_grace_reclaim). */
 static void lock_for_fork(void)
 {
 	pthread_mutex_lock(&grace_lock);
@@ -257,7 +260,7 @@ static void unlock_in_child(void)
 	pthread_mutex_unlock(&grace_lock);
 }
 
-__attribute__((constructor)) static void grace_atfork(void)
+void uft_grace_fork_setup(void)
 {
 	pthread_atfork(lock_for_fork, unlock_in_parent, unlock_in_child);
 }

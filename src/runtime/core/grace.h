@@ -74,6 +74,10 @@ void uft_grace_defer(void *p, void (*fn)(void *));
  * unpublished now. Frees it after a grace period: a short wait unless `wait`
  * (then as long as it takes); what is not freed now is freed later. */
 void uft_grace_reclaim(bool wait);
+/* Makes fork() wait for a control operation in progress, so a child never
+ * inherits a held grace lock. Called first at start-up, before any other
+ * pthread_atfork() of the runtime. */
+void uft_grace_fork_setup(void);
 /* Deferred and not yet freed; freed so far (for tests). */
 uint64_t uft_grace_pending(void);
 uint64_t uft_grace_freed(void);

@@ -18,6 +18,7 @@
 
 #include "wire/record_proto.h"
 #include "runtime/doors/doors.h"
+#include "runtime/core/grace.h"
 #include "runtime/core/runtime.h"
 #include "runtime/core/secure_env.h"
 #include "runtime/tracefs/tracefs.h"
@@ -218,6 +219,7 @@ static __thread bool in_init;
 static void do_init(void)
 {
 	in_init = true;
+	uft_grace_fork_setup(); /* before every other fork handler */
 	uft_env_report_ignored();
 	uft_clock_init();
 	parse_env();
