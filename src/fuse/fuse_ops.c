@@ -556,10 +556,12 @@ static void op_poll(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi,
 	}
 	if (ph) {
 		pthread_mutex_lock(&fs->lock);
+		/* The kernel wakes every poller of the file with the one
+		 * handle: wait for what any of them asked. */
 		if (f->ph)
 			fuse_pollhandle_destroy(f->ph);
+		f->want = f->ph ? f->want | want : want;
 		f->ph = ph;
-		f->want = want;
 		if (!fs->watching && !fs->stopping)
 			fs->watching = pthread_create(&fs->watcher, NULL, watch_polls, fs) == 0;
 		pthread_mutex_unlock(&fs->lock);

@@ -132,7 +132,8 @@ static ssize_t read_hist(struct uft_tfs_handle *h, char *buf, size_t len, uint64
 	size_t n = off < h->len ? h->len - (size_t)off : 0;
 	if (n > len)
 		n = len;
-	memcpy(buf, h->data + off, n);
+	if (n)
+		memcpy(buf, h->data + off, n);
 	pthread_mutex_unlock(&o->lock);
 	return (ssize_t)n;
 }
