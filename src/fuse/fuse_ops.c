@@ -42,7 +42,8 @@ struct file {
 	bool nonblock;	/* opened with O_NONBLOCK: h never blocks */
 	unsigned flags; /* the tree's open flags */
 	struct file *prev, *next;
-	struct fuse_pollhandle *ph; /* a poll waiting for the file to be readable */
+	struct fuse_pollhandle *ph; /* a poll waiting for one of the events in want */
+	unsigned want;
 	char path[];
 };
 
@@ -503,7 +504,16 @@ static void op_release(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi
 	fuse_reply_err(req, 0);
 }
 
-/* Wakes the pollers whose file became readable, until the file system stops. */
+/* The file's poll(2) events; peek: as a watcher looks, changing nothing. */
+static unsigned file_events(struct uft_fuse_fs *fs, struct file *f, bool peek)
+{
+	if (fs->be->poll_events)
+		return fs->be->poll_events(f->h, peek);
+	return !fs->be->poll || fs->be->poll(f->h) ? POLLIN | POLLRDNORM : 0;
+}
+
+/* Wakes the pollers whose file has an event they wait for, until the file
+ * system stops; the kernel then polls again for the events themselves. */
 static void *watch_polls(void *arg)
 {
 	struct uft_fuse_fs *fs = arg;
@@ -515,7 +525,7 @@ static void *watch_polls(void *arg)
 	pthread_mutex_lock(&fs->lock);
 	while (!fs->stopping) {
 		for (struct file *f = fs->files; f; f = f->next) {
-			if (f->ph && fs->be->poll(f->h)) {
+			if (f->ph && (file_events(fs, f, true) & f->want)) {
 				fuse_lowlevel_notify_poll(f->ph);
 				fuse_pollhandle_destroy(f->ph);
 				f->ph = NULL;
@@ -534,22 +544,29 @@ static void op_poll(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi,
 {
 	struct uft_fuse_fs *fs = fs_of(req);
 	struct file *f = (struct file *)(uintptr_t)fi->fh;
-	if (!fs->be->poll || fs->be->poll(f->h)) {
+	/* The events asked for (0 from kernels that do not say: any). */
+	unsigned want = fi->poll_events ? fi->poll_events : POLLIN | POLLRDNORM | POLLPRI;
+	want |= POLLERR | POLLHUP;
+	unsigned ev = file_events(fs, f, false);
+	if (ev & want) {
 		if (ph)
 			fuse_pollhandle_destroy(ph);
-		fuse_reply_poll(req, POLLIN | POLLRDNORM);
+		fuse_reply_poll(req, ev);
 		return;
 	}
 	if (ph) {
 		pthread_mutex_lock(&fs->lock);
+		/* The kernel wakes every poller of the file with the one
+		 * handle: wait for what any of them asked. */
 		if (f->ph)
 			fuse_pollhandle_destroy(f->ph);
+		f->want = f->ph ? f->want | want : want;
 		f->ph = ph;
 		if (!fs->watching && !fs->stopping)
 			fs->watching = pthread_create(&fs->watcher, NULL, watch_polls, fs) == 0;
 		pthread_mutex_unlock(&fs->lock);
 	}
-	fuse_reply_poll(req, 0);
+	fuse_reply_poll(req, ev);
 }
 
 static void op_mkdir(fuse_req_t req, fuse_ino_t parent, const char *name, mode_t mode)

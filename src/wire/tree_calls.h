@@ -50,6 +50,9 @@ struct uft_door_backend {
 	ssize_t (*write)(void *file, const char *buf, size_t len, uint64_t off);
 	/* Non-zero when a read would not block (NULL: always). */
 	int (*poll)(void *file);
+	/* poll(2)'s events (uft_tracefs_poll_events: POLLPRI on a hist file
+	 * ...); peek changes nothing. NULL: POLLIN|POLLRDNORM when poll says. */
+	unsigned (*poll_events)(void *file, int peek);
 	/* From another thread: the file's pending read ends with -EINTR. */
 	void (*interrupt)(void *file);
 	void (*release)(void *file);

@@ -119,6 +119,11 @@ extern int (*uft_registry_set_clock)(uint32_t buffer, int clock);
 bool uft_registry_hist_snapshots(uint32_t buffer);
 /* Removes every hist trigger of the event in the buffer (O_TRUNC). */
 int uft_registry_hist_remove_all(uint32_t buffer, const char *system, const char *name);
+/* The updates of the event's histograms in the buffer so far (hits and
+ * drops, summed): what a poll on the `hist` file compares. -ENOENT when the
+ * event is gone. Takes no writer's lock: the counters are read as they are. */
+int uft_registry_hist_updates(uint32_t buffer, const char *system, const char *name,
+			      uint64_t *updates);
 /* The `hist` file (malloc'd; empty without hist triggers), NULL on error. */
 char *uft_registry_hist_text(uint32_t buffer, const char *system, const char *name,
 			     const struct uft_hist_syms *syms);

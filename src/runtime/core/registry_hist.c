@@ -391,6 +391,24 @@ int uft_registry_hist_remove_all(uint32_t buffer, const char *system, const char
 	return rc;
 }
 
+int uft_registry_hist_updates(uint32_t buffer, const char *system, const char *name,
+			      uint64_t *updates)
+{
+	if (buffer >= UFT_MAX_BUFFERS)
+		return -ENOENT;
+	uint64_t sum = 0;
+	pthread_mutex_lock(&reg_lock);
+	struct reg_event *e = reg_find_event(system, name);
+	for (uint32_t i = 0; e && i < e->nr_trig[buffer]; i++) {
+		const struct uft_hist *h = e->trig[buffer][i]->hist;
+		if (h)
+			sum += uft_hist_hits(h) + uft_hist_drops(h);
+	}
+	pthread_mutex_unlock(&reg_lock);
+	*updates = sum;
+	return e ? 0 : -ENOENT;
+}
+
 char *uft_registry_hist_text(uint32_t buffer, const char *system, const char *name,
 			     const struct uft_hist_syms *syms)
 {

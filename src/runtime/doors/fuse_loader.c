@@ -62,6 +62,11 @@ static int be_poll(void *file)
 	return uft_tracefs_poll(file);
 }
 
+static unsigned be_poll_events(void *file, int peek)
+{
+	return uft_tracefs_poll_events(file, peek != 0);
+}
+
 static void be_interrupt(void *file)
 {
 	uft_tracefs_interrupt(file);
@@ -90,6 +95,7 @@ static const struct uft_door_backend in_process = {
     .read = be_read,
     .write = be_write,
     .poll = be_poll,
+    .poll_events = be_poll_events,
     .interrupt = be_interrupt,
     .release = be_release,
     .mkdir = be_mkdir,

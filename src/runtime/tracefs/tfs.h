@@ -109,6 +109,13 @@ struct tfs_file {
 	/* Streaming reads (pipes); called without tfs_lock. */
 	ssize_t (*read)(struct uft_tfs_handle *h, char *buf, size_t len);
 	int (*poll)(struct uft_tfs_handle *h);
+	/* poll(2)'s events for the file (POLLIN, POLLPRI ...), when they are
+	 * more than "readable" (hist). With peek, what a poll would report,
+	 * changing nothing; else the poll itself. Without tfs_lock. */
+	unsigned (*poll_events)(struct uft_tfs_handle *h, bool peek);
+	/* Reads of the text generated at open, for a file that may generate it
+	 * again when read from offset 0 (hist); without tfs_lock. */
+	ssize_t (*read_at)(struct uft_tfs_handle *h, char *buf, size_t len, uint64_t off);
 	void (*release)(struct uft_tfs_handle *h);
 };
 

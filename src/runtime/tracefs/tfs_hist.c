@@ -12,6 +12,8 @@
  * with the same `name=` share the table of the first (the registry). */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <poll.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,6 +51,110 @@ static int show_hist(const struct tfs_node *n, FILE *out)
 	fputs(text, out);
 	free(text);
 	return 0;
+}
+
+/* An open hist file's view of its histograms' update count (hits and drops
+ * of all of them, uft_registry_hist_updates), for poll(2) as the kernel's
+ * since 6.11: `text` is the count the generated text shows, `read` the one
+ * the reader last read from offset 0 (none yet at open: POLLIN until the
+ * first read when the event has updates), `seen` the one the last poll or
+ * read saw (POLLPRI when the count moved since). Writers only bump the
+ * counters they already have; a door's watcher notices the change. */
+struct hist_open {
+	pthread_mutex_t lock; /* reads and polls of one handle from several threads */
+	uint64_t text, read, seen;
+};
+
+static int hist_updates(const struct tfs_node *n, uint64_t *count)
+{
+	return uft_registry_hist_updates(n->inst->buffer, n->sys, n->ev, count);
+}
+
+/* Before the text is generated (tfs_lock held): a hit that lands while it
+ * is printed makes the next poll report, rather than go unseen. */
+static int open_hist(struct uft_tfs_handle *h)
+{
+	if (h->flags & UFT_TFS_WRITE)
+		return -EACCES; /* as before it had an open: nothing to write or clear */
+	struct hist_open *o = calloc(1, sizeof(*o));
+	if (!o)
+		return -ENOMEM;
+	pthread_mutex_init(&o->lock, NULL);
+	uint64_t c = 0;
+	hist_updates(&h->n, &c);
+	o->text = o->seen = c;
+	h->priv = o;
+	return 0;
+}
+
+static void release_hist(struct uft_tfs_handle *h)
+{
+	struct hist_open *o = h->priv;
+	if (!o)
+		return;
+	pthread_mutex_destroy(&o->lock);
+	free(o);
+	h->priv = NULL;
+}
+
+/* A read from offset 0 shows the histograms as they are then, as the
+ * kernel's seq_file does after a seek to 0; later offsets read on. */
+static ssize_t read_hist(struct uft_tfs_handle *h, char *buf, size_t len, uint64_t off)
+{
+	struct hist_open *o = h->priv;
+	pthread_mutex_lock(&o->lock);
+	if (off == 0) {
+		uint64_t c = o->text;
+		if (hist_updates(&h->n, &c) == 0 && c != o->text) {
+			char *text = NULL;
+			size_t tlen = 0;
+			FILE *m = open_memstream(&text, &tlen);
+			int rc = m ? 0 : -ENOMEM;
+			if (m) {
+				pthread_mutex_lock(&tfs_lock);
+				rc = show_hist(&h->n, m);
+				tfs_unlock();
+				if (fclose(m) != 0 && rc == 0)
+					rc = -ENOMEM;
+			}
+			if (rc < 0) {
+				free(text);
+				pthread_mutex_unlock(&o->lock);
+				return rc;
+			}
+			free(h->data);
+			h->data = text;
+			h->len = tlen;
+			o->text = c;
+		}
+		o->read = o->seen = o->text;
+	}
+	size_t n = off < h->len ? h->len - (size_t)off : 0;
+	if (n > len)
+		n = len;
+	if (n)
+		memcpy(buf, h->data + off, n);
+	pthread_mutex_unlock(&o->lock);
+	return (ssize_t)n;
+}
+
+static unsigned poll_hist(struct uft_tfs_handle *h, bool peek)
+{
+	struct hist_open *o = h->priv;
+	uint64_t c;
+	if (hist_updates(&h->n, &c) < 0)
+		return POLLERR;
+	unsigned ev = 0;
+	pthread_mutex_lock(&o->lock);
+	if (c != o->read)
+		ev |= POLLIN | POLLRDNORM;
+	if (c != o->seen) {
+		ev |= POLLPRI;
+		if (!peek)
+			o->seen = c;
+	}
+	pthread_mutex_unlock(&o->lock);
+	return ev;
 }
 
 /* Logs an engine or registry failure the kernel's way: location
@@ -114,6 +220,13 @@ int tfs_hist_write(const struct tfs_node *n, const struct uft_trig_spec *sp)
 
 const struct tfs_file tfs_hist_files[] = {
     /* under every event, the ftrace entries' too, as the kernel's */
-    {.name = "hist", .dir = TFS_D_EVENT, .mode = 0444, .show = show_hist},
+    {.name = "hist",
+     .dir = TFS_D_EVENT,
+     .mode = 0444,
+     .show = show_hist,
+     .open = open_hist,
+     .poll_events = poll_hist,
+     .read_at = read_hist,
+     .release = release_hist},
     {0},
 };

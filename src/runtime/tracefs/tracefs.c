@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <linux/futex.h>
+#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
@@ -585,6 +586,8 @@ ssize_t uft_tracefs_read(struct uft_tfs_handle *h, char *buf, size_t len, uint64
 		return -EBADF;
 	if (h->n.file->read)
 		return h->n.file->read(h, buf, len);
+	if (h->n.file->read_at)
+		return h->n.file->read_at(h, buf, len, off);
 	if (off >= h->len)
 		return 0;
 	size_t n = h->len - (size_t)off < len ? h->len - (size_t)off : len;
@@ -617,6 +620,13 @@ int uft_tracefs_poll(struct uft_tfs_handle *h)
 	if (h->n.file->poll)
 		return h->n.file->poll(h);
 	return 1;
+}
+
+unsigned uft_tracefs_poll_events(struct uft_tfs_handle *h, bool peek)
+{
+	if (h->n.file->poll_events)
+		return h->n.file->poll_events(h, peek);
+	return uft_tracefs_poll(h) ? POLLIN | POLLRDNORM : 0;
 }
 
 int uft_tracefs_wait(struct uft_tfs_handle *h, int timeout_ms)

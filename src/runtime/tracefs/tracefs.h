@@ -38,6 +38,13 @@ ssize_t uft_tracefs_read(struct uft_tfs_handle *h, char *buf, size_t len, uint64
 ssize_t uft_tracefs_write(struct uft_tfs_handle *h, const char *buf, size_t len, uint64_t off);
 /* Non-zero when a read would not block (pipes; other files are always ready). */
 int uft_tracefs_poll(struct uft_tfs_handle *h);
+/* The events poll(2) reports for the handle: POLLIN|POLLRDNORM when
+ * uft_tracefs_poll() says readable, except for files with events of their
+ * own (a hist file: POLLIN when its histograms changed since it was last
+ * read, POLLPRI when they changed since the last poll or read, POLLERR when
+ * the event is gone). With peek: what a poll would report, changing nothing
+ * (the doors' watchers); without: the poll itself. */
+unsigned uft_tracefs_poll_events(struct uft_tfs_handle *h, bool peek);
 /* Waits until the handle is readable, up to timeout_ms (-1: forever). Returns
  * 1 when readable, 0 on time-out or interrupt. An uft_tracefs_interrupt()
  * ends the wait or read it finds pending (or the next one) and is spent. */
