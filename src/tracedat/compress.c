@@ -28,7 +28,9 @@ const char *td_comp_name(enum td_comp alg)
 
 const char *td_comp_version(enum td_comp alg)
 {
-	return alg == TD_COMP_ZSTD ? ZSTD_versionString() : alg == TD_COMP_ZLIB ? zlibVersion() : "";
+	return alg == TD_COMP_ZSTD   ? ZSTD_versionString()
+	       : alg == TD_COMP_ZLIB ? zlibVersion()
+				     : "";
 }
 
 /* The output buffer: starts small and doubles up to the claimed size. */

@@ -20,8 +20,17 @@
 /* The description strings; each section names one by its offset here. */
 static const char strings[] = "options\0headers\0ftrace events\0events format\0kallsyms\0"
 			      "printk\0command lines\0flyrecord\0strings";
-enum { S_OPTIONS = 0, S_HEADERS = 8, S_FTRACE = 16, S_EVENTS = 30, S_KALLSYMS = 44,
-       S_PRINTK = 53, S_CMDLINES = 60, S_FLYRECORD = 74, S_STRINGS = 84 };
+enum {
+	S_OPTIONS = 0,
+	S_HEADERS = 8,
+	S_FTRACE = 16,
+	S_EVENTS = 30,
+	S_KALLSYMS = 44,
+	S_PRINTK = 53,
+	S_CMDLINES = 60,
+	S_FLYRECORD = 74,
+	S_STRINGS = 84
+};
 _Static_assert(sizeof(strings) == S_STRINGS + sizeof("strings"), "string offsets");
 
 struct v7 {
@@ -49,7 +58,8 @@ static int put_compressed_section(struct v7 *v, uint16_t id, uint32_t desc, cons
 		return -ENOMEM;
 	if (body->len > UINT32_MAX)
 		return -EFBIG;
-	int rc = td_compress(v->w->comp, body->p ? (const void *)body->p : "", body->len, &z, &zlen);
+	int rc =
+	    td_compress(v->w->comp, body->p ? (const void *)body->p : "", body->len, &z, &zlen);
 	if (rc)
 		return rc;
 	if (id <= TRACEDAT_OPT_CMDLINES)
