@@ -591,7 +591,7 @@ static bool inflate_cpu(struct cur *c, struct tracedat_cpu *cd)
 	d.len = c->len - d.len >= 4 ? d.len + 4 : c->len;
 	uint32_t chunks;
 	uint8_t *all = NULL;
-	size_t len = 0;
+	size_t len = 0, cap = 0;
 	bool ok = rd32(&d, &chunks, "CPU data chunk count");
 	for (uint32_t i = 0; ok && i < chunks; i++) {
 		uint32_t csize, usize;
@@ -599,15 +599,19 @@ static bool inflate_cpu(struct cur *c, struct tracedat_cpu *cd)
 		ok = rd32(&d, &csize, "CPU data chunk size") &&
 		     rd32(&d, &usize, "CPU data chunk size uncompressed") &&
 		     (part = inflate_at(&d, csize, usize, "CPU data chunk"));
-		if (ok && usize) {
-			uint8_t *m = realloc(all, len + usize);
+		if (ok && usize > cap - len) { /* doubling: many small chunks stay linear */
+			size_t want = len + usize > cap * 2 ? len + usize : cap * 2;
+			uint8_t *m = realloc(all, want);
 			if (m) {
 				all = m;
-				memcpy(all + len, part, usize);
-				len += usize;
+				cap = want;
 			} else {
 				ok = fail(&d, "out of memory");
 			}
+		}
+		if (ok && usize) {
+			memcpy(all + len, part, usize);
+			len += usize;
 		}
 		free(part);
 	}
