@@ -9,7 +9,6 @@
 # Exit 0 pass, 77 skip, else fail.
 source "$(dirname "$0")/lib/file.sh"
 need "$DEMO"
-# shellcheck source=lib/tracecmd.sh
 source "$(dirname "$0")/lib/tracecmd.sh"
 K=tests/data/tc_instances_zstd.dat
 
