@@ -27,7 +27,7 @@ BUILD ?= build
 SAN ?=
 OPT ?= -O2
 
-PKGS := libtraceevent libtracecmd libelf
+PKGS := libtraceevent libtracecmd libelf libzstd zlib
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Fuzzes the trace.dat parser, then walks whatever it accepted the way a
- * consumer would: texts, options and every CPU page. */
+ * consumer would: texts, options and every CPU page of every instance,
+ * compressed files included. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,8 +17,31 @@ static void touch(const char *s, size_t len)
 		sink += strlen(s) + len;
 }
 
+/* Every page of every CPU; uncompressed data must lie inside the input,
+ * decompressed data is a copy of its own. */
+static void walk_cpus(const struct tracedat *td, const struct tracedat_cpu *cpus, size_t n,
+		      const uint8_t *buf, size_t size)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct tracedat_cpu *c = &cpus[i];
+		if (!td->compression[0] &&
+		    (c->offset + c->size > size || (c->size && c->data != buf + c->offset)))
+			abort();
+		for (uint64_t off = 0; off + td->page_size <= c->size; off += td->page_size) {
+			struct uft_page_iter it;
+			struct uft_page_rec r;
+			uft_page_iter_init(&it, c->data + off, td->page_size);
+			while (uft_page_iter_next(&it, &r) == 1)
+				sink += r.len ? ((const uint8_t *)r.data)[r.len - 1] : 0;
+		}
+	}
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+	/* Small inputs that decompress to hundreds of MB would only slow the
+	 * fuzzer down: the limit's own checks are the same at any value. */
+	tracedat_set_inflate_limit(64u << 20);
 	/* An exactly sized copy, so sanitizers see any read past the end. */
 	uint8_t *buf = malloc(size ? size : 1);
 	if (!buf)
@@ -49,18 +73,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (td->latency && td->latency_len)
 		sink += (uint8_t)td->latency_text[td->latency_len - 1];
 
-	for (size_t i = 0; i < td->nr_cpu_data; i++) {
-		const struct tracedat_cpu *c = &td->cpus[i];
-		if (c->offset + c->size > size || (c->size && c->data != buf + c->offset))
-			abort();
-		for (uint64_t off = 0; off + td->page_size <= c->size; off += td->page_size) {
-			struct uft_page_iter it;
-			struct uft_page_rec r;
-			uft_page_iter_init(&it, c->data + off, td->page_size);
-			while (uft_page_iter_next(&it, &r) == 1)
-				sink += r.len ? ((const uint8_t *)r.data)[r.len - 1] : 0;
-		}
-	}
+	walk_cpus(td, td->cpus, td->nr_cpu_data, buf, size);
+	for (size_t i = 0; i < td->nr_instances; i++)
+		walk_cpus(td, td->instances[i].cpus, td->instances[i].nr_cpu_data, buf, size);
 	tracedat_free(td);
 	free(buf);
 	return 0;

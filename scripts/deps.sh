@@ -4,7 +4,7 @@
 # or says which to install.
 set -e
 PKGS="gcc g++ clang clang-format make pkg-config libtraceevent-dev libtracecmd-dev libtracefs-dev trace-cmd \
-libcmocka-dev systemtap-sdt-dev libfuse3-dev fuse3 libelf-dev cmake"
+libcmocka-dev systemtap-sdt-dev libfuse3-dev fuse3 libelf-dev libzstd-dev zlib1g-dev cmake"
 [ -n "$UFT_EXTRA_PKGS" ] && PKGS="$PKGS $UFT_EXTRA_PKGS"
 missing=""
 for p in $PKGS; do

@@ -45,7 +45,8 @@ static const char usage[] =
     "usage: uft record [-e EVENT [-f FILTER]]... [-p TRACER [-l GLOB]... [-n GLOB]... "
     "[-g FUNC]...\n"
     "                  [--max-graph-depth N] [--func-stack]] [-o FILE] [-b KB]\n"
-    "                  [-C CLOCK] [-M overwrite|discard] [-q] -- CMD [ARGS]\n"
+    "                  [-C CLOCK] [-M overwrite|discard] [--compression ALG] [-q]\n"
+    "                  -- CMD [ARGS]\n"
     "  -e EVENT   SYSTEM:EVENT, SYSTEM:*, SYSTEM, EVENT or all (default all)\n"
     "  -f FILTER  filter the -e before it (the kernel's filter syntax)\n"
     "  -p TRACER  function or function_graph: trace the functions of CMD\n"
@@ -59,6 +60,8 @@ static const char usage[] =
     "  -C CLOCK   trace clock: local global counter uptime perf mono mono_raw boot"
     " tai x86-tsc\n"
     "  -M MODE    overwrite (flight recorder, default) or discard (drop new events)\n"
+    "  --compression ALG  zstd or zlib: a compressed trace.dat version 7;\n"
+    "             none (default): version 6\n"
     "  -q         no summary\n";
 
 static int accept_proc(struct collect *c, int lsock)
@@ -254,7 +257,7 @@ static char *join_filters(char *const *ev, char *const *flt, int n)
 #define MAX_EVENTS 256
 
 struct record_opts {
-	const char *out, *clock, *mode;
+	const char *out, *clock, *mode, *compression;
 	struct tracer_opts topts;
 	char *events[MAX_EVENTS];
 	char *filters[MAX_EVENTS]; /* filters[i] applies to events[i] */
@@ -331,6 +334,12 @@ static int take(void *opts, int opt, char *arg)
 	case 'q':
 		o->quiet = true;
 		return CLI_OK;
+	case 'Z':
+		if (strcmp(arg, "zstd") != 0 && strcmp(arg, "zlib") != 0 &&
+		    strcmp(arg, "none") != 0)
+			return cli_error(&record_cli, "compression must be zstd, zlib or none");
+		o->compression = strcmp(arg, "none") == 0 ? NULL : arg;
+		return CLI_OK;
 	}
 	return take_tracer_opt(&o->topts, opt, arg);
 }
@@ -339,6 +348,7 @@ static const struct option record_longopts[] = {
     {"help", no_argument, NULL, 'h'},
     {"max-graph-depth", required_argument, NULL, 'D'},
     {"func-stack", no_argument, NULL, 'S'},
+    {"compression", required_argument, NULL, 'Z'},
     {NULL, 0, NULL, 0},
 };
 static const struct cli record_cli = {"uft record", usage,
@@ -557,6 +567,7 @@ static int run(struct record_opts *o)
 	struct collect c;
 	collect_init(&c);
 	c.clock_id = o->clock ? uft_clock_by_name(o->clock) : -1;
+	c.compression = o->compression;
 	/* Function records are named from the processes' symbol tables. */
 	if (o->topts.tracer && strcmp(o->topts.tracer, "nop") != 0)
 		c.syms = proc_syms_new();

@@ -20,7 +20,8 @@
 
 struct cpu_cursor {
 	const struct tracedat_cpu *cpu;
-	uint64_t page_off; /* offset of the current page within the CPU's data */
+	const char *buffer; /* the instance's name; NULL for the top one */
+	uint64_t page_off;  /* offset of the current page within the CPU's data */
 	struct uft_page_iter it;
 	struct uft_page_rec rec;
 	bool have;
@@ -177,10 +178,23 @@ static int printer_init(struct printer *p, struct trace_file *tf, const struct r
 	int clk = uft_clock_by_name(tf->td->clock);
 	if (clk >= 0 && !uft_clock_is_ns((enum uft_clock)clk))
 		p->flags |= UFT_OUT_RAW_CLOCK;
-	p->n = tf->td->nr_cpu_data;
+	const struct tracedat *td = tf->td;
+	p->n = td->nr_cpu_data;
+	for (size_t k = 0; k < td->nr_instances; k++)
+		p->n += td->instances[k].nr_cpu_data;
 	p->cur = calloc(p->n ? p->n : 1, sizeof(*p->cur));
 	if (!p->cur)
 		return -1;
+	/* All instances merged, as trace-cmd report does, each line of another
+	 * instance than the top one led by its name. */
+	size_t n = 0;
+	for (size_t i = 0; i < td->nr_cpu_data; i++)
+		p->cur[n++].cpu = &td->cpus[i];
+	for (size_t k = 0; k < td->nr_instances; k++)
+		for (size_t i = 0; i < td->instances[k].nr_cpu_data; i++) {
+			p->cur[n].buffer = td->instances[k].name;
+			p->cur[n++].cpu = &td->instances[k].cpus[i];
+		}
 	if (report_ftrace_init(&p->rf, tf, p->flags) != 0) {
 		free(p->cur);
 		return -1;
@@ -197,7 +211,6 @@ static void print_header(struct printer *p)
 	uint32_t psz = p->tf->td->page_size;
 	uint64_t entries = 0, lost = 0;
 	for (size_t i = 0; i < p->n; i++) {
-		p->cur[i].cpu = &p->tf->td->cpus[i];
 		if (!cpu_selected(p->sel, p->cur[i].cpu->cpu))
 			continue;
 		struct cpu_cursor c = {.cpu = p->cur[i].cpu};
@@ -256,6 +269,8 @@ static void print_records(struct printer *p)
 		struct uft_out_record nx = {peek.cpu->cpu, peek.rec.ts, peek.rec.data,
 					    peek.rec.len};
 		const void *cause = best->rec.data;
+		if (best->buffer)
+			printf("%s: ", best->buffer);
 		if (report_ftrace_line(&p->rf, stdout, &r, more ? &nx : NULL) == UFT_GRAPH_LEAF)
 			cursor_next(best, psz);
 		print_extra(p, cause);

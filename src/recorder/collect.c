@@ -538,7 +538,7 @@ int collect_write(struct collect *c, const char *path, uint64_t *file_size)
 	struct tracedat_writer *w = tracedat_writer_open(path, nr_cpus, UFT_SUBBUF_SIZE, clock);
 	if (!w)
 		return -errno;
-	int rc = 0;
+	int rc = c->compression ? tracedat_writer_set_compression(w, c->compression) : 0;
 	for (size_t i = 0; i < c->nr_formats && !rc; i++) {
 		struct collect_format *f = &c->formats[i];
 		char *text;

@@ -100,6 +100,8 @@ struct collect {
 	uint64_t refused[SHM_DROP_NR];
 	uint32_t max_cpus; /* CPUs that can exist: an event on another is refused */
 	int clock_id;
+	/* "zstd" or "zlib": a compressed version 7 file; NULL or "none": version 6. */
+	const char *compression;
 	/* Function symbols of the traced processes, for kallsyms (NULL: only
 	 * the marker's symbol is written). */
 	struct proc_syms *syms;

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Merges the per-CPU page streams of a trace.dat by timestamp. */
+/* Merges the per-CPU page streams of a trace.dat, every instance's, by
+ * timestamp. */
 #include "tracedat/record_iter.h"
 
 #include <errno.h>
@@ -36,13 +37,20 @@ int record_iter_init(struct record_iter *it, const struct tracedat *td)
 {
 	it->page_size = td->page_size;
 	it->nr = td->nr_cpu_data;
+	for (size_t k = 0; k < td->nr_instances; k++)
+		it->nr += td->instances[k].nr_cpu_data;
 	it->cpus = calloc(it->nr ? it->nr : 1, sizeof(*it->cpus));
 	if (!it->cpus)
 		return -ENOMEM;
-	for (size_t i = 0; i < it->nr; i++) {
-		it->cpus[i].cpu = &td->cpus[i];
+	/* Every buffer's CPUs: the top instance's, then each other instance's. */
+	size_t n = 0;
+	for (size_t i = 0; i < td->nr_cpu_data; i++)
+		it->cpus[n++].cpu = &td->cpus[i];
+	for (size_t k = 0; k < td->nr_instances; k++)
+		for (size_t i = 0; i < td->instances[k].nr_cpu_data; i++)
+			it->cpus[n++].cpu = &td->instances[k].cpus[i];
+	for (size_t i = 0; i < it->nr; i++)
 		advance(&it->cpus[i], it->page_size);
-	}
 	return 0;
 }
 

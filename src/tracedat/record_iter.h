@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Every record of a parsed trace.dat, all CPUs merged in time order. */
+/* Every record of a parsed trace.dat, all CPUs of all instances merged in
+ * time order. */
 #ifndef UFT_RECORD_ITER_H
 #define UFT_RECORD_ITER_H
 

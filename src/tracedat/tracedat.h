@@ -39,7 +39,7 @@ enum tracedat_option_id {
 	TRACEDAT_OPT_MODULES_FILE = 25,
 };
 
-/* ---- writer (version 6, little endian, long size 8) ----
+/* ---- writer (version 6, or 7 when compressed; little endian, long size 8) ----
  * Metadata and pages may be added in any order; pages are spooled to a
  * temporary file next to `path` and the file is assembled by close(). All int
  * returns are 0 or -errno. */
@@ -50,6 +50,9 @@ struct tracedat_writer;
  * errno set on failure. */
 struct tracedat_writer *tracedat_writer_open(const char *path, int nr_cpus, uint32_t page_size,
 					     const char *clock);
+/* "none" (the default: version 6), "zstd" or "zlib": a version 7 file whose
+ * metadata sections and CPU data are compressed. -EINVAL for other names. */
+int tracedat_writer_set_compression(struct tracedat_writer *w, const char *name);
 /* A `format` file text; system "ftrace" goes to the ftrace list. */
 int tracedat_writer_add_format(struct tracedat_writer *w, const char *system,
 			       const char *format_text);
@@ -70,7 +73,13 @@ int tracedat_writer_close(struct tracedat_writer *w);
 /* Frees the writer and removes the file. */
 void tracedat_writer_abort(struct tracedat_writer *w);
 
-/* ---- parser (versions 6 and 7, uncompressed) ---- */
+/* ---- parser (versions 6 and 7; version 7 uncompressed or compressed with
+ * "zstd" or "zlib") ---- */
+
+/* Decompressed bytes a file may expand to in all, unless changed with
+ * tracedat_set_inflate_limit(); a file claiming more is refused. */
+#define TRACEDAT_INFLATE_LIMIT (1ull << 30)
+void tracedat_set_inflate_limit(uint64_t bytes);
 
 struct tracedat_format {
 	const char *system; /* "ftrace" for the ftrace list; owned by struct tracedat */
@@ -86,14 +95,20 @@ struct tracedat_option {
 
 struct tracedat_cpu {
 	int cpu;
-	uint64_t offset;     /* absolute file offset of the first page */
-	uint64_t size;	     /* bytes (whole pages) */
-	const uint8_t *data; /* into the parsed buffer or file mapping */
+	uint64_t offset;     /* absolute file offset of the first page (or chunk) */
+	uint64_t size;	     /* bytes of pages (decompressed, in a compressed file) */
+	const uint8_t *data; /* into the parsed buffer or file mapping, or a
+				decompressed copy the struct tracedat owns */
 };
 
+/* An instance (buffer) other than the top one. */
 struct tracedat_instance {
 	char *name;
 	uint64_t offset; /* v6: its "flyrecord" table; v7: its section header */
+	char clock[64];
+	struct tracedat_cpu *cpus;
+	size_t nr_cpu_data;
+	bool latency; /* its data is latency text (not kept) */
 };
 
 struct tracedat {
@@ -124,9 +139,14 @@ struct tracedat {
 	size_t latency_len;
 	struct tracedat_option *options;
 	size_t nr_options;
-	struct tracedat_instance *instances; /* other instances (not parsed further) */
+	struct tracedat_instance *instances; /* other instances, each with its pages */
 	size_t nr_instances;
+	char compression[16]; /* "zstd", "zlib"; "" when uncompressed */
+	char compression_version[32];
 	/* private */
+	uint8_t **owned; /* decompressed copies */
+	size_t nr_owned;
+	uint64_t inflated; /* bytes decompressed so far */
 	char **sys_names;
 	size_t nr_sys_names;
 	void *map;

@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "tracedat/compress.h"
 #include "tracedat/tracedat.h"
 
 #define MAX_NAME 4096 /* system, instance, clock and compression names */
@@ -27,7 +28,16 @@ struct cur {
 	bool failed;
 	char *err;
 	size_t errlen;
+	struct tracedat *td;
+	int comp; /* enum td_comp of the file */
 };
+
+static uint64_t inflate_limit = TRACEDAT_INFLATE_LIMIT;
+
+void tracedat_set_inflate_limit(uint64_t bytes)
+{
+	inflate_limit = bytes;
+}
 
 __attribute__((format(printf, 2, 3))) static bool fail(struct cur *c, const char *fmt, ...)
 {
@@ -273,7 +283,7 @@ static bool parse_cmdlines(struct cur *c, struct tracedat *td)
 }
 
 /* Takes the "[name]" out of a trace_clock text. */
-static void set_clock_from_list(struct tracedat *td, const char *s, size_t len)
+static void set_clock_from_list(char *clock, const char *s, size_t len)
 {
 	const char *open = memchr(s, '[', len);
 	if (!open)
@@ -283,10 +293,10 @@ static void set_clock_from_list(struct tracedat *td, const char *s, size_t len)
 	if (!close)
 		return;
 	size_t n = (size_t)(close - open - 1);
-	if (n == 0 || n >= sizeof(td->clock))
+	if (n == 0 || n >= sizeof(((struct tracedat *)0)->clock))
 		return;
-	memcpy(td->clock, open + 1, n);
-	td->clock[n] = 0;
+	memcpy(clock, open + 1, n);
+	clock[n] = 0;
 }
 
 static bool add_option(struct cur *c, struct tracedat *td, uint16_t id, uint32_t size)
@@ -361,21 +371,23 @@ static bool parse_v6_options(struct cur *c, struct tracedat *td)
 			rd32(&o, &n, "CPUCOUNT");
 			td->nr_cpus = n > INT_MAX ? INT_MAX : (int)n;
 		} else if (id == TRACEDAT_OPT_TRACECLOCK && !td->clock[0]) {
-			set_clock_from_list(td, (const char *)c->base + start, size);
+			set_clock_from_list(td->clock, (const char *)c->base + start, size);
 		}
 	}
 }
 
-static bool parse_v6_flyrecord(struct cur *c, struct tracedat *td, uint32_t cpus)
+/* A CPU table and its clock block, of the top instance or another one. */
+static bool parse_v6_flyrecord(struct cur *c, struct tracedat *td, uint32_t cpus,
+			       struct tracedat_cpu **cpu_data, size_t *nr_cpu_data, char *clock)
 {
 	if (!need(c, (uint64_t)cpus * 16, "CPU table"))
 		return false;
-	td->cpus = calloc(cpus ? cpus : 1, sizeof(*td->cpus));
-	if (!td->cpus)
+	*cpu_data = calloc(cpus ? cpus : 1, sizeof(**cpu_data));
+	if (!*cpu_data)
 		return fail(c, "out of memory");
-	td->nr_cpu_data = cpus;
+	*nr_cpu_data = cpus;
 	for (uint32_t i = 0; i < cpus; i++) {
-		struct tracedat_cpu *cd = &td->cpus[i];
+		struct tracedat_cpu *cd = &(*cpu_data)[i];
 		cd->cpu = (int)i;
 		rd64(c, &cd->offset, "CPU offset"); /* the whole table was checked above */
 		rd64(c, &cd->size, "CPU size");
@@ -391,11 +403,25 @@ static bool parse_v6_flyrecord(struct cur *c, struct tracedat *td, uint32_t cpus
 		/* The block wins over the option, which some writers leave empty. */
 		char from_option[sizeof(td->clock)];
 		memcpy(from_option, td->clock, sizeof(from_option));
-		td->clock[0] = 0;
-		set_clock_from_list(td, (const char *)c->base + c->pos, (size_t)len);
-		if (!td->clock[0])
-			memcpy(td->clock, from_option, sizeof(from_option));
+		clock[0] = 0;
+		set_clock_from_list(clock, (const char *)c->base + c->pos, (size_t)len);
+		if (!clock[0])
+			memcpy(clock, from_option, sizeof(from_option));
 		c->pos += (size_t)len;
+	}
+	return true;
+}
+
+/* Each BUFFER option's own "flyrecord" table, later in the file. */
+static bool parse_v6_instances(struct cur *c, struct tracedat *td, uint32_t cpus)
+{
+	for (size_t i = 0; i < td->nr_instances; i++) {
+		struct tracedat_instance *in = &td->instances[i];
+		memcpy(in->clock, td->clock, sizeof(in->clock));
+		if (!seek_to(c, in->offset, "instance") ||
+		    !expect(c, "flyrecord", 10, "instance flyrecord") ||
+		    !parse_v6_flyrecord(c, td, cpus, &in->cpus, &in->nr_cpu_data, in->clock))
+			return false;
 	}
 	return true;
 }
@@ -421,7 +447,9 @@ static bool parse_v6(struct cur *c, struct tracedat *td)
 			if (!parse_v6_options(c, td))
 				return false;
 		} else if (memcmp(tag, "flyrecord", 10) == 0) {
-			return parse_v6_flyrecord(c, td, cpus);
+			return parse_v6_flyrecord(c, td, cpus, &td->cpus, &td->nr_cpu_data,
+						  td->clock) &&
+			       parse_v6_instances(c, td, cpus);
 		} else if (memcmp(tag, "latency  ", 10) == 0) {
 			td->latency = true;
 			td->latency_text = (const char *)c->base + c->pos;
@@ -444,9 +472,51 @@ struct section {
 	size_t body; /* offset of the body */
 };
 
-static bool rd_section(struct cur *c, uint64_t off, uint16_t want, struct section *s)
+/* Keeps a decompressed copy until tracedat_free(). */
+static bool own(struct cur *c, uint8_t *p)
+{
+	uint8_t **slot = PUSH(c, c->td->owned, c->td->nr_owned);
+	if (!slot) {
+		free(p);
+		return false;
+	}
+	*slot = p;
+	return true;
+}
+
+/* Decompresses `csize` bytes at the cursor that claim `usize` bytes, within
+ * what the whole file may expand to. */
+static uint8_t *inflate_at(struct cur *c, uint32_t csize, uint32_t usize, const char *what)
+{
+	size_t at = c->pos;
+	if (!need(c, csize, what))
+		return NULL;
+	if (usize > inflate_limit - c->td->inflated) {
+		fail(c,
+		     "%s at offset %zu claims %u bytes uncompressed, more than the %llu bytes a "
+		     "file may expand to",
+		     what, at, usize, (unsigned long long)inflate_limit);
+		return NULL;
+	}
+	uint8_t *out;
+	char why[128];
+	if (td_decompress(c->comp, c->base + c->pos, csize, usize, &out, why, sizeof(why)) != 0) {
+		fail(c, "%s at offset %zu: %s decompression failed: %s", what, at,
+		     td_comp_name(c->comp), why);
+		return NULL;
+	}
+	c->td->inflated += usize;
+	c->pos += csize;
+	return out;
+}
+
+/* A section's header at `off`; `body` becomes a cursor over its body, which
+ * for a compressed section is a decompressed copy in *heap (else NULL). */
+static bool open_section(struct cur *c, uint64_t off, uint16_t want, struct section *s,
+			 struct cur *body, uint8_t **heap)
 {
 	uint32_t str_id;
+	*heap = NULL;
 	if (!seek_to(c, off, "section") || !rd16(c, &s->id, "section id") ||
 	    !rd16(c, &s->flags, "section flags") || !rd32(c, &str_id, "section string") ||
 	    !rd64(c, &s->size, "section size"))
@@ -454,29 +524,36 @@ static bool rd_section(struct cur *c, uint64_t off, uint16_t want, struct sectio
 	if (s->id != want)
 		return fail(c, "section at offset %llu has id %u, expected %u",
 			    (unsigned long long)off, s->id, want);
-	if (s->flags & 1)
-		return fail(c, "compressed trace.dat (zlib/zstd) is not supported");
 	if (!need(c, s->size, "section body"))
 		return false;
 	s->body = c->pos;
+	*body = *c;
+	body->len = s->body + (size_t)s->size;
+	if (!(s->flags & 1))
+		return true;
+	if (c->comp == TD_COMP_NONE)
+		return fail(c, "section at offset %llu is compressed in an uncompressed file",
+			    (unsigned long long)off);
+	uint32_t csize, usize;
+	if (!rd32(body, &csize, "compressed section size") ||
+	    !rd32(body, &usize, "section size uncompressed") ||
+	    !(*heap = inflate_at(body, csize, usize, "compressed section"))) {
+		c->failed = true;
+		return false;
+	}
+	body->base = *heap;
+	body->pos = 0;
+	body->len = usize;
 	return true;
-}
-
-/* A cursor limited to a section's body. */
-static struct cur section_cur(const struct cur *c, const struct section *s)
-{
-	struct cur b = *c;
-	b.pos = s->body;
-	b.len = s->body + (size_t)s->size;
-	return b;
 }
 
 static bool parse_meta_section(struct cur *c, struct tracedat *td, uint16_t id, uint64_t off)
 {
 	struct section s;
-	if (!rd_section(c, off, id, &s))
+	struct cur b;
+	uint8_t *heap;
+	if (!open_section(c, off, id, &s, &b, &heap))
 		return false;
-	struct cur b = section_cur(c, &s);
 	bool ok;
 	switch (id) {
 	case TRACEDAT_OPT_HEADER_INFO:
@@ -498,10 +575,60 @@ static bool parse_meta_section(struct cur *c, struct tracedat *td, uint16_t id, 
 		ok = parse_cmdlines(&b, td);
 		break;
 	}
+	free(heap);
 	c->failed = b.failed;
 	return ok;
 }
 
+/* A compressed CPU's data: u32 chunk count, then per chunk u32 compressed
+ * size, u32 uncompressed size and the bytes; decompressed into one copy.
+ * trace-cmd's recorded size leaves out the 4-byte count. */
+static bool inflate_cpu(struct cur *c, struct tracedat_cpu *cd)
+{
+	struct cur d = *c;
+	d.pos = (size_t)cd->offset;
+	d.len = (size_t)(cd->offset + cd->size);
+	d.len = c->len - d.len >= 4 ? d.len + 4 : c->len;
+	uint32_t chunks;
+	uint8_t *all = NULL;
+	size_t len = 0, cap = 0;
+	bool ok = rd32(&d, &chunks, "CPU data chunk count");
+	for (uint32_t i = 0; ok && i < chunks; i++) {
+		uint32_t csize, usize;
+		uint8_t *part = NULL;
+		ok = rd32(&d, &csize, "CPU data chunk size") &&
+		     rd32(&d, &usize, "CPU data chunk size uncompressed") &&
+		     (part = inflate_at(&d, csize, usize, "CPU data chunk"));
+		if (ok && usize > cap - len) { /* doubling: many small chunks stay linear */
+			size_t want = len + usize > cap * 2 ? len + usize : cap * 2;
+			uint8_t *m = realloc(all, want);
+			if (m) {
+				all = m;
+				cap = want;
+			} else {
+				ok = fail(&d, "out of memory");
+			}
+		}
+		if (ok && usize) {
+			memcpy(all + len, part, usize);
+			len += usize;
+		}
+		free(part);
+	}
+	if (!ok) {
+		free(all);
+		c->failed = true;
+		return false;
+	}
+	if (all && !own(c, all))
+		return false;
+	cd->data = all;
+	cd->size = len;
+	return true;
+}
+
+/* A BUFFER option: the top instance's pages (the first such option wins) or
+ * another instance's. */
 static bool parse_v7_buffer(struct cur *c, struct cur *o, struct tracedat *td)
 {
 	uint64_t off;
@@ -511,25 +638,37 @@ static bool parse_v7_buffer(struct cur *c, struct cur *o, struct tracedat *td)
 		  (clock = rd_str0(o, "BUFFER clock")) && rd32(o, &page_size, "BUFFER page size") &&
 		  rd32(o, &n, "BUFFER CPU count") &&
 		  need(o, (uint64_t)n * 20, "BUFFER CPU entries");
+	struct tracedat_cpu **cpus = NULL;
+	size_t *nr = NULL;
+	char *clk = NULL;
 	if (ok && name[0]) {
 		ok = add_instance(c, td, name, off);
-	} else if (ok && !td->cpus) { /* the first top-instance BUFFER option wins */
+		if (ok) {
+			struct tracedat_instance *in = &td->instances[td->nr_instances - 1];
+			cpus = &in->cpus, nr = &in->nr_cpu_data, clk = in->clock;
+		}
+	} else if (ok && !td->cpus) {
+		cpus = &td->cpus, nr = &td->nr_cpu_data, clk = td->clock;
+	}
+	if (ok && cpus) {
 		if (clock[0] && strlen(clock) < sizeof(td->clock))
-			strcpy(td->clock, clock);
-		td->cpus = calloc(n ? n : 1, sizeof(*td->cpus));
-		if (!td->cpus)
+			strcpy(clk, clock);
+		*cpus = calloc(n ? n : 1, sizeof(**cpus));
+		if (!*cpus)
 			ok = fail(o, "out of memory");
 		for (uint32_t i = 0; ok && i < n; i++) {
-			struct tracedat_cpu *cd = &td->cpus[i];
+			struct tracedat_cpu *cd = &(*cpus)[i];
 			uint32_t cpu;
 			rd32(o, &cpu, "BUFFER CPU id");
 			rd64(o, &cd->offset, "BUFFER CPU offset");
 			rd64(o, &cd->size, "BUFFER CPU size");
 			cd->cpu = cpu > INT_MAX ? INT_MAX : (int)cpu;
+			*nr = i + 1;
 			ok = check_cpu_data(c, cd);
-			if (ok)
+			if (ok && c->comp != TD_COMP_NONE && cd->size)
+				ok = inflate_cpu(c, cd);
+			else if (ok)
 				cd->data = c->base + cd->offset;
-			td->nr_cpu_data = i + 1;
 		}
 	}
 	free(name);
@@ -546,13 +685,19 @@ static bool parse_v7_buffer_text(struct cur *c, struct cur *o, struct tracedat *
 	bool ok = rd64(o, &off, "BUFFER_TEXT offset") && (name = rd_str0(o, "BUFFER_TEXT name"));
 	if (ok && name[0]) {
 		ok = add_instance(c, td, name, off);
+		if (ok)
+			td->instances[td->nr_instances - 1].latency = true;
 	} else if (ok) {
 		struct section s;
-		ok = rd_section(c, off, TRACEDAT_OPT_BUFFER_TEXT, &s);
+		struct cur b;
+		uint8_t *heap;
+		ok = open_section(c, off, TRACEDAT_OPT_BUFFER_TEXT, &s, &b, &heap);
+		if (ok && heap)
+			ok = own(c, heap);
 		if (ok) {
 			td->latency = true;
-			td->latency_text = (const char *)c->base + s.body;
-			td->latency_len = (size_t)s.size;
+			td->latency_text = (const char *)b.base + b.pos;
+			td->latency_len = b.len - b.pos;
 		}
 	}
 	free(name);
@@ -565,34 +710,40 @@ static bool parse_v7_options(struct cur *c, struct tracedat *td, uint64_t off, u
 			     unsigned *seen_meta)
 {
 	struct section s;
-	if (!rd_section(c, off, TRACEDAT_OPT_DONE, &s))
+	struct cur b;
+	uint8_t *heap;
+	if (!open_section(c, off, TRACEDAT_OPT_DONE, &s, &b, &heap))
 		return false;
-	struct cur b = section_cur(c, &s);
+	/* Options sections never overlap; requiring that keeps the chain acyclic
+	 * and the total work linear in the input. */
+	uint64_t end = s.body + s.size;
 	*next = 0;
+	bool ok = true;
 	for (;;) {
 		uint16_t id;
 		uint32_t size;
 		if (b.pos == b.len)
-			return true; /* no DONE: last section */
+			break; /* no DONE: last section */
 		if (!rd16(&b, &id, "option id") || !rd32(&b, &size, "option size") ||
-		    !need(&b, size, "option data"))
+		    !need(&b, size, "option data")) {
+			ok = false;
 			break;
+		}
 		struct cur o = b;
 		o.len = b.pos + size;
 		if (id == TRACEDAT_OPT_DONE) {
 			if (size >= 8)
 				rd64(&o, next, "next options offset");
-			/* Options sections never overlap; requiring that keeps the chain
-			 * acyclic and the total work linear in the input. */
-			if (*next && *next < (uint64_t)b.len)
-				return fail(
+			if (*next && *next < end)
+				ok = fail(
 				    c, "options section at offset %llu overlaps the previous one",
 				    (unsigned long long)*next);
-			return true;
-		}
-		if (!add_option(&b, td, id, size))
 			break;
-		bool ok = true;
+		}
+		if (!add_option(&b, td, id, size)) {
+			ok = false;
+			break;
+		}
 		if (id >= TRACEDAT_OPT_HEADER_INFO && id <= TRACEDAT_OPT_CMDLINES) {
 			uint64_t soff;
 			/* Parse each metadata section once, however often it is referenced. */
@@ -610,11 +761,14 @@ static bool parse_v7_options(struct cur *c, struct tracedat *td, uint64_t off, u
 			rd32(&o, &n, "CPUCOUNT");
 			td->nr_cpus = n > INT_MAX ? INT_MAX : (int)n;
 		} else if (id == TRACEDAT_OPT_TRACECLOCK && !td->clock[0]) {
-			set_clock_from_list(td, (const char *)o.base + o.pos, size);
+			set_clock_from_list(td->clock, (const char *)o.base + o.pos, size);
 		}
 		if (!ok)
 			break;
 	}
+	free(heap);
+	if (ok)
+		return true;
 	if (!c->failed)
 		sub_failed(c, &b);
 	c->failed = true;
@@ -625,13 +779,21 @@ static bool parse_v7(struct cur *c, struct tracedat *td)
 {
 	char *comp = rd_str0(c, "compression name");
 	char *comp_ver = comp ? rd_str0(c, "compression version") : NULL;
-	bool compressed = comp && comp[0] && strcmp(comp, "none") != 0;
+	if (c->failed) {
+		free(comp);
+		return false;
+	}
+	c->comp = td_comp_by_name(comp);
+	if (c->comp < 0) {
+		fail(c, "unsupported compression \"%.32s\" (zstd and zlib are)", comp);
+	} else if (c->comp != TD_COMP_NONE) {
+		snprintf(td->compression, sizeof(td->compression), "%s", comp);
+		snprintf(td->compression_version, sizeof(td->compression_version), "%s", comp_ver);
+	}
 	free(comp);
 	free(comp_ver);
 	if (c->failed)
 		return false;
-	if (compressed)
-		return fail(c, "compressed trace.dat (zlib/zstd) is not supported");
 
 	uint64_t off, next;
 	unsigned seen_meta = 0;
@@ -702,6 +864,7 @@ struct tracedat *tracedat_parse(const void *buf, size_t len, char *err, size_t e
 		fail(&c, "out of memory");
 		return NULL;
 	}
+	c.td = td;
 	bool ok =
 	    parse_file_header(&c, td) && (td->version == 6 ? parse_v6(&c, td) : parse_v7(&c, td));
 	if (!ok) {
@@ -773,9 +936,14 @@ void tracedat_free(struct tracedat *td)
 	for (size_t i = 0; i < td->nr_options; i++)
 		free(td->options[i].data);
 	free(td->options);
-	for (size_t i = 0; i < td->nr_instances; i++)
+	for (size_t i = 0; i < td->nr_instances; i++) {
 		free(td->instances[i].name);
+		free(td->instances[i].cpus);
+	}
 	free(td->instances);
+	for (size_t i = 0; i < td->nr_owned; i++)
+		free(td->owned[i]);
+	free(td->owned);
 	if (td->map)
 		munmap(td->map, td->map_len);
 	free(td);

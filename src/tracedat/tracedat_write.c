@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* trace.dat version 6 writer (trace-cmd's trace-cmd.dat.v6(5)). Pages are spooled to an
+/* trace.dat writer: version 6 (trace-cmd's trace-cmd.dat.v6(5)), or version 7
+ * when compressed (tracedat_write_v7.c). Pages are spooled to an
  * unlinked temporary file beside the output while recording, because the
  * metadata that precedes them is only complete at the end. */
 #define _GNU_SOURCE
@@ -14,101 +15,11 @@
 
 #include "wire/page_headers.h"
 #include "tracedat/tracedat.h"
+#include "tracedat/writer_priv.h"
 #include "util/util.h"
 
 /* Integers are stored in host order, which must be the file's (little endian). */
 _Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "little-endian hosts only");
-
-#define MAX_CPUS 65536
-#define COPY_CHUNK (256u * 1024u)
-
-struct wbuf {
-	uint8_t *p;
-	size_t len, cap;
-	bool oom;
-};
-
-struct wformat {
-	char *system;
-	char *text;
-	size_t len;
-};
-
-struct cpu_pages {
-	uint64_t *idx; /* page numbers in the spool file */
-	size_t n, cap;
-};
-
-struct tracedat_writer {
-	char *path;
-	bool created;
-	int fd;
-	int spool;
-	uint64_t spooled;
-	int nr_cpus;
-	uint32_t page_size;
-	char clock[64];
-	struct cpu_pages *cpus;
-	struct wformat *fmts;
-	size_t nr_fmts, cap_fmts;
-	struct wbuf cmdlines, options, kallsyms, printk;
-};
-
-static void wb_put(struct wbuf *b, const void *data, size_t len)
-{
-	if (b->oom || len == 0) /* len 0 may come with a NULL `data` */
-		return;
-	if (len > b->cap - b->len) {
-		size_t cap = b->cap ? b->cap : 4096;
-		while (cap - b->len < len)
-			cap *= 2;
-		uint8_t *p = realloc(b->p, cap);
-		if (!p) {
-			b->oom = true;
-			return;
-		}
-		b->p = p;
-		b->cap = cap;
-	}
-	memcpy(b->p + b->len, data, len);
-	b->len += len;
-}
-
-static void wb_u16(struct wbuf *b, uint16_t v)
-{
-	wb_put(b, &v, 2); /* host is little endian, as the file */
-}
-
-static void wb_u32(struct wbuf *b, uint32_t v)
-{
-	wb_put(b, &v, 4);
-}
-
-static void wb_u64(struct wbuf *b, uint64_t v)
-{
-	wb_put(b, &v, 8);
-}
-
-static void wb_str0(struct wbuf *b, const char *s)
-{
-	wb_put(b, s, strlen(s) + 1);
-}
-
-static void wb_zero(struct wbuf *b, size_t n)
-{
-	static const uint8_t zeros[64];
-	while (n) {
-		size_t k = n < sizeof(zeros) ? n : sizeof(zeros);
-		wb_put(b, zeros, k);
-		n -= k;
-	}
-}
-
-static void wb_free(struct wbuf *b)
-{
-	free(b->p);
-	memset(b, 0, sizeof(*b));
-}
 
 /* An anonymous file on the output's file system, so large traces don't fill
  * a RAM-backed /tmp. */
@@ -198,6 +109,15 @@ int tracedat_writer_add_format(struct tracedat_writer *w, const char *system,
 	return 0;
 }
 
+int tracedat_writer_set_compression(struct tracedat_writer *w, const char *name)
+{
+	int alg = name ? td_comp_by_name(name) : -1;
+	if (alg < 0)
+		return -EINVAL;
+	w->comp = (enum td_comp)alg;
+	return 0;
+}
+
 int tracedat_writer_add_cmdline(struct tracedat_writer *w, int pid, const char *comm)
 {
 	char line[64];
@@ -267,7 +187,7 @@ int tracedat_writer_add_page(struct tracedat_writer *w, int cpu, const void *pag
 	return 0;
 }
 
-static int write_all(int fd, const void *p, size_t len)
+int tdw_write_all(int fd, const void *p, size_t len)
 {
 	while (len) {
 		ssize_t n = write(fd, p, len);
@@ -281,7 +201,7 @@ static int write_all(int fd, const void *p, size_t len)
 	return 0;
 }
 
-static int read_all(int fd, void *p, size_t len, off_t off)
+int tdw_read_all(int fd, void *p, size_t len, off_t off)
 {
 	while (len) {
 		ssize_t n = pread(fd, p, len, off);
@@ -296,8 +216,7 @@ static int read_all(int fd, void *p, size_t len, off_t off)
 	return 0;
 }
 
-/* The trace_clock file as the kernel prints it, with the chosen clock marked. */
-static void put_clock_list(struct wbuf *b, const char *clock)
+void tdw_put_clock_list(struct wbuf *b, const char *clock)
 {
 	static const char *const known[] = {"local", "global",	 "counter", "uptime", "perf",
 					    "mono",  "mono_raw", "boot",    "tai",    "x86-tsc"};
@@ -321,7 +240,7 @@ static void put_clock_list(struct wbuf *b, const char *clock)
 	wb_put(b, "\n", 2); /* newline and NUL */
 }
 
-static void put_formats(struct tracedat_writer *w, struct wbuf *m)
+void tdw_put_formats(struct tracedat_writer *w, struct wbuf *m)
 {
 	uint32_t n = 0;
 	for (size_t i = 0; i < w->nr_fmts; i++)
@@ -385,7 +304,7 @@ static void put_metadata(struct tracedat_writer *w, struct wbuf *m)
 	wb_put(m, "header_event", 13);
 	wb_u64(m, strlen(he));
 	wb_put(m, he, strlen(he));
-	put_formats(w, m);
+	tdw_put_formats(w, m);
 	wb_u32(m, (uint32_t)w->kallsyms.len);
 	wb_put(m, w->kallsyms.p, w->kallsyms.len);
 	wb_u32(m, (uint32_t)w->printk.len);
@@ -396,7 +315,7 @@ static void put_metadata(struct tracedat_writer *w, struct wbuf *m)
 
 	wb_put(m, "options  ", 10);
 	struct wbuf clk = {0};
-	put_clock_list(&clk, w->clock);
+	tdw_put_clock_list(&clk, w->clock);
 	wb_u16(m, TRACEDAT_OPT_TRACECLOCK);
 	wb_u32(m, (uint32_t)clk.len);
 	wb_put(m, clk.p, clk.len);
@@ -441,9 +360,9 @@ static int copy_pages(struct tracedat_writer *w)
 			while (k < per_chunk && i + k < c->n && c->idx[i + k] == c->idx[i] + k)
 				k++;
 			size_t bytes = k * w->page_size;
-			rc = read_all(w->spool, buf, bytes, (off_t)(c->idx[i] * w->page_size));
+			rc = tdw_read_all(w->spool, buf, bytes, (off_t)(c->idx[i] * w->page_size));
 			if (!rc)
-				rc = write_all(w->fd, buf, bytes);
+				rc = tdw_write_all(w->fd, buf, bytes);
 			i += k;
 		}
 	}
@@ -483,13 +402,15 @@ int tracedat_writer_close(struct tracedat_writer *w)
 	int rc = 0;
 	if (w->options.oom || w->cmdlines.oom || w->kallsyms.oom || w->printk.oom)
 		rc = -ENOMEM;
-	if (!rc) {
+	if (!rc && w->comp != TD_COMP_NONE) {
+		rc = tdw_write_v7(w);
+	} else if (!rc) {
 		put_metadata(w, &m);
-		rc = m.oom ? -ENOMEM : write_all(w->fd, m.p, m.len);
+		rc = m.oom ? -ENOMEM : tdw_write_all(w->fd, m.p, m.len);
+		if (!rc)
+			rc = copy_pages(w);
 	}
 	wb_free(&m);
-	if (!rc)
-		rc = copy_pages(w);
 	if (!rc) {
 		int fd = w->fd;
 		w->fd = -1;

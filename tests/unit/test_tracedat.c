@@ -108,11 +108,16 @@ static size_t encode(uint8_t *buf, const struct sample *s)
 	return 24 + mlen;
 }
 
-static int write_file(const char *path)
+/* `comp`: NULL for version 6, else a compression name (version 7). */
+static int write_file(const char *path, const char *comp)
 {
 	struct tracedat_writer *w = tracedat_writer_open(path, 2, PS, "local");
 	if (!w)
 		return -errno;
+	if (comp && tracedat_writer_set_compression(w, comp) != 0) {
+		tracedat_writer_abort(w);
+		return -EINVAL;
+	}
 	/* Pages are built per CPU, then handed over interleaved across CPUs. */
 	for (int cpu = 0; cpu < 2; cpu++) {
 		nr_pages[cpu] = 0;
@@ -161,7 +166,7 @@ static int setup(void **state)
 	if (!mkdtemp(tmpdir))
 		return -1;
 	snprintf(dat_path, sizeof(dat_path), "%s/trace.dat", tmpdir);
-	return write_file(dat_path) == 0 ? 0 : -1;
+	return write_file(dat_path, NULL) == 0 ? 0 : -1;
 }
 
 static int teardown(void **state)
@@ -216,7 +221,8 @@ static void check_contents(const struct tracedat *td)
 	for (int cpu = 0; cpu < 2; cpu++) {
 		const struct tracedat_cpu *cd = &td->cpus[cpu];
 		assert_int_equal(cd->cpu, cpu);
-		assert_int_equal(cd->offset % PS, 0);
+		if (!td->compression[0]) /* compressed chunks need no alignment */
+			assert_int_equal(cd->offset % PS, 0);
 		assert_int_equal(cd->size, (uint64_t)nr_pages[cpu] * PS);
 		for (int p = 0; p < nr_pages[cpu]; p++)
 			assert_memory_equal(cd->data + (size_t)p * PS, pages[cpu][p], PS);
@@ -401,8 +407,87 @@ static void test_v7(void **state)
 		return;
 	}
 	td = tracedat_open(v7, err, sizeof(err));
-	assert_null(td);
-	assert_non_null(strstr(err, "compressed trace.dat (zlib/zstd) is not supported"));
+	if (!td)
+		fail_msg("tracedat_open compressed v7: %s", err);
+	assert_int_equal(td->version, 7);
+	assert_string_equal(td->compression, "zstd");
+	check_contents(td);
+	tracedat_free(td);
+}
+
+static void expect_error(const uint8_t *buf, size_t len, const char *msg);
+
+static void put32(uint8_t *p, uint32_t v)
+{
+	memcpy(p, &v, 4);
+}
+
+/* Our own compressed files read back, and hostile sizes and bytes in them
+ * fail with a message, never a large allocation or a crash. */
+static void test_compressed(void **state)
+{
+	static const char *const algs[] = {"zstd", "zlib"};
+	char path[160], err[256];
+	snprintf(path, sizeof(path), "%s/z.dat", tmpdir);
+	for (size_t a = 0; a < 2; a++) {
+		assert_int_equal(write_file(path, algs[a]), 0);
+		struct tracedat *td = tracedat_open(path, err, sizeof(err));
+		if (!td)
+			fail_msg("%s: %s", algs[a], err);
+		assert_int_equal(td->version, 7);
+		assert_string_equal(td->compression, algs[a]);
+		check_contents(td);
+		uint64_t chunk = td->cpus[0].offset; /* u32 count, u32 csize, u32 usize */
+		tracedat_free(td);
+
+		size_t len;
+		uint8_t *buf = slurp(path, &len), *copy = malloc(len);
+		uint32_t usize;
+		memcpy(&usize, buf + chunk + 8, 4);
+		assert_int_equal(usize, 2 * PS);
+
+		memcpy(copy, buf, len);
+		put32(copy + chunk + 8, 0xfffff000u);
+		expect_error(copy, len, "claims 4294963200 bytes uncompressed, more than the");
+		memcpy(copy, buf, len);
+		put32(copy + chunk + 8, usize + PS);
+		expect_error(copy, len, "smaller than the size it claims");
+		memcpy(copy, buf, len);
+		put32(copy + chunk + 8, PS);
+		expect_error(copy, len, "larger than the size it claims");
+		memcpy(copy, buf, len);
+		put32(copy + chunk + 4, 0x7fffffffu);
+		expect_error(copy, len, "truncated");
+		memcpy(copy, buf, len);
+		memset(copy + chunk + 12, 0xa5, 8);
+		expect_error(copy, len, "decompression failed");
+		memcpy(copy, buf, len);
+		memcpy(copy + 18, "zsxd", 4); /* after the page size */
+		expect_error(copy, len, "unsupported compression \"zsxd\"");
+
+		/* The limit holds for the metadata sections too. */
+		tracedat_set_inflate_limit(100);
+		expect_error(buf, len, "more than the 100 bytes a file may expand to");
+		tracedat_set_inflate_limit(TRACEDAT_INFLATE_LIMIT);
+
+		for (size_t n = 0; n < len; n += 7) {
+			assert_null(tracedat_parse(buf, n, err, sizeof(err)));
+			assert_true(err[0] != 0);
+		}
+		srand(11);
+		for (int i = 0; i < 2000; i++) {
+			memcpy(copy, buf, len);
+			for (int k = 0; k < 1 + i % 4; k++)
+				copy[(size_t)rand() % len] ^= (uint8_t)(1 + rand() % 255);
+			tracedat_free(tracedat_parse(copy, len, err, sizeof(err)));
+		}
+		free(copy);
+		free(buf);
+	}
+	struct tracedat_writer *w = tracedat_writer_open(path, 1, PS, "local");
+	assert_non_null(w);
+	assert_int_equal(tracedat_writer_set_compression(w, "lz4"), -EINVAL);
+	tracedat_writer_abort(w);
 }
 
 static void test_headers(void **state)
@@ -524,7 +609,7 @@ int main(void)
 	    cmocka_unit_test(test_read_back),	     cmocka_unit_test(test_libtracecmd),
 	    cmocka_unit_test(test_trace_cmd_report), cmocka_unit_test(test_v7),
 	    cmocka_unit_test(test_headers),	     cmocka_unit_test(test_writer_errors),
-	    cmocka_unit_test(test_parse_errors),
+	    cmocka_unit_test(test_parse_errors),     cmocka_unit_test(test_compressed),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
