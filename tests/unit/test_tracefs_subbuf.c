@@ -57,9 +57,9 @@ static void test_file_values(void **state)
 	/* Rounded up to a power of two number of 4 KiB pages. */
 	static const struct {
 		const char *in, *out;
-	} round[] = {{"8", "8\n"},    {"5", "8\n"},	{"1", "4\n"},	 {"12", "16\n"},
-		     {"64", "64\n"},  {"65", "128\n"}, {"512", "512\n"}, {"3", "4\n"},
-		     {"16\n", "16\n"}};
+	} round[] = {{"8", "8\n"},     {"5", "8\n"},   {"1", "4\n"},
+		     {"12", "16\n"},   {"64", "64\n"}, {"65", "128\n"},
+		     {"512", "512\n"}, {"3", "4\n"},   {"16\n", "16\n"}};
 	for (size_t i = 0; i < sizeof(round) / sizeof(round[0]); i++) {
 		assert_int_equal(echo(p("sb", "buffer_subbuf_size_kb"), W, round[i].in), 0);
 		check(p("sb", "buffer_subbuf_size_kb"), round[i].out);

@@ -56,6 +56,9 @@ static inline uint32_t uft_buffer_subbuf(const struct uft_buffer *b)
 	uint32_t s = READ_ONCE(b->subbuf_size);
 	return s ? s : UFT_SUBBUF_SIZE;
 }
+/* A sub-buffer size asked in KiB as the kernel takes it: rounded up to a
+ * power of two number of 4 KiB pages, 1 to 128 of them; 0 if out of range. */
+uint32_t uft_subbuf_from_kb(unsigned long kb);
 /* Page slots of a ring of `b` opened on `cpu` with `subbuf`-byte pages: the
  * memory buffer_size_kb sets, rounded up to whole slots, at least two. */
 uint32_t uft_buffer_ring_slots(const struct uft_buffer *b, uint32_t cpu, uint32_t subbuf);

@@ -306,12 +306,9 @@ static int write_subbuf_size(const struct tfs_node *n, char *buf, size_t len, un
 {
 	unsigned long kb;
 	tfs_strip(buf, len);
-	if (tfs_parse_ulong(buf, &kb) || kb == 0 || kb > UFT_SUBBUF_MAX / 1024u)
+	uint32_t size = tfs_parse_ulong(buf, &kb) ? 0 : uft_subbuf_from_kb(kb);
+	if (!size)
 		return -EINVAL;
-	uint32_t pages = (uint32_t)((kb * 1024u + UFT_SUBBUF_SIZE - 1) / UFT_SUBBUF_SIZE);
-	uint32_t size = UFT_SUBBUF_SIZE;
-	while (size < pages * UFT_SUBBUF_SIZE)
-		size <<= 1;
 	uint32_t idx = n->inst->buffer;
 	struct uft_buffer *b = &uft_buffers[idx];
 	if (uft_buffer_subbuf(b) == size)
