@@ -154,6 +154,57 @@ static void test_big_marker(void **state)
 	rminst("bm");
 }
 
+/* As the kernel's selftest (ringbuffer_subbuf_size.tc): a marker of a
+ * page's data size does not fit one record; echo writes the rest after
+ * the short write, and the records' texts put together give it back. */
+static void test_marker_split_per_size(void **state)
+{
+	(void)state;
+	mkinst("ms");
+	static const char *sizes[] = {"4", "8", "16", "32"};
+	for (size_t k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
+		assert_int_equal(echo(p("ms", "buffer_subbuf_size_kb"), W, sizes[k]), 0);
+		size_t data = strtoul(sizes[k], NULL, 10) * 1024 - 16;
+		char *t = rd(p("ms", "events/header_page"));
+		char want_hp[64];
+		snprintf(want_hp, sizeof(want_hp), "offset:16;\tsize:%zu;", data);
+		assert_non_null(strstr(t, want_hp));
+		free(t);
+		char *text = malloc(data + 2);
+		memset(text, 'X', data);
+		text[data] = '\n';
+		text[data + 1] = 0;
+		struct uft_tfs_handle *h;
+		assert_int_equal(uft_tracefs_open(p("ms", "trace_marker"), UFT_TFS_WRITE, &h), 0);
+		size_t done = 0;
+		int writes = 0;
+		while (done < data + 1) {
+			ssize_t n = uft_tracefs_write(h, text + done, data + 1 - done, 0);
+			assert_true(n > 0);
+			done += (size_t)n;
+			writes++;
+		}
+		uft_tracefs_release(h);
+		assert_int_equal(writes, 2);
+		/* The records' texts, in order, without their newlines. */
+		t = rd(p("ms", "trace"));
+		size_t got = 0;
+		for (char *l = strstr(t, "tracing_mark_write: "); l;
+		     l = strstr(l, "tracing_mark_write: ")) {
+			l += strlen("tracing_mark_write: ");
+			size_t n = strcspn(l, "\n");
+			for (size_t i = 0; i < n; i++)
+				assert_int_equal(l[i], 'X');
+			got += n;
+			l += n;
+		}
+		assert_int_equal(got, data);
+		free(t);
+		free(text);
+	}
+	rminst("ms");
+}
+
 /* Reads every page of an instance's trace_pipe_raw with reads of `chunk`
  * bytes, checking each page is `size` bytes; returns the print records'
  * total text length and counts them in *nr. */
@@ -255,9 +306,13 @@ static void test_events_fill_big_pages(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_file_values),	   cmocka_unit_test(test_resize_resets),
-	    cmocka_unit_test(test_header_page),	   cmocka_unit_test(test_big_marker),
-	    cmocka_unit_test(test_pipe_raw_pages), cmocka_unit_test(test_events_fill_big_pages),
+	    cmocka_unit_test(test_file_values),
+	    cmocka_unit_test(test_resize_resets),
+	    cmocka_unit_test(test_header_page),
+	    cmocka_unit_test(test_big_marker),
+	    cmocka_unit_test(test_pipe_raw_pages),
+	    cmocka_unit_test(test_events_fill_big_pages),
+	    cmocka_unit_test(test_marker_split_per_size),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
