@@ -18,6 +18,7 @@
  * Nothing else in a page is trusted: a copy that fails step 4 is dropped. */
 #include "wire/ring_reader.h"
 
+#include <pthread.h>
 #include <string.h>
 #include <sys/mman.h>
 
@@ -78,14 +79,36 @@ static inline const char *page_at(const struct uft_ring *r, const struct uft_rin
 /* A page copied out of a ring: default-sized pages in place, bigger ones
  * in a mapping of UFT_SUBBUF_MAX made on first need (mmap, not malloc:
  * snapshot triggers read rings from a traced thread, maybe in a signal
- * handler). A thread's copies stay for its lifetime. */
+ * handler) and unmapped when the thread exits. Each entry point has its own
+ * copy (`slot`), so a callback of one may use another. */
+enum { PC_DRAIN, PC_PEEK, PC_TAKE, PC_WRITTEN, PC_NR };
+
 struct page_copy {
 	struct uft_slot_meta meta;
-	uint8_t *page; /* small or big, sized for the ring being copied */
+	uint8_t *page; /* small or the thread's big mapping of this slot */
 	uint32_t size; /* bytes of `page` in use: the ring's sub-buffer */
-	uint8_t *big;
+	uint32_t slot; /* PC_* */
 	uint8_t small[UFT_SUBBUF_SIZE];
 };
+
+static __thread uint8_t *big_pages[PC_NR];
+static pthread_key_t big_key;
+static pthread_once_t big_once = PTHREAD_ONCE_INIT;
+
+static void big_free(void *arg)
+{
+	uint8_t **v = arg;
+	for (int i = 0; i < PC_NR; i++) {
+		if (v[i])
+			munmap(v[i], UFT_SUBBUF_MAX);
+		v[i] = NULL;
+	}
+}
+
+static void big_key_make(void)
+{
+	pthread_key_create(&big_key, big_free);
+}
 
 /* Points pc->page at room for a page of `size` bytes; false if none. */
 static bool copy_room(struct page_copy *pc, uint32_t size)
@@ -95,14 +118,18 @@ static bool copy_room(struct page_copy *pc, uint32_t size)
 		pc->page = pc->small;
 		return true;
 	}
-	if (!pc->big) {
+	uint8_t **big = &big_pages[pc->slot % PC_NR];
+	if (!*big) {
 		void *p = mmap(NULL, UFT_SUBBUF_MAX, PROT_READ | PROT_WRITE,
 			       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 		if (p == MAP_FAILED)
 			return false;
-		pc->big = p;
+		*big = p;
+		/* The thread's exit unmaps what it mapped. */
+		pthread_once(&big_once, big_key_make);
+		pthread_setspecific(big_key, big_pages);
 	}
-	pc->page = pc->big;
+	pc->page = *big;
 	return true;
 }
 
@@ -261,7 +288,7 @@ static long deliver(const struct uft_ring *r, struct uft_ring_cursor *c, struct 
 long uft_ring_drain(struct uft_ring *r, struct uft_ring_cursor *c, bool partial,
 		    uft_ring_record_fn fn, void *ctx)
 {
-	static __thread struct page_copy pc;
+	static __thread struct page_copy pc = {.slot = PC_DRAIN};
 	long total = 0;
 	bool stop = false;
 	if (c->generation != smp_load_acquire(&r->generation))
@@ -347,7 +374,7 @@ static uint64_t first_page(struct uft_ring *r, const struct uft_ring_geom *g, ui
 
 long uft_ring_peek(struct uft_ring *r, uft_ring_record_fn fn, void *ctx)
 {
-	static __thread struct page_copy pc;
+	static __thread struct page_copy pc = {.slot = PC_PEEK};
 	struct uft_ring_cursor c = {0};
 	long total = 0;
 	bool stop = false;
@@ -403,7 +430,7 @@ void uft_ring_clear(struct uft_ring *r)
 
 long uft_ring_take_until(struct uft_ring *r, uint64_t limit, uft_ring_record_fn fn, void *ctx)
 {
-	static __thread struct page_copy pc;
+	static __thread struct page_copy pc = {.slot = PC_TAKE};
 	long total = 0;
 	bool past = false, any = false;
 	uint64_t end_page = 0;
@@ -470,7 +497,7 @@ uint64_t uft_ring_written(struct uft_ring *r, const struct uft_ring_geom *geom)
 	else if (!geom_of(r, NULL, &g))
 		return 0;
 	uint64_t p = smp_load_acquire(&r->produced);
-	static __thread struct page_copy written_pc;
+	static __thread struct page_copy written_pc = {.slot = PC_WRITTEN};
 	struct page_copy *pc = &written_pc;
 	if (copy_page(r, &g, gen, p, pc, true) != COPY_OK)
 		return uft_load_seq_cst(&r->entries);
