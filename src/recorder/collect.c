@@ -344,7 +344,7 @@ static void account_region(struct collect *c, const struct uft_shm_header *h)
 	}
 }
 
-/* The file's pages hold the largest sub-buffer a ring used (checked). */
+/* The file's pages hold the largest sub-buffer of a recorded ring. */
 static void note_page_size(struct collect *c, const struct uft_ring_geom *g)
 {
 	if (g->subbuf_size > c->page_size)
@@ -364,10 +364,7 @@ static bool reset_cursor(struct collect *c, struct collect_proc *p, struct colle
 	cr->retired = false;
 	cr->attributed = 0;
 	uft_ring_cursor_init(&cr->cur, r);
-	if (!shm_check_ring(&p->reg, cr->off, &cr->cur.geom))
-		return false;
-	note_page_size(c, &cr->cur.geom);
-	return true;
+	return shm_check_ring(&p->reg, cr->off, &cr->cur.geom);
 }
 
 void collect_drain(struct collect *c, struct collect_proc *p, bool final)
@@ -403,7 +400,6 @@ void collect_drain(struct collect *c, struct collect_proc *p, bool final)
 				c->refused[SHM_DROP_RING]++;
 				continue;
 			}
-			note_page_size(c, &cr->cur.geom);
 			cr->off = off;
 		}
 		struct uft_ring *r = (struct uft_ring *)((char *)h + cr->off);
@@ -414,6 +410,7 @@ void collect_drain(struct collect *c, struct collect_proc *p, bool final)
 			continue;
 		if (cr->cur.generation != READ_ONCE(r->generation) && !reset_cursor(c, p, cr, r))
 			continue;
+		note_page_size(c, &cr->cur.geom); /* a recorded ring's, as checked */
 		char comm[17];
 		memcpy(comm, r->comm, 16);
 		comm[16] = 0;
