@@ -76,7 +76,9 @@ static void test_file_values(void **state)
 	check("buffer_subbuf_size_kb", "8\n");
 	check(p("sb", "buffer_subbuf_size_kb"), "16\n");
 	/* buffer_size_kb keeps its memory size whatever the pages. */
-	check(p("sb", "buffer_size_kb"), rd("buffer_size_kb"));
+	char *top_size = rd("buffer_size_kb");
+	check(p("sb", "buffer_size_kb"), top_size);
+	free(top_size);
 	rminst("sb");
 	/* A new instance starts at one page. */
 	mkinst("sb");
