@@ -881,6 +881,13 @@ void uft_writer_thread_exit(void)
 			for (uint32_t i = 0; i < UFT_MAX_NEST; i++)
 				wring_close(&t->xb[b - 1][i]);
 	}
+	/* The scratch records (room for the largest sub-buffer's) go with the
+	 * thread; a signal handler tracing after this maps them again. */
+	char *scratch = t->scratch;
+	t->scratch = NULL;
+	signal_fence();
+	if (scratch)
+		munmap(scratch, (size_t)SCRATCH_SIZE * UFT_MAX_NEST);
 }
 
 /* In a forked child: the parent's rings are not ours to write. */
