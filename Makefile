@@ -250,7 +250,7 @@ $(BUILD)/tests/%: tests/helpers/%.c
 TRACED_HELPERS := $(patsubst tests/traced/%.c,$(BUILD)/tests/%,$(wildcard tests/traced/*.c))
 $(BUILD)/tests/%: tests/traced/%.c $(LIBUFT_SO) $(BUILD)/lib/$(LIBUFT_SONAME)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) $(TRACED_CFLAGS) -o $@ $< -L$(BUILD)/lib -luft $(RPATH) $(LIB_LDLIBS)
+	$(CC) $(CFLAGS_ALL) $(TRACED_CFLAGS) -Itests/traced -o $@ $< -L$(BUILD)/lib -luft $(RPATH) $(LIB_LDLIBS)
 
 # Programs that write test inputs with the tools' code (tests/gen/NAME.c).
 TEST_GEN := $(patsubst tests/gen/%.c,$(BUILD)/tests/%,$(wildcard tests/gen/*.c))

@@ -63,8 +63,25 @@ static int add_cmdlines(struct live *l, struct tracedat_writer *w)
 	return rc;
 }
 
+/* One page of `size` bytes, read in pieces the protocol carries (a page
+ * larger than a read continues with the next reads). Its size, 0 when the
+ * CPU has nothing, or -errno. */
+static ssize_t read_page(struct live *l, int h, char *page, uint32_t size)
+{
+	uint32_t got = 0;
+	while (got < size) {
+		ssize_t n = uft_ctl_read(l->c, h, page + got, size - got, 0);
+		if ((n == -EAGAIN || n == 0) && !got)
+			return 0;
+		if (n <= 0)
+			return n ? n : -EPROTO; /* a page cut short */
+		got += (uint32_t)n;
+	}
+	return size;
+}
+
 /* Every page of one CPU; returns the number of pages or -errno. */
-static long add_pages(struct live *l, struct tracedat_writer *w, int cpu)
+static long add_pages(struct live *l, struct tracedat_writer *w, int cpu, uint32_t page_size)
 {
 	char file[64], path[256];
 	snprintf(file, sizeof(file), "per_cpu/cpu%d/trace_pipe_raw", cpu);
@@ -72,18 +89,13 @@ static long add_pages(struct live *l, struct tracedat_writer *w, int cpu)
 			     UFT_TFS_READ | UFT_TFS_NONBLOCK);
 	if (h < 0)
 		return h;
-	static char page[UFT_SUBBUF_SIZE];
-	long pages = 0;
-	for (;;) {
-		ssize_t n = uft_ctl_read(l->c, h, page, sizeof(page), 0);
-		if (n == -EAGAIN || n == 0)
-			break;
-		if (n < 0) {
-			pages = n;
-			break;
-		}
-		if (n != (ssize_t)sizeof(page)) {
-			pages = -EPROTO;
+	char *page = malloc(page_size);
+	long pages = page ? 0 : -ENOMEM;
+	while (page) {
+		ssize_t n = read_page(l, h, page, page_size);
+		if (n <= 0) {
+			if (n < 0)
+				pages = n;
 			break;
 		}
 		int rc = tracedat_writer_add_page(w, cpu, page);
@@ -93,6 +105,7 @@ static long add_pages(struct live *l, struct tracedat_writer *w, int cpu)
 		}
 		pages++;
 	}
+	free(page);
 	uft_ctl_release(l->c, h);
 	return pages;
 }
@@ -166,8 +179,22 @@ static int add_kallsyms(struct live *l, struct tracedat_writer *w)
 	return rc;
 }
 
-/* A writer for out with the process's CPU count and clock. */
-static struct tracedat_writer *open_writer(struct live *l, const char *out, int *nr_cpus)
+/* The buffer's sub-buffer size: the pages trace_pipe_raw gives (4 KiB
+ * from a process without the file). */
+static uint32_t subbuf_size(struct live *l)
+{
+	int err;
+	char *text = live_cat(l, "buffer_subbuf_size_kb", NULL, &err);
+	unsigned long kb = text ? strtoul(text, NULL, 10) : 0;
+	free(text);
+	if (kb < UFT_SUBBUF_SIZE / 1024 || kb > UFT_SUBBUF_MAX / 1024 || (kb & (kb - 1)))
+		return UFT_SUBBUF_SIZE;
+	return (uint32_t)kb * 1024u;
+}
+
+/* A writer for out with the process's CPU count, clock and page size. */
+static struct tracedat_writer *open_writer(struct live *l, const char *out, int *nr_cpus,
+					   uint32_t *page_size)
 {
 	struct live_names cpus = {0};
 	live_readdir(l, "per_cpu", &cpus);
@@ -176,14 +203,16 @@ static struct tracedat_writer *open_writer(struct live *l, const char *out, int 
 	int err;
 	char *clock_text = live_cat(l, "trace_clock", NULL, &err);
 	const char *clock = bracketed(clock_text);
+	*page_size = subbuf_size(l);
 	struct tracedat_writer *w =
-	    tracedat_writer_open(out, *nr_cpus, UFT_SUBBUF_SIZE, clock ? clock : "local");
+	    tracedat_writer_open(out, *nr_cpus, *page_size, clock ? clock : "local");
 	free(clock_text);
 	return w;
 }
 
 /* Everything but the pages, then each CPU's pages and stats. */
-static int fill(struct live *l, struct tracedat_writer *w, int nr_cpus, long *total)
+static int fill(struct live *l, struct tracedat_writer *w, int nr_cpus, uint32_t page_size,
+		long *total)
 {
 	int rc = add_formats(l, w);
 	if (!rc)
@@ -193,7 +222,7 @@ static int fill(struct live *l, struct tracedat_writer *w, int nr_cpus, long *to
 	if (!rc)
 		rc = tracedat_writer_add_uname(w);
 	for (int cpu = 0; cpu < nr_cpus && !rc; cpu++) {
-		long pages = add_pages(l, w, cpu);
+		long pages = add_pages(l, w, cpu, page_size);
 		if (pages < 0)
 			rc = (int)pages;
 		else
@@ -202,6 +231,11 @@ static int fill(struct live *l, struct tracedat_writer *w, int nr_cpus, long *to
 			rc = add_stats(l, w, cpu);
 		if (!rc && pages > 0)
 			printf("CPU%d: %ld pages\n", cpu, pages);
+	}
+	/* Pages read after a resize have another size: the file would lie. */
+	if (!rc && subbuf_size(l) != page_size) {
+		fprintf(stderr, "uft extract: buffer_subbuf_size_kb changed while reading\n");
+		rc = -EAGAIN;
 	}
 	return rc;
 }
@@ -216,13 +250,14 @@ int cmd_extract(int argc, char **argv)
 	if (live_args_open(&l, &o.live))
 		return 1;
 	int nr_cpus;
-	struct tracedat_writer *w = open_writer(&l, o.out, &nr_cpus);
+	uint32_t page_size;
+	struct tracedat_writer *w = open_writer(&l, o.out, &nr_cpus, &page_size);
 	if (!w) {
 		live_close(&l);
 		return live_fail(o.out, -errno);
 	}
 	long total = 0;
-	rc = fill(&l, w, nr_cpus, &total);
+	rc = fill(&l, w, nr_cpus, page_size, &total);
 	live_close(&l);
 	if (rc) {
 		tracedat_writer_abort(w);

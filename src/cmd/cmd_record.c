@@ -45,8 +45,8 @@ static const char usage[] =
     "usage: uft record [-e EVENT [-f FILTER]]... [-p TRACER [-l GLOB]... [-n GLOB]... "
     "[-g FUNC]...\n"
     "                  [--max-graph-depth N] [--func-stack]] [-o FILE] [-b KB]\n"
-    "                  [-C CLOCK] [-M overwrite|discard] [--compression ALG] [-q]\n"
-    "                  -- CMD [ARGS]\n"
+    "                  [--subbuf-size KB] [-C CLOCK] [-M overwrite|discard]\n"
+    "                  [--compression ALG] [-q] -- CMD [ARGS]\n"
     "  -e EVENT   SYSTEM:EVENT, SYSTEM:*, SYSTEM, EVENT or all (default all)\n"
     "  -f FILTER  filter the -e before it (the kernel's filter syntax)\n"
     "  -p TRACER  function or function_graph: trace the functions of CMD\n"
@@ -57,6 +57,8 @@ static const char usage[] =
     "  --func-stack  a stack trace after every function (func_stack_trace)\n"
     "  -o FILE    output file (default trace.dat)\n"
     "  -b KB      buffer size per thread in KiB (default 1024)\n"
+    "  --subbuf-size KB  sub-buffer (page) size in KiB, rounded up to a power of two\n"
+    "             of 4 KiB pages, at most 512 (buffer_subbuf_size_kb; default 4)\n"
     "  -C CLOCK   trace clock: local global counter uptime perf mono mono_raw boot"
     " tai x86-tsc\n"
     "  -M MODE    overwrite (flight recorder, default) or discard (drop new events)\n"
@@ -263,6 +265,7 @@ struct record_opts {
 	char *filters[MAX_EVENTS]; /* filters[i] applies to events[i] */
 	int nr_events;
 	long buffer_kb;
+	long subbuf_kb;
 	bool quiet;
 	char **cmd; /* the program and its arguments */
 };
@@ -321,6 +324,12 @@ static int take(void *opts, int opt, char *arg)
 					 "ring can have",
 					 arg, UFT_SHM_MAX_RING_PAGES * (UFT_SUBBUF_SIZE / 1024));
 		return CLI_OK;
+	case 'U':
+		/* The tree's buffer_subbuf_size_kb takes the same values. */
+		if (!cli_long(arg, 10, 1, UFT_SUBBUF_MAX / 1024, &o->subbuf_kb))
+			return cli_error(&record_cli, "bad sub-buffer size '%s' (1 to %u KiB)", arg,
+					 UFT_SUBBUF_MAX / 1024);
+		return CLI_OK;
 	case 'C':
 		if (uft_clock_by_name(arg) < 0)
 			return cli_error(&record_cli, "unknown clock '%s'", arg);
@@ -349,6 +358,7 @@ static const struct option record_longopts[] = {
     {"max-graph-depth", required_argument, NULL, 'D'},
     {"func-stack", no_argument, NULL, 'S'},
     {"compression", required_argument, NULL, 'Z'},
+    {"subbuf-size", required_argument, NULL, 'U'},
     {NULL, 0, NULL, 0},
 };
 static const struct cli record_cli = {"uft record", usage,
@@ -413,6 +423,11 @@ static void __attribute__((noreturn)) exec_traced(const struct record_opts *o, c
 		char b[32];
 		snprintf(b, sizeof(b), "%ld", o->buffer_kb);
 		setenv(UFT_ENV_BUFFER_KB, b, 1);
+	}
+	if (o->subbuf_kb) {
+		char b[32];
+		snprintf(b, sizeof(b), "%ld", o->subbuf_kb);
+		setenv(UFT_ENV_SUBBUF_KB, b, 1);
 	}
 	if (o->clock)
 		setenv(UFT_ENV_CLOCK, o->clock, 1);

@@ -132,6 +132,7 @@ static const struct {
     {"max_graph_depth", "0", true},
     {"trace_clock", "local", false},
     {"buffer_size_kb", "1024", false}, /* every CPU's */
+    {"buffer_subbuf_size_kb", "4", false},
     /* Every CPU the mask can leave out (UFT_BUFFER_MAX_CPUS); bits of CPUs
      * that do not exist are ignored. */
     {"tracing_cpumask", "ffffffff,ffffffff,ffffffff,ffffffff,ffffffff,ffffffff,ffffffff,ffffffff",

@@ -344,6 +344,13 @@ static void account_region(struct collect *c, const struct uft_shm_header *h)
 	}
 }
 
+/* The file's pages hold the largest sub-buffer of a recorded ring. */
+static void note_page_size(struct collect *c, const struct uft_ring_geom *g)
+{
+	if (g->subbuf_size > c->page_size)
+		c->page_size = g->subbuf_size;
+}
+
 /* A ring handed to another thread is read from its start, its geometry
  * checked again: the writer may lay it out for another size inside its
  * space. What the old generation delivered was written; what it left unread
@@ -403,6 +410,7 @@ void collect_drain(struct collect *c, struct collect_proc *p, bool final)
 			continue;
 		if (cr->cur.generation != READ_ONCE(r->generation) && !reset_cursor(c, p, cr, r))
 			continue;
+		note_page_size(c, &cr->cur.geom); /* a recorded ring's, as checked */
 		char comm[17];
 		memcpy(comm, r->comm, 16);
 		comm[16] = 0;
@@ -449,11 +457,13 @@ bool collect_spec_matches(const struct collect *c, const char *spec)
 }
 
 struct emit {
+	struct collect *c;
 	struct tracedat_writer *w;
 	int cpu;
 	struct uft_page_builder b;
 	uint64_t pending_missed;
-	uint8_t page[UFT_SUBBUF_SIZE];
+	uint32_t page_size;
+	uint8_t *page;
 };
 
 static int emit_page(struct emit *e)
@@ -461,7 +471,7 @@ static int emit_page(struct emit *e)
 	uft_page_builder_finish(&e->b, e->pending_missed);
 	e->pending_missed = 0;
 	int rc = tracedat_writer_add_page(e->w, e->cpu, e->page);
-	uft_page_builder_init(&e->b, e->page, UFT_SUBBUF_SIZE);
+	uft_page_builder_init(&e->b, e->page, e->page_size);
 	return rc;
 }
 
@@ -481,21 +491,29 @@ static int emit_event(void *ctx, const struct collect_event *ev, const void *dat
 		rc = emit_page(e);
 		if (rc)
 			return rc;
-		uft_page_builder_add(&e->b, ev->ts, data, ev->len);
+		rc = uft_page_builder_add(&e->b, ev->ts, data, ev->len);
+	}
+	if (rc) {
+		/* No page of the file holds it (the pages are the largest
+		 * sub-buffer read, so no ring wrote one): counted, not cut. */
+		e->c->cpus[e->cpu].lost++;
+		e->c->totals.lost++;
+		e->c->totals.recorded--;
 	}
 	return 0;
 }
 
-static int write_cpu(struct collect *c, struct tracedat_writer *w, int cpu)
+static int write_cpu(struct collect *c, struct tracedat_writer *w, int cpu, uint32_t page_size)
 {
-	static struct emit e;
-	e.w = w;
-	e.cpu = cpu;
-	e.pending_missed = 0;
-	uft_page_builder_init(&e.b, e.page, UFT_SUBBUF_SIZE);
+	struct emit e = {.c = c, .w = w, .cpu = cpu, .page_size = page_size};
+	e.page = malloc(page_size);
+	if (!e.page)
+		return -ENOMEM;
+	uft_page_builder_init(&e.b, e.page, page_size);
 	int rc = collect_each_event(c, cpu, emit_event, &e);
 	if (!rc && e.b.nr_records)
 		rc = emit_page(&e);
+	free(e.page);
 	return rc;
 }
 
@@ -535,7 +553,8 @@ int collect_write(struct collect *c, const char *path, uint64_t *file_size)
 	cpu_stream(c, (uint32_t)nr_cpus - 1);
 	const char *clock =
 	    uft_clock_name(c->clock_id < 0 ? UFT_CLOCK_LOCAL : (enum uft_clock)c->clock_id);
-	struct tracedat_writer *w = tracedat_writer_open(path, nr_cpus, UFT_SUBBUF_SIZE, clock);
+	uint32_t page_size = c->page_size ? c->page_size : UFT_SUBBUF_SIZE;
+	struct tracedat_writer *w = tracedat_writer_open(path, nr_cpus, page_size, clock);
 	if (!w)
 		return -errno;
 	int rc = c->compression ? tracedat_writer_set_compression(w, c->compression) : 0;
@@ -560,7 +579,7 @@ int collect_write(struct collect *c, const char *path, uint64_t *file_size)
 	if (!rc)
 		rc = tracedat_writer_add_uname(w);
 	for (int cpu = 0; cpu < nr_cpus && !rc; cpu++)
-		rc = write_cpu(c, w, cpu);
+		rc = write_cpu(c, w, cpu, page_size);
 	for (int cpu = 0; cpu < nr_cpus && !rc; cpu++)
 		rc = add_cpu_stats(c, w, cpu);
 	if (rc) {

@@ -108,6 +108,9 @@ struct collect {
 	/* Memory for held events before they are sorted and spilled to disk, so
 	 * a long recording needs disk, not memory (UFT_RECORD_SPILL_MB). */
 	size_t spill_limit;
+	/* The largest sub-buffer of any ring read: the trace.dat page size, so
+	 * every record a ring held fits a page (0 until a ring is read). */
+	uint32_t page_size;
 };
 
 void collect_init(struct collect *c);

@@ -10,6 +10,7 @@
 #define UFT_ENV_EVENTS "UFT_EVENTS"		    /* -e specs, enabled at start-up */
 #define UFT_ENV_FILTERS "UFT_FILTERS"		    /* -f filters of those specs */
 #define UFT_ENV_BUFFER_KB "UFT_BUFFER_KB"	    /* -b: ring size per thread */
+#define UFT_ENV_SUBBUF_KB "UFT_SUBBUF_KB"	    /* --subbuf-size: page size */
 #define UFT_ENV_CLOCK "UFT_CLOCK"		    /* -C: the trace clock */
 #define UFT_ENV_MODE "UFT_MODE"			    /* overwrite or discard */
 #define UFT_ENV_TRACER "UFT_TRACER"		    /* -p: the current tracer */

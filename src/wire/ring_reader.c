@@ -18,7 +18,9 @@
  * Nothing else in a page is trusted: a copy that fails step 4 is dropped. */
 #include "wire/ring_reader.h"
 
+#include <pthread.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "wire/page.h"
 #include "util/atomics.h"
@@ -28,13 +30,18 @@ bool uft_ring_geom_read(const struct uft_ring *r, uint64_t room, struct uft_ring
 {
 	g->nr_pages = READ_ONCE(r->nr_pages);
 	g->hdr_size = READ_ONCE(r->hdr_size);
+	g->subbuf_size = READ_ONCE(r->subbuf_size);
+	if (!g->subbuf_size)
+		g->subbuf_size = UFT_SUBBUF_SIZE;
 	uint64_t total = READ_ONCE(r->total_size);
 	uint64_t need =
 	    sizeof(struct uft_ring) + (uint64_t)g->nr_pages * sizeof(struct uft_slot_meta);
-	uint64_t span = g->hdr_size + (uint64_t)g->nr_pages * UFT_SUBBUF_SIZE;
+	uint64_t span = g->hdr_size + (uint64_t)g->nr_pages * g->subbuf_size;
+	bool sb_ok = g->subbuf_size >= UFT_SUBBUF_SIZE && g->subbuf_size <= UFT_SUBBUF_MAX &&
+		     !(g->subbuf_size & (g->subbuf_size - 1));
 	/* A reused ring may be laid out for fewer pages inside its space. */
-	return g->nr_pages && g->hdr_size >= need && g->hdr_size % 8 == 0 && total >= span &&
-	       total <= room;
+	return g->nr_pages && sb_ok && g->hdr_size >= need && g->hdr_size % 8 == 0 &&
+	       total >= span && total <= room;
 }
 
 /* The cursor's geometry, or the ring's read once now (in-process readers,
@@ -66,13 +73,65 @@ static void cursor_reset(struct uft_ring_cursor *c, const struct uft_ring *r)
 static inline const char *page_at(const struct uft_ring *r, const struct uft_ring_geom *g,
 				  uint64_t idx)
 {
-	return (const char *)r + g->hdr_size + (idx % g->nr_pages) * (uint64_t)UFT_SUBBUF_SIZE;
+	return (const char *)r + g->hdr_size + (idx % g->nr_pages) * (uint64_t)g->subbuf_size;
 }
+
+/* A page copied out of a ring: default-sized pages in place, bigger ones
+ * in a mapping of UFT_SUBBUF_MAX made on first need (mmap, not malloc:
+ * snapshot triggers read rings from a traced thread, maybe in a signal
+ * handler) and unmapped when the thread exits. Each entry point has its own
+ * copy (`slot`), so a callback of one may use another. */
+enum { PC_DRAIN, PC_PEEK, PC_TAKE, PC_WRITTEN, PC_NR };
 
 struct page_copy {
 	struct uft_slot_meta meta;
-	uint8_t page[UFT_SUBBUF_SIZE];
+	uint8_t *page; /* small or the thread's big mapping of this slot */
+	uint32_t size; /* bytes of `page` in use: the ring's sub-buffer */
+	uint32_t slot; /* PC_* */
+	uint8_t small[UFT_SUBBUF_SIZE];
 };
+
+static __thread uint8_t *big_pages[PC_NR];
+static pthread_key_t big_key;
+static pthread_once_t big_once = PTHREAD_ONCE_INIT;
+
+static void big_free(void *arg)
+{
+	uint8_t **v = arg;
+	for (int i = 0; i < PC_NR; i++) {
+		if (v[i])
+			munmap(v[i], UFT_SUBBUF_MAX);
+		v[i] = NULL;
+	}
+}
+
+static void big_key_make(void)
+{
+	pthread_key_create(&big_key, big_free);
+}
+
+/* Points pc->page at room for a page of `size` bytes; false if none. */
+static bool copy_room(struct page_copy *pc, uint32_t size)
+{
+	pc->size = size;
+	if (size <= UFT_SUBBUF_SIZE) {
+		pc->page = pc->small;
+		return true;
+	}
+	uint8_t **big = &big_pages[pc->slot % PC_NR];
+	if (!*big) {
+		void *p = mmap(NULL, UFT_SUBBUF_MAX, PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+		if (p == MAP_FAILED)
+			return false;
+		*big = p;
+		/* The thread's exit unmaps what it mapped. */
+		pthread_once(&big_once, big_key_make);
+		pthread_setspecific(big_key, big_pages);
+	}
+	pc->page = *big;
+	return true;
+}
 
 /* The copy of a page another thread may be rewriting is a seqlock read:
  * validated afterwards, never trusted before. ThreadSanitizer is told so. */
@@ -106,6 +165,8 @@ static enum copy_result copy_page(struct uft_ring *r, const struct uft_ring_geom
 {
 	if (smp_load_acquire(&r->state) == UFT_RING_INIT)
 		return COPY_RACE;
+	if (!copy_room(out, g->subbuf_size))
+		return COPY_RACE;
 	const char *src = page_at(r, g, idx);
 	struct uft_slot_meta *m = &r->meta[idx % g->nr_pages];
 	/* The writer names the page in its slot after the page header, so a
@@ -114,7 +175,8 @@ static enum copy_result copy_page(struct uft_ring *r, const struct uft_ring_geom
 		return COPY_RACE;
 	uint64_t commit = smp_load_acquire((const uint64_t *)(src + 8));
 	uint32_t len = (uint32_t)(commit & UFT_RB_COMMIT_MASK);
-	if (len > UFT_PAGE_DATA_SIZE)
+	uint32_t data_size = g->subbuf_size - UFT_PAGE_HDR_SIZE;
+	if (len > data_size)
 		return COPY_BAD;
 	racy_reads_begin();
 	out->meta.first_entry = m->first_entry;
@@ -122,11 +184,11 @@ static enum copy_result copy_page(struct uft_ring *r, const struct uft_ring_geom
 	out->meta.seq_lo = (uint32_t)idx;
 	if (partial) {
 		memcpy(out->page, src, UFT_PAGE_HDR_SIZE + len);
-		memset(out->page + UFT_PAGE_HDR_SIZE + len, 0, UFT_PAGE_DATA_SIZE - len);
+		memset(out->page + UFT_PAGE_HDR_SIZE + len, 0, data_size - len);
 		uint64_t c = len;
 		memcpy(out->page + 8, &c, 8);
 	} else {
-		memcpy(out->page, src, UFT_SUBBUF_SIZE);
+		memcpy(out->page, src, g->subbuf_size);
 	}
 	racy_reads_end();
 	uft_fence_acquire();
@@ -167,7 +229,7 @@ static long deliver(const struct uft_ring *r, struct uft_ring_cursor *c, struct 
 	struct uft_page_iter it;
 	struct uft_page_rec rec;
 	long n = 0;
-	uft_page_iter_init(&it, pc->page, UFT_SUBBUF_SIZE);
+	uft_page_iter_init(&it, pc->page, pc->size);
 	if (c->off == 0) {
 		c->cpu = pc->meta.cpu;
 		if (pc->meta.first_entry > c->next_entry) {
@@ -226,7 +288,7 @@ static long deliver(const struct uft_ring *r, struct uft_ring_cursor *c, struct 
 long uft_ring_drain(struct uft_ring *r, struct uft_ring_cursor *c, bool partial,
 		    uft_ring_record_fn fn, void *ctx)
 {
-	static __thread struct page_copy pc;
+	static __thread struct page_copy pc = {.slot = PC_DRAIN};
 	long total = 0;
 	bool stop = false;
 	if (c->generation != smp_load_acquire(&r->generation))
@@ -312,7 +374,7 @@ static uint64_t first_page(struct uft_ring *r, const struct uft_ring_geom *g, ui
 
 long uft_ring_peek(struct uft_ring *r, uft_ring_record_fn fn, void *ctx)
 {
-	static __thread struct page_copy pc;
+	static __thread struct page_copy pc = {.slot = PC_PEEK};
 	struct uft_ring_cursor c = {0};
 	long total = 0;
 	bool stop = false;
@@ -368,7 +430,7 @@ void uft_ring_clear(struct uft_ring *r)
 
 long uft_ring_take_until(struct uft_ring *r, uint64_t limit, uft_ring_record_fn fn, void *ctx)
 {
-	static __thread struct page_copy pc;
+	static __thread struct page_copy pc = {.slot = PC_TAKE};
 	long total = 0;
 	bool past = false, any = false;
 	uint64_t end_page = 0;
@@ -385,7 +447,7 @@ long uft_ring_take_until(struct uft_ring *r, uint64_t limit, uft_ring_record_fn 
 		struct uft_page_iter it;
 		struct uft_page_rec rec;
 		uint32_t cpu = pc.meta.cpu;
-		uft_page_iter_init(&it, pc.page, UFT_SUBBUF_SIZE);
+		uft_page_iter_init(&it, pc.page, pc.size);
 		for (;;) {
 			if (uft_page_iter_next(&it, &rec) <= 0)
 				break;
@@ -435,13 +497,14 @@ uint64_t uft_ring_written(struct uft_ring *r, const struct uft_ring_geom *geom)
 	else if (!geom_of(r, NULL, &g))
 		return 0;
 	uint64_t p = smp_load_acquire(&r->produced);
-	struct page_copy *pc = &(struct page_copy){0};
+	static __thread struct page_copy written_pc = {.slot = PC_WRITTEN};
+	struct page_copy *pc = &written_pc;
 	if (copy_page(r, &g, gen, p, pc, true) != COPY_OK)
 		return uft_load_seq_cst(&r->entries);
 	struct uft_page_iter it;
 	struct uft_page_rec rec;
 	uint64_t n = p ? pc->meta.first_entry : 0;
-	uft_page_iter_init(&it, pc->page, UFT_SUBBUF_SIZE);
+	uft_page_iter_init(&it, pc->page, pc->size);
 	while (uft_page_iter_next(&it, &rec) > 0) {
 		const struct uft_common_entry *e = rec.data;
 		if (rec.len >= sizeof(*e) && e->type != UFT_ID_CPU_MARK)

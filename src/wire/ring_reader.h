@@ -21,6 +21,7 @@
 struct uft_ring_geom {
 	uint32_t nr_pages;
 	uint32_t hdr_size;
+	uint32_t subbuf_size; /* bytes of a page slot */
 };
 
 struct uft_ring_cursor {
@@ -45,9 +46,11 @@ typedef int (*uft_ring_record_fn)(void *ctx, uint64_t ts, uint32_t cpu, const vo
 				  uint32_t len, uint64_t missed_before);
 
 /* Reads the geometry of `r` once and checks it: at least one page, a header
- * that holds the slot metadata, total_size holding its pages (a reused ring
- * may be laid out inside a larger space), and all of it inside
- * `room` bytes from the ring's start. False if anything does not fit. */
+ * that holds the slot metadata, a page size that is a power of two from
+ * UFT_SUBBUF_SIZE to UFT_SUBBUF_MAX (0 reads as UFT_SUBBUF_SIZE), total_size
+ * holding its pages (a reused ring may be laid out inside a larger space),
+ * and all of it inside `room` bytes from the ring's start. False if anything
+ * does not fit. */
 bool uft_ring_geom_read(const struct uft_ring *r, uint64_t room, struct uft_ring_geom *g);
 /* Starts a cursor at the ring's current generation, geometry unset (a drain
  * that finds the generation changed keeps the geometry). */

@@ -58,9 +58,17 @@
 #define UFT_SHM_VERSION 1
 #define UFT_RING_MAGIC 0x474e4952u /* "RING" */
 
+/* Sub-buffer ("page") sizes: the default (one system page), and the range
+ * buffer_subbuf_size_kb takes, a power of two number of system pages. Each
+ * ring says its own (struct uft_ring.subbuf_size). */
 #define UFT_SUBBUF_SIZE 4096u
+#define UFT_SUBBUF_MAX (128u * UFT_SUBBUF_SIZE)
 #define UFT_PAGE_HDR_SIZE 16u /* u64 time_stamp + long commit */
+/* Data bytes of a default-sized sub-buffer. */
 #define UFT_PAGE_DATA_SIZE (UFT_SUBBUF_SIZE - UFT_PAGE_HDR_SIZE)
+/* The largest record payload a ring with `subbuf` byte pages takes: a page's
+ * data less a time extend and the longest event header. */
+#define UFT_RECORD_MAX(subbuf) ((subbuf)-UFT_PAGE_HDR_SIZE - 24u)
 
 #define UFT_SHM_HDR_SIZE (256u * 1024u)
 #define UFT_SHM_MAX_RINGS 16384u
@@ -133,7 +141,7 @@ struct uft_ring {
 	uint32_t mode;	   /* enum uft_buffer_mode */
 	char comm[16];
 	/* Bytes the ring owns in the region: at least hdr_size + nr_pages *
-	 * UFT_SUBBUF_SIZE, more when a smaller ring reuses a bigger one's space. */
+	 * subbuf_size, more when a smaller ring reuses a bigger one's space. */
 	uint64_t total_size;
 
 	/* Written by the writer. */
@@ -164,7 +172,12 @@ struct uft_ring {
 	 * it retires a page; overrun_base is the count at the last clear. */
 	uint64_t overrun;
 	uint64_t overrun_base;
-	char reserved[256 - 176];
+	/* Bytes of each page slot: a power of two from UFT_SUBBUF_SIZE to
+	 * UFT_SUBBUF_MAX (0 in a ring no writer set up: UFT_SUBBUF_SIZE). Set
+	 * with nr_pages, before the ring is ACTIVE. */
+	uint32_t subbuf_size;
+	uint32_t pad3;
+	char reserved[256 - 184];
 	struct uft_slot_meta meta[];
 };
 
@@ -185,6 +198,9 @@ struct uft_shm_header {
 	uint64_t magic;
 	uint32_t version;
 	int32_t pid;
+	/* The largest sub-buffer any ring of the region was set up with (only
+	 * grows; raised before such a ring is ACTIVE): a recorder sizes its
+	 * pages from it. */
 	uint32_t subbuf_size;
 	uint32_t clock_id; /* enum uft_clock; each ring says how its stamps convert */
 	uint64_t size;	   /* bytes mapped */
@@ -228,7 +244,7 @@ _Static_assert(offsetof(struct uft_shm_header, ring_off) == 4096, "shm header la
 _Static_assert(sizeof(struct uft_shm_header) <= UFT_SHM_HDR_SIZE, "shm header too big");
 
 /* Bytes from a ring's start to its page slot 0 for `nr_pages` slots (the
- * header and slot metadata, page aligned). */
+ * header and slot metadata, aligned to a system page). */
 static inline uint64_t uft_ring_hdr_bytes(uint32_t nr_pages)
 {
 	uint64_t h = sizeof(struct uft_ring) + (uint64_t)nr_pages * sizeof(struct uft_slot_meta);

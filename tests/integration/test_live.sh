@@ -57,6 +57,21 @@ if command -v trace-cmd >/dev/null; then
 	cmp -s "$tmp/uft.txt" "$tmp/tc.txt" || fail "trace-cmd and uft report differ"
 fi
 
+# 128 KiB sub-buffers: a 60000-byte marker is one record; extract reads
+# pages larger than a protocol read in pieces and writes 128 KiB pages.
+u ctl -p "$pid" write buffer_subbuf_size_kb 100 || fail "buffer_subbuf_size_kb"
+[ "$(u ctl -p "$pid" cat buffer_subbuf_size_kb)" = 128 ] || fail "sub-buffer not rounded to 128"
+u ctl -p "$pid" write buffer_subbuf_size_kb 0 2>/dev/null && fail "buffer_subbuf_size_kb 0 taken"
+big=$(head -c 60000 /dev/zero | tr '\0' M)
+u ctl -p "$pid" write trace_marker "$big" || fail "big marker"
+u extract -p "$pid" -o "$tmp/big.dat" >"$tmp/extract" || fail "extract of 128 KiB pages"
+u report -i "$tmp/big.dat" | grep_q "tracing_mark_write: $big\$" || fail "big marker not whole"
+if command -v trace-cmd >/dev/null; then
+	trace-cmd report "$tmp/big.dat" 2>/dev/null | grep_q "tracing_mark_write: *$big\$" ||
+		fail "trace-cmd: big marker not whole"
+fi
+u ctl -p "$pid" write buffer_subbuf_size_kb 16 || fail "buffer_subbuf_size_kb 16"
+
 # Errors: exit 1 and the reason; nothing changes.
 u start -p "$pid" -e nosuch 2>"$tmp/err" && fail "start -e nosuch succeeded"
 grep -q "no event matches 'nosuch'" "$tmp/err" || fail "message: $(cat "$tmp/err")"
@@ -109,6 +124,7 @@ if [ "$ncpu" -le 32 ]; then
 fi
 [ "$(u ctl -p "$pid" cat options/stacktrace)" = 0 ] || fail "options/stacktrace after reset"
 [ "$(u ctl -p "$pid" cat per_cpu/cpu0/buffer_size_kb)" = 1024 ] || fail "per-CPU size after reset"
+[ "$(u ctl -p "$pid" cat buffer_subbuf_size_kb)" = 4 ] || fail "sub-buffer size after reset"
 [ -z "$(u ctl -p "$pid" cat set_event)" ] || fail "events still enabled after reset"
 [ "$(u show -p "$pid" --buffer_size)" = 1024 ] || fail "buffer size after reset"
 u ctl -p "$pid" cat trace_clock | grep_q '\[local\]' || fail "clock after reset"

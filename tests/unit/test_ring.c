@@ -854,6 +854,19 @@ static void test_hostile_fields(void **state)
 	assert_false(uft_ring_geom_read(r, room, &bad));
 	r->total_size = saved.total_size - 1; /* less than its pages take */
 	assert_false(uft_ring_geom_read(r, UINT64_MAX, &bad));
+	r->total_size = saved.total_size;
+	/* Sub-buffer sizes: a power of two from 4 KiB to 512 KiB whose pages
+	 * fit the ring's space; 0 reads as the default. */
+	assert_int_equal(g.subbuf_size, UFT_SUBBUF_SIZE);
+	r->subbuf_size = 0;
+	assert_true(uft_ring_geom_read(r, room, &bad));
+	assert_int_equal(bad.subbuf_size, UFT_SUBBUF_SIZE);
+	static const uint32_t bad_sizes[] = {2048, 12288, UFT_SUBBUF_MAX * 2, 0xffffffffu, 8192};
+	for (size_t i = 0; i < sizeof(bad_sizes) / sizeof(bad_sizes[0]); i++) {
+		r->subbuf_size = bad_sizes[i]; /* 8192: its pages would pass the space */
+		assert_false(uft_ring_geom_read(r, room, &bad));
+	}
+	r->subbuf_size = saved.subbuf_size;
 
 	/* The cursor's geometry is used, not the rewritten one. */
 	r->nr_pages = 0;

@@ -50,6 +50,23 @@ uint32_t uft_buffer_cpu_pages(const struct uft_buffer *b, uint32_t cpu)
 	return p ? p : READ_ONCE(b->ring_pages);
 }
 
+uint32_t uft_subbuf_from_kb(unsigned long kb)
+{
+	if (kb == 0 || kb > UFT_SUBBUF_MAX / 1024u)
+		return 0;
+	uint32_t size = UFT_SUBBUF_SIZE;
+	while (size < kb * 1024u)
+		size <<= 1;
+	return size;
+}
+
+uint32_t uft_buffer_ring_slots(const struct uft_buffer *b, uint32_t cpu, uint32_t subbuf)
+{
+	uint32_t per = subbuf / UFT_SUBBUF_SIZE;
+	uint32_t n = (uft_buffer_cpu_pages(b, cpu) + per - 1) / per;
+	return n < 2 ? 2 : n;
+}
+
 /* The tree and traceon/traceoff triggers (in any thread, in signal handlers
  * too) call this concurrently: each caller checks after its store that the
  * state it computed from is still current, so the last store is right. */

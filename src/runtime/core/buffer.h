@@ -12,6 +12,7 @@
 
 #include "util/atomics.h"
 #include "wire/clocks.h"
+#include "wire/shm_layout.h"
 
 #define UFT_MAX_BUFFERS 32 /* the global buffer and up to 31 instances */
 /* CPUs that tracing_cpumask and per-CPU ring sizes can name: a CPU above
@@ -37,6 +38,10 @@ struct uft_buffer {
 	/* per_cpu/cpuN/buffer_size_kb: the pages of a ring opened on CPU N;
 	 * 0 means ring_pages. */
 	uint32_t cpu_pages[UFT_BUFFER_MAX_CPUS];
+	/* buffer_subbuf_size_kb in bytes: the page size of rings opened from
+	 * now on; 0 means UFT_SUBBUF_SIZE. ring_pages and cpu_pages count
+	 * 4 KiB of memory whatever this is. */
+	uint32_t subbuf_size;
 };
 
 extern struct uft_buffer uft_buffers[UFT_MAX_BUFFERS];
@@ -45,6 +50,18 @@ extern struct uft_buffer uft_buffers[UFT_MAX_BUFFERS];
 void uft_buffer_reset_cpus(struct uft_buffer *b);
 /* Pages of a ring of `b` opened on `cpu`. */
 uint32_t uft_buffer_cpu_pages(const struct uft_buffer *b, uint32_t cpu);
+/* The sub-buffer size of rings opened now. */
+static inline uint32_t uft_buffer_subbuf(const struct uft_buffer *b)
+{
+	uint32_t s = READ_ONCE(b->subbuf_size);
+	return s ? s : UFT_SUBBUF_SIZE;
+}
+/* A sub-buffer size asked in KiB as the kernel takes it: rounded up to a
+ * power of two number of 4 KiB pages, 1 to 128 of them; 0 if out of range. */
+uint32_t uft_subbuf_from_kb(unsigned long kb);
+/* Page slots of a ring of `b` opened on `cpu` with `subbuf`-byte pages: the
+ * memory buffer_size_kb sets, rounded up to whole slots, at least two. */
+uint32_t uft_buffer_ring_slots(const struct uft_buffer *b, uint32_t cpu, uint32_t subbuf);
 /* Whether records made on `cpu` are kept (tracing_cpumask). */
 static inline bool uft_buffer_cpu_traced(const struct uft_buffer *b, uint32_t cpu)
 {

@@ -19,7 +19,8 @@
 struct uft_wring_geom {
 	uint32_t nr_pages;
 	uint32_t hdr_size;
-	uint32_t mode; /* enum uft_buffer_mode */
+	uint32_t mode;	      /* enum uft_buffer_mode */
+	uint32_t subbuf_size; /* bytes of a page slot */
 	/* The page index the ring starts at: past every index an older
 	 * generation used, so a reader still holding one cannot release or
 	 * hide a page of the new thread (docs/design/ring-buffer.md). */

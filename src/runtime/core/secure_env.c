@@ -72,6 +72,7 @@ static const struct {
     {UFT_ENV_MAX_GRAPH_DEPTH, false},
     {UFT_ENV_FUNC_STACK, false},
     {UFT_ENV_BUFFER_KB, false},
+    {UFT_ENV_SUBBUF_KB, false},
     {UFT_ENV_CLOCK, false},
     {UFT_ENV_MODE, false},
     {UFT_ENV_CTL, true},

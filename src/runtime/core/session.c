@@ -133,6 +133,13 @@ static void parse_env(void)
 			pages = UFT_SHM_MAX_RING_PAGES;
 		uft_buffers[0].ring_pages = (uint32_t)pages;
 	}
+	if ((v = uft_env(UFT_ENV_SUBBUF_KB)) && *v) {
+		uint32_t size = uft_subbuf_from_kb(strtoul(v, NULL, 10));
+		if (size)
+			uft_buffers[0].subbuf_size = size;
+		else
+			fprintf(stderr, "uft: bad sub-buffer size '%s' KiB, using 4\n", v);
+	}
 	if ((v = uft_env(UFT_ENV_MODE)) && *v)
 		uft_buffers[0].mode =
 		    strcmp(v, "discard") == 0 ? UFT_MODE_DISCARD : UFT_MODE_OVERWRITE;

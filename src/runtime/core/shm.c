@@ -100,19 +100,28 @@ static void ring_init(struct uft_ring *r, const struct uft_buffer *b, uint32_t b
 	r->meta[first % nr_pages].seq_lo = (uint32_t)first;
 	/* The first page starts empty; its header is written with the first
 	 * record. */
-	memset((char *)r + g->hdr_size + (first % nr_pages) * (uint64_t)UFT_SUBBUF_SIZE, 0,
+	memset((char *)r + g->hdr_size + (first % nr_pages) * (uint64_t)g->subbuf_size, 0,
 	       UFT_PAGE_HDR_SIZE);
 }
 
 _Static_assert(UFT_MAX_BUFFERS == UFT_SHM_MAX_BUFFERS, "region counters cover every buffer");
 
-/* Bytes a ring of nr_pages takes, and its header's (ring + slot metadata). */
-static uint64_t ring_bytes(uint32_t nr_pages, uint32_t *hdr_size)
+/* Bytes a ring of nr_pages slots of `subbuf` bytes takes, and its header's
+ * (ring + slot metadata). */
+static uint64_t ring_bytes(uint32_t nr_pages, uint32_t subbuf, uint32_t *hdr_size)
 {
-	uint64_t hdr = sizeof(struct uft_ring) + (uint64_t)nr_pages * sizeof(struct uft_slot_meta);
-	hdr = (hdr + UFT_SUBBUF_SIZE - 1) & ~(uint64_t)(UFT_SUBBUF_SIZE - 1);
+	uint64_t hdr = uft_ring_hdr_bytes(nr_pages);
 	*hdr_size = (uint32_t)hdr;
-	return hdr + (uint64_t)nr_pages * UFT_SUBBUF_SIZE;
+	return hdr + (uint64_t)nr_pages * subbuf;
+}
+
+/* Raises the region's largest sub-buffer size to `subbuf` (a recorder sizes
+ * its pages from it) before a ring of that size is ACTIVE. */
+static void note_subbuf(struct uft_shm_header *h, uint32_t subbuf)
+{
+	uint32_t cur = uft_load_seq_cst(&h->subbuf_size);
+	while (cur < subbuf && !uft_try_cmpxchg(&h->subbuf_size, &cur, subbuf))
+		;
 }
 
 /* Whether ring r's space holds `total` bytes. Its size is read from shared
@@ -127,7 +136,7 @@ uint64_t uft_shm_size_for(uint32_t ring_pages)
 {
 	uint32_t hdr_size;
 	uint64_t need = UFT_SHM_HDR_SIZE + UFT_SHM_FORMATS_CAP +
-			UFT_SHM_MIN_RINGS * ring_bytes(ring_pages, &hdr_size);
+			UFT_SHM_MIN_RINGS * ring_bytes(ring_pages, UFT_SUBBUF_SIZE, &hdr_size);
 	return need > UFT_SHM_DEFAULT_SIZE ? need : UFT_SHM_DEFAULT_SIZE;
 }
 
@@ -186,6 +195,7 @@ static struct uft_ring *ring_take(struct uft_shm_header *h, struct uft_ring *r,
 	uft_fence_release();
 	WRITE_ONCE(r->nr_pages, g->nr_pages);
 	WRITE_ONCE(r->hdr_size, g->hdr_size);
+	WRITE_ONCE(r->subbuf_size, g->subbuf_size);
 	ring_init(r, b, buffer, tid, level, g);
 	smp_store_release(&r->state, UFT_RING_ACTIVE);
 	return r;
@@ -215,6 +225,7 @@ static struct uft_ring *ring_carve(struct uft_shm_header *h, const struct uft_wr
 	r->magic = UFT_RING_MAGIC;
 	r->nr_pages = g->nr_pages;
 	r->hdr_size = g->hdr_size;
+	r->subbuf_size = g->subbuf_size;
 	r->total_size = total;
 	r->generation = 1;
 	*slot = idx;
@@ -299,8 +310,12 @@ struct uft_ring *uft_shm_ring_alloc(struct uft_shm_header *h, const struct uft_b
 				    uint32_t buffer, int tid, uint32_t level,
 				    struct uft_wring_geom *g)
 {
-	uint64_t total = ring_bytes(g->nr_pages, &g->hdr_size);
+	if (g->subbuf_size < UFT_SUBBUF_SIZE || g->subbuf_size > UFT_SUBBUF_MAX ||
+	    (g->subbuf_size & (g->subbuf_size - 1)))
+		g->subbuf_size = UFT_SUBBUF_SIZE;
+	uint64_t total = ring_bytes(g->nr_pages, g->subbuf_size, &g->hdr_size);
 	g->first_page = 0;
+	note_subbuf(h, g->subbuf_size);
 	struct uft_ring *r = claim_free(h, total);
 	if (r)
 		return ring_take(h, r, b, buffer, tid, level, g, false);

@@ -148,7 +148,7 @@ static void count_lost(struct uft_wring *w)
 static inline char *wring_page(const struct uft_wring *w, uint64_t idx)
 {
 	return (char *)w->r + w->geom.hdr_size +
-	       (idx % w->geom.nr_pages) * (uint64_t)UFT_SUBBUF_SIZE;
+	       (idx % w->geom.nr_pages) * (uint64_t)w->geom.subbuf_size;
 }
 
 static void maybe_wake(struct uft_wring *w, struct uft_ring *r, uint64_t produced)
@@ -194,7 +194,8 @@ static int next_page(struct uft_wring *w, uint64_t ts)
 			w->cons_seen = c + 1;
 		}
 	}
-	uft_rb_put_padding(w->page + UFT_PAGE_HDR_SIZE, w->tail, UFT_PAGE_DATA_SIZE);
+	uft_rb_put_padding(w->page + UFT_PAGE_HDR_SIZE, w->tail,
+			   w->geom.subbuf_size - UFT_PAGE_HDR_SIZE);
 	WRITE_ONCE(r->entries, w->entries);
 	smp_store_release(&r->produced, next);
 	/* Readers validate a copied page by re-reading `produced` afterwards, so it
@@ -261,8 +262,10 @@ static int wring_open(struct uft_tls *t, struct uft_wring *w, uint32_t buffer, u
 	/* A ring takes the size set for the CPU it is opened on
 	 * (per_cpu/cpuN/buffer_size_kb) and keeps it when the thread moves. */
 	uint32_t cpu = current_cpu_slow();
-	struct uft_wring_geom g = {.nr_pages = uft_buffer_cpu_pages(b, cpu),
-				   .mode = READ_ONCE(b->mode)};
+	uint32_t subbuf = uft_buffer_subbuf(b);
+	struct uft_wring_geom g = {.nr_pages = uft_buffer_ring_slots(b, cpu, subbuf),
+				   .mode = READ_ONCE(b->mode),
+				   .subbuf_size = subbuf};
 	struct uft_ring *r = uft_shm_ring_alloc(uft_sess.hdr, b, buffer, t->tid, lvl, &g);
 	if (!r)
 		return -1;
@@ -303,7 +306,7 @@ static inline char *reserve_record(struct uft_wring *w, uint64_t *ts, uint32_t l
 		delta = 0;
 	}
 	uint32_t ext = delta > UFT_RB_DELTA_MAX ? 8 : 0;
-	if (unlikely(w->tail + ext + size > UFT_PAGE_DATA_SIZE)) {
+	if (unlikely(w->tail + ext + size > w->geom.subbuf_size - UFT_PAGE_HDR_SIZE)) {
 		if (next_page(w, *ts) != 0)
 			return NULL;
 		delta = 0;
@@ -398,7 +401,7 @@ static void *reserve_in(struct uft_rsv *rsv, uint32_t buffer)
 		goto fail;
 	}
 	uint32_t len = rsv->len;
-	if (unlikely(len > UFT_PAGE_DATA_SIZE - 24)) {
+	if (unlikely(len > UFT_RECORD_MAX(w->geom.subbuf_size))) {
 		count_lost(w);
 		goto fail;
 	}
@@ -429,8 +432,9 @@ fail:
 	return NULL;
 }
 
-/* Bytes of one level's scratch record: any record fits. */
-#define SCRATCH_SIZE UFT_SUBBUF_SIZE
+/* Bytes of one level's scratch record: any record of the largest
+ * sub-buffer fits (mapped, touched only as far as records reach). */
+#define SCRATCH_SIZE UFT_SUBBUF_MAX
 
 /* Builds the record outside any buffer, for triggers that need its fields
  * while no buffer keeps it (soft-disabled, tracing off, full): the kernel's
@@ -877,6 +881,13 @@ void uft_writer_thread_exit(void)
 			for (uint32_t i = 0; i < UFT_MAX_NEST; i++)
 				wring_close(&t->xb[b - 1][i]);
 	}
+	/* The scratch records (room for the largest sub-buffer's) go with the
+	 * thread; a signal handler tracing after this maps them again. */
+	char *scratch = t->scratch;
+	t->scratch = NULL;
+	signal_fence();
+	if (scratch)
+		munmap(scratch, (size_t)SCRATCH_SIZE * UFT_MAX_NEST);
 }
 
 /* In a forked child: the parent's rings are not ours to write. */

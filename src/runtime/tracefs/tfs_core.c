@@ -29,6 +29,7 @@ static const char readme[] =
     "  buffer_size_kb\t- view and modify size of per thread buffer\n"
     "  per_cpu/cpuN/buffer_size_kb - size of the thread buffers opened on CPU N\n"
     "  buffer_total_size_kb  - view total size of all thread buffers\n"
+    "  buffer_subbuf_size_kb\t- edit the size of the sub buffers (pages) of the thread buffers\n"
     "  tracing_cpumask\t- Limit which CPUs to trace\n"
     "\n"
     "  trace_clock\t\t- change the clock used to order events\n"
@@ -275,7 +276,10 @@ static int write_buffer_size(const struct tfs_node *n, char *buf, size_t len, un
 
 static void add_ring_kb(void *ctx, struct uft_ring *r, uint32_t slot)
 {
-	*(unsigned long *)ctx += (unsigned long)r->nr_pages * 4ul;
+	uint32_t sb = READ_ONCE(r->subbuf_size);
+	if (sb < UFT_SUBBUF_SIZE || sb > UFT_SUBBUF_MAX)
+		sb = UFT_SUBBUF_SIZE;
+	*(unsigned long *)ctx += (unsigned long)READ_ONCE(r->nr_pages) * (sb / 1024ul);
 }
 
 static int show_buffer_total(const struct tfs_node *n, FILE *out)
@@ -283,6 +287,35 @@ static int show_buffer_total(const struct tfs_node *n, FILE *out)
 	unsigned long kb = 0;
 	tfs_for_each_ring(n->inst->buffer, add_ring_kb, &kb);
 	fprintf(out, "%lu\n", kb);
+	return 0;
+}
+
+/* ---- buffer_subbuf_size_kb ---- */
+
+static int show_subbuf_size(const struct tfs_node *n, FILE *out)
+{
+	fprintf(out, "%u\n", uft_buffer_subbuf(&uft_buffers[n->inst->buffer]) / 1024u);
+	return 0;
+}
+
+/* As the kernel's: the size asked, in KiB, rounded up to a power of two
+ * number of system pages, 1 to 128 of them (0 and more are EINVAL). A new
+ * size empties the buffer; threads open rings of it at their next event
+ * (docs/design/ring-buffer.md, "Sub-buffer size"). */
+static int write_subbuf_size(const struct tfs_node *n, char *buf, size_t len, unsigned of)
+{
+	unsigned long kb;
+	tfs_strip(buf, len);
+	uint32_t size = tfs_parse_ulong(buf, &kb) ? 0 : uft_subbuf_from_kb(kb);
+	if (!size)
+		return -EINVAL;
+	uint32_t idx = n->inst->buffer;
+	struct uft_buffer *b = &uft_buffers[idx];
+	if (uft_buffer_subbuf(b) == size)
+		return 0;
+	WRITE_ONCE(b->subbuf_size, size);
+	uft_buffer_new_generation(idx);
+	tfs_trace_clear(idx);
 	return 0;
 }
 
@@ -472,6 +505,11 @@ const struct tfs_file tfs_core_files[] = {
      .show = show_buffer_size,
      .write = write_buffer_size},
     {.name = "buffer_total_size_kb", .dir = TFS_D_ROOT, .mode = 0444, .show = show_buffer_total},
+    {.name = "buffer_subbuf_size_kb",
+     .dir = TFS_D_ROOT,
+     .mode = 0644,
+     .show = show_subbuf_size,
+     .write = write_subbuf_size},
     {.name = "trace_clock",
      .dir = TFS_D_ROOT,
      .mode = 0644,

@@ -434,9 +434,14 @@ static int show_id(const struct tfs_node *n, FILE *out)
 	return show_one(n, out, true);
 }
 
+/* The data size follows the buffer's sub-buffer (buffer_subbuf_size_kb). */
 static int show_header_page(const struct tfs_node *n, FILE *out)
 {
-	fputs(uft_header_page_text(), out);
+	char text[512];
+	uint32_t size =
+	    n->inst ? uft_buffer_subbuf(&uft_buffers[n->inst->buffer]) : UFT_SUBBUF_SIZE;
+	uft_header_page_format(text, sizeof(text), size);
+	fputs(text, out);
 	return 0;
 }
 

@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -14,16 +15,17 @@
 #include "runtime/tracefs/tfs.h"
 #include "runtime/tracefs/tfs_marker.h"
 
-/* The largest record a ring takes (the writer's limit: a page's data less
- * a time extend and the longest event header). */
-#define RECORD_MAX (UFT_PAGE_DATA_SIZE - 24u)
+/* The largest record a ring of the buffer takes (the writer's limit: a
+ * page's data less a time extend and the longest event header), for the
+ * buffer's sub-buffer size (buffer_subbuf_size_kb). */
+#define RECORD_MAX(b) UFT_RECORD_MAX(uft_buffer_subbuf(&uft_buffers[b]))
 /* The most text one trace_marker write records: a record less the common
  * header and the ip, and room for the newline and the NUL the kernel adds. */
-#define MARKER_MAX (RECORD_MAX - 16u - 2u)
+#define MARKER_MAX(b) (RECORD_MAX(b) - 16u - 2u)
 /* The most bytes one trace_marker_raw record holds after its id: a record
  * less the common header, the id and the filler an exact size may need
  * (uft_write_exact_to_buffer()). */
-#define RAW_MAX (RECORD_MAX - 12u - 12u)
+#define RAW_MAX(b) (RECORD_MAX(b) - 12u - 12u)
 
 static volatile uint16_t print_gate, raw_gate;
 
@@ -78,8 +80,12 @@ static int write_marker(const struct tfs_node *n, char *buf, size_t len, unsigne
 {
 	if (!tfs_opt(n->inst, "markers"))
 		return -EINVAL;
-	size_t taken = len > MARKER_MAX ? MARKER_MAX : len, text = taken;
-	char body[MARKER_MAX + 2];
+	size_t max = MARKER_MAX(n->inst->buffer);
+	size_t taken = len > max ? max : len, text = taken;
+	char small[UFT_PAGE_DATA_SIZE];
+	char *body = taken + 2 <= sizeof(small) ? small : malloc(taken + 2);
+	if (!body)
+		return -ENOMEM;
 	memcpy(body, buf, text);
 	/* Triggers see the text as written: the newline added after them. */
 	uint32_t added = UINT32_MAX;
@@ -97,20 +103,23 @@ static int write_marker(const struct tfs_node *n, char *buf, size_t len, unsigne
 	 * from write to write, as the kernel's writer's does (hist keys,
 	 * onmatch on common_pid). */
 	head.c.pid = (int32_t)getpid();
+	int rc = (int)taken;
 	if (uft_session_start() != 0)
-		return -ENOMEM;
-	/* The event's triggers in this buffer run on the write, as the
-	 * kernel's since 4.17 (hist, snapshot, traceoff ...). */
-	uft_write_to_buffer_trig(n->inst->buffer, &print_event, &head, sizeof(head), body,
-				 (uint32_t)text + 1, added);
-	return (int)taken;
+		rc = -ENOMEM;
+	else /* The event's triggers in this buffer run on the write, as the
+	      * kernel's since 4.17 (hist, snapshot, traceoff ...). */
+		uft_write_to_buffer_trig(n->inst->buffer, &print_event, &head, sizeof(head), body,
+					 (uint32_t)text + 1, added);
+	if (body != small)
+		free(body);
+	return rc;
 }
 
 static int write_marker_raw(const struct tfs_node *n, char *buf, size_t len, unsigned of)
 {
 	if (!tfs_opt(n->inst, "markers") || len < 4)
 		return -EINVAL;
-	if (len - 4 > RAW_MAX)
+	if (len - 4 > RAW_MAX(n->inst->buffer))
 		return -EINVAL;
 	struct {
 		struct uft_common_entry c;

@@ -554,31 +554,73 @@ static int poll_pipe(struct uft_tfs_handle *h)
 
 /* ---- per_cpu/cpuN/trace_pipe_raw: kernel pages of one CPU ---- */
 
+/* A page built for a reader whose reads are smaller than a sub-buffer:
+ * the rest of it goes out with the next reads, as the kernel's. */
+struct raw_state {
+	uint32_t size, off;
+	uint8_t page[];
+};
+
+/* Builds the next page of the handle's CPU, of the buffer's sub-buffer size,
+ * into `page`. Returns its size, 0 when nothing is queued, or -errno. A
+ * record that no page of this size holds (written into a ring of a bigger
+ * sub-buffer before a resize) is dropped. */
+static ssize_t build_raw_page(struct uft_tfs_handle *h, uint8_t *page, uint32_t size)
+{
+	pthread_mutex_lock(&tfs_lock);
+	int rc = pipes_fill(h->n.inst->buffer);
+	struct uft_page_builder pb;
+	uft_page_builder_init(&pb, page, size);
+	size_t count = 0;
+	struct tfs_pipes *p = pipes[h->n.inst->buffer];
+	struct tfs_recs *q = p ? &p->q[h->n.cpu] : NULL;
+	while (rc == 0 && q && q->head < q->n) {
+		struct tfs_rec *r = &q->v[q->head];
+		int add = uft_page_builder_add(&pb, r->ts, r->data, r->len);
+		if (add == -1)
+			break;
+		free(queue_pop(q).data); /* copied into the page, or never fits */
+		count += add == 0;
+	}
+	tfs_unlock();
+	if (rc)
+		return rc;
+	if (!count)
+		return 0;
+	uft_page_builder_finish(&pb, 0);
+	return size;
+}
+
 static ssize_t read_pipe_raw(struct uft_tfs_handle *h, char *buf, size_t len)
 {
-	if (len < UFT_SUBBUF_SIZE)
-		return -EINVAL;
+	struct raw_state *rs = h->priv;
+	if (rs && rs->off < rs->size) {
+		size_t n = rs->size - rs->off < len ? rs->size - rs->off : len;
+		memcpy(buf, rs->page + rs->off, n);
+		rs->off += (uint32_t)n;
+		return (ssize_t)n;
+	}
+	if (!len)
+		return 0;
 	for (;;) {
-		pthread_mutex_lock(&tfs_lock);
-		int rc = pipes_fill(h->n.inst->buffer);
-		struct uft_page_builder pb;
-		uft_page_builder_init(&pb, buf, UFT_SUBBUF_SIZE);
-		size_t count = 0;
-		struct tfs_pipes *p = pipes[h->n.inst->buffer];
-		struct tfs_recs *q = p ? &p->q[h->n.cpu] : NULL;
-		while (rc == 0 && q && q->head < q->n) {
-			struct tfs_rec *r = &q->v[q->head];
-			if (uft_page_builder_add(&pb, r->ts, r->data, r->len) != 0)
-				break;
-			free(queue_pop(q).data); /* copied into the page */
-			count++;
+		uint32_t size = uft_buffer_subbuf(&uft_buffers[h->n.inst->buffer]);
+		bool whole = len >= size;
+		if (!whole && (!rs || rs->size < size)) {
+			struct raw_state *nrs = realloc(rs, sizeof(*rs) + size);
+			if (!nrs)
+				return -ENOMEM;
+			h->priv = rs = nrs;
 		}
-		tfs_unlock();
-		if (rc)
-			return rc;
-		if (count) {
-			uft_page_builder_finish(&pb, 0);
-			return UFT_SUBBUF_SIZE;
+		ssize_t got = build_raw_page(h, whole ? (uint8_t *)buf : rs->page, size);
+		if (got < 0)
+			return got;
+		if (got) {
+			if (whole)
+				return got;
+			rs->size = size;
+			rs->off = (uint32_t)len;
+			memcpy(buf, rs->page, len);
+			return (ssize_t)len;
 		}
 		if (h->flags & UFT_TFS_NONBLOCK)
 			return -EAGAIN;
@@ -586,6 +628,12 @@ static ssize_t read_pipe_raw(struct uft_tfs_handle *h, char *buf, size_t len)
 			return -EINTR;
 		uft_tracefs_wait(h, 100);
 	}
+}
+
+static void release_pipe_raw(struct uft_tfs_handle *h)
+{
+	free(h->priv);
+	h->priv = NULL;
 }
 
 /* ---- per_cpu/cpuN/stats ---- */
@@ -860,7 +908,11 @@ const struct tfs_file tfs_trace_files[] = {
      .read = read_pipe,
      .poll = poll_pipe,
      .release = release_pipe},
-    {.name = "trace_pipe_raw", .dir = TFS_D_CPU, .mode = 0444, .read = read_pipe_raw},
+    {.name = "trace_pipe_raw",
+     .dir = TFS_D_CPU,
+     .mode = 0444,
+     .read = read_pipe_raw,
+     .release = release_pipe_raw},
     {.name = "stats", .dir = TFS_D_CPU, .mode = 0444, .show = show_stats},
     {0},
 };

@@ -708,6 +708,7 @@ int uft_tracefs_mkdir(const char *path)
 	in->opts = tfs_option_defaults();
 	struct uft_buffer *b = &uft_buffers[slot];
 	b->ring_pages = uft_buffers[0].ring_pages;
+	b->subbuf_size = 0;
 	uft_buffer_reset_cpus(b);
 	b->mode = UFT_MODE_OVERWRITE;
 	b->clock = UFT_CLOCK_LOCAL;
