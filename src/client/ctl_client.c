@@ -3,6 +3,7 @@
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
+#include <poll.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,8 +25,9 @@ struct uft_ctl_conn {
 	bool broken;
 	bool intr_sent;
 	volatile sig_atomic_t *intr_flag;
-	pid_t pid;	/* as the process sees itself */
-	pid_t peer_pid; /* as we see it (SO_PEERCRED); 0 outside our namespace */
+	uint32_t version; /* the protocol's, as HELLO agreed it */
+	pid_t pid;	  /* as the process sees itself */
+	pid_t peer_pid;	  /* as we see it (SO_PEERCRED); 0 outside our namespace */
 	char comm[17];
 	struct uft_ctl_reply rep; /* the last reply; its data lives in `in` */
 	uint8_t out[UFT_CTL_MAX_MSG];
@@ -132,6 +134,7 @@ static int hello(struct uft_ctl_conn *c)
 	else if (rc == 0 && uft_ctl_reply_hello(&c->rep, &info) == 0 && info.version >= 1 &&
 		 info.version <= UFT_CTL_VERSION) {
 		c->pid = (pid_t)info.pid;
+		c->version = info.version;
 		memcpy(c->comm, info.comm, sizeof(c->comm));
 	} else if (rc == 0) {
 		rc = -EPROTONOSUPPORT;
@@ -291,6 +294,17 @@ ssize_t uft_ctl_write(struct uft_ctl_conn *c, int handle, const char *buf, size_
 int uft_ctl_poll(struct uft_ctl_conn *c, int handle)
 {
 	struct uft_ctl_req r = {.op = UFT_CTL_POLL, .handle = (uint32_t)handle};
+	return (int)simple_call(c, &r);
+}
+
+int uft_ctl_poll_events(struct uft_ctl_conn *c, int handle, bool peek)
+{
+	if (c->version < 3) {
+		int rc = uft_ctl_poll(c, handle);
+		return rc < 0 ? rc : rc ? POLLIN | POLLRDNORM : 0;
+	}
+	struct uft_ctl_req r = {
+	    .op = UFT_CTL_POLL_EVENTS, .handle = (uint32_t)handle, .flags = peek};
 	return (int)simple_call(c, &r);
 }
 

@@ -60,6 +60,10 @@ ssize_t uft_ctl_read(struct uft_ctl_conn *c, int handle, char *buf, size_t len, 
 ssize_t uft_ctl_write(struct uft_ctl_conn *c, int handle, const char *buf, size_t len,
 		      uint64_t off);
 int uft_ctl_poll(struct uft_ctl_conn *c, int handle);
+/* poll(2)'s events of the file (POLLPRI on an updated hist, ...); with peek
+ * as a watcher looks, changing nothing. A process speaking protocol 1 or 2
+ * says POLLIN|POLLRDNORM or nothing. Returns the events or -errno. */
+int uft_ctl_poll_events(struct uft_ctl_conn *c, int handle, bool peek);
 int uft_ctl_wait(struct uft_ctl_conn *c, int handle, int timeout_ms);
 int uft_ctl_release(struct uft_ctl_conn *c, int handle);
 int uft_ctl_mkdir(struct uft_ctl_conn *c, const char *path);

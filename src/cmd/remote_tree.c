@@ -5,6 +5,7 @@
  * holds up nothing else. Shared by uft mount and uft ns. */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -78,6 +79,13 @@ static int r_poll(void *file)
 	return rc != 0; /* a gone process reads as ready: the read tells */
 }
 
+static unsigned r_poll_events(void *file, int peek)
+{
+	struct remote_file *f = file;
+	int rc = uft_ctl_poll_events(f->c, f->h, peek != 0);
+	return rc < 0 ? POLLIN | POLLRDNORM | POLLERR : (unsigned)rc; /* the read tells */
+}
+
 static void r_interrupt(void *file)
 {
 	struct remote_file *f = file;
@@ -130,6 +138,7 @@ struct uft_door_backend remote_tree_backend(struct remote *r)
 	    .read = r_read,
 	    .write = r_write,
 	    .poll = r_poll,
+	    .poll_events = r_poll_events,
 	    .interrupt = r_interrupt,
 	    .release = r_release,
 	    .mkdir = r_mkdir,

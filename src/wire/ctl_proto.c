@@ -165,6 +165,12 @@ int uft_ctl_decode_req(const struct uft_ctl_hdr *h, const uint8_t *p, struct uft
 		r->handle = get_u32(p);
 		r->timeout_ms = (int32_t)get_u32(p + 4);
 		return r->timeout_ms < -1 ? -EPROTO : 0;
+	case UFT_CTL_POLL_EVENTS:
+		if (n != 8 || get_u32(p + 4) > 1)
+			return -EPROTO;
+		r->handle = get_u32(p);
+		r->flags = get_u32(p + 4);
+		return 0;
 	}
 	return -EPROTO;
 }
@@ -212,6 +218,10 @@ size_t uft_ctl_encode_req(const struct uft_ctl_req *r, uint8_t *buf, size_t cap)
 		uft_ctl_put_u32(&o, r->handle);
 		uft_ctl_put_u32(&o, (uint32_t)r->timeout_ms);
 		break;
+	case UFT_CTL_POLL_EVENTS:
+		uft_ctl_put_u32(&o, r->handle);
+		uft_ctl_put_u32(&o, r->flags ? 1 : 0);
+		break;
 	default:
 		return 0;
 	}
@@ -241,6 +251,8 @@ static bool reply_fits(const struct uft_ctl_reply *r)
 	case UFT_CTL_POLL:
 	case UFT_CTL_WAIT:
 		return r->result <= 1 && r->data_len == 0;
+	case UFT_CTL_POLL_EVENTS:
+		return r->result <= 0xffff && r->data_len == 0;
 	default:
 		return r->result == 0 && r->data_len == 0;
 	}

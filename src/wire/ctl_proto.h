@@ -18,9 +18,10 @@
 #include <stdint.h>
 
 #define UFT_CTL_MAGIC 0x43544655u /* "UFTC" */
-/* 2: a stat reply carries the group its mode's group bits are for. Both
- * sides speak every version from 1 up to theirs. */
-#define UFT_CTL_VERSION 2
+/* 2: a stat reply carries the group its mode's group bits are for.
+ * 3: POLL_EVENTS (a hist file's POLLPRI through a mount of the socket).
+ * Both sides speak every version from 1 up to theirs. */
+#define UFT_CTL_VERSION 3
 #define UFT_CTL_HDR_SIZE 12
 #define UFT_CTL_MAX_PATH 1024
 #define UFT_CTL_MAX_NAME 255
@@ -44,6 +45,9 @@ enum uft_ctl_op {
 	UFT_CTL_MKDIR,	   /* path -> 0 */
 	UFT_CTL_RMDIR,	   /* path -> 0 */
 	UFT_CTL_INTERRUPT, /* u32 id of the pending request; no reply */
+	/* u32 handle, u32 peek -> poll(2) events (POLLIN, POLLPRI, ...), from
+	 * version 3; peek: as a watcher looks, changing nothing */
+	UFT_CTL_POLL_EVENTS,
 	UFT_CTL_OP_END,
 };
 

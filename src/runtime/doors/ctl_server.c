@@ -356,6 +356,10 @@ static int serve_one(struct conn *c)
 			     uft_tracefs_write(h, (const char *)r.data, r.data_len, r.off));
 	case UFT_CTL_POLL:
 		return reply(c, r.op, uft_tracefs_poll(h) > 0);
+	case UFT_CTL_POLL_EVENTS:
+		if (c->version < 3)
+			return reply(c, r.op, -EPROTO);
+		return reply(c, r.op, (int64_t)uft_tracefs_poll_events(h, r.flags != 0));
 	case UFT_CTL_WAIT: {
 		int64_t res = c->nonblock[r.handle - 1] || r.timeout_ms == 0
 				  ? uft_tracefs_poll(h) > 0
