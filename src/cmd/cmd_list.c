@@ -76,19 +76,24 @@ static int from_file(struct list *l, const char *path)
 	return 0;
 }
 
-static int from_program(struct list *l, char **argv)
+/* Runs the program with `var` naming a pipe it writes its answer to and
+ * exits before main; returns what it wrote (malloc'd, *len bytes) or NULL. */
+static char *ask_program(char **argv, const char *var, size_t *len_out)
 {
 	int fds[2];
 	if (pipe2(fds, O_CLOEXEC) != 0)
-		return -1;
+		return NULL;
 	pid_t pid = fork();
-	if (pid < 0)
-		return -1;
+	if (pid < 0) {
+		close(fds[0]);
+		close(fds[1]);
+		return NULL;
+	}
 	if (pid == 0) {
 		int fd = dup(fds[1]); /* without close-on-exec */
 		char v[16];
 		snprintf(v, sizeof(v), "%d", fd);
-		setenv(UFT_ENV_LIST_FORMATS, v, 1);
+		setenv(var, v, 1);
 		unsetenv(UFT_ENV_RECORD);
 		execvp(argv[0], argv);
 		fprintf(stderr, "uft list: cannot run %s: %s\n", argv[0], strerror(errno));
@@ -111,12 +116,20 @@ static int from_program(struct list *l, char **argv)
 	close(fds[0]);
 	int status;
 	waitpid(pid, &status, 0);
+	if (buf && (!WIFEXITED(status) || WEXITSTATUS(status) != 0)) {
+		free(buf);
+		buf = NULL;
+	}
+	*len_out = len;
+	return buf;
+}
+
+static int from_program(struct list *l, char **argv)
+{
+	size_t len;
+	char *buf = ask_program(argv, UFT_ENV_LIST_FORMATS, &len);
 	if (!buf)
 		return -1;
-	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-		free(buf);
-		return -1;
-	}
 	if (len == 0)
 		fprintf(stderr, "uft list: %s has no uft events (is it linked with libuft?)\n",
 			argv[0]);
@@ -149,7 +162,7 @@ static const char usage[] =
     "  -e [REGEX]  events (system:event) matching REGEX\n"
     "  -F          with the format of each event\n"
     "  --full      with the whole format, print fmt included\n"
-    "  -t          tracers\n"
+    "  -t          tracers (of PROGRAM: those it can run)\n"
     "  -i FILE     events of a trace.dat file\n";
 
 struct list_opts {
@@ -216,9 +229,26 @@ int cmd_list(int argc, char **argv)
 	int rc = cli_parse(&cli, &o, argc, argv, &first);
 	if (rc != CLI_OK)
 		return rc;
-	if (o.tracers) {
-		printf("nop\n");
-		if (!o.events && !o.file && first >= argc)
+	if (o.tracers && first < argc) {
+		/* The program's own: function tracers only if it has functions
+		 * built to be patched. */
+		size_t len;
+		char *t = ask_program(argv + first, UFT_ENV_LIST_TRACERS, &len);
+		if (!t || !len) {
+			fprintf(
+			    stderr,
+			    "uft list: %s did not list its tracers (is it linked with libuft?)\n",
+			    argv[first]);
+			free(t);
+			return 1;
+		}
+		fwrite(t, 1, len, stdout);
+		free(t);
+		if (!o.events && !o.file)
+			return 0;
+	} else if (o.tracers) {
+		printf("function_graph function nop\n"); /* what uft has */
+		if (!o.events && !o.file)
 			return 0;
 	}
 	if (!o.file && first >= argc)

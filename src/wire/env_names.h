@@ -20,6 +20,7 @@
 #define UFT_ENV_MAX_GRAPH_DEPTH "UFT_MAX_GRAPH_DEPTH"
 #define UFT_ENV_FUNC_STACK "UFT_FUNC_STACK"	/* --func-stack */
 #define UFT_ENV_LIST_FORMATS "UFT_LIST_FORMATS" /* `uft list` of a program */
+#define UFT_ENV_LIST_TRACERS "UFT_LIST_TRACERS" /* `uft list -t` of a program */
 
 /* Read by libuft from the user's environment. */
 #define UFT_ENV_CTL "UFT_CTL"				/* 0: no control socket */

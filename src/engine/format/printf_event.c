@@ -515,7 +515,9 @@ static int count_args(const char *fmt, uint32_t *nr, char *err, size_t errlen)
 		off = align_up(off, arg_align(&t)) + t.size;
 		nstr += t.pkind == UFT_PARG_STR;
 		n++;
-		if (off + nstr > UFT_PRINTF_MAX_RECORD) {
+		/* The record's fixed part ends aligned to its widest field (8
+		 * at most), and every string needs at least its NUL. */
+		if (align_up(off, 8) + nstr > UFT_PRINTF_MAX_RECORD) {
 			set_err(err, errlen,
 				"too many conversions: fields alone exceed the %u-byte record",
 				UFT_PRINTF_MAX_RECORD);

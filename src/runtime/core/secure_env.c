@@ -17,7 +17,8 @@
  *   XDG_RUNTIME_DIR         the same, as the rundir's source    ignored (2)(3)
  *   UFT_ACCESS_GROUP,       opens the control socket to a       ignored
  *   UFT_ACCESS              group, and what it may do
- *   UFT_LIST_FORMATS        writes to a file descriptor, exits  ignored
+ *   UFT_LIST_FORMATS,       write to a file descriptor, exit    ignored
+ *   UFT_LIST_TRACERS
  *   UFT_EVENTS, UFT_FILTERS, UFT_TRACER, UFT_FTRACE_FILTER,
  *   UFT_FTRACE_NOTRACE, UFT_GRAPH_FUNCTION, UFT_MAX_GRAPH_DEPTH,
  *   UFT_FUNC_STACK          shape a recording session           ignored (4)
@@ -63,6 +64,7 @@ static const struct {
     {UFT_ENV_ACCESS_GROUP, false},
     {UFT_ENV_ACCESS, false},
     {UFT_ENV_LIST_FORMATS, false},
+    {UFT_ENV_LIST_TRACERS, false},
     {UFT_ENV_EVENTS, false},
     {UFT_ENV_FILTERS, false},
     {UFT_ENV_TRACER, false},

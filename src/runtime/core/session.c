@@ -18,6 +18,7 @@
 
 #include "wire/record_proto.h"
 #include "runtime/doors/doors.h"
+#include "runtime/ftrace/ftrace.h"
 #include "runtime/core/grace.h"
 #include "runtime/core/runtime.h"
 #include "runtime/core/secure_env.h"
@@ -216,12 +217,31 @@ int uft_session_apply_tracer(void)
 		fprintf(stderr, "uft: options/func_stack_trace: cannot set: %s\n", strerror(-rc));
 		return rc;
 	}
-	if ((rc = tree_write("current_tracer", tracer, false)) != 0)
+	if ((rc = tree_write("current_tracer", tracer, false)) == -EINVAL && uft_ftrace_scan() == 0)
+		fprintf(
+		    stderr,
+		    "uft: %s: no function of this program can be traced: build it (or the "
+		    "libraries to trace) with -fpatchable-function-entry=5 (gcc 8+, clang 10+)\n",
+		    tracer);
+	else if (rc)
 		fprintf(stderr, "uft: current_tracer: cannot set %s: %s\n", tracer, strerror(-rc));
 	return rc;
 }
 
 static __thread bool in_init;
+
+/* Writes the tree's available_tracers to fd and exits (`uft list -t`). */
+static void list_tracers(int fd)
+{
+	struct uft_tfs_handle *h;
+	char buf[256];
+	ssize_t n = 0;
+	if (uft_tracefs_open("available_tracers", UFT_TFS_READ, &h) == 0) {
+		n = uft_tracefs_read(h, buf, sizeof(buf), 0);
+		uft_tracefs_release(h);
+	}
+	_exit(n > 0 && write(fd, buf, (size_t)n) == n ? 0 : 1);
+}
 
 static void do_init(void)
 {
@@ -242,6 +262,9 @@ static void do_init(void)
 		uft_registry_list_formats(atoi(list));
 		_exit(0);
 	}
+	list = uft_env(UFT_ENV_LIST_TRACERS);
+	if (list && *list)
+		list_tracers(atoi(list)); /* `uft list -t`: its tracers, then stop */
 	if (record_sock[0]) {
 		session_create();
 		const char *ev = uft_env(UFT_ENV_EVENTS);

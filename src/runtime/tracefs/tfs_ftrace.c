@@ -238,10 +238,19 @@ const char *tfs_tracer_name(const struct tfs_inst *in)
 	return tracer_names[tracer[in->buffer]];
 }
 
+/* Functions the tracers could patch now: a program built without the
+ * patchable entry (and no library with it) has none. */
+static bool have_sites(void)
+{
+	return uft_ftrace_scan() > 0;
+}
+
 int tfs_show_available_tracers(const struct tfs_node *n, FILE *out)
 {
-	/* Both function tracers run in instances too, as in the kernel (6.9+). */
-	fputs("function_graph function nop\n", out);
+	(void)n;
+	/* Both function tracers run in instances too, as in the kernel (6.9+),
+	 * and only where there is something to patch. */
+	fputs(have_sites() ? "function_graph function nop\n" : "nop\n", out);
 	return 0;
 }
 
@@ -251,8 +260,8 @@ int tfs_set_tracer(struct tfs_inst *in, const char *name)
 	for (int i = 0; i < 3; i++)
 		if (strcmp(name, tracer_names[i]) == 0)
 			t = i;
-	if (t < 0)
-		return -EINVAL;
+	if (t < 0 || (t != TRACER_NOP && !have_sites()))
+		return -EINVAL; /* not among available_tracers */
 	if (t == TRACER_GRAPH && prof_on)
 		return -EBUSY; /* one user of the return hooks, as in 6.1 */
 	uint32_t b = in->buffer;
