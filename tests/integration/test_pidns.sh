@@ -1,8 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Traced programs in PID namespaces (containers): two of them, each pid 1 of
-# its own namespace and sharing one run directory, and a third with a private
-# /tmp of its own, are all listed by `uft ctl --list` with host pids and
+# its own namespace and sharing one run directory, and a third whose run
+# directory is on a mount of its own, are all listed by `uft ctl --list` with host pids and
 # controlled from the host by those pids. A socket left by a killed process
 # is removed by the listing. Exit 0 pass, 77 skip, else fail.
 source "$(dirname "$0")/lib/live.sh"
@@ -18,12 +18,12 @@ unshare -p -f --mount-proc true 2>/dev/null || {
 mkdir -p "$UFT_RUNDIR"
 chmod 700 "$UFT_RUNDIR"
 
-# The host pid of the server that unshare (pid $1) started.
+# The host pid of the server that unshare (pid $1) started, added to the
+# processes stopped at the end.
 server_of() {
 	for _ in $(seq 200); do
-		local s
-		s=$(pgrep -P "$1" -x server) && {
-			echo "$s"
+		srv=$(pgrep -P "$1" -x server) && {
+			pids+=("$srv")
 			return 0
 		}
 		sleep 0.05
@@ -40,20 +40,23 @@ wait_ctl() {
 	fail "process $1 never answered: $("$UFT" ctl -p "$1" cat tracing_on 2>&1)"
 }
 
-unshare -p -f --mount-proc "$SERVER" 2 &
+unshare -p -f --kill-child --mount-proc "$SERVER" 2 &
 u1=$!
-unshare -p -f --mount-proc "$SERVER" 2 &
+unshare -p -f --kill-child --mount-proc "$SERVER" 2 &
 u2=$!
-# The third: a /tmp of its own, and the default run directory in it, which
-# the host reaches only through /proc/PID/root.
-unshare -p -f -m --mount-proc sh -c \
-	'mount -t tmpfs none /tmp && exec env -u UFT_RUNDIR "$0" 2' "$SERVER" &
+# The third: a run directory on a mount of its own, which the host does not
+# see and reaches only through /proc/PID/root.
+mkdir -p "$tmp/private"
+unshare -p -f -m --kill-child --mount-proc sh -c \
+	'mount -t tmpfs none "$1" && UFT_RUNDIR=$1/run exec "$0" 2' "$SERVER" "$tmp/private" &
 u3=$!
 pids+=("$u1" "$u2" "$u3")
-s1=$(server_of $u1) || fail "first container's server"
-s2=$(server_of $u2) || fail "second container's server"
-s3=$(server_of $u3) || fail "third container's server"
-pids+=("$s1" "$s2" "$s3")
+server_of $u1 || fail "first container's server"
+s1=$srv
+server_of $u2 || fail "second container's server"
+s2=$srv
+server_of $u3 || fail "third container's server"
+s3=$srv
 for s in "$s1" "$s2" "$s3"; do
 	grep -q $'^NSpid:\t'"$s"$'\t1$' /proc/"$s"/status || fail "$s is not pid 1 of its namespace"
 done
@@ -72,7 +75,7 @@ n=$(ls "$UFT_RUNDIR" | grep -c '^1@[0-9]*\.sock$')
 [ "$("$UFT" ctl -p "$s1" cat buffer_size_kb)" = 64 ] || fail "$s1 buffer_size_kb"
 [ "$("$UFT" ctl -p "$s2" cat buffer_size_kb)" = 128 ] || fail "$s2 buffer_size_kb"
 [ "$("$UFT" ctl -p "$s3" cat buffer_size_kb)" = 256 ] || fail "$s3 buffer_size_kb"
-"$UFT" start -p "$s3" -e server:reply || fail "start in the private-/tmp container"
+"$UFT" start -p "$s3" -e server:reply || fail "start in the container with a private run directory"
 for _ in $(seq 100); do
 	"$UFT" show -p "$s3" | grep_q ' reply: ' && break
 	sleep 0.05
