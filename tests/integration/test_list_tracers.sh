@@ -9,7 +9,7 @@
 source "$(dirname "$0")/lib/file.sh"
 need "$DEMO"
 # A sanitizer build's libuft needs its runtime in the program built here.
-if nm -D "$B/lib/libuft.so" | grep_q -E '__(asan|tsan)_init'; then
+if nm -D "$B/lib/libuft.so" | grep_q -E ' U __(asan|tsan)_init$'; then
 	echo "skip: $B is a sanitizer build; the test builds a plain program"
 	exit 77
 fi
