@@ -187,9 +187,8 @@ static uint32_t subbuf_size(struct live *l)
 	char *text = live_cat(l, "buffer_subbuf_size_kb", NULL, &err);
 	unsigned long kb = text ? strtoul(text, NULL, 10) : 0;
 	free(text);
-	if (kb < UFT_SUBBUF_SIZE / 1024 || kb > UFT_SUBBUF_MAX / 1024 || (kb & (kb - 1)))
-		return UFT_SUBBUF_SIZE;
-	return (uint32_t)kb * 1024u;
+	return kb <= UFT_SUBBUF_MAX / 1024 && uft_subbuf_valid(kb * 1024u) ? (uint32_t)kb * 1024u
+									    : UFT_SUBBUF_SIZE;
 }
 
 /* A writer for out with the process's CPU count, clock and page size. */

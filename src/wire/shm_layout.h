@@ -51,6 +51,7 @@
 #ifndef UFT_SHM_LAYOUT_H
 #define UFT_SHM_LAYOUT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -69,6 +70,13 @@
 /* The largest record payload a ring with `subbuf` byte pages takes: a page's
  * data less a time extend and the longest event header. */
 #define UFT_RECORD_MAX(subbuf) ((subbuf)-UFT_PAGE_HDR_SIZE - 24u)
+
+/* Whether `size` is a sub-buffer size a ring may have: a power of two from
+ * UFT_SUBBUF_SIZE to UFT_SUBBUF_MAX. */
+static inline bool uft_subbuf_valid(uint64_t size)
+{
+	return size >= UFT_SUBBUF_SIZE && size <= UFT_SUBBUF_MAX && !(size & (size - 1));
+}
 
 #define UFT_SHM_HDR_SIZE (256u * 1024u)
 #define UFT_SHM_MAX_RINGS 16384u

@@ -310,8 +310,7 @@ struct uft_ring *uft_shm_ring_alloc(struct uft_shm_header *h, const struct uft_b
 				    uint32_t buffer, int tid, uint32_t level,
 				    struct uft_wring_geom *g)
 {
-	if (g->subbuf_size < UFT_SUBBUF_SIZE || g->subbuf_size > UFT_SUBBUF_MAX ||
-	    (g->subbuf_size & (g->subbuf_size - 1)))
+	if (!uft_subbuf_valid(g->subbuf_size))
 		g->subbuf_size = UFT_SUBBUF_SIZE;
 	uint64_t total = ring_bytes(g->nr_pages, g->subbuf_size, &g->hdr_size);
 	g->first_page = 0;

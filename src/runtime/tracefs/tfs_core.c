@@ -277,7 +277,7 @@ static int write_buffer_size(const struct tfs_node *n, char *buf, size_t len, un
 static void add_ring_kb(void *ctx, struct uft_ring *r, uint32_t slot)
 {
 	uint32_t sb = READ_ONCE(r->subbuf_size);
-	if (sb < UFT_SUBBUF_SIZE || sb > UFT_SUBBUF_MAX)
+	if (!uft_subbuf_valid(sb))
 		sb = UFT_SUBBUF_SIZE;
 	*(unsigned long *)ctx += (unsigned long)READ_ONCE(r->nr_pages) * (sb / 1024ul);
 }
