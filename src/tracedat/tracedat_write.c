@@ -172,17 +172,9 @@ int tracedat_writer_add_page(struct tracedat_writer *w, int cpu, const void *pag
 		c->idx = idx;
 		c->cap = cap;
 	}
-	off_t off = (off_t)(w->spooled * w->page_size);
-	size_t done = 0;
-	while (done < w->page_size) {
-		ssize_t n = pwrite(w->spool, (const char *)page + done, w->page_size - done,
-				   off + (off_t)done);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return n < 0 ? -errno : -EIO;
-		done += (size_t)n;
-	}
+	int rc = tdw_pwrite_all(w->spool, page, w->page_size, (off_t)(w->spooled * w->page_size));
+	if (rc)
+		return rc;
 	c->idx[c->n++] = w->spooled++;
 	return 0;
 }
@@ -197,6 +189,21 @@ int tdw_write_all(int fd, const void *p, size_t len)
 			return n < 0 ? -errno : -EIO;
 		p = (const char *)p + n;
 		len -= (size_t)n;
+	}
+	return 0;
+}
+
+int tdw_pwrite_all(int fd, const void *p, size_t len, off_t off)
+{
+	while (len) {
+		ssize_t n = pwrite(fd, p, len, off);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return n < 0 ? -errno : -EIO;
+		p = (const char *)p + n;
+		len -= (size_t)n;
+		off += n;
 	}
 	return 0;
 }

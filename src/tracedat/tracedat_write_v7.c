@@ -228,21 +228,6 @@ static int write_options(struct v7 *v, uint64_t fly_off, const uint64_t *cpu_off
 	return rc;
 }
 
-static int pwrite_all(int fd, const void *p, size_t len, off_t off)
-{
-	while (len) {
-		ssize_t n = pwrite(fd, p, len, off);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return n < 0 ? -errno : -EIO;
-		p = (const char *)p + n;
-		len -= (size_t)n;
-		off += n;
-	}
-	return 0;
-}
-
 int tdw_write_v7(struct tracedat_writer *w)
 {
 	static const uint8_t magic[] = {0x17, 0x08, 0x44};
@@ -286,12 +271,12 @@ int tdw_write_v7(struct tracedat_writer *w)
 	free(buf);
 	if (!rc) {
 		uint64_t fly_size = pos - fly_off - 16;
-		rc = pwrite_all(w->fd, &fly_size, 8, (off_t)(fly_off + 8));
+		rc = tdw_pwrite_all(w->fd, &fly_size, 8, (off_t)(fly_off + 8));
 	}
 	if (!rc)
 		rc = write_options(&v, fly_off, cpu_off, cpu_size);
 	if (!rc)
-		rc = pwrite_all(w->fd, &pos, 8, (off_t)options_ptr);
+		rc = tdw_pwrite_all(w->fd, &pos, 8, (off_t)options_ptr);
 	free(cpu_off);
 	free(cpu_size);
 	wb_free(m);

@@ -106,6 +106,8 @@ static inline void wb_free(struct wbuf *b)
 }
 
 int tdw_write_all(int fd, const void *p, size_t len);
+/* Writes (pwrite) or reads (pread) all len bytes at off; 0 or -errno. */
+int tdw_pwrite_all(int fd, const void *p, size_t len, off_t off);
 int tdw_read_all(int fd, void *p, size_t len, off_t off);
 /* The trace_clock file as the kernel prints it, with the chosen clock marked. */
 void tdw_put_clock_list(struct wbuf *b, const char *clock);
