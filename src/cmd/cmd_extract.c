@@ -188,7 +188,7 @@ static uint32_t subbuf_size(struct live *l)
 	unsigned long kb = text ? strtoul(text, NULL, 10) : 0;
 	free(text);
 	return kb <= UFT_SUBBUF_MAX / 1024 && uft_subbuf_valid(kb * 1024u) ? (uint32_t)kb * 1024u
-									    : UFT_SUBBUF_SIZE;
+									   : UFT_SUBBUF_SIZE;
 }
 
 /* A writer for out with the process's CPU count, clock and page size. */

@@ -40,9 +40,10 @@ static bool header_ok(const struct uft_shm_header *h, uint64_t size, struct shm_
 	uint32_t subbuf = READ_ONCE(h->subbuf_size);
 	out->clock_id = (int)clock;
 	return READ_ONCE(h->magic) == UFT_SHM_MAGIC && READ_ONCE(h->version) == UFT_SHM_VERSION &&
-	       subbuf >= UFT_SUBBUF_SIZE && subbuf <= UFT_SUBBUF_MAX && READ_ONCE(h->size) == size &&
-	       clock < UFT_NR_CLOCKS && out->formats_off >= sizeof(struct uft_shm_header) &&
-	       out->formats_off % 8 == 0 && inside(out->formats_off, out->formats_cap, size) &&
+	       subbuf >= UFT_SUBBUF_SIZE && subbuf <= UFT_SUBBUF_MAX &&
+	       READ_ONCE(h->size) == size && clock < UFT_NR_CLOCKS &&
+	       out->formats_off >= sizeof(struct uft_shm_header) && out->formats_off % 8 == 0 &&
+	       inside(out->formats_off, out->formats_cap, size) &&
 	       out->rings_off >= out->formats_off + out->formats_cap && out->rings_off % 8 == 0 &&
 	       out->rings_off <= size;
 }

@@ -38,8 +38,8 @@ bool uft_ring_geom_read(const struct uft_ring *r, uint64_t room, struct uft_ring
 	    sizeof(struct uft_ring) + (uint64_t)g->nr_pages * sizeof(struct uft_slot_meta);
 	uint64_t span = g->hdr_size + (uint64_t)g->nr_pages * g->subbuf_size;
 	/* A reused ring may be laid out for fewer pages inside its space. */
-	return g->nr_pages && uft_subbuf_valid(g->subbuf_size) && g->hdr_size >= need && g->hdr_size % 8 == 0 &&
-	       total >= span && total <= room;
+	return g->nr_pages && uft_subbuf_valid(g->subbuf_size) && g->hdr_size >= need &&
+	       g->hdr_size % 8 == 0 && total >= span && total <= room;
 }
 
 /* The cursor's geometry, or the ring's read once now (in-process readers,

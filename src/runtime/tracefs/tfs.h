@@ -76,6 +76,10 @@ struct tfs_node {
 	int opt; /* options/NAME */
 };
 
+/* The text of a file with a show handler, as a read at open gives it
+ * (malloc'd in *text, *len bytes; NULL on error). 0 or -errno. */
+int tfs_render(const struct tfs_node *n, char **text, size_t *len);
+
 struct uft_tfs_handle {
 	struct tfs_node n;
 	unsigned flags;

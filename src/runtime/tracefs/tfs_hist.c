@@ -106,19 +106,12 @@ static ssize_t read_hist(struct uft_tfs_handle *h, char *buf, size_t len, uint64
 	if (off == 0) {
 		uint64_t c = o->text;
 		if (hist_updates(&h->n, &c) == 0 && c != o->text) {
-			char *text = NULL;
-			size_t tlen = 0;
-			FILE *m = open_memstream(&text, &tlen);
-			int rc = m ? 0 : -ENOMEM;
-			if (m) {
-				pthread_mutex_lock(&tfs_lock);
-				rc = show_hist(&h->n, m);
-				tfs_unlock();
-				if (fclose(m) != 0 && rc == 0)
-					rc = -ENOMEM;
-			}
+			char *text;
+			size_t tlen;
+			pthread_mutex_lock(&tfs_lock);
+			int rc = tfs_render(&h->n, &text, &tlen);
+			tfs_unlock();
 			if (rc < 0) {
-				free(text);
 				pthread_mutex_unlock(&o->lock);
 				return rc;
 			}

@@ -188,13 +188,9 @@ void tfs_current_tracer(const struct tfs_inst *in, char *buf, size_t len)
 		if (strcmp(t->name, "current_tracer") != 0 || t->dir != TFS_D_ROOT || !t->show)
 			continue;
 		struct tfs_node n = {.inst = (struct tfs_inst *)in, .dir = TFS_D_ROOT, .file = t};
-		char *text = NULL;
-		size_t tl = 0;
-		FILE *m = open_memstream(&text, &tl);
-		if (!m)
-			return;
-		int rc = t->show(&n, m);
-		if (fclose(m) == 0 && rc == 0 && tl) {
+		char *text;
+		size_t tl;
+		if (tfs_render(&n, &text, &tl) == 0 && tl) {
 			while (tl && (text[tl - 1] == '\n' || text[tl - 1] == ' '))
 				tl--;
 			if (tl && tl < len)

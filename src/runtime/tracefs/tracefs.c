@@ -533,6 +533,24 @@ int uft_tracefs_readdir(const char *path, uft_tfs_dirent_fn fn, void *ctx)
 
 /* ---- files ---- */
 
+int tfs_render(const struct tfs_node *n, char **text, size_t *len)
+{
+	*text = NULL;
+	*len = 0;
+	FILE *m = open_memstream(text, len);
+	if (!m)
+		return -ENOMEM;
+	int rc = n->file->show(n, m);
+	if (fclose(m) != 0 && rc == 0)
+		rc = -ENOMEM;
+	if (rc) {
+		free(*text);
+		*text = NULL;
+		*len = 0;
+	}
+	return rc;
+}
+
 int uft_tracefs_open(const char *path, unsigned flags, struct uft_tfs_handle **out)
 {
 	struct uft_tfs_handle *h = calloc(1, sizeof(*h));
@@ -556,16 +574,8 @@ int uft_tracefs_open(const char *path, unsigned flags, struct uft_tfs_handle **o
 		if (f->open)
 			rc = f->open(h);
 	}
-	if (rc == 0 && (flags & UFT_TFS_READ) && f->show) {
-		FILE *m = open_memstream(&h->data, &h->len);
-		if (!m) {
-			rc = -ENOMEM;
-		} else {
-			rc = f->show(&h->n, m);
-			if (fclose(m) != 0 && rc == 0)
-				rc = -ENOMEM;
-		}
-	}
+	if (rc == 0 && (flags & UFT_TFS_READ) && f->show)
+		rc = tfs_render(&h->n, &h->data, &h->len);
 	if (rc == 0)
 		h->n.inst->busy++;
 	tfs_leave();
