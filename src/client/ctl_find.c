@@ -82,14 +82,15 @@ static void proc_dirs(pid_t pid, const struct proc_ident *id, struct dirs *d)
 	char root[40], path[64], tmp[32];
 	snprintf(root, sizeof(root), "/proc/%d/root", (int)pid);
 	snprintf(path, sizeof(path), "/proc/%d/environ", (int)pid);
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	enum { ENV_MAX = 1 << 16 };
+	char *env = malloc(ENV_MAX);
+	int fd = env ? open(path, O_RDONLY | O_CLOEXEC) : -1;
 	if (fd >= 0) {
-		static char env[1 << 16];
-		ssize_t n = read(fd, env, sizeof(env) - 1);
+		ssize_t n = read(fd, env, ENV_MAX - 1);
 		close(fd);
+		env[n > 0 ? n : 0] = 0;
 		const char *rundir = NULL, *xdg = NULL;
-		for (ssize_t i = 0; n > 0 && i < n; i += (ssize_t)strlen(env + i) + 1) {
-			env[n] = 0;
+		for (ssize_t i = 0; i < n; i += (ssize_t)strlen(env + i) + 1) {
 			if (strncmp(env + i, UFT_ENV_RUNDIR "=", sizeof(UFT_ENV_RUNDIR)) == 0)
 				rundir = env + i + sizeof(UFT_ENV_RUNDIR);
 			else if (strncmp(env + i, "XDG_RUNTIME_DIR=", 16) == 0)
@@ -100,6 +101,7 @@ static void proc_dirs(pid_t pid, const struct proc_ident *id, struct dirs *d)
 		else if (xdg && *xdg)
 			dirs_add(d, root, xdg, "/uft");
 	}
+	free(env);
 	snprintf(tmp, sizeof(tmp), "/tmp/uft-%u", id->euid);
 	dirs_add(d, root, tmp, "");
 }
@@ -253,22 +255,11 @@ static void scan_dir(const char *dir, bool own, struct pids *out)
 	closedir(d);
 }
 
-static uint64_t ns_inode(pid_t pid, const char *kind)
-{
-	char path[64];
-	struct stat st;
-	if (pid)
-		snprintf(path, sizeof(path), "/proc/%d/ns/%s", (int)pid, kind);
-	else
-		snprintf(path, sizeof(path), "/proc/self/ns/%s", kind);
-	return stat(path, &st) == 0 ? (uint64_t)st.st_ino : 0;
-}
-
 /* Run directories of processes in other mount or pid namespaces
  * (containers), each directory once. */
 static void scan_containers(struct pids *out)
 {
-	uint64_t my_mnt = ns_inode(0, "mnt"), my_pid = ns_inode(0, "pid");
+	uint64_t my_mnt = uft_ns_inode(0, "mnt"), my_pid = uft_ns_inode(0, "pid");
 	struct {
 		dev_t dev;
 		ino_t ino;
@@ -283,7 +274,8 @@ static void scan_containers(struct pids *out)
 		long pid = strtol(e->d_name, &end, 10);
 		if (pid <= 0 || *end)
 			continue;
-		uint64_t mnt = ns_inode((pid_t)pid, "mnt"), pidns = ns_inode((pid_t)pid, "pid");
+		uint64_t mnt = uft_ns_inode((pid_t)pid, "mnt"),
+			 pidns = uft_ns_inode((pid_t)pid, "pid");
 		if (!mnt || !pidns || (mnt == my_mnt && pidns == my_pid))
 			continue;
 		struct proc_ident id;

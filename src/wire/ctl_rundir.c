@@ -98,21 +98,21 @@ int uft_ctl_sock_path(char *buf, size_t cap, const char *dir, pid_t pid)
 /* The kernel's fixed inode of the initial pid namespace (PROC_PID_INIT_INO). */
 #define INIT_PIDNS_INO 0xEFFFFFFCull
 
+uint64_t uft_ns_inode(pid_t pid, const char *kind)
+{
+	char path[64];
+	struct stat st;
+	if (pid)
+		snprintf(path, sizeof(path), "/proc/%d/ns/%s", (int)pid, kind);
+	else
+		snprintf(path, sizeof(path), "/proc/self/ns/%s", kind);
+	return stat(path, &st) == 0 ? (uint64_t)st.st_ino : 0;
+}
+
 uint64_t uft_pidns_of(pid_t pid)
 {
-	char path[64], link[64];
-	if (pid)
-		snprintf(path, sizeof(path), "/proc/%d/ns/pid", (int)pid);
-	else
-		snprintf(path, sizeof(path), "/proc/self/ns/pid");
-	ssize_t n = readlink(path, link, sizeof(link) - 1);
-	if (n <= 0)
-		return 0;
-	link[n] = 0;
-	unsigned long long ino;
-	if (sscanf(link, "pid:[%llu]", &ino) != 1 || ino == INIT_PIDNS_INO)
-		return 0;
-	return ino;
+	uint64_t ino = uft_ns_inode(pid, "pid");
+	return ino == INIT_PIDNS_INO ? 0 : ino;
 }
 
 int uft_ctl_sock_path_ns(char *buf, size_t cap, const char *dir, pid_t nspid, uint64_t ns)

@@ -23,8 +23,10 @@ int uft_ctl_rundir(char *buf, size_t cap, bool create);
 /* <dir>/<pid>.sock, checked to fit a sockaddr_un; 0 or -ENAMETOOLONG. */
 int uft_ctl_sock_path(char *buf, size_t cap, const char *dir, pid_t pid);
 
-/* The pid namespace of /proc/<pid> ("self" for pid 0): its inode, or 0 for
- * the initial namespace (or when it cannot be read). */
+/* The inode of namespace `kind` ("pid", "mnt", ...) of /proc/<pid> ("self"
+ * for pid 0); 0 when it cannot be read. */
+uint64_t uft_ns_inode(pid_t pid, const char *kind);
+/* Its pid namespace's, or 0 for the initial namespace (or unreadable). */
 uint64_t uft_pidns_of(pid_t pid);
 
 /* The socket of a process whose pid in its own namespace is nspid and whose
