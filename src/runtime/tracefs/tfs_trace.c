@@ -557,7 +557,8 @@ static int poll_pipe(struct uft_tfs_handle *h)
 /* A page built for a reader whose reads are smaller than a sub-buffer:
  * the rest of it goes out with the next reads, as the kernel's. */
 struct raw_state {
-	uint32_t size, off;
+	uint32_t size, off; /* the page being handed out, and how far */
+	uint32_t cap;	    /* bytes of `page` */
 	uint8_t page[];
 };
 
@@ -605,11 +606,13 @@ static ssize_t read_pipe_raw(struct uft_tfs_handle *h, char *buf, size_t len)
 	for (;;) {
 		uint32_t size = uft_buffer_subbuf(&uft_buffers[h->n.inst->buffer]);
 		bool whole = len >= size;
-		if (!whole && (!rs || rs->size < size)) {
+		if (!whole && (!rs || rs->cap < size)) {
 			struct raw_state *nrs = realloc(rs, sizeof(*rs) + size);
 			if (!nrs)
 				return -ENOMEM;
 			h->priv = rs = nrs;
+			rs->cap = size;
+			rs->size = rs->off = 0;
 		}
 		ssize_t got = build_raw_page(h, whole ? (uint8_t *)buf : rs->page, size);
 		if (got < 0)
