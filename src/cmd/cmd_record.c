@@ -28,16 +28,23 @@
 #include "recorder/collect.h"
 #include "cmd/commands.h"
 #include "recorder/proc_syms.h"
+#include "client/libuft_path.h"
+#include "cmd/record_program.h"
+#include "cmd/record_summary.h"
 
 #define DRAIN_INTERVAL_MS 100
 
-static volatile sig_atomic_t got_sigint, got_sigterm, nr_signals;
+#define STOP_GRACE_MS 2000 /* how long a signalled program may take to end */
 
-static void on_sigint(int sig)
+/* The last SIGINT or SIGTERM, how many came, and whether the last was sent
+ * by a process (kill) rather than by the terminal, which signals the
+ * program's process group itself. */
+static volatile sig_atomic_t stop_sig, nr_signals, stop_by_process;
+
+static void on_stop_signal(int sig, siginfo_t *si, void *uc)
 {
-	got_sigint = 1;
-	if (sig == SIGTERM)
-		got_sigterm = 1;
+	stop_sig = sig;
+	stop_by_process = si->si_code <= 0; /* SI_USER, SI_QUEUE, SI_TKILL */
 	nr_signals++;
 }
 
@@ -46,7 +53,8 @@ static const char usage[] =
     "[-g FUNC]...\n"
     "                  [--max-graph-depth N] [--func-stack]] [-o FILE] [-b KB]\n"
     "                  [--subbuf-size KB] [-C CLOCK] [-M overwrite|discard]\n"
-    "                  [--compression ALG] [-q] -- CMD [ARGS]\n"
+    "                  [--compression ALG] [--max-loss PCT] [--keep-running] [-q]\n"
+    "                  -- CMD [ARGS]\n"
     "  -e EVENT   SYSTEM:EVENT, SYSTEM:*, SYSTEM, EVENT or all (default all)\n"
     "  -f FILTER  filter the -e before it (the kernel's filter syntax)\n"
     "  -p TRACER  function or function_graph: trace the functions of CMD\n"
@@ -64,89 +72,10 @@ static const char usage[] =
     "  -M MODE    overwrite (flight recorder, default) or discard (drop new events)\n"
     "  --compression ALG  zstd or zlib: a compressed trace.dat version 7;\n"
     "             none (default): version 6\n"
+    "  --max-loss PCT  exit 3 when more than PCT percent of the events were lost\n"
+    "  --keep-running  on SIGINT or SIGTERM stop recording and leave CMD running\n"
+    "             (default: pass a signal sent to uft record on to CMD)\n"
     "  -q         no summary\n";
-
-static int accept_proc(struct collect *c, int lsock)
-{
-	int s = accept4(lsock, NULL, NULL, SOCK_CLOEXEC);
-	if (s < 0)
-		return -1;
-	struct ucred cred;
-	socklen_t cl = sizeof(cred);
-	if (getsockopt(s, SOL_SOCKET, SO_PEERCRED, &cred, &cl) != 0 ||
-	    (cred.uid != getuid() && cred.uid != 0)) {
-		close(s);
-		return -1;
-	}
-	struct uft_hello hello;
-	char cbuf[CMSG_SPACE(sizeof(int))];
-	struct iovec iov = {&hello, sizeof(hello)};
-	struct msghdr msg = {
-	    .msg_iov = &iov, .msg_iovlen = 1, .msg_control = cbuf, .msg_controllen = sizeof(cbuf)};
-	ssize_t n = recvmsg(s, &msg, MSG_CMSG_CLOEXEC);
-	struct cmsghdr *cm = CMSG_FIRSTHDR(&msg);
-	int memfd = -1;
-	if (cm && cm->cmsg_level == SOL_SOCKET && cm->cmsg_type == SCM_RIGHTS)
-		memcpy(&memfd, CMSG_DATA(cm), sizeof(int));
-	if (n != sizeof(hello) || hello.magic != UFT_HELLO_MAGIC || memfd < 0) {
-		if (memfd >= 0)
-			close(memfd);
-		close(s);
-		return -1;
-	}
-	char comm[17];
-	memcpy(comm, hello.comm, 16);
-	comm[16] = 0;
-	uint64_t unsealed = c->refused[SHM_DROP_UNSEALED];
-	/* The kernel's word for the pid, not the message's: its /proc is read. */
-	int rc = collect_add_proc(c, cred.pid, memfd, s, comm);
-	close(memfd);
-	if (rc != 0) {
-		/* Not recorded; the others go on. */
-		fprintf(stderr, "uft record: process %d: %s: %s\n", (int)cred.pid,
-			c->refused[SHM_DROP_UNSEALED] != unsealed
-			    ? "refused, its memfd is not sealed"
-			    : "cannot map its buffers",
-			strerror(-rc));
-		close(s);
-		return -1;
-	}
-	/* The process waits for this before writing its first event. */
-	if (send(s, "k", 1, MSG_NOSIGNAL) != 1)
-		return -1;
-	return 0;
-}
-
-/* What the traced processes' memory held that failed a check (stderr: it
- * is worth a look even with -q). */
-static void print_refused(const struct collect *c)
-{
-	for (int i = 0; i < SHM_DROP_NR; i++)
-		if (c->refused[i])
-			fprintf(stderr, "uft record: dropped from traced memory: %llu %s\n",
-				(unsigned long long)c->refused[i], shm_drop_name((enum shm_drop)i));
-}
-
-static void print_summary(struct collect *c, const char *path, uint64_t size)
-{
-	for (int i = 0; i < c->nr_cpus; i++) {
-		struct collect_cpu *s = &c->cpus[i];
-		printf("CPU%d: %llu events, %llu overrun, %llu dropped", i,
-		       (unsigned long long)s->total, (unsigned long long)s->overrun,
-		       (unsigned long long)s->dropped);
-		if (s->lost)
-			printf(", %llu lost", (unsigned long long)s->lost);
-		printf("\n");
-	}
-	struct collect_totals *t = &c->totals;
-	printf("total: %llu events written, %llu recorded, %llu overrun, %llu dropped",
-	       (unsigned long long)t->written, (unsigned long long)t->recorded,
-	       (unsigned long long)t->overrun, (unsigned long long)t->dropped);
-	if (t->lost)
-		printf(", %llu lost", (unsigned long long)t->lost);
-	printf("\n%s: %llu bytes, %zu process%s\n", path, (unsigned long long)size, c->nr_procs,
-	       c->nr_procs == 1 ? "" : "es");
-}
 
 static char *join_events(char *const *ev, int n)
 {
@@ -266,8 +195,13 @@ struct record_opts {
 	int nr_events;
 	long buffer_kb;
 	long subbuf_kb;
+	double max_loss; /* percent; below 0: no limit */
 	bool quiet;
-	char **cmd; /* the program and its arguments */
+	bool keep_running;
+	char **cmd;		/* the program and its arguments */
+	char *path;		/* where cmd[0] was found */
+	enum program_kind kind; /* and what it is */
+	char *tmp_out;		/* the file written, renamed to out at the end */
 };
 
 static const struct cli record_cli;
@@ -343,6 +277,17 @@ static int take(void *opts, int opt, char *arg)
 	case 'q':
 		o->quiet = true;
 		return CLI_OK;
+	case 'X': {
+		char *end;
+		o->max_loss = strtod(arg, &end);
+		if (end == arg || *end || !(o->max_loss >= 0 && o->max_loss <= 100))
+			return cli_error(&record_cli,
+					 "bad --max-loss '%s' (a percentage, 0 to 100)", arg);
+		return CLI_OK;
+	}
+	case 'K':
+		o->keep_running = true;
+		return CLI_OK;
 	case 'Z':
 		if (strcmp(arg, "zstd") != 0 && strcmp(arg, "zlib") != 0 &&
 		    strcmp(arg, "none") != 0)
@@ -359,6 +304,8 @@ static const struct option record_longopts[] = {
     {"func-stack", no_argument, NULL, 'S'},
     {"compression", required_argument, NULL, 'Z'},
     {"subbuf-size", required_argument, NULL, 'U'},
+    {"max-loss", required_argument, NULL, 'X'},
+    {"keep-running", no_argument, NULL, 'K'},
     {NULL, 0, NULL, 0},
 };
 static const struct cli record_cli = {"uft record", usage,
@@ -411,6 +358,278 @@ static void close_private(struct rendezvous *rv)
 	rmdir(rv->dir);
 }
 
+/* The recording: the collector, and what the traced processes said. */
+struct recording {
+	struct collect c;
+	const struct record_opts *o;
+	pid_t child;
+	pid_t checked;	 /* the process whose settings were checked, 0: none yet */
+	bool child_seen; /* the child's first image has registered */
+	bool refused;	 /* the checked process could not apply them: stopped */
+};
+
+/* Which process's settings must all apply: the first with events or
+ * functions to patch, and the program itself when a function tracer is
+ * asked for (so one built without the patchable entry is named before it
+ * runs). */
+static bool check_this(struct recording *r, pid_t pid, uint32_t flags)
+{
+	bool first_image = pid == r->child && !r->child_seen;
+	if (pid == r->child)
+		r->child_seen = true;
+	if (r->checked)
+		return false;
+	const char *tracer = r->o->topts.tracer;
+	bool fn = tracer && strcmp(tracer, "nop") != 0;
+	if ((flags & UFT_HELLO_TRACEABLE) || (fn && first_image)) {
+		r->checked = pid;
+		return true;
+	}
+	return false;
+}
+
+static int accept_proc(struct recording *r, int lsock)
+{
+	struct collect *c = &r->c;
+	int s = accept4(lsock, NULL, NULL, SOCK_CLOEXEC);
+	if (s < 0)
+		return -1;
+	struct ucred cred;
+	socklen_t cl = sizeof(cred);
+	if (getsockopt(s, SOL_SOCKET, SO_PEERCRED, &cred, &cl) != 0 ||
+	    (cred.uid != getuid() && cred.uid != 0)) {
+		close(s);
+		return -1;
+	}
+	struct uft_hello hello = {0};
+	char cbuf[CMSG_SPACE(sizeof(int))];
+	struct iovec iov = {&hello, sizeof(hello)};
+	struct msghdr msg = {
+	    .msg_iov = &iov, .msg_iovlen = 1, .msg_control = cbuf, .msg_controllen = sizeof(cbuf)};
+	ssize_t n = recvmsg(s, &msg, MSG_CMSG_CLOEXEC);
+	struct cmsghdr *cm = CMSG_FIRSTHDR(&msg);
+	int memfd = -1;
+	if (cm && cm->cmsg_level == SOL_SOCKET && cm->cmsg_type == SCM_RIGHTS)
+		memcpy(&memfd, CMSG_DATA(cm), sizeof(int));
+	/* An older libuft sends the message without flags. */
+	bool ok = (n == sizeof(hello) && hello.magic == UFT_HELLO2_MAGIC) ||
+		  (n >= UFT_HELLO_V1_SIZE && hello.magic == UFT_HELLO_MAGIC);
+	if (!ok || memfd < 0) {
+		if (memfd >= 0)
+			close(memfd);
+		close(s);
+		return -1;
+	}
+	if (hello.magic == UFT_HELLO_MAGIC)
+		hello.flags = 0;
+	char comm[17];
+	memcpy(comm, hello.comm, 16);
+	comm[16] = 0;
+	uint64_t unsealed = c->refused[SHM_DROP_UNSEALED];
+	/* The kernel's word for the pid, not the message's: its /proc is read. */
+	int rc = collect_add_proc(c, cred.pid, memfd, s, comm);
+	close(memfd);
+	if (rc != 0) {
+		/* Not recorded; the others go on. */
+		fprintf(stderr, "uft record: process %d: %s: %s\n", (int)cred.pid,
+			c->refused[SHM_DROP_UNSEALED] != unsealed
+			    ? "refused, its memfd is not sealed"
+			    : "cannot map its buffers",
+			strerror(-rc));
+		close(s);
+		return -1;
+	}
+	/* The process waits for this before writing its first event. */
+	char ack = check_this(r, cred.pid, hello.flags) ? UFT_ACK_CHECK : UFT_ACK_GO;
+	if (send(s, &ack, 1, MSG_NOSIGNAL) != 1)
+		return -1;
+	return 0;
+}
+
+/* A process's report of the settings it could not apply: messages that
+ * start with E (error) or W (warning), each after a \x1e. */
+static void take_report(struct recording *r, struct collect_proc *p, char *text)
+{
+	bool checked = p->pid == r->checked;
+	for (char *m = strtok(text, "\x1e"); m; m = strtok(NULL, "\x1e")) {
+		bool error = m[0] == 'E';
+		if (!*m++)
+			continue;
+		if (checked && error)
+			r->refused = true;
+		fprintf(stderr, "uft record: ");
+		if (!checked)
+			fprintf(stderr, "process %d (%s): ", (int)p->pid, p->comm);
+		fprintf(stderr, "%s%s", error && checked ? "" : "warning: ", m);
+	}
+}
+
+/* Reads what each process with input sent: a report, a request to drain,
+ * or its end. */
+static void serve_conns(struct recording *r, const struct pollfd *pfd, size_t nfds)
+{
+	static char buf[UFT_MSG_REPORT_MAX + 1];
+	struct collect *c = &r->c;
+	for (size_t i = 0; i + 1 < nfds; i++) {
+		struct collect_proc *p = c->procs[i];
+		if (p->conn < 0 || !pfd[1 + i].revents)
+			continue;
+		ssize_t n = recv(p->conn, buf, sizeof(buf) - 1, MSG_DONTWAIT);
+		if (n > 0 && buf[0] == UFT_MSG_REPORT) {
+			buf[n] = 0;
+			take_report(r, p, buf + 1);
+		} else if (n > 0) {
+			collect_drain(c, p, false);
+		} else if (n == 0 || (errno != EAGAIN && errno != EINTR)) {
+			/* The process is gone (exit, exec, crash, kill). */
+			collect_drain(c, p, true);
+			close(p->conn);
+			p->conn = -1;
+		}
+	}
+}
+
+static long ms_since(const struct timespec *t)
+{
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (now.tv_sec - t->tv_sec) * 1000 + (now.tv_nsec - t->tv_nsec) / 1000000;
+}
+
+/* Every open region, each DRAIN_INTERVAL_MS. */
+static void drain_on_time(struct collect *c, struct timespec *last)
+{
+	if (ms_since(last) < DRAIN_INTERVAL_MS)
+		return;
+	for (size_t i = 0; i < c->nr_procs; i++)
+		if (c->procs[i]->conn >= 0)
+			collect_drain(c, c->procs[i], false);
+	clock_gettime(CLOCK_MONOTONIC, last);
+}
+
+/* After SIGINT or SIGTERM: whether to stop collecting now. A signal sent
+ * to uft record (not by the terminal, which signals the program too) is
+ * passed on unless --keep-running; the program then has STOP_GRACE_MS to
+ * end before it is left running; a second signal stops at once. */
+static bool stop_now(struct recording *r, struct timespec *since, bool *stopping)
+{
+	if (!nr_signals)
+		return false;
+	if (!*stopping) {
+		*stopping = true;
+		clock_gettime(CLOCK_MONOTONIC, since);
+		if (r->o->keep_running)
+			return true;
+		if (stop_by_process)
+			kill(r->child, stop_sig);
+	}
+	return nr_signals > 1 || ms_since(since) >= STOP_GRACE_MS;
+}
+
+/* Collects until the program has exited and every traced process is gone,
+ * or a signal stops the recording; *status is the program's wait status
+ * and *running whether it was left running. */
+static void collect_until_done(struct recording *r, int lsock, int *status, bool *running)
+{
+	struct collect *c = &r->c;
+	bool child_done = false, stopping = false;
+	struct timespec last, stop_since;
+	clock_gettime(CLOCK_MONOTONIC, &last);
+	for (;;) {
+		size_t nfds = 1 + c->nr_procs;
+		struct pollfd pfd[nfds];
+		size_t open_conns = 0;
+		pfd[0] = (struct pollfd){.fd = lsock, .events = POLLIN};
+		for (size_t i = 0; i < c->nr_procs; i++) {
+			pfd[1 + i] = (struct pollfd){.fd = c->procs[i]->conn, .events = POLLIN};
+			open_conns += c->procs[i]->conn >= 0;
+		}
+		if (!child_done && waitpid(r->child, status, WNOHANG) == r->child)
+			child_done = true;
+		/* After a refusal, the rest of a process tree goes too. */
+		if (r->refused && !child_done && r->checked != r->child && !stopping) {
+			kill(r->child, SIGTERM);
+			stopping = true;
+			clock_gettime(CLOCK_MONOTONIC, &stop_since);
+		}
+		if (child_done && (open_conns == 0 || stopping))
+			break;
+		if (stop_now(r, &stop_since, &stopping))
+			break;
+		int rc = poll(pfd, nfds, child_done || stopping ? 20 : DRAIN_INTERVAL_MS);
+		if (rc < 0 && errno != EINTR)
+			break;
+		if (rc > 0 && (pfd[0].revents & POLLIN)) {
+			while (accept_proc(r, lsock) == 0)
+				;
+		}
+		if (rc > 0)
+			serve_conns(r, pfd, nfds);
+		drain_on_time(c, &last);
+	}
+	*running = !child_done;
+	for (size_t i = 0; i < c->nr_procs; i++) {
+		if (c->procs[i]->conn >= 0) {
+			collect_drain(c, c->procs[i], true);
+			close(c->procs[i]->conn);
+			c->procs[i]->conn = -1;
+		}
+	}
+}
+
+/* The exit status for the program's wait status. */
+static int program_status(const struct record_opts *o, int status, bool running)
+{
+	if (running)
+		return 0;
+	if (WIFSIGNALED(status)) {
+		if (!o->quiet)
+			printf("%s: killed by signal %d\n", o->cmd[0], WTERMSIG(status));
+		return 128 + WTERMSIG(status);
+	}
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+}
+
+/* Writes the file and the summary; returns the exit status. */
+static int finish(struct recording *r, int status, bool running)
+{
+	struct collect *c = &r->c;
+	const struct record_opts *o = r->o;
+	if (r->refused) {
+		fprintf(stderr, "uft record: nothing recorded: %s was stopped before main\n",
+			o->cmd[0]);
+		return CLI_USAGE;
+	}
+	if (c->nr_procs == 0 && WIFEXITED(status) && WEXITSTATUS(status) == 127)
+		return 127; /* the program could not be started */
+	if (c->nr_procs == 0)
+		fprintf(stderr, "uft record: no process registered (%s did not load libuft)\n",
+			o->cmd[0]);
+	for (int i = 0; i < o->nr_events; i++)
+		if (o->events[i][0] != '!' && c->nr_procs && !collect_spec_matches(c, o->events[i]))
+			fprintf(stderr, "uft record: no event matches '%s'\n", o->events[i]);
+	uint64_t size = 0;
+	int rc = collect_write(c, o->tmp_out, &size);
+	if (rc == 0 && rename(o->tmp_out, o->out) != 0)
+		rc = -errno;
+	if (rc != 0) {
+		fprintf(stderr, "uft record: writing %s: %s\n", o->out, strerror(-rc));
+		return 1;
+	}
+	if (!o->quiet)
+		record_print_summary(c, o->out, size);
+	record_print_refused(c);
+	record_print_loss(c, o->buffer_kb, o->mode && strcmp(o->mode, "discard") == 0);
+	if (running && !o->quiet)
+		printf("%s (pid %d) left running\n", o->cmd[0], (int)r->child);
+	int st = program_status(o, status, running);
+	if (o->max_loss >= 0 && record_loss(c).pct > o->max_loss) {
+		fprintf(stderr, "uft record: more than %g%% lost (--max-loss)\n", o->max_loss);
+		return 3;
+	}
+	return st;
+}
+
 /* In the child: the settings for libuft, then the program. */
 static void __attribute__((noreturn)) exec_traced(const struct record_opts *o, const char *sock)
 {
@@ -437,124 +656,18 @@ static void __attribute__((noreturn)) exec_traced(const struct record_opts *o, c
 	if (fl && *fl)
 		setenv(UFT_ENV_FILTERS, fl, 1);
 	set_tracer_env(&o->topts);
+	if (o->kind != PROGRAM_LINKED) {
+		char lib[PATH_MAX];
+		char *v =
+		    program_preload_value(uft_libuft_path(lib, sizeof(lib)), getenv("LD_PRELOAD"));
+		if (v)
+			setenv("LD_PRELOAD", v, 1);
+	}
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
-	execvp(o->cmd[0], o->cmd);
+	execv(o->path, o->cmd);
 	fprintf(stderr, "uft record: cannot run %s: %s\n", o->cmd[0], strerror(errno));
 	_exit(127);
-}
-
-/* Reads what each process with input sent: a request to drain, or its end. */
-static void serve_conns(struct collect *c, const struct pollfd *pfd, size_t nfds)
-{
-	for (size_t i = 0; i + 1 < nfds; i++) {
-		struct collect_proc *p = c->procs[i];
-		if (p->conn < 0 || !pfd[1 + i].revents)
-			continue;
-		char buf[64];
-		ssize_t n = recv(p->conn, buf, sizeof(buf), MSG_DONTWAIT);
-		if (n > 0) {
-			collect_drain(c, p, false);
-		} else if (n == 0 || (errno != EAGAIN && errno != EINTR)) {
-			/* The process is gone (exit, exec, crash, kill). */
-			collect_drain(c, p, true);
-			close(p->conn);
-			p->conn = -1;
-		}
-	}
-}
-
-/* Every open region, each DRAIN_INTERVAL_MS. */
-static void drain_on_time(struct collect *c, struct timespec *last)
-{
-	struct timespec now;
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	long ms = (now.tv_sec - last->tv_sec) * 1000 + (now.tv_nsec - last->tv_nsec) / 1000000;
-	if (ms < DRAIN_INTERVAL_MS)
-		return;
-	for (size_t i = 0; i < c->nr_procs; i++)
-		if (c->procs[i]->conn >= 0)
-			collect_drain(c, c->procs[i], false);
-	*last = now;
-}
-
-/* Collects until the program has exited and every traced process is gone
- * (an interrupt stops waiting for stragglers); returns its wait status. */
-static int collect_until_done(struct collect *c, int lsock, pid_t child)
-{
-	int status = 0;
-	bool child_done = false;
-	struct timespec last;
-	clock_gettime(CLOCK_MONOTONIC, &last);
-	for (;;) {
-		size_t nfds = 1 + c->nr_procs;
-		struct pollfd pfd[nfds];
-		size_t open_conns = 0;
-		pfd[0] = (struct pollfd){.fd = lsock, .events = POLLIN};
-		for (size_t i = 0; i < c->nr_procs; i++) {
-			pfd[1 + i] = (struct pollfd){.fd = c->procs[i]->conn, .events = POLLIN};
-			open_conns += c->procs[i]->conn >= 0;
-		}
-		if (!child_done && waitpid(child, &status, WNOHANG) == child)
-			child_done = true;
-		if (child_done && (open_conns == 0 || got_sigint))
-			break;
-		/* SIGTERM meant for the recorder ends the program too (a terminal's
-		 * SIGINT reached it already), and its last events are collected;
-		 * a second signal stops waiting for anyone. */
-		if (got_sigterm == 1 && !child_done) {
-			kill(child, SIGTERM);
-			got_sigterm = 2;
-		}
-		if (nr_signals > 1)
-			break;
-		int rc = poll(pfd, nfds, child_done ? 20 : DRAIN_INTERVAL_MS);
-		if (rc < 0 && errno != EINTR)
-			break;
-		if (rc > 0 && (pfd[0].revents & POLLIN)) {
-			while (accept_proc(c, lsock) == 0)
-				;
-		}
-		if (rc > 0)
-			serve_conns(c, pfd, nfds);
-		drain_on_time(c, &last);
-	}
-	for (size_t i = 0; i < c->nr_procs; i++) {
-		if (c->procs[i]->conn >= 0) {
-			collect_drain(c, c->procs[i], true);
-			close(c->procs[i]->conn);
-			c->procs[i]->conn = -1;
-		}
-	}
-	return status;
-}
-
-/* Writes the file and the summary; returns the exit status. */
-static int finish(struct collect *c, const struct record_opts *o, int status)
-{
-	if (c->nr_procs == 0 && WIFEXITED(status) && WEXITSTATUS(status) == 127)
-		return 127; /* the program could not be started */
-	if (c->nr_procs == 0)
-		fprintf(stderr, "uft record: no process registered (is %s linked with libuft?)\n",
-			o->cmd[0]);
-	for (int i = 0; i < o->nr_events; i++)
-		if (o->events[i][0] != '!' && c->nr_procs && !collect_spec_matches(c, o->events[i]))
-			fprintf(stderr, "uft record: no event matches '%s'\n", o->events[i]);
-	uint64_t size = 0;
-	int rc = collect_write(c, o->out, &size);
-	if (rc != 0) {
-		fprintf(stderr, "uft record: writing %s: %s\n", o->out, strerror(-rc));
-		return 1;
-	}
-	if (!o->quiet)
-		print_summary(c, o->out, size);
-	print_refused(c);
-	if (WIFSIGNALED(status)) {
-		if (!o->quiet)
-			printf("%s: killed by signal %d\n", o->cmd[0], WTERMSIG(status));
-		return 128 + WTERMSIG(status);
-	}
-	return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
 }
 
 /* Starts the program with the recorder listening; returns its pid or -1. */
@@ -562,7 +675,7 @@ static pid_t start(const struct record_opts *o, struct rendezvous *rv)
 {
 	if (listen_private(rv) != 0)
 		return -1;
-	struct sigaction sact = {.sa_handler = on_sigint};
+	struct sigaction sact = {.sa_sigaction = on_stop_signal, .sa_flags = SA_SIGINFO};
 	sigaction(SIGINT, &sact, NULL);
 	sigaction(SIGTERM, &sact, NULL);
 	pid_t child = fork();
@@ -573,32 +686,94 @@ static pid_t start(const struct record_opts *o, struct rendezvous *rv)
 	return child;
 }
 
+/* A file beside the output to write to, so that nothing is left at the
+ * output's name unless the recording is written whole. */
+static int make_tmp_out(struct record_opts *o)
+{
+	struct stat st;
+	if (stat(o->out, &st) == 0 && S_ISDIR(st.st_mode)) {
+		fprintf(stderr, "uft record: %s: %s\n", o->out, strerror(EISDIR));
+		return -1;
+	}
+	const char *slash = strrchr(o->out, '/');
+	int dirlen = slash ? (int)(slash - o->out + 1) : 0;
+	if (asprintf(&o->tmp_out, "%.*s.%s.XXXXXX", dirlen, o->out, o->out + dirlen) < 0)
+		return -1;
+	int fd = mkstemp(o->tmp_out);
+	if (fd < 0) {
+		fprintf(stderr, "uft record: cannot write %s: %s\n", o->out, strerror(errno));
+		free(o->tmp_out);
+		o->tmp_out = NULL;
+		return -1;
+	}
+	mode_t mask = umask(0);
+	umask(mask);
+	fchmod(fd, 0666 & ~mask); /* as a file created at the output's name */
+	close(fd);
+	return 0;
+}
+
+/* Everything that can be checked before the program runs. */
+static int preflight(struct record_opts *o)
+{
+	o->path = program_find(o->cmd[0]);
+	if (!o->path) {
+		fprintf(stderr, "uft record: %s: %s\n", o->cmd[0],
+			errno == ENOENT && !strchr(o->cmd[0], '/') ? "command not found"
+								   : strerror(errno));
+		return CLI_USAGE;
+	}
+	o->kind = program_inspect(o->path);
+	if (o->kind == PROGRAM_STATIC) {
+		fprintf(stderr,
+			"uft record: %s is statically linked without libuft, which cannot be "
+			"loaded into it: link it with libuft (-luft, or libuft.a), or build it "
+			"dynamically\n",
+			o->cmd[0]);
+		return CLI_USAGE;
+	}
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+	/* A sanitizer's libuft cannot go into a program built without it. */
+	if (o->kind != PROGRAM_LINKED)
+		o->kind = PROGRAM_LINKED;
+#endif
+	return make_tmp_out(o) == 0 ? CLI_OK : CLI_USAGE;
+}
+
 static int run(struct record_opts *o)
 {
 	struct rendezvous rv;
 	pid_t child = start(o, &rv);
 	if (child < 0)
 		return 1;
-	struct collect c;
-	collect_init(&c);
-	c.clock_id = o->clock ? uft_clock_by_name(o->clock) : -1;
-	c.compression = o->compression;
+	struct recording r = {.o = o, .child = child};
+	collect_init(&r.c);
+	r.c.clock_id = o->clock ? uft_clock_by_name(o->clock) : -1;
+	r.c.compression = o->compression;
 	/* Function records are named from the processes' symbol tables. */
 	if (o->topts.tracer && strcmp(o->topts.tracer, "nop") != 0)
-		c.syms = proc_syms_new();
-	int status = collect_until_done(&c, rv.lsock, child);
+		r.c.syms = proc_syms_new();
+	int status = 0;
+	bool running = false;
+	collect_until_done(&r, rv.lsock, &status, &running);
 	close_private(&rv);
-	int rc = finish(&c, o, status);
-	collect_free(&c);
+	int rc = finish(&r, status, running);
+	collect_free(&r.c);
 	return rc;
 }
 
 int cmd_record(int argc, char **argv)
 {
-	struct record_opts o = {.out = "trace.dat"};
+	struct record_opts o = {.out = "trace.dat", .max_loss = -1};
 	int rc = parse(&o, argc, argv);
 	if (rc == CLI_OK)
+		rc = preflight(&o);
+	if (rc == CLI_OK)
 		rc = run(&o);
+	if (o.tmp_out)
+		unlink(o.tmp_out); /* renamed away when written */
+	free(o.tmp_out);
+	free(o.path);
 	free_tracer_opts(&o.topts);
 	return rc;
 }

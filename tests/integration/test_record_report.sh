@@ -143,7 +143,8 @@ expect_rc() { # WANT CMD... : the command's exit status must be WANT
 }
 expect_rc 0 "$UFT" record -q -o "$tmp/q.dat" -- "$DEMO"
 expect_rc 3 "$UFT" record -q -o "$tmp/q.dat" -- sh -c 'exit 3' # the program's status
-expect_rc 127 "$UFT" record -q -o "$tmp/q.dat" -- "$tmp/no-such-program"
+expect_rc 2 "$UFT" record -q -o "$tmp/none.dat" -- "$tmp/no-such-program" # nothing run
+[ ! -e "$tmp/none.dat" ] || fail "a file written for a program that does not exist"
 expect_rc 2 "$UFT" record --no-such-option -- "$DEMO"
 expect_rc 2 "$UFT" record -C no-such-clock -- "$DEMO"
 expect_rc 2 "$UFT" record -M sideways -- "$DEMO"

@@ -324,25 +324,39 @@ static void test_graph_options_files(void **state)
 
 /* ---- uft record -p: start-up writes the tree's files ---- */
 
+/* Applies UFT_TRACER and its files; whether the report says an error. */
+static bool tracer_env_fails(char **text)
+{
+	struct uft_start_report r = {0};
+	uft_record_tracer_apply(&r);
+	bool failed = r.error;
+	if (text)
+		*text = r.text ? strdup(r.text) : NULL;
+	uft_start_report_free(&r);
+	return failed;
+}
+
 static void test_session_tracer_env(void **state)
 {
 	unsetenv("UFT_TRACER");
 	setenv("UFT_FTRACE_FILTER", "ftt_outer", 1);
-	assert_int_equal(uft_session_apply_tracer(), 0); /* no tracer asked: nothing */
+	char *text;
+	assert_false(tracer_env_fails(&text)); /* no tracer asked: nothing */
+	assert_null(text);
 
 	/* Start-up meets the same answer a write to the file gets. */
 	int want = tfs_echo("set_ftrace_filter", "ftt_outer", UFT_TFS_TRUNC);
 	setenv("UFT_TRACER", "function", 1);
 	setenv("UFT_FTRACE_FILTER", "ftt_outer ftt_inner", 1);
-	int rc = uft_session_apply_tracer();
+	bool failed = tracer_env_fails(NULL);
 	char *s;
 	if (want != 0) {
-		assert_int_equal(rc, want);
+		assert_true(failed);
 		s = cat("current_tracer"); /* a refused filter leaves the tracer alone */
 		assert_string_equal(s, "nop\n");
 		free(s);
 	} else {
-		assert_int_equal(rc, 0);
+		assert_false(failed);
 		s = cat("current_tracer");
 		assert_string_equal(s, "function\n");
 		free(s);
@@ -353,12 +367,24 @@ static void test_session_tracer_env(void **state)
 		assert_int_equal(tfs_echo("current_tracer", "nop", UFT_TFS_TRUNC), 0);
 		assert_int_equal(tfs_echo("set_ftrace_filter", "", UFT_TFS_TRUNC), 0);
 	}
-	/* A tracer the tree does not have: its errno. */
+	/* A pattern that matches no function: the kernel's EINVAL, named. */
+	setenv("UFT_FTRACE_FILTER", "no_such_function_here", 1);
+	assert_true(tracer_env_fails(&text));
+	assert_string_equal(text, "\x1e"
+				  "Eset_ftrace_filter: no function matches "
+				  "'no_such_function_here'\n");
+	free(text);
+	s = cat("current_tracer");
+	assert_string_equal(s, "nop\n");
+	free(s);
+	/* A tracer the tree does not have: refused, named. */
 	unsetenv("UFT_FTRACE_FILTER");
 	setenv("UFT_TRACER", "bogus", 1);
-	assert_int_equal(uft_session_apply_tracer(),
-			 tfs_echo("current_tracer", "bogus", UFT_TFS_TRUNC));
-	assert_int_not_equal(uft_session_apply_tracer(), 0);
+	assert_int_equal(tfs_echo("current_tracer", "bogus", UFT_TFS_TRUNC), -EINVAL);
+	assert_true(tracer_env_fails(&text));
+	assert_string_equal(text, "\x1e"
+				  "Ecurrent_tracer: cannot set bogus: Invalid argument\n");
+	free(text);
 	unsetenv("UFT_TRACER");
 }
 

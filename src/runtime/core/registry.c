@@ -583,6 +583,16 @@ void uft_registry_publish_formats(struct uft_shm_header *h)
 	pthread_mutex_unlock(&reg_lock);
 }
 
+uint32_t uft_registry_nr_live(void)
+{
+	uint32_t n = 0;
+	pthread_mutex_lock(&reg_lock);
+	for (uint32_t i = 0; i < reg_nr_events; i++)
+		n += reg_events[i].live;
+	pthread_mutex_unlock(&reg_lock);
+	return n;
+}
+
 static void write_all(int fd, const char *p, size_t n)
 {
 	while (n) {

@@ -150,7 +150,12 @@ int uft_set_event(const char *spec, int on)
 	return n;
 }
 
-int uft_set_filter(const char *spec, const char *expr, char *err, size_t errlen)
+/* Sets expr on every live event spec matches that takes it, as the kernel
+ * sets a subsystem filter: an event without the fields keeps no filter, and
+ * the write fails only when no event takes it (err: the first refusal's
+ * text). refused(), when given, hears of each event that did not take it. */
+static int set_filter_spec(const char *spec, const char *expr, char *err, size_t errlen,
+			   void (*refused)(void *ctx, const char *sys, const char *name), void *ctx)
 {
 	if (!spec || !*spec || !expr)
 		return -EINVAL;
@@ -162,17 +167,28 @@ int uft_set_filter(const char *spec, const char *expr, char *err, size_t errlen)
 	while (n && (text[n - 1] == ' ' || text[n - 1] == '\t' || text[n - 1] == '\n'))
 		text[--n] = 0; /* as the kernel trims a write */
 	pthread_mutex_lock(&reg_lock);
-	int installed = 0, rc = 0;
-	for (uint32_t i = 0; i < reg_nr_events && rc == 0; i++) {
+	int installed = 0, matched = 0, took = 0, rc = 0;
+	bool have_err = false;
+	for (uint32_t i = 0; i < reg_nr_events && rc != -ENOMEM; i++) {
 		struct reg_event *e = &reg_events[i];
 		if (!e->live || !uft_event_spec_matches(spec, e->system, e->name))
 			continue;
-		int r = install_filter_text(e, text, err, errlen);
-		if (r < 0)
+		matched++;
+		char *to = have_err ? NULL : err;
+		int r = install_filter_text(e, text, to, to ? errlen : 0);
+		if (r == -ENOMEM) {
 			rc = r;
-		else
+		} else if (r < 0) {
+			have_err = true;
+			if (refused)
+				refused(ctx, e->system, e->name);
+		} else {
+			took++;
 			installed += r;
+		}
 	}
+	if (rc == 0 && matched && !took)
+		rc = -EINVAL;
 	if (rc == 0) {
 		struct filter_spec *p = realloc(fspecs, (nr_fspecs + 1) * sizeof(*fspecs));
 		if (p) {
@@ -189,8 +205,28 @@ int uft_set_filter(const char *spec, const char *expr, char *err, size_t errlen)
 	return rc ? rc : installed;
 }
 
+int uft_set_filter(const char *spec, const char *expr, char *err, size_t errlen)
+{
+	return set_filter_spec(spec, expr, err, errlen, NULL, NULL);
+}
+
+/* The events a filter of the environment did not apply to: a few names
+ * say enough, the count says the rest. */
+struct refusals {
+	char names[4][64];
+	unsigned n;
+};
+
+static void note_refusal(void *ctx, const char *sys, const char *name)
+{
+	struct refusals *rf = ctx;
+	if (rf->n < ARRAY_SIZE(rf->names))
+		snprintf(rf->names[rf->n], sizeof(rf->names[0]), "%s:%s", sys, name);
+	rf->n++;
+}
+
 /* UFT_FILTERS: records "SPEC\x1fEXPR" separated by \x1e. */
-int uft_registry_apply_filter_list(const char *list)
+int uft_registry_apply_filter_list(const char *list, struct uft_start_report *r)
 {
 	char *copy = strdup(list), *save = NULL;
 	if (!copy)
@@ -200,16 +236,50 @@ int uft_registry_apply_filter_list(const char *list)
 		if (!sep)
 			continue;
 		*sep = 0;
-		char err[1024];
-		if (uft_set_filter(rec, sep + 1, err, sizeof(err)) < 0)
-			fprintf(stderr, "uft: filter of %s:\n%s", rec, err);
+		const char *expr = sep + 1;
+		char err[1024] = "";
+		struct refusals rf = {.n = 0};
+		int rc = set_filter_spec(rec, expr, err, sizeof(err), note_refusal, &rf);
+		if (rc == -EINVAL) {
+			uft_start_report_add(r, true, "filter of '%s' fits none of its events:\n%s",
+					     rec, err);
+			continue;
+		}
+		if (rc < 0) {
+			uft_start_report_add(r, true, "filter of '%s': %s\n", rec, strerror(-rc));
+			continue;
+		}
+		if (!rf.n)
+			continue;
+		char names[sizeof(rf.names) + 64] = "";
+		for (unsigned i = 0; i < rf.n && i < ARRAY_SIZE(rf.names); i++)
+			snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s",
+				 i ? ", " : "", rf.names[i]);
+		if (rf.n > ARRAY_SIZE(rf.names))
+			snprintf(names + strlen(names), sizeof(names) - strlen(names),
+				 " and %u more", rf.n - (unsigned)ARRAY_SIZE(rf.names));
+		uft_start_report_add(r, false,
+				     "filter '%s' of '%s' does not apply to %s (no such field): "
+				     "recorded unfiltered, as the kernel does\n",
+				     expr, rec, names);
 	}
 	free(copy);
 	return 0;
 }
 
-/* UFT_EVENTS: comma-separated specs, "!" before one disables. */
-int uft_registry_apply_spec_list(const char *list)
+static uint32_t count_matches(const char *spec)
+{
+	uint32_t n = 0;
+	for (uint32_t i = 0; i < reg_nr_events; i++)
+		n += reg_events[i].live &&
+		     uft_event_spec_matches(spec, reg_events[i].system, reg_events[i].name);
+	return n;
+}
+
+/* UFT_EVENTS: comma-separated specs, "!" before one disables. A spec that
+ * names no event of the process is an error in r ("all" never is: a
+ * program may have no events of its own). */
+int uft_registry_apply_spec_list(const char *list, struct uft_start_report *r)
 {
 	char *copy = strdup(list), *save = NULL;
 	if (!copy)
@@ -223,6 +293,8 @@ int uft_registry_apply_spec_list(const char *list)
 		bool neg = tok[0] == '!';
 		remember_spec(tok + neg, !neg);
 		apply_spec(tok + neg, !neg);
+		if (!neg && strcmp(tok, "all") != 0 && !count_matches(tok))
+			uft_start_report_add(r, true, "no event matches '%s'\n", tok);
 	}
 	pthread_mutex_unlock(&reg_lock);
 	free(copy);

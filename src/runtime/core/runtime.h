@@ -214,22 +214,37 @@ void *uft_reserve_buffer(struct uft_rsv *rsv, const struct uft_event *ev, uint32
 /* signals.c */
 void uft_signals_init(void);
 
-/* registry.c */
+/* start_report.c: what applying start-up settings found, as lines of
+ * text (for the recorder, which prints them), each an error or a warning. */
+struct uft_start_report {
+	char *text; /* NULL until a line is added */
+	size_t len, cap;
+	bool error; /* a setting could not be applied at all */
+};
+void uft_start_report_add(struct uft_start_report *r, bool error, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+void uft_start_report_free(struct uft_start_report *r);
+
+/* registry.c, registry_enable.c */
 void uft_registry_fork_setup(void);
 void uft_registry_publish_formats(struct uft_shm_header *hdr);
-int uft_registry_apply_spec_list(const char *list);
-int uft_registry_apply_filter_list(const char *list);
+int uft_registry_apply_spec_list(const char *list, struct uft_start_report *r);
+int uft_registry_apply_filter_list(const char *list, struct uft_start_report *r);
 void uft_registry_list_formats(int fd);
+uint32_t uft_registry_nr_live(void);
 
 /* elf_scan.c */
 void uft_registry_scan_loaded(void);
 
 /* session.c */
 int uft_session_start(void);
-/* Applies `uft record -p`'s settings from the environment (UFT_TRACER,
- * UFT_FTRACE_FILTER, UFT_FTRACE_NOTRACE, UFT_GRAPH_FUNCTION,
- * UFT_MAX_GRAPH_DEPTH, UFT_FUNC_STACK) through the tree's files; 0, or the -errno of the
- * first refused write, which is reported on stderr. */
-int uft_session_apply_tracer(void);
+
+/* record_settings.c: `uft record`'s settings from the environment (events
+ * and filters; UFT_TRACER, UFT_FTRACE_FILTER, UFT_FTRACE_NOTRACE,
+ * UFT_GRAPH_FUNCTION, UFT_MAX_GRAPH_DEPTH, UFT_FUNC_STACK through the tree's
+ * files, the tracer last), what could not be applied reported in r. */
+void uft_record_settings_apply(struct uft_start_report *r);
+/* Its function tracer part alone. */
+void uft_record_tracer_apply(struct uft_start_report *r);
 
 #endif

@@ -46,9 +46,16 @@ static int connect_recorder(void)
 	return fd;
 }
 
-static int send_region(int sock, int memfd)
+/* Whether this process image has events or functions to patch: the
+ * recorder checks the settings of the first such process strictly. */
+static bool traceable;
+
+static int send_region(int sock, int memfd, char *ack)
 {
-	struct uft_hello hello = {.magic = UFT_HELLO_MAGIC, .pid = getpid(), .ppid = getppid()};
+	struct uft_hello hello = {.magic = UFT_HELLO2_MAGIC,
+				  .pid = getpid(),
+				  .ppid = getppid(),
+				  .flags = traceable ? UFT_HELLO_TRACEABLE : 0};
 	prctl(PR_GET_NAME, hello.comm, 0, 0, 0);
 	struct iovec iov = {&hello, sizeof(hello)};
 	char cbuf[CMSG_SPACE(sizeof(int))];
@@ -64,13 +71,14 @@ static int send_region(int sock, int memfd)
 		return -1;
 	/* Wait for the recorder to map the region before any event is written, so
 	 * not even the first events of a short-lived process can be missed. */
-	char ack;
-	return recv(sock, &ack, 1, 0) == 1 ? 0 : -1;
+	return recv(sock, ack, 1, 0) == 1 ? 0 : -1;
 }
 
-/* Creates the shared region for this process (idempotent; not signal-safe). */
-static int session_create(void)
+/* Creates the shared region for this process (idempotent; not signal-safe);
+ * *ack is the recorder's answer (0 without one). */
+static int session_create_ack(char *ack)
 {
+	*ack = 0;
 	if (uft_sess.hdr)
 		return 0;
 	int memfd;
@@ -83,7 +91,7 @@ static int session_create(void)
 	smp_store_release(&uft_sess.hdr, h);
 	if (record_sock[0]) {
 		int s = connect_recorder();
-		if (s >= 0 && send_region(s, memfd) == 0) {
+		if (s >= 0 && send_region(s, memfd, ack) == 0) {
 			uft_sess.notify_fd = s;
 		} else {
 			if (s >= 0)
@@ -93,6 +101,12 @@ static int session_create(void)
 		}
 	}
 	return 0;
+}
+
+static int session_create(void)
+{
+	char ack;
+	return session_create_ack(&ack);
 }
 
 int uft_session_start(void)
@@ -155,79 +169,6 @@ static void parse_env(void)
 		strncpy(record_sock, v, sizeof(record_sock) - 1);
 }
 
-/* One write into the tree, as `echo TEXT > PATH` (or >> with append). */
-static int tree_write(const char *path, const char *text, bool append)
-{
-	struct uft_tfs_handle *h;
-	int rc =
-	    uft_tracefs_open(path, UFT_TFS_WRITE | (append ? UFT_TFS_APPEND : UFT_TFS_TRUNC), &h);
-	if (rc)
-		return rc;
-	ssize_t n = uft_tracefs_write(h, text, strlen(text), 0);
-	uft_tracefs_release(h);
-	return n < 0 ? (int)n : 0;
-}
-
-/* Each pattern of a space-separated list into a function tracer file, the
- * first replacing what the file held. */
-static int write_patterns(const char *file, const char *list)
-{
-	char *copy = strdup(list), *save = NULL;
-	if (!copy)
-		return -ENOMEM;
-	int rc = 0;
-	bool first = true;
-	for (char *g = strtok_r(copy, " ", &save); g && !rc; g = strtok_r(NULL, " ", &save)) {
-		rc = tree_write(file, g, !first);
-		if (rc)
-			fprintf(stderr, "uft: %s: cannot add '%s': %s\n", file, g, strerror(-rc));
-		first = false;
-	}
-	free(copy);
-	return rc;
-}
-
-/* `uft record -p`: the function tracer's files, then the tracer itself, as
- * one would set them up by hand. A refused setting leaves the tracer off. */
-int uft_session_apply_tracer(void)
-{
-	const char *tracer = uft_env(UFT_ENV_TRACER);
-	if (!tracer || !*tracer)
-		return 0;
-	static const struct {
-		const char *env, *file;
-	} lists[] = {
-	    {UFT_ENV_FTRACE_FILTER, "set_ftrace_filter"},
-	    {UFT_ENV_FTRACE_NOTRACE, "set_ftrace_notrace"},
-	    {UFT_ENV_GRAPH_FUNCTION, "set_graph_function"},
-	};
-	int rc;
-	for (size_t i = 0; i < ARRAY_SIZE(lists); i++) {
-		const char *v = uft_env(lists[i].env);
-		if (v && *v && (rc = write_patterns(lists[i].file, v)) != 0)
-			return rc;
-	}
-	const char *depth = uft_env(UFT_ENV_MAX_GRAPH_DEPTH);
-	if (depth && *depth && (rc = tree_write("max_graph_depth", depth, false)) != 0) {
-		fprintf(stderr, "uft: max_graph_depth: cannot set %s: %s\n", depth, strerror(-rc));
-		return rc;
-	}
-	const char *stack = uft_env(UFT_ENV_FUNC_STACK);
-	if (stack && *stack && (rc = tree_write("options/func_stack_trace", "1", false)) != 0) {
-		fprintf(stderr, "uft: options/func_stack_trace: cannot set: %s\n", strerror(-rc));
-		return rc;
-	}
-	if ((rc = tree_write("current_tracer", tracer, false)) == -EINVAL && uft_ftrace_scan() == 0)
-		fprintf(
-		    stderr,
-		    "uft: %s: no function of this program can be traced: build it (or the "
-		    "libraries to trace) with -fpatchable-function-entry=5 (gcc 8+, clang 10+)\n",
-		    tracer);
-	else if (rc)
-		fprintf(stderr, "uft: current_tracer: cannot set %s: %s\n", tracer, strerror(-rc));
-	return rc;
-}
-
 static __thread bool in_init;
 
 /* Writes the tree's available_tracers to fd and exits (`uft list -t`). */
@@ -241,6 +182,46 @@ static void list_tracers(int fd)
 		uft_tracefs_release(h);
 	}
 	_exit(n > 0 && write(fd, buf, (size_t)n) == n ? 0 : 1);
+}
+
+/* Tells the recorder what of its settings could not be applied (stderr
+ * without one); a process it checks stops here, before main, on an error. */
+static void send_report(struct uft_start_report *r, bool checked)
+{
+	if (!r->len)
+		return;
+	size_t n = r->len + 1 < UFT_MSG_REPORT_MAX ? r->len + 1 : UFT_MSG_REPORT_MAX;
+	char *msg = malloc(n);
+	bool sent = false;
+	if (msg && uft_sess.notify_fd >= 0) {
+		msg[0] = UFT_MSG_REPORT;
+		memcpy(msg + 1, r->text, n - 1);
+		sent = send(uft_sess.notify_fd, msg, n, MSG_NOSIGNAL) == (ssize_t)n;
+	}
+	free(msg);
+	if (!sent)
+		for (char *p = strtok(r->text, "\x1e"); p; p = strtok(NULL, "\x1e"))
+			fprintf(stderr, "uft: %s%s", *p == 'E' ? "" : "warning: ", p + 1);
+	if (checked && r->error)
+		_exit(2);
+}
+
+/* Under `uft record`: every loaded object's events registered now (not when
+ * its constructor runs), so the settings are checked against all of them
+ * before main. */
+static void start_recorded(void)
+{
+	uft_registry_scan_loaded();
+	traceable = uft_registry_nr_live() > 0 || uft_ftrace_scan() > 0;
+	char ack;
+	session_create_ack(&ack);
+	struct uft_start_report r = {0};
+	uft_record_settings_apply(&r);
+	/* A process with nothing to trace (a shell that starts the program)
+	 * has nothing to say about events, unless it is the one checked. */
+	if (traceable || ack == UFT_ACK_CHECK)
+		send_report(&r, ack == UFT_ACK_CHECK);
+	uft_start_report_free(&r);
 }
 
 static void do_init(void)
@@ -265,15 +246,8 @@ static void do_init(void)
 	list = uft_env(UFT_ENV_LIST_TRACERS);
 	if (list && *list)
 		list_tracers(atoi(list)); /* `uft list -t`: its tracers, then stop */
-	if (record_sock[0]) {
-		session_create();
-		const char *ev = uft_env(UFT_ENV_EVENTS);
-		const char *flt = uft_env(UFT_ENV_FILTERS);
-		if (flt && *flt)
-			uft_registry_apply_filter_list(flt);
-		uft_registry_apply_spec_list(ev && *ev ? ev : "all");
-		uft_session_apply_tracer();
-	}
+	if (record_sock[0])
+		start_recorded();
 	uft_ctl_server_start();
 	uft_fuse_door_start();
 	in_init = false;
