@@ -52,6 +52,15 @@ err_is "uft report: $tmp/bad.dat: not a trace.dat file (too short)\n"
 expect 2 "sqlhist on a missing file" u sqlhist -i "$tmp/nosuch.dat" -e 'SELECT path FROM request'
 grep_q "nosuch.dat: No such file or directory" "$tmp/e" || fail "sqlhist: $(cat "$tmp/e")"
 
+expect 2 "list -i on a file that is not a trace.dat" u list -e -i "$tmp/bad.dat"
+err_is "uft list: $tmp/bad.dat: not a trace.dat file (too short)\n"
+# a bad regular expression is refused before the program runs
+expect 2 "list with a bad regular expression" u list -e'(' touch "$tmp/ran"
+err_is "uft list: bad regular expression '('\n"
+[ -e "$tmp/ran" ] && fail "list ran the program despite a bad regular expression"
+expect 2 "list of a program that does not exist" u list -e "$tmp/nosuch"
+err_is "uft list: cannot run $tmp/nosuch: No such file or directory\n"
+
 # ---- the live commands ----
 start_server
 ctl() { "$UFT" ctl -p "$pid" "$@"; }
