@@ -32,6 +32,22 @@ static int only_process(int *count)
 	return pid;
 }
 
+bool live_refused(int err)
+{
+	switch (err) {
+	case -ECONNRESET:
+	case -EPIPE:
+	case -EPROTO:
+	case -EINTR:
+	case -ENOMEM:
+	case -EIO:
+	case -ETIMEDOUT:
+		return false;
+	default:
+		return err < 0;
+	}
+}
+
 int live_open(struct live *l, long pid, const char *instance)
 {
 	memset(l, 0, sizeof(*l));
@@ -46,22 +62,26 @@ int live_open(struct live *l, long pid, const char *instance)
 				    "(uft ctl --list)\n"
 				  : "uft: no traceable process found: give -p PID\n",
 				n);
-			return 1;
+			return 2;
 		}
 	}
 	snprintf(l->pidstr, sizeof(l->pidstr), "%ld", p);
 	int rc = uft_ctl_connect_pid((pid_t)p, &l->c);
 	if (rc) {
 		fprintf(stderr, "uft: process %ld: %s\n", p, uft_ctl_connect_error(rc));
-		return 1;
+		return live_refused(rc) ? 2 : 1;
 	}
 	if (instance) {
 		char path[256];
 		struct uft_tfs_stat st;
-		if (uft_ctl_stat(l->c, live_path(l, "", path, sizeof(path)), &st) != 0) {
-			fprintf(stderr, "uft: instance %s does not exist\n", instance);
+		int r = uft_ctl_stat(l->c, live_path(l, "", path, sizeof(path)), &st);
+		if (r != 0 || st.type != UFT_TFS_DIR || strchr(instance, '/')) {
+			if (r != 0 && !live_refused(r))
+				live_fail(path, r);
+			else
+				fprintf(stderr, "uft: instance %s does not exist\n", instance);
 			live_close(l);
-			return 1;
+			return r != 0 && !live_refused(r) ? 1 : 2;
 		}
 	}
 	return 0;

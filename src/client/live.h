@@ -17,7 +17,9 @@ struct live {
 };
 
 /* Connects to process pid, or to the only traceable process when pid is 0.
- * Prints the reason and returns non-zero when it cannot. */
+ * Returns 0, or prints the reason and returns the exit status: 2 when the
+ * pid or instance is refused (no such process, not traced, no such
+ * instance, none or several to choose from), 1 when the connection fails. */
 int live_open(struct live *l, long pid, const char *instance);
 void live_close(struct live *l);
 
@@ -50,6 +52,11 @@ int live_names_add(void *ctx, const char *name, int type);
 void live_names_free(struct live_names *ns);
 /* The names in a directory of the tree (the instance's with a relative path). */
 int live_readdir(struct live *l, const char *dir, struct live_names *ns);
+
+/* Whether the tree's error err refuses what was asked (a path, a value:
+ * nothing was done, exit status 2) rather than the connection failing
+ * (lost, broken or interrupted: exit status 1). */
+bool live_refused(int err);
 
 /* `uft: WHAT: strerror`, returns 1. */
 int live_fail(const char *what, int err);

@@ -3,7 +3,11 @@
  * parsing, usage printing. Each command describes itself in a struct cli
  * and takes its options one at a time in a callback. Exit statuses follow
  * one rule: 0 after -h (usage on standard output), 2 after a mistake in the
- * command line (a message, or usage, on standard error) and nothing run. */
+ * command line (a message, or usage, on standard error) and nothing run,
+ * 1 after a failure while running. An argument checked against something
+ * outside (a file that must be a trace.dat, a pid, an instance, an event, a
+ * filter compiled against a format) is checked before anything is run,
+ * printed or written, and its refusal is a mistake too: exit 2. */
 #ifndef UFT_CLI_H
 #define UFT_CLI_H
 

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* uft ctl: a running process's tracefs tree through its control socket, the
  * way ls, cat and echo reach the kernel's. Errors say what the same shell
- * command would: `uft: PATH: strerror`, exit status 1. */
+ * command would: `uft: PATH: strerror`. The exit status is 2 when the tree
+ * refused the path or value (nothing was done), 1 when the connection
+ * failed while running. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <signal.h>
@@ -13,6 +15,7 @@
 #include "wire/ctl_proto.h"
 #include "cmd/commands.h"
 #include "client/ctl_client.h"
+#include "client/live.h"
 #include "cmd/cli.h"
 
 static volatile sig_atomic_t interrupted;
@@ -33,7 +36,7 @@ static const char usage[] =
 static int fail(const char *what, int err)
 {
 	fprintf(stderr, "uft: %s: %s\n", what, strerror(-err));
-	return 1;
+	return live_refused(err) ? CLI_USAGE : 1;
 }
 
 /* "/events/demo/" -> "events/demo": the tree's paths have no outer slashes. */
@@ -99,13 +102,14 @@ static int do_read(struct uft_ctl_conn *c, const char *arg, const char *path, bo
 		if (n == 0 || (stream && n == -ECONNRESET))
 			break;
 		if (n < 0) {
-			rc = fail(arg, (int)n);
+			rc = fail(arg, (int)n) == CLI_USAGE && !off ? CLI_USAGE : 1;
 			break;
 		}
 		off += (uint64_t)n;
 		int w = write_out(buf, (size_t)n);
 		if (w < 0) {
-			rc = fail("standard output", w);
+			fail("standard output", w);
+			rc = 1;
 			break;
 		}
 	}
@@ -150,7 +154,9 @@ static int do_write(struct uft_ctl_conn *c, int argc, char **argv)
 		for (size_t done = 0; done < len && rc == 0;) {
 			ssize_t n = uft_ctl_write(c, h, text + done, len - done, done);
 			if (n <= 0)
-				rc = fail(arg, n < 0 ? (int)n : -EIO);
+				rc = fail(arg, n < 0 ? (int)n : -EIO) == CLI_USAGE && !done
+					 ? CLI_USAGE
+					 : 1;
 			else
 				done += (size_t)n;
 		}
@@ -166,8 +172,10 @@ static int do_list(void)
 	pid_t *pids;
 	size_t n;
 	int rc = uft_ctl_list_pids(&pids, &n);
-	if (rc < 0)
-		return fail("run directory", rc);
+	if (rc < 0) {
+		fail("run directory", rc);
+		return 1;
+	}
 	for (size_t i = 0; i < n; i++) {
 		struct uft_ctl_conn *c;
 		if (uft_ctl_connect_pid(pids[i], &c) != 0)
@@ -235,11 +243,12 @@ static int connect_to(const struct ctl_opts *o, struct uft_ctl_conn **c)
 	int rc = o->sock ? uft_ctl_connect_path(o->sock, c) : uft_ctl_connect_pid((pid_t)o->pid, c);
 	if (rc < 0) {
 		char what[128];
+		/* The socket or pid given cannot be reached: refused. */
 		if (o->sock)
 			return fail(o->sock, rc);
 		snprintf(what, sizeof(what), "process %ld", o->pid);
 		fprintf(stderr, "uft: %s: %s\n", what, uft_ctl_connect_error(rc));
-		return 1;
+		return live_refused(rc) ? CLI_USAGE : 1;
 	}
 	struct sigaction sa = {.sa_handler = on_signal}; /* no SA_RESTART: a waiting read stops */
 	sigaction(SIGINT, &sa, NULL);
@@ -279,8 +288,9 @@ int cmd_ctl(int argc, char **argv)
 	if (o.list)
 		return do_list();
 	struct uft_ctl_conn *c;
-	if (connect_to(&o, &c))
-		return 1;
+	rc = connect_to(&o, &c);
+	if (rc)
+		return rc;
 	rc = run(c, &o);
 	uft_ctl_close(c);
 	return rc;

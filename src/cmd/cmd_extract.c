@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "wire/shm_layout.h"
 #include "cmd/commands.h"
@@ -239,30 +240,69 @@ static int fill(struct live *l, struct tracedat_writer *w, int nr_cpus, uint32_t
 	return rc;
 }
 
+/* An empty file beside out (".NAME.XXXXXX", out's mode to be): made before
+ * the process is touched, it proves out writable, and the file is written
+ * there and renamed, so a failure leaves out as it was. 0 or -errno. */
+static int temp_beside(const char *out, char *tmp, size_t cap)
+{
+	struct stat st;
+	if (stat(out, &st) == 0 && S_ISDIR(st.st_mode))
+		return -EISDIR;
+	if (access(out, F_OK) == 0 && access(out, W_OK) != 0)
+		return -errno;
+	const char *slash = strrchr(out, '/');
+	int dir = slash ? (int)(slash - out + 1) : 0;
+	if ((size_t)snprintf(tmp, cap, "%.*s.%s.XXXXXX", dir, out, out + dir) >= cap)
+		return -ENAMETOOLONG;
+	int fd = mkstemp(tmp);
+	if (fd < 0)
+		return -errno;
+	mode_t mask = umask(0);
+	umask(mask);
+	fchmod(fd, 0644 & ~mask);
+	close(fd);
+	return 0;
+}
+
 int cmd_extract(int argc, char **argv)
 {
 	struct extract_opts o = {{NULL, NULL}, "trace.dat"};
 	int rc = parse(&o, argc, argv);
 	if (rc != CLI_OK)
 		return rc;
+	char tmp[4096];
+	rc = temp_beside(o.out, tmp, sizeof(tmp));
+	if (rc) {
+		fprintf(stderr, "uft extract: %s: %s\n", o.out, strerror(-rc));
+		return CLI_USAGE;
+	}
 	struct live l;
-	if (live_args_open(&l, &o.live))
-		return 1;
+	rc = live_args_open(&l, &o.live);
+	if (rc) {
+		unlink(tmp);
+		return rc;
+	}
 	int nr_cpus;
 	uint32_t page_size;
-	struct tracedat_writer *w = open_writer(&l, o.out, &nr_cpus, &page_size);
+	struct tracedat_writer *w = open_writer(&l, tmp, &nr_cpus, &page_size);
 	if (!w) {
+		rc = -errno;
 		live_close(&l);
-		return live_fail(o.out, -errno);
+		unlink(tmp);
+		return live_fail(o.out, rc);
 	}
 	long total = 0;
 	rc = fill(&l, w, nr_cpus, page_size, &total);
 	live_close(&l);
 	if (rc) {
-		tracedat_writer_abort(w);
+		tracedat_writer_abort(w); /* removes tmp */
 		return live_fail(o.out, rc);
 	}
 	rc = tracedat_writer_close(w);
+	if (!rc && rename(tmp, o.out) != 0) {
+		rc = -errno;
+		unlink(tmp);
+	}
 	if (rc)
 		return live_fail(o.out, rc);
 	struct stat st;

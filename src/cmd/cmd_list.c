@@ -65,7 +65,7 @@ static int from_file(struct list *l, const char *path)
 	char err[256];
 	struct tracedat *td = tracedat_open(path, err, sizeof(err));
 	if (!td) {
-		fprintf(stderr, "uft list: %s: %s\n", path, err);
+		fprintf(stderr, "uft list: %s\n", err); /* err names the file */
 		return -1;
 	}
 	for (size_t i = 0; i < td->nr_ftrace; i++)
@@ -222,13 +222,52 @@ static void print_list(struct list *l, const regex_t *re, unsigned flags)
 	}
 }
 
-int cmd_list(int argc, char **argv)
+/* Whether execvp would find the program: one it would not is refused
+ * before anything runs. 0 or -errno. */
+static int program_found(const char *prog)
 {
-	struct list_opts o = {.argc = argc, .argv = argv};
-	int first;
-	int rc = cli_parse(&cli, &o, argc, argv, &first);
-	if (rc != CLI_OK)
-		return rc;
+	if (strchr(prog, '/'))
+		return access(prog, X_OK) == 0 ? 0 : -errno;
+	const char *path = getenv("PATH");
+	int err = -ENOENT;
+	for (const char *p = path ? path : "/usr/local/bin:/usr/bin:/bin"; *p;) {
+		size_t n = strcspn(p, ":");
+		char full[4096];
+		snprintf(full, sizeof(full), "%.*s%s%s", (int)n, p, n ? "/" : "", prog);
+		if (access(full, X_OK) == 0)
+			return 0;
+		if (errno == EACCES)
+			err = -EACCES;
+		p += n + (p[n] == ':');
+	}
+	return err;
+}
+
+/* The arguments checked before a program runs or a file is read. */
+static int check(const struct list_opts *o, int argc, char **argv, int first, regex_t *re)
+{
+	/* -t alone lists uft's tracers; anything else needs a file or a program. */
+	if (!o->file && (!o->tracers || o->events) && first >= argc)
+		return cli_usage_error(&cli);
+	if (first < argc) {
+		int err = program_found(argv[first]);
+		if (err) {
+			fprintf(stderr, "uft list: cannot run %s: %s\n", argv[first],
+				strerror(-err));
+			return CLI_USAGE;
+		}
+	}
+	if (o->regex && regcomp(re, o->regex, REG_EXTENDED | REG_NOSUB) != 0) {
+		fprintf(stderr, "uft list: bad regular expression '%s'\n", o->regex);
+		return CLI_USAGE;
+	}
+	return CLI_OK;
+}
+
+/* What the options ask, once checked. Returns the exit status. */
+static int list(const struct list_opts *po, int argc, char **argv, int first, const regex_t *re)
+{
+	const struct list_opts o = *po;
 	if (o.tracers && first < argc) {
 		/* The program's own: function tracers only if it has functions
 		 * built to be patched. */
@@ -251,22 +290,30 @@ int cmd_list(int argc, char **argv)
 		if (!o.events && !o.file)
 			return 0;
 	}
-	if (!o.file && first >= argc)
-		return cli_usage_error(&cli);
 	struct list l = {0};
+	/* A file that is not a readable trace.dat is a refused argument. */
 	if ((o.file ? from_file(&l, o.file) : from_program(&l, argv + first)) != 0) {
 		free_list(&l);
-		return 1;
+		return o.file ? CLI_USAGE : 1;
 	}
-	regex_t re;
-	if (o.regex && regcomp(&re, o.regex, REG_EXTENDED | REG_NOSUB) != 0) {
-		fprintf(stderr, "uft list: bad regular expression '%s'\n", o.regex);
-		free_list(&l);
-		return 2;
-	}
-	print_list(&l, o.regex ? &re : NULL, o.flags);
-	if (o.regex)
-		regfree(&re);
+	print_list(&l, re, o.flags);
 	free_list(&l);
 	return 0;
+}
+
+int cmd_list(int argc, char **argv)
+{
+	struct list_opts o = {.argc = argc, .argv = argv};
+	int first;
+	int rc = cli_parse(&cli, &o, argc, argv, &first);
+	if (rc != CLI_OK)
+		return rc;
+	regex_t re;
+	rc = check(&o, argc, argv, first, &re);
+	if (rc != CLI_OK)
+		return rc;
+	rc = list(&o, argc, argv, first, o.regex ? &re : NULL);
+	if (o.regex)
+		regfree(&re);
+	return rc;
 }

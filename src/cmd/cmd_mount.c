@@ -117,13 +117,15 @@ int cmd_mount(int argc, char **argv)
 	int rc = parse(&o, argc, argv);
 	if (rc != CLI_OK)
 		return rc;
-	if (remote_tree_connect(&r, o.pid))
-		return 1;
+	/* The directory first: a refused argument touches no process. */
 	struct stat st;
+	errno = 0;
 	if (stat(o.dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
 		fprintf(stderr, "uft: %s: %s\n", o.dir, strerror(errno ? errno : ENOTDIR));
-		uft_ctl_close(r.shared);
-		return 1;
+		return CLI_USAGE;
 	}
+	rc = remote_tree_connect(&r, o.pid);
+	if (rc)
+		return rc;
 	return serve(&r, o.dir);
 }

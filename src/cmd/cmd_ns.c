@@ -330,8 +330,9 @@ int cmd_ns(int argc, char **argv)
 		return rc;
 	if ((!o.pid && !r.sock[0]) || o.first >= argc)
 		return cli_usage_error(&ns_cli);
-	if (remote_tree_connect(&r, o.pid))
-		return 1;
+	rc = remote_tree_connect(&r, o.pid);
+	if (rc)
+		return rc;
 	if (enter_ns()) {
 		uft_ctl_close(r.shared);
 		return 1;

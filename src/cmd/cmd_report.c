@@ -286,9 +286,10 @@ static int print_trace(struct trace_file *tf, const struct report_opts *o,
 	struct printer p = {0};
 	struct replay *rp = NULL;
 	if (o->trace) {
-		rp = report_replay(tf, ho, true, "uft report", stderr);
+		int rc;
+		rp = report_replay(tf, ho, true, "uft report", stderr, &rc);
 		if (!rp)
-			return 1;
+			return rc;
 		p.extra = replay_records(rp, &p.nr_extra);
 	}
 	if (tf->td->latency) {
@@ -308,6 +309,19 @@ static int print_trace(struct trace_file *tf, const struct report_opts *o,
 	return 0;
 }
 
+/* Each --cpu names a CPU of the file: one it lacks is refused, not shown
+ * as an empty trace. */
+static int check_cpus(const struct report_opts *o, const struct tracedat *td)
+{
+	if (!o->sel.any || td->nr_cpus <= 0)
+		return CLI_OK;
+	for (int cpu = td->nr_cpus; cpu < 4096; cpu++)
+		if (o->sel.mask[cpu / 64] & (1ull << (cpu % 64)))
+			return cli_error(&report_cli, "--cpu %d: %s has CPUs 0..%d", cpu, o->in,
+					 td->nr_cpus - 1);
+	return CLI_OK;
+}
+
 int cmd_report(int argc, char **argv)
 {
 	struct report_opts o = {.in = "trace.dat"};
@@ -316,12 +330,15 @@ int cmd_report(int argc, char **argv)
 		const struct report_hist_opts ho = {o.synths, o.nr_synths, o.hists, o.nr_hists};
 		struct trace_file tf;
 		char err[256];
+		/* The input is an argument: one that cannot be read as a
+		 * trace.dat is refused. */
 		if (trace_file_open(&tf, o.in, err, sizeof(err)) != 0) {
-			fprintf(stderr, "uft report: %s\n", err);
-			rc = 1;
+			rc = cli_error(&report_cli, "%s", err);
 		} else {
-			rc = o.nr_hists && !o.trace ? report_hist(&tf, &ho, stdout, stderr)
-						    : print_trace(&tf, &o, &ho);
+			rc = check_cpus(&o, tf.td);
+			if (rc == CLI_OK)
+				rc = o.nr_hists && !o.trace ? report_hist(&tf, &ho, stdout, stderr)
+							    : print_trace(&tf, &o, &ho);
 			trace_file_close(&tf);
 		}
 	}

@@ -38,6 +38,11 @@ static int take(void *opts, int opt, char *arg)
 	if (live_args_take(&o->live, opt, arg))
 		return CLI_OK;
 	if (opt == 'c') {
+		long cpu;
+		if (!cli_long(arg, 10, 0, 4095, &cpu)) {
+			fprintf(stderr, "uft show: bad cpu '%s'\n", arg);
+			return CLI_USAGE;
+		}
 		o->cpu = arg;
 	} else if (opt == 's') {
 		o->file = "snapshot";
@@ -131,8 +136,22 @@ int cmd_show(int argc, char **argv)
 		file = cpufile;
 	}
 	struct live l;
-	if (live_args_open(&l, &o.live))
-		return 1;
+	rc = live_args_open(&l, &o.live);
+	if (rc)
+		return rc;
+	/* A CPU the process lacks, or a file its tree lacks, is refused. */
+	char path[256];
+	struct uft_tfs_stat st;
+	int err = uft_ctl_stat(l.c, live_path(&l, file, path, sizeof(path)), &st);
+	if (err && live_refused(err)) {
+		if (o.cpu)
+			fprintf(stderr, "uft show: -c %s: the process has no CPU %s\n", o.cpu,
+				o.cpu);
+		else
+			live_fail(path, err);
+		live_close(&l);
+		return CLI_USAGE;
+	}
 	rc = o.pipe ? stream_pipe(&l, file) : print_file(&l, file);
 	live_close(&l);
 	return rc;

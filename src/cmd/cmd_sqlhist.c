@@ -349,7 +349,7 @@ static int on_file(const char *file, const struct uft_sql_opts *o, const char *n
 	char why[256];
 	if (trace_file_open(&tf, file, why, sizeof(why))) {
 		fprintf(stderr, "uft sqlhist: %s: %s\n", file, why);
-		rc = 1;
+		rc = 2;
 		goto out;
 	}
 	rc = sqlhist_file(&tf, st, n, o, hist, stdout, stderr);
@@ -451,7 +451,7 @@ static int run_on_file(const struct sqlhist_opts *s)
 		char *text = read_all(s->sqlfile);
 		if (!text) {
 			fprintf(stderr, "uft sqlhist: %s: %s\n", s->sqlfile, strerror(errno));
-			return 1;
+			return 2;
 		}
 		int rc = on_file(s->file, &s->o, s->o.name, 1, &text, s->hist);
 		free(text);
@@ -461,7 +461,8 @@ static int run_on_file(const struct sqlhist_opts *s)
 }
 
 /* Where the statement's events resolve: the file, the process or the
- * directory. Returns 0 or 1 after a message. */
+ * directory. Returns 0, or the exit status after a message (2: the file,
+ * pid or instance is refused). */
 static int open_source(struct source *src, const struct sqlhist_opts *s, struct trace_file *tf,
 		       struct live *l)
 {
@@ -469,12 +470,13 @@ static int open_source(struct source *src, const struct sqlhist_opts *s, struct 
 		char why[256];
 		if (trace_file_open(tf, s->file, why, sizeof(why))) {
 			fprintf(stderr, "uft sqlhist: %s: %s\n", s->file, why);
-			return 1;
+			return 2;
 		}
 		src->tf = tf;
 	} else if (s->live.pid || s->exec) {
-		if (live_args_open(l, &s->live))
-			return 1;
+		int rc = live_args_open(l, &s->live);
+		if (rc)
+			return rc;
 		src->l = l;
 	}
 	return 0;
@@ -508,7 +510,7 @@ static int translate(const struct sqlhist_opts *s, const char *sql)
 		rc = 2;
 	} else if (s->live.instance && q->has_join) {
 		rc = cli_error(&cli, "-B: only statements without JOIN go to an instance");
-	} else if (open_source(&src, s, &tf, &l) == 0) {
+	} else if ((rc = open_source(&src, s, &tf, &l)) == 0) {
 		if (uft_sql_translate(q, &s->o, lookup, &src, &out, &e)) {
 			show_error(sql, &e);
 			rc = 2;
@@ -538,7 +540,7 @@ int cmd_sqlhist(int argc, char **argv)
 	char *sql = s.sqlfile ? read_all(s.sqlfile) : strdup(s.args[0]);
 	if (!sql) {
 		fprintf(stderr, "uft sqlhist: %s: %s\n", s.sqlfile, strerror(errno));
-		return 1;
+		return 2;
 	}
 	rc = translate(&s, sql);
 	free(sql);

@@ -2,11 +2,14 @@
 /* uft start: enable events (and set the buffer, clock and options) and turn
  * tracing on in a running process, without recording. */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cmd/commands.h"
 #include "cmd/live_args.h"
+#include "cmd/start_check.h"
 #include "wire/ctl_proto.h"
 
 static const char usage[] =
@@ -21,15 +24,10 @@ static const char usage[] =
     "  -O OPTION  trace option (NAME or noNAME)\n"
     "  -B NAME    act on instance NAME\n";
 
-struct event_arg {
-	const char *spec;
-	const char *filter; /* NULL: none */
-};
-
 struct start_opts {
 	struct live_args live;
 	const char *kb, *clock;
-	struct event_arg *ev; /* argc of each: no more can be given */
+	struct start_spec *ev; /* argc of each: no more can be given */
 	const char **optv;
 	size_t nev, nopt;
 };
@@ -50,9 +48,15 @@ static int take(void *opts, int opt, char *arg)
 		}
 		o->ev[o->nev - 1].filter = arg;
 		break;
-	case 'b':
+	case 'b': {
+		long kb;
+		if (!cli_long(arg, 10, 1, 1L << 40, &kb)) {
+			fprintf(stderr, "uft start: -b %s: not a size in KiB\n", arg);
+			return CLI_USAGE;
+		}
 		o->kb = arg;
 		break;
+	}
 	case 'C':
 		o->clock = arg;
 		break;
@@ -79,21 +83,48 @@ static int parse(struct start_opts *o, int argc, char **argv)
 	return rc;
 }
 
-static int set_filter(struct live *l, const char *sys, const char *ev, void *ctx)
-{
-	char file[256];
-	snprintf(file, sizeof(file), "events/%s/%s/filter", sys, ev);
-	return live_put(l, file, ctx, UFT_TFS_TRUNC);
-}
-
-static int enable_one(struct live *l, const char *sys, const char *ev, void *ctx)
+static int enable_one(struct live *l, const struct start_event *e)
 {
 	char tok[256];
-	snprintf(tok, sizeof(tok), "%s:%s", sys, ev);
+	snprintf(tok, sizeof(tok), "%s:%s", e->sys, e->name);
 	return live_put(l, "set_event", tok, UFT_TFS_APPEND);
 }
 
-/* The settings in order, stopping at the first refusal. */
+/* A spec's filter: a whole system's through its own filter file, so the
+ * process applies the kernel's semantics (the events that take it get it,
+ * the others are logged in error_log); other events one by one, the same
+ * way: those that take it get it, the others' refused write is logged. */
+static int set_filters(struct live *l, const struct start_spec *s)
+{
+	int rc = 0;
+	for (size_t i = 0; i < s->nev && !rc; i++) {
+		const struct start_event *e = &s->ev[i];
+		char file[512];
+		bool done = false;
+		for (size_t k = 0; k < i && !done; k++)
+			done = e->whole && strcmp(s->ev[k].sys, e->sys) == 0;
+		if (done)
+			continue;
+		bool sys_file = false;
+		for (size_t k = i; k < s->nev && e->whole && !sys_file; k++)
+			sys_file = s->ev[k].takes && strcmp(s->ev[k].sys, e->sys) == 0;
+		if (sys_file)
+			snprintf(file, sizeof(file), "events/%s/filter", e->sys);
+		else
+			snprintf(file, sizeof(file), "events/%s/%s/filter", e->sys, e->name);
+		if (e->takes || sys_file) {
+			rc = live_put(l, file, s->filter, UFT_TFS_TRUNC);
+		} else {
+			/* Refused, as checked: the process logs it in error_log. */
+			int r = live_write(l, file, s->filter, UFT_TFS_TRUNC);
+			rc = r && r != -EINVAL ? live_put(l, file, s->filter, UFT_TFS_TRUNC) : 0;
+		}
+	}
+	return rc;
+}
+
+/* The settings in order, once every argument was checked: a failure now is
+ * the process's (exit status 1). */
 static int run(struct live *l, const struct start_opts *o)
 {
 	int rc = 0;
@@ -106,15 +137,25 @@ static int run(struct live *l, const struct start_opts *o)
 	if (o->nev && !rc)
 		rc |= live_put(l, "set_event", "", UFT_TFS_TRUNC);
 	for (size_t i = 0; i < o->nev && !rc; i++) {
-		const char *spec = o->ev[i].spec;
 		/* The filter first: no record gets in unfiltered meanwhile. */
 		if (o->ev[i].filter)
-			rc |= live_for_events(l, spec, set_filter, (void *)o->ev[i].filter);
-		if (!rc)
-			rc |= live_for_events(l, spec, enable_one, NULL);
+			rc |= set_filters(l, &o->ev[i]);
+		for (size_t k = 0; k < o->ev[i].nev && !rc; k++)
+			rc |= enable_one(l, &o->ev[i].ev[k]);
 	}
 	if (!rc)
 		rc |= live_put(l, "tracing_on", "1", UFT_TFS_TRUNC);
+	return rc;
+}
+
+/* Every argument against the process, before anything is written. */
+static int check(struct live *l, struct start_opts *o)
+{
+	int rc = start_check_clock(l, o->clock);
+	if (!rc)
+		rc = start_check_options(l, o->optv, o->nopt);
+	if (!rc)
+		rc = start_check_events(l, o->ev, o->nev);
 	return rc;
 }
 
@@ -123,12 +164,13 @@ int cmd_start(int argc, char **argv)
 	struct start_opts o = {0};
 	struct live l;
 	int rc = parse(&o, argc, argv);
-	if (rc == CLI_OK)
-		rc = live_args_open(&l, &o.live) ? 1 : CLI_OK;
-	if (rc == CLI_OK) {
-		rc = run(&l, &o);
+	if (rc == CLI_OK && (rc = live_args_open(&l, &o.live)) == 0) {
+		rc = check(&l, &o);
+		if (!rc)
+			rc = run(&l, &o);
 		live_close(&l);
 	}
+	start_specs_free(o.ev, o.nev);
 	free(o.ev);
 	free(o.optv);
 	return rc;

@@ -19,7 +19,7 @@ int live_args_open(struct live *l, const struct live_args *a)
 {
 	long pid = 0;
 	if (a->pid && !cli_pid("uft", a->pid, &pid))
-		return 1;
+		return CLI_USAGE;
 	return live_open(l, pid, a->instance);
 }
 
@@ -39,5 +39,6 @@ int live_args_simple(struct live *l, const struct cli *cli, int argc, char **arg
 		return rc;
 	if (first != argc)
 		return cli_usage_error(cli);
-	return live_args_open(l, &a) ? 1 : CLI_OK;
+	rc = live_args_open(l, &a);
+	return rc ? rc : CLI_OK;
 }

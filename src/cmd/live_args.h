@@ -16,8 +16,8 @@ struct live_args {
 
 /* Takes -p or -B into a; false for any other option. */
 bool live_args_take(struct live_args *a, int opt, char *arg);
-/* Connects as a says. Returns 0, or 1 after saying why not (a bad pid
- * included: it is checked when used, as the other arguments are). */
+/* Connects as a says. Returns 0, or the exit status after saying why not
+ * (live_open's; 2 for a bad pid, checked when used as the others are). */
 int live_args_open(struct live *l, const struct live_args *a);
 /* The commands with no options but -p, -B and -h (cli->take unused): parses
  * argv, which must have no operands, and connects. Returns CLI_OK when

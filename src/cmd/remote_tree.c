@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "client/ctl_client.h"
+#include "client/live.h"
 #include "cmd/remote_tree.h"
 #include "wire/ctl_rundir.h"
 
@@ -112,7 +113,7 @@ static int r_rmdir(void *ctx, const char *path)
 }
 
 /* The shared connection, to -S SOCKET or to the process's socket. Returns 0
- * or 1 after a message. */
+ * or the exit status after a message (2: the socket or pid is refused). */
 int remote_tree_connect(struct remote *r, long pid)
 {
 	int rc;
@@ -125,7 +126,7 @@ int remote_tree_connect(struct remote *r, long pid)
 		if (rc < 0)
 			fprintf(stderr, "uft: process %ld: %s\n", pid, uft_ctl_connect_error(rc));
 	}
-	return rc < 0;
+	return rc == 0 ? 0 : live_refused(rc) ? 2 : 1;
 }
 
 struct uft_door_backend remote_tree_backend(struct remote *r)

@@ -14,7 +14,9 @@ struct remote {
 };
 
 /* Connects r->shared to r->sock, or to the socket of process pid when
- * r->sock is empty. Returns 0, or 1 after a message on standard error. */
+ * r->sock is empty. Returns 0, or the exit status after a message on
+ * standard error: 2 when the socket or pid is refused (no such process, not
+ * traced, no socket there), 1 when the connection fails otherwise. */
 int remote_tree_connect(struct remote *r, long pid);
 /* The backend over r, which must outlive the door. */
 struct uft_door_backend remote_tree_backend(struct remote *r);

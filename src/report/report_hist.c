@@ -6,20 +6,34 @@
  * kernel's (trace-cmd). */
 #include "report/report_hist.h"
 
+#include <errno.h>
+
+/* Whether rc refuses what was given (status 2), or failed for want of
+ * memory (status 1). */
+static bool refused(int rc, int *status)
+{
+	if (rc)
+		*status = rc == -ENOMEM ? 1 : 2;
+	return rc != 0;
+}
+
 struct replay *report_replay(struct trace_file *tf, const struct report_hist_opts *o, bool keep,
-			     const char *prog, FILE *err)
+			     const char *prog, FILE *err, int *status)
 {
 	struct replay *r = replay_new(tf, prog, err);
 
+	*status = 1;
 	if (!r) {
 		fprintf(err, "%s: out of memory\n", prog);
 		return NULL;
 	}
+	/* Every definition and trigger is checked before a record is read: a
+	 * refused one is a mistake in the command line. */
 	for (size_t i = 0; i < o->nr_synths; i++)
-		if (replay_synth(r, o->synths[i]))
+		if (refused(replay_synth(r, o->synths[i]), status))
 			goto fail;
 	for (size_t i = 0; i < o->nr_hists; i++)
-		if (replay_hist(r, o->hists[i]))
+		if (refused(replay_hist(r, o->hists[i]), status))
 			goto fail;
 	if (keep && replay_register_formats(r)) {
 		fprintf(err, "%s: the synthetic events' formats do not parse\n", prog);
@@ -27,6 +41,7 @@ struct replay *report_replay(struct trace_file *tf, const struct report_hist_opt
 	}
 	if (replay_run(r, keep))
 		goto fail;
+	*status = 0;
 	return r;
 fail:
 	replay_free(r);
@@ -35,11 +50,11 @@ fail:
 
 int report_hist(struct trace_file *tf, const struct report_hist_opts *o, FILE *out, FILE *err)
 {
-	struct replay *r = report_replay(tf, o, false, "uft report", err);
 	int rc;
+	struct replay *r = report_replay(tf, o, false, "uft report", err, &rc);
 
 	if (!r)
-		return 1;
+		return rc;
 	rc = replay_print_hists(r, out) ? 1 : 0;
 	replay_free(r);
 	return rc;

@@ -22,13 +22,14 @@ struct report_hist_opts {
 /* Defines the synthetic events, attaches the triggers and runs the file
  * through them; with `keep` the synthetic records are kept and their
  * formats known to tf's libtraceevent handle. NULL when something is
- * refused (the message is on err). */
+ * refused or fails (the message is on err), with *status 2 when a
+ * definition or trigger was refused (before any record was read), else 1. */
 struct replay *report_replay(struct trace_file *tf, const struct report_hist_opts *o, bool keep,
-			     const char *prog, FILE *err);
+			     const char *prog, FILE *err, int *status);
 
 /* Runs the triggers over every record of `tf` and prints their `hist`
- * texts to `out` in order. Returns 0, or 1 when something is refused
- * (nothing is printed then). */
+ * texts to `out` in order. Returns 0, 2 when a definition or trigger is
+ * refused, or 1 when the run fails (nothing is printed then). */
 int report_hist(struct trace_file *tf, const struct report_hist_opts *o, FILE *out, FILE *err);
 
 #endif

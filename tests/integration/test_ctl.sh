@@ -26,13 +26,13 @@ ctl write tracing_on 0 || fail "write tracing_on 0"
 [ "$(ctl cat tracing_on)" = 0 ] || fail "tracing_on is not 0 after writing 0"
 ctl write tracing_on bogus 2>"$tmp/err"
 rc=$?
-[ $rc = 1 ] || fail "write tracing_on bogus exited $rc"
+[ $rc = 2 ] || fail "write tracing_on bogus exited $rc"
 grep -qx "uft: tracing_on: Invalid argument" "$tmp/err" || fail "error: $(cat "$tmp/err")"
 [ "$(ctl cat tracing_on)" = 0 ] || fail "a failed write changed tracing_on"
 ctl write /tracing_on 1 || fail "write /tracing_on 1"
 [ "$(ctl cat tracing_on)" = 1 ] || fail "tracing_on is not 1 after writing 1"
 ctl cat nosuch 2>"$tmp/err"
-[ $? = 1 ] && grep -qx "uft: nosuch: No such file or directory" "$tmp/err" ||
+[ $? = 2 ] && grep -qx "uft: nosuch: No such file or directory" "$tmp/err" ||
 	fail "cat nosuch: $(cat "$tmp/err")"
 
 # pipe streams events until interrupted, then exits 0
@@ -107,7 +107,7 @@ else
 	setpriv --reuid=nobody --regid=nogroup --clear-groups "$UFT" ctl -S "$tmp/pub/s.sock" \
 		cat tracing_on >"$tmp/out" 2>"$tmp/err"
 	rc=$?
-	[ $rc = 1 ] && grep -qx "uft: $tmp/pub/s.sock: Permission denied" "$tmp/err" ||
+	[ $rc = 2 ] && grep -qx "uft: $tmp/pub/s.sock: Permission denied" "$tmp/err" ||
 		fail "another user: exit $rc: $(cat "$tmp/out" "$tmp/err")"
 	ctl cat tracing_on >/dev/null || fail "the owner is refused after another user was"
 fi

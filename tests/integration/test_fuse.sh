@@ -162,7 +162,7 @@ wait_unmount "$tmp/b"
 echo "uft mount: ok"
 
 "$UFT" mount -p "$pid" "$tmp/b" 2>"$tmp/err"
-[ $? = 1 ] && grep -qx "uft: process $pid: No such process" "$tmp/err" ||
+[ $? = 2 ] && grep -qx "uft: process $pid: No such process" "$tmp/err" ||
 	fail "mount of a gone process: $(cat "$tmp/err")"
 
 # 3. A tree shared with other users (UFT_FUSE_ALLOW_OTHER=1) keeps the modes

@@ -75,8 +75,9 @@ u ctl -p "$pid" write buffer_subbuf_size_kb 16 || fail "buffer_subbuf_size_kb 16
 # Errors: exit 1 and the reason; nothing changes.
 u start -p "$pid" -e nosuch 2>"$tmp/err" && fail "start -e nosuch succeeded"
 grep -q "no event matches 'nosuch'" "$tmp/err" || fail "message: $(cat "$tmp/err")"
-u start -p "$pid" -e server -f 'nosuch == 1' 2>"$tmp/err" && fail "a bad filter succeeded"
-grep -q 'Invalid argument' "$tmp/err" && grep -q 'Command: nosuch == 1' "$tmp/err" ||
+u start -p "$pid" -e server -f 'nosuch == 1' 2>"$tmp/err"
+[ $? = 2 ] || fail "a bad filter did not exit 2"
+grep -q 'Field not found' "$tmp/err" && grep -q 'Command: nosuch == 1' "$tmp/err" ||
 	fail "bad filter message: $(cat "$tmp/err")"
 u show -p 1 2>"$tmp/err" && fail "show -p 1 succeeded"
 u show -p "$pid" -B nosuch 2>"$tmp/err" && fail "show of a missing instance succeeded"

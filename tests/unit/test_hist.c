@@ -1629,7 +1629,7 @@ static void test_report_errors(void **state)
 	    {"nocolon", "uft report: --hist 'nocolon': expected SYSTEM:EVENT:SPEC\n"},
 	};
 	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
-		char *err, *out = run_report(&c[i].spec, 1, 1, &err);
+		char *err, *out = run_report(&c[i].spec, 1, 2, &err);
 		assert_string_equal(out, "");
 		if (strcmp(err, c[i].err))
 			fprintf(stderr, "--- want\n%s--- got\n%s---\n", c[i].err, err);
@@ -1647,7 +1647,7 @@ static void test_report_errors(void **state)
 	FILE *o = open_memstream(&out, &olen), *e = open_memstream(&eout, &elen);
 	assert_int_equal(trace_file_open(&tf, kdat, msg, sizeof(msg)), 0);
 	const struct report_hist_opts ho = {synths, 1, hists, 1};
-	assert_int_equal(report_hist(&tf, &ho, o, e), 1);
+	assert_int_equal(report_hist(&tf, &ho, o, e), 2);
 	trace_file_close(&tf);
 	fclose(o);
 	fclose(e);
