@@ -23,10 +23,10 @@ struct uft_inject {
 	struct user_regs_struct regs; /* as stopped, restored at detach */
 	void *fpu;		      /* its vector and x87 state */
 	size_t fpu_len;
-	unsigned fpu_kind;   /* NT_X86_XSTATE or NT_PRFPREG */
-	int pending_sig;     /* a signal caught at the stop, delivered at detach */
-	uint64_t scratch;    /* the next free byte below the red zone, going down */
-	bool in_syscall;     /* stopped in a system call that restarts after detach */
+	unsigned fpu_kind; /* NT_X86_XSTATE or NT_PRFPREG */
+	int pending_sig;   /* a signal caught at the stop, delivered at detach */
+	uint64_t scratch;  /* the next free byte below the red zone, going down */
+	bool in_syscall;   /* stopped in a system call that restarts after detach */
 };
 
 /* Seizes thread tid, stops it where no range of avoid holds its pc and

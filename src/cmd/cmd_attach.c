@@ -130,8 +130,9 @@ static int refuse_eperm(long pid)
 				   "trace its children): run uft attach with CAP_SYS_PTRACE "
 				   "(as root), or set the sysctl to 0");
 	if (scope == 2)
-		return refuse(pid, "not allowed: kernel.yama.ptrace_scope is 2 (only CAP_SYS_PTRACE "
-				   "may trace): run uft attach as root");
+		return refuse(pid,
+			      "not allowed: kernel.yama.ptrace_scope is 2 (only CAP_SYS_PTRACE "
+			      "may trace): run uft attach as root");
 	if (scope == 3)
 		return refuse(pid, "not allowed: kernel.yama.ptrace_scope is 3 (no tracing at all "
 				   "until reboot)");
@@ -252,8 +253,9 @@ static int inject(long pid, const struct remote_maps *m, const char *lib)
 	if (rc == -ESRCH)
 		return refuse(pid, "no such process");
 	if (rc == -EBUSY) {
-		fprintf(stderr, "uft attach: process %ld: not caught outside the C library (or "
-				"stopped): nothing done, try again\n",
+		fprintf(stderr,
+			"uft attach: process %ld: not caught outside the C library (or "
+			"stopped): nothing done, try again\n",
 			pid);
 		return 1;
 	}
@@ -332,10 +334,11 @@ int uft_attach_process(long pid, const char *lib_arg)
 	else if (!same_file_there(pid, lib))
 		refuse(pid, "%s is not the same file in its mount namespace", lib);
 	else if ((remote_elf_needs(lib, "__asan_init") || remote_elf_needs(lib, "__tsan_init")) &&
-		 !remote_maps_find(&m, (const char *const[]){"libasan", "libtsan", "libclang_rt",
-							     NULL}))
-		refuse(pid, "%s is a sanitizer build: it loads only into a program built with "
-			    "the same sanitizer",
+		 !remote_maps_find(
+		     &m, (const char *const[]){"libasan", "libtsan", "libclang_rt", NULL}))
+		refuse(pid,
+		       "%s is a sanitizer build: it loads only into a program built with "
+		       "the same sanitizer",
 		       lib);
 	else if (proc_state(pid) == 'T' || proc_state(pid) == 't')
 		refuse(pid, "stopped: continue it first (kill -CONT %ld)", pid);
@@ -351,8 +354,7 @@ int uft_attach_process(long pid, const char *lib_arg)
 			pid);
 		return 1;
 	}
-	printf("uft attach: process %ld: libuft loaded (%s); control socket %s\n", pid, lib,
-	       where);
+	printf("uft attach: process %ld: libuft loaded (%s); control socket %s\n", pid, lib, where);
 	return 0;
 }
 
