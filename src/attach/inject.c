@@ -47,10 +47,11 @@ static long now_ms(void)
 	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
 }
 
-/* The next stop of tid: 0 with *status, -ESRCH when it ended, -ETIMEDOUT. */
+/* The next stop of tid: 0 with *status, -ESRCH when it ended, -ETIMEDOUT
+ * (never with a negative timeout). */
 static int wait_stop(pid_t tid, int *status, int timeout_ms)
 {
-	long end = now_ms() + timeout_ms;
+	long end = timeout_ms < 0 ? -1 : now_ms() + timeout_ms;
 	for (;;) {
 		pid_t r = waitpid(tid, status, __WALL | WNOHANG);
 		if (r < 0 && errno != EINTR)
@@ -61,7 +62,7 @@ static int wait_stop(pid_t tid, int *status, int timeout_ms)
 			if (WIFSTOPPED(*status))
 				return 0;
 		}
-		if (now_ms() > end)
+		if (end >= 0 && now_ms() > end)
 			return -ETIMEDOUT;
 		pause_ms(1);
 	}
@@ -197,7 +198,7 @@ int uft_inject_put(struct uft_inject *in, const void *data, size_t len, uint64_t
 }
 
 int uft_inject_call(struct uft_inject *in, uint64_t fn, uint64_t a0, uint64_t a1, uint64_t *ret,
-		    int timeout_ms)
+		    int slow_ms, void (*slow)(pid_t tid))
 {
 	struct user_regs_struct r = in->regs;
 	/* At a function's entry rsp + 8 is 16-byte aligned. */
@@ -216,12 +217,18 @@ int uft_inject_call(struct uft_inject *in, uint64_t fn, uint64_t a0, uint64_t a1
 	if (ptrace(PTRACE_SETREGS, in->tid, 0, &r) != 0)
 		return -errno;
 	int sig = 0, status;
-	long end = now_ms() + timeout_ms;
+	long end = now_ms() + slow_ms;
 	for (;;) {
 		if (ptrace(PTRACE_CONT, in->tid, 0, (void *)(uintptr_t)sig) != 0)
 			return -errno;
 		long left = end - now_ms();
-		if ((rc = wait_stop(in->tid, &status, left > 0 ? (int)left : 0)) != 0)
+		rc = wait_stop(in->tid, &status, !slow ? -1 : left > 0 ? (int)left : 0);
+		if (rc == -ETIMEDOUT) {
+			slow(in->tid);
+			slow = NULL;
+			rc = wait_stop(in->tid, &status, -1);
+		}
+		if (rc)
 			return rc;
 		sig = 0;
 		if (status >> 16)

@@ -38,10 +38,12 @@ int uft_inject_attach(struct uft_inject *in, pid_t tid, const struct inject_rang
 /* Copies len bytes onto the thread's stack below the red zone; *remote is
  * their address there. 0 or -errno. */
 int uft_inject_put(struct uft_inject *in, const void *data, size_t len, uint64_t *remote);
-/* Runs fn(a0, a1) in the thread and waits up to timeout_ms for its return
- * value. 0, -EFAULT (the call crashed), -ETIMEDOUT, or -errno. */
+/* Runs fn(a0, a1) in the thread and waits for its return value: for good,
+ * since the thread cannot go back to its own code without us, calling
+ * slow(tid) once if that takes more than slow_ms. 0, -EFAULT (the call
+ * crashed: the thread is stopped, detach restores it), -ESRCH, or -errno. */
 int uft_inject_call(struct uft_inject *in, uint64_t fn, uint64_t a0, uint64_t a1, uint64_t *ret,
-		    int timeout_ms);
+		    int slow_ms, void (*slow)(pid_t tid));
 /* Reads the thread's memory. 0 or -errno. */
 int uft_inject_read(struct uft_inject *in, uint64_t addr, void *buf, size_t len);
 /* Puts the registers back and lets the thread go on (a system call it was

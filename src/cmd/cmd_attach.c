@@ -36,8 +36,8 @@ static const char usage[] =
     "  Exit status: 0 loaded (or libuft was there already), 1 loading failed,\n"
     "  2 refused (nothing done).\n";
 
-/* How long the injected dlopen may take, and the socket to appear. */
-#define CALL_TIMEOUT_MS 30000
+/* When a slow dlopen is worth a word, how long the socket may take. */
+#define CALL_SLOW_MS 10000
 #define SOCKET_WAIT_MS 5000
 
 struct attach_opts {
@@ -224,12 +224,20 @@ static int find_loader(long pid, const struct remote_maps *m, uint64_t *dlopen_a
 	return -ENOENT;
 }
 
+static void say_slow(pid_t tid)
+{
+	fprintf(stderr,
+		"uft attach: process %d: dlopen has not returned yet; waiting (only SIGKILL "
+		"stops uft now, and would leave the process unable to go on)\n",
+		(int)tid);
+}
+
 /* dlerror()'s text, read from the process. */
 static void remote_dlerror(struct uft_inject *in, uint64_t dlerror_at, char *buf, size_t cap)
 {
 	uint64_t msg = 0;
 	snprintf(buf, cap, "unknown error");
-	if (uft_inject_call(in, dlerror_at, 0, 0, &msg, CALL_TIMEOUT_MS) != 0 || !msg)
+	if (uft_inject_call(in, dlerror_at, 0, 0, &msg, CALL_SLOW_MS, say_slow) != 0 || !msg)
 		return;
 	/* Byte by byte: the text may end just before an unmapped page. */
 	size_t n = 0;
@@ -237,6 +245,11 @@ static void remote_dlerror(struct uft_inject *in, uint64_t dlerror_at, char *buf
 		n++;
 	buf[n] = 0;
 }
+
+static const int ending_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGTSTP, SIGPIPE};
+
+static int inject_locked(long pid, const char *lib, uint64_t dlopen_at, uint64_t dlerror_at,
+			 const struct inject_range *avoid, size_t navoid);
 
 /* The injection proper, once every check passed. */
 static int inject(long pid, const struct remote_maps *m, const char *lib)
@@ -246,6 +259,21 @@ static int inject(long pid, const struct remote_maps *m, const char *lib)
 		return refuse(pid, "no dlopen found in its C library or libdl");
 	struct inject_range avoid[16];
 	size_t navoid = lock_ranges(m, avoid, ARRAY_SIZE(avoid));
+	/* Between the stop and the detach the process needs uft to go back to
+	 * its own code: the signals that end uft wait until then. */
+	sigset_t block, old;
+	sigemptyset(&block);
+	for (int s = 0; s < (int)ARRAY_SIZE(ending_signals); s++)
+		sigaddset(&block, ending_signals[s]);
+	sigprocmask(SIG_BLOCK, &block, &old);
+	int rc = inject_locked(pid, lib, dlopen_at, dlerror_at, avoid, navoid);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	return rc;
+}
+
+static int inject_locked(long pid, const char *lib, uint64_t dlopen_at, uint64_t dlerror_at,
+			 const struct inject_range *avoid, size_t navoid)
+{
 	struct uft_inject in;
 	int rc = uft_inject_attach(&in, (pid_t)pid, avoid, navoid);
 	if (rc == -EPERM)
@@ -267,14 +295,13 @@ static int inject(long pid, const struct remote_maps *m, const char *lib)
 	uint64_t path_at, handle = 0;
 	rc = uft_inject_put(&in, lib, strlen(lib) + 1, &path_at);
 	if (!rc)
-		rc = uft_inject_call(&in, dlopen_at, path_at, RTLD_NOW, &handle, CALL_TIMEOUT_MS);
+		rc = uft_inject_call(&in, dlopen_at, path_at, RTLD_NOW, &handle, CALL_SLOW_MS,
+				     say_slow);
 	char err[512] = "";
 	if (!rc && !handle)
 		remote_dlerror(&in, dlerror_at, err, sizeof(err));
-	if (rc == -ETIMEDOUT || rc == -ESRCH) {
-		/* Not stopped: uft's exit detaches it. */
-		fprintf(stderr, "uft attach: process %ld: %s in dlopen\n", pid,
-			rc == -ESRCH ? "it ended" : "no return");
+	if (rc == -ESRCH) {
+		fprintf(stderr, "uft attach: process %ld: it ended in dlopen\n", pid);
 		return 1;
 	}
 	int drc = uft_inject_detach(&in);

@@ -93,9 +93,39 @@ done
 grep_q -E 'attach_leaf <-attach_loop_body' "$tmp/trace" || fail "no function records: $(tail "$tmp/trace")"
 grep_q -E 'attach_loop_body <-main' "$tmp/trace" || fail "no caller main: $(tail "$tmp/trace")"
 "$UFT" show -p "$pid" >/dev/null || fail "uft show"
+"$UFT" stop -p "$pid" && "$UFT" start -p "$pid" || fail "uft stop, uft start"
 "$UFT" ctl -p "$pid" write current_tracer nop || fail "current_tracer nop"
 "$UFT" reset -p "$pid" >/dev/null || fail "uft reset"
 kill -0 "$pid" || fail "the program died while traced"
+
+# uft mount, where FUSE mounts work.
+if [ "$(id -u)" = 0 ] && [ -c /dev/fuse ]; then
+	mkdir "$tmp/mnt"
+	"$UFT" mount -p "$pid" "$tmp/mnt" 2>"$tmp/mount.log" &
+	mp=$!
+	for _ in $(seq 200); do
+		grep_q " $tmp/mnt fuse.uft " /proc/self/mounts && break
+		grep_q 'cannot mount' "$tmp/mount.log" && break
+		sleep 0.05
+	done
+	if grep_q " $tmp/mnt fuse.uft " /proc/self/mounts; then
+		grep_q -w function "$tmp/mnt/available_tracers" || fail "available_tracers through the mount"
+		kill -INT "$mp"
+		wait "$mp" || fail "uft mount exited $?"
+	else
+		kill "$mp" 2>/dev/null
+		wait "$mp" 2>/dev/null
+		echo "FUSE mounting fails here: uft mount is not tested"
+	fi
+fi
+
+# Another user may not attach (ptrace's permission check), and is told why.
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
+	setpriv --reuid 65534 --regid 65534 --clear-groups "$UFT" attach -p "$pid" \
+		-l "$B/lib/libuft.so.0" >"$tmp/out" 2>&1
+	rc=$?
+	[ $rc = 2 ] || fail "another user's attach: exit $rc: $(cat "$tmp/out")"
+fi
 
 # A static program, when a static C library is there.
 cat >"$tmp/static.c" <<'C'
