@@ -81,9 +81,10 @@ grep_q "got a line after attach" "$tmp/plain.out" || fail "the read did not comp
 "$UFT" attach -p "$pid" >"$tmp/out" 2>&1 || fail "second attach: $(cat "$tmp/out")"
 grep_q "already has libuft" "$tmp/out" || fail "second attach said: $(cat "$tmp/out")"
 
+# The function filter as the first request: the functions are found then.
+"$UFT" ctl -p "$pid" write set_ftrace_filter 'attach_*' || fail "set_ftrace_filter"
 "$UFT" ctl -p "$pid" cat available_tracers >"$tmp/tracers" || fail "available_tracers"
 grep_q -w function "$tmp/tracers" || fail "no function tracer: $(cat "$tmp/tracers")"
-"$UFT" ctl -p "$pid" write set_ftrace_filter 'attach_*' || fail "set_ftrace_filter"
 "$UFT" ctl -p "$pid" write current_tracer function || fail "current_tracer function"
 for _ in $(seq 200); do
 	"$UFT" ctl -p "$pid" cat trace >"$tmp/trace" || fail "trace"
