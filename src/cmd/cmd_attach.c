@@ -302,6 +302,7 @@ static int inject_locked(long pid, const char *lib, uint64_t dlopen_at, uint64_t
 		remote_dlerror(&in, dlerror_at, err, sizeof(err));
 	if (rc == -ESRCH) {
 		fprintf(stderr, "uft attach: process %ld: it ended in dlopen\n", pid);
+		free(in.fpu);
 		return 1;
 	}
 	int drc = uft_inject_detach(&in);
@@ -320,7 +321,8 @@ static int inject_locked(long pid, const char *lib, uint64_t dlopen_at, uint64_t
 	return drc ? 1 : 0;
 }
 
-int uft_attach_process(long pid, const char *lib_arg)
+/* uft attach -p PID [-l LIB] (LIB NULL: the default): the exit status. */
+static int attach_process(long pid, const char *lib_arg)
 {
 	char state = proc_state(pid);
 	if (!state || state == 'Z' || state == 'X')
@@ -404,5 +406,5 @@ int cmd_attach(int argc, char **argv)
 	long pid;
 	if (!cli_pid("uft attach", o.pid, &pid))
 		return CLI_USAGE;
-	return uft_attach_process(pid, o.lib);
+	return attach_process(pid, o.lib);
 }

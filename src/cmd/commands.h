@@ -23,7 +23,5 @@ int cmd_extract(int argc, char **argv);
 int cmd_stat(int argc, char **argv);
 /* Loading libuft into a running process started without it. */
 int cmd_attach(int argc, char **argv);
-/* uft attach -p PID [-l LIB] (LIB NULL: the default): the exit status. */
-int uft_attach_process(long pid, const char *lib);
 
 #endif

@@ -64,6 +64,12 @@ grep_q libuft "/proc/$pid/maps" && fail "libuft is in the program before attach"
 "$UFT" attach >/dev/null 2>&1
 [ $? = 2 ] || fail "no -p accepted"
 
+# A library dlopen refuses: its message, exit 1, the program untouched.
+printf 'not a library\n' >"$tmp/bad.so"
+"$UFT" attach -p "$pid" -l "$tmp/bad.so" >"$tmp/out" 2>&1
+[ $? = 1 ] && grep_q "dlopen failed: .*bad.so" "$tmp/out" || fail "a bad library: $(cat "$tmp/out")"
+kill -0 "$pid" || fail "the program died of a failed dlopen"
+
 "$UFT" attach -p "$pid" >"$tmp/out" 2>&1 || fail "attach: $(cat "$tmp/out")"
 grep_q "control socket $UFT_RUNDIR/$pid.sock" "$tmp/out" || fail "attach said: $(cat "$tmp/out")"
 grep_q libuft "/proc/$pid/maps" || fail "libuft is not in the program"
