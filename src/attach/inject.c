@@ -3,13 +3,22 @@
  *
  * The thread is seized (PTRACE_SEIZE, which sends no signal) and stopped with
  * PTRACE_INTERRUPT. A call is made by pointing its pc at the function with a
- * return address of 0 on a stack frame below the red zone: the return
- * faults, and the SIGSEGV stops the thread in ptrace before any handler of
- * the program sees it. No code of the process is written. At detach the
- * registers, orig_rax included, and the vector state are put back as they
- * were at the stop: a system call the stop interrupted (its result one of
- * the kernel's -ERESTART codes) is then restarted by the kernel, as after a
- * signal the program ignores. */
+ * return address on a stack frame below the red zone that is a syscall
+ * instruction of the process's own code (`in->syscall_insn`), and running
+ * it with PTRACE_SYSCALL: the return enters a system call, whose entry stop
+ * (told from the function's own system calls by the pc and the stack
+ * pointer) ends the call with the result in orig_rax. No code of the
+ * process is written and no signal is raised (a forced SIGSEGV or SIGTRAP
+ * would reset a blocked or ignored disposition of the program's).
+ *
+ * At detach the registers and the vector state go back with orig_rax -1,
+ * which skips the system call of the entry stop (rax kept) and any restart
+ * by the kernel. A system call the first stop interrupted (one of the
+ * kernel's -ERESTART codes in rax) is restarted by hand as the kernel's
+ * signal code does when no handler runs: pc back onto the syscall
+ * instruction, rax the call's number (or restart_syscall for
+ * -ERESTART_RESTARTBLOCK, so nanosleep sleeps what was left). A signal
+ * caught at the first stop is sent again after the detach. */
 #define _GNU_SOURCE
 #include "attach/inject.h"
 
@@ -21,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ptrace.h>
+#include <sys/syscall.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -29,8 +39,13 @@
 /* Below the stack pointer the function being run may keep data: the ABI's
  * red zone. */
 #define RED_ZONE 128
-/* Where the injected call returns: a fault at pc 0 ends it. */
-#define RETURN_ADDR 0
+/* The kernel's restart codes (include/linux/errno.h), and the system call
+ * that resumes a -ERESTART_RESTARTBLOCK one. */
+#define ERESTARTSYS 512
+#define ERESTARTNOINTR 513
+#define ERESTARTNOHAND 514
+#define ERESTART_RESTARTBLOCK 516
+#define NR_RESTART_SYSCALL 219
 /* Attempts to catch the thread outside the avoided ranges. */
 #define STOP_TRIES 200
 
@@ -149,11 +164,11 @@ static int stop_once(struct uft_inject *in)
 	return 0;
 }
 
-int uft_inject_attach(struct uft_inject *in, pid_t tid, const struct inject_range *avoid,
-		      size_t navoid)
+int uft_inject_attach(struct uft_inject *in, pid_t tgid, pid_t tid,
+		      const struct inject_range *avoid, size_t navoid)
 {
-	*in = (struct uft_inject){.tid = tid};
-	if (ptrace(PTRACE_SEIZE, tid, 0, 0) != 0)
+	*in = (struct uft_inject){.tgid = tgid, .tid = tid};
+	if (ptrace(PTRACE_SEIZE, tid, 0, (void *)PTRACE_O_TRACESYSGOOD) != 0)
 		return -errno;
 	int rc;
 	for (int tries = 0;; tries++) {
@@ -200,11 +215,12 @@ int uft_inject_put(struct uft_inject *in, const void *data, size_t len, uint64_t
 int uft_inject_call(struct uft_inject *in, uint64_t fn, uint64_t a0, uint64_t a1, uint64_t *ret,
 		    int slow_ms, void (*slow)(pid_t tid))
 {
+	if (!in->syscall_insn)
+		return -EINVAL;
 	struct user_regs_struct r = in->regs;
 	/* At a function's entry rsp + 8 is 16-byte aligned. */
-	uint64_t sp = (in->scratch - 64) & ~(uint64_t)15;
-	uint64_t ra = RETURN_ADDR;
-	sp -= 8;
+	uint64_t sp = ((in->scratch - 64) & ~(uint64_t)15) - 8;
+	uint64_t ra = in->syscall_insn;
 	int rc = mem_io(in->tid, sp, &ra, sizeof(ra), true);
 	if (rc)
 		return rc;
@@ -219,7 +235,7 @@ int uft_inject_call(struct uft_inject *in, uint64_t fn, uint64_t a0, uint64_t a1
 	int sig = 0, status;
 	long end = now_ms() + slow_ms;
 	for (;;) {
-		if (ptrace(PTRACE_CONT, in->tid, 0, (void *)(uintptr_t)sig) != 0)
+		if (ptrace(PTRACE_SYSCALL, in->tid, 0, (void *)(uintptr_t)sig) != 0)
 			return -errno;
 		long left = end - now_ms();
 		rc = wait_stop(in->tid, &status, !slow ? -1 : left > 0 ? (int)left : 0);
@@ -233,30 +249,58 @@ int uft_inject_call(struct uft_inject *in, uint64_t fn, uint64_t a0, uint64_t a1
 		sig = 0;
 		if (status >> 16)
 			continue; /* the interrupt's own stop, again: go on */
-		sig = WSTOPSIG(status);
-		if (sig != SIGSEGV && sig != SIGBUS && sig != SIGILL && sig != SIGFPE &&
-		    sig != SIGTRAP)
-			continue; /* the program's own signal, delivered as it comes */
-		if (ptrace(PTRACE_GETREGS, in->tid, 0, &r) != 0)
-			return -errno;
-		if (sig == SIGSEGV && r.rip == RETURN_ADDR) {
-			*ret = r.rax;
-			return 0;
+		int stop = WSTOPSIG(status);
+		if (stop == (SIGTRAP | 0x80)) {
+			/* A system call stop: ours once the function returned
+			 * (ret popped the address: rsp is one word up). */
+			if (ptrace(PTRACE_GETREGS, in->tid, 0, &r) != 0)
+				return -errno;
+			if (r.rip == in->syscall_insn + 2 && r.rsp == sp + 8) {
+				*ret = r.orig_rax;
+				return 0;
+			}
+			continue;
 		}
-		return -EFAULT; /* the call crashed: stay stopped for the restore */
+		if (stop == SIGSEGV || stop == SIGBUS || stop == SIGILL || stop == SIGFPE ||
+		    stop == SIGTRAP)
+			return -EFAULT; /* the call crashed: stay stopped for the restore */
+		sig = stop;		/* the program's own signal, delivered as it comes */
 	}
+}
+
+/* The registers to go back to: as stopped, with an interrupted system call
+ * set to run again (see the top of the file). */
+static struct user_regs_struct resume_regs(const struct uft_inject *in)
+{
+	struct user_regs_struct r = in->regs;
+	long long rax = (long long)r.rax;
+	if ((long long)r.orig_rax >= 0 && in->in_syscall) {
+		if (rax == -ERESTARTSYS || rax == -ERESTARTNOINTR || rax == -ERESTARTNOHAND) {
+			r.rax = r.orig_rax;
+			r.rip -= 2;
+		} else if (rax == -ERESTART_RESTARTBLOCK) {
+			r.rax = NR_RESTART_SYSCALL;
+			r.rip -= 2;
+		}
+	}
+	r.orig_rax = (unsigned long long)-1;
+	return r;
 }
 
 int uft_inject_detach(struct uft_inject *in)
 {
 	int rc = 0;
-	if (ptrace(PTRACE_SETREGS, in->tid, 0, &in->regs) != 0)
+	struct user_regs_struct r = resume_regs(in);
+	if (ptrace(PTRACE_SETREGS, in->tid, 0, &r) != 0)
 		rc = -errno;
 	struct iovec iov = {in->fpu, in->fpu_len};
 	if (in->fpu &&
 	    ptrace(PTRACE_SETREGSET, in->tid, (void *)(uintptr_t)in->fpu_kind, &iov) != 0 && !rc)
 		rc = -errno;
-	if (ptrace(PTRACE_DETACH, in->tid, 0, (void *)(uintptr_t)in->pending_sig) != 0 && !rc)
+	if (ptrace(PTRACE_DETACH, in->tid, 0, 0) != 0 && !rc)
+		rc = -errno;
+	/* The signal held since the first stop, now that nothing of ours runs. */
+	if (in->pending_sig && syscall(SYS_tgkill, in->tgid, in->tid, in->pending_sig) != 0 && !rc)
 		rc = -errno;
 	free(in->fpu);
 	in->fpu = NULL;

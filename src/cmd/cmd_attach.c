@@ -207,21 +207,40 @@ static size_t lock_ranges(const struct remote_maps *m, struct inject_range *r, s
 	return n;
 }
 
-/* dlopen's and dlerror's addresses in the process: in its C library
- * (glibc 2.34 and later, musl) or in libdl (older glibc). */
-static int find_loader(long pid, const struct remote_maps *m, uint64_t *dlopen_at,
-		       uint64_t *dlerror_at)
+/* What the injection calls in the process: dlopen and dlerror, in its C
+ * library (glibc 2.34 and later, musl) or in libdl (older glibc), and the
+ * C library's syscall() wrapper, whose syscall instruction ends a call. */
+struct loader {
+	uint64_t dlopen, dlerror, syscall_fn;
+};
+
+static int find_loader(long pid, const struct remote_maps *m, struct loader *l)
 {
 	static const char *const libc[] = {"libc.so", "libc-", "ld-musl", NULL};
 	static const char *const libdl[] = {"libdl.so", "libdl-", NULL};
 	const char *const *where[] = {libc, libdl};
+	const char *c = remote_maps_find(m, libc);
+	if (!c || remote_sym_addr((pid_t)pid, m, c, "syscall", &l->syscall_fn) != 0)
+		return -ENOENT;
 	for (size_t i = 0; i < 2; i++) {
 		const char *path = remote_maps_find(m, where[i]);
-		if (path && remote_sym_addr((pid_t)pid, m, path, "dlopen", dlopen_at) == 0 &&
-		    remote_sym_addr((pid_t)pid, m, path, "dlerror", dlerror_at) == 0)
+		if (path && remote_sym_addr((pid_t)pid, m, path, "dlopen", &l->dlopen) == 0 &&
+		    remote_sym_addr((pid_t)pid, m, path, "dlerror", &l->dlerror) == 0)
 			return 0;
 	}
 	return -ENOENT;
+}
+
+/* The first syscall instruction (0f 05) of the syscall() wrapper. */
+static uint64_t find_syscall_insn(struct uft_inject *in, uint64_t fn)
+{
+	unsigned char code[128];
+	if (uft_inject_read(in, fn, code, sizeof(code)) != 0)
+		return 0;
+	for (size_t i = 0; i + 1 < sizeof(code); i++)
+		if (code[i] == 0x0f && code[i + 1] == 0x05)
+			return fn + i;
+	return 0;
 }
 
 static void say_slow(pid_t tid)
@@ -248,15 +267,15 @@ static void remote_dlerror(struct uft_inject *in, uint64_t dlerror_at, char *buf
 
 static const int ending_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGTSTP, SIGPIPE};
 
-static int inject_locked(long pid, const char *lib, uint64_t dlopen_at, uint64_t dlerror_at,
+static int inject_locked(long pid, const char *lib, const struct loader *l,
 			 const struct inject_range *avoid, size_t navoid);
 
 /* The injection proper, once every check passed. */
 static int inject(long pid, const struct remote_maps *m, const char *lib)
 {
-	uint64_t dlopen_at, dlerror_at;
-	if (find_loader(pid, m, &dlopen_at, &dlerror_at) != 0)
-		return refuse(pid, "no dlopen found in its C library or libdl");
+	struct loader l;
+	if (find_loader(pid, m, &l) != 0)
+		return refuse(pid, "no dlopen, dlerror or syscall found in its C library or libdl");
 	struct inject_range avoid[16];
 	size_t navoid = lock_ranges(m, avoid, ARRAY_SIZE(avoid));
 	/* Between the stop and the detach the process needs uft to go back to
@@ -266,16 +285,16 @@ static int inject(long pid, const struct remote_maps *m, const char *lib)
 	for (int s = 0; s < (int)ARRAY_SIZE(ending_signals); s++)
 		sigaddset(&block, ending_signals[s]);
 	sigprocmask(SIG_BLOCK, &block, &old);
-	int rc = inject_locked(pid, lib, dlopen_at, dlerror_at, avoid, navoid);
+	int rc = inject_locked(pid, lib, &l, avoid, navoid);
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	return rc;
 }
 
-static int inject_locked(long pid, const char *lib, uint64_t dlopen_at, uint64_t dlerror_at,
+static int inject_locked(long pid, const char *lib, const struct loader *l,
 			 const struct inject_range *avoid, size_t navoid)
 {
 	struct uft_inject in;
-	int rc = uft_inject_attach(&in, (pid_t)pid, avoid, navoid);
+	int rc = uft_inject_attach(&in, (pid_t)pid, (pid_t)pid, avoid, navoid);
 	if (rc == -EPERM)
 		return refuse_eperm(pid);
 	if (rc == -ESRCH)
@@ -293,13 +312,14 @@ static int inject_locked(long pid, const char *lib, uint64_t dlopen_at, uint64_t
 		return 1;
 	}
 	uint64_t path_at, handle = 0;
-	rc = uft_inject_put(&in, lib, strlen(lib) + 1, &path_at);
+	in.syscall_insn = find_syscall_insn(&in, l->syscall_fn);
+	rc = in.syscall_insn ? uft_inject_put(&in, lib, strlen(lib) + 1, &path_at) : -ENOEXEC;
 	if (!rc)
-		rc = uft_inject_call(&in, dlopen_at, path_at, RTLD_NOW, &handle, CALL_SLOW_MS,
+		rc = uft_inject_call(&in, l->dlopen, path_at, RTLD_NOW, &handle, CALL_SLOW_MS,
 				     say_slow);
 	char err[512] = "";
 	if (!rc && !handle)
-		remote_dlerror(&in, dlerror_at, err, sizeof(err));
+		remote_dlerror(&in, l->dlerror, err, sizeof(err));
 	if (rc == -ESRCH) {
 		fprintf(stderr, "uft attach: process %ld: it ended in dlopen\n", pid);
 		free(in.fpu);
