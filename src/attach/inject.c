@@ -108,15 +108,15 @@ int uft_inject_read(struct uft_inject *in, uint64_t addr, void *buf, size_t len)
 	return mem_io(in->tid, addr, buf, len, false);
 }
 
-/* Whether the thread stopped right after a syscall instruction, in the
- * system call it made (orig_rax holds its number). */
+/* Whether the thread stopped right after a system call instruction
+ * (syscall, or int $0x80), in the call it made (orig_rax holds its number). */
 static bool stopped_in_syscall(struct uft_inject *in)
 {
 	if ((long long)in->regs.orig_rax < 0 || in->regs.rip < 2)
 		return false;
 	unsigned char insn[2];
-	return uft_inject_read(in, in->regs.rip - 2, insn, 2) == 0 && insn[0] == 0x0f &&
-	       insn[1] == 0x05;
+	return uft_inject_read(in, in->regs.rip - 2, insn, 2) == 0 &&
+	       ((insn[0] == 0x0f && insn[1] == 0x05) || (insn[0] == 0xcd && insn[1] == 0x80));
 }
 
 static bool in_ranges(uint64_t pc, const struct inject_range *r, size_t n)

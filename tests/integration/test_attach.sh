@@ -7,16 +7,23 @@
 # Refusals: a bad pid, a static program (when a static libc is there), a
 # second attach. Exit 0 pass, 77 skip, else fail.
 source "$(dirname "$0")/lib/live.sh"
-# A sanitizer build's libuft needs its runtime in the program built here.
-if nm -D "$B/lib/libuft.so" | grep_q -E ' U __(asan|tsan)_init$'; then
-	echo "skip: $B is a sanitizer build; the test builds a plain program"
-	exit 77
-fi
 CC=${CC:-cc}
 command -v "$CC" >/dev/null || {
 	echo "skip: no C compiler"
 	exit 77
 }
+# A sanitizer build's libuft needs its runtime in the program: attach
+# refuses to load it into a plain one, and the rest is not tested.
+if nm -D "$B/lib/libuft.so" | grep_q -E ' U __(asan|tsan)_init$'; then
+	printf 'int main(void) { for (;;) ; }\n' >"$tmp/spin.c"
+	"$CC" -o "$tmp/spin" "$tmp/spin.c" || fail "cannot build the spinning program"
+	"$tmp/spin" &
+	pids+=("$!")
+	"$UFT" attach -p "$!" >"$tmp/out" 2>&1
+	[ $? = 2 ] && grep_q "sanitizer build" "$tmp/out" || fail "sanitizer libuft: $(cat "$tmp/out")"
+	echo "skip: $B is a sanitizer build; the test builds a plain program"
+	exit 77
+fi
 cat >"$tmp/plain.c" <<'C'
 #include <stdio.h>
 #include <string.h>
