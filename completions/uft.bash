@@ -50,6 +50,11 @@ _uft() {
 		mapfile -t COMPREPLY < <(compgen -W "function function_graph" -- "$cur")
 		return
 		;;
+	attach:-p)
+		# Any process: it has no control socket yet.
+		mapfile -t COMPREPLY < <(compgen -W "$(cd /proc && printf '%s\n' [0-9]*)" -- "$cur")
+		return
+		;;
 	*:-p)
 		mapfile -t COMPREPLY < <(compgen -W "$(_uft_pids "$uft")" -- "$cur")
 		return
@@ -64,7 +69,7 @@ _uft() {
 		mapfile -t COMPREPLY < <(compgen -W "overwrite discard" -- "$cur")
 		return
 		;;
-	*:-o | *:-i | *:-S | sqlhist:-f)
+	*:-o | *:-i | *:-S | sqlhist:-f | attach:-l)
 		mapfile -t COMPREPLY < <(compgen -f -- "$cur")
 		return
 		;;

@@ -36,6 +36,7 @@ RULES = [
     ("src/recorder/", GPL),
     ("src/report/", GPL),
     ("src/client/", GPL),
+    ("src/attach/", GPL),
     ("src/cmd/", GPL),
     ("cmake/", LGPL),
     ("uft.pc.in", LGPL),

@@ -25,6 +25,7 @@ static void usage(FILE *f)
 		   "  reset    disable events and filters, clear buffers, remove instances\n"
 		   "  extract  write a running process's buffer into trace.dat\n"
 		   "  stat     show what is enabled, buffer sizes, drops and overruns\n"
+		   "  attach   load libuft into a running process started without it\n"
 		   "  version  print the version\n\n"
 		   "'uft COMMAND -h' describes a command.\n");
 }
@@ -42,7 +43,7 @@ int main(int argc, char **argv)
 		    {"ctl", cmd_ctl},	      {"mount", cmd_mount},   {"ns", cmd_ns},
 		    {"sqlhist", cmd_sqlhist}, {"start", cmd_start},   {"stop", cmd_stop},
 		    {"restart", cmd_restart}, {"show", cmd_show},     {"reset", cmd_reset},
-		    {"extract", cmd_extract}, {"stat", cmd_stat}};
+		    {"extract", cmd_extract}, {"stat", cmd_stat},     {"attach", cmd_attach}};
 	const char *cmd = argv[1];
 	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
 		if (strcmp(cmd, cmds[i].name) == 0)

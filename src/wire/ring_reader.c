@@ -74,19 +74,21 @@ static inline const char *page_at(const struct uft_ring *r, const struct uft_rin
 	return (const char *)r + g->hdr_size + (idx % g->nr_pages) * (uint64_t)g->subbuf_size;
 }
 
-/* A page copied out of a ring: default-sized pages in place, bigger ones
- * in a mapping of UFT_SUBBUF_MAX made on first need (mmap, not malloc:
- * snapshot triggers read rings from a traced thread, maybe in a signal
- * handler) and unmapped when the thread exits. Each entry point has its own
- * copy (`slot`), so a callback of one may use another. */
+/* A page copied out of a ring, into the thread's mapping of UFT_SUBBUF_MAX
+ * for the entry point (`slot`, so a callback of one may use another), made
+ * on first need (mmap, not malloc: snapshot triggers read rings from a
+ * traced thread, maybe in a signal handler; reserved, not committed, beyond
+ * the pages a copy touches) and unmapped when the thread exits. Not in
+ * thread-local storage: libuft's is static (initial-exec), and a libuft
+ * loaded late by dlopen (`uft attach`) must fit in the little room the C
+ * library keeps for that. */
 enum { PC_DRAIN, PC_PEEK, PC_TAKE, PC_WRITTEN, PC_NR };
 
 struct page_copy {
 	struct uft_slot_meta meta;
-	uint8_t *page; /* small or the thread's big mapping of this slot */
+	uint8_t *page; /* the thread's mapping of this slot */
 	uint32_t size; /* bytes of `page` in use: the ring's sub-buffer */
 	uint32_t slot; /* PC_* */
-	uint8_t small[UFT_SUBBUF_SIZE];
 };
 
 static __thread uint8_t *big_pages[PC_NR];
@@ -112,10 +114,8 @@ static void big_key_make(void)
 static bool copy_room(struct page_copy *pc, uint32_t size)
 {
 	pc->size = size;
-	if (size <= UFT_SUBBUF_SIZE) {
-		pc->page = pc->small;
-		return true;
-	}
+	if (size > UFT_SUBBUF_MAX)
+		return false;
 	uint8_t **big = &big_pages[pc->slot % PC_NR];
 	if (!*big) {
 		void *p = mmap(NULL, UFT_SUBBUF_MAX, PROT_READ | PROT_WRITE,
