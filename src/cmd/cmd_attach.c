@@ -20,6 +20,7 @@
 #include "attach/inject.h"
 #include "attach/remote_sym.h"
 #include "client/ctl_client.h"
+#include "client/libuft_path.h"
 #include "cmd/cli.h"
 #include "cmd/commands.h"
 #include "util/util.h"
@@ -140,20 +141,11 @@ static int refuse_eperm(long pid)
 			   "CAP_SYS_PTRACE)");
 }
 
-/* The default library: ../lib/libuft.so.MAJOR beside this executable (the
- * build folder's and the installed layout). */
+/* The default library: the one beside this uft (libuft_path.h), which
+ * must be a path: the target's loader would search its own. */
 static int default_lib(char *buf, size_t cap)
 {
-	char exe[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (n <= 0)
-		return -errno;
-	exe[n] = 0;
-	char *slash = strrchr(exe, '/');
-	if (slash)
-		*slash = 0;
-	int n2 = snprintf(buf, cap, "%s/../lib/libuft.so.%d", exe, UFT_VERSION_MAJOR);
-	return n2 > 0 && (size_t)n2 < cap ? 0 : -ENAMETOOLONG;
+	return strchr(uft_libuft_path(buf, cap), '/') ? 0 : -ENOENT;
 }
 
 /* Whether the process reaches the same file by that name (not another

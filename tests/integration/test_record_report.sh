@@ -150,15 +150,16 @@ expect_rc 2 "$UFT" record -C no-such-clock -- "$DEMO"
 expect_rc 2 "$UFT" record -M sideways -- "$DEMO"
 expect_rc 2 "$UFT" record -b 0 -- "$DEMO"
 expect_rc 2 "$UFT" record -o "$tmp/q.dat"
-expect_rc 1 "$UFT" report -i "$tmp/no-such-file.dat"
+expect_rc 2 "$UFT" report -i "$tmp/no-such-file.dat"
 expect_rc 2 "$UFT" report --cpu x -i "$tmp/all.dat"
-expect_rc 1 "$UFT" list -e "$tmp/no-such-program"
+expect_rc 2 "$UFT" list -e "$tmp/no-such-program"
 expect_rc 0 "$UFT" list -t
 expect_rc 2 "$UFT" list -e '(' -i "$tmp/all.dat" # a bad regular expression
 expect_rc 2 "$UFT" no-such-command
+expect_rc 2 "$UFT" record -q -e demo:nope -e demo:request -o "$tmp/q.dat" -- "$DEMO"
 "$UFT" record -q -e demo:nope -e demo:request -o "$tmp/q.dat" -- "$DEMO" >/dev/null 2>"$tmp/nope.txt"
-grep -qx "uft record: no event matches 'demo:nope'" "$tmp/nope.txt" || fail "no warning for demo:nope"
+grep -qx "uft record: no event matches 'demo:nope'" "$tmp/nope.txt" || fail "no error for demo:nope"
 printf 'not a trace' >"$tmp/garbage.dat"
-expect_rc 1 "$UFT" report -i "$tmp/garbage.dat"
+expect_rc 2 "$UFT" report -i "$tmp/garbage.dat"
 [ $have_tc = 1 ] || echo "trace-cmd not installed: its comparisons skipped"
 echo ok
