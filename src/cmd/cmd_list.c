@@ -14,6 +14,7 @@
 
 #include "cmd/cli.h"
 #include "cmd/commands.h"
+#include "cmd/record_program.h"
 #include "report/output.h"
 #include "tracedat/tracedat.h"
 #include "util/util.h"
@@ -95,6 +96,9 @@ static char *ask_program(char **argv, const char *var, size_t *len_out)
 		snprintf(v, sizeof(v), "%d", fd);
 		setenv(var, v, 1);
 		unsetenv(UFT_ENV_RECORD);
+		char *path = program_find(argv[0]);
+		if (path)
+			program_preload(program_inspect(path));
 		execvp(argv[0], argv);
 		fprintf(stderr, "uft list: cannot run %s: %s\n", argv[0], strerror(errno));
 		_exit(127);
@@ -131,8 +135,7 @@ static int from_program(struct list *l, char **argv)
 	if (!buf)
 		return -1;
 	if (len == 0)
-		fprintf(stderr, "uft list: %s has no uft events (is it linked with libuft?)\n",
-			argv[0]);
+		fprintf(stderr, "uft list: %s has no uft events\n", argv[0]);
 	size_t off = 0;
 	while (off + 4 <= len) {
 		uint32_t total;
@@ -274,10 +277,10 @@ static int list(const struct list_opts *po, int argc, char **argv, int first, co
 		size_t len;
 		char *t = ask_program(argv + first, UFT_ENV_LIST_TRACERS, &len);
 		if (!t || !len) {
-			fprintf(
-			    stderr,
-			    "uft list: %s did not list its tracers (is it linked with libuft?)\n",
-			    argv[first]);
+			fprintf(stderr,
+				"uft list: %s did not list its tracers (a static program without "
+				"libuft?)\n",
+				argv[first]);
 			free(t);
 			return 1;
 		}

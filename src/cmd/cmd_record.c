@@ -28,7 +28,6 @@
 #include "recorder/collect.h"
 #include "cmd/commands.h"
 #include "recorder/proc_syms.h"
-#include "client/libuft_path.h"
 #include "cmd/record_program.h"
 #include "cmd/record_summary.h"
 
@@ -656,13 +655,7 @@ static void __attribute__((noreturn)) exec_traced(const struct record_opts *o, c
 	if (fl && *fl)
 		setenv(UFT_ENV_FILTERS, fl, 1);
 	set_tracer_env(&o->topts);
-	if (o->kind != PROGRAM_LINKED) {
-		char lib[PATH_MAX];
-		char *v =
-		    program_preload_value(uft_libuft_path(lib, sizeof(lib)), getenv("LD_PRELOAD"));
-		if (v)
-			setenv("LD_PRELOAD", v, 1);
-	}
+	program_preload(o->kind);
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
 	execv(o->path, o->cmd);
@@ -732,11 +725,6 @@ static int preflight(struct record_opts *o)
 			o->cmd[0]);
 		return CLI_USAGE;
 	}
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-	/* A sanitizer's libuft cannot go into a program built without it. */
-	if (o->kind != PROGRAM_LINKED)
-		o->kind = PROGRAM_LINKED;
-#endif
 	return make_tmp_out(o) == 0 ? CLI_OK : CLI_USAGE;
 }
 

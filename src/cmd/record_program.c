@@ -7,6 +7,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <gelf.h>
 #include <libelf.h>
 #include <stdbool.h>
@@ -16,6 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "client/libuft_path.h"
 #include "cmd/record_program.h"
 
 static bool runnable(const char *path)
@@ -132,4 +134,19 @@ char *program_preload_value(const char *lib, const char *old)
 	if (asprintf(&v, "%s%s%s", lib, old && *old ? ":" : "", old && *old ? old : "") < 0)
 		return NULL;
 	return v;
+}
+
+void program_preload(enum program_kind kind)
+{
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+	/* A sanitizer's libuft cannot go into a program built without it. */
+	kind = PROGRAM_LINKED;
+#endif
+	if (kind != PROGRAM_DYNAMIC && kind != PROGRAM_OTHER)
+		return;
+	char lib[PATH_MAX];
+	char *v = program_preload_value(uft_libuft_path(lib, sizeof(lib)), getenv("LD_PRELOAD"));
+	if (v)
+		setenv("LD_PRELOAD", v, 1);
+	free(v);
 }
