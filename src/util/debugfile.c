@@ -30,7 +30,8 @@ const void *uft_elf_section(const void *image, size_t size, unsigned type, const
 			continue;
 		if (name) {
 			size_t nl = strlen(name);
-			if (sh[i].sh_name >= names->sh_size || names->sh_size - sh[i].sh_name <= nl ||
+			if (sh[i].sh_name >= names->sh_size ||
+			    names->sh_size - sh[i].sh_name <= nl ||
 			    memcmp(m + names->sh_offset + sh[i].sh_name, name, nl + 1) != 0)
 				continue;
 		}
@@ -82,7 +83,8 @@ bool uft_debug_file(const char *path, const void *image, size_t size, char *out,
 		char hex[130];
 		for (size_t i = 0; i < n; i++)
 			snprintf(hex + 2 * i, 3, "%02x", id[i]);
-		if ((size_t)snprintf(out, len, "%s/.build-id/%.2s/%s.debug", root, hex, hex + 2) < len &&
+		if ((size_t)snprintf(out, len, "%s/.build-id/%.2s/%s.debug", root, hex, hex + 2) <
+			len &&
 		    readable(out, path))
 			return true;
 	}

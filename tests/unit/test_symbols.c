@@ -290,7 +290,8 @@ static void test_libc_start_thread(void **state)
 	if (dbg)
 		assert_string_equal(name, "start_thread");
 	else
-		assert_true(strncmp(name, "[libc.so.6+0x", 13) == 0 || !strcmp(name, "start_thread"));
+		assert_true(strncmp(name, "[libc.so.6+0x", 13) == 0 ||
+			    !strcmp(name, "start_thread"));
 }
 
 int main(void)
