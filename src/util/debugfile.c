@@ -65,7 +65,7 @@ static const unsigned char *build_id(const void *image, size_t size, size_t *len
 
 static const char *debug_root(void)
 {
-	const char *r = secure_getenv("UFT_DEBUG_ROOT");
+	const char *r = secure_getenv("UFT_DEBUG_ROOT") /* UFT_ENV_DEBUG_ROOT */;
 	return r && r[0] ? r : "/usr/lib/debug";
 }
 
