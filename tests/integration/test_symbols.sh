@@ -5,9 +5,14 @@
 # libc.so.6. uft record --func-stack names it from libc6-dbg's debug file
 # when installed, else prints "[libc.so.6+0xOFFSET]"; never the exported
 # symbol below it (pthread_condattr_setpshared). trace-cmd reads the same
-# name from the file's kallsyms. Exit 0 pass, 77 skip, else fail.
+# name from the file's kallsyms. The live trace file names it in the
+# process (libuft) the same way. Exit 0 pass, 77 skip, else fail.
 source "$(dirname "$0")/lib/file.sh"
-need "$DEMO"
+FLOOD=$B/bin/flood
+need "$DEMO" "$FLOOD"
+export UFT_RUNDIR=$tmp/run
+flood_pid=
+trap '[ -n "$flood_pid" ] && kill "$flood_pid" 2>/dev/null; rm -rf "$tmp"' EXIT
 
 libc=$(ldd "$DEMO" | sed -n 's/.*libc\.so\.6 => \([^ ]*\).*/\1/p')
 [ -n "$libc" ] || {
@@ -31,8 +36,37 @@ record() { # FILE [ENV...]
 	! grep -q 'pthread_condattr_setpshared' "$out.txt" || fail "a frame named pthread_condattr_setpshared"
 }
 
+# live FILE [ENV...]: a flood thread's stack from the stacktrace trigger,
+# as the process's trace file prints it (the filter keeps the events out).
+live() {
+	local out=$1
+	shift
+	env "$@" "$FLOOD" 2000000000 1 >/dev/null &
+	flood_pid=$!
+	for _ in $(seq 100); do
+		"$UFT" ctl -p "$flood_pid" write events/flood/seq/filter 'n == 0' 2>/dev/null && break
+		sleep 0.05
+	done
+	"$UFT" ctl -p "$flood_pid" write events/flood/seq/trigger 'stacktrace:1' &&
+		"$UFT" ctl -p "$flood_pid" write events/flood/seq/enable 1 || fail "live trigger"
+	for _ in $(seq 100); do
+		"$UFT" ctl -p "$flood_pid" cat trace >"$out"
+		grep -q '^ => flood$' "$out" && break
+		sleep 0.05
+	done
+	kill "$flood_pid"
+	wait "$flood_pid" 2>/dev/null
+	flood_pid=
+	grep_q '^ => flood$' "$out" || fail "no live stack: $(tail -3 "$out")"
+	! grep -q 'pthread_condattr_setpshared' "$out" || fail "live: pthread_condattr_setpshared"
+}
+frame_below_flood() { awk '/^ => flood$/ { getline; print; exit }' "$1"; }
+
 # Without debug files (UFT_DEBUG_ROOT names an empty root): the address.
 mkdir -p "$tmp/empty"
+live "$tmp/n.live" UFT_DEBUG_ROOT="$tmp/empty"
+f=$(frame_below_flood "$tmp/n.live")
+[[ $f =~ ^\ =\>\ \[libc\.so\.6\+0x[0-9a-f]+\]$ ]] || fail "live, without debug info: '$f'"
 record "$tmp/n.dat" UFT_DEBUG_ROOT="$tmp/empty"
 f=$(frame_below_worker "$tmp/n.dat.txt")
 [[ $f =~ ^\ =\>\ \[libc\.so\.6\+0x[0-9a-f]+\]$ ]] || fail "without debug info: '$f'"
@@ -51,6 +85,9 @@ if [ $dbg = no ]; then
 	echo "skip: no libc debug file (libc6-dbg) for $libc; the address form passed"
 	exit 77
 fi
+live "$tmp/d.live"
+[ "$(frame_below_flood "$tmp/d.live")" = " => start_thread" ] ||
+	fail "live, with libc6-dbg: '$(frame_below_flood "$tmp/d.live")'"
 record "$tmp/d.dat"
 [ "$(frame_below_worker "$tmp/d.dat.txt")" = " => start_thread" ] ||
 	fail "with libc6-dbg: '$(frame_below_worker "$tmp/d.dat.txt")'"
