@@ -19,6 +19,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "util/debugfile.h"
+#include "util/util.h"
 #include "wire/shm_layout.h"
 
 struct seen_obj {
@@ -119,29 +121,38 @@ static bool load_bias(Elf *e, uint64_t start, uint64_t off, uint64_t *bias)
 	return false;
 }
 
-/* Appends the object's function symbols: its .symtab, else its .dynsym. */
-static int add_object(struct proc_syms *s, const char *path, uint64_t start, uint64_t off,
-		      const char *module)
+/* One written symbol's extent, for the markers at symbol ends. */
+struct extent {
+	uint64_t start, end;
+};
+
+static int by_start(const void *a, const void *b)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return 0; /* deleted or unreadable: nothing to name */
-	Elf *e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	uint64_t bias;
-	int rc = 0;
-	if (!e || elf_kind(e) != ELF_K_ELF || !load_bias(e, start, off, &bias))
-		goto out;
-	Elf_Scn *best = NULL, *scn = NULL;
+	const struct extent *x = a, *y = b;
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+/* The section of type `type` in e, NULL when none. */
+static Elf_Scn *find_section(Elf *e, unsigned type)
+{
+	Elf_Scn *scn = NULL;
 	while ((scn = elf_nextscn(e, scn))) {
 		GElf_Shdr sh;
-		if (!gelf_getshdr(scn, &sh))
-			continue;
-		if (sh.sh_type == SHT_SYMTAB || (sh.sh_type == SHT_DYNSYM && !best))
-			best = scn;
+		if (gelf_getshdr(scn, &sh) && sh.sh_type == type)
+			return scn;
 	}
+	return NULL;
+}
+
+/* Appends the function symbols of table `scn` of e at load bias `bias`,
+ * and their extents to *ext (a symbol without size: its address only). */
+static int add_symbols(struct proc_syms *s, Elf *e, Elf_Scn *scn, uint64_t bias, const char *module,
+		       struct extent **ext, size_t *n_ext, size_t *cap)
+{
 	GElf_Shdr sh;
-	Elf_Data *d = best && gelf_getshdr(best, &sh) ? elf_getdata(best, NULL) : NULL;
+	Elf_Data *d = gelf_getshdr(scn, &sh) ? elf_getdata(scn, NULL) : NULL;
 	size_t nsyms = d && sh.sh_entsize ? sh.sh_size / sh.sh_entsize : 0;
+	int rc = 0;
 	for (size_t i = 0; i < nsyms && rc == 0; i++) {
 		GElf_Sym sym;
 		if (!gelf_getsym(d, (int)i, &sym) || !sym.st_value || sym.st_shndx == SHN_UNDEF)
@@ -162,8 +173,78 @@ static int add_object(struct proc_syms *s, const char *path, uint64_t start, uin
 			     name, module ? "\t[" : "", module ? module : "", module ? "]" : "");
 		if (n > 0 && (size_t)n < sizeof(line))
 			rc = append(s, line, (size_t)n);
+		if (rc == 0 && uft_array_reserve(*ext, *cap, *n_ext + 1, 1024))
+			rc = -ENOMEM;
+		if (rc == 0)
+			(*ext)[(*n_ext)++] =
+			    (struct extent){sym.st_value + bias,
+					    sym.st_value + bias + (sym.st_size ? sym.st_size : 1)};
 	}
+	return rc;
+}
+
+/* A marker "ADDR ? [object+0xoffset]" at each symbol end no other symbol
+ * covers: the nearest-symbol lookups of uft report and trace-cmd then
+ * name what follows a function by its object and offset, not as the
+ * function (docs/design/symbols.md). */
+static int add_end_markers(struct proc_syms *s, struct extent *ext, size_t n, uint64_t bias,
+			   const char *object)
+{
+	qsort(ext, n, sizeof(*ext), by_start);
+	uint64_t covered = 0; /* the end of the symbols seen so far */
+	int rc = 0;
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		if (ext[i].end > covered)
+			covered = ext[i].end;
+		if (i + 1 < n && ext[i + 1].start <= covered)
+			continue;
+		char line[PATH_MAX + 64];
+		int len = snprintf(line, sizeof(line), "%016llx ? [%s+0x%llx]\n",
+				   (unsigned long long)covered, object,
+				   (unsigned long long)(covered - bias));
+		if (len > 0 && (size_t)len < sizeof(line))
+			rc = append(s, line, (size_t)len);
+	}
+	return rc;
+}
+
+/* Appends the object's function symbols: its .symtab, else its separate
+ * debug file's (debugfile.h), else its .dynsym; then the end markers. */
+static int add_object(struct proc_syms *s, const char *path, uint64_t start, uint64_t off,
+		      const char *module)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC), dfd = -1;
+	if (fd < 0)
+		return 0; /* deleted or unreadable: nothing to name */
+	Elf *e = elf_begin(fd, ELF_C_READ_MMAP, NULL), *de = NULL;
+	uint64_t bias;
+	int rc = 0;
+	struct extent *ext = NULL;
+	size_t n_ext = 0, cap = 0;
+	if (!e || elf_kind(e) != ELF_K_ELF || !load_bias(e, start, off, &bias))
+		goto out;
+	Elf *from = e;
+	Elf_Scn *table = find_section(e, SHT_SYMTAB);
+	size_t size;
+	const char *image = table ? NULL : elf_rawfile(e, &size);
+	char debug[PATH_MAX];
+	if (image && uft_debug_file(path, image, size, debug, sizeof(debug)) &&
+	    (dfd = open(debug, O_RDONLY | O_CLOEXEC)) >= 0 &&
+	    (de = elf_begin(dfd, ELF_C_READ_MMAP, NULL)) && elf_kind(de) == ELF_K_ELF &&
+	    (table = find_section(de, SHT_SYMTAB)))
+		from = de;
+	if (!table)
+		table = find_section(e, SHT_DYNSYM);
+	if (table)
+		rc = add_symbols(s, from, table, bias, module, &ext, &n_ext, &cap);
+	if (rc == 0 && n_ext)
+		rc = add_end_markers(s, ext, n_ext, bias, strrchr(path, '/') + 1);
 out:
+	free(ext);
+	if (de)
+		elf_end(de);
+	if (dfd >= 0)
+		close(dfd);
 	if (e)
 		elf_end(e);
 	close(fd);

@@ -677,6 +677,15 @@ static int sym_of(void *ctx, uint64_t addr, bool offset, char *buf, size_t len)
 	/* libtraceevent answers 1 when it knows the address */
 	if (!tep_find_function_info(ctx, addr, &name, &start, &size) || !name)
 		return -1;
+	/* Under a kallsyms end marker "[object+0xoffset]" (proc_syms.c): the
+	 * address's own offset in the object (docs/design/symbols.md). */
+	const char *plus = name[0] == '[' ? strrchr(name, '+') : NULL;
+	unsigned long long off;
+	int n = 0;
+	if (plus && sscanf(plus, "+0x%llx]%n", &off, &n) == 1 && n && !plus[n]) {
+		snprintf(buf, len, "%.*s+0x%llx]", (int)(plus - name), name, off + (addr - start));
+		return 0;
+	}
 	if (offset)
 		snprintf(buf, len, "%s+0x%llx/0x%lx", name, addr - start, size);
 	else

@@ -13,7 +13,9 @@ static int by_addr(const void *a, const void *b)
 	const struct uft_ksym *x = a, *y = b;
 	if (x->addr != y->addr)
 		return x->addr < y->addr ? -1 : 1;
-	return strcmp(x->name, y->name);
+	/* Aliases in the text's order (names point into it), as trace-cmd
+	 * keeps them: both then print an address's first name. */
+	return x->name < y->name ? -1 : x->name > y->name;
 }
 
 /* One line, split in place: "ADDR TYPE NAME[\t[MODULE]]". */
@@ -40,7 +42,17 @@ static bool parse_line(char *line, struct uft_ksym *out)
 	}
 	if (!*name)
 		return false;
-	*out = (struct uft_ksym){addr, name, module};
+	*out = (struct uft_ksym){addr, name, module, false, 0};
+	/* An end marker: "[object+0xoffset]", split in place. */
+	size_t nl = strlen(name);
+	char *plus = nl > 5 && name[0] == '[' && name[nl - 1] == ']' ? strrchr(name, '+') : NULL;
+	if (plus && plus > name + 1 && plus[1] == '0' && plus[2] == 'x') {
+		unsigned long long off = strtoull(plus + 3, &end, 16);
+		if (end == name + nl - 1 && off <= addr) {
+			*plus = 0;
+			*out = (struct uft_ksym){addr, name + 1, NULL, true, addr - off};
+		}
+	}
 	return true;
 }
 
@@ -98,10 +110,19 @@ bool uft_ksyms_lookup(void *ctx, uint64_t addr, struct uft_sym *out)
 	size_t nx = lo;
 	while (nx < k->n && k->v[nx].addr == s->addr)
 		nx++;
-	/* The first name of an address, as the kernel's lookup finds it. */
+	/* The first name of an address, as the kernel's lookup finds it; an
+	 * end marker only where no symbol starts. */
 	while (s > k->v && s[-1].addr == s->addr)
 		s--;
-	*out =
-	    (struct uft_sym){s->name, s->addr, nx < k->n ? k->v[nx].addr - s->addr : 0, s->module};
+	const struct uft_ksym *named = s;
+	while (named->tag && named + 1 < k->v + nx)
+		named++;
+	if (!named->tag)
+		s = named;
+	if (s->tag)
+		*out = (struct uft_sym){NULL, s->base, 0, s->name};
+	else
+		*out = (struct uft_sym){s->name, s->addr, nx < k->n ? k->v[nx].addr - s->addr : 0,
+					s->module};
 	return true;
 }

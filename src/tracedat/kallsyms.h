@@ -4,6 +4,7 @@
 #ifndef UFT_KALLSYMS_H
 #define UFT_KALLSYMS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -13,6 +14,10 @@ struct uft_ksym {
 	uint64_t addr;
 	const char *name;
 	const char *module; /* NULL when the line has none */
+	/* A "[object+0xoffset]" end marker (proc_syms.c): name is the object,
+	 * loaded at base; what it covers has no symbol. */
+	bool tag;
+	uint64_t base;
 };
 
 struct uft_ksyms {
@@ -26,7 +31,8 @@ struct uft_ksyms {
 int uft_ksyms_parse(struct uft_ksyms *k, const char *text, size_t len);
 void uft_ksyms_free(struct uft_ksyms *k);
 /* A uft_sym_fn over the table (ctx is the struct uft_ksyms): the symbol at
- * or below addr, its size running to the next symbol's address. */
+ * or below addr, its size running to the next symbol's address; under an
+ * end marker, no name and the marker's object and base (ftrace_text.h). */
 bool uft_ksyms_lookup(void *ctx, uint64_t addr, struct uft_sym *out);
 
 #endif

@@ -30,6 +30,9 @@
 #define UFT_ENV_RUNDIR "UFT_RUNDIR"			/* where control sockets live */
 #define UFT_ENV_ACCESS_GROUP "UFT_ACCESS_GROUP"		/* a group served besides the owner */
 #define UFT_ENV_ACCESS "UFT_ACCESS"			/* what that group may do */
+/* Read by libuft and the tools (src/util/debugfile.c spells it out: util is
+ * below wire). */
+#define UFT_ENV_DEBUG_ROOT "UFT_DEBUG_ROOT" /* instead of /usr/lib/debug */
 
 /* The tool's own knobs. */
 #define UFT_ENV_RECORD_SPILL_MB "UFT_RECORD_SPILL_MB" /* recorder memory before spilling */

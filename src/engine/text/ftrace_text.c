@@ -35,7 +35,10 @@ void uft_ftrace_ip(FILE *f, uint64_t addr, unsigned opts, uft_sym_fn sym, void *
 		fputc('0', f);
 		return;
 	}
-	if (sym && sym(ctx, addr, &s) && s.name && s.name[0]) {
+	bool found = sym && sym(ctx, addr, &s);
+	if (found && !s.name && s.module) {
+		fprintf(f, "[%s+0x%llx]", s.module, (unsigned long long)(addr - s.start));
+	} else if (found && s.name && s.name[0]) {
 		fputs(s.name, f);
 		if (opts & UFT_FN_SYM_OFFSET) {
 			fprintf(f, "+0x%llx/0x%llx", (unsigned long long)(addr - s.start),
@@ -50,20 +53,30 @@ void uft_ftrace_ip(FILE *f, uint64_t addr, unsigned opts, uft_sym_fn sym, void *
 		fprintf(f, " <%016llx>", (unsigned long long)addr);
 }
 
-/* The name of the symbol holding the call that returns to `ret`, or NULL. */
-static const char *caller_name(uint64_t ret, uft_sym_fn sym, void *ctx)
+/* The name of the symbol holding the call that returns to `ret` into buf
+ * (an unnamed one's "[object+0xoffset]" of ret itself), or NULL. */
+static const char *caller_name(uint64_t ret, uft_sym_fn sym, void *ctx, char *buf, size_t len)
 {
 	struct uft_sym s = {0};
-	return ret && sym(ctx, ret - 1, &s) && s.name && s.name[0] ? s.name : NULL;
+	if (!ret || !sym(ctx, ret - 1, &s))
+		return NULL;
+	if (!s.name && s.module)
+		snprintf(buf, len, "[%s+0x%llx]", s.module, (unsigned long long)(ret - s.start));
+	else if (s.name && s.name[0])
+		snprintf(buf, len, "%s", s.name);
+	else
+		return NULL;
+	return buf;
 }
 
 void uft_stack_text(FILE *f, const void *callers, uint32_t n, uft_sym_fn sym, void *ctx)
 {
 	uint32_t i = 0;
 	uint64_t ret;
+	char buf[512];
 	for (; i < n; i++) {
 		memcpy(&ret, (const char *)callers + 8 * i, 8);
-		const char *name = caller_name(ret, sym, ctx);
+		const char *name = caller_name(ret, sym, ctx, buf, sizeof(buf));
 		if (!name || strncmp(name, "uft__", 5) != 0)
 			break;
 	}
@@ -72,7 +85,7 @@ void uft_stack_text(FILE *f, const void *callers, uint32_t n, uft_sym_fn sym, vo
 		memcpy(&ret, (const char *)callers + 8 * i, 8);
 		if (ret == UINT64_MAX)
 			break;
-		const char *name = caller_name(ret, sym, ctx);
+		const char *name = caller_name(ret, sym, ctx, buf, sizeof(buf));
 		if (name)
 			fprintf(f, "\n => %s", name);
 		else

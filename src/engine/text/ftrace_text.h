@@ -14,7 +14,9 @@
 
 #include "engine/text/trace_text.h"
 
-/* The symbol holding an address. */
+/* The symbol holding an address. No name (NULL) with a module: no symbol
+ * holds it, but it is in that object loaded at `start`, and is printed
+ * "[module+0xoffset]" (docs/design/symbols.md). */
 struct uft_sym {
 	const char *name;
 	uint64_t start;	    /* the symbol's address */

@@ -25,6 +25,7 @@
  *   UFT_BUFFER_KB, UFT_CLOCK, UFT_MODE
  *                           shape the buffer                    ignored (4)
  *   UFT_CTL                 "0": no control socket              kept (5)
+ *   UFT_DEBUG_ROOT          where debug files are looked for     ignored (6)
  *
  * (1) read by src/fuse/fuse_door.c, which libuft loads and the uft tool
  *     links, with secure_getenv().
@@ -38,6 +39,8 @@
  *     globs) or a size it allocates; nothing is lost that a user could want
  *     of a program they cannot trace anyway.
  * (5) it can only take a door away, never add one.
+ * (6) read by src/util/debugfile.c, shared with the tools, with
+ *     secure_getenv(): a program's symbol names come from system files.
  *
  * A process that is not secure reads each with getenv(). A secure one's
  * control socket also serves root alone (ctl_server.c), as the kernel lets
@@ -78,6 +81,7 @@ static const struct {
     {UFT_ENV_CLOCK, false},
     {UFT_ENV_MODE, false},
     {UFT_ENV_CTL, true},
+    {UFT_ENV_DEBUG_ROOT, false},
 };
 
 bool uft_env_secure(void)

@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* Symbol lookup for printing addresses: dladdr(), then the .symtab of the
- * object the address belongs to, mapped once and kept (objects seldom
+/* Symbol lookup for printing addresses: dladdr() when the exported symbol
+ * holds the address, else the .symtab of the object the address belongs
+ * to or of its separate debug file, mapped once and kept (objects seldom
  * change under a tracing session). */
 #define _GNU_SOURCE
 #include "runtime/core/symtab.h"
 
 #include "engine/filter/filter.h"
+#include "util/debugfile.h"
 
 #include <dlfcn.h>
 #include <elf.h>
@@ -24,13 +26,15 @@ struct mapped {
 	size_t size;
 };
 
+/* Objects and their debug files; a lookup may map both of one object. */
+#define NR_MAPPED 16
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-static struct mapped cache[8];
+static struct mapped cache[NR_MAPPED];
 static unsigned next_slot;
 
 static const struct mapped *map_file(const char *path)
 {
-	for (unsigned i = 0; i < 8; i++)
+	for (unsigned i = 0; i < NR_MAPPED; i++)
 		if (cache[i].m && strcmp(cache[i].path, path) == 0)
 			return &cache[i];
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -43,7 +47,7 @@ static const struct mapped *map_file(const char *path)
 	close(fd);
 	if (m == MAP_FAILED)
 		return NULL;
-	struct mapped *c = &cache[next_slot++ % 8];
+	struct mapped *c = &cache[next_slot++ % NR_MAPPED];
 	if (c->m)
 		munmap((void *)c->m, c->size);
 	snprintf(c->path, sizeof(c->path), "%s", path);
@@ -85,8 +89,24 @@ static int symtab_view(const struct mapped *f, struct symtab_view *v)
 	return -1;
 }
 
+static bool is_function(const ElfW(Sym) * sym)
+{
+	int type = ELF64_ST_TYPE(sym->st_info);
+	return (type == STT_FUNC || type == STT_GNU_IFUNC) && sym->st_value &&
+	       sym->st_shndx != SHN_UNDEF;
+}
+
+/* Whether the function symbol holds the file address off: inside its
+ * extent, or, without a size, exactly at its address (a size-less
+ * symbol's end is unknown: naming what follows it would guess). */
+static bool holds(const ElfW(Sym) * sym, uintptr_t off)
+{
+	return sym->st_size ? off - sym->st_value < sym->st_size : off == sym->st_value;
+}
+
 /* The function symbol of the file-relative address off in the .symtab:
- * its name into buf, its file address and size. */
+ * its name into buf, its file address and size. The innermost one holding
+ * it, a global before a local alias. */
 static int from_symtab(const struct mapped *f, uintptr_t off, char *buf, size_t len,
 		       uintptr_t *start, size_t *size)
 {
@@ -96,21 +116,38 @@ static int from_symtab(const struct mapped *f, uintptr_t off, char *buf, size_t 
 	const ElfW(Sym) *best = NULL;
 	for (size_t k = 0; k < v.n; k++) {
 		const ElfW(Sym) *sym = &v.sym[k];
-		if (ELF64_ST_TYPE(sym->st_info) != STT_FUNC || !sym->st_value ||
-		    sym->st_value > off)
+		if (!is_function(sym) || !holds(sym, off) || sym->st_name >= v.str_size)
 			continue;
-		if (sym->st_size && off >= sym->st_value + sym->st_size)
-			continue;
-		if (!best || sym->st_value > best->st_value)
+		if (!best || sym->st_value > best->st_value ||
+		    (sym->st_value == best->st_value && ELF64_ST_BIND(best->st_info) == STB_LOCAL &&
+		     ELF64_ST_BIND(sym->st_info) != STB_LOCAL))
 			best = sym;
 	}
-	if (!best || best->st_name >= v.str_size)
+	if (!best)
 		return -1;
 	const char *name = v.str + best->st_name;
 	snprintf(buf, len, "%.*s", (int)strnlen(name, v.str_size - best->st_name), name);
 	*start = best->st_value;
 	*size = best->st_size;
 	return 0;
+}
+
+/* The object's .symtab, else its separate debug file's (debugfile.h):
+ * Debian strips local symbols such as libc's start_thread. */
+static int from_file(const char *path, uintptr_t off, char *buf, size_t len, uintptr_t *start,
+		     size_t *size)
+{
+	const struct mapped *f = map_file(path);
+	if (!f)
+		return -1;
+	struct symtab_view v;
+	if (symtab_view(f, &v) == 0)
+		return from_symtab(f, off, buf, len, start, size);
+	char debug[256];
+	if (!uft_debug_file(path, f->m, f->size, debug, sizeof(debug)))
+		return -1;
+	f = map_file(debug);
+	return f ? from_symtab(f, off, buf, len, start, size) : -1;
 }
 
 int uft_symbol_find(uintptr_t addr, struct uft_symbol *out)
@@ -126,12 +163,6 @@ int uft_symbol_find(uintptr_t addr, struct uft_symbol *out)
 		const char *base = strrchr(lm->l_name, '/');
 		snprintf(out->module, sizeof(out->module), "%s", base ? base + 1 : lm->l_name);
 	}
-	if (di.dli_sname && di.dli_saddr) {
-		snprintf(out->name, sizeof(out->name), "%s", di.dli_sname);
-		out->start = (uintptr_t)di.dli_saddr;
-		out->size = ds ? ds->st_size : 0;
-		return 0;
-	}
 	if (!di.dli_fname || !di.dli_fname[0])
 		return -1;
 	const char *path = di.dli_fname;
@@ -143,19 +174,41 @@ int uft_symbol_find(uintptr_t addr, struct uft_symbol *out)
 			path = exe;
 		}
 	}
+	const char *slash = strrchr(path, '/');
+	snprintf(out->object, sizeof(out->object), "%.127s", slash ? slash + 1 : path);
 	/* Symbols are file addresses: the load bias of a PIE or a library is
 	 * the object's base; a fixed executable has none. */
 	const ElfW(Ehdr) *eh = di.dli_fbase;
 	uintptr_t bias = eh && eh->e_type == ET_DYN ? (uintptr_t)di.dli_fbase : 0;
+	out->base = bias;
+	/* dladdr() names the nearest exported symbol below addr, whatever its
+	 * size: only one that holds addr is its function. */
+	if (di.dli_sname && di.dli_saddr && ds && holds(ds, addr - bias)) {
+		snprintf(out->name, sizeof(out->name), "%s", di.dli_sname);
+		out->start = (uintptr_t)di.dli_saddr;
+		out->size = ds->st_size;
+		return 0;
+	}
 	uintptr_t start = 0;
 	size_t size = 0;
 	pthread_mutex_lock(&lock);
-	const struct mapped *f = map_file(path);
-	int rc = f ? from_symtab(f, addr - bias, out->name, sizeof(out->name), &start, &size) : -1;
+	int rc = from_file(path, addr - bias, out->name, sizeof(out->name), &start, &size);
 	pthread_mutex_unlock(&lock);
+	if (rc != 0) {
+		out->name[0] = 0;
+		return -1;
+	}
 	out->start = start + bias;
 	out->size = size;
-	return rc;
+	return 0;
+}
+
+int uft_symbol_tag(const struct uft_symbol *s, uintptr_t addr, char *buf, size_t len)
+{
+	if (!s->object[0])
+		return -1;
+	snprintf(buf, len, "[%s+0x%lx]", s->object, (unsigned long)(addr - s->base));
+	return 0;
 }
 
 int uft_symbol_name(uintptr_t addr, char *buf, size_t len)

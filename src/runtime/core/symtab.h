@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Names of code addresses for the tree's text output: dladdr() for exported
- * symbols, else the object file's own symbol table (static functions, and
- * the .cold parts compilers split off). Not for event time: it opens files. */
+ * symbols, else the object file's own symbol table or its separate debug
+ * file's (static functions, the .cold parts compilers split off). A symbol
+ * names only the addresses inside it (docs/design/symbols.md); others are
+ * printed "[object+0xoffset]". Not for event time: it opens files. */
 #ifndef UFT_LIB_SYMTAB_H
 #define UFT_LIB_SYMTAB_H
 
@@ -15,10 +17,16 @@ struct uft_symbol {
 	uintptr_t start;
 	size_t size;
 	char module[128];
+	char object[128]; /* the object's file name, the program's too */
+	uintptr_t base;	  /* its load bias: offsets in it are addr - base */
 };
 
-/* 0, or -1 when no symbol is known. */
+/* 0, or -1 when no symbol holds addr (then object and base are set when
+ * addr is in a loaded object). */
 int uft_symbol_find(uintptr_t addr, struct uft_symbol *out);
+/* "[object+0xoffset]" of addr in s's object (uft_symbol_find's result):
+ * how an address no symbol holds is printed. 0, or -1 when not in one. */
+int uft_symbol_tag(const struct uft_symbol *s, uintptr_t addr, char *buf, size_t len);
 /* The function holding addr into buf; 0, or -1 when none is known. */
 int uft_symbol_name(uintptr_t addr, char *buf, size_t len);
 

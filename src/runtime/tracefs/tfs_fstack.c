@@ -76,8 +76,12 @@ static int write_max_size(const struct tfs_node *n, char *buf, size_t len, unsig
 static void put_location(FILE *out, uintptr_t pc)
 {
 	struct uft_symbol s;
+	char tag[300];
 	if (uft_symbol_find(pc, &s) != 0) {
-		fprintf(out, "0x%lx\n", (unsigned long)pc);
+		if (uft_symbol_tag(&s, pc, tag, sizeof(tag)) == 0)
+			fprintf(out, "%s\n", tag);
+		else
+			fprintf(out, "0x%lx\n", (unsigned long)pc);
 		return;
 	}
 	fprintf(out, "%s+0x%lx/0x%lx", s.name, (unsigned long)(pc - s.start),

@@ -33,7 +33,7 @@ static int sym_lookup(void *ctx, uint64_t addr, bool offset, char *buf, size_t l
 	(void)ctx;
 	struct uft_symbol s;
 	if (uft_symbol_find((uintptr_t)addr, &s) != 0)
-		return -1;
+		return uft_symbol_tag(&s, (uintptr_t)addr, buf, len);
 	if (!offset)
 		snprintf(buf, len, "%s", s.name);
 	else

@@ -205,8 +205,11 @@ void tfs_current_tracer(const struct tfs_inst *in, char *buf, size_t len)
 static bool sym_lookup(void *ctx, uint64_t addr, struct uft_sym *out)
 {
 	struct uft_symbol *s = ctx;
-	if (uft_symbol_find((uintptr_t)addr, s) != 0)
-		return false;
+	if (uft_symbol_find((uintptr_t)addr, s) != 0) {
+		/* No symbol holds it: "[object+0xoffset]" (ftrace_text.h). */
+		*out = (struct uft_sym){NULL, s->base, 0, s->object};
+		return s->object[0] != 0;
+	}
 	*out = (struct uft_sym){s->name, s->start, s->size, s->module[0] ? s->module : NULL};
 	return true;
 }
@@ -216,7 +219,7 @@ static int pS(uint64_t addr, char *buf, size_t len)
 {
 	struct uft_symbol s;
 	if (uft_symbol_find((uintptr_t)addr, &s) != 0)
-		return -1;
+		return uft_symbol_tag(&s, (uintptr_t)addr, buf, len);
 	snprintf(buf, len, "%s+0x%llx/0x%llx", s.name, (unsigned long long)(addr - s.start),
 		 (unsigned long long)s.size);
 	return 0;
