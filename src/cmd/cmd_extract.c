@@ -139,26 +139,47 @@ static char *bracketed(char *s)
 	return open + 1;
 }
 
-static const char usage[] = "usage: uft extract [-p PID] [-B INSTANCE] [-o FILE]\n"
-			    "  Writes what the process's buffer holds now into FILE (trace.dat),\n"
-			    "  consuming it as trace_pipe_raw does.\n";
+static const char usage[] =
+    "usage: uft extract [-p PID] [-B INSTANCE] [-o FILE] [--compression ALG]\n"
+    "  Writes what the process's buffer holds now into FILE (trace.dat),\n"
+    "  consuming it as trace_pipe_raw does.\n"
+    "  --compression ALG  zstd or zlib: a compressed trace.dat version 7;\n"
+    "             none (default): version 6\n";
 
 struct extract_opts {
 	struct live_args live;
 	const char *out;
+	const char *compression; /* NULL: version 6 */
 };
+
+static const struct cli extract_cli;
 
 static int take(void *opts, int opt, char *arg)
 {
 	struct extract_opts *o = opts;
-	if (!live_args_take(&o->live, opt, arg))
-		o->out = arg; /* -o */
+	if (live_args_take(&o->live, opt, arg))
+		return CLI_OK;
+	if (opt == 'Z') {
+		if (strcmp(arg, "zstd") != 0 && strcmp(arg, "zlib") != 0 &&
+		    strcmp(arg, "none") != 0)
+			return cli_error(&extract_cli, "compression must be zstd, zlib or none");
+		o->compression = strcmp(arg, "none") == 0 ? NULL : arg;
+		return CLI_OK;
+	}
+	o->out = arg; /* -o */
 	return CLI_OK;
 }
 
+static const struct option extract_longopts[] = {
+    {"help", no_argument, NULL, 'h'},
+    {"compression", required_argument, NULL, 'Z'},
+    {NULL, 0, NULL, 0},
+};
+static const struct cli extract_cli = {"uft extract", usage, "p:B:o:h", extract_longopts, take};
+
 static int parse(struct extract_opts *o, int argc, char **argv)
 {
-	static const struct cli cli = {"uft extract", usage, "p:B:o:h", NULL, take};
+	const struct cli cli = extract_cli;
 	int first;
 	int rc = cli_parse(&cli, o, argc, argv, &first);
 	if (rc == CLI_OK && first != argc)
@@ -266,7 +287,7 @@ static int temp_beside(const char *out, char *tmp, size_t cap)
 
 int cmd_extract(int argc, char **argv)
 {
-	struct extract_opts o = {{NULL, NULL}, "trace.dat"};
+	struct extract_opts o = {{NULL, NULL}, "trace.dat", NULL};
 	int rc = parse(&o, argc, argv);
 	if (rc != CLI_OK)
 		return rc;
@@ -285,6 +306,11 @@ int cmd_extract(int argc, char **argv)
 	int nr_cpus;
 	uint32_t page_size;
 	struct tracedat_writer *w = open_writer(&l, tmp, &nr_cpus, &page_size);
+	if (w && o.compression && (rc = tracedat_writer_set_compression(w, o.compression)) != 0) {
+		tracedat_writer_abort(w);
+		w = NULL;
+		errno = -rc;
+	}
 	if (!w) {
 		rc = -errno;
 		live_close(&l);

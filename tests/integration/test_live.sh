@@ -57,6 +57,19 @@ if command -v trace-cmd >/dev/null; then
 	cmp -s "$tmp/uft.txt" "$tmp/tc.txt" || fail "trace-cmd and uft report differ"
 fi
 
+# --compression zstd: a version 7 file with the events of the buffer.
+wait_events 2
+u extract -p "$pid" -o "$tmp/z.dat" --compression zstd >/dev/null || fail "extract --compression"
+[ "$(head -c 11 "$tmp/z.dat" | tail -c 1)" = 7 ] ||
+	fail "extract --compression did not write version 7"
+u report -i "$tmp/z.dat" | grep_q ' reply: ' || fail "compressed extract has no events"
+if command -v trace-cmd >/dev/null; then
+	trace-cmd report "$tmp/z.dat" 2>/dev/null | grep_q ' reply: ' ||
+		fail "trace-cmd cannot read the compressed extract"
+fi
+u extract -p "$pid" -o "$tmp/bad.dat" --compression lz4 2>/dev/null && fail "--compression lz4 taken"
+[ ! -e "$tmp/bad.dat" ] || fail "a refused extract wrote a file"
+
 # 128 KiB sub-buffers: a 60000-byte marker is one record; extract reads
 # pages larger than a protocol read in pieces and writes 128 KiB pages.
 u ctl -p "$pid" write buffer_subbuf_size_kb 100 || fail "buffer_subbuf_size_kb"
