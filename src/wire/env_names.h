@@ -30,6 +30,7 @@
 #define UFT_ENV_RUNDIR "UFT_RUNDIR"			/* where control sockets live */
 #define UFT_ENV_ACCESS_GROUP "UFT_ACCESS_GROUP"		/* a group served besides the owner */
 #define UFT_ENV_ACCESS "UFT_ACCESS"			/* what that group may do */
+#define UFT_ENV_BOOTCONFIG "UFT_BOOTCONFIG"		/* a bootconfig file applied at start */
 
 /* The tool's own knobs. */
 #define UFT_ENV_RECORD_SPILL_MB "UFT_RECORD_SPILL_MB" /* recorder memory before spilling */

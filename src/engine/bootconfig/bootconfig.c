@@ -136,7 +136,8 @@ static struct uft_bc_node *parse_key(struct bc_parser *p, struct uft_bc_node *gr
 		}
 		keylen += (keylen ? 1 : 0) + wlen;
 		if (keylen > UFT_BC_KEYLEN_MAX) {
-			fail_at(p, kline, kcol, -EINVAL, "Too long key (max %d)", UFT_BC_KEYLEN_MAX);
+			fail_at(p, kline, kcol, -EINVAL, "Too long key (max %d)",
+				UFT_BC_KEYLEN_MAX);
 			return NULL;
 		}
 		if (!(n = child_of(p, n, p->s + start, wlen, p->line, col)))
@@ -190,8 +191,8 @@ static int parse_one_value(struct bc_parser *p, char **out)
 			adv(p);
 		}
 		end = p->i;
-		while (end > start && (p->s[end - 1] == ' ' || p->s[end - 1] == '\t' ||
-				       p->s[end - 1] == '\r'))
+		while (end > start &&
+		       (p->s[end - 1] == ' ' || p->s[end - 1] == '\t' || p->s[end - 1] == '\r'))
 			end--;
 	}
 	if (!(*out = strndup(p->s + start, end - start)))

@@ -20,10 +20,10 @@
 struct uft_bc_node {
 	char *word; /* one word of the key; "" for the root */
 	struct uft_bc_node *parent, *child, *last_child, *next;
-	char **vals;	/* the values, in order (nr_vals of them) */
+	char **vals; /* the values, in order (nr_vals of them) */
 	uint32_t nr_vals, cap_vals;
-	bool has_value; /* `KEY = ...` was written (maybe one empty value) */
-	bool used;	/* set by a consumer that took the key */
+	bool has_value;	      /* `KEY = ...` was written (maybe one empty value) */
+	bool used;	      /* set by a consumer that took the key */
 	uint32_t line, col;   /* where the key was first written (from 1) */
 	uint32_t vline, vcol; /* where its value was last assigned */
 };
@@ -52,5 +52,12 @@ char *uft_bc_key(const struct uft_bc_node *n, char *buf, size_t len);
 /* The tree as /proc/bootconfig shows it: one `KEY = "V1", "V2"` line per key
  * that has a value or no subkey. Returns a malloc'd string or NULL. */
 char *uft_bc_render(const struct uft_bc_tree *t);
+
+/* The hist trigger command of one `hist` (or `hist.N`) node of an event, as
+ * the kernel's boot-time tracing composes it; the nodes it takes are marked
+ * used. 0 and *cmd (malloc'd), or -EINVAL with the offending node in *at and
+ * the reason in *why. */
+int uft_bc_hist_cmd(struct uft_bc_node *h, char **cmd, const struct uft_bc_node **at,
+		    const char **why);
 
 #endif

@@ -19,6 +19,7 @@
 #include "wire/record_proto.h"
 #include "runtime/doors/doors.h"
 #include "runtime/ftrace/ftrace.h"
+#include "runtime/core/bootconfig_apply.h"
 #include "runtime/core/grace.h"
 #include "runtime/core/runtime.h"
 #include "runtime/core/secure_env.h"
@@ -274,6 +275,7 @@ static void do_init(void)
 		uft_registry_apply_spec_list(ev && *ev ? ev : "all");
 		uft_session_apply_tracer();
 	}
+	uft_bootconfig_apply_env();
 	uft_ctl_server_start();
 	uft_fuse_door_start();
 	in_init = false;
