@@ -32,6 +32,7 @@
 #define DRAIN_INTERVAL_MS 100
 
 static volatile sig_atomic_t got_sigint, got_sigterm, nr_signals;
+static char *bootconfig; /* --bootconfig, absolute */
 
 static void on_sigint(int sig)
 {
@@ -46,7 +47,7 @@ static const char usage[] =
     "[-g FUNC]...\n"
     "                  [--max-graph-depth N] [--func-stack]] [-o FILE] [-b KB]\n"
     "                  [--subbuf-size KB] [-C CLOCK] [-M overwrite|discard]\n"
-    "                  [--compression ALG] [-q] -- CMD [ARGS]\n"
+    "                  [--compression ALG] [--bootconfig FILE] [-q] -- CMD [ARGS]\n"
     "  -e EVENT   SYSTEM:EVENT, SYSTEM:*, SYSTEM, EVENT or all (default all)\n"
     "  -f FILTER  filter the -e before it (the kernel's filter syntax)\n"
     "  -p TRACER  function or function_graph: trace the functions of CMD\n"
@@ -64,6 +65,8 @@ static const char usage[] =
     "  -M MODE    overwrite (flight recorder, default) or discard (drop new events)\n"
     "  --compression ALG  zstd or zlib: a compressed trace.dat version 7;\n"
     "             none (default): version 6\n"
+    "  --bootconfig FILE  apply FILE's bootconfig tracing keys at the program's\n"
+    "             start (UFT_BOOTCONFIG); without -e it enables no other event\n"
     "  -q         no summary\n";
 
 static int accept_proc(struct collect *c, int lsock)
@@ -343,6 +346,11 @@ static int take(void *opts, int opt, char *arg)
 	case 'q':
 		o->quiet = true;
 		return CLI_OK;
+	case 'B':
+		free(bootconfig);
+		if (!(bootconfig = realpath(arg, NULL)))
+			return cli_error(&record_cli, "--bootconfig: cannot find the file");
+		return CLI_OK;
 	case 'Z':
 		if (strcmp(arg, "zstd") != 0 && strcmp(arg, "zlib") != 0 &&
 		    strcmp(arg, "none") != 0)
@@ -359,6 +367,7 @@ static const struct option record_longopts[] = {
     {"func-stack", no_argument, NULL, 'S'},
     {"compression", required_argument, NULL, 'Z'},
     {"subbuf-size", required_argument, NULL, 'U'},
+    {"bootconfig", required_argument, NULL, 'B'},
     {NULL, 0, NULL, 0},
 };
 static const struct cli record_cli = {"uft record", usage,
@@ -418,7 +427,9 @@ static void __attribute__((noreturn)) exec_traced(const struct record_opts *o, c
 	setenv(UFT_ENV_RECORD, sock, 1);
 	/* As trace-cmd: a function tracer without -e records no events. */
 	bool fn = o->topts.tracer && strcmp(o->topts.tracer, "nop") != 0;
-	setenv(UFT_ENV_EVENTS, o->nr_events ? ev : fn ? "!all" : "all", 1);
+	setenv(UFT_ENV_EVENTS, o->nr_events ? ev : fn || bootconfig ? "!all" : "all", 1);
+	if (bootconfig)
+		setenv(UFT_ENV_BOOTCONFIG, bootconfig, 1);
 	if (o->buffer_kb) {
 		char b[32];
 		snprintf(b, sizeof(b), "%ld", o->buffer_kb);

@@ -50,8 +50,9 @@ static int add_handler(struct hist_out *o, struct uft_bc_node *hn, const char *n
 	hn->used = true;
 	struct uft_bc_node *p = take(hn, param);
 	if (!p || !p->nr_vals || !*p->vals[0])
-		return fail(o, hn, strcmp(param, "var") == 0 ? "the handler needs 'var'"
-							     : "the handler needs 'event'");
+		return fail(o, hn,
+			    strcmp(param, "var") == 0 ? "the handler needs 'var'"
+						      : "the handler needs 'event'");
 	/* onmax() and onchange() take a variable; `var = lat` means $lat. */
 	const char *dollar = strcmp(param, "var") == 0 && p->vals[0][0] != '$' ? "$" : "";
 	fprintf(o->f, ":%s(%s%s)", name, dollar, p->vals[0]);
@@ -90,8 +91,10 @@ static int add_handlers(struct hist_out *o, struct uft_bc_node *h, const char *n
 		if (add_handler(o, c, name, param))
 			return -EINVAL;
 	}
-	return any ? 0 : fail(o, hn, strcmp(param, "var") == 0 ? "the handler needs 'var'"
-								: "the handler needs 'event'");
+	return any ? 0
+		   : fail(o, hn,
+			  strcmp(param, "var") == 0 ? "the handler needs 'var'"
+						    : "the handler needs 'event'");
 }
 
 static int compose(struct hist_out *o, struct uft_bc_node *h)

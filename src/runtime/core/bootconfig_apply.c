@@ -102,7 +102,8 @@ static void undo_all(struct apply *a)
 		} else if (u->kind == UNDO_LIST) {
 			tree_put(u->path, "", UFT_TFS_TRUNC);
 			char *save = NULL;
-			for (char *l = strtok_r(u->text, "\n", &save); l; l = strtok_r(NULL, "\n", &save))
+			for (char *l = strtok_r(u->text, "\n", &save); l;
+			     l = strtok_r(NULL, "\n", &save))
 				if (*l != '#')
 					tree_put(u->path, l, UFT_TFS_APPEND);
 		} else {
@@ -170,8 +171,8 @@ enum put_kind {
 
 /* One write of a setting; on refusal the error with the key and line and the
  * tree's error_log entry, and a->rc set. */
-static int put(struct apply *a, const struct uft_bc_node *key, const char *prefix,
-	       const char *file, const char *text, enum put_kind kind)
+static int put(struct apply *a, const struct uft_bc_node *key, const char *prefix, const char *file,
+	       const char *text, enum put_kind kind)
 {
 	if (a->rc)
 		return a->rc;
@@ -191,8 +192,7 @@ static int put(struct apply *a, const struct uft_bc_node *key, const char *prefi
 		old = tree_read(path);
 	int rc = tree_put(path, text, kind == PUT_SCALAR ? UFT_TFS_TRUNC : UFT_TFS_APPEND);
 	if (rc) {
-		report(a, key, "%s: cannot write '%s'", path, text);
-		fprintf(stderr, "uft:   %s", strerror(-rc));
+		report(a, key, "%s: cannot write '%s': %s", path, text, strerror(-rc));
 		char *after = tree_read(log);
 		if (after && (!before || strcmp(before, after) != 0)) {
 			/* The newest entry: from the last line that starts one. */
@@ -200,9 +200,7 @@ static int put(struct apply *a, const struct uft_bc_node *key, const char *prefi
 			for (l = after; (l = strchr(l, '\n')) && l[1]; l++)
 				if (l[1] == '[')
 					e = l + 1;
-			fprintf(stderr, "; %s:\n%s", log, e);
-		} else {
-			fputc('\n', stderr);
+			fprintf(stderr, "uft: %s:\n%s", log, e);
 		}
 		free(after);
 		a->rc = rc;
