@@ -166,12 +166,78 @@ static void test_limits(void **state)
 	free(text);
 }
 
+/* The hist command of the node at path in text, or the error's key and why. */
+static void expect_hist(const char *text, const char *path, const char *want)
+{
+	struct uft_bc_tree *t;
+	struct uft_bc_error err;
+	assert_int_equal(uft_bc_parse(text, strlen(text), &t, &err), 0);
+	struct uft_bc_node *h = uft_bc_find(&t->root, path);
+	assert_non_null(h);
+	char *cmd = NULL;
+	const struct uft_bc_node *at = NULL;
+	const char *why = NULL;
+	int rc = uft_bc_hist_cmd(h, &cmd, &at, &why);
+	if (rc == 0) {
+		assert_string_equal(cmd, want);
+	} else {
+		char got[512], key[300];
+		snprintf(got, sizeof(got), "%s: %s", uft_bc_key(at, key, sizeof(key)), why);
+		assert_string_equal(got, want);
+		assert_null(cmd);
+	}
+	free(cmd);
+	uft_bc_free(t);
+}
+
+static const char spec_example[] =
+    "ftrace.event {\n"
+    "    synthetic.wake_lat {\n"
+    "        fields = \"pid_t pid\", \"u64 delta\"\n"
+    "        hist { keys = delta.log2 }\n"
+    "    }\n"
+    "    sched.sched_waking.hist { keys = pid; var.t0 = common_timestamp.usecs }\n"
+    "    sched.sched_switch.hist {\n"
+    "        keys = next_pid\n"
+    "        var.delta = common_timestamp.usecs - $t0\n"
+    "        onmatch { event = sched.sched_waking; trace = wake_lat, next_pid, $delta }\n"
+    "    }\n"
+    "}\n";
+
+static void test_hist(void **state)
+{
+	(void)state;
+	expect_hist(spec_example, "ftrace.event.synthetic.wake_lat.hist", "hist:keys=delta.log2");
+	expect_hist(spec_example, "ftrace.event.sched.sched_waking.hist",
+		    "hist:keys=pid:t0=common_timestamp.usecs");
+	expect_hist(spec_example, "ftrace.event.sched.sched_switch.hist",
+		    "hist:keys=next_pid:delta=common_timestamp.usecs-$t0"
+		    ":onmatch(sched.sched_waking).trace(wake_lat,next_pid,$delta)");
+	/* Every attribute, in the kernel's order whatever the file's. */
+	expect_hist("h { filter = \"pid > 1\"; onmax { var = lat; save = a, b }\n"
+		    "    name = n1; size = 256; sort = v, k; values = v; keys = k, j\n"
+		    "    pause; clear; onchange.0 { var = $x; snapshot }\n"
+		    "    onchange.1 { var = y; save = c } }",
+		    "h",
+		    "hist:keys=k,j:values=v:sort=v,k:size=256:name=n1:pause"
+		    ":onmax($lat).save(a,b):onchange($x).snapshot():onchange($y).save(c)"
+		    " if pid > 1");
+	expect_hist("h.keys = a\nh.continue\n", "h", "hist:keys=a:continue");
+	expect_hist("h.values = a\n", "h", "h: hist requires keys");
+	expect_hist("h.keys = a\nh.onmax.save = x\n", "h", "h.onmax: the handler needs 'var'");
+	expect_hist("h.keys = a\nh.onmatch.0.trace = x\n", "h",
+		    "h.onmatch: the handler needs 'event'");
+	expect_hist("h.keys = a\nh.onmax.var = x\n", "h",
+		    "h.onmax: the handler needs an action (trace, save or snapshot)");
+	expect_hist("h.keys = a\nh.var.x\n", "h", "h.var.x: a variable needs an expression");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_values), cmocka_unit_test(test_groups),
 	    cmocka_unit_test(test_lookup), cmocka_unit_test(test_errors),
-	    cmocka_unit_test(test_limits),
+	    cmocka_unit_test(test_limits), cmocka_unit_test(test_hist),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

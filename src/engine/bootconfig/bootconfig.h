@@ -43,7 +43,7 @@ struct uft_bc_error {
 int uft_bc_parse(const char *text, size_t len, struct uft_bc_tree **out, struct uft_bc_error *err);
 void uft_bc_free(struct uft_bc_tree *t);
 
-/* The child of n named by a dotted path ("a.b.c"), or NULL. */
+/* The child of n named by a path of words joined by dots, or NULL. */
 struct uft_bc_node *uft_bc_find(const struct uft_bc_node *n, const char *path);
 /* Its first value when it has one, else NULL. */
 const char *uft_bc_value(const struct uft_bc_node *n, const char *path);
