@@ -52,6 +52,7 @@ ftrace {
 			fields = "u64 lat", "unsigned int seq"
 			hist { keys = seq; values = lat }
 		}
+		synthetic.enable
 		bc.wake {
 			filter = "id < 3"
 			enable
@@ -77,6 +78,8 @@ EOF
 start_bc "$good"
 wait_for events/synthetic/bc_lat/hist 'Hits: 5'
 events_of trace >"$tmp/top"
+[ "$(u ctl -p "$pid" cat trace | grep -c -E ' bc_lat: lat=[0-9]+ seq=[0-4]$')" = 5 ] ||
+	fail "synthetic events not traced: $(u ctl -p "$pid" cat trace)"
 printf 'wake: id=%s\n' 0 1 2 | cmp -s - "$tmp/top" || fail "top trace: $(cat "$tmp/top")"
 events_of instances/other/trace >"$tmp/other"
 printf 'run: seq=%s\n' 0 1 2 3 4 | cmp -s - "$tmp/other" || fail "instance: $(cat "$tmp/other")"
@@ -93,9 +96,9 @@ want='hist:keys=seq:vals=hitcount:lat=common_timestamp.usecs-$t0:sort=hitcount:s
 u ctl -p "$pid" cat instances/other/trace_clock | grep_q '\[global\]' || fail "instance clock"
 [ "$(u ctl -p "$pid" cat options/irq-info)" = 0 ] || fail "options = noirq-info"
 for w in "$good:3: kernel.tp_printk: no meaning in uft, ignored" \
-	"$good:26: ftrace.instance.other.event.kprobes.win_on.probes: not available in this uft" \
-	"$good:26: ftrace.instance.other.event.kprobes.win_on.actions: not available in this uft" \
-	"$good:28: ftrace.bogus: unknown key, ignored"; do
+	"$good:27: ftrace.instance.other.event.kprobes.win_on.probes: not available in this uft" \
+	"$good:27: ftrace.instance.other.event.kprobes.win_on.actions: not available in this uft" \
+	"$good:29: ftrace.bogus: unknown key, ignored"; do
 	grep_q -F "uft: bootconfig $w" "$tmp/err" || fail "no notice '$w': $(cat "$tmp/err")"
 done
 [ "$(wc -l <"$tmp/err")" = 4 ] || fail "stderr: $(cat "$tmp/err")"
@@ -103,7 +106,7 @@ stop_bc
 
 # Untraced: no event enabled, no trigger, no synthetic event, no instance.
 untraced() {
-	[ -z "$(u ctl -p "$pid" cat set_event)" ] || fail "$1: events enabled"
+	[ -z "$(u ctl -p "$pid" cat set_event)" ] || fail "$1: events enabled: $(u ctl -p "$pid" cat set_event)"
 	[ -z "$(u ctl -p "$pid" cat synthetic_events)" ] || fail "$1: synthetic events left"
 	[ -z "$(u ctl -p "$pid" ls instances)" ] || fail "$1: instances left"
 	[ "$(u ctl -p "$pid" cat events/bc/wake/filter)" = none ] || fail "$1: filter left"
@@ -127,7 +130,7 @@ stop_bc
 refused=$tmp/refused.conf
 sed 's/^\t\t\tkeys = seq$/\t\t\tkeys = nosuch/' "$good" >"$refused"
 start_bc "$refused"
-grep_q -F "uft: bootconfig $refused:16: ftrace.event.bc.run.hist: events/bc/run/trigger: cannot write 'hist:keys=nosuch:" "$tmp/err" ||
+grep_q -F "uft: bootconfig $refused:17: ftrace.event.bc.run.hist: events/bc/run/trigger: cannot write 'hist:keys=nosuch:" "$tmp/err" ||
 	fail "apply error: $(cat "$tmp/err")"
 grep_q -F 'error: Couldn'"'"'t find field' "$tmp/err" || fail "no error_log text: $(cat "$tmp/err")"
 grep_q -x -F "uft: bootconfig $refused: nothing applied, the program runs untraced" "$tmp/err" ||
@@ -148,6 +151,10 @@ done
 wait_for events/synthetic/bc_lat/hist 'Hits: 5'
 kill "$pid"
 wait "$rec" || fail "uft record: $(cat "$tmp/rec.out")"
-u report -i "$tmp/rec.dat" | grep -o -E '(wake|run|bc_lat): .*' >"$tmp/rec.txt"
-printf 'wake: id=%s\n' 0 1 2 | cmp -s - "$tmp/rec.txt" || fail "recorded: $(cat "$tmp/rec.txt")"
+u report -i "$tmp/rec.dat" >"$tmp/rec.txt"
+grep -o -E '(wake|run): .*' "$tmp/rec.txt" >"$tmp/rec.ev"
+printf 'wake: id=%s\n' 0 1 2 | cmp -s - "$tmp/rec.ev" ||
+	fail "recorded: $(cat "$tmp/rec.txt")"
+[ "$(grep -c -E ' bc_lat: lat=[0-9]+ seq=[0-4]$' "$tmp/rec.txt")" = 5 ] ||
+	fail "recorded synthetic events: $(cat "$tmp/rec.txt")"
 echo "ok: bootconfig applied before main, errors leave the program untraced"

@@ -167,7 +167,19 @@ enum put_kind {
 	PUT_LIST,    /* appended to a list file; undo: the old list */
 	PUT_TRIGGER, /* undo: "!" + the command */
 	PUT_SYNTH,   /* undo: "!NAME" */
+	PUT_RAW,     /* undo: the caller's note */
 };
+
+/* Notes a list file's contents before its first change. */
+static void save_list(struct apply *a, const char *path)
+{
+	for (size_t i = 0; i < a->n; i++)
+		if (a->v[i].kind == UNDO_LIST && strcmp(a->v[i].path, path) == 0)
+			return;
+	char *old = tree_read(path);
+	note(a, UNDO_LIST, path, old ? old : "");
+	free(old);
+}
 
 /* One write of a setting; on refusal the error with the key and line and the
  * tree's error_log entry, and a->rc set. */
@@ -184,12 +196,8 @@ static int put(struct apply *a, const struct uft_bc_node *key, const char *prefi
 	char *old = NULL;
 	if (kind == PUT_SCALAR)
 		old = old_value(path, base);
-	bool first_list = kind == PUT_LIST;
-	for (size_t i = 0; first_list && i < a->n; i++)
-		if (a->v[i].kind == UNDO_LIST && strcmp(a->v[i].path, path) == 0)
-			first_list = false;
-	if (first_list)
-		old = tree_read(path);
+	if (kind == PUT_LIST)
+		save_list(a, path);
 	int rc = tree_put(path, text, kind == PUT_SCALAR ? UFT_TFS_TRUNC : UFT_TFS_APPEND);
 	if (rc) {
 		report(a, key, "%s: cannot write '%s': %s", path, text, strerror(-rc));
@@ -206,8 +214,6 @@ static int put(struct apply *a, const struct uft_bc_node *key, const char *prefi
 		a->rc = rc;
 	} else if (kind == PUT_SCALAR && old) {
 		note(a, UNDO_WRITE, path, old);
-	} else if (first_list) {
-		note(a, UNDO_LIST, path, old ? old : "");
 	} else if (kind == PUT_TRIGGER || kind == PUT_SYNTH) {
 		char un[1024];
 		if (kind == PUT_TRIGGER)
@@ -302,7 +308,7 @@ static void put_option(struct apply *a, struct uft_bc_node *k, const char *prefi
 	char path[512];
 	snprintf(path, sizeof(path), "%soptions/%s", prefix, name);
 	char *old = tree_read(path);
-	if (put(a, k, prefix, "trace_options", opt, PUT_LIST) == 0 && old) {
+	if (put(a, k, prefix, "trace_options", opt, PUT_RAW) == 0 && old) {
 		old[strcspn(old, "\n")] = 0;
 		note(a, UNDO_WRITE, path, old);
 	}
@@ -378,6 +384,56 @@ static void put_hist(struct apply *a, struct uft_bc_node *h, const char *evdir)
 	free(cmd);
 }
 
+struct names {
+	char **v;
+	size_t n, cap;
+};
+
+static int add_dir(void *ctx, const char *name, int type)
+{
+	struct names *l = ctx;
+	char *d;
+	if (type != UFT_TFS_DIR || uft_array_reserve(l->v, l->cap, l->n + 1, 16) ||
+	    !(d = strdup(name)))
+		return 0;
+	l->v[l->n++] = d;
+	return 0;
+}
+
+/* Notes the old state of each event's enable under dir (an event, a group
+ * or all of events/, depth levels down), "0" or "1": what a trigger
+ * soft-enabled ("0*") its removal takes back. */
+static void save_enables(struct apply *a, const char *dir, int depth)
+{
+	char path[512];
+	if (!depth) {
+		snprintf(path, sizeof(path), "%senable", dir);
+		char *old = old_value(path, "enable");
+		if (old && (*old == '0' || *old == '1'))
+			note(a, UNDO_WRITE, path, *old == '1' ? "1" : "0");
+		free(old);
+		return;
+	}
+	struct names l = {0};
+	snprintf(path, sizeof(path), "%.*s", (int)strlen(dir) - 1, dir);
+	uft_tracefs_readdir(path, add_dir, &l);
+	for (size_t i = 0; i < l.n; i++) {
+		snprintf(path, sizeof(path), "%s%s/", dir, l.v[i]);
+		save_enables(a, path, depth - 1);
+		free(l.v[i]);
+	}
+	free(l.v);
+}
+
+/* An event (depth 0), a group (1) or all events (2) enabled. */
+static void put_enable(struct apply *a, struct uft_bc_node *k, const char *dir, int depth)
+{
+	if (a->rc)
+		return;
+	save_enables(a, dir, depth);
+	put(a, k, dir, "enable", "1", PUT_RAW);
+}
+
 /* One event's filter, actions, hists and enable, in the kernel's order. */
 static void apply_event(struct apply *a, struct uft_bc_node *g, struct uft_bc_node *e,
 			const char *prefix)
@@ -406,7 +462,7 @@ static void apply_event(struct apply *a, struct uft_bc_node *g, struct uft_bc_no
 		}
 	}
 	if ((k = take(e, "enable")))
-		put(a, k, dir, "enable", "1", PUT_SCALAR);
+		put_enable(a, k, dir, 0);
 }
 
 static void apply_events(struct apply *a, struct uft_bc_node *inst, const char *prefix)
@@ -427,14 +483,14 @@ static void apply_events(struct apply *a, struct uft_bc_node *inst, const char *
 		if (k) {
 			char dir[512];
 			snprintf(dir, sizeof(dir), "%sevents/%s/", prefix, g->word);
-			put(a, k, dir, "enable", "1", PUT_SCALAR);
+			put_enable(a, k, dir, 1);
 		}
 	}
 	struct uft_bc_node *all = ev ? take(ev, "enable") : NULL;
 	if (all) {
 		char dir[512];
 		snprintf(dir, sizeof(dir), "%sevents/", prefix);
-		put(a, all, dir, "enable", "1", PUT_SCALAR);
+		put_enable(a, all, dir, 2);
 	}
 }
 
@@ -452,7 +508,7 @@ static void apply_instance(struct apply *a, struct uft_bc_node *inst, const char
 	if ((k = take(inst, "alloc_snapshot"))) {
 		char path[512];
 		snprintf(path, sizeof(path), "%ssnapshot", prefix);
-		if (put(a, k, prefix, "snapshot", "1", PUT_LIST) == 0)
+		if (put(a, k, prefix, "snapshot", "1", PUT_RAW) == 0)
 			note(a, UNDO_WRITE, path, "0");
 	}
 	if ((k = take(inst, "cpumask")))
@@ -501,8 +557,8 @@ static void kernel_instance(struct apply *a, struct uft_bc_node *k, const char *
 	char *flags = head ? strchr(head, '^') : NULL;
 	if (flags)
 		*flags++ = 0;
-	if (!head || !*head) {
-		report(a, k, "'%s': no instance name", spec);
+	if (!head || !*head || *head == '.' || strchr(head, '/')) {
+		report(a, k, "'%s': not an instance name", spec);
 		a->rc = -EINVAL;
 	} else {
 		make_instance(a, k, head, prefix, sizeof(prefix));
@@ -550,7 +606,7 @@ static void apply_kernel(struct apply *a, struct uft_bc_node *kern)
 	}
 	if ((k = take(kern, "trace_buf_size")) && !a->rc)
 		put_size(a, k, "");
-	if ((k = take(kern, "alloc_snapshot")) && put(a, k, "", "snapshot", "1", PUT_LIST) == 0)
+	if ((k = take(kern, "alloc_snapshot")) && put(a, k, "", "snapshot", "1", PUT_RAW) == 0)
 		note(a, UNDO_WRITE, "snapshot", "0");
 	if ((k = take(kern, "trace_instance")))
 		for (uint32_t i = 0; i < k->nr_vals && !a->rc; i++)
