@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # UFT_BOOTCONFIG and `uft record --bootconfig`: a bootconfig file set up
 # before main() (events with a filter, an instance with its own events and
-# clock, a synthetic event fed by an onmatch hist and read live), so the
-# program's first events are traced as configured; a file that does not
+# clock, a synthetic event fed by an onmatch hist and read live; kernel.*
+# keys down to function_graph from main()), so the program's first events
+# are traced as configured; a file that does not
 # parse and one the tree refuses leave the program running untraced, with the
 # key, its line and the tree's error. Exit 0 pass, 77 skip, else fail.
 source "$(dirname "$0")/lib/live.sh"
@@ -136,6 +137,45 @@ grep_q -F 'error: Couldn'"'"'t find field' "$tmp/err" || fail "no error_log text
 grep_q -x -F "uft: bootconfig $refused: nothing applied, the program runs untraced" "$tmp/err" ||
 	fail "no untraced line: $(cat "$tmp/err")"
 untraced "refused setting"
+stop_bc
+
+# ---- kernel.* command-line keys, an instance's options ----
+kern=$tmp/kernel.conf
+cat >"$kern" <<'EOF'
+kernel {
+	trace_options = nosym-offset
+	trace_event = "bc:wake"
+	trace_clock = mono
+	fgraph_max_depth = 2
+	ftrace_filter = main, on_signal
+	ftrace = function_graph
+	trace_instance = "inst1^traceoff,bc:run"
+	console = ttyS0
+}
+init.foo = 1
+ftrace.instance.x { cpumask = 1; tracing_on = 0; alloc_snapshot; options = nooverwrite }
+EOF
+start_bc "$kern"
+wait_for trace 'wake: id=4'
+check() {
+	[ "$(u ctl -p "$pid" cat "$1" | grep -v '^#' | tr '\n' ' ')" = "$2" ] ||
+		fail "$1: $(u ctl -p "$pid" cat "$1")"
+}
+check current_tracer 'function_graph '
+check max_graph_depth '2 '
+check set_ftrace_filter 'main on_signal '
+check set_event 'bc:wake '
+check options/sym-offset '0 '
+check instances/inst1/tracing_on '0 '
+check instances/inst1/set_event 'bc:run '
+check instances/x/tracing_cpumask '1 '
+check instances/x/tracing_on '0 '
+check instances/x/options/overwrite '0 '
+u ctl -p "$pid" cat trace_clock | grep_q '\[mono\]' || fail "kernel.trace_clock"
+u ctl -p "$pid" cat trace | grep_q -E '^ *[0-9]+\) +\| +main\(\) \{$' ||
+	fail "main() not graphed: $(u ctl -p "$pid" cat trace)"
+[ "$(cat "$tmp/err")" = "uft: bootconfig $kern:9: kernel.console: no meaning in uft, ignored" ] ||
+	fail "kernel keys: $(cat "$tmp/err")"
 stop_bc
 
 # ---- uft record --bootconfig: the same start, recorded ----
