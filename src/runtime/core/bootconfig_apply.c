@@ -215,12 +215,13 @@ static int put(struct apply *a, const struct uft_bc_node *key, const char *prefi
 	} else if (kind == PUT_SCALAR && old) {
 		note(a, UNDO_WRITE, path, old);
 	} else if (kind == PUT_TRIGGER || kind == PUT_SYNTH) {
-		char un[1024];
-		if (kind == PUT_TRIGGER)
-			snprintf(un, sizeof(un), "!%s", text);
-		else
-			snprintf(un, sizeof(un), "!%.*s", (int)strcspn(text, " \t"), text);
-		note(a, UNDO_APPEND, path, un);
+		/* A trigger goes by its whole command, a synthetic event by name. */
+		int len = kind == PUT_TRIGGER ? (int)strlen(text) : (int)strcspn(text, " \t");
+		char *un;
+		if (asprintf(&un, "!%.*s", len, text) >= 0) {
+			note(a, UNDO_APPEND, path, un);
+			free(un);
+		}
 	}
 	free(old);
 	free(before);
