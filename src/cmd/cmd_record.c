@@ -34,6 +34,7 @@
 #define DRAIN_INTERVAL_MS 100
 
 #define STOP_GRACE_MS 2000 /* how long a signalled program may take to end */
+static char *bootconfig;   /* --bootconfig, absolute */
 
 /* The last SIGINT or SIGTERM, how many came, and whether the last was sent
  * by a process (kill) rather than by the terminal, which signals the
@@ -52,8 +53,8 @@ static const char usage[] =
     "[-g FUNC]...\n"
     "                  [--max-graph-depth N] [--func-stack]] [-o FILE] [-b KB]\n"
     "                  [--subbuf-size KB] [-C CLOCK] [-M overwrite|discard]\n"
-    "                  [--compression ALG] [--max-loss PCT] [--keep-running] [-q]\n"
-    "                  -- CMD [ARGS]\n"
+    "                  [--compression ALG] [--max-loss PCT] [--keep-running]\n"
+    "                  [--bootconfig FILE] [-q] -- CMD [ARGS]\n"
     "  -e EVENT   SYSTEM:EVENT, SYSTEM:*, SYSTEM, EVENT or all (default all)\n"
     "  -f FILTER  filter the -e before it (the kernel's filter syntax)\n"
     "  -p TRACER  function or function_graph: trace the functions of CMD\n"
@@ -74,6 +75,8 @@ static const char usage[] =
     "  --max-loss PCT  exit 3 when more than PCT percent of the events were lost\n"
     "  --keep-running  on SIGINT or SIGTERM stop recording and leave CMD running\n"
     "             (default: pass a signal sent to uft record on to CMD)\n"
+    "  --bootconfig FILE  apply FILE's bootconfig tracing keys at the program's\n"
+    "             start (UFT_BOOTCONFIG); without -e it enables no other event\n"
     "  -q         no summary\n";
 
 static char *join_events(char *const *ev, int n)
@@ -287,6 +290,11 @@ static int take(void *opts, int opt, char *arg)
 	case 'K':
 		o->keep_running = true;
 		return CLI_OK;
+	case 'B':
+		free(bootconfig);
+		if (!(bootconfig = realpath(arg, NULL)))
+			return cli_error(&record_cli, "--bootconfig: cannot find the file");
+		return CLI_OK;
 	case 'Z':
 		if (strcmp(arg, "zstd") != 0 && strcmp(arg, "zlib") != 0 &&
 		    strcmp(arg, "none") != 0)
@@ -305,6 +313,7 @@ static const struct option record_longopts[] = {
     {"subbuf-size", required_argument, NULL, 'U'},
     {"max-loss", required_argument, NULL, 'X'},
     {"keep-running", no_argument, NULL, 'K'},
+    {"bootconfig", required_argument, NULL, 'B'},
     {NULL, 0, NULL, 0},
 };
 static const struct cli record_cli = {"uft record", usage,
@@ -636,7 +645,9 @@ static void __attribute__((noreturn)) exec_traced(const struct record_opts *o, c
 	setenv(UFT_ENV_RECORD, sock, 1);
 	/* As trace-cmd: a function tracer without -e records no events. */
 	bool fn = o->topts.tracer && strcmp(o->topts.tracer, "nop") != 0;
-	setenv(UFT_ENV_EVENTS, o->nr_events ? ev : fn ? "!all" : "all", 1);
+	setenv(UFT_ENV_EVENTS, o->nr_events ? ev : fn || bootconfig ? "!all" : "all", 1);
+	if (bootconfig)
+		setenv(UFT_ENV_BOOTCONFIG, bootconfig, 1);
 	if (o->buffer_kb) {
 		char b[32];
 		snprintf(b, sizeof(b), "%ld", o->buffer_kb);

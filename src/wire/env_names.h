@@ -33,6 +33,7 @@
 /* Read by libuft and the tools (src/util/debugfile.c spells it out: util is
  * below wire). */
 #define UFT_ENV_DEBUG_ROOT "UFT_DEBUG_ROOT" /* instead of /usr/lib/debug */
+#define UFT_ENV_BOOTCONFIG "UFT_BOOTCONFIG" /* a bootconfig file applied at start */
 
 /* The tool's own knobs. */
 #define UFT_ENV_RECORD_SPILL_MB "UFT_RECORD_SPILL_MB" /* recorder memory before spilling */

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Secure mode: a setuid program linked with libuft, started by an unprivileged
 # user, ignores that user's UFT_* settings (UFT_FUSE_LIB is not loaded,
-# UFT_TRACEFS not made, UFT_RECORD not reached, UFT_RUNDIR not made) and says
+# UFT_TRACEFS not made, UFT_RECORD not reached, UFT_RUNDIR not made,
+# UFT_BOOTCONFIG not read) and says
 # so in one line on stderr; the same program without the setuid bit obeys
 # them, which shows that the bit is what switches them off.
 # Needs root (to make the program setuid). Exit 0 pass, 77 skip, else fail.
@@ -89,11 +90,16 @@ EOF
 $cc -O2 -Wall -Werror -shared -fPIC -o "$tmp/plugin/libmark.so" "$tmp/mark.c" 2>"$tmp/cc.err" ||
 	fail "building the library: $(cat "$tmp/cc.err")"
 
+# A bootconfig file whose one key libuft names when it reads the file.
+echo 'ftrace.not_a_key = 1' >"$tmp/bootconfig"
+chmod 644 "$tmp/bootconfig"
+
 # Runs a program as nobody with the user's settings.
 as_user() {
 	env -i PATH=/usr/bin:/bin \
 		UFT_FUSE_LIB="$tmp/plugin/libmark.so" UFT_TRACEFS="$tmp/out/mnt" \
 		UFT_RECORD="$tmp/out/rec.sock" UFT_RUNDIR="$tmp/out/rundir" \
+		UFT_BOOTCONFIG="$tmp/bootconfig" \
 		setpriv --reuid=nobody --regid="$group" --clear-groups -- "$@"
 }
 
@@ -117,6 +123,8 @@ grep -x 'euid=65534 secure=0' "$tmp/plain.out" >/dev/null ||
 grep -F "cannot reach the recorder at $tmp/out/rec.sock" "$tmp/plain.err" >/dev/null ||
 	fail "plain: UFT_RECORD not tried: $(cat "$tmp/plain.err")"
 [ -d "$tmp/out/rundir" ] || fail "plain: UFT_RUNDIR not made: $(cat "$tmp/plain.err")"
+grep -F "bootconfig $tmp/bootconfig:1: ftrace.not_a_key: unknown key" "$tmp/plain.err" \
+	>/dev/null || fail "plain: UFT_BOOTCONFIG not read: $(cat "$tmp/plain.err")"
 grep -F 'ignoring' "$tmp/plain.err" >/dev/null && fail "plain: $(cat "$tmp/plain.err")"
 rm -rf "${tmp:?}/out/"*
 
@@ -128,7 +136,7 @@ grep -x 'prog done' "$tmp/suid.out" >/dev/null || fail "setuid: no 'prog done': 
 [ -e "$tmp/out/mnt" ] && fail "setuid: UFT_TRACEFS directory made"
 [ -e "$tmp/out/rundir" ] && fail "setuid: UFT_RUNDIR made"
 grep -F 'recorder' "$tmp/suid.err" >/dev/null && fail "setuid: UFT_RECORD tried: $(cat "$tmp/suid.err")"
-want='uft: setuid/capability program: ignoring UFT_FUSE_LIB, UFT_TRACEFS, UFT_RECORD, UFT_RUNDIR'
+want='uft: setuid/capability program: ignoring UFT_FUSE_LIB, UFT_TRACEFS, UFT_RECORD, UFT_RUNDIR, UFT_BOOTCONFIG'
 [ "$(cat "$tmp/suid.err")" = "$want" ] ||
 	fail "setuid: stderr is not the one line
 want: $want
@@ -138,4 +146,4 @@ got:  $(cat "$tmp/suid.err")"
 env -i setpriv --reuid=nobody --regid="$group" --clear-groups -- "$tmp/bin/prog-suid" \
 	>/dev/null 2>"$tmp/quiet.err" || fail "the setuid program without settings failed"
 [ -s "$tmp/quiet.err" ] && fail "setuid without settings: $(cat "$tmp/quiet.err")"
-echo "ok: setuid program ignored UFT_FUSE_LIB, UFT_TRACEFS, UFT_RECORD, UFT_RUNDIR"
+echo "ok: setuid program ignored UFT_FUSE_LIB, UFT_TRACEFS, UFT_RECORD, UFT_RUNDIR, UFT_BOOTCONFIG"

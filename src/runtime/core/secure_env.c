@@ -19,6 +19,8 @@
  *   UFT_ACCESS              group, and what it may do
  *   UFT_LIST_FORMATS,       write to a file descriptor, exit    ignored
  *   UFT_LIST_TRACERS
+ *   UFT_BOOTCONFIG          reads a file and applies it to the  ignored (4)
+ *                           tree: events, triggers, tracers
  *   UFT_EVENTS, UFT_FILTERS, UFT_TRACER, UFT_FTRACE_FILTER,
  *   UFT_FTRACE_NOTRACE, UFT_GRAPH_FUNCTION, UFT_MAX_GRAPH_DEPTH,
  *   UFT_FUNC_STACK          shape a recording session           ignored (4)
@@ -68,6 +70,7 @@ static const struct {
     {UFT_ENV_ACCESS, false},
     {UFT_ENV_LIST_FORMATS, false},
     {UFT_ENV_LIST_TRACERS, false},
+    {UFT_ENV_BOOTCONFIG, false},
     {UFT_ENV_EVENTS, false},
     {UFT_ENV_FILTERS, false},
     {UFT_ENV_TRACER, false},

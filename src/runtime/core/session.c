@@ -19,6 +19,7 @@
 #include "wire/record_proto.h"
 #include "runtime/doors/doors.h"
 #include "runtime/ftrace/ftrace.h"
+#include "runtime/core/bootconfig_apply.h"
 #include "runtime/core/grace.h"
 #include "runtime/core/runtime.h"
 #include "runtime/core/secure_env.h"
@@ -248,6 +249,7 @@ static void do_init(void)
 		list_tracers(atoi(list)); /* `uft list -t`: its tracers, then stop */
 	if (record_sock[0])
 		start_recorded();
+	uft_bootconfig_apply_env();
 	uft_ctl_server_start();
 	uft_fuse_door_start();
 	in_init = false;
