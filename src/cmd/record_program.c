@@ -136,12 +136,21 @@ char *program_preload_value(const char *lib, const char *old)
 	return v;
 }
 
+#ifndef __has_feature
+#define __has_feature(x) 0
+#endif
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__) ||                               \
+    __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define SANITIZER_BUILD 1
+#else
+#define SANITIZER_BUILD 0
+#endif
+
 void program_preload(enum program_kind kind)
 {
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
 	/* A sanitizer's libuft cannot go into a program built without it. */
-	kind = PROGRAM_LINKED;
-#endif
+	if (SANITIZER_BUILD)
+		return;
 	if (kind != PROGRAM_DYNAMIC && kind != PROGRAM_OTHER)
 		return;
 	char lib[PATH_MAX];
