@@ -89,8 +89,8 @@ static int check_tracer_opts(const char *name, struct tracer_opts *t)
 	}
 	if (t->tracer && strcmp(t->tracer, "function") != 0 &&
 	    strcmp(t->tracer, "function_graph") != 0 && strcmp(t->tracer, "nop") != 0) {
-		fprintf(stderr, "%s: unknown tracer '%s' (function, function_graph, nop)\n",
-			name, t->tracer);
+		fprintf(stderr, "%s: unknown tracer '%s' (function, function_graph, nop)\n", name,
+			t->tracer);
 		return -1;
 	}
 	if (t->func_stack && (!t->tracer || strcmp(t->tracer, "function") != 0)) {
@@ -154,7 +154,11 @@ static int take_tracer_opt(const struct cli *cli, struct tracer_opts *t, int opt
 	case 'l':
 	case 'n':
 	case 'g':
-		if (add_glob(cli->name, opt == 'l' ? &t->filter : opt == 'n' ? &t->notrace : &t->graph, arg))
+		if (add_glob(cli->name,
+			     opt == 'l'	  ? &t->filter
+			     : opt == 'n' ? &t->notrace
+					  : &t->graph,
+			     arg))
 			return CLI_USAGE;
 		break;
 	case 'S':
@@ -218,8 +222,7 @@ int record_take_opt(struct record_opts *o, int opt, char *arg)
 		char *end;
 		o->max_loss = strtod(arg, &end);
 		if (end == arg || *end || !(o->max_loss >= 0 && o->max_loss <= 100))
-			return cli_error(cli,
-					 "bad --max-loss '%s' (a percentage, 0 to 100)", arg);
+			return cli_error(cli, "bad --max-loss '%s' (a percentage, 0 to 100)", arg);
 		return CLI_OK;
 	}
 	case 'K':
@@ -261,7 +264,6 @@ static void close_private(struct rendezvous *rv)
 	unlink(rv->sa.sun_path);
 	rmdir(rv->dir);
 }
-
 
 /* Which process's settings must all apply: the first with events or
  * functions to patch, and the program itself when a function tracer is
@@ -577,7 +579,6 @@ int record_preflight(struct record_opts *o)
 	return CLI_OK;
 }
 
-
 int record_check_opts(struct record_opts *o, int argc, char **argv, int first)
 {
 	if (first >= argc)
@@ -639,8 +640,9 @@ int record_status(const struct recording *r)
 {
 	const struct collect *c = &r->c;
 	const struct record_opts *o = r->o;
-	record_print_refused(c);
-	record_print_loss(c, o->buffer_kb, o->mode && strcmp(o->mode, "discard") == 0);
+	record_print_refused(o->cli->name, c);
+	record_print_loss(o->cli->name, c, o->buffer_kb,
+			  o->mode && strcmp(o->mode, "discard") == 0);
 	if (r->running && !o->quiet)
 		fprintf(o->info ? o->info : stdout, "%s (pid %d) left running\n", o->cmd[0],
 			(int)r->child);
