@@ -55,8 +55,8 @@ static const struct option stream_longopts[] = {
     {"keep-running", no_argument, NULL, 'K'},
     {NULL, 0, NULL, 0},
 };
-static const struct cli stream_cli = {"uft stream", usage, "+e:f:b:C:M:qhp:l:n:g:",
-				      stream_longopts, take};
+static const struct cli stream_cli = {"uft stream", usage, "+e:f:b:C:M:qhp:l:n:g:", stream_longopts,
+				      take};
 
 static struct stream_print *printer;
 
@@ -67,19 +67,13 @@ static void setup(void *ctx, struct collect *c)
 	printer = stream_print_new(c, stdout, t && strcmp(t, "function_graph") == 0);
 }
 
-static void round_begins(void *ctx)
-{
-	if (printer)
-		stream_print_round(printer);
-}
-
 static void drained(void *ctx, bool final)
 {
 	if (printer)
 		stream_print_drained(printer, final);
 }
 
-static const struct record_output to_stdout = {round_begins, drained, NULL};
+static const struct record_output to_stdout = {drained, NULL};
 
 int cmd_stream(int argc, char **argv)
 {

@@ -399,8 +399,6 @@ static void drain_on_time(struct recording *r, struct timespec *last)
 	struct collect *c = &r->c;
 	if (ms_since(last) < DRAIN_INTERVAL_MS)
 		return;
-	if (r->out)
-		r->out->round(r->out->ctx);
 	for (size_t i = 0; i < c->nr_procs; i++)
 		if (c->procs[i]->conn >= 0)
 			collect_drain(c, c->procs[i], false);

@@ -46,10 +46,9 @@ struct record_opts {
 };
 
 /* What is done with the collected events besides holding them for a file:
- * `round` before every drain of all traced processes (each 100 ms),
- * `drained` after it and, with `final`, after the last drains. */
+ * `drained` after every drain of all traced processes (each 100 ms) and,
+ * with `final`, after the last drains. */
 struct record_output {
-	void (*round)(void *ctx);
 	void (*drained)(void *ctx, bool final);
 	void *ctx;
 };

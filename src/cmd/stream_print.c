@@ -8,19 +8,15 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "recorder/proc_syms.h"
 #include "report/report_ftrace.h"
 #include "tracedat/trace_file.h"
 #include "util/util.h"
-#include "wire/clocks.h"
 #include "wire/page_headers.h"
 #include <uft/event.h>
 
-/* An event may be stamped this long before its writer commits it (ns). */
-#define HOLD_NS 10000000ull
 /* A function_graph entry waits this long for what follows it on its CPU,
  * so that a call that returns at once prints as one line (ns). */
 #define LEAF_WAIT_NS 200000000ull
@@ -44,9 +40,9 @@ struct stream_print {
 	char *arena;
 	size_t arena_len, arena_cap;
 	uint64_t seq;
-	uint64_t round_ts; /* the trace clock when the last round began */
-	bool in_round;	   /* a round began since the last print */
-	bool have_clock;   /* and round_ts holds its time */
+	uint64_t newest;  /* the newest timestamp collected */
+	uint64_t settled; /* what it was after the round before the last */
+	bool got;	  /* events came since the last round */
 };
 
 static int sink(void *ctx, uint32_t cpu, uint64_t ts, uint16_t id, const void *data, uint32_t len,
@@ -59,6 +55,9 @@ static int sink(void *ctx, uint32_t cpu, uint64_t ts, uint16_t id, const void *d
 	memcpy(s->arena + s->arena_len, data, len);
 	((struct uft_common_entry *)(s->arena + s->arena_len))->type = id;
 	s->ev[s->nr++] = (struct held){ts, s->seq++, missed, s->arena_len, len, cpu};
+	if (ts > s->newest)
+		s->newest = ts;
+	s->got = true;
 	s->arena_len += len;
 	return 0;
 }
@@ -96,46 +95,6 @@ void stream_print_free(struct stream_print *s)
 	free(s->ev);
 	free(s->arena);
 	free(s);
-}
-
-/* The trace clock now, when it is a time this process can read. */
-static bool clock_now(int clock_id, uint64_t *now)
-{
-	clockid_t id;
-	switch (clock_id < 0 ? UFT_CLOCK_LOCAL : (enum uft_clock)clock_id) {
-	case UFT_CLOCK_MONO_RAW:
-		id = CLOCK_MONOTONIC_RAW;
-		break;
-	case UFT_CLOCK_BOOT:
-		id = CLOCK_BOOTTIME;
-		break;
-	case UFT_CLOCK_TAI:
-		id = CLOCK_TAI;
-		break;
-	case UFT_CLOCK_UPTIME:
-		id = CLOCK_MONOTONIC_COARSE;
-		break;
-	case UFT_CLOCK_COUNTER:
-	case UFT_CLOCK_X86_TSC:
-		return false; /* not a time, or not one to compare with ours */
-	default:
-		/* local, global and perf are the TSC anchored to CLOCK_MONOTONIC. */
-		id = CLOCK_MONOTONIC;
-		break;
-	}
-	struct timespec t;
-	clock_gettime(id, &t);
-	*now = (uint64_t)t.tv_sec * 1000000000ull + (uint64_t)t.tv_nsec;
-	if (clock_id == UFT_CLOCK_UPTIME)
-		*now /= 4000000ull; /* the runtime's ticks */
-	return true;
-}
-
-void stream_print_round(void *arg)
-{
-	struct stream_print *s = arg;
-	s->in_round = true;
-	s->have_clock = clock_now(s->c->clock_id, &s->round_ts);
 }
 
 static int cmp_held(const void *a, const void *b)
@@ -276,22 +235,24 @@ static void forget_first(struct stream_print *s, size_t cut)
 	s->arena_len = len;
 }
 
+/* After round k, an event not yet collected was either stamped after
+ * everything collected by round k-1 (so after the newest of those), or its
+ * writer was stopped between its timestamp and its commit for as long as a
+ * round lasts. What is not newer than that is printed; after a round that
+ * brought nothing, everything is. The trace clock is never read here: it
+ * is the traced processes' (perf's sched_clock, a counter, the TSC). */
 void stream_print_drained(void *arg, bool final)
 {
 	struct stream_print *s = arg;
-	if (!final && !s->in_round)
+	uint64_t wm = final || !s->got ? UINT64_MAX : s->settled;
+	s->settled = s->newest;
+	s->got = false;
+	if (!s->nr)
 		return;
-	if (s->nr)
-		qsort(s->ev, s->nr, sizeof(*s->ev), cmp_held);
+	qsort(s->ev, s->nr, sizeof(*s->ev), cmp_held);
 	catch_up(s);
-	uint64_t hold = s->c->clock_id == UFT_CLOCK_UPTIME ? 3 : HOLD_NS;
-	uint64_t wm = final || !s->have_clock ? UINT64_MAX
-		      : s->round_ts > hold	  ? s->round_ts - hold
-						  : 0;
-	/* No readable clock: a round is printed whole. */
 	size_t cut = final ? s->nr : printable(s, wm);
 	print_first(s, cut);
 	forget_first(s, cut);
-	s->in_round = false;
 	fflush(s->f);
 }

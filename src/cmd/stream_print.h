@@ -17,11 +17,8 @@ struct stream_print;
  * function_graph lines. NULL when out of memory. */
 struct stream_print *stream_print_new(struct collect *c, FILE *f, bool graph);
 void stream_print_free(struct stream_print *s);
-/* Before a drain of every traced process: notes the time, below which all
- * that is committed is then collected. */
-void stream_print_round(void *s);
-/* After it: prints what is older than that time, less a margin for writers
- * between their timestamp and their commit; with final, everything. */
+/* After a drain of every traced process (each 100 ms): prints what no
+ * event still to come can be older than; with final, everything. */
 void stream_print_drained(void *s, bool final);
 
 #endif
