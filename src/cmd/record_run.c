@@ -239,11 +239,11 @@ struct rendezvous {
 	int lsock;
 };
 
-static int listen_private(struct rendezvous *rv)
+static int listen_private(const char *name, struct rendezvous *rv)
 {
 	snprintf(rv->dir, sizeof(rv->dir), "/tmp/uft-record.XXXXXX");
 	if (!mkdtemp(rv->dir)) {
-		perror("uft: mkdtemp");
+		fprintf(stderr, "%s: mkdtemp: %s\n", name, strerror(errno));
 		return -1;
 	}
 	rv->sa = (struct sockaddr_un){.sun_family = AF_UNIX};
@@ -251,7 +251,7 @@ static int listen_private(struct rendezvous *rv)
 	rv->lsock = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
 	if (rv->lsock < 0 || bind(rv->lsock, (struct sockaddr *)&rv->sa, sizeof(rv->sa)) != 0 ||
 	    listen(rv->lsock, 64) != 0) {
-		perror("uft: socket");
+		fprintf(stderr, "%s: socket: %s\n", name, strerror(errno));
 		rmdir(rv->dir);
 		return -1;
 	}
@@ -537,14 +537,14 @@ static void __attribute__((noreturn)) exec_traced(const struct record_opts *o, c
 /* Starts the program with the recorder listening; returns its pid or -1. */
 static pid_t start(const struct record_opts *o, struct rendezvous *rv)
 {
-	if (listen_private(rv) != 0)
+	if (listen_private(o->cli->name, rv) != 0)
 		return -1;
 	struct sigaction sact = {.sa_sigaction = on_stop_signal, .sa_flags = SA_SIGINFO};
 	sigaction(SIGINT, &sact, NULL);
 	sigaction(SIGTERM, &sact, NULL);
 	pid_t child = fork();
 	if (child < 0)
-		perror("uft: fork");
+		fprintf(stderr, "%s: fork: %s\n", o->cli->name, strerror(errno));
 	if (child == 0)
 		exec_traced(o, rv->sa.sun_path);
 	return child;

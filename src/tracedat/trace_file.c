@@ -3,6 +3,7 @@
 #include "tracedat/trace_file.h"
 
 #include "tracedat/print_fmt_guard.h"
+#include "util/util.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -151,10 +152,8 @@ void trace_file_set_comm(struct trace_file *tf, int pid, const char *comm)
 			hi = mid;
 	}
 	if (lo == tf->nr_comms || tf->comms[lo].pid != pid) {
-		void *m = realloc(tf->comms, (tf->nr_comms + 1) * sizeof(*tf->comms));
-		if (!m)
+		if (uft_array_reserve(tf->comms, tf->comms_cap, tf->nr_comms + 1, 64) != 0)
 			return;
-		tf->comms = m;
 		memmove(tf->comms + lo + 1, tf->comms + lo,
 			(tf->nr_comms - lo) * sizeof(*tf->comms));
 		tf->nr_comms++;

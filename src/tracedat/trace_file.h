@@ -19,6 +19,7 @@ struct trace_file {
 		char comm[17];
 	} * comms;
 	size_t nr_comms;
+	size_t comms_cap; /* trace_file_set_comm's room */
 };
 
 int trace_file_open(struct trace_file *tf, const char *path, char *err, size_t errlen);
