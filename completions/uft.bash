@@ -31,7 +31,7 @@ _uft() {
 		return
 	fi
 	local cmd=${COMP_WORDS[1]} i
-	# After `--` (record, ns) the rest is a command line of its own.
+	# After `--` (record, stream, ns) the rest is a command line of its own.
 	for ((i = 2; i < COMP_CWORD; i++)); do
 		if [ "${COMP_WORDS[i]}" = -- ]; then
 			if declare -F _command_offset >/dev/null; then
@@ -46,7 +46,7 @@ _uft() {
 	done
 	# The value of the option before the cursor.
 	case "$cmd:$prev" in
-	record:-p)
+	record:-p | stream:-p)
 		mapfile -t COMPREPLY < <(compgen -W "function function_graph" -- "$cur")
 		return
 		;;
@@ -65,7 +65,7 @@ _uft() {
 		mapfile -t COMPREPLY < <(compgen -W "$clocks" -- "$cur")
 		return
 		;;
-	record:-M)
+	record:-M | stream:-M)
 		mapfile -t COMPREPLY < <(compgen -W "overwrite discard" -- "$cur")
 		return
 		;;

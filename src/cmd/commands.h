@@ -6,6 +6,7 @@
 
 int cmd_record(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+int cmd_stream(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_ctl(int argc, char **argv);
 int cmd_mount(int argc, char **argv);

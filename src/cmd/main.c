@@ -12,6 +12,7 @@ static void usage(FILE *f)
 		   "usage: uft COMMAND [OPTIONS]\n\n"
 		   "commands:\n"
 		   "  record   run a program with tracing on and write trace.dat\n"
+		   "  stream   run a program with tracing on and print its events as they come\n"
 		   "  report   print a trace.dat file as the kernel's trace file reads\n"
 		   "  list     list events and their formats (of a file or a program)\n"
 		   "  ctl      read and write a running process's tracefs files\n"
@@ -43,7 +44,8 @@ int main(int argc, char **argv)
 		    {"ctl", cmd_ctl},	      {"mount", cmd_mount},   {"ns", cmd_ns},
 		    {"sqlhist", cmd_sqlhist}, {"start", cmd_start},   {"stop", cmd_stop},
 		    {"restart", cmd_restart}, {"show", cmd_show},     {"reset", cmd_reset},
-		    {"extract", cmd_extract}, {"stat", cmd_stat},     {"attach", cmd_attach}};
+		    {"extract", cmd_extract}, {"stat", cmd_stat},     {"attach", cmd_attach},
+		    {"stream", cmd_stream}};
 	const char *cmd = argv[1];
 	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
 		if (strcmp(cmd, cmds[i].name) == 0)

@@ -30,11 +30,11 @@ void record_print_summary(const struct collect *c, const char *path, uint64_t si
 	       c->nr_procs == 1 ? "" : "es");
 }
 
-void record_print_refused(const struct collect *c)
+void record_print_refused(const char *name, const struct collect *c)
 {
 	for (int i = 0; i < SHM_DROP_NR; i++)
 		if (c->refused[i])
-			fprintf(stderr, "uft record: dropped from traced memory: %llu %s\n",
+			fprintf(stderr, "%s: dropped from traced memory: %llu %s\n", name,
 				(unsigned long long)c->refused[i], shm_drop_name((enum shm_drop)i));
 }
 
@@ -48,7 +48,7 @@ struct record_loss record_loss(const struct collect *c)
 	return l;
 }
 
-void record_print_loss(const struct collect *c, long buffer_kb, bool discard)
+void record_print_loss(const char *name, const struct collect *c, long buffer_kb, bool discard)
 {
 	struct record_loss l = record_loss(c);
 	if (!l.missing)
@@ -65,7 +65,7 @@ void record_print_loss(const struct collect *c, long buffer_kb, bool discard)
 		more *= 2;
 	if (more > max_kb)
 		more = max_kb;
-	fprintf(stderr, "uft record: lost %llu of %llu events (%.1f%%)",
+	fprintf(stderr, "%s: lost %llu of %llu events (%.1f%%)", name,
 		(unsigned long long)l.missing, (unsigned long long)l.attempted, l.pct);
 	if (t->overrun)
 		fprintf(stderr, "; %llu overwritten before they were read",
@@ -77,10 +77,10 @@ void record_print_loss(const struct collect *c, long buffer_kb, bool discard)
 	fprintf(stderr, "\n");
 	if (t->overrun || t->dropped)
 		fprintf(stderr,
-			"uft record: to keep them: a larger buffer per thread (-b %ld; it was %ld "
+			"%s: to keep them: a larger buffer per thread (-b %ld; it was %ld "
 			"KiB), fewer events (-e, -f; -l, -n or --max-graph-depth for the function "
 			"tracers)%s\n",
-			more, kb,
+			name, more, kb,
 			t->overrun && !discard ? ", or -M discard to keep the first events instead "
 						 "of the last"
 					       : "");

@@ -244,6 +244,21 @@ struct drain_ctx {
 	struct collect_ring *cr; /* the ring being drained */
 };
 
+/* The counts of a collected event: what the summary and CPU stats say. */
+static inline void count_event(struct collect *c, struct collect_cpu *s, struct collect_ring *cr,
+			       uint64_t ts, uint32_t len, uint64_t missed)
+{
+	s->overrun += missed;
+	cr->attributed += missed;
+	if (!s->total || ts < s->first_ts)
+		s->first_ts = ts;
+	if (ts > s->last_ts)
+		s->last_ts = ts;
+	s->total++;
+	s->bytes += len;
+	c->totals.recorded++;
+}
+
 static int on_record(void *arg, uint64_t ts, uint32_t cpu, const void *data, uint32_t len,
 		     uint64_t missed)
 {
@@ -264,6 +279,10 @@ static int on_record(void *arg, uint64_t ts, uint32_t cpu, const void *data, uin
 		s->lost++;
 		c->totals.lost++;
 		return 0;
+	}
+	if (c->sink) {
+		count_event(c, s, d->cr, ts, len, missed);
+		return c->sink(c->sink_ctx, cpu, ts, id, data, len, missed);
 	}
 	if (c->arena_len + len > c->arena_cap) {
 		size_t cap = c->arena_cap ? c->arena_cap * 2 : 1 << 20;
@@ -287,16 +306,8 @@ static int on_record(void *arg, uint64_t ts, uint32_t cpu, const void *data, uin
 	((struct uft_common_entry *)(c->arena + c->arena_len))->type = id;
 	s->ev[s->nr++] = (struct collect_event){
 	    ts, c->seq++, c->arena_len, len, missed > UINT32_MAX ? UINT32_MAX : (uint32_t)missed};
-	s->overrun += missed;
-	d->cr->attributed += missed;
-	if (!s->total || ts < s->first_ts)
-		s->first_ts = ts;
-	if (ts > s->last_ts)
-		s->last_ts = ts;
-	s->total++;
-	s->bytes += len;
+	count_event(c, s, d->cr, ts, len, missed);
 	c->arena_len += len;
-	c->totals.recorded++;
 	if (c->arena_len >= c->spill_limit && collect_spill(c) != 0)
 		return 1;
 	return 0;

@@ -111,6 +111,11 @@ struct collect {
 	/* The largest sub-buffer of any ring read: the trace.dat page size, so
 	 * every record a ring held fits a page (0 until a ring is read). */
 	uint32_t page_size;
+	/* Set: each event goes to sink as it is read, with its global event
+	 * id, instead of being held for a file (uft stream). Counted the same. */
+	int (*sink)(void *ctx, uint32_t cpu, uint64_t ts, uint16_t id, const void *data,
+		    uint32_t len, uint64_t missed);
+	void *sink_ctx;
 };
 
 void collect_init(struct collect *c);

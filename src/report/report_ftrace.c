@@ -47,11 +47,27 @@ int report_ftrace_init(struct report_ftrace *rf, struct trace_file *tf, unsigned
 	if (uft_ksyms_parse(&rf->syms, tf->td->kallsyms ? tf->td->kallsyms : "",
 			    tf->td->kallsyms ? tf->td->kallsyms_len : 0) != 0)
 		return -1;
-	rf->id_function = ftrace_id(tf->tep, "function");
-	rf->id_entry = ftrace_id(tf->tep, "funcgraph_entry");
-	rf->id_exit = ftrace_id(tf->tep, "funcgraph_exit");
-	rf->id_print = ftrace_id(tf->tep, "print");
-	rf->id_stack = ftrace_id(tf->tep, "kernel_stack");
+	report_ftrace_find_ids(rf);
+	return 0;
+}
+
+void report_ftrace_find_ids(struct report_ftrace *rf)
+{
+	struct tep_handle *tep = rf->tf->tep;
+	rf->id_function = ftrace_id(tep, "function");
+	rf->id_entry = ftrace_id(tep, "funcgraph_entry");
+	rf->id_exit = ftrace_id(tep, "funcgraph_exit");
+	rf->id_print = ftrace_id(tep, "print");
+	rf->id_stack = ftrace_id(tep, "kernel_stack");
+}
+
+int report_ftrace_set_syms(struct report_ftrace *rf, const char *text, size_t len)
+{
+	struct uft_ksyms k;
+	if (uft_ksyms_parse(&k, text, len) != 0)
+		return -1;
+	uft_ksyms_free(&rf->syms);
+	rf->syms = k;
 	return 0;
 }
 
@@ -91,28 +107,35 @@ void report_ftrace_note(struct report_ftrace *rf, const void *data, uint32_t len
 		uft_tracer_guess_add(&rf->guess, type, rf->id_function, rf->id_entry, rf->id_exit);
 }
 
+int report_ftrace_graph(struct report_ftrace *rf)
+{
+	rf->g = (struct uft_graph){
+	    .flags = rf->graph_flags,
+	    .nr_cpus = rf->tf->td->nr_cpus,
+	    .id_function = rf->id_function,
+	    .id_entry = rf->id_entry,
+	    .id_exit = rf->id_exit,
+	    .sym = uft_ksyms_lookup,
+	    .sym_ctx = &rf->syms,
+	    .comm = trace_file_comm,
+	    .comm_ctx = rf->tf,
+	    .comment = comment,
+	    .comment_ctx = rf,
+	    .plain = plain,
+	    .plain_ctx = rf,
+	};
+	if (uft_graph_init(&rf->g) != 0)
+		return -1;
+	rf->graph = true;
+	return 0;
+}
+
 int report_ftrace_header(struct report_ftrace *rf, FILE *f, uint64_t entries, uint64_t written)
 {
 	const char *tracer = uft_tracer_guess_name(&rf->guess);
 	if (rf->guess.graph) {
-		rf->g = (struct uft_graph){
-		    .flags = rf->graph_flags,
-		    .nr_cpus = rf->tf->td->nr_cpus,
-		    .id_function = rf->id_function,
-		    .id_entry = rf->id_entry,
-		    .id_exit = rf->id_exit,
-		    .sym = uft_ksyms_lookup,
-		    .sym_ctx = &rf->syms,
-		    .comm = trace_file_comm,
-		    .comm_ctx = rf->tf,
-		    .comment = comment,
-		    .comment_ctx = rf,
-		    .plain = plain,
-		    .plain_ctx = rf,
-		};
-		if (uft_graph_init(&rf->g) != 0)
+		if (report_ftrace_graph(rf) != 0)
 			return -1;
-		rf->graph = true;
 		fprintf(f, "# tracer: %s\n#\n", tracer);
 		uft_graph_header(f, rf->g.flags);
 		return 0;

@@ -32,6 +32,12 @@ void report_ftrace_free(struct report_ftrace *rf);
 /* A trace option ("sym-offset", "nofuncgraph-cpu", ...): 0, or -EINVAL for
  * a name that is not one of the function tracers' display options. */
 int report_ftrace_option(struct report_ftrace *rf, const char *opt);
+/* The ftrace event ids, looked up again (after more formats were added). */
+void report_ftrace_find_ids(struct report_ftrace *rf);
+/* Names functions from this kallsyms text from now on: 0, or -1. */
+int report_ftrace_set_syms(struct report_ftrace *rf, const char *text, size_t len);
+/* function_graph lines from now on, without a header: 0, or -1. */
+int report_ftrace_graph(struct report_ftrace *rf);
 /* First pass: each record's type tells which tracer wrote the file. */
 void report_ftrace_note(struct report_ftrace *rf, const void *data, uint32_t len);
 /* The header, as the live trace file of that tracer prints it. */

@@ -3,6 +3,7 @@
 #include "tracedat/trace_file.h"
 
 #include "tracedat/print_fmt_guard.h"
+#include "util/util.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -113,6 +114,52 @@ int trace_file_open(struct trace_file *tf, const char *path, char *err, size_t e
 		tep_parse_printk_formats(tf->tep, tf->td->printk);
 	load_comms(tf);
 	return 0;
+}
+
+int trace_file_live(struct trace_file *tf, int nr_cpus, uint32_t page_size, const char *header_page)
+{
+	memset(tf, 0, sizeof(*tf));
+	tf->td = calloc(1, sizeof(*tf->td));
+	tf->tep = tep_alloc();
+	if (!tf->td || !tf->tep) {
+		trace_file_close(tf);
+		return -1;
+	}
+	tf->td->long_size = 8;
+	tf->td->page_size = page_size;
+	tf->td->nr_cpus = nr_cpus;
+	tep_set_long_size(tf->tep, 8);
+	tep_set_page_size(tf->tep, (int)page_size);
+	tep_set_file_bigendian(tf->tep, TEP_LITTLE_ENDIAN);
+	if (header_page)
+		tep_parse_header_page(tf->tep, (char *)header_page, strlen(header_page), 8);
+	return 0;
+}
+
+void trace_file_add_format(struct trace_file *tf, const char *system, const char *text, size_t len)
+{
+	parse_format(tf->tep, text, len, system);
+}
+
+void trace_file_set_comm(struct trace_file *tf, int pid, const char *comm)
+{
+	size_t lo = 0, hi = tf->nr_comms;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (tf->comms[mid].pid < pid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == tf->nr_comms || tf->comms[lo].pid != pid) {
+		if (uft_array_reserve(tf->comms, tf->comms_cap, tf->nr_comms + 1, 64) != 0)
+			return;
+		memmove(tf->comms + lo + 1, tf->comms + lo,
+			(tf->nr_comms - lo) * sizeof(*tf->comms));
+		tf->nr_comms++;
+		tf->comms[lo].pid = pid;
+	}
+	snprintf(tf->comms[lo].comm, sizeof(tf->comms[lo].comm), "%s", comm);
 }
 
 void trace_file_close(struct trace_file *tf)

@@ -1,0 +1,108 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* uft stream: trace-cmd stream's twin. Starts a program as uft record does
+ * (record_run.c: the same options, checks before main and preload) and
+ * prints its events on standard output as they are collected, in the
+ * kernel's trace_pipe lines, instead of writing a file. */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <string.h>
+
+#include "cmd/cli.h"
+#include "cmd/commands.h"
+#include "cmd/record_run.h"
+#include "cmd/stream_print.h"
+
+static const char usage[] =
+    "usage: uft stream [-e EVENT [-f FILTER]]... [-p TRACER [-l GLOB]... [-n GLOB]... "
+    "[-g FUNC]...\n"
+    "                  [--max-graph-depth N] [--func-stack]] [-b KB] [--subbuf-size KB]\n"
+    "                  [-C CLOCK] [-M overwrite|discard] [--max-loss PCT] [--keep-running]\n"
+    "                  [--bootconfig FILE] [-q] -- CMD [ARGS]\n"
+    "  prints the events of CMD as trace_pipe lines while it runs (no file)\n"
+    "  -e EVENT   SYSTEM:EVENT, SYSTEM:*, SYSTEM, EVENT or all (default all)\n"
+    "  -f FILTER  filter the -e before it (the kernel's filter syntax)\n"
+    "  -p TRACER  function or function_graph: trace the functions of CMD\n"
+    "  -l GLOB    trace only the functions GLOB matches (set_ftrace_filter)\n"
+    "  -n GLOB    do not trace the functions GLOB matches (set_ftrace_notrace)\n"
+    "  -g FUNC    graph FUNC and what it calls (set_graph_function)\n"
+    "  --max-graph-depth N  graph N levels deep at most (max_graph_depth)\n"
+    "  --func-stack  a stack trace after every function (func_stack_trace)\n"
+    "  -b KB      buffer size per thread in KiB (default 1024)\n"
+    "  --subbuf-size KB  sub-buffer (page) size in KiB, rounded up to a power of two\n"
+    "             of 4 KiB pages, at most 512 (buffer_subbuf_size_kb; default 4)\n"
+    "  -C CLOCK   trace clock: local global counter uptime perf mono mono_raw boot"
+    " tai x86-tsc\n"
+    "  -M MODE    overwrite (flight recorder, default) or discard (drop new events)\n"
+    "  --max-loss PCT  exit 3 when more than PCT percent of the events were lost\n"
+    "  --keep-running  on SIGINT or SIGTERM stop streaming and leave CMD running\n"
+    "             (default: pass a signal sent to uft stream on to CMD)\n"
+    "  --bootconfig FILE  apply FILE's bootconfig tracing keys at the program's\n"
+    "             start (UFT_BOOTCONFIG); without -e it enables no other event\n"
+    "  -q         nothing on standard error but errors and the loss\n";
+
+static const struct cli stream_cli;
+
+static int take(void *opts, int opt, char *arg)
+{
+	int rc = record_take_opt(opts, opt, arg);
+	return rc == 1 ? CLI_USAGE : rc;
+}
+
+static const struct option stream_longopts[] = {
+    {"help", no_argument, NULL, 'h'},
+    {"max-graph-depth", required_argument, NULL, 'D'},
+    {"func-stack", no_argument, NULL, 'S'},
+    {"subbuf-size", required_argument, NULL, 'U'},
+    {"max-loss", required_argument, NULL, 'X'},
+    {"keep-running", no_argument, NULL, 'K'},
+    {"bootconfig", required_argument, NULL, 'B'},
+    {NULL, 0, NULL, 0},
+};
+static const struct cli stream_cli = {"uft stream", usage, "+e:f:b:C:M:qhp:l:n:g:", stream_longopts,
+				      take};
+
+static struct stream_print *printer;
+
+static void setup(void *ctx, struct collect *c)
+{
+	const struct record_opts *o = ctx;
+	const char *t = o->topts.tracer;
+	printer = stream_print_new(c, stdout, t && strcmp(t, "function_graph") == 0);
+}
+
+static void drained(void *ctx, bool final)
+{
+	if (printer)
+		stream_print_drained(printer, final);
+}
+
+static const struct record_output to_stdout = {drained, NULL};
+
+int cmd_stream(int argc, char **argv)
+{
+	struct record_opts o = {.cli = &stream_cli, .max_loss = -1, .info = stderr};
+	int first;
+	int rc = cli_parse(&stream_cli, &o, argc, argv, &first);
+	if (rc == CLI_OK)
+		rc = record_check_opts(&o, argc, argv, first);
+	if (rc == CLI_OK)
+		rc = record_preflight(&o);
+	if (rc == CLI_OK) {
+		struct recording r;
+		rc = record_run(&r, &o, &to_stdout, setup, &o);
+		if (rc == 0) {
+			if (!printer) {
+				fprintf(stderr, "uft stream: out of memory\n");
+				rc = 1;
+			} else {
+				rc = record_check_end(&r);
+				if (rc < 0)
+					rc = record_status(&r);
+			}
+			stream_print_free(printer);
+			collect_free(&r.c);
+		}
+	}
+	record_opts_free(&o);
+	return rc;
+}

@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* What `uft record` and `uft stream` share: their common options, the
+ * checks before the program runs, its launch with libuft, the check of its
+ * settings before main, and the loop that collects its events until it
+ * ends or a signal stops it. What they do with the events differs: a
+ * record_output says what. */
+#ifndef UFT_RECORD_RUN_H
+#define UFT_RECORD_RUN_H
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+#include "cmd/cli.h"
+#include "cmd/record_program.h"
+#include "recorder/collect.h"
+
+#define RECORD_MAX_EVENTS 256
+
+/* Function tracer settings for libuft, which writes them into the tree's
+ * set_ftrace_filter, set_ftrace_notrace, set_graph_function, max_graph_depth
+ * and current_tracer at start-up. */
+struct tracer_opts {
+	const char *tracer;
+	const char *depth;
+	bool func_stack;
+	char *filter, *notrace, *graph; /* space-separated globs */
+};
+
+struct record_opts {
+	const struct cli *cli; /* its name leads every message */
+	const char *clock, *mode;
+	struct tracer_opts topts;
+	char *events[RECORD_MAX_EVENTS];
+	char *filters[RECORD_MAX_EVENTS]; /* filters[i] applies to events[i] */
+	int nr_events;
+	long buffer_kb;
+	long subbuf_kb;
+	double max_loss; /* percent; below 0: no limit */
+	bool quiet;
+	bool keep_running;
+	char **cmd;		/* the program and its arguments */
+	char *bootconfig;	/* --bootconfig, absolute */
+	char *path;		/* where cmd[0] was found */
+	enum program_kind kind; /* and what it is */
+	FILE *info;		/* where the program's end is told: stdout or stderr */
+};
+
+/* What is done with the collected events besides holding them for a file:
+ * `drained` after every drain of all traced processes (each 100 ms) and,
+ * with `final`, after the last drains. */
+struct record_output {
+	void (*drained)(void *ctx, bool final);
+	void *ctx;
+};
+
+/* The recording: the collector, and what the traced processes said. */
+struct recording {
+	struct collect c;
+	const struct record_opts *o;
+	const struct record_output *out; /* NULL: nothing besides */
+	pid_t child;
+	pid_t checked;	 /* the process whose settings were checked, 0: none yet */
+	bool child_seen; /* the child's first image has registered */
+	bool refused;	 /* the checked process could not apply them: stopped */
+	bool running;	 /* the program was left running */
+	int status;	 /* its wait status */
+};
+
+/* One of the shared options (-e -f -b --subbuf-size -C -M -q --max-loss
+ * --keep-running -p -l -n -g --max-graph-depth --func-stack): CLI_OK, an
+ * exit status, or 1 for an option that is not one of them. */
+int record_take_opt(struct record_opts *o, int opt, char *arg);
+/* The checks of the options together, the command from the operands at
+ * `first`: CLI_OK or CLI_USAGE. */
+int record_check_opts(struct record_opts *o, int argc, char **argv, int first);
+/* Everything that can be checked before the program runs: CLI_OK or CLI_USAGE. */
+int record_preflight(struct record_opts *o);
+void record_opts_free(struct record_opts *o);
+
+/* Starts the program and collects until it ends, every traced process is
+ * gone, or a signal stops it; r->c then holds everything collected. 0, or
+ * 1 when the program could not be started (r->c is not set up). `setup`
+ * runs on the collector before anything is collected. */
+int record_run(struct recording *r, const struct record_opts *o, const struct record_output *out,
+	       void (*setup)(void *ctx, struct collect *c), void *ctx);
+/* The checks after the end: an exit status when there is nothing to write
+ * (a refusal before main, a program that could not be started), else -1;
+ * warns of a process that did not register and an -e that matched nothing. */
+int record_check_end(const struct recording *r);
+/* The lost events, the program's end and the exit status. */
+int record_status(const struct recording *r);
+
+#endif
