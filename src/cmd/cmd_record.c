@@ -22,30 +22,11 @@ static const char usage[] =
     "                  [--max-graph-depth N] [--func-stack]] [-o FILE] [-b KB]\n"
     "                  [--subbuf-size KB] [-C CLOCK] [-M overwrite|discard]\n"
     "                  [--compression ALG] [--max-loss PCT] [--keep-running]\n"
-    "                  [--bootconfig FILE] [-q] -- CMD [ARGS]\n"
-    "  -e EVENT   SYSTEM:EVENT, SYSTEM:*, SYSTEM, EVENT or all (default all)\n"
-    "  -f FILTER  filter the -e before it (the kernel's filter syntax)\n"
-    "  -p TRACER  function or function_graph: trace the functions of CMD\n"
-    "  -l GLOB    trace only the functions GLOB matches (set_ftrace_filter)\n"
-    "  -n GLOB    do not trace the functions GLOB matches (set_ftrace_notrace)\n"
-    "  -g FUNC    graph FUNC and what it calls (set_graph_function)\n"
-    "  --max-graph-depth N  graph N levels deep at most (max_graph_depth)\n"
-    "  --func-stack  a stack trace after every function (func_stack_trace)\n"
+    "                  [--bootconfig FILE] [-q] -- CMD [ARGS]\n" RECORD_USAGE_EVENTS
     "  -o FILE    output file (default trace.dat)\n"
-    "  -b KB      buffer size per thread in KiB (default 1024)\n"
-    "  --subbuf-size KB  sub-buffer (page) size in KiB, rounded up to a power of two\n"
-    "             of 4 KiB pages, at most 512 (buffer_subbuf_size_kb; default 4)\n"
-    "  -C CLOCK   trace clock: local global counter uptime perf mono mono_raw boot"
-    " tai x86-tsc\n"
-    "  -M MODE    overwrite (flight recorder, default) or discard (drop new events)\n"
     "  --compression ALG  zstd or zlib: a compressed trace.dat version 7;\n"
-    "             none (default): version 6\n"
-    "  --max-loss PCT  exit 3 when more than PCT percent of the events were lost\n"
-    "  --keep-running  on SIGINT or SIGTERM stop recording and leave CMD running\n"
-    "             (default: pass a signal sent to uft record on to CMD)\n"
-    "  --bootconfig FILE  apply FILE's bootconfig tracing keys at the program's\n"
-    "             start (UFT_BOOTCONFIG); without -e it enables no other event\n"
-    "  -q         no summary\n";
+    "             none (default): version 6\n" RECORD_USAGE_END(
+	"recording", "record") "  -q         no summary\n";
 
 struct file_opts {
 	struct record_opts r;
@@ -74,14 +55,8 @@ static int take(void *opts, int opt, char *arg)
 }
 
 static const struct option record_longopts[] = {
-    {"help", no_argument, NULL, 'h'},
-    {"max-graph-depth", required_argument, NULL, 'D'},
-    {"func-stack", no_argument, NULL, 'S'},
+    RECORD_LONGOPTS,
     {"compression", required_argument, NULL, 'Z'},
-    {"subbuf-size", required_argument, NULL, 'U'},
-    {"max-loss", required_argument, NULL, 'X'},
-    {"keep-running", no_argument, NULL, 'K'},
-    {"bootconfig", required_argument, NULL, 'B'},
     {NULL, 0, NULL, 0},
 };
 static const struct cli record_cli = {"uft record", usage,

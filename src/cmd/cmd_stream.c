@@ -18,27 +18,10 @@ static const char usage[] =
     "                  [--max-graph-depth N] [--func-stack]] [-b KB] [--subbuf-size KB]\n"
     "                  [-C CLOCK] [-M overwrite|discard] [--max-loss PCT] [--keep-running]\n"
     "                  [--bootconfig FILE] [-q] -- CMD [ARGS]\n"
-    "  prints the events of CMD as trace_pipe lines while it runs (no file)\n"
-    "  -e EVENT   SYSTEM:EVENT, SYSTEM:*, SYSTEM, EVENT or all (default all)\n"
-    "  -f FILTER  filter the -e before it (the kernel's filter syntax)\n"
-    "  -p TRACER  function or function_graph: trace the functions of CMD\n"
-    "  -l GLOB    trace only the functions GLOB matches (set_ftrace_filter)\n"
-    "  -n GLOB    do not trace the functions GLOB matches (set_ftrace_notrace)\n"
-    "  -g FUNC    graph FUNC and what it calls (set_graph_function)\n"
-    "  --max-graph-depth N  graph N levels deep at most (max_graph_depth)\n"
-    "  --func-stack  a stack trace after every function (func_stack_trace)\n"
-    "  -b KB      buffer size per thread in KiB (default 1024)\n"
-    "  --subbuf-size KB  sub-buffer (page) size in KiB, rounded up to a power of two\n"
-    "             of 4 KiB pages, at most 512 (buffer_subbuf_size_kb; default 4)\n"
-    "  -C CLOCK   trace clock: local global counter uptime perf mono mono_raw boot"
-    " tai x86-tsc\n"
-    "  -M MODE    overwrite (flight recorder, default) or discard (drop new events)\n"
-    "  --max-loss PCT  exit 3 when more than PCT percent of the events were lost\n"
-    "  --keep-running  on SIGINT or SIGTERM stop streaming and leave CMD running\n"
-    "             (default: pass a signal sent to uft stream on to CMD)\n"
-    "  --bootconfig FILE  apply FILE's bootconfig tracing keys at the program's\n"
-    "             start (UFT_BOOTCONFIG); without -e it enables no other event\n"
-    "  -q         nothing on standard error but errors and the loss\n";
+    "  prints the events of CMD as trace_pipe lines while it runs (no file)\n" RECORD_USAGE_EVENTS
+	RECORD_USAGE_END(
+	    "streaming",
+	    "stream") "  -q         nothing on standard error but errors and the loss\n";
 
 static const struct cli stream_cli;
 
@@ -49,13 +32,7 @@ static int take(void *opts, int opt, char *arg)
 }
 
 static const struct option stream_longopts[] = {
-    {"help", no_argument, NULL, 'h'},
-    {"max-graph-depth", required_argument, NULL, 'D'},
-    {"func-stack", no_argument, NULL, 'S'},
-    {"subbuf-size", required_argument, NULL, 'U'},
-    {"max-loss", required_argument, NULL, 'X'},
-    {"keep-running", no_argument, NULL, 'K'},
-    {"bootconfig", required_argument, NULL, 'B'},
+    RECORD_LONGOPTS,
     {NULL, 0, NULL, 0},
 };
 static const struct cli stream_cli = {"uft stream", usage, "+e:f:b:C:M:qhp:l:n:g:", stream_longopts,

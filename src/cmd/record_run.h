@@ -17,6 +17,40 @@
 
 #define RECORD_MAX_EVENTS 256
 
+/* The options record and stream share: their help lines (the first and
+ * last of the program's option list) and getopt_long's entries. */
+#define RECORD_USAGE_EVENTS                                                                        \
+	"  -e EVENT   SYSTEM:EVENT, SYSTEM:*, SYSTEM, EVENT or all (default all)\n"                \
+	"  -f FILTER  filter the -e before it (the kernel's filter syntax)\n"                      \
+	"  -p TRACER  function or function_graph: trace the functions of CMD\n"                    \
+	"  -l GLOB    trace only the functions GLOB matches (set_ftrace_filter)\n"                 \
+	"  -n GLOB    do not trace the functions GLOB matches (set_ftrace_notrace)\n"              \
+	"  -g FUNC    graph FUNC and what it calls (set_graph_function)\n"                         \
+	"  --max-graph-depth N  graph N levels deep at most (max_graph_depth)\n"                   \
+	"  --func-stack  a stack trace after every function (func_stack_trace)\n"                  \
+	"  -b KB      buffer size per thread in KiB (default 1024)\n"                              \
+	"  --subbuf-size KB  sub-buffer (page) size in KiB, rounded up to a power of two\n"        \
+	"             of 4 KiB pages, at most 512 (buffer_subbuf_size_kb; default 4)\n"            \
+	"  -C CLOCK   trace clock: local global counter uptime perf mono mono_raw boot"            \
+	" tai x86-tsc\n"                                                                           \
+	"  -M MODE    overwrite (flight recorder, default) or discard (drop new events)\n"
+#define RECORD_USAGE_END(VERB, CMDNAME)                                                            \
+	"  --max-loss PCT  exit 3 when more than PCT percent of the events were lost\n"            \
+	"  --keep-running  on SIGINT or SIGTERM stop " VERB " and leave CMD running\n"             \
+	"             (default: pass a signal sent to uft " CMDNAME " on to CMD)\n"                \
+	"  --bootconfig FILE  apply FILE's bootconfig tracing keys at the program's\n"             \
+	"             start (UFT_BOOTCONFIG); without -e it enables no other event\n"
+/* clang-format off */
+#define RECORD_LONGOPTS                                                                            \
+	{"help", no_argument, NULL, 'h'},                                                          \
+	{"max-graph-depth", required_argument, NULL, 'D'},                                         \
+	{"func-stack", no_argument, NULL, 'S'},                                                    \
+	{"subbuf-size", required_argument, NULL, 'U'},                                             \
+	{"max-loss", required_argument, NULL, 'X'},                                                \
+	{"keep-running", no_argument, NULL, 'K'},                                                  \
+	{"bootconfig", required_argument, NULL, 'B'}
+/* clang-format on */
+
 /* Function tracer settings for libuft, which writes them into the tree's
  * set_ftrace_filter, set_ftrace_notrace, set_graph_function, max_graph_depth
  * and current_tracer at start-up. */

@@ -12,10 +12,7 @@ source "$(dirname "$0")/lib/file.sh"
 need "$B/lib/libuft.so"
 # A sanitizer build's libuft needs its runtime in every program that links
 # it: what a user installs is a plain build.
-if nm -D "$B/lib/libuft.so" | grep_q -E ' U __(asan|tsan)_init$'; then
-	echo "skip: $B is a sanitizer build; the install test runs on the plain builds"
-	exit 77
-fi
+need_plain_build "the install test runs on the plain builds"
 for t in cmake pkg-config cc; do
 	command -v $t >/dev/null || {
 		echo "skip: no $t (scripts/deps.sh installs it)"

@@ -9,10 +9,7 @@
 source "$(dirname "$0")/lib/file.sh"
 need "$DEMO"
 # A sanitizer build's libuft needs its runtime in the program built here.
-if nm -D "$B/lib/libuft.so" | grep_q -E ' U __(asan|tsan)_init$'; then
-	echo "skip: $B is a sanitizer build; the test builds a plain program"
-	exit 77
-fi
+need_plain_build "the test builds a plain program"
 CC=${CC:-cc}
 command -v "$CC" >/dev/null || {
 	echo "skip: no C compiler"

@@ -11,10 +11,7 @@
 # Exit 0 pass, 77 skip, else fail.
 source "$(dirname "$0")/lib/file.sh"
 need "$DEMO"
-if nm -D "$B/lib/libuft.so" | grep_q -E ' U __(asan|tsan)_init$'; then
-	echo "skip: $B is a sanitizer build, whose libuft is not preloaded into plain programs"
-	exit 77
-fi
+need_plain_build "its libuft is not preloaded into plain programs"
 CC=${CC:-cc}
 command -v "$CC" >/dev/null || {
 	echo "skip: no C compiler"

@@ -20,6 +20,16 @@ need() {
 		}
 	done
 }
+# Whether $B is a sanitizer build (its libuft needs its runtime in the
+# program, and is never preloaded).
+sanitizer_build() { nm -D "$B/lib/libuft.so" | grep_q -E ' U __(asan|tsan)_init$'; }
+# need_plain_build WHY: skips the test on a sanitizer build.
+need_plain_build() {
+	if sanitizer_build; then
+		echo "skip: $B is a sanitizer build; $1"
+		exit 77
+	fi
+}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail() {
