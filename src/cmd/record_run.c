@@ -610,6 +610,14 @@ int record_run(struct recording *r, const struct record_opts *o, const struct re
 	return 0;
 }
 
+/* Whether an -e named no event of any process recorded. */
+static bool spec_unmatched(const struct recording *r, int i)
+{
+	const char *spec = r->o->events[i];
+	return spec[0] != '!' && strcmp(spec, "all") != 0 && r->c.nr_procs &&
+	       !collect_spec_matches(&r->c, spec);
+}
+
 int record_check_end(const struct recording *r)
 {
 	const struct collect *c = &r->c;
@@ -626,7 +634,7 @@ int record_check_end(const struct recording *r)
 		fprintf(stderr, "%s: no process registered (%s did not load libuft)\n", name,
 			o->cmd[0]);
 	for (int i = 0; i < o->nr_events; i++)
-		if (o->events[i][0] != '!' && c->nr_procs && !collect_spec_matches(c, o->events[i]))
+		if (spec_unmatched(r, i))
 			fprintf(stderr, "%s: no event matches '%s'\n", name, o->events[i]);
 	return -1;
 }
@@ -642,6 +650,10 @@ int record_status(const struct recording *r)
 		fprintf(o->info ? o->info : stdout, "%s (pid %d) left running\n", o->cmd[0],
 			(int)r->child);
 	int st = program_status(o, r->status, r->running);
+	/* What was asked for is not in the recording: a failure. */
+	for (int i = 0; i < o->nr_events && st == 0; i++)
+		if (spec_unmatched(r, i))
+			st = 1;
 	if (o->max_loss >= 0 && record_loss(c).pct > o->max_loss) {
 		fprintf(stderr, "%s: more than %g%% lost (--max-loss)\n", o->cli->name,
 			o->max_loss);

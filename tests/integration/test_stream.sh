@@ -37,11 +37,11 @@ grep ' seq: ' "$tmp/t.out" | awk '{ ts = $4 + 0; if (ts < last) bad = 1; last = 
 	fail "2 threads: not in time order"
 
 # ---- the checks before main: exit 2, nothing run, nothing printed ----
-"$UFT" stream -e no_such:event -- "$FLOOD" 10 >"$tmp/b.out" 2>"$tmp/b.err"
+"$UFT" stream -e flood:no_such -- "$FLOOD" 10 >"$tmp/b.out" 2>"$tmp/b.err"
 rc=$?
 [ $rc = 2 ] || fail "a bad -e exited $rc, want 2"
 [ ! -s "$tmp/b.out" ] || fail "a bad -e printed: $(cat "$tmp/b.out")"
-grep_q "uft stream: no event matches 'no_such:event'" "$tmp/b.err" || fail "bad -e: $(cat "$tmp/b.err")"
+grep_q "uft stream: no event matches 'flood:no_such'" "$tmp/b.err" || fail "bad -e: $(cat "$tmp/b.err")"
 "$UFT" stream -e flood:seq -f 'nosuchfield == 1' -- "$FLOOD" 10 >"$tmp/b.out" 2>"$tmp/b.err"
 rc=$?
 [ $rc = 2 ] || fail "a bad -f exited $rc, want 2"

@@ -4,6 +4,7 @@
  * and the per-buffer switches of the tracefs tree. */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fnmatch.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -276,9 +277,27 @@ static uint32_t count_matches(const char *spec)
 	return n;
 }
 
+/* Whether a "SYSTEM:EVENT" spec names a system the process has: then an
+ * event it does not match is a mistake, not one of a library loaded later. */
+static bool names_known_system(const char *spec)
+{
+	const char *colon = strchr(spec, ':');
+	char sysp[128];
+	size_t n = colon ? (size_t)(colon - spec) : 0;
+	if (!n || n >= sizeof(sysp))
+		return false;
+	memcpy(sysp, spec, n);
+	sysp[n] = 0;
+	for (uint32_t i = 0; i < reg_nr_events; i++)
+		if (reg_events[i].live && fnmatch(sysp, reg_events[i].system, 0) == 0)
+			return true;
+	return false;
+}
+
 /* UFT_EVENTS: comma-separated specs, "!" before one disables. A spec that
- * names no event of the process is an error in r ("all" never is: a
- * program may have no events of its own). */
+ * names no event of the process is an error in r when its system is one the
+ * process has, else a warning: a library loaded later may define it ("all"
+ * is neither: a program may have no events of its own). */
 int uft_registry_apply_spec_list(const char *list, struct uft_start_report *r)
 {
 	char *copy = strdup(list), *save = NULL;
@@ -293,8 +312,15 @@ int uft_registry_apply_spec_list(const char *list, struct uft_start_report *r)
 		bool neg = tok[0] == '!';
 		remember_spec(tok + neg, !neg);
 		apply_spec(tok + neg, !neg);
-		if (!neg && strcmp(tok, "all") != 0 && !count_matches(tok))
+		if (neg || strcmp(tok, "all") == 0 || count_matches(tok))
+			continue;
+		if (names_known_system(tok))
 			uft_start_report_add(r, true, "no event matches '%s'\n", tok);
+		else
+			uft_start_report_add(r, false,
+					     "no event matches '%s' yet (a library loaded later "
+					     "may define it)\n",
+					     tok);
 	}
 	pthread_mutex_unlock(&reg_lock);
 	free(copy);
