@@ -197,4 +197,15 @@ printf 'wake: id=%s\n' 0 1 2 | cmp -s - "$tmp/rec.ev" ||
 	fail "recorded: $(cat "$tmp/rec.txt")"
 [ "$(grep -c -E ' bc_lat: lat=[0-9]+ seq=[0-4]$' "$tmp/rec.txt")" = 5 ] ||
 	fail "recorded synthetic events: $(cat "$tmp/rec.txt")"
+# Under uft record a file that cannot be applied is a refused argument: the
+# program stops before main, exit 2, no file.
+rc=0
+"$UFT" record --bootconfig "$refused" -o "$tmp/refused.dat" -- "$BCW" 1 >"$tmp/rec.out" \
+	2>"$tmp/rec.err" || rc=$?
+[ $rc = 2 ] || fail "record --bootconfig of a refused file exited $rc: $(cat "$tmp/rec.err")"
+grep_q -F "bootconfig $refused:17: ftrace.event.bc.run.hist: events/bc/run/trigger: cannot write 'hist:keys=nosuch:" "$tmp/rec.err" ||
+	fail "record --bootconfig error: $(cat "$tmp/rec.err")"
+grep_q -x -F "uft record: nothing recorded: $BCW was stopped before main" "$tmp/rec.err" ||
+	fail "record --bootconfig: not stopped: $(cat "$tmp/rec.err")"
+[ ! -e "$tmp/refused.dat" ] || fail "record --bootconfig of a refused file wrote a file"
 echo "ok: bootconfig applied before main, errors leave the program untraced"

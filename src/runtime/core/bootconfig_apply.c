@@ -127,17 +127,20 @@ static void errlog_of(const char *path, char *out, size_t len)
 	snprintf(out, len, "%.*serror_log", (int)n, path);
 }
 
+/* Where messages go: stderr, or the recorder's report (session.c). */
+static FILE *bc_out;
+
 static void __attribute__((format(printf, 3, 4)))
 report(struct apply *a, const struct uft_bc_node *key, const char *fmt, ...)
 {
 	char k[UFT_BC_KEYLEN_MAX + 1];
-	fprintf(stderr, "uft: bootconfig %s:%u: %s: ", a->file, key->vline ? key->vline : key->line,
+	fprintf(bc_out, "uft: bootconfig %s:%u: %s: ", a->file, key->vline ? key->vline : key->line,
 		uft_bc_key(key, k, sizeof(k)));
 	va_list ap;
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vfprintf(bc_out, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+	fputc('\n', bc_out);
 }
 
 /* How a setting comes back: the file's value as one writes it. */
@@ -208,7 +211,7 @@ static int put(struct apply *a, const struct uft_bc_node *key, const char *prefi
 			for (l = after; (l = strchr(l, '\n')) && l[1]; l++)
 				if (l[1] == '[')
 					e = l + 1;
-			fprintf(stderr, "uft: %s:\n%s", log, e);
+			fprintf(bc_out, "uft: %s:\n%s", log, e);
 		}
 		free(after);
 		a->rc = rc;
@@ -634,6 +637,8 @@ static void report_unused(struct apply *a, struct uft_bc_node *n)
 
 int uft_bootconfig_apply(struct uft_bc_tree *t, const char *file)
 {
+	if (!bc_out)
+		bc_out = stderr;
 	struct apply a = {.file = file};
 	struct uft_bc_node *kern = uft_bc_find(&t->root, "kernel");
 	struct uft_bc_node *top = uft_bc_find(&t->root, "ftrace");
@@ -658,7 +663,7 @@ int uft_bootconfig_apply(struct uft_bc_tree *t, const char *file)
 	}
 	if (a.rc) {
 		undo_all(&a);
-		fprintf(stderr, "uft: bootconfig %s: nothing applied, the program runs untraced\n",
+		fprintf(bc_out, "uft: bootconfig %s: nothing applied, the program runs untraced\n",
 			file);
 		return a.rc;
 	}
@@ -708,37 +713,44 @@ static char *read_file(const char *path, size_t *len, int *err)
 	return text;
 }
 
-void uft_bootconfig_apply_env(void)
+int uft_bootconfig_apply_env_to(FILE *out)
 {
+	bc_out = out;
 	const char *file = uft_env(UFT_ENV_BOOTCONFIG);
 	if (!file || !*file)
-		return;
+		return 0;
 	size_t len;
 	int err = 0;
 	char *text = read_file(file, &len, &err);
 	if (!text) {
-		fprintf(stderr, "uft: bootconfig %s: %s; the program runs untraced\n", file,
+		fprintf(bc_out, "uft: bootconfig %s: %s; the program runs untraced\n", file,
 			strerror(-err));
-		return;
+		return -1;
 	}
 	struct uft_bc_tree *t;
 	struct uft_bc_error e;
 	if (uft_bc_parse(text, len, &t, &e) != 0) {
 		if (e.line)
-			fprintf(stderr, "uft: bootconfig %s:%u:%u: %s\n", file, e.line, e.col,
+			fprintf(bc_out, "uft: bootconfig %s:%u:%u: %s\n", file, e.line, e.col,
 				e.msg);
 		else
-			fprintf(stderr, "uft: bootconfig %s: %s\n", file, e.msg);
-		fprintf(stderr, "uft: bootconfig %s: nothing applied, the program runs untraced\n",
+			fprintf(bc_out, "uft: bootconfig %s: %s\n", file, e.msg);
+		fprintf(bc_out, "uft: bootconfig %s: nothing applied, the program runs untraced\n",
 			file);
 		free(text);
-		return;
+		return -1;
 	}
 	free(text);
 	/* The program's own events are registered by its constructors, which
 	 * have not all run yet: take them from the loaded objects now, so the
 	 * first event of main() is already configured. */
 	uft_registry_scan_loaded();
-	uft_bootconfig_apply(t, file);
+	int rc = uft_bootconfig_apply(t, file);
 	uft_bc_free(t);
+	return rc ? -1 : 0;
+}
+
+void uft_bootconfig_apply_env(void)
+{
+	uft_bootconfig_apply_env_to(stderr);
 }

@@ -4,6 +4,8 @@
 #ifndef UFT_BOOTCONFIG_APPLY_H
 #define UFT_BOOTCONFIG_APPLY_H
 
+#include <stdio.h>
+
 #include "engine/bootconfig/bootconfig.h"
 
 /* Applies the file UFT_BOOTCONFIG names (uft_env: ignored in a secure
@@ -12,6 +14,9 @@
  * refuses undoes what the file had applied. Either way the error goes to
  * stderr with the key and its line, and the program runs on. */
 void uft_bootconfig_apply_env(void);
+/* The same with its messages on out (each line starts "uft: "); 0, or -1
+ * when the file named was not applied. */
+int uft_bootconfig_apply_env_to(FILE *out);
 
 /* Applies a parsed tree; `file` names it in messages. 0 or the first error
  * (everything undone). */

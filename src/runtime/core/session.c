@@ -207,6 +207,31 @@ static void send_report(struct uft_start_report *r, bool checked)
 		_exit(2);
 }
 
+/* `uft record --bootconfig`: the file applied after the recorder's settings,
+ * what it says reported with them (a file not applied is an error). */
+static void add_bootconfig(struct uft_start_report *r)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
+	if (!m)
+		return;
+	int rc = uft_bootconfig_apply_env_to(m);
+	fclose(m);
+	/* One message, its lines without libuft's own "uft: ". */
+	char *o = text;
+	for (char *p = text; p && *p;) {
+		if ((p == text || p[-1] == '\n') && strncmp(p, "uft: ", 5) == 0)
+			p += 5;
+		*o++ = *p++;
+	}
+	if (o)
+		*o = 0;
+	if (text && *text)
+		uft_start_report_add(r, rc < 0, "%s", text);
+	free(text);
+}
+
 /* Under `uft record`: every loaded object's events registered now (not when
  * its constructor runs), so the settings are checked against all of them
  * before main. */
@@ -218,6 +243,7 @@ static void start_recorded(void)
 	session_create_ack(&ack);
 	struct uft_start_report r = {0};
 	uft_record_settings_apply(&r);
+	add_bootconfig(&r);
 	/* A process with nothing to trace (a shell that starts the program)
 	 * has nothing to say about events, unless it is the one checked. */
 	if (traceable || ack == UFT_ACK_CHECK)
@@ -249,7 +275,8 @@ static void do_init(void)
 		list_tracers(atoi(list)); /* `uft list -t`: its tracers, then stop */
 	if (record_sock[0])
 		start_recorded();
-	uft_bootconfig_apply_env();
+	else
+		uft_bootconfig_apply_env();
 	uft_ctl_server_start();
 	uft_fuse_door_start();
 	in_init = false;
