@@ -34,16 +34,16 @@
  * their names, so code built against another layout fails to load instead of
  * writing through the wrong offsets.
  */
-#define UFT_FAST_ABI 6
+#define UFT_FAST_ABI 7
 
 /**
  * uft_fast - the calling thread's fast-path state (struct uft_fast_tls)
  */
-#define uft_fast uft_fast_abi6
+#define uft_fast uft_fast_abi7
 /**
  * uft_fast_epoch - the global buffer's fast-path generation, 0 while closed
  */
-#define uft_fast_epoch uft_fast_epoch_abi6
+#define uft_fast_epoch uft_fast_epoch_abi7
 
 /**
  * struct uft_fast_ring - a thread's level-0 ring, as the writer keeps it

@@ -644,6 +644,10 @@ int uft_printf_layout_parse(const char *fmt, struct uft_printf_layout *out, char
 		goto nomem;
 	out->print_fmt = pf.p;
 	out->fixed_size = align_up(off, max_align);
+	uint32_t used = UFT_COMMON_HDR_SIZE;
+	for (uint32_t i = 0; i < out->nr_args; i++)
+		used += out->fields[i].size;
+	out->has_holes = used != out->fixed_size;
 	return 0;
 
 nomem:
@@ -664,7 +668,7 @@ static uint32_t layout_record(const struct uft_printf_layout *l, const uint64_t 
 		return 0;
 	/* Text bytes left once every string has its NUL. */
 	room = budget - l->fixed_size - l->nr_strings;
-	if (rec)
+	if (rec && l->has_holes)
 		memset(rec + UFT_COMMON_HDR_SIZE, 0, l->fixed_size - UFT_COMMON_HDR_SIZE);
 	for (uint32_t i = 0; i < l->nr_args; i++) {
 		uint64_t v = args[i];
@@ -703,6 +707,22 @@ static uint32_t layout_record(const struct uft_printf_layout *l, const uint64_t 
 		}
 	}
 	return pos;
+}
+
+_Static_assert(UFT_ARG_U32 == UFT_PARG_U32 && UFT_ARG_U64 == UFT_PARG_U64 &&
+		   UFT_ARG_STR == UFT_PARG_STR,
+	       "a call site's argument kinds are compared with the format's");
+
+bool uft_printf_inline_ok(const struct uft_printf_layout *l, const uint8_t *kinds,
+			  uint32_t rec_size)
+{
+	if (!kinds || rec_size != l->fixed_size)
+		return false;
+	for (uint32_t i = 0; i < l->nr_args; i++)
+		if (kinds[i] != l->kinds[i] ||
+		    (l->kinds[i] != UFT_PARG_U32 && l->kinds[i] != UFT_PARG_U64))
+			return false;
+	return kinds[l->nr_args] == UFT_ARG_END;
 }
 
 uint32_t uft_printf_record_size(const struct uft_printf_layout *l, const uint64_t *args)

@@ -38,6 +38,9 @@ __attribute__((noinline, cold)) static void trace_printf_slow(struct uft_event *
 
 void uft__trace_printf(struct uft_event *ev, const uint64_t *args, uint32_t nr_args)
 {
+	/* The TSC of a UFT_TRACE call site's failed inline reservation, if any:
+	 * used up here whatever happens, so no later cold path takes it. */
+	uint64_t tsc = uft_fast_take_hint();
 	struct uft_event_state *st = ev->state;
 	const struct uft_event_priv *p = smp_load_acquire(&st->priv);
 	const struct uft_printf_layout *l = p ? p->layout : NULL;
@@ -45,7 +48,11 @@ void uft__trace_printf(struct uft_event *ev, const uint64_t *args, uint32_t nr_a
 		return;
 	uint32_t size = l->nr_strings ? uft_printf_record_size(l, args) : l->fixed_size;
 	struct uft_fast_rsv frsv;
-	void *rec = uft_fast_reserve(st, size, &frsv);
+	/* The event's fast type as its own: the state's is 0 for a call site
+	 * whose inline writer does not fit the format. */
+	uint64_t type = READ_ONCE(p->fast_type);
+	void *rec = tsc ? uft_fast_reserve_at(type, tsc, size, &frsv)
+			: uft_fast_reserve_type(type, size, &frsv);
 	if (unlikely(!rec)) {
 		if (st->enabled)
 			trace_printf_slow(ev, l, args, size, frsv.ts);
