@@ -120,9 +120,9 @@ static void test_integer_sites_inline(void **state)
 	CHECK_SITE(tail, true, "q=%llu d=%x", (unsigned long long)big, (unsigned)i);
 	CHECK_SITE(one, true, "n=%d", 42);
 	CHECK_SITE(none, true, "no arguments at all");
-	CHECK_SITE(sixteen, true,
-		   "%d %ld %u %lu %x %lx %o %lo %d %lld %u %llu %d %zu %i %jd", 1, 2L, 3u, 4UL,
-		   5u, 6UL, 7u, 8UL, -9, -10LL, 11u, 12ULL, -13, (size_t)14, 15, (intmax_t)-16);
+	CHECK_SITE(sixteen, true, "%d %ld %u %lu %x %lx %o %lo %d %lld %u %llu %d %zu %i %jd", 1,
+		   2L, 3u, 4UL, 5u, 6UL, 7u, 8UL, -9, -10LL, 11u, 12ULL, -13, (size_t)14, 15,
+		   (intmax_t)-16);
 }
 
 static void test_other_sites_out_of_line(void **state)
@@ -167,14 +167,62 @@ static void test_filtered_site(void **state)
 	uft_set_event("tpi:filtered", 0);
 }
 
+/* More strings than the out-of-line writer keeps lengths for: measured
+ * again in the fill, the same bytes. */
+UFT_TRACEPOINT(many, tpi, many, "%s %s %s %s %s %s %s %s %s %s %s %s %s %s %s %s %s n=%d");
+
+static void test_many_strings(void **state)
+{
+	(void)state;
+	struct seen s;
+	assert_false(begin("tpi:many", &s));
+	uint64_t args[18];
+	static const char *const words[] = {"", "a", "bc", "def"};
+	for (int k = 0; k < 17; k++)
+		args[k] = (uint64_t)(uintptr_t)words[k % 4];
+	args[17] = 77;
+	uft__trace_printf(&uft__tp_many, args, 18);
+	end("tpi:many", &s, uft__fmt_many, args, 18);
+}
+
+/* A fill with the lengths a measure kept writes what a fill that measures
+ * again writes. */
+static void test_measured_fill(void **state)
+{
+	(void)state;
+	static char longest[5000];
+	memset(longest, 'y', sizeof(longest) - 1);
+	struct uft_printf_layout l;
+	char err[256];
+	assert_int_equal(uft_printf_layout_parse("a=%s n=%d b=%.2s c=%s", &l, err, sizeof(err)), 0);
+	const uint64_t sets[][4] = {
+	    {(uintptr_t) "", 1, 0, (uintptr_t) "x"},
+	    {(uintptr_t) "hello-world!", 2, (uintptr_t) "zz", 0},
+	    {(uintptr_t)longest, 3, (uintptr_t)longest, (uintptr_t)longest},
+	};
+	for (size_t k = 0; k < sizeof(sets) / sizeof(sets[0]); k++) {
+		uint32_t lens[3];
+		uint32_t size = uft_printf_record_measure(&l, sets[k], lens);
+		assert_int_equal(size, uft_printf_record_size(&l, sets[k]));
+		assert_true(size <= UFT_PRINTF_MAX_RECORD);
+		static _Alignas(8) uint8_t a[4096], b[4096];
+		memset(a, 0x5a, sizeof(a));
+		memset(b, 0x5a, sizeof(b));
+		assert_int_equal(uft_printf_record_fill(&l, sets[k], a, size), size);
+		assert_int_equal(uft_printf_record_fill_measured(&l, sets[k], lens, b, size), size);
+		assert_memory_equal(a, b, sizeof(a));
+	}
+	uft_printf_layout_free(&l);
+}
+
 /* The serializer writes every byte of a layout without holes and zeroes
  * those of one with holes, so a fill never leaves stale buffer bytes. */
 static void test_fill_writes_every_byte(void **state)
 {
 	(void)state;
 	static const char *const fmts[] = {
-	    "a=%d b=%u c=%llu", "d=%d q=%lld", "q=%llu d=%x", "c=%c n=%d", "c=%c q=%llu",
-	    "s=%s n=%d",	"%d %c %c %d", "",
+	    "a=%d b=%u c=%llu", "d=%d q=%lld", "q=%llu d=%x", "c=%c n=%d",
+	    "c=%c q=%llu",	"s=%s n=%d",   "%d %c %c %d", "",
 	};
 	const uint64_t args[] = {0x11111111, 0x2222222222222222ull, 'c',
 				 (uint64_t)(uintptr_t) "str"};
@@ -184,7 +232,7 @@ static void test_fill_writes_every_byte(void **state)
 		assert_int_equal(uft_printf_layout_parse(fmts[f], &l, err, sizeof(err)), 0);
 		uint64_t a[4];
 		for (uint32_t k = 0; k < l.nr_args; k++)
-			a[k] = l.kinds[k] == UFT_PARG_STR	 ? args[3]
+			a[k] = l.kinds[k] == UFT_PARG_STR    ? args[3]
 			       : l.kinds[k] == UFT_PARG_CHAR ? args[2]
 							     : args[k % 2];
 		uint32_t size = uft_printf_record_size(&l, a);
@@ -205,6 +253,8 @@ int main(void)
 	    cmocka_unit_test(test_other_sites_out_of_line),
 	    cmocka_unit_test(test_filtered_site),
 	    cmocka_unit_test(test_fill_writes_every_byte),
+	    cmocka_unit_test(test_many_strings),
+	    cmocka_unit_test(test_measured_fill),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -657,10 +657,13 @@ nomem:
 	return -ENOMEM;
 }
 
-/* Shared by size and fill: rec NULL only measures. */
+/* Shared by size and fill: rec NULL only measures. lens, when not NULL,
+ * holds one entry per string: a measure stores each string's length there
+ * and a fill takes them from it instead of measuring again. */
 static uint32_t layout_record(const struct uft_printf_layout *l, const uint64_t *args, uint8_t *rec,
-			      uint32_t cap)
+			      uint32_t cap, uint32_t *lens)
 {
+	uint32_t si = 0;
 	uint32_t budget = cap < UFT_PRINTF_MAX_RECORD ? cap : UFT_PRINTF_MAX_RECORD;
 	uint32_t room, pos = l->fixed_size;
 
@@ -693,7 +696,13 @@ static uint32_t layout_record(const struct uft_printf_layout *l, const uint64_t 
 			break;
 		case UFT_PARG_STR: {
 			const char *str = v ? (const char *)(uintptr_t)v : l->null_text[i];
-			uint32_t n = (uint32_t)strnlen(str, room);
+			uint32_t n;
+			if (lens && rec)
+				n = lens[si++];
+			else
+				n = (uint32_t)strnlen(str, room);
+			if (lens && !rec)
+				lens[si++] = n;
 			room -= n;
 			if (f) {
 				uint32_t loc = pos | ((n + 1) << 16);
@@ -727,11 +736,23 @@ bool uft_printf_inline_ok(const struct uft_printf_layout *l, const uint8_t *kind
 
 uint32_t uft_printf_record_size(const struct uft_printf_layout *l, const uint64_t *args)
 {
-	return layout_record(l, args, NULL, UFT_PRINTF_MAX_RECORD);
+	return layout_record(l, args, NULL, UFT_PRINTF_MAX_RECORD, NULL);
 }
 
 uint32_t uft_printf_record_fill(const struct uft_printf_layout *l, const uint64_t *args, void *rec,
 				uint32_t cap)
 {
-	return layout_record(l, args, rec, cap);
+	return layout_record(l, args, rec, cap, NULL);
+}
+
+uint32_t uft_printf_record_measure(const struct uft_printf_layout *l, const uint64_t *args,
+				   uint32_t *lens)
+{
+	return layout_record(l, args, NULL, UFT_PRINTF_MAX_RECORD, lens);
+}
+
+uint32_t uft_printf_record_fill_measured(const struct uft_printf_layout *l, const uint64_t *args,
+					 const uint32_t *lens, void *rec, uint32_t size)
+{
+	return layout_record(l, args, rec, size, (uint32_t *)lens);
 }

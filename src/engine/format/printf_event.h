@@ -58,6 +58,14 @@ uint32_t uft_printf_record_size(const struct uft_printf_layout *l, const uint64_
  * caller) and zeroes padding. Strings are truncated to fit min(cap,
  * UFT_PRINTF_MAX_RECORD). Returns the record size, 0 if even the fixed part
  * and empty strings do not fit in cap. */
+/* The same as uft_printf_record_size(), storing each string's length in
+ * lens (nr_strings entries), in argument order. */
+uint32_t uft_printf_record_measure(const struct uft_printf_layout *l, const uint64_t *args,
+				   uint32_t *lens);
+/* The same as uft_printf_record_fill() with cap the size that measure
+ * returned, the strings' lengths taken from lens instead of measured again. */
+uint32_t uft_printf_record_fill_measured(const struct uft_printf_layout *l, const uint64_t *args,
+					 const uint32_t *lens, void *rec, uint32_t size);
 /* Whether a UFT_TRACE call site's inline writer, whose arguments the
  * compiler saw as kinds (UFT_ARG_*, UFT_ARG_END after the last) and which
  * lays them out in rec_size bytes, writes the record this layout describes:
