@@ -71,6 +71,14 @@ struct uft_field {
  */
 #define UFT_ARG_END 0xff
 
+/**
+ * UFT_TRACE_MAX_RECORD - the largest UFT_TRACE record, common header included
+ *
+ * Longer strings are truncated so that the record stays within it (and
+ * within a ring page). Call sites' inline writers truncate to it too.
+ */
+#define UFT_TRACE_MAX_RECORD 4000u
+
 enum uft_event_style {
 	UFT_STYLE_STRUCT = 0, /* UFT_EVENT definition */
 	UFT_STYLE_PRINTF = 1, /* UFT_TRACE one-liner: fields from the format */

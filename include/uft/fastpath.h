@@ -32,9 +32,9 @@
  * The layouts of struct uft_fast_tls and of struct uft_event_state
  * (uft/event.h), and what a call site reads into them: since 7, a UFT_TRACE
  * site writes inline while its state's fast_type is non-zero, which the
- * runtime allows only once it has checked the site's layout. The symbols uft_fast and uft_fast_epoch stand for carry it in
- * their names, so code built against another layout fails to load instead of
- * writing through the wrong offsets.
+ * runtime allows only once it has checked the site's layout. The symbols uft_fast and
+ * uft_fast_epoch stand for carry it in their names, so code built against another layout fails to
+ * load instead of writing through the wrong offsets.
  */
 #define UFT_FAST_ABI 7
 

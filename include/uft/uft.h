@@ -268,21 +268,56 @@ UFT_NOTRACE __attribute__((destructor, used)) static void uft__unregister_this_o
 	    long double: UFT_ARG_OTHER,                                                            \
 	    default: UFT_ARG_U64)
 #define UFT__KIND_ENTRY(x) UFT__KIND(x),
-/* Whether the inline writer can store it: a 4- or 8-byte integer field. */
-#define UFT__FIXED(x) (UFT__KIND(x) == UFT_ARG_U32 || UFT__KIND(x) == UFT_ARG_U64) &&
+/* Whether the inline writer can store it: an integer or a string. */
+#define UFT__INLINABLE(x) UFT__KIND(x) != UFT_ARG_OTHER &&
+#define UFT__IS_STR(x) (UFT__KIND(x) == UFT_ARG_STR) +
 /* Its field in the inline writer's record, laid out as the format's
- * parser lays it out (natural alignment, as a struct). */
+ * parser lays it out (natural alignment, as a struct; a string's field is
+ * its 4-byte __data_loc word). */
 /* clang-format off */
 #define UFT__FIELD(i, x)                                                                           \
 	__typeof__(_Generic(UFT__PROMOTED(x),                                                      \
 	    int: (uint32_t)0,                                                                      \
 	    unsigned int: (uint32_t)0,                                                             \
+	    char *: (uint32_t)0,                                                                   \
+	    const char *: (uint32_t)0,                                                             \
+	    signed char *: (uint32_t)0,                                                            \
+	    const signed char *: (uint32_t)0,                                                      \
+	    unsigned char *: (uint32_t)0,                                                          \
+	    const unsigned char *: (uint32_t)0,                                                    \
 	    default: (uint64_t)0)) f##i;
 /* clang-format on */
 /* Evaluates it once, as the out-of-line writer takes it. */
 #define UFT__VAL(i, x) const uint64_t uft__v##i = (uint64_t)(uintptr_t)(x);
 #define UFT__VAL_REF(i, x) uft__v##i,
-#define UFT__STORE(i, x) uft__e->f##i = (__typeof__(uft__e->f##i))uft__v##i;
+/* A string's length, measured once, truncated as the out-of-line writer
+ * truncates: all strings share what the record limit leaves. */
+#define UFT__LEN(i, x)                                                                             \
+	uint32_t uft__n##i = 0;                                                                    \
+	if (UFT__KIND(x) == UFT_ARG_STR) {                                                         \
+		/* The bound hidden, as for __string(): gcc would warn that it                     \
+		 * exceeds a literal argument. */                                                  \
+		uint32_t uft__b = uft__room;                                                       \
+		__asm__("" : "+r"(uft__b));                                                        \
+		uft__n##i = (uint32_t)strnlen(                                                     \
+		    uft__v##i ? (const char *)(uintptr_t)uft__v##i : "(null)", uft__b);            \
+		uft__room -= uft__n##i;                                                            \
+		uft__len += uft__n##i + 1;                                                         \
+	}
+/* Stores a field; a string goes after the fixed part, with its NUL. */
+#define UFT__STORE(i, x)                                                                           \
+	if (UFT__KIND(x) == UFT_ARG_STR) {                                                         \
+		uint32_t uft__k = uft__n##i;                                                       \
+		uft__e->f##i = (__typeof__(uft__e->f##i))(uft__pos | ((uft__k + 1) << 16));        \
+		/* Hidden from the compiler, as in __assign_str(). */                              \
+		__asm__("" : "+r"(uft__k));                                                        \
+		memcpy((char *)uft__e + uft__pos,                                                  \
+		       uft__v##i ? (const char *)(uintptr_t)uft__v##i : "(null)", uft__k);         \
+		((char *)uft__e)[uft__pos + uft__k] = '\0';                                        \
+		uft__pos += uft__k + 1;                                                            \
+	} else {                                                                                   \
+		uft__e->f##i = (__typeof__(uft__e->f##i))uft__v##i;                                \
+	}
 #endif
 
 static inline __attribute__((format(printf, 1, 2), unused)) void
@@ -376,10 +411,11 @@ uft__check_format(const char *fmt __attribute__((unused)), ...)
 		.rec_size = sizeof(struct uft__rec),                                               \
 	}
 
-/* The call site of a UFT_TRACE(): when every argument is a 4- or 8-byte
- * integer and the registry found the format's fields to be those
+/* The call site of a UFT_TRACE(): when every argument is an integer or a
+ * string and the registry found the format's fields to be those
  * (st.fast_type non-zero), the record is written inline as a typed event's
- * is; anything else goes through uft__trace_printf(). */
+ * is, strings measured only then; anything else goes through
+ * uft__trace_printf(). */
 #define UFT__EMIT_SITE(tp, st, gate, fmt, ...)                                                     \
 	do {                                                                                       \
 		if (0)                                                                             \
@@ -388,9 +424,19 @@ uft__check_format(const char *fmt __attribute__((unused)), ...)
 			UFT__MAPI(UFT__VAL, ##__VA_ARGS__)                                         \
 			struct uft_fast_rsv uft__r;                                                \
 			struct uft__rec *uft__e = 0;                                               \
-			if (UFT__MAP(UFT__FIXED, ##__VA_ARGS__) 1) {                               \
-				uft__e = (struct uft__rec *)uft_fast_reserve(                      \
-				    &(st), (uint32_t)sizeof(struct uft__rec), &uft__r);            \
+			if ((UFT__MAP(UFT__INLINABLE, ##__VA_ARGS__) 1) &&                         \
+			    (UFT__MAP(UFT__IS_STR, ##__VA_ARGS__) 0 == 0 ||                        \
+			     __atomic_load_n(&(st).fast_type, __ATOMIC_RELAXED) != 0)) {           \
+				uint32_t uft__room = UFT_TRACE_MAX_RECORD -                        \
+						     (uint32_t)sizeof(struct uft__rec) -           \
+						     (UFT__MAP(UFT__IS_STR, ##__VA_ARGS__) 0);     \
+				uint32_t uft__len = (uint32_t)sizeof(struct uft__rec);             \
+				uint32_t uft__pos = (uint32_t)sizeof(struct uft__rec);             \
+				(void)uft__room;                                                   \
+				(void)uft__pos;                                                    \
+				UFT__MAPI(UFT__LEN, ##__VA_ARGS__)                                 \
+				uft__e =                                                           \
+				    (struct uft__rec *)uft_fast_reserve(&(st), uft__len, &uft__r); \
 				if (__builtin_expect(uft__e != 0, 1)) {                            \
 					memset((char *)uft__e + sizeof(struct uft_common_entry),   \
 					       0,                                                  \

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* UFT_TRACE call sites: a site whose arguments are all 4- or 8-byte integers
+/* UFT_TRACE call sites: a site whose arguments are integers and strings
  * that the format's fields match writes its record inline; every other site
- * (a %c, a %s, a char pointer for %p, a filter on the event) goes through
+ * (a %c, a %s whose NULL prints "", a char pointer for %p, a filter on the
+ * event) goes through
  * uft__trace_printf(). Either way the record holds the bytes the format's
  * layout serializer writes for the same arguments. */
 #define _GNU_SOURCE
@@ -134,15 +135,30 @@ static void test_other_sites_out_of_line(void **state)
 	volatile int i = 7;
 	/* %c is a char[2] field, not the int the compiler sees. */
 	CHECK_SITE(chr, false, "c=%c n=%d", 'q', i);
-	CHECK_SITE(str0, false, "s=%s", "");
-	CHECK_SITE(str1, false, "s=%s", "a");
-	CHECK_SITE(str12, false, "s=%s n=%d", "hello-world!", i);
-	/* Truncated so that the record stays within its limit. */
-	CHECK_SITE(strlong, false, "a=%s b=%s", longest, longest + 100);
-	CHECK_SITE(strnull, false, "s=%s", nul);
+	/* A NULL string stores "" under this precision, not "(null)". */
 	CHECK_SITE(strnullprec, false, "s=%.3s", nul);
+	CHECK_SITE(strprec, false, "s=%.3s n=%d", "abcdef", i);
 	/* A char pointer printed as a pointer. */
 	CHECK_SITE(charptr, false, "p=%p", (char *)longest);
+}
+
+static void test_string_sites_inline(void **state)
+{
+	(void)state;
+	const char *volatile nul = NULL;
+	static char longest[5000];
+	memset(longest, 'x', sizeof(longest) - 1);
+	volatile int i = 7;
+	unsigned char uname[] = "unsigned";
+	CHECK_SITE(str0, true, "s=%s", "");
+	CHECK_SITE(str1, true, "s=%s", "a");
+	CHECK_SITE(str12, true, "s=%s n=%d", "hello-world!", i);
+	CHECK_SITE(strmix, true, "a=%s q=%llu b=%-8s n=%x", "first", 1ull << 40, uname, 5u);
+	/* Truncated so that the record stays within its limit: the first
+	 * string takes what it can, the next ones keep their NUL. */
+	CHECK_SITE(strlong, true, "a=%s b=%s c=%s", longest, longest + 100, "tail");
+	CHECK_SITE(strnull, true, "s=%s n=%d", nul, i);
+	CHECK_SITE(strnullwide, true, "s=%8.6s", nul);
 }
 
 /* A filter on an inline-capable site: the site defers to the out-of-line
@@ -251,6 +267,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_integer_sites_inline),
 	    cmocka_unit_test(test_other_sites_out_of_line),
+	    cmocka_unit_test(test_string_sites_inline),
 	    cmocka_unit_test(test_filtered_site),
 	    cmocka_unit_test(test_fill_writes_every_byte),
 	    cmocka_unit_test(test_many_strings),

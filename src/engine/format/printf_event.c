@@ -718,6 +718,8 @@ static uint32_t layout_record(const struct uft_printf_layout *l, const uint64_t 
 	return pos;
 }
 
+_Static_assert(UFT_TRACE_MAX_RECORD == UFT_PRINTF_MAX_RECORD,
+	       "call sites truncate strings as the out-of-line writer does");
 _Static_assert(UFT_ARG_U32 == UFT_PARG_U32 && UFT_ARG_U64 == UFT_PARG_U64 &&
 		   UFT_ARG_STR == UFT_PARG_STR,
 	       "a call site's argument kinds are compared with the format's");
@@ -727,10 +729,13 @@ bool uft_printf_inline_ok(const struct uft_printf_layout *l, const uint8_t *kind
 {
 	if (!kinds || rec_size != l->fixed_size)
 		return false;
-	for (uint32_t i = 0; i < l->nr_args; i++)
-		if (kinds[i] != l->kinds[i] ||
-		    (l->kinds[i] != UFT_PARG_U32 && l->kinds[i] != UFT_PARG_U64))
+	for (uint32_t i = 0; i < l->nr_args; i++) {
+		if (kinds[i] != l->kinds[i] || l->kinds[i] == UFT_PARG_CHAR)
 			return false;
+		/* The site stores "(null)" for a NULL string. */
+		if (l->kinds[i] == UFT_PARG_STR && strcmp(l->null_text[i], "(null)"))
+			return false;
+	}
 	return kinds[l->nr_args] == UFT_ARG_END;
 }
 

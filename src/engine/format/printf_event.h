@@ -69,7 +69,8 @@ uint32_t uft_printf_record_fill_measured(const struct uft_printf_layout *l, cons
 /* Whether a UFT_TRACE call site's inline writer, whose arguments the
  * compiler saw as kinds (UFT_ARG_*, UFT_ARG_END after the last) and which
  * lays them out in rec_size bytes, writes the record this layout describes:
- * integer fields only, the same kinds in the same order, the same size. */
+ * no %c, the same kinds in the same order, the same size, "(null)" for a
+ * NULL string. */
 bool uft_printf_inline_ok(const struct uft_printf_layout *l, const uint8_t *kinds,
 			  uint32_t rec_size);
 uint32_t uft_printf_record_fill(const struct uft_printf_layout *l, const uint64_t *args, void *rec,
