@@ -6,6 +6,7 @@
  *   ints   trace_ints(int, u32, u64), a UFT_EVENT
  *   str    trace_str("hello-world!"), a UFT_EVENT with a __string field
  *   trace  UFT_TRACE with three integers
+ *   tstr   UFT_TRACE with the 12-character string of str
  *   fpass  trace_fpass(): the ints event under a two-term filter that passes
  *   frej   trace_frej(): the same under a two-term filter that rejects
  *   hist   trace_hist(): the ints event with a hist trigger of one key (b,
@@ -86,6 +87,12 @@ static __attribute__((noinline)) void loop_trace(uint64_t n)
 			     (unsigned long long)i));
 }
 
+static __attribute__((noinline)) void loop_tstr(uint64_t n)
+{
+	const char *s = short_str;
+	BENCH_LOOP(n, i, UFT_TRACE(bench, trace_str, "s=%s", s));
+}
+
 static __attribute__((noinline)) void loop_fpass(uint64_t n)
 {
 	BENCH_LOOP(n, i, trace_fpass((int)(i & 0x7fffffff), (uint32_t)i, i));
@@ -151,6 +158,7 @@ static const struct bench_variant variants[] = {
     {"ints", loop_ints, before_run, bench_uft_counts},
     {"str", loop_str, before_run, bench_uft_counts},
     {"trace", loop_trace, before_run, bench_uft_counts},
+    {"tstr", loop_tstr, before_run, bench_uft_counts},
     {"fpass", loop_fpass, before_run, bench_uft_counts},
     {"frej", loop_frej, before_run, bench_uft_counts},
     {"hist", loop_hist, before_run, bench_uft_counts},

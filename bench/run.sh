@@ -102,17 +102,17 @@ echo "runs: median of $REPS timed runs after a warm-up, variants interleaved; $I
 echo
 
 echo "-- loop alone and uft tracepoints off ($OFF_ITERS iterations per run), floor"
-collect "${RUN_W[@]}" "$B/bench_uft" -n "$OFF_ITERS" -r "$REPS" -p off_ none ints str trace
+collect "${RUN_W[@]}" "$B/bench_uft" -n "$OFF_ITERS" -r "$REPS" -p off_ none ints str trace tstr
 collect "${RUN_W[@]}" "$B/bench_uft" -n "$ITERS" -r "$REPS" -p off_ floor floor64
 
 echo "-- uft on, in-process, overwrite ring of 1 MiB, no consumer"
 UFT_MODE=overwrite UFT_BUFFER_KB=1024 collect "${RUN_W[@]}" "$B/bench_uft" -e -n "$ITERS" -r "$REPS" -p ow_ \
-	ints str trace fpass frej hist histonly
+	ints str trace tstr fpass frej hist histonly
 
 echo "-- uft on, uft record -M discard -b $REC_RING_KB, consumer draining"
 collect "${RUN_C[@]}" "$UFT" record -M discard -b "$REC_RING_KB" -e 'bench:*' \
 	-o "$TMP/rec.dat" -- "${PIN_W[@]}" "$B/bench_uft" -n "$REC_ITERS" -r "$REPS" -p rec_ \
-	ints str trace
+	ints str trace tstr
 
 
 echo "-- uft record drain rate: $DRAIN_EVENTS events written as fast as possible"
@@ -217,9 +217,11 @@ END {
 	row("rec_ints", "3 uft on, UFT_EVENT 3 ints (record, discard)")
 	row("rec_str", "4 uft on, UFT_EVENT __string 12 ch (record)")
 	row("rec_trace", "4 uft on, UFT_TRACE 3 ints (record)")
+	row("rec_tstr", "4 uft on, UFT_TRACE %s 12 ch (record)")
 	row("ow_ints", "3 uft on, 3 ints (in-process, overwrite 1 MiB)")
 	row("ow_str", "4 uft on, __string (in-process, overwrite)")
 	row("ow_trace", "4 uft on, UFT_TRACE (in-process, overwrite)")
+	row("ow_tstr", "4 uft on, UFT_TRACE %s (in-process, overwrite)")
 	row("ow_fpass", "8 uft on, 3 ints, 2-term filter passes")
 	row("ow_frej", "8 uft on, 3 ints, 2-term filter rejects")
 	row("ow_hist", "9 uft on, 3 ints + hist trigger (1 key, 1 val)")
@@ -227,6 +229,7 @@ END {
 	row("off_ints", "5 uft off, UFT_EVENT 3 ints")
 	row("off_str", "5 uft off, UFT_EVENT __string")
 	row("off_trace", "5 uft off, UFT_TRACE 3 ints")
+	row("off_tstr", "5 uft off, UFT_TRACE %s")
 	row("lttng_on_ints", "6 LTTng-UST on, 3 ints (discard, consumerd)")
 	row("lttng_off_none", "6 no tracepoint (LTTng process)")
 	row("lttng_off_ints", "6 LTTng-UST off, 3 ints")
@@ -255,6 +258,10 @@ END {
 			ns["rec_ints"] / ns["off_floor64"]
 	if (floor > 0 && "ow_ints" in ns)
 		printf "  uft/floor          %6.2f   [<= 1.25]  (in-process overwrite ring)\n", ns["ow_ints"] / floor
+	if ("rec_trace" in ns && "rec_ints" in ns)
+		printf "  UFT_TRACE/UFT_EVENT %5.2f   [<= 1.3]   (3 ints, uft record)\n", ns["rec_trace"] / ns["rec_ints"]
+	if ("rec_str" in ns && "rec_ints" in ns)
+		printf "  __string/3 ints    %6.2f   [<= 1.3]   (12 characters, uft record)\n", ns["rec_str"] / ns["rec_ints"]
 	if ("lttng_on_ints" in ns && "rec_ints" in ns)
 		printf "  LTTng/uft          %6.2f   [>= 7]\n", ns["lttng_on_ints"] / ns["rec_ints"]
 	if ("off_ints" in ns && "off_none" in ns)

@@ -47,6 +47,38 @@ struct uft_field {
 	uint16_t elem_size; /* element size of arrays */
 };
 
+/* How a UFT_TRACE call site's compiler sees an argument (the promoted type):
+ * the runtime lets the site's inline writer run only where the format's
+ * fields are these, in this order. */
+/**
+ * UFT_ARG_U32 - an int or unsigned int argument (4-byte field)
+ */
+#define UFT_ARG_U32 0
+/**
+ * UFT_ARG_U64 - a long, long long or pointer argument other than a char pointer (8-byte field)
+ */
+#define UFT_ARG_U64 1
+/**
+ * UFT_ARG_STR - a char pointer argument
+ */
+#define UFT_ARG_STR 2
+/**
+ * UFT_ARG_OTHER - an argument no inline writer stores (floating point)
+ */
+#define UFT_ARG_OTHER 0xfe
+/**
+ * UFT_ARG_END - the entry after the last argument
+ */
+#define UFT_ARG_END 0xff
+
+/**
+ * UFT_TRACE_MAX_RECORD - the largest UFT_TRACE record, common header included
+ *
+ * Longer strings are truncated so that the record stays within it (and
+ * within a ring page). Call sites' inline writers truncate to it too.
+ */
+#define UFT_TRACE_MAX_RECORD 4000u
+
 enum uft_event_style {
 	UFT_STYLE_STRUCT = 0, /* UFT_EVENT definition */
 	UFT_STYLE_PRINTF = 1, /* UFT_TRACE one-liner: fields from the format */
@@ -122,6 +154,10 @@ struct uft_event_state {
  * @printf_fmt: UFT_TRACE: the call's format string
  * @file: source file of the definition
  * @line: its line
+ * @arg_kinds: UFT_TRACE: how the compiler sees each call-site argument (UFT_ARG_*),
+ *	UFT_ARG_END after the last; NULL where the call site has no inline writer
+ * @rec_size: UFT_TRACE: the record size the call site's inline writer lays
+ *	the arguments out in, common header included
  *
  * Descriptors are compiled into every traced object, so their layout is a
  * binary interface between that object and whichever libuft loads it. The
@@ -148,6 +184,8 @@ struct uft_event {
 	const char *printf_fmt;
 	const char *file;
 	uint32_t line;
+	const uint8_t *arg_kinds;
+	uint32_t rec_size;
 };
 
 /* The id of a registered descriptor (common_type), 0 when it is not. */

@@ -30,20 +30,22 @@
  * UFT_FAST_ABI - version of the layout of the structures below
  *
  * The layouts of struct uft_fast_tls and of struct uft_event_state
- * (uft/event.h). The symbols uft_fast and uft_fast_epoch stand for carry it in
- * their names, so code built against another layout fails to load instead of
- * writing through the wrong offsets.
+ * (uft/event.h), and what a call site reads into them: since 7, a UFT_TRACE
+ * site writes inline while its state's fast_type is non-zero, which the
+ * runtime allows only once it has checked the site's layout. The symbols uft_fast and
+ * uft_fast_epoch stand for carry it in their names, so code built against another layout fails to
+ * load instead of writing through the wrong offsets.
  */
-#define UFT_FAST_ABI 6
+#define UFT_FAST_ABI 7
 
 /**
  * uft_fast - the calling thread's fast-path state (struct uft_fast_tls)
  */
-#define uft_fast uft_fast_abi6
+#define uft_fast uft_fast_abi7
 /**
  * uft_fast_epoch - the global buffer's fast-path generation, 0 while closed
  */
-#define uft_fast_epoch uft_fast_epoch_abi6
+#define uft_fast_epoch uft_fast_epoch_abi7
 
 /**
  * struct uft_fast_ring - a thread's level-0 ring, as the writer keeps it

@@ -15,6 +15,10 @@
 #include <stdint.h>
 #include <uft/event.h>
 #include <uft/export.h>
+#ifndef __cplusplus
+#include <string.h>
+#include <uft/fastpath.h>
+#endif
 
 #ifdef __cplusplus
 extern "C" {
@@ -222,6 +226,99 @@ UFT_NOTRACE __attribute__((destructor, used)) static void uft__unregister_this_o
 #define UFT__MAP15(f, a, ...) f(a) UFT__MAP14(f, __VA_ARGS__)
 #define UFT__MAP16(f, a, ...) f(a) UFT__MAP15(f, __VA_ARGS__)
 #define UFT__ARG(x) (uint64_t)(uintptr_t)(x),
+/* The same with each argument's position, counted down from the number of
+ * arguments to 1 (unique names for the inline writer's locals and fields). */
+#define UFT__MAPI(f, ...) UFT__CAT(UFT__MAPI, UFT__NARG(__VA_ARGS__))(f, ##__VA_ARGS__)
+#define UFT__MAPI0(f, ...)
+#define UFT__MAPI1(f, a) f(1, a)
+#define UFT__MAPI2(f, a, ...) f(2, a) UFT__MAPI1(f, __VA_ARGS__)
+#define UFT__MAPI3(f, a, ...) f(3, a) UFT__MAPI2(f, __VA_ARGS__)
+#define UFT__MAPI4(f, a, ...) f(4, a) UFT__MAPI3(f, __VA_ARGS__)
+#define UFT__MAPI5(f, a, ...) f(5, a) UFT__MAPI4(f, __VA_ARGS__)
+#define UFT__MAPI6(f, a, ...) f(6, a) UFT__MAPI5(f, __VA_ARGS__)
+#define UFT__MAPI7(f, a, ...) f(7, a) UFT__MAPI6(f, __VA_ARGS__)
+#define UFT__MAPI8(f, a, ...) f(8, a) UFT__MAPI7(f, __VA_ARGS__)
+#define UFT__MAPI9(f, a, ...) f(9, a) UFT__MAPI8(f, __VA_ARGS__)
+#define UFT__MAPI10(f, a, ...) f(10, a) UFT__MAPI9(f, __VA_ARGS__)
+#define UFT__MAPI11(f, a, ...) f(11, a) UFT__MAPI10(f, __VA_ARGS__)
+#define UFT__MAPI12(f, a, ...) f(12, a) UFT__MAPI11(f, __VA_ARGS__)
+#define UFT__MAPI13(f, a, ...) f(13, a) UFT__MAPI12(f, __VA_ARGS__)
+#define UFT__MAPI14(f, a, ...) f(14, a) UFT__MAPI13(f, __VA_ARGS__)
+#define UFT__MAPI15(f, a, ...) f(15, a) UFT__MAPI14(f, __VA_ARGS__)
+#define UFT__MAPI16(f, a, ...) f(16, a) UFT__MAPI15(f, __VA_ARGS__)
+
+#ifndef __cplusplus
+/* An argument as the format's conversion receives it: promoted (the
+ * conditional applies the integer promotions and decays arrays), never
+ * evaluated. */
+#define UFT__PROMOTED(x) (0 ? (x) : (x))
+/* UFT_ARG_* of an argument, a constant expression. */
+#define UFT__KIND(x)                                                                               \
+	_Generic(UFT__PROMOTED(x),                                                                 \
+	    int: UFT_ARG_U32,                                                                      \
+	    unsigned int: UFT_ARG_U32,                                                             \
+	    char *: UFT_ARG_STR,                                                                   \
+	    const char *: UFT_ARG_STR,                                                             \
+	    signed char *: UFT_ARG_STR,                                                            \
+	    const signed char *: UFT_ARG_STR,                                                      \
+	    unsigned char *: UFT_ARG_STR,                                                          \
+	    const unsigned char *: UFT_ARG_STR,                                                    \
+	    float: UFT_ARG_OTHER,                                                                  \
+	    double: UFT_ARG_OTHER,                                                                 \
+	    long double: UFT_ARG_OTHER,                                                            \
+	    default: UFT_ARG_U64)
+#define UFT__KIND_ENTRY(x) UFT__KIND(x),
+/* Whether the inline writer can store it: an integer or a string. */
+#define UFT__INLINABLE(x) UFT__KIND(x) != UFT_ARG_OTHER &&
+#define UFT__IS_STR(x) (UFT__KIND(x) == UFT_ARG_STR) +
+/* Its field in the inline writer's record, laid out as the format's
+ * parser lays it out (natural alignment, as a struct; a string's field is
+ * its 4-byte __data_loc word). */
+/* clang-format off */
+#define UFT__FIELD(i, x)                                                                           \
+	__typeof__(_Generic(UFT__PROMOTED(x),                                                      \
+	    int: (uint32_t)0,                                                                      \
+	    unsigned int: (uint32_t)0,                                                             \
+	    char *: (uint32_t)0,                                                                   \
+	    const char *: (uint32_t)0,                                                             \
+	    signed char *: (uint32_t)0,                                                            \
+	    const signed char *: (uint32_t)0,                                                      \
+	    unsigned char *: (uint32_t)0,                                                          \
+	    const unsigned char *: (uint32_t)0,                                                    \
+	    default: (uint64_t)0)) f##i;
+/* clang-format on */
+/* Evaluates it once, as the out-of-line writer takes it. */
+#define UFT__VAL(i, x) const uint64_t uft__v##i = (uint64_t)(uintptr_t)(x);
+#define UFT__VAL_REF(i, x) uft__v##i,
+/* A string's length, measured once, truncated as the out-of-line writer
+ * truncates: all strings share what the record limit leaves. */
+#define UFT__LEN(i, x)                                                                             \
+	uint32_t uft__n##i = 0;                                                                    \
+	if (UFT__KIND(x) == UFT_ARG_STR) {                                                         \
+		/* The bound hidden, as for __string(): gcc would warn that it                     \
+		 * exceeds a literal argument. */                                                  \
+		uint32_t uft__b = uft__room;                                                       \
+		__asm__("" : "+r"(uft__b));                                                        \
+		uft__n##i = (uint32_t)strnlen(                                                     \
+		    uft__v##i ? (const char *)(uintptr_t)uft__v##i : "(null)", uft__b);            \
+		uft__room -= uft__n##i;                                                            \
+		uft__len += uft__n##i + 1;                                                         \
+	}
+/* Stores a field; a string goes after the fixed part, with its NUL. */
+#define UFT__STORE(i, x)                                                                           \
+	if (UFT__KIND(x) == UFT_ARG_STR) {                                                         \
+		uint32_t uft__k = uft__n##i;                                                       \
+		uft__e->f##i = (__typeof__(uft__e->f##i))(uft__pos | ((uft__k + 1) << 16));        \
+		/* Hidden from the compiler, as in __assign_str(). */                              \
+		__asm__("" : "+r"(uft__k));                                                        \
+		memcpy((char *)uft__e + uft__pos,                                                  \
+		       uft__v##i ? (const char *)(uintptr_t)uft__v##i : "(null)", uft__k);         \
+		((char *)uft__e)[uft__pos + uft__k] = '\0';                                        \
+		uft__pos += uft__k + 1;                                                            \
+	} else {                                                                                   \
+		uft__e->f##i = (__typeof__(uft__e->f##i))uft__v##i;                                \
+	}
+#endif
 
 static inline __attribute__((format(printf, 1, 2), unused)) void
 uft__check_format(const char *fmt __attribute__((unused)), ...)
@@ -290,6 +387,78 @@ uft__check_format(const char *fmt __attribute__((unused)), ...)
 		}                                                                                  \
 	} while (0)
 
+#ifdef __cplusplus
+#define UFT__SITE_TYPES(...)
+#define UFT__SITE_INIT(sys_, ev_, fmt_, gate_, state_, ...)                                        \
+	UFT__DESC_INIT(sys_, ev_, fmt_, gate_, state_)
+#define UFT__EMIT_SITE(tp, st, gate, fmt, ...) UFT__EMIT(tp, gate, fmt, ##__VA_ARGS__)
+#else
+/* The record the inline writer fills, and the argument kinds it assumes. */
+#define UFT__SITE_TYPES(...)                                                                       \
+	struct uft__rec {                                                                          \
+		struct uft_common_entry c;                                                         \
+		UFT__MAPI(UFT__FIELD, ##__VA_ARGS__)                                               \
+	};                                                                                         \
+	static const uint8_t uft__kinds[] = {UFT__MAP(UFT__KIND_ENTRY, ##__VA_ARGS__) UFT_ARG_END};
+/* A one-liner's descriptor with what its inline writer assumes: the
+ * arguments' kinds and the record's size. */
+#define UFT__SITE_INIT(sys_, ev_, fmt_, gate_, state_, ...)                                        \
+	{                                                                                          \
+		.size = sizeof(struct uft_event), .magic = UFT_EVENT_MAGIC, .state = &(state_),    \
+		.gate = &(gate_), .system = #sys_, .name = #ev_, .style = UFT_STYLE_PRINTF,        \
+		.printf_fmt = fmt_, .file = __FILE__, .line = __LINE__,                            \
+		.nr_args = UFT__NARG(__VA_ARGS__), .arg_kinds = uft__kinds,                        \
+		.rec_size = sizeof(struct uft__rec),                                               \
+	}
+
+/* The call site of a UFT_TRACE(): when every argument is an integer or a
+ * string and the registry found the format's fields to be those
+ * (st.fast_type non-zero), the record is written inline as a typed event's
+ * is, strings measured only then; anything else goes through
+ * uft__trace_printf(). */
+#define UFT__EMIT_SITE(tp, st, gate, fmt, ...)                                                     \
+	do {                                                                                       \
+		if (0)                                                                             \
+			uft__check_format(fmt, ##__VA_ARGS__);                                     \
+		if (__builtin_expect((gate) != 0, 0)) {                                            \
+			UFT__MAPI(UFT__VAL, ##__VA_ARGS__)                                         \
+			struct uft_fast_rsv uft__r;                                                \
+			struct uft__rec *uft__e = 0;                                               \
+			if ((UFT__MAP(UFT__INLINABLE, ##__VA_ARGS__) 1) &&                         \
+			    (UFT__MAP(UFT__IS_STR, ##__VA_ARGS__) 0 == 0 ||                        \
+			     __atomic_load_n(&(st).fast_type, __ATOMIC_RELAXED) != 0)) {           \
+				uint32_t uft__room = UFT_TRACE_MAX_RECORD -                        \
+						     (uint32_t)sizeof(struct uft__rec) -           \
+						     (UFT__MAP(UFT__IS_STR, ##__VA_ARGS__) 0);     \
+				uint32_t uft__len = (uint32_t)sizeof(struct uft__rec);             \
+				uint32_t uft__pos = (uint32_t)sizeof(struct uft__rec);             \
+				(void)uft__room;                                                   \
+				(void)uft__pos;                                                    \
+				UFT__MAPI(UFT__LEN, ##__VA_ARGS__)                                 \
+				uft__e =                                                           \
+				    (struct uft__rec *)uft_fast_reserve(&(st), uft__len, &uft__r); \
+				if (__builtin_expect(uft__e != 0, 1)) {                            \
+					memset((char *)uft__e + sizeof(struct uft_common_entry),   \
+					       0,                                                  \
+					       sizeof(struct uft__rec) -                           \
+						   sizeof(struct uft_common_entry));               \
+					UFT__MAPI(UFT__STORE, ##__VA_ARGS__)                       \
+					uft_fast_commit(&uft__r);                                  \
+				} else {                                                           \
+					uft_fast_hint(&uft__r);                                    \
+				}                                                                  \
+			}                                                                          \
+			if (!uft__e) {                                                             \
+				const uint64_t uft__a[] = {                                        \
+				    UFT__MAPI(UFT__VAL_REF, ##__VA_ARGS__) 0};                     \
+				uft__trace_printf(                                                 \
+				    &(tp), uft__a,                                                 \
+				    (uint32_t)(sizeof(uft__a) / sizeof(uft__a[0]) - 1));           \
+			}                                                                          \
+		}                                                                                  \
+	} while (0)
+#endif
+
 /**
  * uft_tracepoint() - record a UFT_TRACEPOINT() with arguments
  * @id: the tracepoint's id
@@ -311,11 +480,12 @@ uft__check_format(const char *fmt __attribute__((unused)), ...)
 	do {                                                                                       \
 		static volatile uint16_t uft__gate;                                                \
 		static struct uft_event_state uft__st;                                             \
+		UFT__SITE_TYPES(__VA_ARGS__)                                                       \
 		static struct uft_event uft__tp =                                                  \
-		    UFT__DESC_INIT(system, name, fmt, uft__gate, uft__st);                         \
+		    UFT__SITE_INIT(system, name, fmt, uft__gate, uft__st, ##__VA_ARGS__);          \
 		static struct uft_event *const uft__tpp                                            \
 		    __attribute__((section(UFT_SECTION), used)) = &uft__tp;                        \
-		UFT__EMIT(uft__tp, uft__gate, fmt, ##__VA_ARGS__);                                 \
+		UFT__EMIT_SITE(uft__tp, uft__st, uft__gate, fmt, ##__VA_ARGS__);                   \
 	} while (0)
 #endif
 

@@ -644,6 +644,10 @@ int uft_printf_layout_parse(const char *fmt, struct uft_printf_layout *out, char
 		goto nomem;
 	out->print_fmt = pf.p;
 	out->fixed_size = align_up(off, max_align);
+	uint32_t used = UFT_COMMON_HDR_SIZE;
+	for (uint32_t i = 0; i < out->nr_args; i++)
+		used += out->fields[i].size;
+	out->has_holes = used != out->fixed_size;
 	return 0;
 
 nomem:
@@ -653,10 +657,13 @@ nomem:
 	return -ENOMEM;
 }
 
-/* Shared by size and fill: rec NULL only measures. */
+/* Shared by size and fill: rec NULL only measures. lens, when not NULL,
+ * holds one entry per string: a measure stores each string's length there
+ * and a fill takes them from it instead of measuring again. */
 static uint32_t layout_record(const struct uft_printf_layout *l, const uint64_t *args, uint8_t *rec,
-			      uint32_t cap)
+			      uint32_t cap, uint32_t *lens)
 {
+	uint32_t si = 0;
 	uint32_t budget = cap < UFT_PRINTF_MAX_RECORD ? cap : UFT_PRINTF_MAX_RECORD;
 	uint32_t room, pos = l->fixed_size;
 
@@ -664,7 +671,7 @@ static uint32_t layout_record(const struct uft_printf_layout *l, const uint64_t 
 		return 0;
 	/* Text bytes left once every string has its NUL. */
 	room = budget - l->fixed_size - l->nr_strings;
-	if (rec)
+	if (rec && l->has_holes)
 		memset(rec + UFT_COMMON_HDR_SIZE, 0, l->fixed_size - UFT_COMMON_HDR_SIZE);
 	for (uint32_t i = 0; i < l->nr_args; i++) {
 		uint64_t v = args[i];
@@ -689,7 +696,13 @@ static uint32_t layout_record(const struct uft_printf_layout *l, const uint64_t 
 			break;
 		case UFT_PARG_STR: {
 			const char *str = v ? (const char *)(uintptr_t)v : l->null_text[i];
-			uint32_t n = (uint32_t)strnlen(str, room);
+			uint32_t n;
+			if (lens && rec)
+				n = lens[si++];
+			else
+				n = (uint32_t)strnlen(str, room);
+			if (lens && !rec)
+				lens[si++] = n;
 			room -= n;
 			if (f) {
 				uint32_t loc = pos | ((n + 1) << 16);
@@ -705,13 +718,46 @@ static uint32_t layout_record(const struct uft_printf_layout *l, const uint64_t 
 	return pos;
 }
 
+_Static_assert(UFT_TRACE_MAX_RECORD == UFT_PRINTF_MAX_RECORD,
+	       "call sites truncate strings as the out-of-line writer does");
+_Static_assert(UFT_ARG_U32 == UFT_PARG_U32 && UFT_ARG_U64 == UFT_PARG_U64 &&
+		   UFT_ARG_STR == UFT_PARG_STR,
+	       "a call site's argument kinds are compared with the format's");
+
+bool uft_printf_inline_ok(const struct uft_printf_layout *l, const uint8_t *kinds,
+			  uint32_t rec_size)
+{
+	if (!kinds || rec_size != l->fixed_size)
+		return false;
+	for (uint32_t i = 0; i < l->nr_args; i++) {
+		if (kinds[i] != l->kinds[i] || l->kinds[i] == UFT_PARG_CHAR)
+			return false;
+		/* The site stores "(null)" for a NULL string. */
+		if (l->kinds[i] == UFT_PARG_STR && strcmp(l->null_text[i], "(null)"))
+			return false;
+	}
+	return kinds[l->nr_args] == UFT_ARG_END;
+}
+
 uint32_t uft_printf_record_size(const struct uft_printf_layout *l, const uint64_t *args)
 {
-	return layout_record(l, args, NULL, UFT_PRINTF_MAX_RECORD);
+	return layout_record(l, args, NULL, UFT_PRINTF_MAX_RECORD, NULL);
 }
 
 uint32_t uft_printf_record_fill(const struct uft_printf_layout *l, const uint64_t *args, void *rec,
 				uint32_t cap)
 {
-	return layout_record(l, args, rec, cap);
+	return layout_record(l, args, rec, cap, NULL);
+}
+
+uint32_t uft_printf_record_measure(const struct uft_printf_layout *l, const uint64_t *args,
+				   uint32_t *lens)
+{
+	return layout_record(l, args, NULL, UFT_PRINTF_MAX_RECORD, lens);
+}
+
+uint32_t uft_printf_record_fill_measured(const struct uft_printf_layout *l, const uint64_t *args,
+					 const uint32_t *lens, void *rec, uint32_t size)
+{
+	return layout_record(l, args, rec, size, (uint32_t *)lens);
 }

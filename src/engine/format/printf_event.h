@@ -5,6 +5,7 @@
 #ifndef UFT_PRINTF_EVENT_H
 #define UFT_PRINTF_EVENT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -35,6 +36,9 @@ struct uft_printf_layout {
 	 * below 6, as glibc prints it. NULL for other kinds. */
 	const char **null_text;
 	char *print_fmt; /* text after "print fmt: " */
+	/* Padding between the fixed fields or after them: only then does a
+	 * fill zero the fixed part first. */
+	bool has_holes;
 };
 
 /* Parses a printf format. Returns 0, or -EINVAL with a message in err for
@@ -54,6 +58,21 @@ uint32_t uft_printf_record_size(const struct uft_printf_layout *l, const uint64_
  * caller) and zeroes padding. Strings are truncated to fit min(cap,
  * UFT_PRINTF_MAX_RECORD). Returns the record size, 0 if even the fixed part
  * and empty strings do not fit in cap. */
+/* The same as uft_printf_record_size(), storing each string's length in
+ * lens (nr_strings entries), in argument order. */
+uint32_t uft_printf_record_measure(const struct uft_printf_layout *l, const uint64_t *args,
+				   uint32_t *lens);
+/* The same as uft_printf_record_fill() with cap the size that measure
+ * returned, the strings' lengths taken from lens instead of measured again. */
+uint32_t uft_printf_record_fill_measured(const struct uft_printf_layout *l, const uint64_t *args,
+					 const uint32_t *lens, void *rec, uint32_t size);
+/* Whether a UFT_TRACE call site's inline writer, whose arguments the
+ * compiler saw as kinds (UFT_ARG_*, UFT_ARG_END after the last) and which
+ * lays them out in rec_size bytes, writes the record this layout describes:
+ * no %c, the same kinds in the same order, the same size, "(null)" for a
+ * NULL string. */
+bool uft_printf_inline_ok(const struct uft_printf_layout *l, const uint8_t *kinds,
+			  uint32_t rec_size);
 uint32_t uft_printf_record_fill(const struct uft_printf_layout *l, const uint64_t *args, void *rec,
 				uint32_t cap);
 

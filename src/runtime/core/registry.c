@@ -154,6 +154,15 @@ void reg_publish_targets(struct reg_event *e)
 			uft_sub_return_relaxed(d->gate, 1);
 		}
 		uint64_t ft = n && !slow ? st->id : 0;
+		struct uft_event_priv *p = desc_priv(d);
+		if (p->layout) {
+			/* A one-liner: its own writer always may; the call site's
+			 * inline writer only when it lays the record out alike. */
+			if (READ_ONCE(p->fast_type) != ft)
+				WRITE_ONCE(p->fast_type, ft);
+			if (!p->inline_ok)
+				ft = 0;
+		}
 		if (READ_ONCE(st->fast_type) != ft)
 			WRITE_ONCE(st->fast_type, ft);
 		if (st->fast_filter != ff) {
@@ -275,6 +284,8 @@ static int prepare_printf(struct uft_event *d)
 	p->view.fixed_size = l->fixed_size;
 	p->view.print_fmt = l->print_fmt;
 	p->view.nr_args = l->nr_args;
+	p->inline_ok = uft_printf_inline_ok(l, DESC_HAS(d, arg_kinds) ? d->arg_kinds : NULL,
+					    DESC_HAS(d, rec_size) ? d->rec_size : 0);
 	p->layout = l;
 	return 0;
 }

@@ -102,6 +102,13 @@ struct uft_printf_layout;
 struct uft_event_priv {
 	struct uft_printf_layout *layout; /* UFT_TRACE: parsed from the format */
 	bool own_state;			  /* the registry allocated the state */
+	/* UFT_TRACE: the call site's inline writer lays the record out as the
+	 * format does (its argument kinds and record size agree), so the
+	 * state's fast_type may let it run. */
+	bool inline_ok;
+	/* UFT_TRACE: what fast_type would be for an inline writer, for
+	 * uft__trace_printf()'s own fast reservation. */
+	volatile uint64_t fast_type;
 	/* The descriptor as this runtime reads it: the definer's bytes, zeros
 	 * past its size, and what the runtime derives (a UFT_EVENT's fields
 	 * from fields_fn, a UFT_TRACE's layout from its format). The runtime
