@@ -51,21 +51,31 @@ struct fmt {
 	uint32_t fixed; /* bytes before dynamic data */
 };
 
-#define NUM(t, n, o, s, sg) {t, n, o, s, sg, UFT_FIELD_SCALAR, s}
+#define NUM(t, n, o, s, sg)                                                                        \
+	{                                                                                          \
+		t, n, o, s, sg, UFT_FIELD_SCALAR, s                                                \
+	}
 static struct fmt fmts[] = {
     {"diffa",
      101,
-     {NUM("s8", "a8", 8, 1, 1), NUM("u8", "b8", 9, 1, 0), NUM("short", "a16", 10, 2, 1),
-      NUM("unsigned short", "b16", 12, 2, 0), NUM("int", "a32", 16, 4, 1),
-      NUM("unsigned int", "b32", 20, 4, 0), NUM("s64", "a64", 24, 8, 1),
-      NUM("u64", "b64", 32, 8, 0), {"char", "comm[8]", 40, 8, 1, UFT_FIELD_ARRAY, 1},
+     {NUM("s8", "a8", 8, 1, 1),
+      NUM("u8", "b8", 9, 1, 0),
+      NUM("short", "a16", 10, 2, 1),
+      NUM("unsigned short", "b16", 12, 2, 0),
+      NUM("int", "a32", 16, 4, 1),
+      NUM("unsigned int", "b32", 20, 4, 0),
+      NUM("s64", "a64", 24, 8, 1),
+      NUM("u64", "b64", 32, 8, 0),
+      {"char", "comm[8]", 40, 8, 1, UFT_FIELD_ARRAY, 1},
       {"__data_loc char[]", "name", 48, 4, 0, UFT_FIELD_DYN, 1}},
      10,
      52},
     {"diffb",
      102,
-     {{"__data_loc char[]", "path", 8, 4, 0, UFT_FIELD_DYN, 1}, NUM("int", "ret", 12, 4, 1),
-      {"char", "tag[4]", 16, 4, 1, UFT_FIELD_ARRAY, 1}, NUM("unsigned long", "addr", 24, 8, 0),
+     {{"__data_loc char[]", "path", 8, 4, 0, UFT_FIELD_DYN, 1},
+      NUM("int", "ret", 12, 4, 1),
+      {"char", "tag[4]", 16, 4, 1, UFT_FIELD_ARRAY, 1},
+      NUM("unsigned long", "addr", 24, 8, 0),
       NUM("short", "lvl", 32, 2, 1)},
      5,
      40},

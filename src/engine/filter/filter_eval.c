@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "engine/filter/filter_impl.h"
+#include "engine/filter/filter_run.h"
 #include "util/glob.h"
 #include "util/safe_read.h"
 #include "util/util.h"
@@ -218,8 +219,8 @@ static inline int eval(const struct uft_fpred *p, const uint8_t *rec, uint32_t l
 }
 
 /* Any record: every predicate checks what it reads against len. */
-static bool match_checked(const struct uft_filter *f, const uint8_t *rec, uint32_t len,
-			  uint32_t cpu, const char *comm)
+bool uft_filter_match_checked(const struct uft_filter *f, const void *rec, uint32_t len,
+			      uint32_t cpu, const char *comm)
 {
 	uint32_t i = 0, n = f->n;
 	while (i < n) {
@@ -232,90 +233,14 @@ static bool match_checked(const struct uft_filter *f, const uint8_t *rec, uint32
 	return i == n;
 }
 
-static inline uint64_t ld16(const uint8_t *p)
+int uft_filter_eval_pred(const struct uft_filter *f, uint32_t i, const void *rec, uint32_t len,
+			 uint32_t cpu, const char *comm)
 {
-	uint16_t v;
-	memcpy(&v, p, 2);
-	return v;
-}
-
-static inline uint64_t ld32(const uint8_t *p)
-{
-	uint32_t v;
-	memcpy(&v, p, 4);
-	return v;
-}
-
-static inline uint64_t ld64(const uint8_t *p)
-{
-	uint64_t v;
-	memcpy(&v, p, 8);
-	return v;
+	return eval(&f->prog[i], rec, len, cpu, comm);
 }
 
 bool uft_filter_match(const struct uft_filter *f, const void *rec, uint32_t len, uint32_t cpu,
 		      const char *comm)
 {
-	if (!f)
-		return true;
-	/* A record shorter than some field an instruction loads takes the
-	 * checked loop, which rejects it only if that field is reached. */
-	if (unlikely(len < f->min_len))
-		return match_checked(f, rec, len, cpu, comm);
-
-	const uint8_t *r = rec;
-	const struct uft_fins *ins = f->ins;
-	uint32_t i = 0, n = f->n;
-	while (i < n) {
-		const struct uft_fins *p = &ins[i];
-		const uint8_t *a = r + p->offset;
-		bool t;
-		switch (p->code) {
-		case FINS_RANGE_U8:
-			t = (uint64_t)*a - p->val <= p->val2;
-			break;
-		case FINS_RANGE_U16:
-			t = ld16(a) - p->val <= p->val2;
-			break;
-		case FINS_RANGE_U32:
-			t = ld32(a) - p->val <= p->val2;
-			break;
-		case FINS_RANGE_U64:
-			t = ld64(a) - p->val <= p->val2;
-			break;
-		case FINS_RANGE_S8:
-			t = (uint64_t)(int64_t)(int8_t)*a - p->val <= p->val2;
-			break;
-		case FINS_RANGE_S16:
-			t = (uint64_t)(int64_t)(int16_t)ld16(a) - p->val <= p->val2;
-			break;
-		case FINS_RANGE_S32:
-			t = (uint64_t)(int64_t)(int32_t)ld32(a) - p->val <= p->val2;
-			break;
-		case FINS_BAND_8:
-			t = (*a & p->val) != 0;
-			break;
-		case FINS_BAND_16:
-			t = (ld16(a) & p->val) != 0;
-			break;
-		case FINS_BAND_32:
-			t = (ld32(a) & p->val) != 0;
-			break;
-		case FINS_BAND_64:
-			t = (ld64(a) & p->val) != 0;
-			break;
-		case FINS_FALSE:
-			t = false;
-			break;
-		default: {
-			int v = eval(&f->prog[i], r, len, cpu, comm);
-			if (v < 0)
-				return false;
-			t = v;
-			break;
-		}
-		}
-		i = t ? p->jt : p->jf;
-	}
-	return i == n;
+	return !f || uft_filter_run(f, rec, len, cpu, comm);
 }
