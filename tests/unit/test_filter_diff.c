@@ -302,7 +302,9 @@ static void pred(struct out *o, const struct fmt *fm)
 		if (j == 3) {
 			/* The CPU is an int in the kernel, unsigned here: small values only. */
 			char kt[32];
-			snprintf(kt, sizeof(kt), "CPU %s %u", ops[below(6)], below(9));
+			unsigned op =
+			    below(6); /* one draw per statement: the same on every compiler */
+			snprintf(kt, sizeof(kt), "CPU %s %u", ops[op], below(9));
 			emit(o, kt, kt);
 			return;
 		}
