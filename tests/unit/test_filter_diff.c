@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Differential test of event filters: random filters over random records of
  * two formats must get the same verdict from uft's engine and from
- * libtraceevent's (tep_filter_match) on the format text uft prints.
+ * libtraceevent's (tep_filter_match) on the format text uft prints, and
+ * uft's specialised instructions the verdict of the predicates they were
+ * lowered from, on whole and on cut records.
  *
  * UFT_FILTER_DIFF_SEED=N and UFT_FILTER_DIFF_CASES=N run other or longer
  * campaigns (default seed 1, 4000 filters, 8 records each).
@@ -38,6 +40,7 @@
 #include <event-parse.h>
 
 #include "engine/filter/filter.h"
+#include "engine/filter/filter_run.h"
 #include "engine/format/format.h"
 
 /* libtraceevent's filter parser leaks a string per filter; not ours to fix,
@@ -435,6 +438,15 @@ static void test_diff(void **state)
 				fail_msg("seed %" PRIu64 " case %u: uft %d, libtraceevent %d\n"
 					 "  kernel: %s\n  tep:    %s",
 					 seed, n, got, want == TEP_ERRNO__FILTER_MATCH, o.k, o.t);
+			/* The instructions against the predicates they were lowered
+			 * from, on the whole record and on a cut one. */
+			uint32_t cut = below(r.len + 1);
+			if (got != uft_filter_match_checked(uf, r.b, r.len, r.cpu, NULL) ||
+			    uft_filter_match(uf, r.b, cut, r.cpu, NULL) !=
+				uft_filter_match_checked(uf, r.b, cut, r.cpu, NULL))
+				fail_msg("seed %" PRIu64 " case %u: instructions and predicates "
+					 "differ (length %u or %u): %s",
+					 seed, n, r.len, cut, o.k);
 			checked++;
 			matched += got;
 		}
