@@ -249,40 +249,15 @@
 	};                                                                                         \
 	static struct uft_event *const uft__ptr_##evn                                              \
 	    __attribute__((section(UFT_SECTION), used)) = &uft_event_##evn;                        \
-	/* Everything the fast path does not do: filters, instances, nesting, a                    \
-	 * page switch, a new thread. */                                                           \
+	/* Everything the fast path does not do: instances, nesting, a page                        \
+	 * switch, a new thread. */                                                                \
 	static UFT_NOTRACE __attribute__((noinline, cold)) void uft__reserve_trace_##evn(proto)    \
 	{                                                                                          \
-		uint64_t uft__tsc = uft_fast_take_hint();                                          \
+		(void)uft_fast_take_hint(); /* used up, unused: not stale for a later event */     \
 		if (!uft_event_state_##evn.enabled)                                                \
 			return;                                                                    \
 		struct uft_data_offsets_##evn __data_offsets;                                      \
 		uint32_t __data_size = uft__get_offsets_##evn(&__data_offsets, args);              \
-		/* Filtered, global buffer only: the fast reservation, then the filter. */         \
-		const void *uft__flt =                                                             \
-		    __atomic_load_n(&uft_event_state_##evn.fast_filter, __ATOMIC_ACQUIRE);         \
-		if (uft__flt) {                                                                    \
-			uint32_t uft__len =                                                        \
-			    (uint32_t)offsetof(struct uft_raw_##evn, __data) + __data_size;        \
-			struct uft_fast_rsv __frsv;                                                \
-			struct uft_raw_##evn *__entry =                                            \
-			    (struct uft_raw_##evn *)(uft__tsc ? uft_fast_reserve_at(               \
-								    uft_event_state_##evn.id,      \
-								    uft__tsc, uft__len, &__frsv)   \
-							      : uft_fast_reserve_type(             \
-								    uft_event_state_##evn.id,      \
-								    uft__len, &__frsv));           \
-			if (__entry) {                                                             \
-				memset((char *)__entry + sizeof(struct uft_common_entry), 0,       \
-				       offsetof(struct uft_raw_##evn, __data) -                    \
-					   sizeof(struct uft_common_entry));                       \
-				tstruct assign if (uft__fast_filter_pass(uft__flt, __entry,        \
-									 uft__len))                \
-				    uft_fast_commit(&__frsv);                                      \
-				else uft_fast_discard();                                           \
-				return;                                                            \
-			}                                                                          \
-		}                                                                                  \
 		struct uft_rsv __rsv;                                                              \
 		/* Once per buffer the event goes to. */                                           \
 		for (struct uft_raw_##evn *__entry = (struct uft_raw_##evn *)uft_reserve(          \
@@ -296,10 +271,45 @@
 			tstruct assign uft_commit(&__rsv);                                         \
 		}                                                                                  \
 	}                                                                                          \
-	UFT_NOTRACE __attribute__((noinline, cold)) void uft__slow_trace_##evn(proto)              \
+	/* Filtered, global buffer only: the fast reservation, then the filter,                    \
+	 * optimised for speed (not cold) since it is every filtered event's path;                 \
+	 * else the hint stays for uft__reserve_trace_<event>(). */                                \
+	static UFT_NOTRACE inline                                                                  \
+	    __attribute__((always_inline)) int uft__filtered_trace_##evn(proto)                    \
+	{                                                                                          \
+		const void *uft__flt =                                                             \
+		    __atomic_load_n(&uft_event_state_##evn.fast_filter, __ATOMIC_ACQUIRE);         \
+		if (!uft__flt)                                                                     \
+			return 0;                                                                  \
+		uint64_t uft__tsc = uft_fast_take_hint();                                          \
+		struct uft_data_offsets_##evn __data_offsets;                                      \
+		uint32_t __data_size = uft__get_offsets_##evn(&__data_offsets, args);              \
+		uint32_t uft__len =                                                                \
+		    (uint32_t)offsetof(struct uft_raw_##evn, __data) + __data_size;                \
+		struct uft_fast_rsv __frsv;                                                        \
+		struct uft_raw_##evn *__entry =                                                    \
+		    (struct uft_raw_##evn *)(uft__tsc                                              \
+						 ? uft_fast_reserve_at(uft_event_state_##evn.id,   \
+								       uft__tsc, uft__len,         \
+								       &__frsv)                    \
+						 : uft_fast_reserve_type(uft_event_state_##evn.id, \
+									 uft__len, &__frsv));      \
+		if (!__entry) {                                                                    \
+			uft_fast_hint(&__frsv);                                                    \
+			return 0;                                                                  \
+		}                                                                                  \
+		memset((char *)__entry + sizeof(struct uft_common_entry), 0,                       \
+		       offsetof(struct uft_raw_##evn, __data) - sizeof(struct uft_common_entry));  \
+		tstruct assign if (uft__fast_filter_pass(uft__flt, __entry, uft__len))             \
+		    uft_fast_commit(&__frsv);                                                      \
+		else uft_fast_discard();                                                           \
+		return 1;                                                                          \
+	}                                                                                          \
+	UFT_NOTRACE __attribute__((noinline)) void uft__slow_trace_##evn(proto)                    \
 	{                                                                                          \
 		UFT__SDT_PROBE(UFT_SYSTEM, evn, args);                                             \
-		uft__reserve_trace_##evn(args);                                                    \
+		if (!uft__filtered_trace_##evn(args))                                              \
+			uft__reserve_trace_##evn(args);                                            \
 	}                                                                                          \
 	UFT_NOTRACE __attribute__((noinline)) void uft__do_trace_##evn(proto)                      \
 	{                                                                                          \
@@ -311,7 +321,8 @@
 		UFT__FAST_BEGIN(evn)                                                               \
 		if (__builtin_expect(!__entry, 0)) {                                               \
 			uft_fast_hint(&__frsv);                                                    \
-			uft__reserve_trace_##evn(args);                                            \
+			if (!uft__filtered_trace_##evn(args))                                      \
+				uft__reserve_trace_##evn(args);                                    \
 			return;                                                                    \
 		}                                                                                  \
 		tstruct assign uft_fast_commit(&__frsv);                                           \

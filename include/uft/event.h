@@ -108,7 +108,7 @@ struct uft_common_entry {
  *	buffer's plain write, which the inline fast path does; 0 while it needs
  *	more (a filter, an instance's buffer) or the event is off
  * @fast_filter: the compiled filter while the event goes to the global buffer
- *	alone with that filter and nothing else: the cold path then writes
+ *	alone with that filter and nothing else: the out-of-line path then writes
  *	through the fast reservation and evaluates the filter before committing
  * @priv: libuft's private data for the descriptor (the layout of a UFT_TRACE
  *	format, its view of the descriptor); may grow without changing this

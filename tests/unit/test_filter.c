@@ -432,6 +432,7 @@ static const struct uft_field abc[] = {
 static bool run_visited(const struct uft_filter *f, const uint8_t *rec, char *visited)
 {
 	struct uft_filter *one = malloc(sizeof(*one) + sizeof(struct uft_fpred));
+	struct uft_fins ins;
 	uint32_t i = 0;
 	size_t nv = 0;
 
@@ -443,6 +444,7 @@ static bool run_visited(const struct uft_filter *f, const uint8_t *rec, char *vi
 		one->prog[0] = *p;
 		one->prog[0].jt = 1;
 		one->prog[0].jf = 2;
+		uft_filter_lower(one, &ins);
 		bool r = uft_filter_match(one, rec, 16, 0, NULL);
 		visited[nv++] = (char)('a' + p->offset - 8);
 		assert_true(p->jt > i && p->jf > i && p->jt <= f->n + 1 && p->jf <= f->n + 1);

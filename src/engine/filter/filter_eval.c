@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "engine/filter/filter_impl.h"
+#include "engine/filter/filter_run.h"
 #include "util/glob.h"
 #include "util/safe_read.h"
 #include "util/util.h"
@@ -217,12 +218,10 @@ static inline int eval(const struct uft_fpred *p, const uint8_t *rec, uint32_t l
 	}
 }
 
-bool uft_filter_match(const struct uft_filter *f, const void *rec, uint32_t len, uint32_t cpu,
-		      const char *comm)
+/* Any record: every predicate checks what it reads against len. */
+bool uft_filter_match_checked(const struct uft_filter *f, const void *rec, uint32_t len,
+			      uint32_t cpu, const char *comm)
 {
-	if (!f)
-		return true;
-
 	uint32_t i = 0, n = f->n;
 	while (i < n) {
 		const struct uft_fpred *p = &f->prog[i];
@@ -232,4 +231,16 @@ bool uft_filter_match(const struct uft_filter *f, const void *rec, uint32_t len,
 		i = r ? p->jt : p->jf;
 	}
 	return i == n;
+}
+
+int uft_filter_eval_pred(const struct uft_filter *f, uint32_t i, const void *rec, uint32_t len,
+			 uint32_t cpu, const char *comm)
+{
+	return eval(&f->prog[i], rec, len, cpu, comm);
+}
+
+bool uft_filter_match(const struct uft_filter *f, const void *rec, uint32_t len, uint32_t cpu,
+		      const char *comm)
+{
+	return !f || uft_filter_run(f, rec, len, cpu, comm);
 }

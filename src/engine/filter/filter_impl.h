@@ -53,11 +53,49 @@ struct uft_fpred {
 	const uint8_t *mask; /* CPUS{} bitmap of UFT_FILTER_MASK_BYTES */
 };
 
+/* Specialised instructions (filter_lower.c): an integer predicate bound to
+ * its load (size, signedness) and its comparison, `inv` folded into the
+ * jumps. FINS_PRED runs the predicate of the same index generically. */
+enum uft_fins_code {
+	FINS_PRED,
+	FINS_FALSE,
+	FINS_RANGE_U8,
+	FINS_RANGE_U16,
+	FINS_RANGE_U32,
+	FINS_RANGE_U64,
+	FINS_RANGE_S8,
+	FINS_RANGE_S16,
+	FINS_RANGE_S32,
+	FINS_BAND_8,
+	FINS_BAND_16,
+	FINS_BAND_32,
+	FINS_BAND_64,
+};
+
+/* Ranges test (value - val) <= val2 in unsigned arithmetic on the loaded
+ * value, sign-extended for the signed codes (val then has its top bit
+ * flipped, which maps the order-mapped key back to plain subtraction). */
+struct uft_fins {
+	uint8_t code; /* enum uft_fins_code */
+	uint8_t pad;
+	uint16_t jt, jf;
+	uint16_t pad2;
+	uint32_t offset;
+	uint32_t pad3;
+	uint64_t val, val2;
+};
+
 struct uft_filter {
 	uint32_t n;
-	unsigned needs; /* UFT_FILTER_NEEDS_* */
+	unsigned needs;	  /* UFT_FILTER_NEEDS_* */
+	uint32_t min_len; /* records this long hold every field the instructions load */
+	uint32_t pad;
+	const struct uft_fins *ins; /* n instructions, beside prog in the same block */
 	struct uft_fpred prog[];
 };
+
+/* Fills f->ins (room for f->n) and f->min_len from f->prog. */
+void uft_filter_lower(struct uft_filter *f, struct uft_fins *ins);
 
 /* Signed values compare in unsigned order once the sign bit is flipped. */
 static inline uint64_t uft_fkey_signed(int64_t v)

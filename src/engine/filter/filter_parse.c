@@ -301,16 +301,18 @@ static int finish_walk(struct uft_fparse *p, struct build *b, size_t i, bool ope
 static struct uft_filter *pack(struct uft_fparse *p, struct build *b)
 {
 	size_t prog = b->n * sizeof(struct uft_fpred);
+	size_t ins = b->n * sizeof(struct uft_fins);
 	size_t masks = p->nr_masks * (size_t)UFT_FILTER_MASK_BYTES;
 	size_t strs = 0;
 
 	for (uint32_t k = 0; k < b->n; k++)
 		if (b->preds[k].pat)
 			strs += b->preds[k].plen + 1;
-	struct uft_filter *f = malloc(sizeof(*f) + prog + masks + strs);
+	struct uft_filter *f = malloc(sizeof(*f) + prog + ins + masks + strs);
 	if (!f)
 		return NULL;
-	uint8_t *mpool = (uint8_t *)f->prog + prog;
+	struct uft_fins *ipool = (struct uft_fins *)((uint8_t *)f->prog + prog);
+	uint8_t *mpool = (uint8_t *)ipool + ins;
 	char *spool = (char *)mpool + masks;
 
 	f->n = b->n;
@@ -331,6 +333,7 @@ static struct uft_filter *pack(struct uft_fparse *p, struct build *b)
 			spool += d->plen + 1;
 		}
 	}
+	uft_filter_lower(f, ipool);
 	return f;
 }
 

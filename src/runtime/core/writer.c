@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "engine/filter/filter.h"
+#include "engine/filter/filter_run.h"
 #include "wire/page.h"
 #include "runtime/ftrace/ftrace.h"
 #include "runtime/core/grace.h"
@@ -710,9 +711,10 @@ int uft__fast_filter_pass(const void *filter, const void *rec, uint32_t len)
 	uint16_t type = ((const struct uft_common_entry *)rec)->type;
 	int pass = 0;
 	if (smp_load_acquire(&uft_grace_fast_filter[type]) == filter) {
-		if (uft_filter_needs(f) & UFT_FILTER_NEEDS_COMM)
+		/* The evaluator inline: this is every filtered event's path. */
+		if (unlikely(uft_filter_needs_of(f) & UFT_FILTER_NEEDS_COMM))
 			name = thread_comm(w, comm);
-		pass = uft_filter_match(f, rec, len, w->cpu, name);
+		pass = uft_filter_run(f, rec, len, w->cpu, name);
 	}
 	uft_grace_exit();
 	return pass;
