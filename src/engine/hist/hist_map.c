@@ -35,12 +35,14 @@ int uft_hist_table_init(struct hist_table *t, uint32_t bits, uint32_t key_size, 
 		uft_hist_table_free(t);
 		return -ENOMEM;
 	}
+	uft_hist_shards_init(t, n_vals);
 	return 0;
 }
 
 void uft_hist_table_free(struct hist_table *t)
 {
 	uft_hist_track_free(t);
+	uft_hist_shards_free(t);
 	free(t->bucket_hash);
 	free(t->bucket_elt);
 	free(t->keys);
@@ -58,21 +60,6 @@ void uft_hist_table_free(struct hist_table *t)
 	t->keys = NULL;
 	t->sums = NULL;
 	t->comms = NULL;
-}
-
-static uint32_t hash_key(const uint8_t *k, uint32_t n)
-{
-	uint64_t h = 0x9e3779b97f4a7c15ull;
-
-	for (uint32_t i = 0; i < n; i += 8) {
-		uint64_t w;
-		memcpy(&w, k + i, 8);
-		h = (h ^ w) * 0xff51afd7ed558ccdull;
-		h ^= h >> 32;
-	}
-	h *= 0xc4ceb9fe1a85ec53ull;
-	h ^= h >> 29;
-	return (uint32_t)h ? (uint32_t)h : 1;
 }
 
 static inline void cpu_relax(void)
@@ -93,7 +80,7 @@ static inline void cpu_relax(void)
 int64_t uft_hist_table_insert(struct hist_table *t, const uint8_t *key, uint32_t key_size,
 			      bool *fresh, uint32_t *bucket)
 {
-	uint32_t hash = hash_key(key, key_size);
+	uint32_t hash = uft_hist_hash(key, key_size);
 	uint32_t mask = t->nr_buckets - 1, i = hash & mask;
 
 	*fresh = false;
@@ -125,7 +112,7 @@ int64_t uft_hist_table_insert(struct hist_table *t, const uint8_t *key, uint32_t
 				continue; /* its claimer found no element: try the bucket again */
 			if (!el)
 				return -1;
-			if (!memcmp(t->keys + (size_t)(el - 1) * key_size, key, key_size))
+			if (uft_hist_key_eq(t->keys + (size_t)(el - 1) * key_size, key, key_size))
 				return el - 1;
 		}
 		i = (i + 1) & mask;
@@ -137,7 +124,7 @@ int64_t uft_hist_table_insert(struct hist_table *t, const uint8_t *key, uint32_t
 /* The published element of `key`, or -1; never claims anything. */
 int64_t uft_hist_table_lookup(const struct hist_table *t, const uint8_t *key, uint32_t key_size)
 {
-	uint32_t hash = hash_key(key, key_size);
+	uint32_t hash = uft_hist_hash(key, key_size);
 	uint32_t mask = t->nr_buckets - 1, i = hash & mask;
 
 	for (uint32_t probes = 0; probes < t->nr_buckets; probes++, i = (i + 1) & mask) {
@@ -147,7 +134,7 @@ int64_t uft_hist_table_lookup(const struct hist_table *t, const uint8_t *key, ui
 		if (hv != hash)
 			continue;
 		uint32_t el = smp_load_acquire(&t->bucket_elt[i]);
-		if (el && !memcmp(t->keys + (size_t)(el - 1) * key_size, key, key_size))
+		if (el && uft_hist_key_eq(t->keys + (size_t)(el - 1) * key_size, key, key_size))
 			return el - 1;
 	}
 	return -1;
@@ -161,12 +148,14 @@ void uft_hist_clear(struct uft_hist *h)
 	/* Writers never wait; the clear waits for those inside to leave (an
 	 * update is short and never blocks) and keeps new ones out meanwhile. */
 	uft_store_seq_cst(&t->clearing, 1);
+	uft_hist_shards_quiesce(t);
 	while (uft_load_seq_cst(&t->inflight))
 		sched_yield();
 	memset(t->bucket_hash, 0, t->nr_buckets * sizeof(*t->bucket_hash));
 	memset(t->bucket_elt, 0, t->nr_buckets * sizeof(*t->bucket_elt));
 	memset(t->keys, 0, (size_t)t->max_elts * (h->key_size ? h->key_size : 1));
 	memset(t->sums, 0, (size_t)t->max_elts * h->n_vals * sizeof(*t->sums));
+	uft_hist_shards_clear(t);
 	if (t->comms)
 		memset(t->comms, 0, (size_t)t->max_elts * sizeof(*t->comms));
 	if (t->stacks)
@@ -187,7 +176,8 @@ void uft_hist_clear(struct uft_hist *h)
 
 uint64_t uft_hist_hits(const struct uft_hist *h)
 {
-	return READ_ONCE(uft_hist_data(h)->t.hits);
+	const struct hist_table *t = &uft_hist_data(h)->t;
+	return READ_ONCE(t->hits) + uft_hist_shards_hits(t);
 }
 
 uint64_t uft_hist_drops(const struct uft_hist *h)
