@@ -105,8 +105,8 @@ static bool map_sums(struct hist_table *t, struct hist_shard *s)
 {
 	if (smp_load_acquire(&s->sums))
 		return true;
-	void *p = mmap(NULL, sums_bytes(t), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-		       -1, 0);
+	void *p =
+	    mmap(NULL, sums_bytes(t), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (p == MAP_FAILED)
 		return false;
 	uint64_t *none = NULL;
