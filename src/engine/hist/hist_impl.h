@@ -158,8 +158,12 @@ struct hist_table {
 	uint32_t bits;
 	uint32_t max_elts;     /* 1 << bits */
 	uint32_t nr_buckets;   /* 2 * max_elts */
-	uint32_t *bucket_hash; /* 0: free; claimed with compare-and-swap */
-	uint32_t *bucket_elt;  /* element index + 1, stored once the key is in */
+	/* hash (0: free; claimed with compare-and-swap) and element index + 1
+	 * (stored once the key is in) side by side: one cache line to look at */
+	struct hist_bucket {
+		uint32_t hash;
+		uint32_t elt;
+	} *buckets;
 	uint8_t *keys;	       /* max_elts * key_size */
 	uint64_t *sums;	       /* max_elts * n_vals, atomic adds */
 	char (*comms)[16];     /* per element, when a key has .execname */
@@ -244,6 +248,10 @@ struct uft_hist {
 	struct uft_hist *shared;
 	uint32_t sharers;
 	bool dropped;
+	/* A histogram of plain integer keys and values and nothing else (no
+	 * filter, variables, actions, comms, stacks or strings): its update
+	 * reads each field at a fixed offset and size (hist_update.c). */
+	bool fast;
 	struct hist_table t;
 };
 
@@ -286,7 +294,7 @@ int uft_hist_table_init(struct hist_table *t, uint32_t bits, uint32_t key_size, 
 /* Finds or claims the element of `key`; -1 when the table is full. *fresh
  * says the element was claimed now, its key written but not published:
  * the caller fills in its comm and publishes it in bucket *bucket
- * (release store of the element + 1 into bucket_elt). Lock-free. */
+ * (release store of the element + 1 into the bucket's elt). Lock-free. */
 int64_t uft_hist_table_insert(struct hist_table *t, const uint8_t *key, uint32_t key_size,
 			      bool *fresh, uint32_t *bucket);
 /* The published element of `key`, or -1; never claims anything. */
@@ -295,6 +303,8 @@ int64_t uft_hist_table_lookup(const struct hist_table *t, const uint8_t *key, ui
 int uft_hist_expr_spec(const struct hist_expr *e, char *buf, size_t len);
 void uft_hist_expr_free(struct hist_expr *e);
 void uft_hist_table_free(struct hist_table *t);
+/* Sets h->fast when h is such a histogram (hist_update.c). */
+void uft_hist_compile_fast(struct uft_hist *h);
 /* hist_shard.c: a table's per-thread shards of sums and hits. */
 void uft_hist_shards_init(struct hist_table *t, uint32_t n_vals);
 void uft_hist_shards_free(struct hist_table *t);
