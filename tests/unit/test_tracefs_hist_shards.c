@@ -140,7 +140,8 @@ static void hammer(int waves)
 	for (int w = 0; w < waves; w++) {
 		for (int i = 0; i < NT; i++)
 			assert_int_equal(
-			    pthread_create(&th[i], NULL, writer, (void *)(uintptr_t)(w * NT + i)), 0);
+			    pthread_create(&th[i], NULL, writer, (void *)(uintptr_t)(w * NT + i)),
+			    0);
 		/* Signals land on the writers mid-update; the tree reads meanwhile. */
 		for (int k = 0; k < 100; k++) {
 			for (int i = 0; i < NT; i++)

@@ -156,19 +156,19 @@ struct hist_shard {
 
 struct hist_table {
 	uint32_t bits;
-	uint32_t max_elts;     /* 1 << bits */
-	uint32_t nr_buckets;   /* 2 * max_elts */
+	uint32_t max_elts;   /* 1 << bits */
+	uint32_t nr_buckets; /* 2 * max_elts */
 	/* hash (0: free; claimed with compare-and-swap) and element index + 1
 	 * (stored once the key is in) side by side: one cache line to look at */
 	struct hist_bucket {
 		uint32_t hash;
 		uint32_t elt;
-	} *buckets;
-	uint8_t *keys;	       /* max_elts * key_size */
-	uint64_t *sums;	       /* max_elts * n_vals, atomic adds */
-	char (*comms)[16];     /* per element, when a key has .execname */
-	uint64_t *vars;	       /* max_elts * n_vars: variables of the entries */
-	uint64_t *stacks;      /* max_elts * n_stacks * HIST_STACK_WORDS */
+	} * buckets;
+	uint8_t *keys;	   /* max_elts * key_size */
+	uint64_t *sums;	   /* max_elts * n_vals, atomic adds */
+	char (*comms)[16]; /* per element, when a key has .execname */
+	uint64_t *vars;	   /* max_elts * n_vars: variables of the entries */
+	uint64_t *stacks;  /* max_elts * n_stacks * HIST_STACK_WORDS */
 	uint32_t n_stacks;
 	uint64_t *strs; /* max_elts * n_strs * HIST_SAVE_STR bytes */
 	uint32_t n_strs;

@@ -644,8 +644,7 @@ static inline uint64_t plain_load(const struct hist_field *f, const uint8_t *rec
 
 /* The update of a fast histogram (uft_hist_compile_fast) on the writer's
  * shard: the same result as update(), without its general steps. */
-static void update_fast(struct uft_hist *h, const uint8_t *rec, uint32_t len,
-			struct hist_shard *s)
+static void update_fast(struct uft_hist *h, const uint8_t *rec, uint32_t len, struct hist_shard *s)
 {
 	uint8_t key[UFT_HIST_KEY_MAX];
 	uint64_t vals[UFT_HIST_MAX_VALS];
