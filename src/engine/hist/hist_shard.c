@@ -116,11 +116,11 @@ static bool map_sums(struct hist_table *t, struct hist_shard *s)
 	return true;
 }
 
-/* Remembers s as the calling thread's shard of t. */
+/* Remembers s (NULL: none) as the calling thread's shard of t. */
 static void cache_put(const struct hist_table *t, const struct hist_shard *s)
 {
-	WRITE_ONCE(uft_hist_shard_cache[t->id % HIST_SHARD_CACHE],
-		   t->id << 8 | (uint64_t)(s - t->shards));
+	uint64_t idx = s ? (uint64_t)(s - t->shards) : HIST_SHARD_NONE;
+	WRITE_ONCE(uft_hist_shard_cache[t->id % HIST_SHARD_CACHE], t->id << 8 | idx);
 }
 
 /* The slow path of uft_hist_shard(): async-signal-safe (system calls and
@@ -154,8 +154,9 @@ struct hist_shard *uft_hist_shard_claim(struct hist_table *t)
 	}
 	if (got && !map_sums(t, got))
 		got = NULL; /* keep the slot: a later update may map it */
-	if (got)
-		cache_put(t, got);
+	/* None: the shared path, without this search on every update until
+	 * uft_hist_shard_retry(). */
+	cache_put(t, got);
 	errno = saved;
 	return got;
 }

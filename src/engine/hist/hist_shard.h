@@ -19,7 +19,8 @@
 /* Per thread, the shard of the last tables it updated: one word per slot,
  * table id << 8 | shard index, so a signal handler that replaces a slot
  * between two of the thread's instructions never leaves it half written. */
-#define HIST_SHARD_CACHE 8
+#define HIST_SHARD_CACHE 16
+#define HIST_SHARD_NONE 0xff /* shard index: none was free, the shared sums serve */
 extern __thread uint64_t uft_hist_shard_cache[HIST_SHARD_CACHE]
     __attribute__((tls_model("initial-exec")));
 
@@ -31,8 +32,17 @@ static inline struct hist_shard *uft_hist_shard(struct hist_table *t)
 {
 	uint64_t v = uft_hist_shard_cache[t->id % HIST_SHARD_CACHE];
 	if (likely(v >> 8 == t->id))
-		return &t->shards[v & 0xff];
+		return likely((v & 0xff) != HIST_SHARD_NONE) ? &t->shards[v & 0xff] : NULL;
 	return uft_hist_shard_claim(t);
+}
+
+/* Forgets that t had no shard for this thread, so that its next update
+ * looks again (called now and then from the shared path). */
+static inline void uft_hist_shard_retry(const struct hist_table *t)
+{
+	uint64_t *slot = &uft_hist_shard_cache[t->id % HIST_SHARD_CACHE];
+	if (*slot >> 8 == t->id)
+		*slot = 0;
 }
 
 /* Adds v to a word only this thread and its signal handlers write: one

@@ -678,6 +678,10 @@ static void update_fast(struct uft_hist *h, const uint8_t *rec, uint32_t len, st
 	hist_local_add(&s->hits, 1);
 }
 
+/* Updates this thread made on shared sums (a heuristic: a handler's
+ * increment may be lost). */
+static __thread uint32_t shared_updates __attribute__((tls_model("initial-exec")));
+
 void uft_hist_update(struct uft_hist *h, const void *record, uint32_t len, uint64_t ts,
 		     uint32_t cpu, const struct uft_hist_comm *comm)
 {
@@ -700,6 +704,10 @@ void uft_hist_update(struct uft_hist *h, const void *record, uint32_t len, uint6
 	if (!uft_load_seq_cst(&t->clearing))
 		update(h, record, len, ts, cpu, comm, NULL);
 	uft_fetch_sub_release(&t->inflight, 1);
+	/* Every shard had a live owner: look again now and then, as threads
+	 * exit and their shards become free. */
+	if (READ_ONCE(t->shards_ok) && (++shared_updates & 4095) == 0)
+		uft_hist_shard_retry(t);
 }
 
 bool uft_hist_needs_comm(const struct uft_hist *h)
