@@ -173,7 +173,7 @@ bool uft_hist_shards_quiesce(struct hist_table *t)
 		WRITE_ONCE(t->shards_ok, false); /* new updates take the shared path */
 	for (uint32_t i = 0; i < HIST_SHARDS; i++) {
 		struct hist_shard *s = &t->shards[i];
-		for (unsigned spin = 0; smp_load_acquire(&s->busy); spin++) {
+		for (unsigned spin = 0; uft_load_seq_cst(&s->busy); spin++) {
 			int32_t o = READ_ONCE(s->owner);
 			if (spin % 64 == 63 && o && thread_gone(o))
 				break;
