@@ -259,6 +259,7 @@
 		struct uft_data_offsets_##evn __data_offsets;                                      \
 		uint32_t __data_size = uft__get_offsets_##evn(&__data_offsets, args);              \
 		struct uft_rsv __rsv;                                                              \
+		uft_fast_rehint(uft__tsc);                                                         \
 		/* Once per buffer the event goes to. */                                           \
 		for (struct uft_raw_##evn *__entry = (struct uft_raw_##evn *)uft_reserve(          \
 			 &__rsv, &uft_event_##evn,                                                 \

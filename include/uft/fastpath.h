@@ -215,6 +215,19 @@ static inline __attribute__((always_inline)) uint64_t uft_fast_take_hint(void)
 }
 
 /**
+ * uft_fast_rehint() - hand the cold path's TSC on to uft_reserve()
+ * @tsc: what uft_fast_take_hint() returned (0: none)
+ *
+ * The library stamps the record uft_reserve() reserves next with it, if
+ * it reserves one at once, instead of reading the TSC again (a slow
+ * instruction under some hypervisors); uft_reserve() uses it up.
+ */
+static inline __attribute__((always_inline)) void uft_fast_rehint(uint64_t tsc)
+{
+	uft_fast.tsc_hint = tsc;
+}
+
+/**
  * uft_fast_reserve() - reserve an event's record inline, stamped now
  * @st: the event's state; its fast_type is the event's id while it is enabled
  *      for the global buffer alone without a filter, else 0 (refused)

@@ -3,6 +3,8 @@
 #ifndef UFT_HIST_IMPL_H
 #define UFT_HIST_IMPL_H
 
+#include <string.h>
+
 #include "engine/hist/hist.h"
 
 /* What a key or value reads. */
@@ -137,17 +139,36 @@ struct hist_pool {
 	uint32_t gen; /* generations handed out */
 };
 
+/* Per-thread part of a table's sums (hist_shard.c): a thread claims one
+ * shard per table and adds its values and hits there with single, unlocked
+ * read-modify-write instructions (only it and its signal handlers write
+ * the shard, and a signal lands between instructions). `busy` counts the
+ * owner's updates in progress, for a clear. Readers add the shards to the
+ * shared sums. */
+#define HIST_SHARDS 16
+struct hist_shard {
+	_Alignas(64) int32_t owner; /* tid; 0 while free */
+	uint32_t busy;
+	uint64_t hits;
+	uint64_t *sums;	 /* max_elts * n_vals, mapped by the first owner */
+	size_t map_size; /* bytes mapped at sums */
+};
+
 struct hist_table {
 	uint32_t bits;
-	uint32_t max_elts;     /* 1 << bits */
-	uint32_t nr_buckets;   /* 2 * max_elts */
-	uint32_t *bucket_hash; /* 0: free; claimed with compare-and-swap */
-	uint32_t *bucket_elt;  /* element index + 1, stored once the key is in */
-	uint8_t *keys;	       /* max_elts * key_size */
-	uint64_t *sums;	       /* max_elts * n_vals, atomic adds */
-	char (*comms)[16];     /* per element, when a key has .execname */
-	uint64_t *vars;	       /* max_elts * n_vars: variables of the entries */
-	uint64_t *stacks;      /* max_elts * n_stacks * HIST_STACK_WORDS */
+	uint32_t max_elts;   /* 1 << bits */
+	uint32_t nr_buckets; /* 2 * max_elts */
+	/* hash (0: free; claimed with compare-and-swap) and element index + 1
+	 * (stored once the key is in) side by side: one cache line to look at */
+	struct hist_bucket {
+		uint32_t hash;
+		uint32_t elt;
+	} * buckets;
+	uint8_t *keys;	   /* max_elts * key_size */
+	uint64_t *sums;	   /* max_elts * n_vals, atomic adds */
+	char (*comms)[16]; /* per element, when a key has .execname */
+	uint64_t *vars;	   /* max_elts * n_vars: variables of the entries */
+	uint64_t *stacks;  /* max_elts * n_stacks * HIST_STACK_WORDS */
 	uint32_t n_stacks;
 	uint64_t *strs; /* max_elts * n_strs * HIST_SAVE_STR bytes */
 	uint32_t n_strs;
@@ -165,8 +186,12 @@ struct hist_table {
 	uint32_t alloc;	   /* elements handed out (may pass max_elts) */
 	uint32_t inflight; /* writers inside an update */
 	uint32_t clearing; /* a clear waits for them to leave */
-	uint64_t hits;
+	uint64_t hits;	   /* updates made on the shared sums */
 	uint64_t drops;
+	uint64_t id;		   /* unique over the process's tables, for writers' caches */
+	uint32_t n_vals;	   /* sums per element */
+	bool shards_ok;		   /* the clear can fence writers (membarrier) */
+	struct hist_shard *shards; /* HIST_SHARDS, or NULL */
 };
 
 struct uft_hist {
@@ -223,6 +248,10 @@ struct uft_hist {
 	struct uft_hist *shared;
 	uint32_t sharers;
 	bool dropped;
+	/* A histogram of plain integer keys and values and nothing else (no
+	 * filter, variables, actions, comms, stacks or strings): its update
+	 * reads each field at a fixed offset and size (hist_update.c). */
+	bool fast;
 	struct hist_table t;
 };
 
@@ -232,12 +261,40 @@ static inline struct uft_hist *uft_hist_data(const struct uft_hist *h)
 	return h->shared ? h->shared : (struct uft_hist *)h;
 }
 
+/* The hash of a key (key_size a multiple of 8); never 0, a free bucket. */
+static inline uint32_t uft_hist_hash(const uint8_t *k, uint32_t n)
+{
+	uint64_t h = 0x9e3779b97f4a7c15ull;
+
+	for (uint32_t i = 0; i < n; i += 8) {
+		uint64_t w;
+		memcpy(&w, k + i, 8);
+		h = (h ^ w) * 0xff51afd7ed558ccdull;
+		h ^= h >> 32;
+	}
+	h *= 0xc4ceb9fe1a85ec53ull;
+	h ^= h >> 29;
+	return (uint32_t)h ? (uint32_t)h : 1;
+}
+
+/* Two keys equal; one word compared inline, the common key. */
+static inline bool uft_hist_key_eq(const uint8_t *a, const uint8_t *b, uint32_t n)
+{
+	if (n == 8) {
+		uint64_t x, y;
+		memcpy(&x, a, 8);
+		memcpy(&y, b, 8);
+		return x == y;
+	}
+	return !memcmp(a, b, n);
+}
+
 int uft_hist_table_init(struct hist_table *t, uint32_t bits, uint32_t key_size, uint32_t n_vals,
 			uint32_t n_vars, bool comms);
 /* Finds or claims the element of `key`; -1 when the table is full. *fresh
  * says the element was claimed now, its key written but not published:
  * the caller fills in its comm and publishes it in bucket *bucket
- * (release store of the element + 1 into bucket_elt). Lock-free. */
+ * (release store of the element + 1 into the bucket's elt). Lock-free. */
 int64_t uft_hist_table_insert(struct hist_table *t, const uint8_t *key, uint32_t key_size,
 			      bool *fresh, uint32_t *bucket);
 /* The published element of `key`, or -1; never claims anything. */
@@ -246,6 +303,15 @@ int64_t uft_hist_table_lookup(const struct hist_table *t, const uint8_t *key, ui
 int uft_hist_expr_spec(const struct hist_expr *e, char *buf, size_t len);
 void uft_hist_expr_free(struct hist_expr *e);
 void uft_hist_table_free(struct hist_table *t);
+/* Sets h->fast when h is such a histogram (hist_update.c). */
+void uft_hist_compile_fast(struct uft_hist *h);
+/* hist_shard.c: a table's per-thread shards of sums and hits. */
+void uft_hist_shards_init(struct hist_table *t, uint32_t n_vals);
+void uft_hist_shards_free(struct hist_table *t);
+bool uft_hist_shards_quiesce(struct hist_table *t);
+void uft_hist_shards_clear(struct hist_table *t);
+uint64_t uft_hist_shards_hits(const struct hist_table *t);
+void uft_hist_shards_add_sums(const struct hist_table *t, uint64_t *out, size_t n);
 /* The tracking state of the onmax/onchange actions (after the table). */
 int uft_hist_track_init(struct uft_hist *h);
 void uft_hist_track_free(struct hist_table *t);

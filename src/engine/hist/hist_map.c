@@ -22,27 +22,27 @@ int uft_hist_table_init(struct hist_table *t, uint32_t bits, uint32_t key_size, 
 	t->bits = bits;
 	t->max_elts = 1u << bits;
 	t->nr_buckets = t->max_elts * 2;
-	t->bucket_hash = calloc(t->nr_buckets, sizeof(*t->bucket_hash));
-	t->bucket_elt = calloc(t->nr_buckets, sizeof(*t->bucket_elt));
+	t->buckets = calloc(t->nr_buckets, sizeof(*t->buckets));
 	t->keys = calloc(t->max_elts, key_size ? key_size : 1);
 	t->sums = calloc((size_t)t->max_elts * n_vals, sizeof(*t->sums));
 	t->comms = comms ? calloc(t->max_elts, sizeof(*t->comms)) : NULL;
 	t->n_vars = n_vars;
 	t->vars = n_vars ? calloc((size_t)t->max_elts * n_vars, sizeof(*t->vars)) : NULL;
 	t->vars_set = n_vars ? calloc(t->max_elts, sizeof(*t->vars_set)) : NULL;
-	if (!t->bucket_hash || !t->bucket_elt || !t->keys || !t->sums || (comms && !t->comms) ||
+	if (!t->buckets || !t->keys || !t->sums || (comms && !t->comms) ||
 	    (n_vars && (!t->vars || !t->vars_set))) {
 		uft_hist_table_free(t);
 		return -ENOMEM;
 	}
+	uft_hist_shards_init(t, n_vals);
 	return 0;
 }
 
 void uft_hist_table_free(struct hist_table *t)
 {
 	uft_hist_track_free(t);
-	free(t->bucket_hash);
-	free(t->bucket_elt);
+	uft_hist_shards_free(t);
+	free(t->buckets);
 	free(t->keys);
 	free(t->sums);
 	free(t->comms);
@@ -54,25 +54,10 @@ void uft_hist_table_free(struct hist_table *t)
 	t->strs = NULL;
 	t->vars = NULL;
 	t->vars_set = NULL;
-	t->bucket_hash = t->bucket_elt = NULL;
+	t->buckets = NULL;
 	t->keys = NULL;
 	t->sums = NULL;
 	t->comms = NULL;
-}
-
-static uint32_t hash_key(const uint8_t *k, uint32_t n)
-{
-	uint64_t h = 0x9e3779b97f4a7c15ull;
-
-	for (uint32_t i = 0; i < n; i += 8) {
-		uint64_t w;
-		memcpy(&w, k + i, 8);
-		h = (h ^ w) * 0xff51afd7ed558ccdull;
-		h ^= h >> 32;
-	}
-	h *= 0xc4ceb9fe1a85ec53ull;
-	h ^= h >> 29;
-	return (uint32_t)h ? (uint32_t)h : 1;
 }
 
 static inline void cpu_relax(void)
@@ -93,19 +78,19 @@ static inline void cpu_relax(void)
 int64_t uft_hist_table_insert(struct hist_table *t, const uint8_t *key, uint32_t key_size,
 			      bool *fresh, uint32_t *bucket)
 {
-	uint32_t hash = hash_key(key, key_size);
+	uint32_t hash = uft_hist_hash(key, key_size);
 	uint32_t mask = t->nr_buckets - 1, i = hash & mask;
 
 	*fresh = false;
 	for (uint32_t probes = 0; probes < t->nr_buckets;) {
-		uint32_t hv = smp_load_acquire(&t->bucket_hash[i]);
+		uint32_t hv = smp_load_acquire(&t->buckets[i].hash);
 		if (hv == 0) {
-			if (!uft_try_cmpxchg_acq_rel(&t->bucket_hash[i], &hv, hash))
+			if (!uft_try_cmpxchg_acq_rel(&t->buckets[i].hash, &hv, hash))
 				continue; /* taken meanwhile: look at it again */
 			uint32_t e = uft_fetch_add_relaxed(&t->alloc, 1);
 			if (e >= t->max_elts) {
 				/* No element: free the bucket again, as the kernel does. */
-				smp_store_release(&t->bucket_hash[i], 0);
+				smp_store_release(&t->buckets[i].hash, 0);
 				return -1;
 			}
 			memcpy(t->keys + (size_t)e * key_size, key, key_size);
@@ -116,16 +101,16 @@ int64_t uft_hist_table_insert(struct hist_table *t, const uint8_t *key, uint32_t
 		if (hv == hash) {
 			uint32_t el = 0;
 			for (unsigned n = 0; n < PUBLISH_SPINS; n++) {
-				el = smp_load_acquire(&t->bucket_elt[i]);
-				if (el || READ_ONCE(t->bucket_hash[i]) != hash)
+				el = smp_load_acquire(&t->buckets[i].elt);
+				if (el || READ_ONCE(t->buckets[i].hash) != hash)
 					break;
 				cpu_relax();
 			}
-			if (!el && READ_ONCE(t->bucket_hash[i]) == 0)
+			if (!el && READ_ONCE(t->buckets[i].hash) == 0)
 				continue; /* its claimer found no element: try the bucket again */
 			if (!el)
 				return -1;
-			if (!memcmp(t->keys + (size_t)(el - 1) * key_size, key, key_size))
+			if (uft_hist_key_eq(t->keys + (size_t)(el - 1) * key_size, key, key_size))
 				return el - 1;
 		}
 		i = (i + 1) & mask;
@@ -137,17 +122,17 @@ int64_t uft_hist_table_insert(struct hist_table *t, const uint8_t *key, uint32_t
 /* The published element of `key`, or -1; never claims anything. */
 int64_t uft_hist_table_lookup(const struct hist_table *t, const uint8_t *key, uint32_t key_size)
 {
-	uint32_t hash = hash_key(key, key_size);
+	uint32_t hash = uft_hist_hash(key, key_size);
 	uint32_t mask = t->nr_buckets - 1, i = hash & mask;
 
 	for (uint32_t probes = 0; probes < t->nr_buckets; probes++, i = (i + 1) & mask) {
-		uint32_t hv = smp_load_acquire(&t->bucket_hash[i]);
+		uint32_t hv = smp_load_acquire(&t->buckets[i].hash);
 		if (hv == 0)
 			return -1;
 		if (hv != hash)
 			continue;
-		uint32_t el = smp_load_acquire(&t->bucket_elt[i]);
-		if (el && !memcmp(t->keys + (size_t)(el - 1) * key_size, key, key_size))
+		uint32_t el = smp_load_acquire(&t->buckets[i].elt);
+		if (el && uft_hist_key_eq(t->keys + (size_t)(el - 1) * key_size, key, key_size))
 			return el - 1;
 	}
 	return -1;
@@ -161,12 +146,13 @@ void uft_hist_clear(struct uft_hist *h)
 	/* Writers never wait; the clear waits for those inside to leave (an
 	 * update is short and never blocks) and keeps new ones out meanwhile. */
 	uft_store_seq_cst(&t->clearing, 1);
+	uft_hist_shards_quiesce(t);
 	while (uft_load_seq_cst(&t->inflight))
 		sched_yield();
-	memset(t->bucket_hash, 0, t->nr_buckets * sizeof(*t->bucket_hash));
-	memset(t->bucket_elt, 0, t->nr_buckets * sizeof(*t->bucket_elt));
+	memset(t->buckets, 0, t->nr_buckets * sizeof(*t->buckets));
 	memset(t->keys, 0, (size_t)t->max_elts * (h->key_size ? h->key_size : 1));
 	memset(t->sums, 0, (size_t)t->max_elts * h->n_vals * sizeof(*t->sums));
+	uft_hist_shards_clear(t);
 	if (t->comms)
 		memset(t->comms, 0, (size_t)t->max_elts * sizeof(*t->comms));
 	if (t->stacks)
@@ -187,7 +173,8 @@ void uft_hist_clear(struct uft_hist *h)
 
 uint64_t uft_hist_hits(const struct uft_hist *h)
 {
-	return READ_ONCE(uft_hist_data(h)->t.hits);
+	const struct hist_table *t = &uft_hist_data(h)->t;
+	return READ_ONCE(t->hits) + uft_hist_shards_hits(t);
 }
 
 uint64_t uft_hist_drops(const struct uft_hist *h)
@@ -200,7 +187,7 @@ uint32_t uft_hist_entries(const struct uft_hist *h)
 	const struct hist_table *t = &uft_hist_data(h)->t;
 	uint32_t n = 0;
 	for (uint32_t i = 0; i < t->nr_buckets; i++)
-		n += smp_load_acquire(&t->bucket_elt[i]) != 0;
+		n += smp_load_acquire(&t->buckets[i].elt) != 0;
 	return n;
 }
 
@@ -209,7 +196,7 @@ uint32_t uft_hist_published(const struct uft_hist *h, uint32_t *elts, uint32_t m
 	const struct hist_table *t = &uft_hist_data(h)->t;
 	uint32_t n = 0;
 	for (uint32_t i = 0; i < t->nr_buckets && n < max; i++) {
-		uint32_t el = smp_load_acquire(&t->bucket_elt[i]);
+		uint32_t el = smp_load_acquire(&t->buckets[i].elt);
 		if (el)
 			elts[n++] = el - 1;
 	}

@@ -286,6 +286,7 @@ int uft_hist_create_env(const char *spec, const struct uft_hist_event *ev,
 		uft_hist_free(p.h);
 		return rc;
 	}
+	uft_hist_compile_fast(p.h);
 	*out = p.h;
 	return 0;
 }

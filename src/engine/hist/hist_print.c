@@ -456,6 +456,7 @@ static uint64_t *snap_sums(const struct uft_hist *h, const uint32_t *order, uint
 		return NULL;
 	for (size_t i = 0; i < nsums; i++)
 		snap[i] = READ_ONCE(h->t.sums[i]);
+	uft_hist_shards_add_sums(&h->t, snap, nsums); /* the threads' shares */
 	return snap;
 }
 

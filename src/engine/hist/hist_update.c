@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "engine/hist/hist_impl.h"
+#include "engine/hist/hist_shard.h"
 #include "util/atomics.h"
 
 static inline uint32_t ld32(const uint8_t *p)
@@ -70,6 +71,31 @@ static bool num_value(const struct uft_hist *h, const struct hist_field *f, cons
 	else if (f->flags & HF_BUCKET)
 		v = v / f->buckets * f->buckets;
 	*out = v;
+	return true;
+}
+
+/* num_value() of a plain integer field, inline: the common key and value.
+ * Falls back to num_value() for anything else. */
+static inline __attribute__((always_inline)) bool
+field_value(const struct uft_hist *h, const struct hist_field *f, const uint8_t *rec, uint32_t len,
+	    uint64_t ts, uint32_t cpu, uint64_t *out)
+{
+	if (f->src == HF_HITCOUNT && !(f->flags & (HF_LOG2 | HF_BUCKET))) {
+		*out = 1;
+		return true;
+	}
+	if (f->src != HF_NUM || (f->flags & (HF_LOG2 | HF_BUCKET)) || f->offset > len ||
+	    f->size > len - f->offset)
+		return num_value(h, f, rec, len, ts, cpu, out);
+	const uint8_t *p = rec + f->offset;
+	if (f->size == 8) {
+		memcpy(out, p, 8);
+	} else if (f->size == 4) {
+		uint32_t x = ld32(p);
+		*out = f->is_signed ? (uint64_t)(int64_t)(int32_t)x : x;
+	} else {
+		return num_value(h, f, rec, len, ts, cpu, out);
+	}
 	return true;
 }
 
@@ -354,7 +380,7 @@ static inline bool key_field(const struct eval *c, const struct hist_field *f, s
 	if (f->is_string)
 		return str_key(f, c->rec, c->len, f->src == HF_COMM ? who_name(who) : NULL,
 			       key + f->key_off);
-	if (!num_value(c->h, f, c->rec, c->len, c->ts, c->cpu, &v))
+	if (!field_value(c->h, f, c->rec, c->len, c->ts, c->cpu, &v))
 		return false;
 	memcpy(key + f->key_off, &v, 8);
 	return true;
@@ -364,7 +390,9 @@ static inline bool build_key(const struct eval *c, struct who *who, uint8_t *key
 {
 	const struct uft_hist *h = c->h;
 
-	memset(key, 0, h->key_size);
+	/* Word by word (key sizes are multiples of 8): no call for a short key. */
+	for (uint32_t i = 0; i < h->key_size; i += 8)
+		memset(key + i, 0, 8);
 	for (uint32_t i = 0; i < h->n_keys; i++)
 		if (!key_field(c, &h->keys[i], who, key))
 			return false;
@@ -405,7 +433,7 @@ static inline bool eval_vals(const struct eval *c, uint64_t *vals)
 	for (uint32_t i = 0; i < h->n_vals; i++) {
 		const struct hist_field *f = &h->vals[i];
 		if (f->src == HF_EXPR ? !eval(c, f->ex, &vals[i])
-				      : !num_value(h, f, c->rec, c->len, c->ts, c->cpu, &vals[i]))
+				      : !field_value(h, f, c->rec, c->len, c->ts, c->cpu, &vals[i]))
 			return false;
 	}
 	return true;
@@ -447,6 +475,14 @@ static inline int64_t claim_entry(struct uft_hist *h, const uint8_t *key, const 
 	const struct uft_hist_comm *comm = who->comm;
 	bool fresh;
 	uint32_t bucket;
+	/* The usual case first, inline: the key is published in its first bucket. */
+	uint32_t hash = uft_hist_hash(key, h->key_size), i = hash & (t->nr_buckets - 1);
+	if (READ_ONCE(t->buckets[i].hash) == hash) {
+		uint32_t el = smp_load_acquire(&t->buckets[i].elt);
+		if (el &&
+		    uft_hist_key_eq(t->keys + (size_t)(el - 1) * h->key_size, key, h->key_size))
+			return el - 1;
+	}
 	int64_t e = uft_hist_table_insert(t, key, h->key_size, &fresh, &bucket);
 
 	if (e < 0) {
@@ -463,7 +499,7 @@ static inline int64_t claim_entry(struct uft_hist *h, const uint8_t *key, const 
 			}
 			strncpy(t->comms[e], c, sizeof(t->comms[e]) - 1);
 		}
-		smp_store_release(&t->bucket_elt[bucket], (uint32_t)e + 1);
+		smp_store_release(&t->buckets[bucket].elt, (uint32_t)e + 1);
 	}
 	return e;
 }
@@ -528,8 +564,9 @@ static inline void store_vars(struct uft_hist *h, uint32_t e, const uint64_t *vv
 	uft_fetch_or_release(&t->vars_set[e], set);
 }
 
+/* s: the writer's shard of the table, or NULL for the shared sums. */
 static void update(struct uft_hist *h, const void *record, uint32_t len, uint64_t ts, uint32_t cpu,
-		   const struct uft_hist_comm *comm)
+		   const struct uft_hist_comm *comm, struct hist_shard *s)
 {
 	const uint8_t *rec = record;
 	uint8_t key[UFT_HIST_KEY_MAX];
@@ -552,28 +589,125 @@ static void update(struct uft_hist *h, const void *record, uint32_t len, uint64_
 	e = claim_entry(h, key, &who);
 	if (e < 0)
 		return;
-	uint64_t *sums = h->t.sums + (size_t)e * h->n_vals;
-	for (uint32_t i = 0; i < h->n_vals; i++)
-		uft_fetch_add_relaxed(&sums[i], vals[i]);
+	if (s) {
+		uint64_t *sums = s->sums + (size_t)e * h->n_vals;
+		for (uint32_t i = 0; i < h->n_vals; i++)
+			hist_local_add(&sums[i], vals[i]);
+	} else {
+		uint64_t *sums = h->t.sums + (size_t)e * h->n_vals;
+		for (uint32_t i = 0; i < h->n_vals; i++)
+			uft_fetch_add_relaxed(&sums[i], vals[i]);
+	}
 	if (h->t.n_stacks)
 		store_stacks(h, (uint32_t)e, vv, stack);
 	if (h->t.n_strs)
 		store_strs(&ec, (uint32_t)e, vv, &who);
 	if (h->n_vars)
 		store_vars(h, (uint32_t)e, vv);
-	uft_fetch_add_relaxed(&h->t.hits, 1);
+	if (s)
+		hist_local_add(&s->hits, 1);
+	else
+		uft_fetch_add_relaxed(&h->t.hits, 1);
 	if (h->n_actions)
 		run_actions(h, &ec, (uint32_t)e, &who);
 }
+
+/* A plain integer field: 4 or 8 bytes at a fixed offset, no modifier. */
+static bool plain_field(const struct hist_field *f)
+{
+	return f->src == HF_NUM && !(f->flags & (HF_LOG2 | HF_BUCKET)) && !f->is_string &&
+	       (f->size == 4 || f->size == 8);
+}
+
+void uft_hist_compile_fast(struct uft_hist *h)
+{
+	bool ok = !h->filter && !h->n_vars && !h->n_actions && !h->n_save && !h->has_execname &&
+		  !h->t.comms && !h->t.n_stacks && !h->t.n_strs && h->n_keys > 0;
+	for (uint32_t i = 0; ok && i < h->n_keys; i++)
+		ok = plain_field(&h->keys[i]) && h->keys[i].key_size == 8;
+	for (uint32_t i = 0; ok && i < h->n_vals; i++)
+		ok = h->vals[i].src == HF_HITCOUNT ? !(h->vals[i].flags & (HF_LOG2 | HF_BUCKET))
+						   : plain_field(&h->vals[i]);
+	h->fast = ok;
+}
+
+static inline uint64_t plain_load(const struct hist_field *f, const uint8_t *rec)
+{
+	if (f->size == 8) {
+		uint64_t v;
+		memcpy(&v, rec + f->offset, 8);
+		return v;
+	}
+	uint32_t x = ld32(rec + f->offset);
+	return f->is_signed ? (uint64_t)(int64_t)(int32_t)x : x;
+}
+
+/* The update of a fast histogram (uft_hist_compile_fast) on the writer's
+ * shard: the same result as update(), without its general steps. */
+static void update_fast(struct uft_hist *h, const uint8_t *rec, uint32_t len, struct hist_shard *s)
+{
+	uint8_t key[UFT_HIST_KEY_MAX];
+	uint64_t vals[UFT_HIST_MAX_VALS];
+	struct who who = {NULL, 0, NULL, false};
+
+	if (READ_ONCE(h->paused) || len < 8)
+		return;
+	for (uint32_t i = 0; i < h->n_keys; i++) {
+		const struct hist_field *f = &h->keys[i];
+		if (f->offset > len || f->size > len - f->offset)
+			return;
+		uint64_t v = plain_load(f, rec);
+		memcpy(key + f->key_off, &v, 8);
+	}
+	for (uint32_t i = 0; i < h->n_vals; i++) {
+		const struct hist_field *f = &h->vals[i];
+		if (f->src == HF_HITCOUNT) {
+			vals[i] = 1;
+			continue;
+		}
+		if (f->offset > len || f->size > len - f->offset)
+			return;
+		vals[i] = plain_load(f, rec);
+	}
+	int64_t e = claim_entry(h, key, &who);
+	if (e < 0)
+		return;
+	uint64_t *sums = s->sums + (size_t)e * h->n_vals;
+	for (uint32_t i = 0; i < h->n_vals; i++)
+		hist_local_add(&sums[i], vals[i]);
+	hist_local_add(&s->hits, 1);
+}
+
+/* Updates this thread made on shared sums (a heuristic: a handler's
+ * increment may be lost). */
+static __thread uint32_t shared_updates __attribute__((tls_model("initial-exec")));
 
 void uft_hist_update(struct uft_hist *h, const void *record, uint32_t len, uint64_t ts,
 		     uint32_t cpu, const struct uft_hist_comm *comm)
 {
 	struct hist_table *t = &uft_hist_data(h)->t;
+	/* The thread's own shard: no locked instruction on the way. */
+	struct hist_shard *s = READ_ONCE(t->shards_ok) ? uft_hist_shard(t) : NULL;
+	if (likely(s != NULL)) {
+		if (hist_shard_enter(t, s)) {
+			/* Named histograms and readers of other tables' variables
+			 * take the general way (h->shared, n_uses are set at install). */
+			if (h->fast && !h->shared && !READ_ONCE(h->n_uses))
+				update_fast(h, record, len, s);
+			else
+				update(h, record, len, ts, cpu, comm, s);
+			hist_shard_exit(s);
+		}
+		return;
+	}
 	uft_fetch_add(&t->inflight, 1);
 	if (!uft_load_seq_cst(&t->clearing))
-		update(h, record, len, ts, cpu, comm);
+		update(h, record, len, ts, cpu, comm, NULL);
 	uft_fetch_sub_release(&t->inflight, 1);
+	/* Every shard had a live owner: look again now and then, as threads
+	 * exit and their shards become free. */
+	if (READ_ONCE(t->shards_ok) && (++shared_updates & 4095) == 0)
+		uft_hist_shard_retry(t);
 }
 
 bool uft_hist_needs_comm(const struct uft_hist *h)

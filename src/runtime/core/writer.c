@@ -381,6 +381,8 @@ static void *reserve_in(struct uft_rsv *rsv, uint32_t buffer)
 	uint32_t lvl = t->nest;
 	t->nest = lvl + 1;
 	signal_fence();
+	uint64_t hint = t->tsc_hint;
+	t->tsc_hint = 0;
 	const struct uft_buffer *b = &uft_buffers[buffer];
 	if (unlikely(lvl >= UFT_MAX_NEST || !READ_ONCE(b->on))) {
 		/* No ring for it: counted beside the one it interrupts. */
@@ -406,7 +408,9 @@ static void *reserve_in(struct uft_rsv *rsv, uint32_t buffer)
 		count_lost(w);
 		goto fail;
 	}
-	uint64_t ts = uft_ring_now(w->r);
+	/* The TSC the event's inline path read (uft_fast_rehint), if any: not
+	 * read twice. reserve_record() keeps the ring monotonic either way. */
+	uint64_t ts = hint && w->r->ts_raw ? hint : uft_ring_now(w->r);
 	uint32_t cpu = current_cpu();
 	if (unlikely(cpu != w->cpu) && write_cpu_mark(t, w, ts, cpu) != 0)
 		goto full;
@@ -531,6 +535,7 @@ void *uft_reserve(struct uft_rsv *rsv, const struct uft_event *ev, uint32_t len)
 		rsv->ti = (uint32_t)-1;
 		rec = reserve_next(rsv, __builtin_return_address(0));
 	}
+	uft_tls.tsc_hint = 0; /* a hint reserve_in() did not take is stale now */
 	if (!rec)
 		uft_grace_exit();
 	return rec;
