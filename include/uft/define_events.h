@@ -253,7 +253,7 @@
 	 * switch, a new thread. */                                                                \
 	static UFT_NOTRACE __attribute__((noinline, cold)) void uft__reserve_trace_##evn(proto)    \
 	{                                                                                          \
-		(void)uft_fast_take_hint(); /* used up, unused: not stale for a later event */     \
+		uint64_t uft__tsc = uft_fast_take_hint(); /* passed on to uft_reserve() */         \
 		if (!uft_event_state_##evn.enabled)                                                \
 			return;                                                                    \
 		struct uft_data_offsets_##evn __data_offsets;                                      \
