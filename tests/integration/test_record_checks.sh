@@ -103,6 +103,24 @@ expect 0 env LD_PRELOAD=libm.so.6 "$UFT" record -o "$tmp/f.dat" -- \
 	sh -c 'echo "$LD_PRELOAD"'
 grep_q '/libuft\.so\.[0-9]*:libm\.so\.6$' "$tmp/out" || fail "LD_PRELOAD: $(cat "$tmp/out")"
 
+# A program with libuft.a of its own, started through a launcher that gets
+# libuft.so preloaded: the preloaded copy stands down (one runtime writes).
+cat >"$tmp/own.c" <<'C'
+#include <uft/uft.h>
+int main(void)
+{
+	for (int i = 0; i < 5; i++)
+		UFT_TRACE(own, tick, "i=%d", i);
+	return 0;
+}
+C
+"$CC" -Iinclude -I"$B/gen" -o "$tmp/own" "$tmp/own.c" "$B/lib/libuft.a" -lpthread -ldl ||
+	fail "cannot build a program with libuft.a"
+expect 0 "$UFT" record -e 'own:*' -o "$tmp/own.dat" -- env UFT_X=1 "$tmp/own"
+grep_q ', 2 processes$' "$tmp/out" || fail "launcher + libuft.a program: $(cat "$tmp/out")"
+[ ! -s "$tmp/err" ] || fail "launcher + libuft.a program: $(cat "$tmp/err")"
+[ "$("$UFT" report -i "$tmp/own.dat" | grep -c ' tick: i=')" = 5 ] || fail "libuft.a events"
+
 # 3. Loss: counted, its share and the remedy; --max-loss turns it into exit 3.
 expect 0 "$UFT" record -q -b 16 -p function_graph -o "$tmp/l.dat" -- "$tmp/fib" 20
 grep_q '^uft record: lost [0-9]* of [0-9]* events ([0-9.]*%); [0-9]* overwritten before they were read$' \

@@ -246,6 +246,10 @@ void uft_registry_scan_loaded(void);
 /* session.c */
 int uft_session_start(void);
 
+/* runtime_note.c: whether the main program has a libuft of its own and this
+ * one is another (preloaded) copy, which must then do nothing. */
+bool uft_runtime_stands_down(void);
+
 /* record_settings.c: `uft record`'s settings from the environment (events
  * and filters; UFT_TRACER, UFT_FTRACE_FILTER, UFT_FTRACE_NOTRACE,
  * UFT_GRAPH_FUNCTION, UFT_MAX_GRAPH_DEPTH, UFT_FUNC_STACK through the tree's

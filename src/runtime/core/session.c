@@ -253,6 +253,10 @@ static void start_recorded(void)
 
 static void do_init(void)
 {
+	/* A second runtime (preloaded into a program with its own) does
+	 * nothing: no region, no recorder, no tree. */
+	if (uft_runtime_stands_down())
+		return;
 	in_init = true;
 	uft_grace_fork_setup(); /* before every other fork handler */
 	uft_env_report_ignored();
