@@ -128,7 +128,8 @@ out:
 	return kind;
 }
 
-char *program_preload_value(const char *lib, const char *old)
+/* LD_PRELOAD with lib before what it held (malloc'd). */
+static char *preload_value(const char *lib, const char *old)
 {
 	char *v;
 	if (asprintf(&v, "%s%s%s", lib, old && *old ? ":" : "", old && *old ? old : "") < 0)
@@ -154,7 +155,7 @@ void program_preload(enum program_kind kind)
 	if (kind != PROGRAM_DYNAMIC && kind != PROGRAM_OTHER)
 		return;
 	char lib[PATH_MAX];
-	char *v = program_preload_value(uft_libuft_path(lib, sizeof(lib)), getenv("LD_PRELOAD"));
+	char *v = preload_value(uft_libuft_path(lib, sizeof(lib)), getenv("LD_PRELOAD"));
 	if (v)
 		setenv("LD_PRELOAD", v, 1);
 	free(v);

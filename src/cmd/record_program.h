@@ -18,9 +18,6 @@ enum program_kind {
 char *program_find(const char *cmd);
 /* What the executable at path is. */
 enum program_kind program_inspect(const char *path);
-/* The environment value of LD_PRELOAD with lib before what it held
- * (malloc'd). */
-char *program_preload_value(const char *lib, const char *old);
 /* In a child about to run a program of this kind: this uft's libuft put in
  * front of LD_PRELOAD when it must be preloaded (not by a sanitizer build,
  * whose libuft needs its runtime in the program). */

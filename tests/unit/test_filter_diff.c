@@ -45,24 +45,7 @@
 
 /* libtraceevent's filter parser leaks a string per filter; not ours to fix,
  * so LeakSanitizer looks away while it runs. */
-#ifdef __has_feature
-#if __has_feature(address_sanitizer)
-#define WITH_LSAN 1
-#endif
-#endif
-#ifdef __SANITIZE_ADDRESS__
-#define WITH_LSAN 1
-#endif
-#ifdef WITH_LSAN
-#include <sanitizer/lsan_interface.h>
-#else
-static void __lsan_disable(void)
-{
-}
-static void __lsan_enable(void)
-{
-}
-#endif
+#include "lsan_pause.h"
 
 #define MAXF 16
 #define REC_MAX 256

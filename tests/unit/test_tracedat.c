@@ -26,24 +26,7 @@ struct tep_record *tracecmd_read_next_data(struct tracecmd_input *handle, int *r
 
 /* libtracecmd 1.3 leaks the clock name it parses out of every file with a
  * trace clock; not ours to fix, so LeakSanitizer looks away while it opens. */
-#ifdef __has_feature
-#if __has_feature(address_sanitizer)
-#define WITH_LSAN 1
-#endif
-#endif
-#ifdef __SANITIZE_ADDRESS__
-#define WITH_LSAN 1
-#endif
-#ifdef WITH_LSAN
-#include <sanitizer/lsan_interface.h>
-#else
-static void __lsan_disable(void)
-{
-}
-static void __lsan_enable(void)
-{
-}
-#endif
+#include "lsan_pause.h"
 
 #define PS 4096u
 #define SAMPLE_ID 100
