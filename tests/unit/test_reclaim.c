@@ -472,11 +472,16 @@ static void test_ftrace_pids(void **state)
 static sigjmp_buf jump_env;
 static volatile sig_atomic_t jumps;
 static volatile int kick_stop;
+static volatile sig_atomic_t jump_armed;
 static pthread_t jumper;
 
 static void jump_handler(int sig)
 {
 	(void)sig;
+	/* Disarmed before the join: a jump out of pthread_join would leave the
+	 * thread joined twice. */
+	if (!jump_armed)
+		return;
 	jumps++;
 	siglongjmp(jump_env, 1);
 }
@@ -501,6 +506,7 @@ static void test_ftrace_jump(void **state)
 	sigemptyset(&sa.sa_mask);
 	assert_int_equal(sigaction(SIGUSR1, &sa, &old), 0);
 	jumps = 0;
+	jump_armed = 1;
 	WRITE_ONCE(kick_stop, 0);
 	jumper = pthread_self();
 	static pthread_t kicker;
@@ -509,8 +515,9 @@ static void test_ftrace_jump(void **state)
 		assert_int_equal(pthread_create(&kicker, NULL, kick_loop, NULL), 0);
 	while (jumps < 2000)
 		rc_fn_000(1);
+	jump_armed = 0;
 	WRITE_ONCE(kick_stop, 1);
-	pthread_join(kicker, NULL); /* a late signal jumps back above, and leaves */
+	pthread_join(kicker, NULL);
 	sigaction(SIGUSR1, &old, NULL);
 	assert_false(uft_grace_inside());
 	/* And a control write still passes its grace period. */

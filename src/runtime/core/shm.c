@@ -77,7 +77,7 @@ static void ring_init(struct uft_ring *r, const struct uft_buffer *b, uint32_t b
 	r->pid = getpid();
 	r->level = level;
 	r->mode = g->mode;
-	r->buffer = buffer;
+	WRITE_ONCE(r->buffer, buffer);
 	r->clock = b->clock;
 	r->ts_raw = uft_buffer_raw_tsc(b);
 	WRITE_ONCE(r->clear_page, first);

@@ -86,9 +86,11 @@ static void for_each_ring_in(uint32_t buffer, unsigned states, tfs_ring_fn fn, v
 		if (!off || !uft_shm_ring_ok(h, off))
 			continue;
 		struct uft_ring *r = (struct uft_ring *)((char *)h + off);
+		/* A ring may be taken again by a new thread while this walks:
+		 * its buffer is read only once its state is known. */
 		uint32_t st = smp_load_acquire(&r->state);
-		if ((buffer != TFS_ALL_BUFFERS && r->buffer != buffer) || st > 31 ||
-		    !(states & (1u << st)))
+		if (st > 31 || !(states & (1u << st)) ||
+		    (buffer != TFS_ALL_BUFFERS && READ_ONCE(r->buffer) != buffer))
 			continue;
 		fn(ctx, r, i);
 	}
