@@ -33,12 +33,13 @@ static const struct fixed_event fixed[PT_ID_FIXED_END] = {
 		     {"pid_t", "child_pid", 20, 4, 1}},
 		    "\"comm=%s pid=%d child_comm=%s child_pid=%d\", __get_str(parent_comm), "
 		    "REC->parent_pid, __get_str(child_comm), REC->child_pid"},
-    [PT_ID_EXEC] = {"sched",
-		    "sched_process_exec",
-		    {{"__data_loc char[]", "filename", 8, 4, 0},
-		     {"pid_t", "pid", 12, 4, 1},
-		     {"pid_t", "old_pid", 16, 4, 1}},
-		    "\"filename=%s pid=%d old_pid=%d\", __get_str(filename), REC->pid, REC->old_pid"},
+    [PT_ID_EXEC] =
+	{"sched",
+	 "sched_process_exec",
+	 {{"__data_loc char[]", "filename", 8, 4, 0},
+	  {"pid_t", "pid", 12, 4, 1},
+	  {"pid_t", "old_pid", 16, 4, 1}},
+	 "\"filename=%s pid=%d old_pid=%d\", __get_str(filename), REC->pid, REC->old_pid"},
     [PT_ID_EXIT] = {"sched",
 		    "sched_process_exit",
 		    {{"char", "comm[16]", 8, 16, 0},
@@ -47,22 +48,24 @@ static const struct fixed_event fixed[PT_ID_FIXED_END] = {
 		     {"bool", "group_dead", 32, 1, 0}},
 		    "\"comm=%s pid=%d prio=%d group_dead=%s\", REC->comm, REC->pid, REC->prio, "
 		    "REC->group_dead ? \"true\" : \"false\""},
-    [PT_ID_CLONE_FLAGS] = {"process",
-			   "clone_flags",
-			   {{"pid_t", "parent_pid", 8, 4, 1},
-			    {"pid_t", "child_pid", 12, 4, 1},
-			    {"u64", "clone_flags", 16, 8, 0},
-			    {"int", "thread", 24, 4, 1}},
-			   "\"pid=%d child_pid=%d flags=0x%llx %s\", REC->parent_pid, REC->child_pid, "
-			   "REC->clone_flags, REC->thread ? \"thread\" : \"process\""},
-    [PT_ID_EXIT_STATUS] = {"process",
-			   "exit_status",
-			   {{"pid_t", "pid", 8, 4, 1},
-			    {"int", "exit_code", 12, 4, 1},
-			    {"int", "signal", 16, 4, 1},
-			    {"int", "core_dumped", 20, 4, 1}},
-			   "\"pid=%d code=%d sig=%d core=%d\", REC->pid, REC->exit_code, REC->signal, "
-			   "REC->core_dumped"},
+    [PT_ID_CLONE_FLAGS] =
+	{"process",
+	 "clone_flags",
+	 {{"pid_t", "parent_pid", 8, 4, 1},
+	  {"pid_t", "child_pid", 12, 4, 1},
+	  {"u64", "clone_flags", 16, 8, 0},
+	  {"int", "thread", 24, 4, 1}},
+	 "\"pid=%d child_pid=%d flags=0x%llx %s\", REC->parent_pid, REC->child_pid, "
+	 "REC->clone_flags, REC->thread ? \"thread\" : \"process\""},
+    [PT_ID_EXIT_STATUS] =
+	{"process",
+	 "exit_status",
+	 {{"pid_t", "pid", 8, 4, 1},
+	  {"int", "exit_code", 12, 4, 1},
+	  {"int", "signal", 16, 4, 1},
+	  {"int", "core_dumped", 20, 4, 1}},
+	 "\"pid=%d code=%d sig=%d core=%d\", REC->pid, REC->exit_code, REC->signal, "
+	 "REC->core_dumped"},
     [PT_ID_RAW_ENTER] = {"raw_syscalls",
 			 "sys_enter",
 			 {{"long", "id", 8, 8, 1}, {"unsigned long", "args[6]", 16, 48, 0}},
@@ -193,7 +196,8 @@ static bool id_wanted(const struct pt_options *o, unsigned id)
 	default:
 		if (id < PT_ID_SYSCALL_BASE || !(o->categories & PT_SYSCALLS))
 			return false;
-		return o->all_syscalls || pt_sysset_has(&o->syscalls, (id - PT_ID_SYSCALL_BASE) / 2);
+		return o->all_syscalls ||
+		       pt_sysset_has(&o->syscalls, (id - PT_ID_SYSCALL_BASE) / 2);
 	}
 }
 
@@ -340,8 +344,8 @@ bool pt_rec_sys_exit(struct pt_rec *r, pid_t tid, long nr, long ret)
 	return true;
 }
 
-void pt_rec_sig_generate(struct pt_rec *r, pid_t tid, int sig, int err, int code,
-			 const char *comm, pid_t pid, int group, int result)
+void pt_rec_sig_generate(struct pt_rec *r, pid_t tid, int sig, int err, int code, const char *comm,
+			 pid_t pid, int group, int result)
 {
 	head(r, PT_ID_SIG_GENERATE, tid, 48);
 	put_u32(r, 8, (uint32_t)sig);

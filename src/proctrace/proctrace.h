@@ -15,9 +15,10 @@
 #include "proctrace/syscall_table.h"
 
 enum {
-	PT_LIFECYCLE = 1, /* sched:sched_process_{fork,exec,exit}, process:{clone_flags,exit_status} */
-	PT_SYSCALLS = 2,  /* raw_syscalls:sys_{enter,exit}, syscalls:sys_{enter,exit}_NAME */
-	PT_SIGNALS = 4,	  /* signal:signal_{generate,deliver} */
+	PT_LIFECYCLE =
+	    1, /* sched:sched_process_{fork,exec,exit}, process:{clone_flags,exit_status} */
+	PT_SYSCALLS = 2, /* raw_syscalls:sys_{enter,exit}, syscalls:sys_{enter,exit}_NAME */
+	PT_SIGNALS = 4,	 /* signal:signal_{generate,deliver} */
 	PT_ALL = 7,
 };
 
@@ -34,11 +35,11 @@ enum pt_cpu_mode {
 typedef int (*pt_emit_fn)(void *ctx, uint32_t cpu, uint64_t ts, const void *record, uint32_t len);
 
 struct pt_options {
-	unsigned categories;	  /* PT_* bits */
-	bool all_syscalls;	  /* else only `syscalls` stop the tracee */
+	unsigned categories; /* PT_* bits */
+	bool all_syscalls;   /* else only `syscalls` stop the tracee */
 	struct pt_sysset syscalls;
-	const char *comm_glob;	  /* events of threads whose comm matches; NULL: all */
-	const char *uid_glob;	  /* the same on the real uid in decimal; NULL: all */
+	const char *comm_glob; /* events of threads whose comm matches; NULL: all */
+	const char *uid_glob;  /* the same on the real uid in decimal; NULL: all */
 	enum pt_cpu_mode cpu_mode;
 	pt_emit_fn emit;
 	void *ctx;

@@ -37,10 +37,10 @@ struct pt_thread {
 	int stat_fd;
 	unsigned uid;
 	char comm[16];
-	bool match;	  /* the comm and uid filters pass */
-	bool exit_done;	  /* sched_process_exit emitted */
-	bool to_exit;	  /* resumed to its syscall's exit stop after a seccomp stop */
-	long nr;	  /* the syscall being run, -1 none */
+	bool match;	/* the comm and uid filters pass */
+	bool exit_done; /* sched_process_exit emitted */
+	bool to_exit;	/* resumed to its syscall's exit stop after a seccomp stop */
+	long nr;	/* the syscall being run, -1 none */
 };
 
 struct pt_session {

@@ -7,6 +7,7 @@
  *   proctrace_run [-LSG] [-s SET] [-c COMM] [-u UID] [-t] [-o FILE] -- CMD ARGS
  *   proctrace_run [opts] -p PID
  *   proctrace_run -F SYSTEM:EVENT       the engine's format text of an event
+ *   proctrace_run -A DIR                every format as DIR/SYSTEM/EVENT/format
  *
  * -L/-S/-G leave out lifecycle, syscall, signal events; -s a syscall set
  * ("openat,%file"); -t the tracer's CPU. Exits with the command's status
@@ -19,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -89,6 +91,33 @@ static int show_format(const char *spec)
 	return 1;
 }
 
+static int dump_formats(const char *dir)
+{
+	char buf[8192], path[4096];
+	mkdir(dir, 0755);
+	for (unsigned id = 1; id < PT_ID_END; id++) {
+		const char *system;
+		int n = pt_format_text(id, &system, buf, sizeof(buf));
+		if (n < 0)
+			continue;
+		char *nl = strchr(buf, '\n');
+		snprintf(path, sizeof(path), "%s/%s", dir, system);
+		mkdir(path, 0755);
+		snprintf(path, sizeof(path), "%s/%s/%.*s", dir, system, (int)(nl - buf - 6),
+			 buf + 6);
+		mkdir(path, 0755);
+		strcat(path, "/format");
+		FILE *f = fopen(path, "w");
+		if (!f) {
+			perror(path);
+			return 1;
+		}
+		fwrite(buf, 1, (size_t)n, f);
+		fclose(f);
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct pt_options o = {.categories = PT_ALL, .all_syscalls = true};
@@ -97,7 +126,7 @@ int main(int argc, char **argv)
 	char err[256];
 	int c;
 	out = stdout;
-	while ((c = getopt(argc, argv, "LSGs:c:u:tp:o:F:")) != -1) {
+	while ((c = getopt(argc, argv, "LSGs:c:u:tp:o:F:A:")) != -1) {
 		switch (c) {
 		case 'L':
 			o.categories &= ~(unsigned)PT_LIFECYCLE;
@@ -132,6 +161,8 @@ int main(int argc, char **argv)
 			break;
 		case 'F':
 			return show_format(optarg);
+		case 'A':
+			return dump_formats(optarg);
 		default:
 			return 2;
 		}
