@@ -357,13 +357,13 @@ void pt_rec_sig_generate(struct pt_rec *r, pid_t tid, int sig, int err, int code
 	put_u32(r, 44, (uint32_t)result);
 }
 
-void pt_rec_sig_deliver(struct pt_rec *r, pid_t tid, int sig, int err, int code,
-			uint64_t sa_handler, uint64_t sa_flags)
+void pt_rec_sig_deliver(struct pt_rec *r, pid_t tid, int sig, int err, int code, uint64_t handler,
+			uint64_t flags)
 {
 	head(r, PT_ID_SIG_DELIVER, tid, 40);
 	put_u32(r, 8, (uint32_t)sig);
 	put_u32(r, 12, (uint32_t)err);
 	put_u32(r, 16, (uint32_t)code);
-	put_u64(r, 24, sa_handler);
-	put_u64(r, 32, sa_flags);
+	put_u64(r, 24, handler);
+	put_u64(r, 32, flags);
 }

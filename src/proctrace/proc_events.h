@@ -28,7 +28,7 @@ bool pt_rec_sys_enter(struct pt_rec *r, pid_t tid, long nr, const uint64_t args[
 bool pt_rec_sys_exit(struct pt_rec *r, pid_t tid, long nr, long ret);
 void pt_rec_sig_generate(struct pt_rec *r, pid_t tid, int sig, int err, int code, const char *comm,
 			 pid_t pid, int group, int result);
-void pt_rec_sig_deliver(struct pt_rec *r, pid_t tid, int sig, int err, int code,
-			uint64_t sa_handler, uint64_t sa_flags);
+void pt_rec_sig_deliver(struct pt_rec *r, pid_t tid, int sig, int err, int code, uint64_t handler,
+			uint64_t flags);
 
 #endif

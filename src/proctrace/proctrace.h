@@ -59,8 +59,11 @@ struct pt_session *pt_attach(const struct pt_options *o, pid_t pid, char *err, s
 /* Follows the tracees until none is left or pt_request_stop(). Returns the
  * launched command's wait status (0 when attached), -1 on a tracer error. */
 int pt_run(struct pt_session *s);
-/* Async-signal-safe: the loop detaches every tracee, leaving each running
- * (or stopped if it was in a group-stop) and returns. */
+/* Async-signal-safe: no more events; the loop detaches every tracee, leaving
+ * each running (or stopped if it was in a group-stop), and returns. A launched
+ * command with a syscall set is instead followed silently until it ends (its
+ * filter would fail the selected calls without a tracer); a second request
+ * detaches it anyway. */
 void pt_request_stop(struct pt_session *s);
 void pt_free(struct pt_session *s);
 

@@ -47,7 +47,7 @@ struct pt_session {
 	struct pt_options o;
 	pid_t leader;
 	bool launched, seccomp, syscall_stops;
-	volatile sig_atomic_t stop;
+	volatile sig_atomic_t stop; /* stop requests; see pt_run() */
 	int status;
 	struct pt_thread *thr;
 	size_t nr_thr, cap_thr;
@@ -112,7 +112,7 @@ static void drop(struct pt_session *s, struct pt_thread *t)
 
 static void emit(struct pt_session *s, struct pt_thread *t, uint64_t ts)
 {
-	if (!t->match || s->emit_rc)
+	if (!t->match || s->emit_rc || s->stop)
 		return;
 	int cpu = -1, prio;
 	if (s->o.cpu_mode == PT_CPU_TRACEE)
@@ -120,7 +120,7 @@ static void emit(struct pt_session *s, struct pt_thread *t, uint64_t ts)
 	if (cpu < 0)
 		cpu = sched_getcpu();
 	s->emit_rc = s->o.emit(s->o.ctx, (uint32_t)(cpu < 0 ? 0 : cpu), ts, s->rec.b, s->rec.len);
-	if (s->emit_rc)
+	if (s->emit_rc && !s->stop)
 		s->stop = 1;
 }
 
@@ -390,9 +390,17 @@ static void detach_all(struct pt_session *s)
 	}
 }
 
+/* A launched command with a seccomp filter is not detached on the first
+ * request: without its tracer its selected calls would fail with ENOSYS. It
+ * is served silently until it ends; a second request detaches it anyway. */
+static bool detach_now(struct pt_session *s)
+{
+	return s->stop >= (s->seccomp ? 2 : 1);
+}
+
 int pt_run(struct pt_session *s)
 {
-	while (s->nr_thr && !s->stop) {
+	while (s->nr_thr && !detach_now(s)) {
 		int st;
 		pid_t tid = waitpid(-1, &st, __WALL);
 		if (tid < 0) {
@@ -411,7 +419,7 @@ int pt_run(struct pt_session *s)
 
 void pt_request_stop(struct pt_session *s)
 {
-	s->stop = 1;
+	s->stop = s->stop < 2 ? s->stop + 1 : 2;
 }
 
 static struct pt_session *session_new(const struct pt_options *o)

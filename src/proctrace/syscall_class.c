@@ -5,7 +5,7 @@
  * %net is the socket calls, %process is the life of processes and threads,
  * %signal is signal handling, %memory is mapping and memory management. The
  * lists are kept by hand (strace keeps its own by hand too); a name missing
- * from the table is an error of this file, caught by test_proctrace_table. */
+ * from the table is an error of this file, caught by tests/unit/test_proctrace.c. */
 #include "proctrace/syscall_table.h"
 
 #include <stdio.h>
