@@ -53,6 +53,7 @@ struct pt_session {
 	size_t nr_thr, cap_thr;
 	struct pt_rec rec;
 	int emit_rc;
+	int stop_cpu; /* the CPU of the stop being handled, -1 until read */
 };
 
 static const unsigned long seize_opts = PTRACE_O_TRACECLONE | PTRACE_O_TRACEFORK |
@@ -114,12 +115,17 @@ static void emit(struct pt_session *s, struct pt_thread *t, uint64_t ts)
 {
 	if (!t->match || s->emit_rc || s->stop)
 		return;
-	int cpu = -1, prio;
-	if (s->o.cpu_mode == PT_CPU_TRACEE)
-		pt_proc_stat(t->tid, &t->stat_fd, &cpu, &prio);
-	if (cpu < 0)
-		cpu = sched_getcpu();
-	s->emit_rc = s->o.emit(s->o.ctx, (uint32_t)(cpu < 0 ? 0 : cpu), ts, s->rec.b, s->rec.len);
+	/* one read per stop, however many events it makes */
+	if (s->stop_cpu < 0) {
+		int prio;
+		if (s->o.cpu_mode == PT_CPU_TRACEE)
+			pt_proc_stat(t->tid, &t->stat_fd, &s->stop_cpu, &prio);
+		if (s->stop_cpu < 0)
+			s->stop_cpu = sched_getcpu();
+		if (s->stop_cpu < 0)
+			s->stop_cpu = 0;
+	}
+	s->emit_rc = s->o.emit(s->o.ctx, (uint32_t)s->stop_cpu, ts, s->rec.b, s->rec.len);
 	if (s->emit_rc && !s->stop)
 		s->stop = 1;
 }
@@ -259,8 +265,9 @@ static void exit_events(struct pt_session *s, struct pt_thread *t, int status, u
 	t->exit_done = true;
 	if (!(s->o.categories & PT_LIFECYCLE))
 		return;
-	int cpu, prio = 120;
-	pt_proc_stat(t->tid, &t->stat_fd, &cpu, &prio);
+	int cpu = -1, prio = 120;
+	if (pt_proc_stat(t->tid, &t->stat_fd, &cpu, &prio) == 0 && s->o.cpu_mode == PT_CPU_TRACEE)
+		s->stop_cpu = cpu;
 	bool group_dead = true;
 	for (size_t i = 0; i < s->nr_thr; i++)
 		if (s->thr[i].tgid == t->tgid && !s->thr[i].exit_done)
@@ -305,6 +312,7 @@ static bool is_stop_signal(int sig)
 static void on_wait(struct pt_session *s, pid_t tid, int st)
 {
 	uint64_t ts = pt_clock_now();
+	s->stop_cpu = -1;
 	struct pt_thread *t = find(s, tid);
 	if (!t)
 		t = add(s, tid, NULL, false);

@@ -10,7 +10,8 @@
  *   proctrace_run -A DIR                every format as DIR/SYSTEM/EVENT/format
  *
  * -L/-S/-G leave out lifecycle, syscall, signal events; -s a syscall set
- * ("openat,%file"); -t the tracer's CPU. Exits with the command's status
+ * ("openat,%file"); -t the tracer's CPU; -n only counts the events (the
+ * engine's own cost, for measurements). Exits with the command's status
  * (128 + signal if killed), 2 on a refused argument or failed start. */
 #include "proctrace/proctrace.h"
 
@@ -63,6 +64,14 @@ static int print_event(void *ctx, uint32_t cpu, uint64_t ts, const void *rec, ui
 		ev->system, ev->name, s.buffer);
 	trace_seq_destroy(&s);
 	fflush(out);
+	return 0;
+}
+
+static unsigned long counted;
+
+static int count_event(void *ctx, uint32_t cpu, uint64_t ts, const void *rec, uint32_t len)
+{
+	counted++;
 	return 0;
 }
 
@@ -125,8 +134,9 @@ int main(int argc, char **argv)
 	const char *outfile = NULL;
 	char err[256];
 	int c;
+	bool count_only = false;
 	out = stdout;
-	while ((c = getopt(argc, argv, "LSGs:c:u:tp:o:F:A:")) != -1) {
+	while ((c = getopt(argc, argv, "LSGs:c:u:tp:o:F:A:n")) != -1) {
 		switch (c) {
 		case 'L':
 			o.categories &= ~(unsigned)PT_LIFECYCLE;
@@ -163,6 +173,9 @@ int main(int argc, char **argv)
 			return show_format(optarg);
 		case 'A':
 			return dump_formats(optarg);
+		case 'n':
+			count_only = true;
+			break;
 		default:
 			return 2;
 		}
@@ -178,7 +191,7 @@ int main(int argc, char **argv)
 	struct tep_handle *tep = tep_alloc();
 	if (!tep || pt_for_each_format(&o, add_format, tep) != 0)
 		return 2;
-	o.emit = print_event;
+	o.emit = count_only ? count_event : print_event;
 	o.ctx = tep;
 	/* no SA_RESTART: the wait is interrupted and the loop detaches */
 	struct sigaction sa = {.sa_handler = on_signal};
@@ -195,6 +208,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "attached %d\n", (int)pid);
 	}
 	int st = pt_run(session);
+	if (count_only)
+		fprintf(out, "%lu events\n", counted);
 	pt_free(session);
 	tep_free(tep);
 	if (out != stdout)

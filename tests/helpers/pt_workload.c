@@ -7,7 +7,9 @@
  *                        killed by SIGTERM; a child that execs `true`;
  *                        exit status 7
  *   pt_workload loop F   forever: a line to file F every 10 ms from a second
- *                        thread, getppid in main (for attach and detach) */
+ *                        thread, getppid in main (for attach and detach)
+ *   pt_workload spin N   N getppid calls, then the mean ns per call on stdout
+ *                        (a measurement, not a test) */
 #define _GNU_SOURCE
 #include <pthread.h>
 #include <signal.h>
@@ -98,6 +100,17 @@ int main(int argc, char **argv)
 {
 	if (argc >= 2 && strcmp(argv[1], "run") == 0)
 		return run();
+	if (argc >= 3 && strcmp(argv[1], "spin") == 0) {
+		long n = atol(argv[2]);
+		struct timespec a, b;
+		clock_gettime(CLOCK_MONOTONIC, &a);
+		for (long i = 0; i < n; i++)
+			syscall(SYS_getppid);
+		clock_gettime(CLOCK_MONOTONIC, &b);
+		double ns = (double)(b.tv_sec - a.tv_sec) * 1e9 + (double)(b.tv_nsec - a.tv_nsec);
+		printf("%.0f ns per getppid\n", ns / (double)(n > 0 ? n : 1));
+		return 0;
+	}
 	if (argc >= 3 && strcmp(argv[1], "loop") == 0) {
 		loop_file = argv[2];
 		pthread_t t;
@@ -108,6 +121,6 @@ int main(int argc, char **argv)
 			nanosleep(&ts, NULL);
 		}
 	}
-	fprintf(stderr, "usage: pt_workload run | loop FILE\n");
+	fprintf(stderr, "usage: pt_workload run | loop FILE | spin N\n");
 	return 2;
 }

@@ -134,13 +134,42 @@ tr=$!
 pids+=("$tr")
 wait_for "$tmp/att" 'syscalls:sys_exit_getppid' || fail "no getppid events after attach: $(cat "$tmp/att.err")"
 wait_for "$tmp/att" "^$wl .*syscalls:sys_enter_clock_nanosleep" || fail "main thread not followed"
-grep -E 'syscalls:sys_enter_(write|openat)' "$tmp/att" | grep_q -v "^$wl " || fail "second thread not followed"
+# only the ticker thread opens files
+wait_for "$tmp/att" 'syscalls:sys_enter_openat' || fail "second thread not followed"
+grep 'syscalls:sys_enter_openat' "$tmp/att" | grep_q -v "^$wl " || fail "the ticker's calls under the main thread's id"
 grep_q -x "TracerPid:[[:space:]]*$tr" "/proc/$wl/status" || fail "not traced by the driver"
 kill -INT "$tr"
 wait "$tr"
 rc=$?
 [ "$rc" = 0 ] || fail "the driver's status after detach: $rc"
 running "$wl" "$tmp/ticks" || fail "the process is not running untraced after detach"
+
+# a group-stop under the tracer: SIGSTOP stops it (PTRACE_LISTEN), SIGCONT
+# resumes it, and a detach during a group-stop leaves it stopped
+"$RUN" -p "$wl" -o "$tmp/stop" 2>/dev/null &
+tr=$!
+pids+=("$tr")
+wait_for "$tmp/stop" 'syscalls:sys_exit_getppid' || fail "no events on attach for the group-stop"
+kill -STOP "$wl"
+wait_for "$tmp/stop" "signal_deliver: sig=19 " || fail "no delivery of SIGSTOP"
+for _ in $(seq 50); do
+	case $(awk '/^State:/ {print $2}' "/proc/$wl/status") in t | T) break ;; esac
+	sleep 0.1
+done
+n=$(wc -l <"$tmp/ticks")
+sleep 0.3
+[ "$(wc -l <"$tmp/ticks")" = "$n" ] || fail "the process ticks in a group-stop"
+kill -CONT "$wl"
+wait_for "$tmp/stop" "signal_deliver: sig=18 " || fail "no delivery of SIGCONT"
+wait_for "$tmp/ticks" "^$((n + 3))\$" || fail "the process does not run on after SIGCONT"
+kill -STOP "$wl"
+sleep 0.3
+kill -INT "$tr"
+wait "$tr"
+grep_q -x 'TracerPid:[[:space:]]*0' "/proc/$wl/status" || fail "still traced after the detach"
+grep_q -E '^State:[[:space:]]*T' "/proc/$wl/status" || fail "a group-stopped process was resumed by the detach"
+kill -CONT "$wl"
+running "$wl" "$tmp/ticks" || fail "the process does not run after the group-stop"
 
 # a second tracer is refused with a clear message; a missing pid too
 "$RUN" -S -p "$wl" -o /dev/null 2>"$tmp/err1" &
@@ -178,4 +207,23 @@ pids+=("$wl")
 kill -9 "$tr"
 wait "$tr" 2>/dev/null
 running "$wl" "$tmp/ticks2" || fail "the launched command is not running after its tracer was killed"
+# a launched command with a syscall set is served to its end on SIGINT (its
+# seccomp filter would fail getppid with ENOSYS without a tracer); the
+# status of the command (SIGTERM) passes through
+"$RUN" -s getppid -o "$tmp/sc" -- "$WL" loop "$tmp/ticks3" &
+tr=$!
+pids+=("$tr")
+wait_for "$tmp/sc" 'syscalls:sys_exit_getppid' || fail "no getppid events with a set"
+wl=$(awk '/sched_process_exec/ {print $1; exit}' "$tmp/sc")
+pids+=("$wl")
+kill -INT "$tr"
+sleep 0.3
+kill -0 "$tr" 2>/dev/null || fail "the tracer left its seccomp-filtered command"
+n=$(wc -l <"$tmp/sc")
+wait_for "$tmp/ticks3" "^$(($(wc -l <"$tmp/ticks3") + 3))\$" || fail "the command stopped running"
+[ "$(wc -l <"$tmp/sc")" = "$n" ] || fail "events after the stop request"
+kill -TERM "$wl"
+wait "$tr"
+rc=$?
+[ "$rc" = 143 ] || fail "the command's SIGTERM came back as $rc"
 echo "proctrace: ok"
