@@ -42,6 +42,9 @@ struct pt_options {
 	const char *uid_glob;  /* the same on the real uid in decimal; NULL: all */
 	enum pt_cpu_mode cpu_mode;
 	pt_emit_fn emit;
+	/* Optional: a thread's comm when it is first seen and after each exec
+	 * (for trace.dat's cmdlines, as the recorder's set_comm() keeps them). */
+	void (*comm)(void *ctx, pid_t tid, const char *comm);
 	void *ctx;
 };
 

@@ -101,6 +101,8 @@ static struct pt_thread *add(struct pt_session *s, pid_t tid, const struct pt_th
 		pt_proc_comm(tid, t->comm);
 	}
 	set_match(s, t);
+	if (s->o.comm)
+		s->o.comm(s->o.ctx, tid, t->comm);
 	return t;
 }
 
@@ -246,6 +248,8 @@ static void on_exec(struct pt_session *s, struct pt_thread *t, uint64_t ts)
 	pt_proc_comm(t->tid, t->comm);
 	pt_proc_tgid(t->tid, &t->uid);
 	set_match(s, t);
+	if (s->o.comm)
+		s->o.comm(s->o.ctx, t->tid, t->comm);
 	if (t->stat_fd >= 0) {
 		close(t->stat_fd);
 		t->stat_fd = -1;

@@ -5,7 +5,7 @@
  * driver and a preview of `uft stream -p process`.
  *
  *   proctrace_run [-LSG] [-s SET] [-c COMM] [-u UID] [-t] [-o FILE] -- CMD ARGS
- *   proctrace_run [opts] -p PID
+ *   proctrace_run [opts] -p PID           (-v: comms on stderr)
  *   proctrace_run -F SYSTEM:EVENT       the engine's format text of an event
  *   proctrace_run -A DIR                every format as DIR/SYSTEM/EVENT/format
  *
@@ -75,6 +75,12 @@ static int count_event(void *ctx, uint32_t cpu, uint64_t ts, const void *rec, ui
 	return 0;
 }
 
+/* -v: comms as the engine reports them, on stderr */
+static void show_comm(void *ctx, pid_t tid, const char *comm)
+{
+	fprintf(stderr, "comm %d %s\n", (int)tid, comm);
+}
+
 static void on_signal(int sig)
 {
 	if (session)
@@ -136,7 +142,7 @@ int main(int argc, char **argv)
 	int c;
 	bool count_only = false;
 	out = stdout;
-	while ((c = getopt(argc, argv, "LSGs:c:u:tp:o:F:A:n")) != -1) {
+	while ((c = getopt(argc, argv, "LSGs:c:u:tp:o:F:A:nv")) != -1) {
 		switch (c) {
 		case 'L':
 			o.categories &= ~(unsigned)PT_LIFECYCLE;
@@ -175,6 +181,9 @@ int main(int argc, char **argv)
 			return dump_formats(optarg);
 		case 'n':
 			count_only = true;
+			break;
+		case 'v':
+			o.comm = show_comm;
 			break;
 		default:
 			return 2;

@@ -5,7 +5,8 @@
  *                        in one, getsid once in the other; umask three times
  *                        in main); SIGUSR1 handled, SIGUSR2 ignored; a child
  *                        killed by SIGTERM; a child that execs `true`;
- *                        exit status 7
+ *                        a child whose second thread execs `true` (the
+ *                        exec takes the leader's id); exit status 7
  *   pt_workload loop F   forever: a line to file F every 10 ms from a second
  *                        thread, getppid in main (for attach and detach)
  *   pt_workload spin N   N getppid calls, then the mean ns per call on stdout
@@ -41,6 +42,12 @@ static void *thread_b(void *arg)
 	return NULL;
 }
 
+static void *exec_thread(void *arg)
+{
+	execlp("true", "true", (char *)NULL);
+	_exit(127);
+}
+
 static int run(void)
 {
 	pthread_t a, b;
@@ -73,6 +80,17 @@ static int run(void)
 	if (c == 0) {
 		execlp("true", "true", (char *)NULL);
 		_exit(127);
+	}
+	waitpid(c, &st, 0);
+	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
+		return 1;
+
+	c = fork();
+	if (c == 0) {
+		pthread_t t;
+		pthread_create(&t, NULL, exec_thread, NULL);
+		pthread_join(t, NULL); /* never returns: the exec ends this thread */
+		_exit(126);
 	}
 	waitpid(c, &st, 0);
 	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)

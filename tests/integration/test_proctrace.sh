@@ -32,19 +32,28 @@ ev() { grep -F " $1: " "$tmp/all"; }
 main=$(ev sched:sched_process_exec | awk 'NR == 1 {print $1}')
 ev sched:sched_process_exec | grep_q "filename=$WL pid=$main old_pid=$main" ||
 	fail "no exec of the workload"
-threads=$(ev process:clone_flags | grep ' thread$' | sed -E 's/.*child_pid=([0-9]+).*/\1/' | tr '\n' ' ')
-procs=$(ev process:clone_flags | grep ' process$' | sed -E 's/.*child_pid=([0-9]+).*/\1/' | tr '\n' ' ')
+threads=$(ev process:clone_flags | grep "^$main .* thread\$" | sed -E 's/.*child_pid=([0-9]+).*/\1/' | tr '\n' ' ')
+procs=$(ev process:clone_flags | grep "^$main .* process\$" | sed -E 's/.*child_pid=([0-9]+).*/\1/' | tr '\n' ' ')
 [ "$(echo $threads | wc -w)" = 2 ] || fail "two threads expected, got: $threads"
-[ "$(echo $procs | wc -w)" = 2 ] || fail "two child processes expected, got: $procs"
+[ "$(echo $procs | wc -w)" = 3 ] || fail "three child processes expected, got: $procs"
 for c in $threads $procs; do
 	ev sched:sched_process_fork | grep_q "pid=$main child_comm=pt_workload child_pid=$c\$" ||
 		fail "no sched_process_fork of $c"
 done
 read -r ta tb <<<"$threads"
-read -r pa pb <<<"$procs"
+read -r pa pb pc <<<"$procs"
 ev sched:sched_process_exec | grep_q -E "filename=[^ ]*true pid=$pb old_pid=$pb\$" ||
 	fail "no exec of true in $pb"
 ev process:exit_status | grep_q "pid=$pa code=0 sig=15 core=0" || fail "child $pa not killed by SIGTERM"
+# a second thread's exec: the process keeps its id, old_pid names the thread,
+# and the thread's execve returns under the new id
+tc=$(ev process:clone_flags | grep "^$pc .* thread\$" | sed -E 's/.*child_pid=([0-9]+).*/\1/')
+[ -n "$tc" ] || fail "no thread in $pc"
+ev sched:sched_process_exec | grep_q -E "filename=[^ ]*true pid=$pc old_pid=$tc\$" ||
+	fail "no exec of true by thread $tc of $pc"
+grep_q -E "^$tc .*syscalls:sys_enter_execve:" "$tmp/all" || fail "no execve entry in $tc"
+grep_q -E "^$pc .*syscalls:sys_exit_execve: 0x0\$" "$tmp/all" || fail "no execve exit under $pc"
+ev process:exit_status | grep_q "pid=$pc code=0 sig=0" || fail "no exit of $pc after the thread's exec"
 ev process:exit_status | grep_q "pid=$main code=7 sig=0" || fail "no exit status 7 of $main"
 ev sched:sched_process_exit | grep_q "pid=$main prio=[0-9]* group_dead=true" ||
 	fail "no group exit of $main"
@@ -100,6 +109,17 @@ grep_q 'signal:signal_deliver' "$tmp/life" || fail "no signals with -S"
 awk '{print $1}' "$tmp/comm" | sort -u | grep_q -v -x "$(awk '/sched_process_exec: filename=[^ ]*true/ {print $1}' "$tmp/comm")" &&
 	fail "events of other comms with -c true"
 grep_q 'sched:sched_process_exit: comm=true ' "$tmp/comm" || fail "no events of true with -c true"
+
+# the uid filter (the real uid in decimal, a glob)
+me=$(id -u)
+"$RUN" -u "$me" -o "$tmp/uid" -- "$WL" run
+grep_q 'sched:sched_process_exec' "$tmp/uid" || fail "no events with -u $me"
+"$RUN" -u "$((me + 1))*" -o "$tmp/uid2" -- "$WL" run
+[ -s "$tmp/uid2" ] && fail "events of uid $me with -u $((me + 1))*"
+# the comms the engine reports for cmdlines
+"$RUN" -v -S -G -o /dev/null -- "$WL" run 2>"$tmp/comms"
+grep_q -E '^comm [0-9]+ true$' "$tmp/comms" || fail "no comm after exec: $(cat "$tmp/comms")"
+grep_q -E '^comm [0-9]+ pt_workload$' "$tmp/comms" || fail "no comm of the workload"
 
 # the exit status passes through, a signal as 128 + N
 "$RUN" -S -L -G -- sh -c 'exit 5'
