@@ -198,8 +198,10 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	struct tep_handle *tep = tep_alloc();
-	if (!tep || pt_for_each_format(&o, add_format, tep) != 0)
+	if (!tep || pt_for_each_format(&o, add_format, tep) != 0) {
+		tep_free(tep);
 		return 2;
+	}
 	o.emit = count_only ? count_event : print_event;
 	o.ctx = tep;
 	/* no SA_RESTART: the wait is interrupted and the loop detaches */
@@ -210,6 +212,7 @@ int main(int argc, char **argv)
 		      : pt_launch(&o, argv + optind, err, sizeof(err));
 	if (!session) {
 		fprintf(stderr, "proctrace_run: %s\n", err);
+		tep_free(tep);
 		return 2;
 	}
 	if (pid) {
