@@ -74,7 +74,8 @@ ARCH_SRC := $(wildcard src/arch/$(ARCH)/*.c)
 ARCH_ASM := $(wildcard src/arch/$(ARCH)/*.S)
 COMMON_SRC := $(UTIL_SRC) $(WIRE_SRC) $(ENGINE_SRC)
 LIB_SRC := $(RUNTIME_SRC) $(ARCH_SRC) $(UTIL_SRC) $(WIRE_SRC) $(RUNTIME_ENGINE_SRC)
-TOOL_SRC := $(wildcard src/tracedat/*.c src/recorder/*.c src/report/*.c src/client/*.c src/attach/*.c) \
+TOOL_SRC := $(wildcard src/tracedat/*.c src/recorder/*.c src/report/*.c src/client/*.c src/attach/*.c \
+	src/proctrace/*.c) \
 	$(filter-out src/cmd/main.c,$(wildcard src/cmd/*.c))
 FUSE_SRC := $(wildcard src/fuse/*.c)
 TEST_SRC := $(wildcard tests/unit/test_*.c)
@@ -245,6 +246,11 @@ TEST_HELPERS := $(patsubst tests/helpers/%.c,$(BUILD)/tests/%,$(wildcard tests/h
 $(BUILD)/tests/%: tests/helpers/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -o $@ $< $(LDFLAGS_ALL)
+
+# The process tracer's driver links the tools' code and libtraceevent.
+$(BUILD)/tests/proctrace_run: tests/helpers/proctrace_run.c $(LIBTOOLS_A)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) $(PKG_CFLAGS) -o $@ $< $(LIBTOOLS_A) $(LDFLAGS_ALL) $(PKG_LIBS) -lpthread -lm
 
 # Traced programs the integration tests run, linked with libuft as the examples.
 TRACED_HELPERS := $(patsubst tests/traced/%.c,$(BUILD)/tests/%,$(wildcard tests/traced/*.c))

@@ -37,6 +37,7 @@ RULES = [
     ("src/report/", GPL),
     ("src/client/", GPL),
     ("src/attach/", GPL),
+    ("src/proctrace/", GPL),
     ("src/cmd/", GPL),
     ("cmake/", LGPL),
     ("uft.pc.in", LGPL),

@@ -1,0 +1,15 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Time and CPU of a tracee's stop, as the tracer sees them. */
+#ifndef UFT_PT_CLOCK_H
+#define UFT_PT_CLOCK_H
+
+#include <stdint.h>
+
+/* Sets up the conversion once (a perf mmap page); cheap to call again. */
+void pt_clock_init(void);
+/* uft's default trace clock ("local"): the kernel's sched_clock from the TSC
+ * with the perf page's conversion, as libuft reads it; CLOCK_MONOTONIC where
+ * that is not available (libuft then calibrates the TSC against it). */
+uint64_t pt_clock_now(void);
+
+#endif
