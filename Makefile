@@ -367,7 +367,7 @@ bench: deps
 	bench/run.sh $(abspath $(BUILD))
 
 # SQLite, zlib and Lua under uft record and uftrace record (docs/BENCHMARKS.md,
-# "Real programs"); sources downloaded once into bench/real/.cache.
+# "Real programs"); sources downloaded once into .cache in bench/real/.
 bench-real: deps
 	$(MAKE) all
 	bench/real/run.sh $(abspath $(BUILD))

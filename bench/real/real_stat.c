@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Linked into every program bench/real/run.sh builds, without the tracers'
  * entries (neither -pg nor the patchable one), so that no tracer sees it.
  * When REAL_STAT names a file, appends one line at exit:

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Runs a command for bench/real/run.sh and prints, on stderr's last line:
  *   RUN start_ns end_ns hwm_kb status
  * CLOCK_MONOTONIC before the fork and after the command was reaped, and the

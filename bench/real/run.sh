@@ -18,7 +18,7 @@
 # REAL_HUGE_KB (adds a row with a ring that holds the whole run, e.g.
 # 1048576, the largest: nothing lost, at the price of its memory; off by
 # default, it takes long).
-# Sources are downloaded once into bench/real/.cache. Timings are printed,
+# Sources are downloaded once into .cache in bench/real/. Timings are printed,
 # never checked: this is not a test.
 set -u
 

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* A small SQLite workload for bench/real/run.sh: N rows inserted in one
  * transaction through a prepared statement, an index built, then a grouped
  * query and N/10 point lookups. Prints a checksum so that every build and

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* A small zlib workload for bench/real/run.sh: MiB of generated text
  * compressed with deflate (level 6) through a 16 KiB output window, then
  * inflated back through the same window and checked. */
