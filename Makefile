@@ -103,7 +103,7 @@ FIXTURES := $(patsubst tests/fixtures/%.c,$(BUILD)/tests/lib%.so,$(FIXTURE_SRC))
 RPATH := -Wl,-rpath,'$$ORIGIN/../lib'
 LIB_LDLIBS := -lpthread -ldl
 
-.PHONY: all demo test check deps bench clean format format-check fuzz fuzzers conformance
+.PHONY: all demo test check deps bench bench-real clean format format-check fuzz fuzzers conformance
 all: $(LIBUFT_SO) $(BUILD)/lib/$(LIBUFT_SONAME) $(LIBUFT_A) $(LIBUFT_FUSE) $(UFT) $(EXAMPLES) $(BUILD)/lib/pkgconfig/uft.pc
 
 $(BUILD)/obj/%.o: %.c
@@ -371,6 +371,12 @@ bench: deps
 	$(MAKE) all $(BUILD)/tests/kernel_dat
 	$(MAKE) -C bench BUILD=$(abspath $(BUILD))
 	bench/run.sh $(abspath $(BUILD))
+
+# SQLite, zlib and Lua under uft record and uftrace record (docs/BENCHMARKS.md,
+# "Real programs"); sources downloaded once into .cache in bench/real/.
+bench-real: deps
+	$(MAKE) all
+	bench/real/run.sh $(abspath $(BUILD))
 
 fuzz:
 	scripts/fuzz.sh

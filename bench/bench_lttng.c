@@ -2,7 +2,7 @@
 /* LTTng-UST tracepoint cost, per iteration of the same loop as bench_uft:
  *   none   the loop alone
  *   ints   lttng_ust_tracepoint(bench_lttng, ints, int, u32, u64)
- * Whether the event records depends on the session run.sh set up. With
+ * Whether the event records depends on the session bench/run.sh set up. With
  * BENCH_PAUSE_MS set, every timed run waits that long first so the consumer
  * daemon can drain the buffers. */
 #define _GNU_SOURCE

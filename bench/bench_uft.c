@@ -2,7 +2,7 @@
 /* uft tracepoint costs, per iteration of the same loop:
  *   none   the loop alone
  *   floor  a TSC read and a 32-byte store into a per-thread array of 1 MiB
- *   floor64  the same over 64 MiB, the size of the rings run.sh records with
+ *   floor64  the same over 64 MiB, the size of the rings bench/run.sh records with
  *   ints   trace_ints(int, u32, u64), a UFT_EVENT
  *   str    trace_str("hello-world!"), a UFT_EVENT with a __string field
  *   trace  UFT_TRACE with three integers
