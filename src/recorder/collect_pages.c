@@ -114,9 +114,12 @@ int collect_seg_add(struct collect *c, struct collect_seg *s, uint64_t ts, const
 	}
 	if (rc)
 		return 1; /* no page holds it */
+	/* The pages clamp a time that goes back (a rewritten ring) to the one
+	 * before: so do the segment's bounds. */
 	if (!s->events++)
-		s->first_ts = ts;
-	s->last_ts = ts;
+		s->first_ts = s->last_ts = ts;
+	else if (ts > s->last_ts)
+		s->last_ts = ts;
 	return 0;
 }
 
@@ -182,7 +185,8 @@ static int reader_next(struct collect *c, struct seg_reader *r)
 			got += (size_t)k;
 		}
 		uft_page_iter_init(&r->it, r->page, r->s->page_size);
-		r->missed = r->it.missed ? (r->it.missed_stored ? r->it.missed_count : UINT64_MAX) : 0;
+		r->missed =
+		    r->it.missed ? (r->it.missed_stored ? r->it.missed_count : UINT64_MAX) : 0;
 		if (uft_page_iter_next(&r->it, &r->rec) > 0)
 			return 1;
 	}
@@ -230,8 +234,7 @@ static int out_add(struct out_pages *o, uint64_t ts, const void *data, uint32_t 
 
 /* Merges segs[0..n) record by record in time order (ties: the earlier
  * segment first), into new pages of the file's size. */
-static int merge_segs(struct collect *c, struct out_pages *o, struct collect_seg **segs,
-		      size_t n)
+static int merge_segs(struct collect *c, struct out_pages *o, struct collect_seg **segs, size_t n)
 {
 	struct seg_reader *rd = calloc(n, sizeof(*rd));
 	if (!rd)
