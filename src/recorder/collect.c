@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "wire/clocks.h"
@@ -61,6 +62,15 @@ void collect_free(struct collect *c)
 
 static void set_comm(struct collect *c, int pid, const char *comm);
 
+#define SYMS_SCAN_NS 50000000ull
+
+static uint64_t mono_ns(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000000000ull + (uint64_t)t.tv_nsec;
+}
+
 int collect_add_proc(struct collect *c, pid_t pid, int memfd, int conn, const char *comm)
 {
 	struct shm_region reg;
@@ -97,8 +107,10 @@ int collect_add_proc(struct collect *c, pid_t pid, int memfd, int conn, const ch
 	set_comm(c, pid, p->comm);
 	if (c->clock_id < 0 || c->nr_procs == 1)
 		c->clock_id = reg.clock_id;
-	if (c->syms)
+	if (c->syms) {
 		proc_syms_scan(c->syms, pid);
+		p->syms_scanned = mono_ns();
+	}
 	return 0;
 }
 
@@ -404,9 +416,16 @@ static bool reset_cursor(struct collect *c, struct collect_proc *p, struct colle
 void collect_drain(struct collect *c, struct collect_proc *p, bool final)
 {
 	struct uft_shm_header *h = p->hdr;
-	/* What dlopen mapped since the last look (the process may be gone). */
-	if (c->syms)
-		proc_syms_scan(c->syms, p->pid);
+	/* What dlopen mapped since the last look (the process may be gone), at
+	 * most every SYMS_SCAN_NS: a busy process asks for a drain every few
+	 * milliseconds, and reading its maps costs more than its pages. */
+	if (c->syms) {
+		uint64_t now = mono_ns();
+		if (final || now - p->syms_scanned >= SYMS_SCAN_NS) {
+			proc_syms_scan(c->syms, p->pid);
+			p->syms_scanned = now;
+		}
+	}
 	import_formats(c, p);
 	uint32_t n = smp_load_acquire(&h->nr_rings);
 	if (n > UFT_SHM_MAX_RINGS)

@@ -53,6 +53,7 @@ struct collect_proc {
 	bool formats_bad;      /* the formats area failed a check: read no more */
 	uint64_t formats_seen; /* bytes of the formats area already imported */
 	uint16_t *id_map;      /* local id -> global id (0 = unknown) */
+	uint64_t syms_scanned; /* CLOCK_MONOTONIC ns of the last maps scan */
 	struct collect_ring *rings;
 	uint32_t nr_rings;
 	char comm[16];
