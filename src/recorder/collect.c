@@ -309,7 +309,7 @@ static int on_record(void *arg, uint64_t ts, uint32_t cpu, const void *data, uin
 		c->refused[SHM_DROP_CPU]++;
 		return 0;
 	}
-	struct collect_cpu *s = cpu_stream(c, cpu);
+	struct collect_cpu *s = cpu < (uint32_t)c->nr_cpus ? &c->cpus[cpu] : cpu_stream(c, cpu);
 	if (!s)
 		return 1;
 	if (!id) {
