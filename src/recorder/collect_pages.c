@@ -232,38 +232,69 @@ static int out_add(struct out_pages *o, uint64_t ts, const void *data, uint32_t 
 	return rc < 0 ? -EIO : rc;
 }
 
+/* Whether reader a's record goes before b's: time, then segment order. */
+static inline bool before(const struct seg_reader *rd, size_t a, size_t b)
+{
+	return rd[a].rec.ts < rd[b].rec.ts || (rd[a].rec.ts == rd[b].rec.ts && a < b);
+}
+
+/* Restores the min-heap of reader indices below position i. */
+static void sift_down(const struct seg_reader *rd, size_t *h, size_t n, size_t i)
+{
+	for (;;) {
+		size_t l = 2 * i + 1, m = i;
+		if (l < n && before(rd, h[l], h[m]))
+			m = l;
+		if (l + 1 < n && before(rd, h[l + 1], h[m]))
+			m = l + 1;
+		if (m == i)
+			return;
+		size_t t = h[i];
+		h[i] = h[m];
+		h[m] = t;
+		i = m;
+	}
+}
+
 /* Merges segs[0..n) record by record in time order (ties: the earlier
- * segment first), into new pages of the file's size. */
+ * segment first), into new pages of the file's size: a heap, so many
+ * threads taking turns on a CPU cost log n per record. */
 static int merge_segs(struct collect *c, struct out_pages *o, struct collect_seg **segs, size_t n)
 {
 	struct seg_reader *rd = calloc(n, sizeof(*rd));
-	if (!rd)
-		return -ENOMEM;
-	int rc = 0;
+	size_t *heap = calloc(n, sizeof(*heap));
+	int rc = rd && heap ? 0 : -ENOMEM;
+	size_t live = 0;
 	for (size_t i = 0; i < n && !rc; i++) {
 		rd[i].s = segs[i];
 		rd[i].live = true;
 		rd[i].page = malloc(segs[i]->page_size);
 		rc = rd[i].page ? reader_next(c, &rd[i]) : -ENOMEM;
+		if (rc > 0)
+			heap[live++] = i;
 		rc = rc < 0 ? rc : 0;
 	}
-	while (!rc) {
-		struct seg_reader *best = NULL;
-		for (size_t i = 0; i < n; i++)
-			if (rd[i].live && (!best || rd[i].rec.ts < best->rec.ts))
-				best = &rd[i];
-		if (!best)
-			break;
+	for (size_t i = live / 2; i-- > 0 && !rc;)
+		sift_down(rd, heap, live, i);
+	while (!rc && live) {
+		struct seg_reader *best = &rd[heap[0]];
 		rc = out_add(o, best->rec.ts, best->rec.data, best->rec.len, best->missed);
 		best->missed = 0;
-		if (!rc) {
-			int more = reader_next(c, best);
-			rc = more < 0 ? more : 0;
+		if (rc)
+			break;
+		int more = reader_next(c, best);
+		if (more < 0) {
+			rc = more;
+			break;
 		}
+		if (!more)
+			heap[0] = heap[--live];
+		sift_down(rd, heap, live, 0);
 	}
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; rd && i < n; i++)
 		free(rd[i].page);
 	free(rd);
+	free(heap);
 	return rc;
 }
 
