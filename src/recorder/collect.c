@@ -269,11 +269,30 @@ static inline void count_event(struct collect *c, struct collect_cpu *s, struct 
 	c->totals.recorded++;
 }
 
-/* The ring's segment for `cpu`: a thread that comes back to a CPU goes on
- * filling the segment it left there. */
+#define SEG_SPLIT_PAGES 4
+#define SEG_SPLIT_GAP 200000ull /* clock units (ns): the thread was off its CPU */
+
+/* The ring's segment for `cpu`: a thread that comes back to a CPU soon goes
+ * on filling the segment it left there. */
 static struct collect_seg *ring_seg(struct collect *c, struct collect_ring *cr,
 				    struct collect_cpu *s, uint32_t cpu)
 {
+	/* Leaving a CPU, or a pause (another thread had the CPU), after a long
+	 * stretch closes the segment: what the thread writes next starts a new
+	 * one, so the stretches threads took turns at on a CPU follow one
+	 * another in time and their pages are used as they are at the end, not
+	 * merged. A short stretch (a thread bouncing between CPUs) stays open:
+	 * at most one page in SEG_SPLIT_PAGES + 1 is cut short. */
+	struct collect_seg *old = cr->seg;
+	if (old && old->nr_pages >= SEG_SPLIT_PAGES) {
+		int rc = collect_seg_close(c, old);
+		if (rc && !c->io_error)
+			c->io_error = rc;
+		for (size_t i = 0; i < cr->nr_segs; i++)
+			if (cr->segs[i] == old)
+				cr->segs[i] = cr->segs[--cr->nr_segs];
+		cr->seg = NULL;
+	}
 	for (size_t i = 0; i < cr->nr_segs; i++)
 		if (cr->segs[i]->cpu == (int)cpu)
 			return cr->seg = cr->segs[i];
@@ -324,7 +343,7 @@ static int on_record(void *arg, uint64_t ts, uint32_t cpu, const void *data, uin
 		return c->sink(c->sink_ctx, cpu, ts, id, data, len, missed);
 	}
 	struct collect_seg *sg = d->cr->seg;
-	if (!sg || sg->cpu != (int)cpu) {
+	if (!sg || sg->cpu != (int)cpu || ts > sg->last_ts + SEG_SPLIT_GAP) {
 		sg = ring_seg(c, d->cr, s, cpu);
 		if (!sg)
 			return 1;
