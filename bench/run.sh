@@ -126,7 +126,15 @@ drain_size=$(stat -c %s "$TMP/drain.dat" 2>/dev/null || echo 0)
 read -r drain_rec drain_drop < <(awk '/^  \| total:/{
 	for (i = 1; i <= NF; i++) { if ($(i+1) ~ /^recorded/) r = $i; if ($(i+1) ~ /^dropped/) d = $i }
 	sub(",", "", r); sub(",", "", d); print r + 0, d + 0 }' "$TMP/drain.log")
-echo "DRAIN ${drain_rec:-0} ${drain_drop:-0} $drain_ns $drain_size" >>"$RES"
+# The machine's own copy speed for that file, in the same run: cp to a new
+# file on the same disk (read from the page cache, written to it).
+cp_ns=0
+if [ -s "$TMP/drain.dat" ]; then
+	c0=$(date +%s%N)
+	cp "$TMP/drain.dat" "$TMP/drain.copy" && cp_ns=$(($(date +%s%N) - c0))
+	rm -f "$TMP/drain.copy"
+fi
+echo "DRAIN ${drain_rec:-0} ${drain_drop:-0} $drain_ns $drain_size $cp_ns" >>"$RES"
 
 echo "-- uft report --hist over a kernel trace.dat of $REPORT_REPEAT x 54 events (median of 3 runs)"
 # Runs `uft report -i FILE ARGS...` three times; prints the median ns.
@@ -204,7 +212,7 @@ function row(key, label,    m) {
 	print m
 }
 $1 == "ROW" { ns[$2] = $3; cyc[$2] = $4; lo[$2] = $5; hi[$2] = $6; com[$2] = $7; drop[$2] = $8 }
-$1 == "DRAIN" { drec = $2; ddrop = $3; dns = $4; dsize = $5 }
+$1 == "DRAIN" { drec = $2; ddrop = $3; dns = $4; dsize = $5; dcp = $6 }
 $1 == "LTTNG_LOST" { llost = $2 }
 $1 == "REPORT" { rev[$2] = $3; rns[$2] = $4 }
 END {
@@ -238,6 +246,9 @@ END {
 		printf "7 uft record drain: %d events in %.3f s end to end = %.2f M events/s, %.1f MB/s into trace.dat, %d dropped\n",
 			drec, dns / 1e9, drec / (dns / 1e9) / 1e6, dsize / (dns / 1e9) / 1e6, ddrop
 		if ("drain_ints" in ns) printf "  (writer side during that run: %.2f ns/event, fresh ring pages included)\n", ns["drain_ints"]
+		if (dcp > 0)
+			printf "  plain copy of that file (cp): %.1f MB/s; recording/copy = %.2f [>= 0.5]\n",
+				dsize / (dcp / 1e9) / 1e6, dcp / dns
 	}
 	if (rns["one"] > 0)
 		printf "10 uft report --hist, 1 trigger: %d events in %.3f s = %.2f M events/s\n",

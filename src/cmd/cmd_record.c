@@ -122,6 +122,7 @@ static void setup(void *ctx, struct collect *c)
 {
 	const struct file_opts *o = ctx;
 	c->compression = o->compression;
+	c->spool_path = o->tmp_out; /* pages spooled beside the output */
 }
 
 int cmd_record(int argc, char **argv)

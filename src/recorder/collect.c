@@ -8,15 +8,16 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "wire/clocks.h"
-#include "wire/env_names.h"
 #include "wire/page.h"
 #include "engine/filter/event_spec.h"
 #include "recorder/proc_syms.h"
 #include "tracedat/tracedat.h"
 #include "util/atomics.h"
+#include "util/util.h"
 #include <uft/event.h>
 
 void collect_init(struct collect *c)
@@ -24,10 +25,7 @@ void collect_init(struct collect *c)
 	memset(c, 0, sizeof(*c));
 	long cpus = sysconf(_SC_NPROCESSORS_CONF);
 	c->max_cpus = cpus > 0 && cpus < 4096 ? (uint32_t)cpus : 4096;
-	c->spill_limit = 256u << 20;
-	const char *v = getenv(UFT_ENV_RECORD_SPILL_MB);
-	if (v && *v && strtoul(v, NULL, 0) > 0)
-		c->spill_limit = (size_t)strtoul(v, NULL, 0) << 20;
+	c->spool_fd = -1;
 }
 
 void collect_free(struct collect *c)
@@ -37,17 +35,21 @@ void collect_free(struct collect *c)
 		if (p->hdr)
 			munmap(p->hdr, p->map_len);
 		free(p->id_map);
+		for (uint32_t k = 0; k < p->nr_rings; k++)
+			free(p->rings[k].segs);
 		free(p->rings);
 		free(p);
 	}
 	free(c->procs);
 	for (int i = 0; i < c->nr_cpus; i++) {
-		free(c->cpus[i].ev);
-		free(c->cpus[i].runs);
-		if (c->cpus[i].spill_fd >= 0)
-			close(c->cpus[i].spill_fd);
+		for (size_t k = 0; k < c->cpus[i].nr_segs; k++)
+			collect_seg_free(c->cpus[i].segs[k]);
+		free(c->cpus[i].segs);
 	}
 	free(c->cpus);
+	if (c->spool_fd >= 0)
+		close(c->spool_fd);
+	free(c->spool_buf);
 	for (size_t i = 0; i < c->nr_formats; i++) {
 		free(c->formats[i].system);
 		free(c->formats[i].name);
@@ -55,11 +57,19 @@ void collect_free(struct collect *c)
 	}
 	free(c->formats);
 	free(c->comms);
-	free(c->arena);
 	proc_syms_free(c->syms);
 }
 
 static void set_comm(struct collect *c, int pid, const char *comm);
+
+#define SYMS_SCAN_NS 50000000ull
+
+static uint64_t mono_ns(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000000000ull + (uint64_t)t.tv_nsec;
+}
 
 int collect_add_proc(struct collect *c, pid_t pid, int memfd, int conn, const char *comm)
 {
@@ -97,8 +107,10 @@ int collect_add_proc(struct collect *c, pid_t pid, int memfd, int conn, const ch
 	set_comm(c, pid, p->comm);
 	if (c->clock_id < 0 || c->nr_procs == 1)
 		c->clock_id = reg.clock_id;
-	if (c->syms)
+	if (c->syms) {
 		proc_syms_scan(c->syms, pid);
+		p->syms_scanned = mono_ns();
+	}
 	return 0;
 }
 
@@ -231,8 +243,6 @@ static struct collect_cpu *cpu_stream(struct collect *c, uint32_t cpu)
 		c->cpus = n;
 		memset(c->cpus + c->nr_cpus, 0,
 		       (cpu + 1 - (uint32_t)c->nr_cpus) * sizeof(*c->cpus));
-		for (uint32_t i = (uint32_t)c->nr_cpus; i <= cpu; i++)
-			c->cpus[i].spill_fd = -1;
 		c->nr_cpus = (int)cpu + 1;
 	}
 	return &c->cpus[cpu];
@@ -259,6 +269,54 @@ static inline void count_event(struct collect *c, struct collect_cpu *s, struct 
 	c->totals.recorded++;
 }
 
+#define SEG_SPLIT_PAGES 4
+#define SEG_SPLIT_GAP 200000ull /* clock units (ns): the thread was off its CPU */
+
+/* The ring's segment for `cpu`: a thread that comes back to a CPU soon goes
+ * on filling the segment it left there. */
+static struct collect_seg *ring_seg(struct collect *c, struct collect_ring *cr,
+				    struct collect_cpu *s, uint32_t cpu)
+{
+	/* Leaving a CPU, or a pause (another thread had the CPU), after a long
+	 * stretch closes the segment: what the thread writes next starts a new
+	 * one, so the stretches threads took turns at on a CPU follow one
+	 * another in time and their pages are used as they are at the end, not
+	 * merged. A short stretch (a thread bouncing between CPUs) stays open:
+	 * at most one page in SEG_SPLIT_PAGES + 1 is cut short. */
+	struct collect_seg *old = cr->seg;
+	if (old && old->nr_pages >= SEG_SPLIT_PAGES) {
+		int rc = collect_seg_close(c, old);
+		if (rc && !c->io_error)
+			c->io_error = rc;
+		for (size_t i = 0; i < cr->nr_segs; i++)
+			if (cr->segs[i] == old)
+				cr->segs[i] = cr->segs[--cr->nr_segs];
+		cr->seg = NULL;
+	}
+	for (size_t i = 0; i < cr->nr_segs; i++)
+		if (cr->segs[i]->cpu == (int)cpu)
+			return cr->seg = cr->segs[i];
+	if (uft_array_reserve(cr->segs, cr->segs_cap, cr->nr_segs + 1, 4) != 0)
+		return NULL;
+	struct collect_seg *sg = collect_seg_new(c, s, (int)cpu);
+	if (sg)
+		cr->segs[cr->nr_segs++] = sg;
+	return cr->seg = sg;
+}
+
+/* The ring's thread is gone or the ring changed hands: its segments get no
+ * more events, their open pages go to the spool. */
+static void ring_close_segs(struct collect *c, struct collect_ring *cr)
+{
+	for (size_t i = 0; i < cr->nr_segs; i++) {
+		int rc = collect_seg_close(c, cr->segs[i]);
+		if (rc && !c->io_error)
+			c->io_error = rc;
+	}
+	cr->nr_segs = 0;
+	cr->seg = NULL;
+}
+
 static int on_record(void *arg, uint64_t ts, uint32_t cpu, const void *data, uint32_t len,
 		     uint64_t missed)
 {
@@ -270,7 +328,7 @@ static int on_record(void *arg, uint64_t ts, uint32_t cpu, const void *data, uin
 		c->refused[SHM_DROP_CPU]++;
 		return 0;
 	}
-	struct collect_cpu *s = cpu_stream(c, cpu);
+	struct collect_cpu *s = cpu < (uint32_t)c->nr_cpus ? &c->cpus[cpu] : cpu_stream(c, cpu);
 	if (!s)
 		return 1;
 	if (!id) {
@@ -284,33 +342,28 @@ static int on_record(void *arg, uint64_t ts, uint32_t cpu, const void *data, uin
 		count_event(c, s, d->cr, ts, len, missed);
 		return c->sink(c->sink_ctx, cpu, ts, id, data, len, missed);
 	}
-	if (c->arena_len + len > c->arena_cap) {
-		size_t cap = c->arena_cap ? c->arena_cap * 2 : 1 << 20;
-		while (cap < c->arena_len + len)
-			cap *= 2;
-		char *n = realloc(c->arena, cap);
-		if (!n)
+	struct collect_seg *sg = d->cr->seg;
+	if (!sg || sg->cpu != (int)cpu || ts > sg->last_ts + SEG_SPLIT_GAP) {
+		sg = ring_seg(c, d->cr, s, cpu);
+		if (!sg)
 			return 1;
-		c->arena = n;
-		c->arena_cap = cap;
 	}
-	if (s->nr == s->cap) {
-		size_t cap = s->cap ? s->cap * 2 : 1024;
-		void *n = realloc(s->ev, cap * sizeof(*s->ev));
-		if (!n)
-			return 1;
-		s->ev = n;
-		s->cap = cap;
-	}
-	memcpy(c->arena + c->arena_len, data, len);
-	((struct uft_common_entry *)(c->arena + c->arena_len))->type = id;
-	s->ev[s->nr++] = (struct collect_event){
-	    ts, c->seq++, c->arena_len, len, missed > UINT32_MAX ? UINT32_MAX : (uint32_t)missed};
+	/* The payload is the reader's private copy of the page (never the
+	 * region): the global id is written into it before it is packed. */
+	((struct uft_common_entry *)(uintptr_t)data)->type = id;
 	count_event(c, s, d->cr, ts, len, missed);
-	c->arena_len += len;
-	if (c->arena_len >= c->spill_limit && collect_spill(c) != 0)
-		return 1;
-	return 0;
+	int rc = collect_seg_add(c, sg, ts, data, len, missed);
+	if (rc == 1) {
+		/* No page of the file holds it (the pages are the largest
+		 * sub-buffer read, so no ring wrote one): counted, not cut. */
+		s->lost++;
+		c->totals.lost++;
+		c->totals.recorded--;
+		rc = 0;
+	}
+	if (rc && !c->io_error)
+		c->io_error = rc;
+	return rc != 0;
 }
 
 static void account_ring(struct collect *c, struct uft_ring *r, struct collect_ring *cr)
@@ -374,6 +427,7 @@ static bool reset_cursor(struct collect *c, struct collect_proc *p, struct colle
 		c->totals.written += cr->cur.delivered;
 	cr->retired = false;
 	cr->attributed = 0;
+	ring_close_segs(c, cr);
 	uft_ring_cursor_init(&cr->cur, r);
 	return shm_check_ring(&p->reg, cr->off, &cr->cur.geom);
 }
@@ -381,9 +435,16 @@ static bool reset_cursor(struct collect *c, struct collect_proc *p, struct colle
 void collect_drain(struct collect *c, struct collect_proc *p, bool final)
 {
 	struct uft_shm_header *h = p->hdr;
-	/* What dlopen mapped since the last look (the process may be gone). */
-	if (c->syms)
-		proc_syms_scan(c->syms, p->pid);
+	/* What dlopen mapped since the last look (the process may be gone), at
+	 * most every SYMS_SCAN_NS: a busy process asks for a drain every few
+	 * milliseconds, and reading its maps costs more than its pages. */
+	if (c->syms) {
+		uint64_t now = mono_ns();
+		if (final || now - p->syms_scanned >= SYMS_SCAN_NS) {
+			proc_syms_scan(c->syms, p->pid);
+			p->syms_scanned = now;
+		}
+	}
 	import_formats(c, p);
 	uint32_t n = smp_load_acquire(&h->nr_rings);
 	if (n > UFT_SHM_MAX_RINGS)
@@ -448,9 +509,11 @@ void collect_drain(struct collect *c, struct collect_proc *p, bool final)
 			uint32_t st = UFT_RING_EXITED;
 			uft_try_cmpxchg(&r->state, &st, UFT_RING_FREE);
 			cr->retired = true;
+			ring_close_segs(c, cr);
 		} else if (final && !cr->retired) {
 			account_ring(c, r, cr);
 			cr->retired = true;
+			ring_close_segs(c, cr);
 		}
 	}
 	if (final) {
@@ -465,67 +528,6 @@ bool collect_spec_matches(const struct collect *c, const char *spec)
 		if (uft_event_spec_matches(spec, c->formats[i].system, c->formats[i].name))
 			return true;
 	return false;
-}
-
-struct emit {
-	struct collect *c;
-	struct tracedat_writer *w;
-	int cpu;
-	struct uft_page_builder b;
-	uint64_t pending_missed;
-	uint32_t page_size;
-	uint8_t *page;
-};
-
-static int emit_page(struct emit *e)
-{
-	uft_page_builder_finish(&e->b, e->pending_missed);
-	e->pending_missed = 0;
-	int rc = tracedat_writer_add_page(e->w, e->cpu, e->page);
-	uft_page_builder_init(&e->b, e->page, e->page_size);
-	return rc;
-}
-
-/* Appends one event to the CPU's pages; a gap before it starts a new page
- * whose commit word says how many events were lost. */
-static int emit_event(void *ctx, const struct collect_event *ev, const void *data)
-{
-	struct emit *e = ctx;
-	if (ev->missed_before && e->b.nr_records) {
-		int rc = emit_page(e);
-		if (rc)
-			return rc;
-	}
-	e->pending_missed += ev->missed_before;
-	int rc = uft_page_builder_add(&e->b, ev->ts, data, ev->len);
-	if (rc == -1) {
-		rc = emit_page(e);
-		if (rc)
-			return rc;
-		rc = uft_page_builder_add(&e->b, ev->ts, data, ev->len);
-	}
-	if (rc) {
-		/* No page of the file holds it (the pages are the largest
-		 * sub-buffer read, so no ring wrote one): counted, not cut. */
-		e->c->cpus[e->cpu].lost++;
-		e->c->totals.lost++;
-		e->c->totals.recorded--;
-	}
-	return 0;
-}
-
-static int write_cpu(struct collect *c, struct tracedat_writer *w, int cpu, uint32_t page_size)
-{
-	struct emit e = {.c = c, .w = w, .cpu = cpu, .page_size = page_size};
-	e.page = malloc(page_size);
-	if (!e.page)
-		return -ENOMEM;
-	uft_page_builder_init(&e.b, e.page, page_size);
-	int rc = collect_each_event(c, cpu, emit_event, &e);
-	if (!rc && e.b.nr_records)
-		rc = emit_page(&e);
-	free(e.page);
-	return rc;
 }
 
 /* The kernel's per_cpu/cpuN/stats as trace-cmd stores it (CPUSTAT option),
@@ -589,8 +591,10 @@ int collect_write(struct collect *c, const char *path, uint64_t *file_size)
 	}
 	if (!rc)
 		rc = tracedat_writer_add_uname(w);
+	if (!rc)
+		rc = c->io_error ? c->io_error : collect_pages_done(c, w);
 	for (int cpu = 0; cpu < nr_cpus && !rc; cpu++)
-		rc = write_cpu(c, w, cpu, page_size);
+		rc = collect_write_cpu_pages(c, w, cpu, page_size);
 	for (int cpu = 0; cpu < nr_cpus && !rc; cpu++)
 		rc = add_cpu_stats(c, w, cpu);
 	if (rc) {

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Collecting events out of traced processes' shared regions into per-CPU,
  * time-ordered streams, with event ids made global across processes, and
- * writing them as a trace.dat file. Used by `uft record`. */
+ * writing them as a trace.dat file. Used by `uft record`. Events are packed
+ * into file pages as they are drained and streamed to a spool file
+ * (collect_pages.c): memory does not grow with the recording. */
 #ifndef UFT_COLLECT_H
 #define UFT_COLLECT_H
 
@@ -10,15 +12,36 @@
 #include <sys/types.h>
 
 #include "recorder/shm_check.h"
+#include "wire/page.h"
 #include "wire/ring_reader.h"
 #include "wire/shm_layout.h"
+
+struct tracedat_writer;
+
+/* One ring's events on one CPU, in time order, packed into file pages: the
+ * full ones in the spool (their offsets here), the open one in memory. */
+struct collect_seg {
+	uint64_t first_ts, last_ts;
+	uint64_t events;
+	uint64_t order;	 /* creation order: breaks ties between segments */
+	uint64_t *pages; /* byte offsets in the spool */
+	size_t nr_pages, cap;
+	uint32_t page_size; /* the file's page size when it was opened */
+	int cpu;
+	uint8_t *page; /* the open page (NULL once closed) */
+	struct uft_page_builder b;
+	uint64_t pending_missed;
+};
 
 struct collect_ring {
 	uint64_t off;		    /* ring offset in the region */
 	struct uft_ring_cursor cur; /* its geometry: checked when first seen */
 	uint64_t attributed;	    /* losses passed on with a delivered event */
-	bool retired;		    /* drained after its thread exited and handed back */
-	bool bad;		    /* failed a check: never read again */
+	struct collect_seg *seg;    /* the segment of its last event */
+	struct collect_seg **segs;  /* its open segments, one per CPU seen */
+	size_t nr_segs, segs_cap;
+	bool retired; /* drained after its thread exited and handed back */
+	bool bad;     /* failed a check: never read again */
 };
 
 struct collect_proc {
@@ -30,39 +53,22 @@ struct collect_proc {
 	bool formats_bad;      /* the formats area failed a check: read no more */
 	uint64_t formats_seen; /* bytes of the formats area already imported */
 	uint16_t *id_map;      /* local id -> global id (0 = unknown) */
+	uint64_t syms_scanned; /* CLOCK_MONOTONIC ns of the last maps scan */
 	struct collect_ring *rings;
 	uint32_t nr_rings;
 	char comm[16];
 };
 
-struct collect_event {
-	uint64_t ts;
-	uint64_t seq; /* arrival order: keeps equal timestamps stable */
-	uint64_t data_off;
-	uint32_t len;
-	uint32_t missed_before;
-};
-
-/* A sorted run of one CPU's events spilled to its temporary file. */
-struct collect_run {
-	uint64_t off;
-	uint64_t count;
-};
-
 struct collect_cpu {
-	struct collect_event *ev; /* events held in memory (payloads in the arena) */
-	size_t nr, cap;
-	uint64_t total;	   /* events collected, spilled ones included */
+	struct collect_seg **segs; /* the CPU's segments, owned here */
+	size_t nr_segs, segs_cap;
+	uint64_t total;	   /* events collected */
 	uint64_t bytes;	   /* their payload bytes */
 	uint64_t first_ts; /* oldest and newest timestamps */
 	uint64_t last_ts;
 	uint64_t overrun; /* events lost to overwrite, attributed here */
 	uint64_t dropped; /* discard-mode drops, attributed to the ring's last CPU */
 	uint64_t lost;	  /* events that could not be written at all */
-	int spill_fd;	  /* -1 until the first spill */
-	uint64_t spill_len;
-	struct collect_run *runs;
-	size_t nr_runs;
 };
 
 struct collect_format {
@@ -85,9 +91,15 @@ struct collect {
 	size_t nr_procs;
 	struct collect_cpu *cpus;
 	int nr_cpus;
-	char *arena;
-	size_t arena_len, arena_cap;
-	uint64_t seq;
+	uint64_t seq; /* segments opened */
+	/* The spool: full pages of every segment, appended through a buffer. */
+	const char *spool_path; /* a file on the output's file system (NULL: /tmp) */
+	int spool_fd;		/* -1 until the first page */
+	int spool_rd;		/* the spool, once the writer owns it */
+	uint8_t *spool_buf;
+	size_t spool_used;
+	uint64_t spool_len; /* bytes written to spool_fd */
+	int io_error;	    /* the first failure to spool (-errno): the file is not written */
 	struct collect_format *formats;
 	size_t nr_formats;
 	struct {
@@ -105,9 +117,6 @@ struct collect {
 	/* Function symbols of the traced processes, for kallsyms (NULL: only
 	 * the marker's symbol is written). */
 	struct proc_syms *syms;
-	/* Memory for held events before they are sorted and spilled to disk, so
-	 * a long recording needs disk, not memory (UFT_RECORD_SPILL_MB). */
-	size_t spill_limit;
 	/* The largest sub-buffer of any ring read: the trace.dat page size, so
 	 * every record a ring held fits a page (0 until a ring is read). */
 	uint32_t page_size;
@@ -128,14 +137,18 @@ int collect_add_proc(struct collect *c, pid_t pid, int memfd, int conn, const ch
 void collect_drain(struct collect *c, struct collect_proc *p, bool final);
 /* Whether an -e spec names any event the traced processes defined. */
 bool collect_spec_matches(const struct collect *c, const char *spec);
-/* Sorts the held events of every CPU and appends them to its spill file as a
- * run; 0 or -errno. (collect_spill.c) */
-int collect_spill(struct collect *c);
-/* Feeds one CPU's events in time order to `fn`, from memory or merged from
- * its spilled runs; stops at the first non-zero return. */
-int collect_each_event(struct collect *c, int cpu,
-		       int (*fn)(void *ctx, const struct collect_event *e, const void *data),
-		       void *ctx);
+/* collect_pages.c: a segment for events of CPU `cpu` (owned by `cs`); an
+ * event appended to it (0; 1 if no page holds it; or -errno); its open page
+ * written out; and, at the end, every segment closed and the spool handed
+ * to the writer, then each CPU's pages added in time order. */
+struct collect_seg *collect_seg_new(struct collect *c, struct collect_cpu *cs, int cpu);
+int collect_seg_add(struct collect *c, struct collect_seg *s, uint64_t ts, const void *data,
+		    uint32_t len, uint64_t missed);
+int collect_seg_close(struct collect *c, struct collect_seg *s);
+void collect_seg_free(struct collect_seg *s);
+int collect_pages_done(struct collect *c, struct tracedat_writer *w);
+int collect_write_cpu_pages(struct collect *c, struct tracedat_writer *w, int cpu,
+			    uint32_t page_size);
 /* Writes everything collected as trace.dat; 0 or -errno. */
 int collect_write(struct collect *c, const char *path, uint64_t *file_size);
 

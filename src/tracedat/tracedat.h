@@ -68,6 +68,16 @@ int tracedat_writer_set_kallsyms(struct tracedat_writer *w, const char *text, si
 int tracedat_writer_set_printk(struct tracedat_writer *w, const char *text, size_t len);
 /* One whole sub-buffer of `page_size` bytes; in order within a CPU. */
 int tracedat_writer_add_page(struct tracedat_writer *w, int cpu, const void *page);
+/* An anonymous temporary file on the file system of `path` (else in the
+ * temporary directory): pages spooled there reach the output by
+ * copy_file_range. A file descriptor, or -1. */
+int tracedat_open_spool(const char *path);
+/* Takes `fd`, whose first `len` bytes hold pages written elsewhere, as the
+ * spool (before any page is added): later pages are appended after them. */
+int tracedat_writer_adopt_spool(struct tracedat_writer *w, int fd, uint64_t len);
+/* The page of `page_size` bytes at byte `off` of the adopted spool, as the
+ * CPU's next page (no copy until the file is written). */
+int tracedat_writer_add_page_at(struct tracedat_writer *w, int cpu, uint64_t off);
 /* Writes the file and frees the writer (also on failure, which removes the file). */
 int tracedat_writer_close(struct tracedat_writer *w);
 /* Frees the writer and removes the file. */

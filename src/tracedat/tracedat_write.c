@@ -23,7 +23,7 @@ _Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "little-endian hosts o
 
 /* An anonymous file on the output's file system, so large traces don't fill
  * a RAM-backed /tmp. */
-static int open_spool(const char *path)
+int tracedat_open_spool(const char *path)
 {
 	char *copy = strdup(path);
 	if (!copy)
@@ -78,7 +78,7 @@ struct tracedat_writer *tracedat_writer_open(const char *path, int nr_cpus, uint
 	if (w->fd < 0)
 		goto fail;
 	w->created = true;
-	w->spool = open_spool(path);
+	w->spool = tracedat_open_spool(path);
 	if (w->spool < 0)
 		goto fail;
 	return w;
@@ -159,11 +159,8 @@ int tracedat_writer_set_printk(struct tracedat_writer *w, const char *text, size
 	return set_text(&w->printk, text, len);
 }
 
-int tracedat_writer_add_page(struct tracedat_writer *w, int cpu, const void *page)
+static int add_index(struct cpu_pages *c, uint64_t off)
 {
-	if (cpu < 0 || cpu >= w->nr_cpus || !page)
-		return -EINVAL;
-	struct cpu_pages *c = &w->cpus[cpu];
 	if (c->n == c->cap) {
 		size_t cap = c->cap ? c->cap * 2 : 64;
 		uint64_t *idx = realloc(c->idx, cap * sizeof(*idx));
@@ -172,11 +169,37 @@ int tracedat_writer_add_page(struct tracedat_writer *w, int cpu, const void *pag
 		c->idx = idx;
 		c->cap = cap;
 	}
-	int rc = tdw_pwrite_all(w->spool, page, w->page_size, (off_t)(w->spooled * w->page_size));
-	if (rc)
-		return rc;
-	c->idx[c->n++] = w->spooled++;
+	c->idx[c->n++] = off;
 	return 0;
+}
+
+int tracedat_writer_add_page(struct tracedat_writer *w, int cpu, const void *page)
+{
+	if (cpu < 0 || cpu >= w->nr_cpus || !page)
+		return -EINVAL;
+	int rc = tdw_pwrite_all(w->spool, page, w->page_size, (off_t)w->spooled);
+	if (!rc)
+		rc = add_index(&w->cpus[cpu], w->spooled);
+	if (!rc)
+		w->spooled += w->page_size;
+	return rc;
+}
+
+int tracedat_writer_adopt_spool(struct tracedat_writer *w, int fd, uint64_t len)
+{
+	if (fd < 0 || w->spooled)
+		return -EINVAL;
+	close(w->spool);
+	w->spool = fd;
+	w->spooled = len;
+	return 0;
+}
+
+int tracedat_writer_add_page_at(struct tracedat_writer *w, int cpu, uint64_t off)
+{
+	if (cpu < 0 || cpu >= w->nr_cpus || off > w->spooled || w->spooled - off < w->page_size)
+		return -EINVAL;
+	return add_index(&w->cpus[cpu], off);
 }
 
 int tdw_write_all(int fd, const void *p, size_t len)
@@ -352,24 +375,55 @@ static void put_metadata(struct tracedat_writer *w, struct wbuf *m)
 	wb_zero(m, (w->page_size - m->len % w->page_size) % w->page_size);
 }
 
+/* Pages one CPU wrote in a row usually sit together in the spool: moved
+ * in the kernel (copy_file_range: no copy at all where the file system
+ * shares extents), else through a buffer. */
+static int copy_span(struct tracedat_writer *w, uint8_t *buf, size_t cap, uint64_t off,
+		     uint64_t len)
+{
+	static bool no_cfr;
+	while (len && !no_cfr) {
+		loff_t in = (loff_t)off;
+		ssize_t n = copy_file_range(w->spool, &in, w->fd, NULL, len, 0);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			if (n < 0 && errno != EXDEV && errno != ENOSYS && errno != EINVAL &&
+			    errno != EOPNOTSUPP)
+				return -errno;
+			no_cfr = true;
+			break;
+		}
+		off += (uint64_t)n;
+		len -= (uint64_t)n;
+	}
+	while (len) {
+		size_t k = len < cap ? (size_t)len : cap;
+		int rc = tdw_read_all(w->spool, buf, k, (off_t)off);
+		if (!rc)
+			rc = tdw_write_all(w->fd, buf, k);
+		if (rc)
+			return rc;
+		off += k;
+		len -= k;
+	}
+	return 0;
+}
+
 static int copy_pages(struct tracedat_writer *w)
 {
-	uint32_t per_chunk = COPY_CHUNK / w->page_size ? COPY_CHUNK / w->page_size : 1;
-	uint8_t *buf = malloc((size_t)per_chunk * w->page_size);
+	size_t cap = COPY_CHUNK > w->page_size ? COPY_CHUNK : w->page_size;
+	uint8_t *buf = malloc(cap);
 	if (!buf)
 		return -ENOMEM;
 	int rc = 0;
 	for (int cpu = 0; cpu < w->nr_cpus && !rc; cpu++) {
 		struct cpu_pages *c = &w->cpus[cpu];
 		for (size_t i = 0; i < c->n && !rc;) {
-			/* Pages one CPU wrote in a row usually sit together in the spool. */
 			size_t k = 1;
-			while (k < per_chunk && i + k < c->n && c->idx[i + k] == c->idx[i] + k)
+			while (i + k < c->n && c->idx[i + k] == c->idx[i] + k * w->page_size)
 				k++;
-			size_t bytes = k * w->page_size;
-			rc = tdw_read_all(w->spool, buf, bytes, (off_t)(c->idx[i] * w->page_size));
-			if (!rc)
-				rc = tdw_write_all(w->fd, buf, bytes);
+			rc = copy_span(w, buf, cap, c->idx[i], (uint64_t)k * w->page_size);
 			i += k;
 		}
 	}

@@ -152,7 +152,7 @@ static int write_cpu(struct tracedat_writer *w, int cpu, uint8_t *buf, uint64_t 
 		size_t k = c->n - i < CHUNK_PAGES ? c->n - i : CHUNK_PAGES;
 		for (size_t j = 0; j < k && !rc; j++)
 			rc = tdw_read_all(w->spool, buf + j * w->page_size, w->page_size,
-					  (off_t)(c->idx[i + j] * w->page_size));
+					  (off_t)c->idx[i + j]);
 		uint8_t *z = NULL;
 		size_t zlen = 0;
 		if (!rc)

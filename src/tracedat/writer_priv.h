@@ -29,7 +29,7 @@ struct wformat {
 };
 
 struct cpu_pages {
-	uint64_t *idx; /* page numbers in the spool file */
+	uint64_t *idx; /* byte offsets of the pages in the spool file */
 	size_t n, cap;
 };
 
@@ -38,7 +38,7 @@ struct tracedat_writer {
 	bool created;
 	int fd;
 	int spool;
-	uint64_t spooled;
+	uint64_t spooled; /* bytes of the spool in use */
 	int nr_cpus;
 	uint32_t page_size;
 	char clock[64];

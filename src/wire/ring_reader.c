@@ -219,14 +219,45 @@ static inline bool cleared(const struct uft_ring *r, uint64_t page, uint32_t off
 	return off < READ_ONCE(r->clear_off);
 }
 
+/* A ring's time conversion, read once per page: the header's cache lines
+ * also hold counters the writer keeps changing (`entries`, `dropped`,
+ * `overrun`), so reading them per record would miss in the cache each time. */
+struct ring_clock {
+	uint32_t raw, shift;
+	uint64_t mult, zero;
+};
+
+static inline void ring_clock_of(const struct uft_ring *r, struct ring_clock *k)
+{
+	k->raw = READ_ONCE(r->ts_raw);
+	k->shift = READ_ONCE(r->ts_shift) & 63;
+	k->mult = READ_ONCE(r->ts_mult);
+	k->zero = READ_ONCE(r->ts_zero);
+}
+
+static inline uint64_t clock_time(const struct ring_clock *k, uint64_t ts)
+{
+	if (!k->raw)
+		return ts;
+	return k->zero + (uint64_t)(((unsigned __int128)ts * k->mult) >> k->shift);
+}
+
 /* Delivers the records of a page copy from the cursor's offset on. Returns
- * the events delivered; *stop is set when the callback asked to stop. */
+ * the events delivered; *stop is set when the callback asked to stop. The
+ * clear point is read once for the page (a clear that comes while it is
+ * delivered counts as coming after it). */
 static long deliver(const struct uft_ring *r, struct uft_ring_cursor *c, struct page_copy *pc,
 		    uft_ring_record_fn fn, void *ctx, bool *stop, bool *ended)
 {
 	struct uft_page_iter it;
 	struct uft_page_rec rec;
 	long n = 0;
+	struct ring_clock k;
+	ring_clock_of(r, &k);
+	uint64_t cp = smp_load_acquire(&r->clear_page);
+	uint32_t co = READ_ONCE(r->clear_off);
+	/* Records of this page before this offset were cleared. */
+	uint32_t clear_to = c->page < cp ? UINT32_MAX : c->page == cp ? co : 0;
 	uft_page_iter_init(&it, pc->page, pc->size);
 	if (c->off == 0) {
 		c->cpu = pc->meta.cpu;
@@ -263,7 +294,7 @@ static long deliver(const struct uft_ring *r, struct uft_ring_cursor *c, struct 
 		c->next_entry++;
 		/* the record's own offset: a discarded record before it is
 		 * skipped by the iterator */
-		if (cleared(r, c->page, rec.offset)) {
+		if (rec.offset < clear_to) {
 			c->missed_pending = 0;
 			continue;
 		}
@@ -271,7 +302,7 @@ static long deliver(const struct uft_ring *r, struct uft_ring_cursor *c, struct 
 		c->missed_pending = 0;
 		c->delivered++;
 		n++;
-		if (fn(ctx, ring_time(r, rec.ts), c->cpu, rec.data, rec.len, lost))
+		if (fn(ctx, clock_time(&k, rec.ts), c->cpu, rec.data, rec.len, lost))
 			*stop = true;
 	}
 	if (it.corrupt)

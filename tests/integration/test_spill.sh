@@ -1,7 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# A recording larger than the recorder's memory budget: events are sorted
-# into runs on disk and merged at the end. Nothing may be lost or reordered.
+# Four threads on fewer CPUs: each thread's events are packed into pages on
+# disk as they are drained, and the threads sharing a CPU are merged at the
+# end (UFT_RECORD_SPILL_MB, which set the old memory budget, is ignored).
+# Nothing may be lost or reordered.
 set -euo pipefail
 trap 'echo "FAIL at line $LINENO: $BASH_COMMAND"' ERR
 B=${UFT_BUILD:-build}

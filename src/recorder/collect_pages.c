@@ -1,0 +1,375 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Streaming a recording to disk as it is drained. Each ring's events on one
+ * CPU are already in time order, so they are packed into file pages as they
+ * arrive (a segment per ring and CPU) and the full pages go, through one
+ * buffer, to a spool file beside the output. At the end a CPU whose segments
+ * do not overlap in time (the usual case: one thread at a time on a CPU)
+ * gets its pages by reference, copied into the output by the kernel
+ * (copy_file_range); overlapping segments are merged record by record into
+ * new pages. Memory stays a page per open segment plus 8 bytes per page. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "recorder/collect.h"
+#include "tracedat/tracedat.h"
+#include "util/util.h"
+#include "wire/page.h"
+
+#define SPOOL_BUF (1u << 20)
+
+static int spool_flush(struct collect *c)
+{
+	if (!c->spool_used)
+		return 0;
+	const char *p = (const char *)c->spool_buf;
+	size_t n = c->spool_used;
+	while (n) {
+		ssize_t w = write(c->spool_fd, p, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return w < 0 ? -errno : -EIO;
+		p += w;
+		n -= (size_t)w;
+	}
+	c->spool_len += c->spool_used;
+	c->spool_used = 0;
+	return 0;
+}
+
+/* Appends a finished page to the spool; its offset joins the segment. */
+static int spool_page(struct collect *c, struct collect_seg *s)
+{
+	if (c->spool_fd < 0) {
+		c->spool_fd = tracedat_open_spool(c->spool_path ? c->spool_path : "/tmp/x");
+		if (c->spool_fd < 0)
+			return -errno;
+		c->spool_buf = malloc(SPOOL_BUF);
+		if (!c->spool_buf)
+			return -ENOMEM;
+	}
+	if (SPOOL_BUF - c->spool_used < s->page_size) {
+		int rc = spool_flush(c);
+		if (rc)
+			return rc;
+	}
+	if (uft_array_reserve(s->pages, s->cap, s->nr_pages + 1, 64) != 0)
+		return -ENOMEM;
+	s->pages[s->nr_pages++] = c->spool_len + c->spool_used;
+	memcpy(c->spool_buf + c->spool_used, s->page, s->page_size);
+	c->spool_used += s->page_size;
+	return 0;
+}
+
+static int seg_flush_page(struct collect *c, struct collect_seg *s)
+{
+	uft_page_builder_finish(&s->b, s->pending_missed);
+	s->pending_missed = 0;
+	int rc = spool_page(c, s);
+	uft_page_builder_init(&s->b, s->page, s->page_size);
+	return rc;
+}
+
+struct collect_seg *collect_seg_new(struct collect *c, struct collect_cpu *cs, int cpu)
+{
+	struct collect_seg *s = calloc(1, sizeof(*s));
+	uint32_t ps = c->page_size ? c->page_size : UFT_SUBBUF_SIZE;
+	if (!s || uft_array_reserve(cs->segs, cs->segs_cap, cs->nr_segs + 1, 8) != 0) {
+		free(s);
+		return NULL;
+	}
+	s->page = malloc(ps);
+	if (!s->page) {
+		free(s);
+		return NULL;
+	}
+	s->cpu = cpu;
+	s->page_size = ps;
+	s->order = c->seq++;
+	uft_page_builder_init(&s->b, s->page, ps);
+	cs->segs[cs->nr_segs++] = s;
+	return s;
+}
+
+int collect_seg_add(struct collect *c, struct collect_seg *s, uint64_t ts, const void *data,
+		    uint32_t len, uint64_t missed)
+{
+	/* A gap starts a page: its commit word says how many were lost. */
+	if (missed && s->b.nr_records) {
+		int rc = seg_flush_page(c, s);
+		if (rc)
+			return rc;
+	}
+	s->pending_missed += missed;
+	int rc = uft_page_builder_add(&s->b, ts, data, len);
+	if (rc == -1) {
+		rc = seg_flush_page(c, s);
+		if (rc)
+			return rc;
+		rc = uft_page_builder_add(&s->b, ts, data, len);
+	}
+	if (rc)
+		return 1; /* no page holds it */
+	/* The pages clamp a time that goes back (a rewritten ring) to the one
+	 * before: so do the segment's bounds. */
+	if (!s->events++)
+		s->first_ts = s->last_ts = ts;
+	else if (ts > s->last_ts)
+		s->last_ts = ts;
+	return 0;
+}
+
+int collect_seg_close(struct collect *c, struct collect_seg *s)
+{
+	if (!s->page)
+		return 0;
+	int rc = s->b.nr_records ? seg_flush_page(c, s) : 0;
+	free(s->page);
+	s->page = NULL;
+	return rc;
+}
+
+void collect_seg_free(struct collect_seg *s)
+{
+	if (!s)
+		return;
+	free(s->page);
+	free(s->pages);
+	free(s);
+}
+
+/* ---- the end: each CPU's segments into the file ---- */
+
+static int cmp_seg(const void *a, const void *b)
+{
+	const struct collect_seg *x = *(struct collect_seg *const *)a;
+	const struct collect_seg *y = *(struct collect_seg *const *)b;
+	if (x->first_ts != y->first_ts)
+		return x->first_ts < y->first_ts ? -1 : 1;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+/* One segment read back page by page for a merge. */
+struct seg_reader {
+	struct collect_seg *s;
+	size_t next; /* page to load next */
+	uint8_t *page;
+	struct uft_page_iter it;
+	struct uft_page_rec rec;
+	uint64_t missed; /* lost before rec */
+	bool live;
+};
+
+static int reader_next(struct collect *c, struct seg_reader *r)
+{
+	for (;;) {
+		if (r->page && uft_page_iter_next(&r->it, &r->rec) > 0)
+			return 1;
+		if (r->next == r->s->nr_pages) {
+			r->live = false;
+			return 0;
+		}
+		uint64_t off = r->s->pages[r->next++];
+		const size_t n = r->s->page_size;
+		size_t got = 0;
+		while (got < n) {
+			ssize_t k = pread(c->spool_rd, r->page + got, n - got, (off_t)(off + got));
+			if (k < 0 && errno == EINTR)
+				continue;
+			if (k <= 0)
+				return k < 0 ? -errno : -EIO;
+			got += (size_t)k;
+		}
+		uft_page_iter_init(&r->it, r->page, r->s->page_size);
+		r->missed =
+		    r->it.missed ? (r->it.missed_stored ? r->it.missed_count : UINT64_MAX) : 0;
+		if (uft_page_iter_next(&r->it, &r->rec) > 0)
+			return 1;
+	}
+}
+
+struct out_pages {
+	struct tracedat_writer *w;
+	int cpu;
+	struct uft_page_builder b;
+	uint8_t *page;
+	uint32_t page_size;
+	uint64_t pending_missed;
+};
+
+static int out_flush(struct out_pages *o)
+{
+	uft_page_builder_finish(&o->b, o->pending_missed);
+	o->pending_missed = 0;
+	int rc = tracedat_writer_add_page(o->w, o->cpu, o->page);
+	uft_page_builder_init(&o->b, o->page, o->page_size);
+	return rc;
+}
+
+static int out_add(struct out_pages *o, uint64_t ts, const void *data, uint32_t len,
+		   uint64_t missed)
+{
+	if (missed && o->b.nr_records) {
+		int rc = out_flush(o);
+		if (rc)
+			return rc;
+	}
+	if (missed)
+		o->pending_missed = o->pending_missed + missed < o->pending_missed
+					? UINT64_MAX
+					: o->pending_missed + missed;
+	int rc = uft_page_builder_add(&o->b, ts, data, len);
+	if (rc == -1) {
+		rc = out_flush(o);
+		if (!rc)
+			rc = uft_page_builder_add(&o->b, ts, data, len);
+	}
+	/* Every record fit a page of its segment, none larger than the file's. */
+	return rc < 0 ? -EIO : rc;
+}
+
+/* Whether reader a's record goes before b's: time, then segment order. */
+static inline bool before(const struct seg_reader *rd, size_t a, size_t b)
+{
+	return rd[a].rec.ts < rd[b].rec.ts || (rd[a].rec.ts == rd[b].rec.ts && a < b);
+}
+
+/* Restores the min-heap of reader indices below position i. */
+static void sift_down(const struct seg_reader *rd, size_t *h, size_t n, size_t i)
+{
+	for (;;) {
+		size_t l = 2 * i + 1, m = i;
+		if (l < n && before(rd, h[l], h[m]))
+			m = l;
+		if (l + 1 < n && before(rd, h[l + 1], h[m]))
+			m = l + 1;
+		if (m == i)
+			return;
+		size_t t = h[i];
+		h[i] = h[m];
+		h[m] = t;
+		i = m;
+	}
+}
+
+/* Merges segs[0..n) record by record in time order (ties: the earlier
+ * segment first), into new pages of the file's size: a heap, so many
+ * threads taking turns on a CPU cost log n per record. */
+static int merge_segs(struct collect *c, struct out_pages *o, struct collect_seg **segs, size_t n)
+{
+	struct seg_reader *rd = calloc(n, sizeof(*rd));
+	size_t *heap = calloc(n, sizeof(*heap));
+	int rc = rd && heap ? 0 : -ENOMEM;
+	size_t live = 0;
+	for (size_t i = 0; i < n && !rc; i++) {
+		rd[i].s = segs[i];
+		rd[i].live = true;
+		rd[i].page = malloc(segs[i]->page_size);
+		rc = rd[i].page ? reader_next(c, &rd[i]) : -ENOMEM;
+		if (rc > 0)
+			heap[live++] = i;
+		rc = rc < 0 ? rc : 0;
+	}
+	for (size_t i = live / 2; i-- > 0 && !rc;)
+		sift_down(rd, heap, live, i);
+	while (!rc && live) {
+		struct seg_reader *best = &rd[heap[0]];
+		rc = out_add(o, best->rec.ts, best->rec.data, best->rec.len, best->missed);
+		best->missed = 0;
+		if (rc)
+			break;
+		int more = reader_next(c, best);
+		if (more < 0) {
+			rc = more;
+			break;
+		}
+		if (!more)
+			heap[0] = heap[--live];
+		sift_down(rd, heap, live, 0);
+	}
+	for (size_t i = 0; rd && i < n; i++)
+		free(rd[i].page);
+	free(rd);
+	free(heap);
+	return rc;
+}
+
+int collect_write_cpu_pages(struct collect *c, struct tracedat_writer *w, int cpu,
+			    uint32_t page_size)
+{
+	struct collect_cpu *cs = &c->cpus[cpu];
+	size_t n = 0;
+	for (size_t i = 0; i < cs->nr_segs; i++)
+		if (cs->segs[i]->nr_pages)
+			cs->segs[n++] = cs->segs[i];
+		else
+			collect_seg_free(cs->segs[i]);
+	cs->nr_segs = n;
+	if (!n)
+		return 0;
+	qsort(cs->segs, n, sizeof(*cs->segs), cmp_seg);
+	struct out_pages o = {.w = w, .cpu = cpu, .page_size = page_size};
+	int rc = 0;
+	for (size_t i = 0; i < n && !rc;) {
+		/* A cluster: segments whose time ranges overlap, directly or
+		 * through one another. */
+		size_t j = i + 1;
+		uint64_t last = cs->segs[i]->last_ts;
+		bool same = cs->segs[i]->page_size == page_size;
+		while (j < n && cs->segs[j]->first_ts < last) {
+			if (cs->segs[j]->last_ts > last)
+				last = cs->segs[j]->last_ts;
+			same = same && cs->segs[j]->page_size == page_size;
+			j++;
+		}
+		if (j == i + 1 && same) {
+			/* Its pages as they are: nothing rebuilt, nothing copied. */
+			if (o.b.nr_records)
+				rc = out_flush(&o);
+			struct collect_seg *s = cs->segs[i];
+			for (size_t k = 0; k < s->nr_pages && !rc; k++)
+				rc = tracedat_writer_add_page_at(w, cpu, s->pages[k]);
+		} else {
+			if (!o.page) {
+				o.page = malloc(page_size);
+				if (!o.page)
+					return -ENOMEM;
+				uft_page_builder_init(&o.b, o.page, page_size);
+			}
+			rc = merge_segs(c, &o, cs->segs + i, j - i);
+		}
+		i = j;
+	}
+	if (!rc && o.b.nr_records)
+		rc = out_flush(&o);
+	free(o.page);
+	return rc;
+}
+
+int collect_pages_done(struct collect *c, struct tracedat_writer *w)
+{
+	for (int i = 0; i < c->nr_cpus; i++)
+		for (size_t k = 0; k < c->cpus[i].nr_segs; k++) {
+			int rc = collect_seg_close(c, c->cpus[i].segs[k]);
+			if (rc)
+				return rc;
+		}
+	if (c->spool_fd < 0)
+		return 0;
+	int rc = spool_flush(c);
+	if (rc)
+		return rc;
+	free(c->spool_buf);
+	c->spool_buf = NULL;
+	/* The writer appends merged pages after ours and copies from it. */
+	rc = tracedat_writer_adopt_spool(w, c->spool_fd, c->spool_len);
+	if (!rc) {
+		c->spool_rd = c->spool_fd; /* the writer's now; still read by merges */
+		c->spool_fd = -1;
+	}
+	return rc;
+}
