@@ -710,6 +710,27 @@ void uft_hist_update(struct uft_hist *h, const void *record, uint32_t len, uint6
 		uft_hist_shard_retry(t);
 }
 
+bool uft_hist_plain(const struct uft_hist *h)
+{
+	return h->fast && !h->shared && !h->n_uses;
+}
+
+void uft_hist_update_plain(struct uft_hist *h, const void *record, uint32_t len)
+{
+	struct hist_table *t = &h->t;
+	struct hist_shard *s = READ_ONCE(t->shards_ok) ? uft_hist_shard(t) : NULL;
+	if (likely(s != NULL)) {
+		if (hist_shard_enter(t, s)) {
+			update_fast(h, record, len, s);
+			hist_shard_exit(s);
+		}
+		return;
+	}
+	/* No shard: the shared sums. A plain histogram reads no time, CPU or
+	 * name. */
+	uft_hist_update(h, record, len, 0, 0, NULL);
+}
+
 bool uft_hist_needs_comm(const struct uft_hist *h)
 {
 	if (h->has_execname || (h->needs & UFT_FILTER_NEEDS_COMM))

@@ -716,10 +716,21 @@ int uft__fast_filter_pass(const void *filter, const void *rec, uint32_t len)
 	uint16_t type = ((const struct uft_common_entry *)rec)->type;
 	int pass = 0;
 	if (smp_load_acquire(&uft_grace_fast_filter[type]) == filter) {
+		pass = 1;
+		/* Plain histograms (struct uft_trig_fast): updated on the record
+		 * in place, then its own filter. */
+		if ((uintptr_t)filter & UFT_TRIG_FAST_TAG) {
+			const struct uft_trig_fast *tf =
+			    (const void *)((uintptr_t)filter - UFT_TRIG_FAST_TAG);
+			pass = uft_trig_fast_run(tf, rec, len);
+			f = tf->filter;
+		}
 		/* The evaluator inline: this is every filtered event's path. */
-		if (unlikely(uft_filter_needs_of(f) & UFT_FILTER_NEEDS_COMM))
-			name = thread_comm(w, comm);
-		pass = uft_filter_run(f, rec, len, w->cpu, name);
+		if (pass && f) {
+			if (unlikely(uft_filter_needs_of(f) & UFT_FILTER_NEEDS_COMM))
+				name = thread_comm(w, comm);
+			pass = uft_filter_run(f, rec, len, w->cpu, name);
+		}
 	}
 	uft_grace_exit();
 	return pass;
