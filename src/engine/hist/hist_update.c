@@ -469,7 +469,8 @@ static inline bool eval_vars(const struct eval *c, const struct uft_hist_comm *c
 
 /* The element of key, claimed and published if new (its comm first);
  * -1 when the table is full, the record counted as dropped. */
-static inline int64_t claim_entry(struct uft_hist *h, const uint8_t *key, const struct who *who)
+static inline __attribute__((always_inline)) int64_t
+claim_entry(struct uft_hist *h, const uint8_t *key, const struct who *who)
 {
 	struct hist_table *t = &h->t;
 	const struct uft_hist_comm *comm = who->comm;
@@ -644,7 +645,8 @@ static inline uint64_t plain_load(const struct hist_field *f, const uint8_t *rec
 
 /* The update of a fast histogram (uft_hist_compile_fast) on the writer's
  * shard: the same result as update(), without its general steps. */
-static void update_fast(struct uft_hist *h, const uint8_t *rec, uint32_t len, struct hist_shard *s)
+static inline __attribute__((always_inline)) void
+update_fast(struct uft_hist *h, const uint8_t *rec, uint32_t len, struct hist_shard *s)
 {
 	uint8_t key[UFT_HIST_KEY_MAX];
 	uint64_t vals[UFT_HIST_MAX_VALS];
