@@ -473,6 +473,32 @@ static void *reserve_scratch(struct uft_rsv *rsv)
 	return rec;
 }
 
+/* A record built in scratch leaves the thread's level-0 ring alone, so its
+ * last timestamp ages; once a record needs a time extend the inline path
+ * (which writes none) refuses, and an event whose records are never kept
+ * (soft-disabled, its triggers plain histograms: registry_triggers.c) would
+ * never find it again. A time extend alone, committed as the kernel keeps
+ * one before a discarded event, brings the ring's time up to now; only on
+ * the page in use, so it never switches pages or counts a drop. */
+static void keep_ring_time(struct uft_tls *t)
+{
+	struct uft_wring *w = &t->lv[0];
+	if (t->nest || !t->epoch || t->epoch != READ_ONCE(uft_fast_epoch) || !w->r)
+		return;
+	t->nest = 1;
+	signal_fence();
+	uint64_t ts = t->tsc_hint ? t->tsc_hint : uft_ring_now(w->r);
+	if (ts > w->last_ts && ts - w->last_ts > UFT_RB_DELTA_MAX && current_cpu() == w->cpu &&
+	    w->tail + 8 <= w->geom.subbuf_size - UFT_PAGE_HDR_SIZE) {
+		uft_rb_put_time_extend(w->page + UFT_PAGE_HDR_SIZE + w->tail, ts - w->last_ts);
+		w->tail += 8;
+		w->last_ts = ts;
+		publish_commit(w);
+	}
+	signal_fence();
+	t->nest = 0;
+}
+
 /* A target in soft mode or with triggers. Triggers that need no record run
  * first, as the kernel runs them before reserving; a soft-disabled event is
  * built only when its triggers need the record. */
@@ -490,6 +516,8 @@ static void *reserve_special(struct uft_rsv *rsv, const struct uft_target *tt, v
 			return rec;
 	} else if (!cond) {
 		return NULL;
+	} else if (tt->buffer == 0) {
+		keep_ring_time(&uft_tls);
 	}
 	return reserve_scratch(rsv);
 }
