@@ -107,9 +107,10 @@ struct uft_common_entry {
  * @fast_type: the event's id while a record needs no more than the global
  *	buffer's plain write, which the inline fast path does; 0 while it needs
  *	more (a filter, an instance's buffer) or the event is off
- * @fast_filter: the compiled filter while the event goes to the global buffer
- *	alone with that filter and nothing else: the out-of-line path then writes
- *	through the fast reservation and evaluates the filter before committing
+ * @fast_filter: libuft's test of a record (a compiled filter, or plain hist
+ *	triggers and the filter) while the event goes to the global buffer alone
+ *	with nothing else: the out-of-line path then writes through the fast
+ *	reservation and hands it to uft__fast_filter_pass() before committing
  * @priv: libuft's private data for the descriptor (the layout of a UFT_TRACE
  *	format, its view of the descriptor); may grow without changing this
  *	layout

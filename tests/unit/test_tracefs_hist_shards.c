@@ -85,7 +85,8 @@ static const char *hist_path(const char *in, const char *file)
 	static char buf[4][128];
 	static int k;
 	char *b = buf[k++ & 3];
-	snprintf(b, 128, "instances/%s/events/tfsev/num/%s", in, file);
+	snprintf(b, 128, "%s%s%sevents/tfsev/num/%s", *in ? "instances/" : "", in, *in ? "/" : "",
+		 file);
 	return b;
 }
 
@@ -130,7 +131,7 @@ static void reset_want(void)
 	}
 }
 
-static void hammer(int waves)
+static void hammer_in(const char *in, int waves)
 {
 	pthread_t th[NT];
 	struct sigaction sa = {0};
@@ -147,13 +148,18 @@ static void hammer(int waves)
 			for (int i = 0; i < NT; i++)
 				pthread_kill(th[i], SIGUSR1);
 			if (k % 25 == 0)
-				free(rd(hist_path("s", "hist")));
+				free(rd(hist_path(in, "hist")));
 			sched_yield();
 		}
 		for (int i = 0; i < NT; i++)
 			pthread_join(th[i], NULL);
 	}
 	signal(SIGUSR1, SIG_DFL);
+}
+
+static void hammer(int waves)
+{
+	hammer_in("s", waves);
 }
 
 static void install(const char *in)
@@ -246,12 +252,150 @@ static void test_clear_racing_writers(void **state)
 	rminst("s");
 }
 
+/* Whether the event's writer runs its triggers inline (a tagged fast
+ * filter: struct uft_trig_fast in src/runtime/core/trigger_run.h). */
+static bool inline_triggers(void)
+{
+	return (uintptr_t)smp_load_acquire(&uft_event_state_num.fast_filter) & 1;
+}
+
+/* In the global buffer alone, plain histograms run on the inline path:
+ * exact there too, with the same threads and signals. */
+static void test_exact_global(void **state)
+{
+	(void)state;
+	reset_want();
+	assert_int_equal(echo(hist_path("", "enable"), W, "1"), 0);
+	install("");
+	assert_true(inline_triggers());
+	hammer_in("", WAVES);
+	expect_exact("");
+	assert_int_equal(echo(hist_path("", "trigger"), A, "!hist:keys=a:vals=u"), 0);
+	assert_false(inline_triggers());
+	assert_int_equal(echo(hist_path("", "enable"), W, "0"), 0);
+}
+
+/* The number of num records in the global buffer, with `u` below lim and
+ * at or above it. */
+static void count_records(unsigned lim, unsigned *below, unsigned *above)
+{
+	char *t = rd("trace");
+	*below = *above = 0;
+	for (const char *q = t; (q = strstr(q, " num: a=")); q++) {
+		const char *u = strstr(q, " u=");
+		assert_non_null(u);
+		if (strtoul(u + 3, NULL, 10) < lim)
+			(*below)++;
+		else
+			(*above)++;
+	}
+	free(t);
+}
+
+/* The timestamps of the trace's records never go backwards. */
+static void check_time_order(void)
+{
+	char *t = rd("trace");
+	double last = 0;
+	unsigned n = 0;
+	for (const char *q = t; (q = strstr(q, ": num: a=")); q++, n++) {
+		const char *l = q;
+		while (l > t && l[-1] != '\n')
+			l--;
+		const char *sp = q;
+		while (sp > l && sp[-1] != ' ')
+			sp--;
+		double ts = strtod(sp, NULL);
+		assert_true(ts >= last);
+		last = ts;
+	}
+	assert_true(n > 0);
+	free(t);
+}
+
+/* The inline path keeps the kernel's order: every trigger runs on the
+ * record, then a soft-disabled event or the event's filter drops it. Two
+ * histograms on one event; a trigger that is not a plain histogram (a
+ * filter of its own) sends every trigger back to the general path. */
+static void test_inline_filter_soft_disable(void **state)
+{
+	(void)state;
+	unsigned below, above;
+	assert_int_equal(tfs_echo("trace", "", W), 0);
+	assert_int_equal(echo(hist_path("", "enable"), W, "1"), 0);
+	assert_int_equal(echo(hist_path("", "filter"), W, "u < 50"), 0);
+	assert_int_equal(echo(hist_path("", "trigger"), A, "hist:keys=a:vals=u"), 0);
+	assert_int_equal(echo(hist_path("", "trigger"), A, "hist:keys=u"), 0);
+	assert_true(inline_triggers());
+	for (unsigned i = 0; i < 100; i++)
+		trace_num((int)(i % 4), i, "f", "/f");
+	count_records(50, &below, &above);
+	assert_int_equal(below, 50);
+	assert_int_equal(above, 0);
+	char *t = rd(hist_path("", "hist"));
+	uint64_t h, sum;
+	assert_int_equal(total(t, "Hits: "), 100);
+	assert_true(entry_of(t, 3, &h, &sum));
+	assert_int_equal(h, 25);
+	assert_int_equal(sum, 1275);
+	free(t);
+	/* Soft-disabled: counted, not kept. */
+	assert_int_equal(echo(hist_path("", "enable"), W, "0"), 0);
+	assert_true(inline_triggers());
+	for (unsigned i = 0; i < 100; i++)
+		trace_num(1, i, "s", "/s");
+	count_records(50, &below, &above);
+	assert_int_equal(below, 50);
+	t = rd(hist_path("", "hist"));
+	assert_int_equal(total(t, "Hits: "), 200);
+	free(t);
+	/* Long after the ring's last record (more than 2^27 TSC cycles): the
+	 * time extends that keep it current show in no record. */
+	usleep(200 * 1000);
+	for (unsigned i = 0; i < 100; i++)
+		trace_num(1, i, "s", "/s");
+	count_records(50, &below, &above);
+	assert_int_equal(below, 50);
+	assert_int_equal(above, 0);
+	t = rd(hist_path("", "hist"));
+	assert_int_equal(total(t, "Hits: "), 300);
+	free(t);
+	/* A third histogram with its own filter: the general path, same
+	 * counts. */
+	assert_int_equal(echo(hist_path("", "enable"), W, "1"), 0);
+	assert_int_equal(echo(hist_path("", "trigger"), A, "hist:keys=name if u >= 90"), 0);
+	assert_false(inline_triggers());
+	for (unsigned i = 0; i < 100; i++)
+		trace_num(2, i, "g", "/g");
+	count_records(50, &below, &above);
+	assert_int_equal(below, 100);
+	assert_int_equal(above, 0);
+	t = rd(hist_path("", "hist"));
+	assert_true(entry_of(t, 2, &h, &sum));
+	assert_int_equal(h, 125);
+	assert_int_equal(sum, 1250 + 4950);
+	/* The records kept after the gap are in time order. */
+	check_time_order();
+	assert_non_null(strstr(t, "{ name: g"));
+	free(t);
+	assert_int_equal(echo(hist_path("", "trigger"), A, "!hist:keys=name if u >= 90"), 0);
+	assert_true(inline_triggers());
+	assert_int_equal(echo(hist_path("", "trigger"), A, "!hist:keys=u"), 0);
+	assert_int_equal(echo(hist_path("", "trigger"), A, "!hist:keys=a:vals=u"), 0);
+	assert_false(inline_triggers());
+	assert_int_equal(echo(hist_path("", "filter"), W, "0"), 0);
+	assert_int_equal(echo(hist_path("", "enable"), W, "0"), 0);
+	assert_int_equal(tfs_echo("trace", "", W), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_exact_under_threads_and_signals),
 	    cmocka_unit_test(test_exact_soft_disabled),
 	    cmocka_unit_test(test_clear_racing_writers),
+	    cmocka_unit_test(test_exact_global),
+	    cmocka_unit_test(test_inline_filter_soft_disable),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

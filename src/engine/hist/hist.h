@@ -243,6 +243,14 @@ int uft_hist_var_index(const struct uft_hist *h, const char *name);
 void uft_hist_update(struct uft_hist *h, const void *rec, uint32_t len, uint64_t ts, uint32_t cpu,
 		     const struct uft_hist_comm *comm);
 
+/* Whether h is a histogram of plain integer keys and values and nothing
+ * else (its update reads only the record: no time, CPU or thread name), on
+ * its own table: what uft_hist_update_plain() takes. */
+bool uft_hist_plain(const struct uft_hist *h);
+/* uft_hist_update() of such a histogram, for a record written at nesting
+ * level 0 of the calling thread (the writer's inline path). */
+void uft_hist_update_plain(struct uft_hist *h, const void *rec, uint32_t len);
+
 /* Whether an update asks `comm` for names (.execname, common_comm, COMM). */
 bool uft_hist_needs_comm(const struct uft_hist *h);
 /* Whether a key is the writer's stack (common_stacktrace): only a live

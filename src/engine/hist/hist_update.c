@@ -469,7 +469,8 @@ static inline bool eval_vars(const struct eval *c, const struct uft_hist_comm *c
 
 /* The element of key, claimed and published if new (its comm first);
  * -1 when the table is full, the record counted as dropped. */
-static inline int64_t claim_entry(struct uft_hist *h, const uint8_t *key, const struct who *who)
+static inline __attribute__((always_inline)) int64_t
+claim_entry(struct uft_hist *h, const uint8_t *key, const struct who *who)
 {
 	struct hist_table *t = &h->t;
 	const struct uft_hist_comm *comm = who->comm;
@@ -644,7 +645,8 @@ static inline uint64_t plain_load(const struct hist_field *f, const uint8_t *rec
 
 /* The update of a fast histogram (uft_hist_compile_fast) on the writer's
  * shard: the same result as update(), without its general steps. */
-static void update_fast(struct uft_hist *h, const uint8_t *rec, uint32_t len, struct hist_shard *s)
+static inline __attribute__((always_inline)) void
+update_fast(struct uft_hist *h, const uint8_t *rec, uint32_t len, struct hist_shard *s)
 {
 	uint8_t key[UFT_HIST_KEY_MAX];
 	uint64_t vals[UFT_HIST_MAX_VALS];
@@ -708,6 +710,27 @@ void uft_hist_update(struct uft_hist *h, const void *record, uint32_t len, uint6
 	 * exit and their shards become free. */
 	if (READ_ONCE(t->shards_ok) && (++shared_updates & 4095) == 0)
 		uft_hist_shard_retry(t);
+}
+
+bool uft_hist_plain(const struct uft_hist *h)
+{
+	return h->fast && !h->shared && !h->n_uses;
+}
+
+void uft_hist_update_plain(struct uft_hist *h, const void *record, uint32_t len)
+{
+	struct hist_table *t = &h->t;
+	struct hist_shard *s = READ_ONCE(t->shards_ok) ? uft_hist_shard(t) : NULL;
+	if (likely(s != NULL)) {
+		if (hist_shard_enter(t, s)) {
+			update_fast(h, record, len, s);
+			hist_shard_exit(s);
+		}
+		return;
+	}
+	/* No shard: the shared sums. A plain histogram reads no time, CPU or
+	 * name. */
+	uft_hist_update(h, record, len, 0, 0, NULL);
 }
 
 bool uft_hist_needs_comm(const struct uft_hist *h)

@@ -130,8 +130,12 @@ void reg_publish_targets(struct reg_event *e)
 		}
 	}
 	uint8_t slow = !(e->on_mask == 1u && !e->filter[0] && !e->sm_ref[0]);
-	/* A filter on the global buffer alone keeps the fast reservation. */
+	/* A filter on the global buffer alone keeps the fast reservation, and
+	 * so do plain histograms there (with or without a filter). */
 	const void *ff = e->on_mask == 1u && e->filter[0] && !e->sm_ref[0] ? e->filter[0] : NULL;
+	const void *tf = reg_trig_fast(e);
+	if (tf)
+		ff = tf;
 	const void *old = e->nr_descs ? e->descs[0]->state->targets : NULL;
 	for (uint32_t i = 0; i < e->nr_descs; i++) {
 		struct uft_event *d = e->descs[i];
@@ -515,6 +519,8 @@ static void unregister_desc(struct uft_event *d, bool dynamic)
 			if (e->nr_descs == 0) {
 				e->live = false;     /* the id stays retired */
 				reg_retire_free(tg); /* no descriptor holds it any more */
+				reg_retire_free(e->trig_fast);
+				e->trig_fast = NULL;
 			}
 			st->id = 0;
 			forget_desc(d, dynamic); /* its layout leaves with its object */

@@ -37,6 +37,9 @@ struct reg_event {
 	struct uft_trig **trig[UFT_MAX_BUFFERS];
 	uint32_t nr_trig[UFT_MAX_BUFFERS];
 	struct uft_trig_list *tlist[UFT_MAX_BUFFERS];
+	/* The global buffer's plain-histogram triggers as the inline path
+	 * runs them (struct uft_trig_fast), NULL while they are not that. */
+	struct uft_trig_fast *trig_fast;
 	struct uft_evstate *st;	  /* [UFT_MAX_BUFFERS], never freed */
 	struct uft_print_fmt *pf; /* compiled print fmt, for the live trace files */
 	bool pf_failed;
@@ -77,6 +80,11 @@ void reg_apply_settings(struct reg_event *e);
  * Nothing changes on an error. */
 int reg_trig_insert(struct reg_event *e, uint32_t b, struct uft_trig *t, struct reg_event *te);
 int reg_trig_remove_at(struct reg_event *e, uint32_t b, uint32_t i, struct reg_event *te);
+/* What e's descriptors' fast_filter holds for its global-buffer triggers:
+ * the tagged struct uft_trig_fast while e goes to the global buffer alone
+ * and its triggers there are all plain histograms, else NULL. Kept in
+ * e->trig_fast while unchanged; a replaced one is retired. */
+const void *reg_trig_fast(struct reg_event *e);
 /* Drops every trigger and the soft mode of e in buffer b (a buffer reset). */
 void reg_triggers_reset(struct reg_event *e, uint32_t b);
 

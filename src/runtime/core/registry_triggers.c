@@ -167,6 +167,56 @@ static struct uft_trig_list *trig_list(struct uft_trig **v, uint32_t n, int *err
 	return l;
 }
 
+/* Whether e's global-buffer triggers may run on the inline path: every one
+ * a plain histogram without a trigger filter. */
+static bool trig_fast_ok(const struct reg_event *e)
+{
+	const struct uft_trig_list *l = e->tlist[0];
+	if (e->on_mask != 1u || !e->sm_ref[0] || !l || !l->nr || is_entry(e))
+		return false;
+	for (uint32_t i = 0; i < l->nr; i++) {
+		const struct uft_trig *t = l->t[i];
+		if (t->cmd != UFT_TRIG_HIST || t->filter || !t->hist || !uft_hist_plain(t->hist))
+			return false;
+	}
+	return true;
+}
+
+static bool trig_fast_same(const struct uft_trig_fast *f, const struct reg_event *e)
+{
+	const struct uft_trig_list *l = e->tlist[0];
+	if (!f || f->filter != e->filter[0] || f->nr != l->nr)
+		return false;
+	for (uint32_t i = 0; i < l->nr; i++)
+		if (f->h[i] != l->t[i]->hist)
+			return false;
+	return true;
+}
+
+const void *reg_trig_fast(struct reg_event *e)
+{
+	struct uft_trig_fast *f = e->trig_fast;
+	if (!trig_fast_ok(e)) {
+		f = NULL;
+	} else if (!trig_fast_same(f, e)) {
+		const struct uft_trig_list *l = e->tlist[0];
+		f = calloc(1, sizeof(*f) + l->nr * sizeof(f->h[0]));
+		if (f) { /* else the general path serves */
+			f->filter = e->filter[0];
+			f->st = &e->st[0];
+			f->nr = l->nr;
+			for (uint32_t i = 0; i < l->nr; i++)
+				f->h[i] = l->t[i]->hist;
+		}
+	}
+	if (f != e->trig_fast) {
+		/* Unpublished by the caller before this control operation ends. */
+		reg_retire_free(e->trig_fast);
+		e->trig_fast = f;
+	}
+	return f ? (const void *)((uintptr_t)f + UFT_TRIG_FAST_TAG) : NULL;
+}
+
 /* Swaps in the trigger array `v` (n entries) of one event in one buffer. */
 static void set_triggers(struct reg_event *e, uint32_t b, struct uft_trig **v, uint32_t n,
 			 struct uft_trig_list *l)

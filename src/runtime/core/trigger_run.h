@@ -9,8 +9,10 @@
 #include <stdint.h>
 
 #include "engine/filter/filter.h"
+#include "engine/hist/hist.h"
 #include "engine/trigger/trigger.h"
 #include "runtime/core/buffer.h"
+#include "util/atomics.h"
 
 /* State of one event in one buffer that event time may change: allocated
  * once per event, never freed, so a trigger can point at its target. */
@@ -80,6 +82,31 @@ extern uint64_t uft_trig_snap_cut[UFT_MAX_BUFFERS];
 void uft_trig_hist_snapshot(uint32_t b);
 /* Write end of the pipe that wakes the tree's snapshot thread, -1 if none. */
 extern int uft_trig_wake_fd;
+
+/* The inline path of an event whose global-buffer triggers are all plain
+ * histograms (uft_hist_plain: no filter, time, CPU, name or action): the
+ * record is written by the fast reservation, the histograms are updated on
+ * it in place, then it is committed unless soft-disabled or filtered out.
+ * Published, tagged with bit 0, as the event state's fast_filter, which
+ * uft__fast_filter_pass() hands here; immutable, retired as a list. */
+struct uft_trig_fast {
+	const struct uft_filter *filter; /* the event's filter, NULL if none */
+	const struct uft_evstate *st;	 /* its soft-disable flag */
+	uint32_t nr;
+	struct uft_hist *h[];
+};
+
+#define UFT_TRIG_FAST_TAG 1u
+
+/* Runs the histograms of f on a record the calling thread reserved
+ * through the fast path; true to keep it (not soft-disabled), then the
+ * caller tests f->filter. Inside a read-side section (grace.h). */
+static inline bool uft_trig_fast_run(const struct uft_trig_fast *f, const void *rec, uint32_t len)
+{
+	for (uint32_t i = 0; i < f->nr; i++)
+		uft_hist_update_plain(f->h[i], rec, len);
+	return !READ_ONCE(f->st->soft_disabled);
+}
 
 /* Asks the tree for a snapshot of buffer b up to now (signal-safe). */
 void uft_trig_request_snapshot(uint32_t b);

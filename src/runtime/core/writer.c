@@ -473,6 +473,32 @@ static void *reserve_scratch(struct uft_rsv *rsv)
 	return rec;
 }
 
+/* A record built in scratch leaves the thread's level-0 ring alone, so its
+ * last timestamp ages; once a record needs a time extend the inline path
+ * (which writes none) refuses, and an event whose records are never kept
+ * (soft-disabled, its triggers plain histograms: registry_triggers.c) would
+ * never find it again. A time extend alone, committed as the kernel keeps
+ * one before a discarded event, brings the ring's time up to now; only on
+ * the page in use, so it never switches pages or counts a drop. */
+static void keep_ring_time(struct uft_tls *t)
+{
+	struct uft_wring *w = &t->lv[0];
+	if (t->nest || !t->epoch || t->epoch != READ_ONCE(uft_fast_epoch) || !w->r)
+		return;
+	t->nest = 1;
+	signal_fence();
+	uint64_t ts = t->tsc_hint ? t->tsc_hint : uft_ring_now(w->r);
+	if (ts > w->last_ts && ts - w->last_ts > UFT_RB_DELTA_MAX && current_cpu() == w->cpu &&
+	    w->tail + 8 <= w->geom.subbuf_size - UFT_PAGE_HDR_SIZE) {
+		uft_rb_put_time_extend(w->page + UFT_PAGE_HDR_SIZE + w->tail, ts - w->last_ts);
+		w->tail += 8;
+		w->last_ts = ts;
+		publish_commit(w);
+	}
+	signal_fence();
+	t->nest = 0;
+}
+
 /* A target in soft mode or with triggers. Triggers that need no record run
  * first, as the kernel runs them before reserving; a soft-disabled event is
  * built only when its triggers need the record. */
@@ -490,6 +516,8 @@ static void *reserve_special(struct uft_rsv *rsv, const struct uft_target *tt, v
 			return rec;
 	} else if (!cond) {
 		return NULL;
+	} else if (tt->buffer == 0) {
+		keep_ring_time(&uft_tls);
 	}
 	return reserve_scratch(rsv);
 }
@@ -716,10 +744,21 @@ int uft__fast_filter_pass(const void *filter, const void *rec, uint32_t len)
 	uint16_t type = ((const struct uft_common_entry *)rec)->type;
 	int pass = 0;
 	if (smp_load_acquire(&uft_grace_fast_filter[type]) == filter) {
+		pass = 1;
+		/* Plain histograms (struct uft_trig_fast): updated on the record
+		 * in place, then its own filter. */
+		if ((uintptr_t)filter & UFT_TRIG_FAST_TAG) {
+			const struct uft_trig_fast *tf =
+			    (const void *)((uintptr_t)filter - UFT_TRIG_FAST_TAG);
+			pass = uft_trig_fast_run(tf, rec, len);
+			f = tf->filter;
+		}
 		/* The evaluator inline: this is every filtered event's path. */
-		if (unlikely(uft_filter_needs_of(f) & UFT_FILTER_NEEDS_COMM))
-			name = thread_comm(w, comm);
-		pass = uft_filter_run(f, rec, len, w->cpu, name);
+		if (pass && f) {
+			if (unlikely(uft_filter_needs_of(f) & UFT_FILTER_NEEDS_COMM))
+				name = thread_comm(w, comm);
+			pass = uft_filter_run(f, rec, len, w->cpu, name);
+		}
 	}
 	uft_grace_exit();
 	return pass;
