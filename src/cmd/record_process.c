@@ -120,15 +120,19 @@ int proc_check_opts(struct record_opts *o, bool has_cmd)
 	bool any = p->no || p->syscalls || p->uid_glob || p->comm_glob || p->follow;
 	if (!p->on) {
 		if (any) {
-			fprintf(stderr, "%s: -P, --follow, --syscalls, --uid, --comm and --no-* "
-					"need -p process\n", name);
+			fprintf(stderr,
+				"%s: -P, --follow, --syscalls, --uid, --comm and --no-* "
+				"need -p process\n",
+				name);
 			return CLI_USAGE;
 		}
 		return CLI_OK;
 	}
 	if (p->follow && p->pid == 0) {
-		fprintf(stderr, "%s: --follow 0 (every process the user may trace) is not "
-				"supported yet: name a process with -P PID\n", name);
+		fprintf(stderr,
+			"%s: --follow 0 (every process the user may trace) is not "
+			"supported yet: name a process with -P PID\n",
+			name);
 		return CLI_USAGE;
 	}
 	if (p->follow == has_cmd) {
@@ -137,13 +141,17 @@ int proc_check_opts(struct record_opts *o, bool has_cmd)
 		return CLI_USAGE;
 	}
 	if ((p->no & PT_ALL) == PT_ALL) {
-		fprintf(stderr, "%s: --no-lifecycle, --no-syscalls and --no-signals together "
-				"leave nothing to trace\n", name);
+		fprintf(stderr,
+			"%s: --no-lifecycle, --no-syscalls and --no-signals together "
+			"leave nothing to trace\n",
+			name);
 		return CLI_USAGE;
 	}
 	if (o->clock && strcmp(o->clock, "local") != 0) {
-		fprintf(stderr, "%s: -p process stamps its events with the local clock: -C %s "
-				"cannot be used with it\n", name, o->clock);
+		fprintf(stderr,
+			"%s: -p process stamps its events with the local clock: -C %s "
+			"cannot be used with it\n",
+			name, o->clock);
 		return CLI_USAGE;
 	}
 	/* The -e specs that name no process event are libuft's. */
@@ -280,9 +288,9 @@ static int make_options(struct proc_tracer *t)
 			cats |= PT_SYSCALLS;
 			pt_sysset_add(&named, (long)(id - PT_ID_SYSCALL_BASE) / 2);
 		} else {
-			cats |= id_category_on(id, PT_LIFECYCLE)  ? PT_LIFECYCLE
+			cats |= id_category_on(id, PT_LIFECYCLE) ? PT_LIFECYCLE
 				: id_category_on(id, PT_SIGNALS) ? PT_SIGNALS
-								   : PT_SYSCALLS;
+								 : PT_SYSCALLS;
 		}
 	}
 	t->po.categories &= cats;
@@ -335,9 +343,8 @@ static bool keep(struct proc_tracer *t, uint32_t cpu, const void *rec, uint32_t 
 		return true;
 	for (unsigned i = 0; i < t->nr_filters[id]; i++) {
 		const struct uft_filter *f = t->filters[id][i];
-		const char *comm = uft_filter_needs(f) & UFT_FILTER_NEEDS_COMM
-				       ? comm_of(t->c, e->pid)
-				       : NULL;
+		const char *comm =
+		    uft_filter_needs(f) & UFT_FILTER_NEEDS_COMM ? comm_of(t->c, e->pid) : NULL;
 		if (uft_filter_match(f, rec, len, cpu, comm))
 			return true;
 	}
@@ -465,6 +472,11 @@ bool proc_tracer_done(struct proc_tracer *t)
 pid_t proc_tracer_pid(const struct proc_tracer *t)
 {
 	return t->pid;
+}
+
+bool proc_tracer_seccomp(const struct proc_tracer *t)
+{
+	return !t->o->popts.follow && (t->po.categories & PT_SYSCALLS) && !t->po.all_syscalls;
 }
 
 void proc_tracer_request_stop(void)

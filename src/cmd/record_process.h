@@ -15,15 +15,15 @@ struct record_opts;
 
 /* The process tracer's options, as given. */
 struct proc_opts {
-	bool on;	     /* -p process */
-	unsigned no;	     /* PT_* categories turned off */
+	bool on;	      /* -p process */
+	unsigned no;	      /* PT_* categories turned off */
 	const char *syscalls; /* --syscalls SET */
 	const char *uid_glob, *comm_glob;
-	long pid;		/* -P / --follow; 0 with follow: every process */
-	bool follow;		/* -P or --follow was given */
-	char *libuft_events;	/* the -e specs for libuft, comma-separated */
-	bool libuft_wanted;	/* some -e names no process tracer event */
-	char *name_buf[2];	/* a name for the attached process */
+	long pid;	     /* -P / --follow; 0 with follow: every process */
+	bool follow;	     /* -P or --follow was given */
+	char *libuft_events; /* the -e specs for libuft, comma-separated */
+	bool libuft_wanted;  /* some -e names no process tracer event */
+	char *name_buf[2];   /* a name for the attached process */
 };
 
 /* The process tracer's long options (codes above 255) and their help. */
@@ -73,6 +73,9 @@ void proc_tracer_unlock(struct proc_tracer *t);
 bool proc_tracer_done(struct proc_tracer *t);
 /* The traced process's pid. */
 pid_t proc_tracer_pid(const struct proc_tracer *t);
+/* Whether the launched command stops only for a syscall set (a seccomp
+ * filter it keeps for life: a first stop request is not a detach). */
+bool proc_tracer_seccomp(const struct proc_tracer *t);
 /* Async-signal-safe: stop tracing (detach; see pt_request_stop()). */
 void proc_tracer_request_stop(void);
 /* Waits for the thread; *status the command's wait status, *running

@@ -449,8 +449,15 @@ static bool stop_now(struct recording *r, struct timespec *since, bool *stopping
 	if (r->pt) {
 		/* The tracer detaches (or serves a filtered command to its end, a
 		 * second signal detaching it anyway): collecting ends with it. */
-		if (!*stopping)
+		if (!*stopping) {
 			clock_gettime(CLOCK_MONOTONIC, since);
+			if (proc_tracer_seccomp(r->pt) && nr_signals == 1)
+				fprintf(stderr,
+					"%s: %s is followed to its end: its seccomp filter needs "
+					"its tracer (interrupt again to detach it; its selected "
+					"syscalls then fail with ENOSYS)\n",
+					r->o->cli->name, r->o->cmd[0]);
+		}
 		*stopping = true;
 		return false;
 	}

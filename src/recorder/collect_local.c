@@ -22,8 +22,8 @@ int collect_local_init(struct collect_local *l, struct collect *c)
 	return l->id_map ? 0 : -ENOMEM;
 }
 
-int collect_local_format(struct collect_local *l, uint16_t id, const char *system,
-			 const char *text, size_t len)
+int collect_local_format(struct collect_local *l, uint16_t id, const char *system, const char *text,
+			 size_t len)
 {
 	uint16_t g = collect_global_id(l->c, system, text, len, id);
 	l->id_map[id] = g;

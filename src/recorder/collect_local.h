@@ -16,7 +16,7 @@
 
 struct collect_local {
 	struct collect *c;
-	uint16_t *id_map; /* local id -> global id (0 = unknown) */
+	uint16_t *id_map;	   /* local id -> global id (0 = unknown) */
 	struct collect_seg **segs; /* the open segment per CPU, NULL: none */
 	uint32_t nr_segs;
 	uint64_t stored; /* records kept */
@@ -26,8 +26,8 @@ struct collect_local {
 int collect_local_init(struct collect_local *l, struct collect *c);
 /* Registers a format text ("name: ...\nID: N\nformat:...") of local id
  * `id` in `system`: 0, or -1 when the text does not parse or no id is left. */
-int collect_local_format(struct collect_local *l, uint16_t id, const char *system,
-			 const char *text, size_t len);
+int collect_local_format(struct collect_local *l, uint16_t id, const char *system, const char *text,
+			 size_t len);
 /* Stores one record (struct uft_common_entry first, common_type a local
  * id; rewritten to the global id). 0 when kept, 1 when it was counted lost
  * (unknown id, a CPU that cannot exist, no page holds it), -errno on a

@@ -103,6 +103,12 @@ report "$tmp/none.dat" | grep_q . && fail "a filter matching nothing kept events
 [ $? = 2 ] || fail "a bad filter should exit 2"
 grep_q 'nosuchfield' "$tmp/bad.err" || fail "bad filter message: $(cat "$tmp/bad.err")"
 
+run "$tmp/comm.dat" -p process --comm ls
+grep_q . "$tmp/comm.dat.norm" || fail "--comm ls kept nothing"
+awk '$1 !~ /^ls-/' "$tmp/comm.dat.norm" | grep_q . && fail "--comm ls kept another comm"
+run "$tmp/uid.dat" -p process --uid 4000000000
+grep_q . "$tmp/uid.dat.norm" && fail "--uid of nobody here kept events"
+
 # ---- the program's own events beside the process events ----
 "$UFT" record -q -p process -e 'demo:*' -o "$tmp/demo.dat" -- "$DEMO" >/dev/null 2>"$tmp/demo.err" ||
 	fail "demo under -p process exited $?: $(cat "$tmp/demo.err")"
