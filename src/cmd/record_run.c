@@ -757,7 +757,8 @@ int record_check_end(const struct recording *r)
 			o->cmd[0]);
 		return CLI_USAGE;
 	}
-	if (c->nr_procs == 0 && WIFEXITED(r->status) && WEXITSTATUS(r->status) == 127)
+	if (c->nr_procs == 0 && !o->popts.on && WIFEXITED(r->status) &&
+	    WEXITSTATUS(r->status) == 127)
 		return 127; /* the program could not be started */
 	if (c->nr_procs == 0 && !o->popts.on)
 		fprintf(stderr, "%s: no process registered (%s did not load libuft)\n", name,

@@ -55,6 +55,11 @@ grep_q -E '\{ id: sys_openat +\[257\] \} hitcount: +[1-9]' "$tmp/hist.txt" ||
 grep_q -E '\{ id: sys_kill +\[ *62\] \} hitcount: +1$' "$tmp/hist.txt" ||
 	fail "hist: no kill: $(head -20 "$tmp/hist.txt")"
 
+# A command's 127 is its own: the file is still written.
+"$UFT" record -q -p process --no-syscalls -o "$tmp/127.dat" -- sh -c 'exit 127' 2>/dev/null
+[ $? = 127 ] || fail "exit status 127 not passed through"
+[ -s "$tmp/127.dat" ] || fail "no file for a command that exited 127"
+
 # ---- a syscall set, the categories, -e, -f ----
 run() { # OUT ARGS... -- records `sh -c 'ls / >/dev/null'` quietly
 	local out=$1
