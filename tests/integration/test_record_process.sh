@@ -192,4 +192,12 @@ grep_q 'sched_process_exec: filename=.*true' "$tmp/st.out" || fail "stream: no e
 grep_q 'sys_enter_exit_group: error_code: 0x0' "$tmp/st.out" || fail "stream: no exit_group"
 "$UFT" stream -p process --no-syscalls -- sh -c 'exit 5' >/dev/null 2>&1
 [ $? = 5 ] || fail "stream: the exit status was not passed through"
+# Both kinds of events, from two sources out of time order with each other,
+# each printed once and whole.
+"$UFT" stream -p process --no-syscalls -e 'demo:*' -- "$DEMO" >"$tmp/st2.out" 2>"$tmp/st2.err" ||
+	fail "uft stream of the demo exited $?: $(cat "$tmp/st2.err")"
+[ "$(grep -c ' start: workers=3$' "$tmp/st2.out")" = 1 ] || fail "stream: start not printed once"
+[ "$(grep -c ' request: ' "$tmp/st2.out")" = 13 ] || fail "stream: not 13 requests"
+grep_q ' sched_process_fork: ' "$tmp/st2.out" || fail "stream: no fork beside the demo's events"
+grep_q ' type: \|<\.\.\.>' "$tmp/st2.out" && fail "stream: garbled lines: $(grep -m3 ' type: ' "$tmp/st2.out")"
 exit 0
