@@ -114,8 +114,12 @@ static int finish(struct recording *r, struct file_opts *o)
 		fprintf(stderr, "uft record: writing %s: %s\n", o->out, strerror(-rc));
 		return 1;
 	}
-	if (!o->r.quiet)
+	if (!o->r.quiet) {
 		record_print_summary(c, o->out, size);
+		if (o->r.popts.on)
+			printf("process tracer: %llu events\n",
+			       (unsigned long long)proc_tracer_kept());
+	}
 	return record_status(r);
 }
 

@@ -54,6 +54,12 @@ struct proc_tracer {
 };
 
 static struct pt_session *volatile session; /* for the signal handler */
+static uint64_t kept;			    /* the last run's, for the summary */
+
+uint64_t proc_tracer_kept(void)
+{
+	return kept;
+}
 
 int proc_take_opt(struct record_opts *o, int opt, char *arg)
 {
@@ -500,6 +506,7 @@ void proc_tracer_finish(struct proc_tracer *t, int *status, bool *running)
 		*status = t->status;
 	if (running)
 		*running = t->running;
+	kept = t->l.stored;
 	collect_local_close(&t->l);
 	collect_local_free(&t->l);
 	pt_free(t->s);

@@ -7,6 +7,7 @@
 #define UFT_RECORD_PROCESS_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 #include "recorder/collect.h"
@@ -81,5 +82,7 @@ void proc_tracer_request_stop(void);
 /* Waits for the thread; *status the command's wait status, *running
  * whether it (or the attached process) was left running. */
 void proc_tracer_finish(struct proc_tracer *t, int *status, bool *running);
+/* The process events kept in the last run (for the summary). */
+uint64_t proc_tracer_kept(void);
 
 #endif

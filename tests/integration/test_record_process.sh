@@ -36,6 +36,7 @@ names() { awk '{ e = $4; sub(/:$/, "", e); print e }' "$1" | sort -u; }
 rc=$?
 [ $rc = 138 ] || fail "the shell killed by SIGUSR1 should give 138, got $rc: $(cat "$tmp/rec.err")"
 grep_q '^total: .* events written' "$tmp/rec.out" || fail "no summary: $(cat "$tmp/rec.out")"
+grep_q '^process tracer: [1-9][0-9]* events$' "$tmp/rec.out" || fail "no process tracer line"
 report "$tmp/sh.dat" >"$tmp/sh.norm"
 names "$tmp/sh.norm" >"$tmp/sh.names"
 for e in sched_process_fork sched_process_exec sched_process_exit sys_enter sys_exit \
@@ -182,6 +183,18 @@ if [ "$scope" = 0 ] || [ "$(id -u)" = 0 ]; then
 	if [ $have_tc = 1 ]; then
 		same_as_tc "$tmp/att.dat" "$tmp/att.norm"
 	fi
+	# A recorder killed outright leaves it running too (ptrace detaches).
+	"$UFT" record -p process -P "$wl" -o "$tmp/kill.dat" >/dev/null 2>"$tmp/kill.err" &
+	up=$!
+	until grep_q following "$tmp/kill.err"; do
+		kill -0 $up 2>/dev/null || fail "uft record -P ended: $(cat "$tmp/kill.err")"
+		sleep 0.05
+	done
+	kill -9 $up
+	wait $up 2>/dev/null
+	n=$(wc -l <"$tmp/loop")
+	until [ "$(wc -l <"$tmp/loop")" -gt $((n + 2)) ]; do sleep 0.05; done
+	grep_q -E '^TracerPid:\s+0$' /proc/$wl/status || fail "still traced after SIGKILL"
 else
 	echo "note: -P not tested (Yama ptrace_scope $scope)"
 fi
