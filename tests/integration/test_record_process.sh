@@ -27,6 +27,17 @@ trap cleanup EXIT
 
 # Event lines of uft report, normalized as lib/tracecmd.sh has them.
 report() { "$UFT" report -i "$1" >"$tmp/r.txt" || fail "uft report $1 exited $?"; norm_uft "$tmp/r.txt"; }
+# grows FILE WHAT: waits until FILE has 3 more lines (the followed process is
+# running), failing after a minute rather than hanging.
+grows() {
+	local n i
+	n=$(wc -l <"$1")
+	for ((i = 0; i < 1200; i++)); do
+		[ "$(wc -l <"$1")" -gt $((n + 2)) ] && return 0
+		sleep 0.05
+	done
+	fail "$2"
+}
 # names NORM: "EVENT" per line.
 names() { awk '{ e = $4; sub(/:$/, "", e); print e }' "$1" | sort -u; }
 
@@ -157,7 +168,8 @@ if [ "$scope" = 0 ] || [ "$(id -u)" = 0 ]; then
 	wl=$!
 	disown $wl
 	pids+=("$wl")
-	until [ -s "$tmp/loop" ]; do sleep 0.05; done
+	touch "$tmp/loop"
+	grows "$tmp/loop" "the workload does not run"
 	"$UFT" record -p process -P "$wl" -o "$tmp/att.dat" >"$tmp/att.out" 2>"$tmp/att.err" &
 	up=$!
 	pids+=("$up")
@@ -165,8 +177,7 @@ if [ "$scope" = 0 ] || [ "$(id -u)" = 0 ]; then
 		kill -0 $up 2>/dev/null || fail "uft record -P ended: $(cat "$tmp/att.err")"
 		sleep 0.05
 	done
-	n=$(wc -l <"$tmp/loop")
-	until [ "$(wc -l <"$tmp/loop")" -gt $((n + 2)) ]; do sleep 0.05; done
+	grows "$tmp/loop" "the followed process does not run under uft record -P"
 	kill -INT $up
 	wait $up
 	rc=$?
@@ -174,8 +185,7 @@ if [ "$scope" = 0 ] || [ "$(id -u)" = 0 ]; then
 	grep_q "(pid $wl) left running" "$tmp/att.out" || fail "no 'left running': $(cat "$tmp/att.out")"
 	kill -0 "$wl" || fail "the followed process is gone"
 	grep_q -E '^TracerPid:\s+0$' /proc/$wl/status || fail "the process is still traced"
-	n=$(wc -l <"$tmp/loop")
-	until [ "$(wc -l <"$tmp/loop")" -gt $((n + 2)) ]; do sleep 0.05; done
+	grows "$tmp/loop" "the followed process stopped running after SIGINT"
 	report "$tmp/att.dat" >"$tmp/att.norm"
 	grep_q "pt_workload-$wl .* sys_enter_getppid:" "$tmp/att.norm" ||
 		fail "no getppid of the followed process"
@@ -192,8 +202,7 @@ if [ "$scope" = 0 ] || [ "$(id -u)" = 0 ]; then
 	done
 	kill -9 $up
 	wait $up 2>/dev/null
-	n=$(wc -l <"$tmp/loop")
-	until [ "$(wc -l <"$tmp/loop")" -gt $((n + 2)) ]; do sleep 0.05; done
+	grows "$tmp/loop" "the followed process stopped running after SIGKILL"
 	grep_q -E '^TracerPid:\s+0$' /proc/$wl/status || fail "still traced after SIGKILL"
 else
 	echo "note: -P not tested (Yama ptrace_scope $scope)"
