@@ -19,6 +19,7 @@
 static const char usage[] =
     "usage: uft record [-e EVENT [-f FILTER]]... [-p TRACER [-l GLOB]... [-n GLOB]... "
     "[-g FUNC]...\n"
+    "                  [-p process [-P PID] [--syscalls SET] [--no-lifecycle] ...]\n"
     "                  [--max-graph-depth N] [--func-stack]] [-o FILE] [-b KB]\n"
     "                  [--subbuf-size KB] [-C CLOCK] [-M overwrite|discard]\n"
     "                  [--compression ALG] [--max-loss PCT] [--keep-running]\n"
@@ -60,7 +61,7 @@ static const struct option record_longopts[] = {
     {NULL, 0, NULL, 0},
 };
 static const struct cli record_cli = {"uft record", usage,
-				      "+e:f:o:b:C:M:qhp:l:n:g:", record_longopts, take};
+				      "+e:f:o:b:C:M:qhp:l:n:g:P:", record_longopts, take};
 
 static int parse(struct file_opts *o, int argc, char **argv)
 {
@@ -113,8 +114,12 @@ static int finish(struct recording *r, struct file_opts *o)
 		fprintf(stderr, "uft record: writing %s: %s\n", o->out, strerror(-rc));
 		return 1;
 	}
-	if (!o->r.quiet)
+	if (!o->r.quiet) {
 		record_print_summary(c, o->out, size);
+		if (o->r.popts.on)
+			printf("process tracer: %llu events\n",
+			       (unsigned long long)proc_tracer_kept());
+	}
 	return record_status(r);
 }
 

@@ -15,6 +15,7 @@
 static const char usage[] =
     "usage: uft stream [-e EVENT [-f FILTER]]... [-p TRACER [-l GLOB]... [-n GLOB]... "
     "[-g FUNC]...\n"
+    "                  [-p process [-P PID] [--syscalls SET] [--no-lifecycle] ...]\n"
     "                  [--max-graph-depth N] [--func-stack]] [-b KB] [--subbuf-size KB]\n"
     "                  [-C CLOCK] [-M overwrite|discard] [--max-loss PCT] [--keep-running]\n"
     "                  [--bootconfig FILE] [-q] -- CMD [ARGS]\n"
@@ -35,8 +36,8 @@ static const struct option stream_longopts[] = {
     RECORD_LONGOPTS,
     {NULL, 0, NULL, 0},
 };
-static const struct cli stream_cli = {"uft stream", usage, "+e:f:b:C:M:qhp:l:n:g:", stream_longopts,
-				      take};
+static const struct cli stream_cli = {"uft stream", usage,
+				      "+e:f:b:C:M:qhp:l:n:g:P:", stream_longopts, take};
 
 static struct stream_print *printer;
 

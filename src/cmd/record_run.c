@@ -43,6 +43,7 @@ static void on_stop_signal(int sig, siginfo_t *si, void *uc)
 	stop_sig = sig;
 	stop_by_process = si->si_code <= 0; /* SI_USER, SI_QUEUE, SI_TKILL */
 	nr_signals++;
+	proc_tracer_request_stop(); /* -p process: detach */
 }
 
 static char *join_events(char *const *ev, int n)
@@ -177,6 +178,13 @@ static int take_tracer_opt(const struct cli *cli, struct tracer_opts *t, int opt
 int record_take_opt(struct record_opts *o, int opt, char *arg)
 {
 	const struct cli *cli = o->cli;
+	if (opt == 'p' && strcmp(arg, "process") == 0) {
+		o->popts.on = true;
+		return CLI_OK;
+	}
+	int prc = proc_take_opt(o, opt, arg);
+	if (prc != 1)
+		return prc;
 	switch (opt) {
 	case 'e':
 		if (o->nr_events < RECORD_MAX_EVENTS)
@@ -269,6 +277,17 @@ static void close_private(struct rendezvous *rv)
 	rmdir(rv->dir);
 }
 
+/* -p process: the collector is shared with the tracer thread. */
+static void lock(struct recording *r)
+{
+	proc_tracer_lock(r->pt);
+}
+
+static void unlock(struct recording *r)
+{
+	proc_tracer_unlock(r->pt);
+}
+
 /* Which process's settings must all apply: the first with events or
  * functions to patch, and the program itself when a function tracer is
  * asked for (so one built without the patchable entry is named before it
@@ -328,7 +347,9 @@ static int accept_proc(struct recording *r, int lsock)
 	comm[16] = 0;
 	uint64_t unsealed = c->refused[SHM_DROP_UNSEALED];
 	/* The kernel's word for the pid, not the message's: its /proc is read. */
+	lock(r);
 	int rc = collect_add_proc(c, cred.pid, memfd, s, comm);
+	unlock(r);
 	close(memfd);
 	if (rc != 0) {
 		/* Not recorded; the others go on. */
@@ -380,10 +401,14 @@ static void serve_conns(struct recording *r, const struct pollfd *pfd, size_t nf
 			buf[n] = 0;
 			take_report(r, p, buf + 1);
 		} else if (n > 0) {
+			lock(r);
 			collect_drain(c, p, false);
+			unlock(r);
 		} else if (n == 0 || (errno != EAGAIN && errno != EINTR)) {
 			/* The process is gone (exit, exec, crash, kill). */
+			lock(r);
 			collect_drain(c, p, true);
+			unlock(r);
 			close(p->conn);
 			p->conn = -1;
 		}
@@ -403,11 +428,13 @@ static void drain_on_time(struct recording *r, struct timespec *last)
 	struct collect *c = &r->c;
 	if (ms_since(last) < DRAIN_INTERVAL_MS)
 		return;
+	lock(r);
 	for (size_t i = 0; i < c->nr_procs; i++)
 		if (c->procs[i]->conn >= 0)
 			collect_drain(c, c->procs[i], false);
 	if (r->out)
 		r->out->drained(r->out->ctx, false);
+	unlock(r);
 	clock_gettime(CLOCK_MONOTONIC, last);
 }
 
@@ -419,6 +446,21 @@ static bool stop_now(struct recording *r, struct timespec *since, bool *stopping
 {
 	if (!nr_signals)
 		return false;
+	if (r->pt) {
+		/* The tracer detaches (or serves a filtered command to its end, a
+		 * second signal detaching it anyway): collecting ends with it. */
+		if (!*stopping) {
+			clock_gettime(CLOCK_MONOTONIC, since);
+			if (proc_tracer_seccomp(r->pt) && nr_signals == 1)
+				fprintf(stderr,
+					"%s: %s is followed to its end: its seccomp filter needs "
+					"its tracer (interrupt again to detach it; its selected "
+					"syscalls then fail with ENOSYS)\n",
+					r->o->cli->name, r->o->cmd[0]);
+		}
+		*stopping = true;
+		return false;
+	}
 	if (!*stopping) {
 		*stopping = true;
 		clock_gettime(CLOCK_MONOTONIC, since);
@@ -449,7 +491,9 @@ static void collect_until_done(struct recording *r, int lsock)
 			pfd[1 + i] = (struct pollfd){.fd = c->procs[i]->conn, .events = POLLIN};
 			open_conns += c->procs[i]->conn >= 0;
 		}
-		if (!child_done && waitpid(r->child, status, WNOHANG) == r->child)
+		if (r->pt)
+			child_done = proc_tracer_done(r->pt);
+		else if (!child_done && waitpid(r->child, status, WNOHANG) == r->child)
 			child_done = true;
 		/* After a refusal, the rest of a process tree goes too. */
 		if (r->refused && !child_done && r->checked != r->child && !stopping) {
@@ -473,6 +517,12 @@ static void collect_until_done(struct recording *r, int lsock)
 		drain_on_time(r, &last);
 	}
 	r->running = !child_done;
+	if (r->pt) {
+		if (!child_done)
+			proc_tracer_request_stop();
+		proc_tracer_finish(r->pt, &r->status, &r->running);
+		r->pt = NULL;
+	}
 	for (size_t i = 0; i < c->nr_procs; i++) {
 		if (c->procs[i]->conn >= 0) {
 			collect_drain(c, c->procs[i], true);
@@ -498,15 +548,26 @@ static int program_status(const struct record_opts *o, int status, bool running)
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
 }
 
-/* In the child: the settings for libuft, then the program. */
-static void __attribute__((noreturn)) exec_traced(const struct record_opts *o, const char *sock)
+/* The settings for libuft in the environment (the child's, or, with -p
+ * process, uft's own, which the launched command inherits). */
+static void set_traced_env(const struct record_opts *o, const char *sock)
 {
 	char *ev = join_events(o->events, o->nr_events);
 	setenv(UFT_ENV_RECORD, sock, 1);
 	/* As trace-cmd: a function tracer without -e records no events. */
 	bool fn = o->topts.tracer && strcmp(o->topts.tracer, "nop") != 0;
+	if (o->popts.on) {
+		/* The process tracer is a tracer too; its -e are not libuft's. */
+		const char *le = o->popts.libuft_events;
+		setenv(UFT_ENV_EVENTS, le && *le ? le : "!all", 1);
+		fn = true;
+		free(ev);
+		ev = NULL;
+	}
 	/* Likewise a bootconfig file: it says what is traced. */
-	setenv(UFT_ENV_EVENTS, o->nr_events ? ev : fn || o->bootconfig ? "!all" : "all", 1);
+	if (!o->popts.on)
+		setenv(UFT_ENV_EVENTS, o->nr_events ? ev : fn || o->bootconfig ? "!all" : "all", 1);
+	free(ev);
 	if (o->bootconfig)
 		setenv(UFT_ENV_BOOTCONFIG, o->bootconfig, 1);
 	if (o->buffer_kb) {
@@ -526,8 +587,17 @@ static void __attribute__((noreturn)) exec_traced(const struct record_opts *o, c
 	char *fl = join_filters(o->events, o->filters, o->nr_events);
 	if (fl && *fl)
 		setenv(UFT_ENV_FILTERS, fl, 1);
+	free(fl);
 	set_tracer_env(&o->topts);
-	program_preload(o->kind);
+	/* The process tracer needs no libuft: it is loaded for events of its own. */
+	if (!o->popts.on || o->popts.libuft_wanted)
+		program_preload(o->kind);
+}
+
+/* In the child: the settings for libuft, then the program. */
+static void __attribute__((noreturn)) exec_traced(const struct record_opts *o, const char *sock)
+{
+	set_traced_env(o, sock);
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
 	execv(o->path, o->cmd);
@@ -554,6 +624,8 @@ static pid_t start(const struct record_opts *o, struct rendezvous *rv)
 /* Everything that can be checked before the program runs. */
 int record_preflight(struct record_opts *o)
 {
+	if (o->popts.on && o->popts.follow)
+		return CLI_OK;
 	o->path = program_find(o->cmd[0]);
 	if (!o->path) {
 		fprintf(stderr, "%s: %s: %s\n", o->cli->name, o->cmd[0],
@@ -562,7 +634,7 @@ int record_preflight(struct record_opts *o)
 		return CLI_USAGE;
 	}
 	o->kind = program_inspect(o->path);
-	if (o->kind == PROGRAM_STATIC) {
+	if (o->kind == PROGRAM_STATIC && !o->popts.on) {
 		fprintf(stderr,
 			"%s: %s is statically linked without libuft, which cannot be "
 			"loaded into it: link it with libuft (-luft, or libuft.a), or build it "
@@ -575,11 +647,34 @@ int record_preflight(struct record_opts *o)
 
 int record_check_opts(struct record_opts *o, int argc, char **argv, int first)
 {
-	if (first >= argc)
+	bool follow = o->popts.on && o->popts.follow;
+	if (first >= argc && !follow)
 		return cli_usage_error(o->cli);
 	if (check_tracer_opts(o->cli->name, &o->topts) != 0)
 		return CLI_USAGE;
+	if (o->popts.on && o->topts.tracer) {
+		fprintf(stderr,
+			"%s: -p process cannot be combined with -l, -n, -g or the "
+			"function tracers' options\n",
+			o->cli->name);
+		return CLI_USAGE;
+	}
+	if (proc_check_opts(o, first < argc) != CLI_OK)
+		return CLI_USAGE;
 	o->cmd = argv + first;
+	if (follow) {
+		/* What the messages call the attached process. */
+		char path[64], comm[32] = "";
+		snprintf(path, sizeof(path), "/proc/%ld/comm", o->popts.pid);
+		FILE *f = fopen(path, "r");
+		if (f && fgets(comm, sizeof(comm), f))
+			comm[strcspn(comm, "\n")] = 0;
+		if (f)
+			fclose(f);
+		if (asprintf(&o->popts.name_buf[0], "%s", *comm ? comm : "process") < 0)
+			return CLI_USAGE;
+		o->cmd = o->popts.name_buf;
+	}
 	return CLI_OK;
 }
 
@@ -588,6 +683,38 @@ void record_opts_free(struct record_opts *o)
 	free(o->path);
 	free(o->bootconfig);
 	free_tracer_opts(&o->topts);
+	free(o->popts.libuft_events);
+	free(o->popts.name_buf[0]);
+}
+
+/* -p process: the tracer thread launches or attaches, the collecting loop
+ * serves the processes that load libuft beside it. */
+static int record_run_process(struct recording *r, struct rendezvous *rv,
+			      void (*setup)(void *ctx, struct collect *c), void *ctx)
+{
+	const struct record_opts *o = r->o;
+	if (listen_private(o->cli->name, rv) != 0)
+		return 1;
+	struct sigaction sact = {.sa_sigaction = on_stop_signal, .sa_flags = SA_SIGINFO};
+	sigaction(SIGINT, &sact, NULL);
+	sigaction(SIGTERM, &sact, NULL);
+	if (!o->popts.follow)
+		set_traced_env(o, rv->sa.sun_path);
+	collect_init(&r->c);
+	if (setup)
+		setup(ctx, &r->c);
+	r->pt = proc_tracer_start(o, &r->c);
+	if (!r->pt) {
+		close_private(rv);
+		collect_free(&r->c);
+		return CLI_USAGE;
+	}
+	r->child = proc_tracer_pid(r->pt);
+	if (o->popts.follow && !o->quiet)
+		fprintf(stderr, "%s: following process %d\n", o->cli->name, (int)r->child);
+	collect_until_done(r, rv->lsock);
+	close_private(rv);
+	return 0;
 }
 
 int record_run(struct recording *r, const struct record_opts *o, const struct record_output *out,
@@ -595,6 +722,8 @@ int record_run(struct recording *r, const struct record_opts *o, const struct re
 {
 	struct rendezvous rv;
 	*r = (struct recording){.o = o, .out = out};
+	if (o->popts.on)
+		return record_run_process(r, &rv, setup, ctx);
 	r->child = start(o, &rv);
 	if (r->child < 0)
 		return 1;
@@ -628,9 +757,10 @@ int record_check_end(const struct recording *r)
 			o->cmd[0]);
 		return CLI_USAGE;
 	}
-	if (c->nr_procs == 0 && WIFEXITED(r->status) && WEXITSTATUS(r->status) == 127)
+	if (c->nr_procs == 0 && !o->popts.on && WIFEXITED(r->status) &&
+	    WEXITSTATUS(r->status) == 127)
 		return 127; /* the program could not be started */
-	if (c->nr_procs == 0)
+	if (c->nr_procs == 0 && !o->popts.on)
 		fprintf(stderr, "%s: no process registered (%s did not load libuft)\n", name,
 			o->cmd[0]);
 	for (int i = 0; i < o->nr_events; i++)

@@ -12,6 +12,7 @@
 #include <sys/types.h>
 
 #include "cmd/cli.h"
+#include "cmd/record_process.h"
 #include "cmd/record_program.h"
 #include "recorder/collect.h"
 
@@ -22,7 +23,7 @@
 #define RECORD_USAGE_EVENTS                                                                        \
 	"  -e EVENT   SYSTEM:EVENT, SYSTEM:*, SYSTEM, EVENT or all (default all)\n"                \
 	"  -f FILTER  filter the -e before it (the kernel's filter syntax)\n"                      \
-	"  -p TRACER  function or function_graph: trace the functions of CMD\n"                    \
+	"  -p TRACER  function or function_graph: trace the functions of CMD; process: below\n"    \
 	"  -l GLOB    trace only the functions GLOB matches (set_ftrace_filter)\n"                 \
 	"  -n GLOB    do not trace the functions GLOB matches (set_ftrace_notrace)\n"              \
 	"  -g FUNC    graph FUNC and what it calls (set_graph_function)\n"                         \
@@ -33,7 +34,8 @@
 	"             of 4 KiB pages, at most 512 (buffer_subbuf_size_kb; default 4)\n"            \
 	"  -C CLOCK   trace clock: local global counter uptime perf mono mono_raw boot"            \
 	" tai x86-tsc\n"                                                                           \
-	"  -M MODE    overwrite (flight recorder, default) or discard (drop new events)\n"
+	"  -M MODE    overwrite (flight recorder, default) or discard (drop new "                  \
+	"events)\n" PROC_USAGE
 #define RECORD_USAGE_END(VERB, CMDNAME)                                                            \
 	"  --max-loss PCT  exit 3 when more than PCT percent of the events were lost\n"            \
 	"  --keep-running  on SIGINT or SIGTERM stop " VERB " and leave CMD running\n"             \
@@ -48,7 +50,8 @@
 	{"subbuf-size", required_argument, NULL, 'U'},                                             \
 	{"max-loss", required_argument, NULL, 'X'},                                                \
 	{"keep-running", no_argument, NULL, 'K'},                                                  \
-	{"bootconfig", required_argument, NULL, 'B'}
+	{"bootconfig", required_argument, NULL, 'B'},                                              \
+	PROC_LONGOPTS
 /* clang-format on */
 
 /* Function tracer settings for libuft, which writes them into the tree's
@@ -65,6 +68,7 @@ struct record_opts {
 	const struct cli *cli; /* its name leads every message */
 	const char *clock, *mode;
 	struct tracer_opts topts;
+	struct proc_opts popts; /* -p process */
 	char *events[RECORD_MAX_EVENTS];
 	char *filters[RECORD_MAX_EVENTS]; /* filters[i] applies to events[i] */
 	int nr_events;
@@ -94,11 +98,12 @@ struct recording {
 	const struct record_opts *o;
 	const struct record_output *out; /* NULL: nothing besides */
 	pid_t child;
-	pid_t checked;	 /* the process whose settings were checked, 0: none yet */
-	bool child_seen; /* the child's first image has registered */
-	bool refused;	 /* the checked process could not apply them: stopped */
-	bool running;	 /* the program was left running */
-	int status;	 /* its wait status */
+	struct proc_tracer *pt; /* -p process: the tracer thread */
+	pid_t checked;		/* the process whose settings were checked, 0: none yet */
+	bool child_seen;	/* the child's first image has registered */
+	bool refused;		/* the checked process could not apply them: stopped */
+	bool running;		/* the program was left running */
+	int status;		/* its wait status */
 };
 
 /* One of the shared options (-e -f -b --subbuf-size -C -M -q --max-loss
@@ -114,7 +119,8 @@ void record_opts_free(struct record_opts *o);
 
 /* Starts the program and collects until it ends, every traced process is
  * gone, or a signal stops it; r->c then holds everything collected. 0, or
- * 1 when the program could not be started (r->c is not set up). `setup`
+ * 1 when the program could not be started (r->c is not set up), 2 when the
+ * process tracer could not start or attach (said why). `setup`
  * runs on the collector before anything is collected. */
 int record_run(struct recording *r, const struct record_opts *o, const struct record_output *out,
 	       void (*setup)(void *ctx, struct collect *c), void *ctx);

@@ -219,17 +219,33 @@ out:
 	free(last);
 }
 
-/* Drops the first cut events, moving the rest's payloads to the arena's
- * start. */
+/* Drops the first cut events, the rest's payloads copied to a new arena:
+ * sorted, they are no longer in arena order, so moving them in place could
+ * overwrite one not yet moved (events of several sources arrive out of
+ * time order). */
 static void forget_first(struct stream_print *s, size_t cut)
 {
 	size_t len = 0;
+	for (size_t i = cut; i < s->nr; i++)
+		len += s->ev[i].len;
+	char *fresh = malloc(len > s->arena_cap ? len : s->arena_cap ? s->arena_cap : 1);
+	if (!fresh) {
+		/* Kept as they are: the arena only grows until memory returns. */
+		memmove(s->ev, s->ev + cut, (s->nr - cut) * sizeof(*s->ev));
+		s->nr -= cut;
+		return;
+	}
+	len = 0;
 	for (size_t i = cut; i < s->nr; i++) {
 		struct held *h = &s->ev[i];
-		memmove(s->arena + len, s->arena + h->off, h->len);
+		memcpy(fresh + len, s->arena + h->off, h->len);
 		h->off = len;
 		len += h->len;
 	}
+	free(s->arena);
+	s->arena = fresh;
+	if (s->arena_cap < len)
+		s->arena_cap = len;
 	memmove(s->ev, s->ev + cut, (s->nr - cut) * sizeof(*s->ev));
 	s->nr -= cut;
 	s->arena_len = len;

@@ -41,6 +41,10 @@ struct pt_options {
 	const char *comm_glob; /* events of threads whose comm matches; NULL: all */
 	const char *uid_glob;  /* the same on the real uid in decimal; NULL: all */
 	enum pt_cpu_mode cpu_mode;
+	/* pt_launch: the file to run, as found by the caller (NULL: argv[0],
+	 * searched along PATH, each try traced). The command inherits the
+	 * caller's environment as it is at pt_launch. */
+	const char *exec_path;
 	pt_emit_fn emit;
 	/* Optional: a thread's comm when it is first seen and after each exec
 	 * (for trace.dat's cmdlines, as the recorder's set_comm() keeps them). */
@@ -69,6 +73,8 @@ int pt_run(struct pt_session *s);
  * detaches it anyway. */
 void pt_request_stop(struct pt_session *s);
 void pt_free(struct pt_session *s);
+/* The launched command's pid, or the attached process's. */
+pid_t pt_leader(const struct pt_session *s);
 
 /* Local event ids: fixed ones below PT_ID_SYSCALL_BASE, then one pair per
  * syscall number (enter = base + 2 nr, exit = base + 2 nr + 1). */

@@ -434,6 +434,11 @@ void pt_request_stop(struct pt_session *s)
 	s->stop = s->stop < 2 ? s->stop + 1 : 2;
 }
 
+pid_t pt_leader(const struct pt_session *s)
+{
+	return s->leader;
+}
+
 static struct pt_session *session_new(const struct pt_options *o)
 {
 	struct pt_session *s = calloc(1, sizeof(*s));
@@ -497,7 +502,10 @@ struct pt_session *pt_launch(const struct pt_options *o, char *const argv[], cha
 				_exit(127);
 			}
 		}
-		execvp(argv[0], argv);
+		if (o->exec_path)
+			execv(o->exec_path, argv);
+		else
+			execvp(argv[0], argv);
 		dprintf(2, "%s: %s\n", argv[0], strerror(errno));
 		_exit(127);
 	}

@@ -608,3 +608,21 @@ int collect_write(struct collect *c, const char *path, uint64_t *file_size)
 	}
 	return rc;
 }
+
+/* ---- for the pseudo-sources of collect_local.c ---- */
+
+uint16_t collect_global_id(struct collect *c, const char *system, const char *text, size_t len,
+			   uint16_t local)
+{
+	return global_id(c, system, text, len, local);
+}
+
+void collect_set_comm(struct collect *c, int pid, const char *comm)
+{
+	set_comm(c, pid, comm);
+}
+
+struct collect_cpu *collect_cpu_stream(struct collect *c, uint32_t cpu)
+{
+	return cpu_stream(c, cpu);
+}

@@ -149,6 +149,12 @@ void collect_seg_free(struct collect_seg *s);
 int collect_pages_done(struct collect *c, struct tracedat_writer *w);
 int collect_write_cpu_pages(struct collect *c, struct tracedat_writer *w, int cpu,
 			    uint32_t page_size);
+/* For collect_local.c (a source that is not a process): a format's global
+ * id, as a process's would get; a pid's comm; CPU `cpu`'s stream. */
+uint16_t collect_global_id(struct collect *c, const char *system, const char *text, size_t len,
+			   uint16_t local);
+void collect_set_comm(struct collect *c, int pid, const char *comm);
+struct collect_cpu *collect_cpu_stream(struct collect *c, uint32_t cpu);
 /* Writes everything collected as trace.dat; 0 or -errno. */
 int collect_write(struct collect *c, const char *path, uint64_t *file_size);
 
