@@ -371,6 +371,7 @@ bench: deps
 	$(MAKE) all $(BUILD)/tests/kernel_dat
 	$(MAKE) -C bench BUILD=$(abspath $(BUILD))
 	bench/run.sh $(abspath $(BUILD))
+	bench/process.sh $(abspath $(BUILD))
 
 # SQLite, zlib and Lua under uft record and uftrace record (docs/BENCHMARKS.md,
 # "Real programs"); sources downloaded once into .cache in bench/real/.
