@@ -41,8 +41,10 @@ static int spool_flush(struct collect *c)
 	return 0;
 }
 
-/* Appends a finished page to the spool; its offset joins the segment. */
-static int spool_page(struct collect *c, struct collect_seg *s)
+/* Appends a finished page (`size` bytes, zeroes after it up to the
+ * segment's page size) to the spool; its offset joins the segment. */
+static int spool_page_from(struct collect *c, struct collect_seg *s, const uint8_t *src,
+			   uint32_t size)
 {
 	if (c->spool_fd < 0) {
 		c->spool_fd = tracedat_open_spool(c->spool_path ? c->spool_path : "/tmp/x");
@@ -60,9 +62,16 @@ static int spool_page(struct collect *c, struct collect_seg *s)
 	if (uft_array_reserve(s->pages, s->cap, s->nr_pages + 1, 64) != 0)
 		return -ENOMEM;
 	s->pages[s->nr_pages++] = c->spool_len + c->spool_used;
-	memcpy(c->spool_buf + c->spool_used, s->page, s->page_size);
+	memcpy(c->spool_buf + c->spool_used, src, size);
+	if (size < s->page_size)
+		memset(c->spool_buf + c->spool_used + size, 0, s->page_size - size);
 	c->spool_used += s->page_size;
 	return 0;
+}
+
+static int spool_page(struct collect *c, struct collect_seg *s)
+{
+	return spool_page_from(c, s, s->page, s->page_size);
 }
 
 static int seg_flush_page(struct collect *c, struct collect_seg *s)
@@ -120,6 +129,32 @@ int collect_seg_add(struct collect *c, struct collect_seg *s, uint64_t ts, const
 		s->first_ts = s->last_ts = ts;
 	else if (ts > s->last_ts)
 		s->last_ts = ts;
+	return 0;
+}
+
+int collect_seg_add_page(struct collect *c, struct collect_seg *s, uint8_t *page, uint32_t size,
+			 uint32_t commit, uint64_t missed, uint64_t first, uint64_t last,
+			 uint64_t n)
+{
+	if (size > s->page_size)
+		return -EINVAL;
+	if (s->b.nr_records) {
+		int rc = seg_flush_page(c, s);
+		if (rc)
+			return rc;
+	}
+	uint64_t m = s->pending_missed + missed;
+	s->pending_missed = 0;
+	/* The commit word (and the count of lost events) is the file's own. */
+	struct uft_page_builder b = {.page = page, .page_size = size, .tail = commit};
+	uft_page_builder_finish(&b, m < missed ? UINT64_MAX : m);
+	int rc = spool_page_from(c, s, page, size);
+	if (rc)
+		return rc;
+	if (!s->events)
+		s->first_ts = first;
+	s->events += n;
+	s->last_ts = last;
 	return 0;
 }
 
