@@ -50,6 +50,7 @@ void collect_free(struct collect *c)
 	if (c->spool_fd >= 0)
 		close(c->spool_fd);
 	free(c->spool_buf);
+	free(c->scratch);
 	for (size_t i = 0; i < c->nr_formats; i++) {
 		free(c->formats[i].system);
 		free(c->formats[i].name);
@@ -179,8 +180,10 @@ static uint16_t global_id(struct collect *c, const char *system, const char *tex
 			return f->id;
 		}
 	}
+	/* A process's own id when it is free (always for the first process):
+	 * its pages then keep their ids as they are. */
 	uint16_t id = local;
-	if (id_taken(c, id) || id < UFT_ID_FIRST_DYNAMIC) {
+	if (id_taken(c, id) || id == 0 || id == UFT_ID_CPU_MARK) {
 		id = UFT_ID_FIRST_DYNAMIC;
 		while (id_taken(c, id) && id < 0xffff)
 			id++;
@@ -463,14 +466,22 @@ static long on_page(void *arg, uint8_t *page, uint32_t size, uint32_t cpu, uint6
 	struct collect_cpu *s = cpu < (uint32_t)c->nr_cpus ? &c->cpus[cpu] : cpu_stream(c, cpu);
 	if (!s)
 		return -1;
+	/* Nothing may be spooled before a page is declined: it may lie in the
+	 * spool's buffer (page_room), and is delivered from there. */
 	struct collect_seg *sg = d->cr->seg;
-	if (!sg || sg->cpu != (int)cpu || first > sg->last_ts + c->split_gap) {
-		sg = ring_seg(c, d->cr, s, cpu);
-		if (!sg)
-			return -1;
-	}
-	if ((sg->events && first < sg->last_ts) || size > sg->page_size)
+	bool new_seg = !sg || sg->cpu != (int)cpu || first > sg->last_ts + c->split_gap;
+	if (!new_seg && ((sg->events && first < sg->last_ts) || size > sg->page_size))
 		return -1; /* record by record: the pages clamp it */
+	if (new_seg) {
+		/* Closing the ring's last segment spools its open page. */
+		page = collect_spool_unplace(c, page, size);
+		sg = page ? ring_seg(c, d->cr, s, cpu) : NULL;
+		if (!sg) { /* out of memory: taken, and counted as lost */
+			s->lost += (uint64_t)n;
+			c->totals.lost += (uint64_t)n;
+			return n;
+		}
+	}
 	if (remap) {
 		uft_page_iter_init(&it, page, size);
 		while (uft_page_iter_next(&it, &rec) > 0) {
@@ -493,6 +504,16 @@ static long on_page(void *arg, uint8_t *page, uint32_t size, uint32_t cpu, uint6
 	c->totals.recorded += (uint64_t)n;
 	return n;
 }
+
+static uint8_t *page_room(void *arg, uint32_t size)
+{
+	struct drain_ctx *d = arg;
+	struct collect *c = d->c;
+	/* Only where a page could be taken: a file page holds it. */
+	return c->sink || size > c->page_size ? NULL : collect_spool_room(c);
+}
+
+static const struct uft_ring_page_ops page_ops = {on_page, page_room};
 
 static void account_ring(struct collect *c, struct uft_ring *r, struct collect_ring *cr)
 {
@@ -620,7 +641,7 @@ void collect_drain(struct collect *c, struct collect_proc *p, bool final)
 		d.cr = cr;
 		uft_ring_clock_read(r, &d.k);
 		cr->cur.raw_ts = true; /* on_record converts, to the file's units */
-		uft_ring_drain_pages(r, &cr->cur, true, on_record, on_page, &d);
+		uft_ring_drain_pages(r, &cr->cur, true, on_record, &page_ops, &d);
 		c->refused[SHM_DROP_PAGE] += cr->cur.bad_pages - bad_pages;
 		if (cr->cur.bad_state) {
 			/* A reused ring starts over; otherwise it is abandoned, with

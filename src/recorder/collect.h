@@ -99,6 +99,8 @@ struct collect {
 	uint8_t *spool_buf;
 	size_t spool_used;
 	uint64_t spool_len; /* bytes written to spool_fd */
+	uint8_t *scratch;   /* a page, for a page copied into the spool's buffer
+			       that must wait for its segment's open page */
 	int io_error;	    /* the first failure to spool (-errno): the file is not written */
 	struct collect_format *formats;
 	size_t nr_formats;
@@ -164,6 +166,13 @@ int collect_seg_close(struct collect *c, struct collect_seg *s);
 int collect_seg_add_page(struct collect *c, struct collect_seg *s, uint8_t *page, uint32_t size,
 			 uint32_t commit, uint64_t missed, uint64_t first, uint64_t last,
 			 uint64_t n);
+/* Where the spool's next page goes in its buffer (room for c->page_size
+ * bytes): a ring page copied there and added with collect_seg_add_page is
+ * not copied again. NULL on failure. */
+uint8_t *collect_spool_room(struct collect *c);
+/* `page` itself, or a copy of it when it lies where the spool's next page
+ * goes (before anything else is spooled); NULL if no copy can be made. */
+uint8_t *collect_spool_unplace(struct collect *c, uint8_t *page, uint32_t size);
 void collect_seg_free(struct collect_seg *s);
 int collect_pages_done(struct collect *c, struct tracedat_writer *w);
 int collect_write_cpu_pages(struct collect *c, struct tracedat_writer *w, int cpu,

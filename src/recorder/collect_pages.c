@@ -43,26 +43,56 @@ static int spool_flush(struct collect *c)
 
 /* Appends a finished page (`size` bytes, zeroes after it up to the
  * segment's page size) to the spool; its offset joins the segment. */
-static int spool_page_from(struct collect *c, struct collect_seg *s, const uint8_t *src,
-			   uint32_t size)
+static int spool_open(struct collect *c)
 {
 	if (c->spool_fd < 0) {
 		c->spool_fd = tracedat_open_spool(c->spool_path ? c->spool_path : "/tmp/x");
 		if (c->spool_fd < 0)
 			return -errno;
+	}
+	if (!c->spool_buf) {
 		c->spool_buf = malloc(SPOOL_BUF);
 		if (!c->spool_buf)
 			return -ENOMEM;
 	}
-	if (SPOOL_BUF - c->spool_used < s->page_size) {
-		int rc = spool_flush(c);
+	return 0;
+}
+
+uint8_t *collect_spool_room(struct collect *c)
+{
+	if (spool_open(c) || (SPOOL_BUF - c->spool_used < c->page_size && spool_flush(c)))
+		return NULL;
+	return c->spool_buf + c->spool_used;
+}
+
+uint8_t *collect_spool_unplace(struct collect *c, uint8_t *page, uint32_t size)
+{
+	if (!c->spool_buf || page != c->spool_buf + c->spool_used)
+		return page;
+	if (!c->scratch && !(c->scratch = malloc(UFT_SUBBUF_MAX)))
+		return NULL;
+	memcpy(c->scratch, page, size);
+	return c->scratch;
+}
+
+static int spool_page_from(struct collect *c, struct collect_seg *s, const uint8_t *src,
+			   uint32_t size)
+{
+	int rc = spool_open(c);
+	if (rc)
+		return rc;
+	/* A page already in place (collect_spool_room) is not moved. */
+	bool in_place = src == c->spool_buf + c->spool_used;
+	if (!in_place && SPOOL_BUF - c->spool_used < s->page_size) {
+		rc = spool_flush(c);
 		if (rc)
 			return rc;
 	}
 	if (uft_array_reserve(s->pages, s->cap, s->nr_pages + 1, 64) != 0)
 		return -ENOMEM;
 	s->pages[s->nr_pages++] = c->spool_len + c->spool_used;
-	memcpy(c->spool_buf + c->spool_used, src, size);
+	if (!in_place)
+		memcpy(c->spool_buf + c->spool_used, src, size);
 	if (size < s->page_size)
 		memset(c->spool_buf + c->spool_used + size, 0, s->page_size - size);
 	c->spool_used += s->page_size;
@@ -139,6 +169,10 @@ int collect_seg_add_page(struct collect *c, struct collect_seg *s, uint8_t *page
 	if (size > s->page_size)
 		return -EINVAL;
 	if (s->b.nr_records) {
+		/* Its open page goes first, where this one may lie. */
+		page = collect_spool_unplace(c, page, size);
+		if (!page)
+			return -ENOMEM;
 		int rc = seg_flush_page(c, s);
 		if (rc)
 			return rc;
@@ -151,10 +185,11 @@ int collect_seg_add_page(struct collect *c, struct collect_seg *s, uint8_t *page
 	int rc = spool_page_from(c, s, page, size);
 	if (rc)
 		return rc;
-	if (!s->events)
+	if (!s->events || first < s->first_ts)
 		s->first_ts = first;
+	if (!s->events || last > s->last_ts)
+		s->last_ts = last;
 	s->events += n;
-	s->last_ts = last;
 	return 0;
 }
 

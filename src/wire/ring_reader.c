@@ -89,6 +89,7 @@ struct page_copy {
 	uint8_t *page; /* the thread's mapping of this slot */
 	uint32_t size; /* bytes of `page` in use: the ring's sub-buffer */
 	uint32_t slot; /* PC_* */
+	uint8_t *dest; /* the caller's room for the next copy, if any */
 };
 
 static __thread uint8_t *big_pages[PC_NR];
@@ -116,6 +117,10 @@ static bool copy_room(struct page_copy *pc, uint32_t size)
 	pc->size = size;
 	if (size > UFT_SUBBUF_MAX)
 		return false;
+	if (pc->dest) {
+		pc->page = pc->dest;
+		return true;
+	}
 	uint8_t **big = &big_pages[pc->slot % PC_NR];
 	if (!*big) {
 		void *p = mmap(NULL, UFT_SUBBUF_MAX, PROT_READ | PROT_WRITE,
@@ -338,7 +343,7 @@ long uft_ring_drain(struct uft_ring *r, struct uft_ring_cursor *c, bool partial,
 }
 
 long uft_ring_drain_pages(struct uft_ring *r, struct uft_ring_cursor *c, bool partial,
-			  uft_ring_record_fn fn, uft_ring_page_fn page_fn, void *ctx)
+			  uft_ring_record_fn fn, const struct uft_ring_page_ops *ops, void *ctx)
 {
 	static __thread struct page_copy pc = {.slot = PC_DRAIN};
 	long total = 0;
@@ -377,10 +382,22 @@ long uft_ring_drain_pages(struct uft_ring *r, struct uft_ring_cursor *c, bool pa
 			/* A copy is good if the writer had not moved on to reuse its slot
 			 * when the copy was done (copy_page checks `produced` after it). */
 			bool ended = true;
+			bool whole = ops && c->off == 0 && page_uncleared(r, c->page);
+			pc.dest = whole && ops->room ? ops->room(ctx, g.subbuf_size) : NULL;
 			enum copy_result cr = copy_page(r, &g, c->generation, c->page, &pc, false);
 			long took = -1;
-			if (cr == COPY_OK && page_fn && c->off == 0 && page_uncleared(r, c->page))
-				took = take_page(r, c, &pc, page_fn, ctx);
+			if (cr == COPY_OK && whole)
+				took = take_page(r, c, &pc, ops->take, ctx);
+			if (took < 0 && pc.dest && cr == COPY_OK) {
+				/* The caller's room is for pages it takes. */
+				uint8_t *theirs = pc.dest;
+				pc.dest = NULL;
+				if (!copy_room(&pc, g.subbuf_size))
+					cr = COPY_RACE;
+				else
+					memcpy(pc.page, theirs, g.subbuf_size);
+			}
+			pc.dest = NULL;
 			if (took >= 0)
 				total += took;
 			else if (cr == COPY_OK)

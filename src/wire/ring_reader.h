@@ -65,6 +65,15 @@ static inline uint64_t uft_ring_clock_time(const struct uft_ring_clock *k, uint6
 typedef long (*uft_ring_page_fn)(void *ctx, uint8_t *page, uint32_t size, uint32_t cpu,
 				 uint64_t missed, const struct uft_ring_clock *k);
 
+struct uft_ring_page_ops {
+	uft_ring_page_fn take;
+	/* Optional: where to copy a page about to be offered (`size` bytes),
+	 * so that a page taken needs no second copy; NULL for the reader's
+	 * own room. A declined page is moved out of it before its records
+	 * are delivered. */
+	uint8_t *(*room)(void *ctx, uint32_t size);
+};
+
 /* One event: its timestamp, CPU, payload (common header first) and the number
  * of events of this ring lost right before it. Return non-zero to stop. */
 typedef int (*uft_ring_record_fn)(void *ctx, uint64_t ts, uint32_t cpu, const void *data,
@@ -87,9 +96,9 @@ void uft_ring_cursor_init(struct uft_ring_cursor *c, const struct uft_ring *r);
 long uft_ring_drain(struct uft_ring *r, struct uft_ring_cursor *c, bool partial,
 		    uft_ring_record_fn fn, void *ctx);
 /* The same, offering each complete page read from its start, with nothing
- * of it cleared, to `page_fn` first. */
+ * of it cleared, to `ops->take` first. */
 long uft_ring_drain_pages(struct uft_ring *r, struct uft_ring_cursor *c, bool partial,
-			  uft_ring_record_fn fn, uft_ring_page_fn page_fn, void *ctx);
+			  uft_ring_record_fn fn, const struct uft_ring_page_ops *ops, void *ctx);
 /* Delivers everything readable now without consuming it (the `trace` file's
  * view): from the oldest unread page to what is committed of the current one,
  * nothing before the ring's clear point. */
