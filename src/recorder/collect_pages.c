@@ -20,6 +20,10 @@
 #include "wire/page.h"
 
 #define SPOOL_BUF (1u << 20)
+/* The spool's pages start after a hole the file's metadata is written into
+ * at the end, so that the spool can become the file without a copy
+ * (tracedat_writer_adopt_spool_hole); a hole costs no disk. */
+#define SPOOL_HOLE (64ull << 20)
 
 static int spool_flush(struct collect *c)
 {
@@ -49,6 +53,9 @@ static int spool_open(struct collect *c)
 		c->spool_fd = tracedat_open_spool(c->spool_path ? c->spool_path : "/tmp/x");
 		if (c->spool_fd < 0)
 			return -errno;
+		if (lseek(c->spool_fd, (off_t)SPOOL_HOLE, SEEK_SET) < 0)
+			return -errno;
+		c->spool_len = SPOOL_HOLE;
 	}
 	if (!c->spool_buf) {
 		c->spool_buf = malloc(SPOOL_BUF);
@@ -436,7 +443,7 @@ int collect_pages_done(struct collect *c, struct tracedat_writer *w)
 	free(c->spool_buf);
 	c->spool_buf = NULL;
 	/* The writer appends merged pages after ours and copies from it. */
-	rc = tracedat_writer_adopt_spool(w, c->spool_fd, c->spool_len);
+	rc = tracedat_writer_adopt_spool_hole(w, c->spool_fd, SPOOL_HOLE, c->spool_len);
 	if (!rc) {
 		c->spool_rd = c->spool_fd; /* the writer's now; still read by merges */
 		c->spool_fd = -1;
