@@ -116,7 +116,8 @@ struct tracedat_cpu {
 	uint64_t offset;     /* absolute file offset of the first page (or chunk) */
 	uint64_t size;	     /* bytes of pages (decompressed, in a compressed file) */
 	const uint8_t *data; /* into the parsed buffer or file mapping, or a
-				decompressed copy the struct tracedat owns */
+				decompressed or time-converted copy the
+				struct tracedat owns (size is then the copy's) */
 };
 
 /* An instance (buffer) other than the top one. */
