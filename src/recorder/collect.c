@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "arch/arch.h"
 #include "wire/clocks.h"
 #include "wire/page.h"
 #include "engine/filter/event_spec.h"
@@ -260,6 +261,21 @@ struct drain_ctx {
 
 #define SEG_SPLIT_GAP 200000ull /* ns: the thread was off its CPU */
 
+/* A traced process's memory is hostile: a ring's conversion becomes the
+ * file's (and every other process's times are converted through it) only
+ * if it makes sense here — a cycle between 1/64 and 16 ns, and the
+ * recorder's own cycle counter converted by it within 10 minutes of
+ * CLOCK_MONOTONIC (what libuft anchors it to; the perf clock it may use
+ * instead drifts from it by far less). */
+static bool clock_plausible(const struct uft_ring_clock *k)
+{
+	if ((k->mult << 6) < (1ull << k->shift) || k->mult > (16ull << k->shift))
+		return false;
+	uint64_t ns = uft_ring_clock_time(k, uft_arch_cycles()), now = mono_ns();
+	uint64_t d = ns > now ? ns - now : now - ns;
+	return d < 600ull * 1000000000ull;
+}
+
 /* The first ring read fixes the file's units: its raw TSC cycles when
  * trace-cmd's reader can convert them as the ring does (TSC2NSEC holds a
  * 32-bit signed multiplier and a shift of at most 32), else nanoseconds. */
@@ -268,7 +284,8 @@ static void decide_clock(struct collect *c, const struct uft_ring_clock *k)
 	if (c->file_clock != COLLECT_CLOCK_UNSET)
 		return;
 	bool ns_clock = c->clock_id < 0 || uft_clock_is_ns((enum uft_clock)c->clock_id);
-	if (ns_clock && k && k->raw && k->mult && k->mult <= INT32_MAX && k->shift <= 32) {
+	if (ns_clock && k && k->raw && k->mult && k->mult <= INT32_MAX && k->shift <= 32 &&
+	    clock_plausible(k)) {
 		c->file_clock = COLLECT_CLOCK_TSC;
 		c->fclk = *k;
 		c->split_gap = (uint64_t)(((unsigned __int128)SEG_SPLIT_GAP << k->shift) / k->mult);
