@@ -116,8 +116,12 @@ collect "${RUN_C[@]}" "$UFT" record -M discard -b "$REC_RING_KB" -e 'bench:*' \
 
 
 echo "-- uft record drain rate: $DRAIN_EVENTS events written as fast as possible"
+# The recorder's own CPU time (not the program's), when perf can count it.
+PERF_REC=()
+perf stat --no-inherit -x, -e task-clock -o /dev/null true >/dev/null 2>&1 &&
+	PERF_REC=(perf stat --no-inherit -x, -e task-clock -o "$TMP/drain.perf")
 t0=$(date +%s%N)
-collect "${RUN_C[@]}" "$UFT" record -M discard -b "$DRAIN_RING_KB" -e 'bench:ints' \
+collect "${RUN_C[@]}" "${PERF_REC[@]}" "$UFT" record -M discard -b "$DRAIN_RING_KB" -e 'bench:ints' \
 	-o "$TMP/drain.dat" -- "${PIN_W[@]}" "$B/bench_uft" -n "$DRAIN_EVENTS" -r 1 -w 0 -c 20 \
 	-p drain_ ints | tee "$TMP/drain.log"
 t1=$(date +%s%N)
@@ -134,7 +138,8 @@ if [ -s "$TMP/drain.dat" ]; then
 	cp "$TMP/drain.dat" "$TMP/drain.copy" && cp_ns=$(($(date +%s%N) - c0))
 	rm -f "$TMP/drain.copy"
 fi
-echo "DRAIN ${drain_rec:-0} ${drain_drop:-0} $drain_ns $drain_size $cp_ns" >>"$RES"
+rec_ms=$(awk -F, '/task-clock/ { print $1 + 0 }' "$TMP/drain.perf" 2>/dev/null)
+echo "DRAIN ${drain_rec:-0} ${drain_drop:-0} $drain_ns $drain_size $cp_ns ${rec_ms:-0}" >>"$RES"
 
 echo "-- uft report --hist over a kernel trace.dat of $REPORT_REPEAT x 54 events (median of 3 runs)"
 # Runs `uft report -i FILE ARGS...` three times; prints the median ns.
@@ -212,7 +217,7 @@ function row(key, label,    m) {
 	print m
 }
 $1 == "ROW" { ns[$2] = $3; cyc[$2] = $4; lo[$2] = $5; hi[$2] = $6; com[$2] = $7; drop[$2] = $8 }
-$1 == "DRAIN" { drec = $2; ddrop = $3; dns = $4; dsize = $5; dcp = $6 }
+$1 == "DRAIN" { drec = $2; ddrop = $3; dns = $4; dsize = $5; dcp = $6; dms = $7 }
 $1 == "LTTNG_LOST" { llost = $2 }
 $1 == "REPORT" { rev[$2] = $3; rns[$2] = $4 }
 END {
@@ -246,6 +251,9 @@ END {
 		printf "7 uft record drain: %d events in %.3f s end to end = %.2f M events/s, %.1f MB/s into trace.dat, %d dropped\n",
 			drec, dns / 1e9, drec / (dns / 1e9) / 1e6, dsize / (dns / 1e9) / 1e6, ddrop
 		if ("drain_ints" in ns) printf "  (writer side during that run: %.2f ns/event, fresh ring pages included)\n", ns["drain_ints"]
+		if (dms > 0 && drec > 0)
+			printf "  recorder CPU (perf stat --no-inherit): %.1f ns/event = %.1f M events/s\n",
+				dms * 1e6 / drec, drec / (dms / 1e3) / 1e6
 		if (dcp > 0)
 			printf "  plain copy of that file (cp): %.1f MB/s; recording/copy = %.2f [>= 0.5]\n",
 				dsize / (dcp / 1e9) / 1e6, dcp / dns

@@ -2,6 +2,7 @@
 /* Fuzzes the trace.dat parser, then walks whatever it accepted the way a
  * consumer would: texts, options and every CPU page of every instance,
  * compressed files included. */
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,13 +19,16 @@ static void touch(const char *s, size_t len)
 }
 
 /* Every page of every CPU; uncompressed data must lie inside the input,
- * decompressed data is a copy of its own. */
+ * decompressed data or data whose times were converted (TSC2NSEC, OFFSET)
+ * is a copy of its own. */
 static void walk_cpus(const struct tracedat *td, const struct tracedat_cpu *cpus, size_t n,
 		      const uint8_t *buf, size_t size)
 {
 	for (size_t i = 0; i < n; i++) {
 		const struct tracedat_cpu *c = &cpus[i];
-		if (!td->compression[0] &&
+		bool copy = td->compression[0] || tracedat_find_option(td, TRACEDAT_OPT_TSC2NSEC) ||
+			    tracedat_find_option(td, TRACEDAT_OPT_OFFSET);
+		if (!copy &&
 		    (c->offset + c->size > size || (c->size && c->data != buf + c->offset)))
 			abort();
 		for (uint64_t off = 0; off + td->page_size <= c->size; off += td->page_size) {

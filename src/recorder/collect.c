@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "arch/arch.h"
 #include "wire/clocks.h"
 #include "wire/page.h"
 #include "engine/filter/event_spec.h"
@@ -50,6 +51,7 @@ void collect_free(struct collect *c)
 	if (c->spool_fd >= 0)
 		close(c->spool_fd);
 	free(c->spool_buf);
+	free(c->scratch);
 	for (size_t i = 0; i < c->nr_formats; i++) {
 		free(c->formats[i].system);
 		free(c->formats[i].name);
@@ -179,8 +181,10 @@ static uint16_t global_id(struct collect *c, const char *system, const char *tex
 			return f->id;
 		}
 	}
+	/* A process's own id when it is free (always for the first process):
+	 * its pages then keep their ids as they are. */
 	uint16_t id = local;
-	if (id_taken(c, id) || id < UFT_ID_FIRST_DYNAMIC) {
+	if (id_taken(c, id) || id == 0 || id == UFT_ID_CPU_MARK) {
 		id = UFT_ID_FIRST_DYNAMIC;
 		while (id_taken(c, id) && id < 0xffff)
 			id++;
@@ -252,7 +256,78 @@ struct drain_ctx {
 	struct collect *c;
 	struct collect_proc *p;
 	struct collect_ring *cr; /* the ring being drained */
+	struct uft_ring_clock k; /* its clock, read once per drain */
 };
+
+#define SEG_SPLIT_GAP 200000ull /* ns: the thread was off its CPU */
+
+/* A traced process's memory is hostile: a ring's conversion becomes the
+ * file's (and every other process's times are converted through it) only
+ * if it makes sense here — a cycle between 1/64 and 16 ns, and the
+ * recorder's own cycle counter converted by it within 10 minutes of
+ * CLOCK_MONOTONIC (what libuft anchors it to; the perf clock it may use
+ * instead drifts from it by far less). */
+static bool clock_plausible(const struct uft_ring_clock *k)
+{
+	if ((k->mult << 6) < (1ull << k->shift) || k->mult > (16ull << k->shift))
+		return false;
+	uint64_t ns = uft_ring_clock_time(k, uft_arch_cycles()), now = mono_ns();
+	uint64_t d = ns > now ? ns - now : now - ns;
+	return d < 600ull * 1000000000ull;
+}
+
+/* The first ring read fixes the file's units: its raw TSC cycles when
+ * trace-cmd's reader can convert them as the ring does (TSC2NSEC holds a
+ * 32-bit signed multiplier and a shift of at most 32), else nanoseconds. */
+static void decide_clock(struct collect *c, const struct uft_ring_clock *k)
+{
+	if (c->file_clock != COLLECT_CLOCK_UNSET)
+		return;
+	bool ns_clock = c->clock_id < 0 || uft_clock_is_ns((enum uft_clock)c->clock_id);
+	if (ns_clock && k && k->raw && k->mult && k->mult <= INT32_MAX && k->shift <= 32 &&
+	    clock_plausible(k)) {
+		c->file_clock = COLLECT_CLOCK_TSC;
+		c->fclk = *k;
+		c->split_gap = (uint64_t)(((unsigned __int128)SEG_SPLIT_GAP << k->shift) / k->mult);
+	} else {
+		c->file_clock = COLLECT_CLOCK_NS;
+		c->split_gap = SEG_SPLIT_GAP;
+	}
+}
+
+/* Whether a ring's times are already in the file's units. */
+static inline bool clock_is_file(const struct collect *c, const struct uft_ring_clock *k)
+{
+	if (c->file_clock == COLLECT_CLOCK_NS)
+		return !k->raw;
+	return k->raw && k->mult == c->fclk.mult && k->shift == c->fclk.shift &&
+	       k->zero == c->fclk.zero;
+}
+
+uint64_t collect_ts_from_ns(struct collect *c, uint64_t ns)
+{
+	decide_clock(c, NULL);
+	if (c->file_clock != COLLECT_CLOCK_TSC)
+		return ns;
+	uint64_t t = ns - c->fclk.zero;
+	if ((int64_t)t < 0)
+		return 0;
+	/* The first cycle count that converts to `ns` or later. */
+	unsigned __int128 x = ((unsigned __int128)t << c->fclk.shift) + c->fclk.mult - 1;
+	x /= c->fclk.mult;
+	return x > UINT64_MAX ? UINT64_MAX : (uint64_t)x;
+}
+
+uint64_t collect_ts_to_ns(const struct collect *c, uint64_t ts)
+{
+	return c->file_clock == COLLECT_CLOCK_TSC ? uft_ring_clock_time(&c->fclk, ts) : ts;
+}
+
+/* A ring's time (its own units) in the file's. */
+static inline uint64_t file_ts(struct collect *c, const struct uft_ring_clock *k, uint64_t ts)
+{
+	return clock_is_file(c, k) ? ts : collect_ts_from_ns(c, uft_ring_clock_time(k, ts));
+}
 
 /* The counts of a collected event: what the summary and CPU stats say. */
 static inline void count_event(struct collect *c, struct collect_cpu *s, struct collect_ring *cr,
@@ -270,7 +345,6 @@ static inline void count_event(struct collect *c, struct collect_cpu *s, struct 
 }
 
 #define SEG_SPLIT_PAGES 4
-#define SEG_SPLIT_GAP 200000ull /* clock units (ns): the thread was off its CPU */
 
 /* The ring's segment for `cpu`: a thread that comes back to a CPU soon goes
  * on filling the segment it left there. */
@@ -339,11 +413,14 @@ static int on_record(void *arg, uint64_t ts, uint32_t cpu, const void *data, uin
 		return 0;
 	}
 	if (c->sink) {
+		ts = uft_ring_clock_time(&d->k, ts);
 		count_event(c, s, d->cr, ts, len, missed);
 		return c->sink(c->sink_ctx, cpu, ts, id, data, len, missed);
 	}
+	decide_clock(c, &d->k);
+	ts = file_ts(c, &d->k, ts);
 	struct collect_seg *sg = d->cr->seg;
-	if (!sg || sg->cpu != (int)cpu || ts > sg->last_ts + SEG_SPLIT_GAP) {
+	if (!sg || sg->cpu != (int)cpu || ts > sg->last_ts + c->split_gap) {
 		sg = ring_seg(c, d->cr, s, cpu);
 		if (!sg)
 			return 1;
@@ -365,6 +442,95 @@ static int on_record(void *arg, uint64_t ts, uint32_t cpu, const void *data, uin
 		c->io_error = rc;
 	return rc != 0;
 }
+
+/* A complete ring page taken as it is when its records allow: times in the
+ * file's units and going forward, no CPU change inside, every id known (and
+ * rewritten in place to the global one when it differs). Anything else is
+ * declined and goes record by record through on_record. */
+static long on_page(void *arg, uint8_t *page, uint32_t size, uint32_t cpu, uint64_t missed,
+		    const struct uft_ring_clock *k)
+{
+	struct drain_ctx *d = arg;
+	struct collect *c = d->c;
+	if (c->sink || cpu >= c->max_cpus || size > c->page_size)
+		return -1;
+	decide_clock(c, k);
+	if (!clock_is_file(c, k))
+		return -1;
+	const uint16_t *map = d->p->id_map;
+	struct uft_page_iter it;
+	struct uft_page_rec rec;
+	uint64_t first = 0, last = 0, bytes = 0;
+	long n = 0;
+	bool remap = false;
+	uft_page_iter_init(&it, page, size);
+	while (uft_page_iter_next(&it, &rec) > 0) {
+		uint16_t type;
+		if (rec.len < sizeof(struct uft_common_entry))
+			return -1;
+		memcpy(&type, rec.data, sizeof(type));
+		if (type == UFT_ID_CPU_MARK || !map[type] || (n && rec.ts < last))
+			return -1;
+		remap |= map[type] != type;
+		if (!n)
+			first = rec.ts;
+		last = rec.ts;
+		bytes += rec.len;
+		n++;
+	}
+	if (it.corrupt || !n)
+		return -1;
+	struct collect_cpu *s = cpu < (uint32_t)c->nr_cpus ? &c->cpus[cpu] : cpu_stream(c, cpu);
+	if (!s)
+		return -1;
+	/* Nothing may be spooled before a page is declined: it may lie in the
+	 * spool's buffer (page_room), and is delivered from there. */
+	struct collect_seg *sg = d->cr->seg;
+	bool new_seg = !sg || sg->cpu != (int)cpu || first > sg->last_ts + c->split_gap;
+	if (!new_seg && ((sg->events && first < sg->last_ts) || size > sg->page_size))
+		return -1; /* record by record: the pages clamp it */
+	if (new_seg) {
+		/* Closing the ring's last segment spools its open page. */
+		page = collect_spool_unplace(c, page, size);
+		sg = page ? ring_seg(c, d->cr, s, cpu) : NULL;
+		if (!sg) { /* out of memory: taken, and counted as lost */
+			s->lost += (uint64_t)n;
+			c->totals.lost += (uint64_t)n;
+			return n;
+		}
+	}
+	if (remap) {
+		uft_page_iter_init(&it, page, size);
+		while (uft_page_iter_next(&it, &rec) > 0) {
+			struct uft_common_entry *e = (struct uft_common_entry *)(uintptr_t)rec.data;
+			e->type = map[e->type];
+		}
+	}
+	int rc =
+	    collect_seg_add_page(c, sg, page, size, it.commit, missed, first, last, (uint64_t)n);
+	if (rc && !c->io_error)
+		c->io_error = rc;
+	s->overrun += missed;
+	d->cr->attributed += missed;
+	if (!s->total || first < s->first_ts)
+		s->first_ts = first;
+	if (last > s->last_ts)
+		s->last_ts = last;
+	s->total += (uint64_t)n;
+	s->bytes += bytes;
+	c->totals.recorded += (uint64_t)n;
+	return n;
+}
+
+static uint8_t *page_room(void *arg, uint32_t size)
+{
+	struct drain_ctx *d = arg;
+	struct collect *c = d->c;
+	/* Only where a page could be taken: a file page holds it. */
+	return c->sink || size > c->page_size ? NULL : collect_spool_room(c);
+}
+
+static const struct uft_ring_page_ops page_ops = {on_page, page_room};
 
 static void account_ring(struct collect *c, struct uft_ring *r, struct collect_ring *cr)
 {
@@ -457,7 +623,7 @@ void collect_drain(struct collect *c, struct collect_proc *p, bool final)
 		memset(p->rings + p->nr_rings, 0, (n - p->nr_rings) * sizeof(*p->rings));
 		p->nr_rings = n;
 	}
-	struct drain_ctx d = {c, p, NULL};
+	struct drain_ctx d = {.c = c, .p = p};
 	for (uint32_t i = 0; i < p->nr_rings; i++) {
 		struct collect_ring *cr = &p->rings[i];
 		if (cr->bad)
@@ -490,7 +656,9 @@ void collect_drain(struct collect *c, struct collect_proc *p, bool final)
 		bool exited = state == UFT_RING_EXITED;
 		uint64_t bad_pages = cr->cur.bad_pages;
 		d.cr = cr;
-		uft_ring_drain(r, &cr->cur, true, on_record, &d);
+		uft_ring_clock_read(r, &d.k);
+		cr->cur.raw_ts = true; /* on_record converts, to the file's units */
+		uft_ring_drain_pages(r, &cr->cur, true, on_record, &page_ops, &d);
 		c->refused[SHM_DROP_PAGE] += cr->cur.bad_pages - bad_pages;
 		if (cr->cur.bad_state) {
 			/* A reused ring starts over; otherwise it is abandoned, with
@@ -536,7 +704,7 @@ bool collect_spec_matches(const struct collect *c, const char *spec)
 static int add_cpu_stats(struct collect *c, struct tracedat_writer *w, int cpu)
 {
 	struct collect_cpu *s = &c->cpus[cpu];
-	uint64_t first = s->first_ts, last = s->last_ts;
+	uint64_t first = collect_ts_to_ns(c, s->first_ts), last = collect_ts_to_ns(c, s->last_ts);
 	char ts[2][48];
 	uint64_t t[2] = {first, last};
 	for (int i = 0; i < 2; i++) {
@@ -555,6 +723,25 @@ static int add_cpu_stats(struct collect *c, struct tracedat_writer *w, int cpu)
 		     cpu, (unsigned long long)s->overrun, (unsigned long long)s->bytes, ts[0],
 		     ts[1], (unsigned long long)s->dropped, (unsigned long long)s->total);
 	return tracedat_writer_add_option(w, TRACEDAT_OPT_CPUSTAT, buf, (uint32_t)n + 1);
+}
+
+/* Pages in raw TSC cycles: trace-cmd's reader takes ns as
+ * ((cycles * mult) >> shift) + OFFSET. Its TSC2NSEC offset field is read but
+ * not applied (trace-cmd 3.1.6), so the clock's zero goes in OFFSET. */
+static int add_tsc2nsec(struct collect *c, struct tracedat_writer *w)
+{
+	uint8_t o[16];
+	uint32_t mult = (uint32_t)c->fclk.mult, shift = c->fclk.shift;
+	uint64_t zero = 0;
+	memcpy(o, &mult, 4);
+	memcpy(o + 4, &shift, 4);
+	memcpy(o + 8, &zero, 8);
+	int rc = tracedat_writer_add_option(w, TRACEDAT_OPT_TSC2NSEC, o, sizeof(o));
+	if (rc || !c->fclk.zero)
+		return rc;
+	char buf[32];
+	int n = snprintf(buf, sizeof(buf), "%lld", (long long)c->fclk.zero);
+	return tracedat_writer_add_option(w, TRACEDAT_OPT_OFFSET, buf, (uint32_t)n + 1);
 }
 
 int collect_write(struct collect *c, const char *path, uint64_t *file_size)
@@ -591,6 +778,8 @@ int collect_write(struct collect *c, const char *path, uint64_t *file_size)
 	}
 	if (!rc)
 		rc = tracedat_writer_add_uname(w);
+	if (!rc && c->file_clock == COLLECT_CLOCK_TSC)
+		rc = add_tsc2nsec(c, w);
 	if (!rc)
 		rc = c->io_error ? c->io_error : collect_pages_done(c, w);
 	for (int cpu = 0; cpu < nr_cpus && !rc; cpu++)

@@ -99,6 +99,8 @@ struct collect {
 	uint8_t *spool_buf;
 	size_t spool_used;
 	uint64_t spool_len; /* bytes written to spool_fd */
+	uint8_t *scratch;   /* a page, for a page copied into the spool's buffer
+			       that must wait for its segment's open page */
 	int io_error;	    /* the first failure to spool (-errno): the file is not written */
 	struct collect_format *formats;
 	size_t nr_formats;
@@ -120,6 +122,13 @@ struct collect {
 	/* The largest sub-buffer of any ring read: the trace.dat page size, so
 	 * every record a ring held fits a page (0 until a ring is read). */
 	uint32_t page_size;
+	/* The file's time units, fixed by the first ring read: that ring's raw
+	 * TSC cycles when it has them (the file says how to convert, TSC2NSEC
+	 * and OFFSET options, so its pages are taken as they are), else the
+	 * clock's ns. Other rings' times are converted into them. */
+	int file_clock; /* COLLECT_CLOCK_* */
+	struct uft_ring_clock fclk;
+	uint64_t split_gap; /* a segment's pause limit (200 us) in file units */
 	/* Set: each event goes to sink as it is read, with its global event
 	 * id, instead of being held for a file (uft stream). Counted the same. */
 	int (*sink)(void *ctx, uint32_t cpu, uint64_t ts, uint16_t id, const void *data,
@@ -127,7 +136,13 @@ struct collect {
 	void *sink_ctx;
 };
 
+enum { COLLECT_CLOCK_UNSET, COLLECT_CLOCK_TSC, COLLECT_CLOCK_NS };
+
 void collect_init(struct collect *c);
+/* A time in ns of the recording's clock in the file's units (what
+ * collect_seg_add takes), and back. */
+uint64_t collect_ts_from_ns(struct collect *c, uint64_t ns);
+uint64_t collect_ts_to_ns(const struct collect *c, uint64_t ts);
 void collect_free(struct collect *c);
 /* Maps a region received from a process after checking it (a refusal is
  * counted in c->refused); 0 or -errno. */
@@ -145,6 +160,19 @@ struct collect_seg *collect_seg_new(struct collect *c, struct collect_cpu *cs, i
 int collect_seg_add(struct collect *c, struct collect_seg *s, uint64_t ts, const void *data,
 		    uint32_t len, uint64_t missed);
 int collect_seg_close(struct collect *c, struct collect_seg *s);
+/* A ring page taken whole (`page`, `size` bytes, `commit` data bytes, `n`
+ * records from `first` to `last`, its ids already global, `missed` lost
+ * before it): the segment's open page is written out, then this one. */
+int collect_seg_add_page(struct collect *c, struct collect_seg *s, uint8_t *page, uint32_t size,
+			 uint32_t commit, uint64_t missed, uint64_t first, uint64_t last,
+			 uint64_t n);
+/* Where the spool's next page goes in its buffer (room for c->page_size
+ * bytes): a ring page copied there and added with collect_seg_add_page is
+ * not copied again. NULL on failure. */
+uint8_t *collect_spool_room(struct collect *c);
+/* `page` itself, or a copy of it when it lies where the spool's next page
+ * goes (before anything else is spooled); NULL if no copy can be made. */
+uint8_t *collect_spool_unplace(struct collect *c, uint8_t *page, uint32_t size);
 void collect_seg_free(struct collect_seg *s);
 int collect_pages_done(struct collect *c, struct tracedat_writer *w);
 int collect_write_cpu_pages(struct collect *c, struct tracedat_writer *w, int cpu,

@@ -20,6 +20,10 @@
 #include "wire/page.h"
 
 #define SPOOL_BUF (1u << 20)
+/* The spool's pages start after a hole the file's metadata is written into
+ * at the end, so that the spool can become the file without a copy
+ * (tracedat_writer_adopt_spool_hole); a hole costs no disk. */
+#define SPOOL_HOLE (64ull << 20)
 
 static int spool_flush(struct collect *c)
 {
@@ -41,28 +45,70 @@ static int spool_flush(struct collect *c)
 	return 0;
 }
 
-/* Appends a finished page to the spool; its offset joins the segment. */
-static int spool_page(struct collect *c, struct collect_seg *s)
+/* Appends a finished page (`size` bytes, zeroes after it up to the
+ * segment's page size) to the spool; its offset joins the segment. */
+static int spool_open(struct collect *c)
 {
 	if (c->spool_fd < 0) {
 		c->spool_fd = tracedat_open_spool(c->spool_path ? c->spool_path : "/tmp/x");
 		if (c->spool_fd < 0)
 			return -errno;
+		if (lseek(c->spool_fd, (off_t)SPOOL_HOLE, SEEK_SET) < 0)
+			return -errno;
+		c->spool_len = SPOOL_HOLE;
+	}
+	if (!c->spool_buf) {
 		c->spool_buf = malloc(SPOOL_BUF);
 		if (!c->spool_buf)
 			return -ENOMEM;
 	}
-	if (SPOOL_BUF - c->spool_used < s->page_size) {
-		int rc = spool_flush(c);
+	return 0;
+}
+
+uint8_t *collect_spool_room(struct collect *c)
+{
+	if (spool_open(c) || (SPOOL_BUF - c->spool_used < c->page_size && spool_flush(c)))
+		return NULL;
+	return c->spool_buf + c->spool_used;
+}
+
+uint8_t *collect_spool_unplace(struct collect *c, uint8_t *page, uint32_t size)
+{
+	if (!c->spool_buf || page != c->spool_buf + c->spool_used)
+		return page;
+	if (!c->scratch && !(c->scratch = malloc(UFT_SUBBUF_MAX)))
+		return NULL;
+	memcpy(c->scratch, page, size);
+	return c->scratch;
+}
+
+static int spool_page_from(struct collect *c, struct collect_seg *s, const uint8_t *src,
+			   uint32_t size)
+{
+	int rc = spool_open(c);
+	if (rc)
+		return rc;
+	/* A page already in place (collect_spool_room) is not moved. */
+	bool in_place = src == c->spool_buf + c->spool_used;
+	if (!in_place && SPOOL_BUF - c->spool_used < s->page_size) {
+		rc = spool_flush(c);
 		if (rc)
 			return rc;
 	}
 	if (uft_array_reserve(s->pages, s->cap, s->nr_pages + 1, 64) != 0)
 		return -ENOMEM;
 	s->pages[s->nr_pages++] = c->spool_len + c->spool_used;
-	memcpy(c->spool_buf + c->spool_used, s->page, s->page_size);
+	if (!in_place)
+		memcpy(c->spool_buf + c->spool_used, src, size);
+	if (size < s->page_size)
+		memset(c->spool_buf + c->spool_used + size, 0, s->page_size - size);
 	c->spool_used += s->page_size;
 	return 0;
+}
+
+static int spool_page(struct collect *c, struct collect_seg *s)
+{
+	return spool_page_from(c, s, s->page, s->page_size);
 }
 
 static int seg_flush_page(struct collect *c, struct collect_seg *s)
@@ -120,6 +166,37 @@ int collect_seg_add(struct collect *c, struct collect_seg *s, uint64_t ts, const
 		s->first_ts = s->last_ts = ts;
 	else if (ts > s->last_ts)
 		s->last_ts = ts;
+	return 0;
+}
+
+int collect_seg_add_page(struct collect *c, struct collect_seg *s, uint8_t *page, uint32_t size,
+			 uint32_t commit, uint64_t missed, uint64_t first, uint64_t last,
+			 uint64_t n)
+{
+	if (size > s->page_size)
+		return -EINVAL;
+	if (s->b.nr_records) {
+		/* Its open page goes first, where this one may lie. */
+		page = collect_spool_unplace(c, page, size);
+		if (!page)
+			return -ENOMEM;
+		int rc = seg_flush_page(c, s);
+		if (rc)
+			return rc;
+	}
+	uint64_t m = s->pending_missed + missed;
+	s->pending_missed = 0;
+	/* The commit word (and the count of lost events) is the file's own. */
+	struct uft_page_builder b = {.page = page, .page_size = size, .tail = commit};
+	uft_page_builder_finish(&b, m < missed ? UINT64_MAX : m);
+	int rc = spool_page_from(c, s, page, size);
+	if (rc)
+		return rc;
+	if (!s->events || first < s->first_ts)
+		s->first_ts = first;
+	if (!s->events || last > s->last_ts)
+		s->last_ts = last;
+	s->events += n;
 	return 0;
 }
 
@@ -366,7 +443,7 @@ int collect_pages_done(struct collect *c, struct tracedat_writer *w)
 	free(c->spool_buf);
 	c->spool_buf = NULL;
 	/* The writer appends merged pages after ours and copies from it. */
-	rc = tracedat_writer_adopt_spool(w, c->spool_fd, c->spool_len);
+	rc = tracedat_writer_adopt_spool_hole(w, c->spool_fd, SPOOL_HOLE, c->spool_len);
 	if (!rc) {
 		c->spool_rd = c->spool_fd; /* the writer's now; still read by merges */
 		c->spool_fd = -1;

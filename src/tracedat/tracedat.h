@@ -75,6 +75,14 @@ int tracedat_open_spool(const char *path);
 /* Takes `fd`, whose first `len` bytes hold pages written elsewhere, as the
  * spool (before any page is added): later pages are appended after them. */
 int tracedat_writer_adopt_spool(struct tracedat_writer *w, int fd, uint64_t len);
+/* The same for a spool whose pages start after a hole of `hole` bytes (a
+ * multiple of the page size): when each CPU's pages lie in one run in
+ * order and nothing else is there, the version 6 file is made of the spool
+ * itself — the metadata written into the hole, the rest of the hole cut out
+ * (FALLOC_FL_COLLAPSE_RANGE), the spool linked in place of the output — and
+ * no page is copied. Otherwise the pages are copied as usual. */
+int tracedat_writer_adopt_spool_hole(struct tracedat_writer *w, int fd, uint64_t hole,
+				     uint64_t len);
 /* The page of `page_size` bytes at byte `off` of the adopted spool, as the
  * CPU's next page (no copy until the file is written). */
 int tracedat_writer_add_page_at(struct tracedat_writer *w, int cpu, uint64_t off);
@@ -108,7 +116,8 @@ struct tracedat_cpu {
 	uint64_t offset;     /* absolute file offset of the first page (or chunk) */
 	uint64_t size;	     /* bytes of pages (decompressed, in a compressed file) */
 	const uint8_t *data; /* into the parsed buffer or file mapping, or a
-				decompressed copy the struct tracedat owns */
+				decompressed or time-converted copy the
+				struct tracedat owns (size is then the copy's) */
 };
 
 /* An instance (buffer) other than the top one. */

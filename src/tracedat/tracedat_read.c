@@ -17,6 +17,7 @@
 
 #include "tracedat/compress.h"
 #include "tracedat/tracedat.h"
+#include "tracedat/time_options.h"
 
 #define MAX_NAME 4096 /* system, instance, clock and compression names */
 
@@ -867,6 +868,8 @@ struct tracedat *tracedat_parse(const void *buf, size_t len, char *err, size_t e
 	c.td = td;
 	bool ok =
 	    parse_file_header(&c, td) && (td->version == 6 ? parse_v6(&c, td) : parse_v7(&c, td));
+	if (ok && tracedat_apply_time_options(td) != 0)
+		ok = fail(&c, "out of memory");
 	if (!ok) {
 		if (err && errlen && !err[0])
 			snprintf(err, errlen, "malformed trace.dat");

@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <libgen.h>
 #include <stdio.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <stdlib.h>
 #include <string.h>
@@ -195,6 +196,16 @@ int tracedat_writer_adopt_spool(struct tracedat_writer *w, int fd, uint64_t len)
 	return 0;
 }
 
+int tracedat_writer_adopt_spool_hole(struct tracedat_writer *w, int fd, uint64_t hole, uint64_t len)
+{
+	if (hole > len || hole % w->page_size)
+		return -EINVAL;
+	int rc = tracedat_writer_adopt_spool(w, fd, len);
+	if (!rc)
+		w->hole = hole;
+	return rc;
+}
+
 int tracedat_writer_add_page_at(struct tracedat_writer *w, int cpu, uint64_t off)
 {
 	if (cpu < 0 || cpu >= w->nr_cpus || off > w->spooled || w->spooled - off < w->page_size)
@@ -316,7 +327,9 @@ void tdw_put_formats(struct tracedat_writer *w, struct wbuf *m)
 
 /* Everything up to and including the "[clock]" block, padded so that the
  * per-CPU data that follows starts page aligned. */
-static void put_metadata(struct tracedat_writer *w, struct wbuf *m)
+/* `offs`: each CPU's data offset; NULL: one after another after the
+ * metadata. The metadata's length does not depend on them. */
+static void put_metadata(struct tracedat_writer *w, struct wbuf *m, const uint64_t *offs)
 {
 	static const uint8_t magic[] = {0x17, 0x08, 0x44};
 	char hp[512];
@@ -363,7 +376,7 @@ static void put_metadata(struct tracedat_writer *w, struct wbuf *m)
 	off = (off + w->page_size - 1) / w->page_size * w->page_size;
 	for (int cpu = 0; cpu < w->nr_cpus; cpu++) {
 		uint64_t size = (uint64_t)w->cpus[cpu].n * w->page_size;
-		wb_u64(m, off);
+		wb_u64(m, offs ? offs[cpu] : off);
 		wb_u64(m, size);
 		off += size;
 	}
@@ -410,6 +423,18 @@ static int copy_span(struct tracedat_writer *w, uint8_t *buf, size_t cap, uint64
 	return 0;
 }
 
+/* `len` bytes of the spool from `off` to the end of the output. */
+static int copy_span_to(struct tracedat_writer *w, uint64_t off, uint64_t len)
+{
+	size_t cap = COPY_CHUNK > w->page_size ? COPY_CHUNK : w->page_size;
+	uint8_t *buf = malloc(cap);
+	if (!buf)
+		return -ENOMEM;
+	int rc = copy_span(w, buf, cap, off, len);
+	free(buf);
+	return rc;
+}
+
 static int copy_pages(struct tracedat_writer *w)
 {
 	size_t cap = COPY_CHUNK > w->page_size ? COPY_CHUNK : w->page_size;
@@ -428,6 +453,78 @@ static int copy_pages(struct tracedat_writer *w)
 		}
 	}
 	free(buf);
+	return rc;
+}
+
+/* The spool made the file (tracedat_writer_adopt_spool_hole): 0 when done,
+ * 1 when the pages must be copied instead (nothing lost: they are still
+ * where they were), or -errno. */
+static int spool_in_place(struct tracedat_writer *w)
+{
+	uint64_t ps = w->page_size, used = 0;
+	struct stat sp, out;
+	if (!w->hole || fstat(w->spool, &sp) != 0 || fstat(w->fd, &out) != 0 ||
+	    sp.st_blksize <= 0 || ps % (uint64_t)sp.st_blksize != 0)
+		return 1;
+	for (int cpu = 0; cpu < w->nr_cpus; cpu++) {
+		const struct cpu_pages *c = &w->cpus[cpu];
+		for (size_t i = 1; i < c->n; i++)
+			if (c->idx[i] != c->idx[0] + i * ps)
+				return 1;
+		used += (uint64_t)c->n * ps;
+	}
+	/* Pages no CPU uses (segments merged into new pages) would stay. */
+	if (!used || w->hole + used != w->spooled)
+		return 1;
+	struct wbuf m = {0};
+	put_metadata(w, &m, NULL);
+	uint64_t meta = m.len; /* a multiple of the page size */
+	bool oom = m.oom;
+	wb_free(&m);
+	if (oom || meta > w->hole)
+		return 1;
+	uint64_t *offs = calloc((size_t)w->nr_cpus, sizeof(*offs));
+	if (!offs)
+		return -ENOMEM;
+	uint64_t cut = w->hole - meta;
+	for (int cpu = 0; cpu < w->nr_cpus; cpu++)
+		offs[cpu] = w->cpus[cpu].n ? w->cpus[cpu].idx[0] - cut : meta;
+	m = (struct wbuf){0};
+	put_metadata(w, &m, offs);
+	free(offs);
+	int rc = m.oom || m.len != meta ? 1 : 0;
+	for (uint64_t done = 0; !rc && done < m.len;) {
+		ssize_t n = pwrite(w->spool, m.p + done, m.len - done, (off_t)done);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			rc = 1;
+		else
+			done += (uint64_t)n;
+	}
+	wb_free(&m);
+	/* Only the metadata went into the hole: the pages are untouched if
+	 * anything below fails. */
+	if (!rc && cut && fallocate(w->spool, FALLOC_FL_COLLAPSE_RANGE, (off_t)meta, (off_t)cut))
+		return 1;
+	if (rc)
+		return 1;
+	/* In the output's place: linked beside it, then renamed over it. */
+	char proc[64], *tmp = NULL;
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", w->spool);
+	if (asprintf(&tmp, "%s.spool", w->path) < 0)
+		return -ENOMEM;
+	unlink(tmp);
+	rc = 1;
+	if (fchmod(w->spool, out.st_mode & 07777) == 0 &&
+	    linkat(AT_FDCWD, proc, AT_FDCWD, tmp, AT_SYMLINK_FOLLOW) == 0) {
+		rc = rename(tmp, w->path) == 0 ? 0 : -errno;
+		if (rc)
+			unlink(tmp);
+	}
+	free(tmp);
+	if (rc == 1) /* not linkable: the whole file, copied */
+		rc = copy_span_to(w, 0, meta + used);
 	return rc;
 }
 
@@ -465,8 +562,8 @@ int tracedat_writer_close(struct tracedat_writer *w)
 		rc = -ENOMEM;
 	if (!rc && w->comp != TD_COMP_NONE) {
 		rc = tdw_write_v7(w);
-	} else if (!rc) {
-		put_metadata(w, &m);
+	} else if (!rc && (rc = spool_in_place(w)) == 1) {
+		put_metadata(w, &m, NULL);
 		rc = m.oom ? -ENOMEM : tdw_write_all(w->fd, m.p, m.len);
 		if (!rc)
 			rc = copy_pages(w);

@@ -39,6 +39,7 @@ struct tracedat_writer {
 	int fd;
 	int spool;
 	uint64_t spooled; /* bytes of the spool in use */
+	uint64_t hole;	  /* bytes before the spool's first page (a hole) */
 	int nr_cpus;
 	uint32_t page_size;
 	char clock[64];

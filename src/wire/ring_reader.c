@@ -89,6 +89,7 @@ struct page_copy {
 	uint8_t *page; /* the thread's mapping of this slot */
 	uint32_t size; /* bytes of `page` in use: the ring's sub-buffer */
 	uint32_t slot; /* PC_* */
+	uint8_t *dest; /* the caller's room for the next copy, if any */
 };
 
 static __thread uint8_t *big_pages[PC_NR];
@@ -116,6 +117,10 @@ static bool copy_room(struct page_copy *pc, uint32_t size)
 	pc->size = size;
 	if (size > UFT_SUBBUF_MAX)
 		return false;
+	if (pc->dest) {
+		pc->page = pc->dest;
+		return true;
+	}
 	uint8_t **big = &big_pages[pc->slot % PC_NR];
 	if (!*big) {
 		void *p = mmap(NULL, UFT_SUBBUF_MAX, PROT_READ | PROT_WRITE,
@@ -222,24 +227,12 @@ static inline bool cleared(const struct uft_ring *r, uint64_t page, uint32_t off
 /* A ring's time conversion, read once per page: the header's cache lines
  * also hold counters the writer keeps changing (`entries`, `dropped`,
  * `overrun`), so reading them per record would miss in the cache each time. */
-struct ring_clock {
-	uint32_t raw, shift;
-	uint64_t mult, zero;
-};
-
-static inline void ring_clock_of(const struct uft_ring *r, struct ring_clock *k)
+void uft_ring_clock_read(const struct uft_ring *r, struct uft_ring_clock *k)
 {
 	k->raw = READ_ONCE(r->ts_raw);
 	k->shift = READ_ONCE(r->ts_shift) & 63;
 	k->mult = READ_ONCE(r->ts_mult);
 	k->zero = READ_ONCE(r->ts_zero);
-}
-
-static inline uint64_t clock_time(const struct ring_clock *k, uint64_t ts)
-{
-	if (!k->raw)
-		return ts;
-	return k->zero + (uint64_t)(((unsigned __int128)ts * k->mult) >> k->shift);
 }
 
 /* Delivers the records of a page copy from the cursor's offset on. Returns
@@ -252,8 +245,10 @@ static long deliver(const struct uft_ring *r, struct uft_ring_cursor *c, struct 
 	struct uft_page_iter it;
 	struct uft_page_rec rec;
 	long n = 0;
-	struct ring_clock k;
-	ring_clock_of(r, &k);
+	struct uft_ring_clock k;
+	uft_ring_clock_read(r, &k);
+	if (c->raw_ts)
+		k.raw = 0;
 	uint64_t cp = smp_load_acquire(&r->clear_page);
 	uint32_t co = READ_ONCE(r->clear_off);
 	/* Records of this page before this offset were cleared. */
@@ -302,7 +297,7 @@ static long deliver(const struct uft_ring *r, struct uft_ring_cursor *c, struct 
 		c->missed_pending = 0;
 		c->delivered++;
 		n++;
-		if (fn(ctx, clock_time(&k, rec.ts), c->cpu, rec.data, rec.len, lost))
+		if (fn(ctx, uft_ring_clock_time(&k, rec.ts), c->cpu, rec.data, rec.len, lost))
 			*stop = true;
 	}
 	if (it.corrupt)
@@ -314,8 +309,41 @@ static long deliver(const struct uft_ring *r, struct uft_ring_cursor *c, struct 
 	return n;
 }
 
+/* A page offered whole: the cursor moves past it as if its records had been
+ * delivered. -1 if page_fn declined it. */
+static long take_page(const struct uft_ring *r, struct uft_ring_cursor *c, struct page_copy *pc,
+		      uft_ring_page_fn page_fn, void *ctx)
+{
+	uint64_t gap =
+	    pc->meta.first_entry > c->next_entry ? pc->meta.first_entry - c->next_entry : 0;
+	struct uft_ring_clock k;
+	uft_ring_clock_read(r, &k);
+	long n = page_fn(ctx, pc->page, pc->size, pc->meta.cpu, c->missed_pending + gap, &k);
+	if (n < 0)
+		return -1;
+	c->missed += gap;
+	c->missed_pending = 0;
+	c->next_entry += gap + (uint64_t)n;
+	c->delivered += (uint64_t)n;
+	c->cpu = pc->meta.cpu;
+	return n;
+}
+
+/* Whether nothing of page `idx` was cleared (`echo > trace`). */
+static inline bool page_uncleared(const struct uft_ring *r, uint64_t idx)
+{
+	uint64_t cp = smp_load_acquire(&r->clear_page);
+	return idx > cp || (idx == cp && READ_ONCE(r->clear_off) == 0);
+}
+
 long uft_ring_drain(struct uft_ring *r, struct uft_ring_cursor *c, bool partial,
 		    uft_ring_record_fn fn, void *ctx)
+{
+	return uft_ring_drain_pages(r, c, partial, fn, NULL, ctx);
+}
+
+long uft_ring_drain_pages(struct uft_ring *r, struct uft_ring_cursor *c, bool partial,
+			  uft_ring_record_fn fn, const struct uft_ring_page_ops *ops, void *ctx)
 {
 	static __thread struct page_copy pc = {.slot = PC_DRAIN};
 	long total = 0;
@@ -354,8 +382,25 @@ long uft_ring_drain(struct uft_ring *r, struct uft_ring_cursor *c, bool partial,
 			/* A copy is good if the writer had not moved on to reuse its slot
 			 * when the copy was done (copy_page checks `produced` after it). */
 			bool ended = true;
+			bool whole = ops && c->off == 0 && page_uncleared(r, c->page);
+			pc.dest = whole && ops->room ? ops->room(ctx, g.subbuf_size) : NULL;
 			enum copy_result cr = copy_page(r, &g, c->generation, c->page, &pc, false);
-			if (cr == COPY_OK)
+			long took = -1;
+			if (cr == COPY_OK && whole)
+				took = take_page(r, c, &pc, ops->take, ctx);
+			if (took < 0 && pc.dest && cr == COPY_OK) {
+				/* The caller's room is for pages it takes. */
+				uint8_t *theirs = pc.dest;
+				pc.dest = NULL;
+				if (!copy_room(&pc, g.subbuf_size))
+					cr = COPY_RACE;
+				else
+					memcpy(pc.page, theirs, g.subbuf_size);
+			}
+			pc.dest = NULL;
+			if (took >= 0)
+				total += took;
+			else if (cr == COPY_OK)
 				total += deliver(r, c, &pc, fn, ctx, &stop, &ended);
 			c->bad_pages += cr == COPY_BAD;
 			if (!ended)

@@ -38,6 +38,40 @@ struct uft_ring_cursor {
 	uint64_t corrupt;	   /* pages that failed to decode */
 	uint64_t bad_pages;	   /* pages dropped: commit length past the page */
 	uint64_t bad_state;	   /* reads refused: produced/consumed out of range */
+	bool raw_ts;		   /* deliver the ring's own units (no TSC to ns) */
+};
+
+/* A ring's time conversion as read from it: ns = zero + (ts * mult) >> shift
+ * when `raw`, else ts is already in the clock's units. */
+struct uft_ring_clock {
+	uint32_t raw, shift;
+	uint64_t mult, zero;
+};
+
+/* Reads `r`'s time conversion once (shift clamped to 63). */
+void uft_ring_clock_read(const struct uft_ring *r, struct uft_ring_clock *k);
+static inline uint64_t uft_ring_clock_time(const struct uft_ring_clock *k, uint64_t ts)
+{
+	if (!k->raw)
+		return ts;
+	return k->zero + (uint64_t)(((unsigned __int128)ts * k->mult) >> k->shift);
+}
+
+/* A whole page offered as it is: `page` is the reader's private copy (the
+ * callee may rewrite it), `size` its slot size, `cpu` the CPU the page
+ * started on, `missed` the events of this ring lost right before it, `k` the
+ * ring's clock as read for it. Returns the events it took (the page is then
+ * consumed as delivered), or -1 to have its records delivered one by one. */
+typedef long (*uft_ring_page_fn)(void *ctx, uint8_t *page, uint32_t size, uint32_t cpu,
+				 uint64_t missed, const struct uft_ring_clock *k);
+
+struct uft_ring_page_ops {
+	uft_ring_page_fn take;
+	/* Optional: where to copy a page about to be offered (`size` bytes),
+	 * so that a page taken needs no second copy; NULL for the reader's
+	 * own room. A declined page is moved out of it before its records
+	 * are delivered. */
+	uint8_t *(*room)(void *ctx, uint32_t size);
 };
 
 /* One event: its timestamp, CPU, payload (common header first) and the number
@@ -61,6 +95,10 @@ void uft_ring_cursor_init(struct uft_ring_cursor *c, const struct uft_ring *r);
  * number of events delivered. */
 long uft_ring_drain(struct uft_ring *r, struct uft_ring_cursor *c, bool partial,
 		    uft_ring_record_fn fn, void *ctx);
+/* The same, offering each complete page read from its start, with nothing
+ * of it cleared, to `ops->take` first. */
+long uft_ring_drain_pages(struct uft_ring *r, struct uft_ring_cursor *c, bool partial,
+			  uft_ring_record_fn fn, const struct uft_ring_page_ops *ops, void *ctx);
 /* Delivers everything readable now without consuming it (the `trace` file's
  * view): from the oldest unread page to what is committed of the current one,
  * nothing before the ring's clear point. */

@@ -586,6 +586,85 @@ static void test_parse_errors(void **state)
 	free(buf);
 }
 
+/* Pages in raw cycles with TSC2NSEC and OFFSET: our parser gives every
+ * record the time libtracecmd gives it. 64 ns a cycle makes each converted
+ * delta need a TIME_EXTEND, so a full page of cycles becomes two of ns. */
+static void test_tsc2nsec(void **state)
+{
+	enum { NREC = 300, MULT = 64u << 22, SHIFT = 22 };
+	char path[160];
+	snprintf(path, sizeof(path), "%s/tsc.dat", tmpdir);
+	struct tracedat_writer *w = tracedat_writer_open(path, 1, PS, "local");
+	assert_non_null(w);
+	static uint8_t page[PS];
+	struct uft_page_builder b;
+	uft_page_builder_init(&b, page, PS);
+	uint64_t cyc = 5000000000ull;
+	int pages_out = 0;
+	for (int i = 0; i < NREC; i++) {
+		struct sample s = {cyc, 0, 1234, i, (uint64_t)i, "", 0};
+		uint8_t buf[64];
+		size_t len = encode(buf, &s);
+		if (uft_page_builder_add(&b, cyc, buf, (uint32_t)len) == -1) {
+			uft_page_builder_finish(&b, pages_out == 1 ? MISSED : 0);
+			assert_int_equal(tracedat_writer_add_page(w, 0, page), 0);
+			pages_out++;
+			uft_page_builder_init(&b, page, PS);
+			assert_int_equal(uft_page_builder_add(&b, cyc, buf, (uint32_t)len), 0);
+		}
+		cyc += 1u << 22;
+	}
+	uft_page_builder_finish(&b, 0);
+	assert_int_equal(tracedat_writer_add_page(w, 0, page), 0);
+	assert_int_equal(tracedat_writer_add_format(w, "uftt", sample_format), 0);
+	uint8_t o[16] = {0};
+	uint32_t mult = MULT, shift = SHIFT;
+	memcpy(o, &mult, 4);
+	memcpy(o + 4, &shift, 4);
+	assert_int_equal(tracedat_writer_add_option(w, TRACEDAT_OPT_TSC2NSEC, o, sizeof(o)), 0);
+	static const char off[] = "-123456789";
+	assert_int_equal(tracedat_writer_add_option(w, TRACEDAT_OPT_OFFSET, off, sizeof(off)), 0);
+	assert_int_equal(tracedat_writer_close(w), 0);
+
+	char err[256];
+	struct tracedat *td = tracedat_open(path, err, sizeof(err));
+	if (!td)
+		fail_msg("tracedat_open: %s", err);
+	assert_true(td->cpus[0].size > (uint64_t)(pages_out + 1) * PS); /* pages split */
+	__lsan_disable();
+	struct tracecmd_input *h = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS);
+	__lsan_enable();
+	assert_non_null(h);
+	struct tep_record *rec;
+	int n = 0, cpu, lost_seen = 0;
+	uint64_t off_page = 0;
+	struct uft_page_iter it;
+	struct uft_page_rec r;
+	uft_page_iter_init(&it, td->cpus[0].data, PS);
+	while ((rec = tracecmd_read_next_data(h, &cpu))) {
+		while (uft_page_iter_next(&it, &r) != 1) {
+			off_page += PS;
+			assert_true(off_page < td->cpus[0].size);
+			uft_page_iter_init(&it, td->cpus[0].data + off_page, PS);
+			if (it.missed) {
+				assert_int_equal(it.missed_count, MISSED);
+				lost_seen++;
+			}
+		}
+		assert_int_equal(r.ts, rec->ts);
+		tracecmd_free_record(rec);
+		n++;
+	}
+	assert_int_equal(n, NREC);
+	assert_int_equal(lost_seen, 1);
+	uint64_t first = 5000000000ull * MULT >> SHIFT;
+	uft_page_iter_init(&it, td->cpus[0].data, PS);
+	assert_int_equal(uft_page_iter_next(&it, &r), 1);
+	assert_int_equal(r.ts, first - 123456789ull);
+	tracecmd_close(h);
+	tracedat_free(td);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -593,6 +672,7 @@ int main(void)
 	    cmocka_unit_test(test_trace_cmd_report), cmocka_unit_test(test_v7),
 	    cmocka_unit_test(test_headers),	     cmocka_unit_test(test_writer_errors),
 	    cmocka_unit_test(test_parse_errors),     cmocka_unit_test(test_compressed),
+	    cmocka_unit_test(test_tsc2nsec),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
