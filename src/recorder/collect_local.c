@@ -88,6 +88,9 @@ int collect_local_put(struct collect_local *l, uint32_t cpu, uint64_t ts, void *
 	if (c->sink) {
 		rc = c->sink(c->sink_ctx, cpu, ts, id, record, len, 0) ? -ENOMEM : 0;
 	} else {
+		/* The engine's times are ns of uft's clock: the file's units may
+		 * be the rings' cycles (collect.c, TSC2NSEC). */
+		ts = collect_ts_from_ns(c, ts);
 		struct collect_seg *sg = local_seg(l, s, cpu, ts);
 		rc = sg ? collect_seg_add(c, sg, ts, record, len, 0) : -ENOMEM;
 	}
