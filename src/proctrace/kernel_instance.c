@@ -30,7 +30,8 @@ static bool exists(const char *root, const char *file)
 static const char *find_tracefs(char *why, size_t len)
 {
 	if (why && len)
-		snprintf(why, len, "no tracefs at /sys/kernel/tracing or /sys/kernel/debug/tracing");
+		snprintf(why, len,
+			 "no tracefs at /sys/kernel/tracing or /sys/kernel/debug/tracing");
 	for (size_t i = 0; i < sizeof(mounts) / sizeof(mounts[0]); i++) {
 		const char *m = mounts[i];
 		if (!exists(m, "instances"))
@@ -39,16 +40,17 @@ static const char *find_tracefs(char *why, size_t len)
 		snprintf(p, sizeof(p), "%s/instances", m);
 		if (faccessat(AT_FDCWD, p, W_OK | X_OK, AT_EACCESS) != 0) {
 			if (why && len)
-				snprintf(why, len, "%s: not writable (root or a tracing group needed)",
-					 p);
+				snprintf(why, len,
+					 "%s: not writable (root or a tracing group needed)", p);
 			continue;
 		}
 		if (!exists(m, "set_event_pid") || !exists(m, "events/raw_syscalls/sys_enter") ||
 		    !exists(m, "events/sched/sched_process_fork")) {
 			if (why && len)
-				snprintf(why, len,
-					 "%s lacks set_event_pid or the sched and raw_syscalls events",
-					 m);
+				snprintf(
+				    why, len,
+				    "%s lacks set_event_pid or the sched and raw_syscalls events",
+				    m);
 			continue;
 		}
 		return m;
