@@ -4,7 +4,7 @@
  * pids from a private tracefs instance. set_event_pid holds the followed pids
  * and options/event-fork adds their children and threads; the per-CPU
  * trace_pipe_raw files are read as pages, the records merged across CPUs in
- * time order and handed to the engine's sink with the kernel's event ids
+ * time order (kernel_merge.c) and handed to the engine's sink with the kernel's event ids
  * replaced by the engine's local ones. Nothing stops the tracee: the kernel
  * writes the events as they happen. */
 #define _GNU_SOURCE
@@ -35,11 +35,6 @@ struct kthr {
 	long raw_nr, sys_nr; /* the call entered (raw, per-syscall event), -1 none */
 };
 
-struct kev {
-	uint64_t ts;
-	uint32_t cpu, off, len, seq;
-};
-
 struct pt_ksession {
 	struct pt_options o;
 	char dir[512];
@@ -55,12 +50,7 @@ struct pt_ksession {
 	int emit_rc;
 	struct kthr *thr;
 	size_t nr_thr, cap_thr;
-	struct kev *ev;
-	size_t nr_ev, cap_ev;
-	uint8_t *arena;
-	size_t arena_len, arena_cap;
-	uint64_t bound; /* the newest time seen at the previous drain */
-	uint32_t seq;
+	struct pt_kmerge merge;
 };
 
 bool pt_k_selected(const struct pt_options *o)
@@ -68,8 +58,6 @@ bool pt_k_selected(const struct pt_options *o)
 	/* AUTO is ptrace (design page, "Choosing a backend") */
 	return o->backend == PT_BACKEND_KERNEL;
 }
-
-/* ---- formats ---- */
 
 static int read_file(const char *path, char *buf, size_t len)
 {
@@ -83,40 +71,6 @@ static int read_file(const char *path, char *buf, size_t len)
 	close(fd);
 	buf[n] = 0;
 	return (int)n;
-}
-
-/* The field lines of a format text: from "format:" to "print fmt:". */
-static const char *fields_of(const char *t, size_t *len)
-{
-	const char *a = strstr(t, "\nformat:"), *b = strstr(t, "\nprint fmt:");
-	if (!a || !b || b < a)
-		return NULL;
-	*len = (size_t)(b - a);
-	return a;
-}
-
-int pt_k_format_fixup(unsigned id, const char *system, char *buf, size_t len, int n)
-{
-	const char *root = pt_tracefs();
-	if (!root || n < 0 || strncmp(buf, "name: ", 6) != 0)
-		return n;
-	char name[128], path[512], kt[8192];
-	const char *nl = strchr(buf, '\n');
-	snprintf(name, sizeof(name), "%.*s", nl ? (int)(nl - buf - 6) : 0, buf + 6);
-	snprintf(path, sizeof(path), "%s/events/%s/%s/format", root, system, name);
-	if (read_file(path, kt, sizeof(kt)) <= 0)
-		return n; /* uft's own event, or none in this kernel */
-	size_t la, lb;
-	const char *fa = fields_of(buf, &la), *fb = fields_of(kt, &lb);
-	if (!fa || !fb || (la == lb && memcmp(fa, fb, la) == 0))
-		return n;
-	/* the kernel's own layout: its text, with the ID line set to ours */
-	const char *idl = strstr(kt, "\nID: ");
-	if (!idl)
-		return n;
-	const char *rest = strchr(idl + 1, '\n');
-	int m = snprintf(buf, len, "%.*sID: %u%s", (int)(idl + 1 - kt), kt, id, rest ? rest : "\n");
-	return m;
 }
 
 /* ---- threads ---- */
@@ -233,85 +187,25 @@ static bool track(struct pt_ksession *k, unsigned id, uint8_t *rec, uint32_t len
 	return true;
 }
 
-static void emit_one(struct pt_ksession *k, const struct kev *e)
+static void emit_one(void *ctx, uint32_t cpu, uint64_t ts, uint8_t *rec, uint32_t len)
 {
-	uint8_t *rec = k->arena + e->off;
-	unsigned id;
+	struct pt_ksession *k = ctx;
 	uint16_t type;
 	memcpy(&type, rec, 2);
-	id = type;
+	unsigned id = type;
 	struct kthr *t = NULL;
-	bool keep = track(k, id, rec, e->len, &t);
+	bool keep = track(k, id, rec, len, &t);
 	if (keep && t->match && !k->emit_rc)
-		k->emit_rc = k->o.emit(k->o.ctx, e->cpu, e->ts, rec, e->len);
+		k->emit_rc = k->o.emit(k->o.ctx, cpu, ts, rec, len);
 	if (k->emit_rc)
 		k->stop = 1;
 	if (id == PT_ID_EXIT && (t = find(k, i32_at(rec, 4))))
 		*t = k->thr[--k->nr_thr]; /* its id may be reused */
 }
 
-static int kev_cmp(const void *a, const void *b)
-{
-	const struct kev *x = a, *y = b;
-	if (x->ts != y->ts)
-		return x->ts < y->ts ? -1 : 1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
-}
-
-static int kev_off_cmp(const void *a, const void *b)
-{
-	const struct kev *x = a, *y = b;
-	return x->off < y->off ? -1 : x->off > y->off;
-}
-
-/* Emits the drained records up to the time seen at the previous drain (all,
- * when `all`): a record stamped earlier on another CPU may still have been
- * in the making while that CPU was read, never longer than a drain apart. */
 static void emit_ready(struct pt_ksession *k, bool all)
 {
-	qsort(k->ev, k->nr_ev, sizeof(*k->ev), kev_cmp);
-	size_t i = 0;
-	uint64_t newest = k->bound;
-	for (; i < k->nr_ev && (all || k->ev[i].ts <= k->bound); i++)
-		emit_one(k, &k->ev[i]);
-	for (size_t j = i; j < k->nr_ev; j++)
-		newest = k->ev[j].ts > newest ? k->ev[j].ts : newest;
-	k->bound = newest;
-	/* keep the rest, packed at the arena's start in arena order (a record
-	 * only ever moves down, over ones already moved) */
-	memmove(k->ev, k->ev + i, (k->nr_ev - i) * sizeof(*k->ev));
-	k->nr_ev -= i;
-	qsort(k->ev, k->nr_ev, sizeof(*k->ev), kev_off_cmp);
-	size_t n = 0, len = 0;
-	for (i = 0; i < k->nr_ev; i++, n++) {
-		struct kev e = k->ev[i];
-		memmove(k->arena + len, k->arena + e.off, e.len);
-		e.off = (uint32_t)len;
-		len += (e.len + 7u) & ~7u;
-		k->ev[n] = e;
-	}
-	k->nr_ev = n;
-	k->arena_len = len;
-}
-
-static int stash(struct pt_ksession *k, uint32_t cpu, uint64_t ts, const void *data, uint32_t len)
-{
-	uint16_t type;
-	memcpy(&type, data, 2);
-	uint16_t id = k->map[type];
-	if (!id || len < 8)
-		return 0;
-	size_t need = k->arena_len + ((len + 7u) & ~7u);
-	if (uft_array_reserve(k->arena, k->arena_cap, need, 1 << 16) ||
-	    uft_array_reserve(k->ev, k->cap_ev, k->nr_ev + 1, 256))
-		return -1;
-	uint8_t *rec = k->arena + k->arena_len;
-	memcpy(rec, data, len);
-	memcpy(rec, &id, 2);
-	k->ev[k->nr_ev++] = (struct kev){
-	    .ts = ts, .cpu = cpu, .off = (uint32_t)k->arena_len, .len = len, .seq = k->seq++};
-	k->arena_len = need;
-	return 0;
+	pt_kmerge_flush(&k->merge, all, emit_one, k);
 }
 
 /* Reads every page the kernel has for each CPU. */
@@ -327,8 +221,13 @@ static void drain(struct pt_ksession *k)
 			struct uft_page_iter it;
 			struct uft_page_rec r;
 			uft_page_iter_init(&it, k->page, k->subbuf);
-			while (uft_page_iter_next(&it, &r) == 1)
-				stash(k, (uint32_t)c, r.ts, r.data, r.len);
+			while (uft_page_iter_next(&it, &r) == 1) {
+				uint16_t type;
+				memcpy(&type, r.data, 2);
+				if (r.len >= 8 && k->map[type])
+					pt_kmerge_add(&k->merge, (uint32_t)c, r.ts, r.data, r.len,
+						      k->map[type]);
+			}
 		}
 	}
 }
@@ -432,8 +331,7 @@ static void ksession_free(struct pt_ksession *k)
 	free(k->page);
 	free(k->map);
 	free(k->thr);
-	free(k->ev);
-	free(k->arena);
+	pt_kmerge_free(&k->merge);
 	free(k);
 }
 

@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 #include "proctrace/proctrace.h"
@@ -27,6 +28,32 @@ int pt_ki_event_id(const char *dir, const char *system, const char *name);
 /* Stops the instance's events and removes it. */
 void pt_ki_remove(const char *dir);
 
+/* The kernel's format text of local id `id`: the engine's text (n bytes in
+ * buf) if the kernel's format file has the same fields, else the kernel's own
+ * text with the ID line set to `id`. Returns the new length. */
+int pt_k_format_fixup(unsigned id, const char *system, char *buf, size_t len, int n);
+
+/* ---- the merge of the CPUs' records (kernel_merge.c) ---- */
+
+struct pt_kev;
+struct pt_kmerge {
+	struct pt_kev *ev;
+	size_t nr_ev, cap_ev;
+	uint8_t *arena;
+	size_t arena_len, arena_cap;
+	uint64_t bound; /* the newest time seen at the previous flush */
+	uint32_t seq;
+};
+typedef void (*pt_kmerge_fn)(void *ctx, uint32_t cpu, uint64_t ts, uint8_t *rec, uint32_t len);
+
+/* Copies a record in, its common_type set to local id `id`; -1 out of memory. */
+int pt_kmerge_add(struct pt_kmerge *m, uint32_t cpu, uint64_t ts, const void *rec, uint32_t len,
+		  uint16_t id);
+/* Hands fn the records up to the previous flush's newest time (all of them
+ * when `all`), in time order. */
+void pt_kmerge_flush(struct pt_kmerge *m, bool all, pt_kmerge_fn fn, void *ctx);
+void pt_kmerge_free(struct pt_kmerge *m);
+
 /* ---- the session (kernel_backend.c) ---- */
 
 struct pt_ksession;
@@ -39,9 +66,5 @@ struct pt_ksession *pt_k_attach(const struct pt_options *o, pid_t pid, char *err
 int pt_k_run(struct pt_ksession *k);
 void pt_k_request_stop(struct pt_ksession *k);
 void pt_k_free(struct pt_ksession *k);
-/* The format text of local id `id` for the kernel backend: the engine's text
- * (n bytes in buf) if the kernel's format file has the same fields, else the
- * kernel's own text with the ID line set to `id`. Returns the new length. */
-int pt_k_format_fixup(unsigned id, const char *system, char *buf, size_t len, int n);
 
 #endif

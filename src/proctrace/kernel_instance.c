@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The kernel backend's tracefs instance: finding tracefs, making a private
  * instance (instances/uft-<pid>-<n>), writing its control files, reading
- * event ids, removing it, and removing those left by uft processes that died
+ * event ids and format files, removing it, and removing those left by uft processes that died
  * without cleaning up (SIGKILL). Nothing here is needed by the ptrace
  * backend: when tracefs is not usable the kernel backend is refused. */
 #define _GNU_SOURCE
@@ -156,4 +156,54 @@ int pt_ki_create(char *dir, size_t dirlen, char *err, size_t errlen)
 	snprintf(err, errlen, "kernel backend: mkdir %s: %s", dir, strerror(errno));
 	dir[0] = 0;
 	return -1;
+}
+
+/* The kernel's format files. */
+
+static int read_file(const char *path, char *buf, size_t len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	size_t n = 0;
+	ssize_t r;
+	while (n + 1 < len && (r = read(fd, buf + n, len - 1 - n)) > 0)
+		n += (size_t)r;
+	close(fd);
+	buf[n] = 0;
+	return (int)n;
+}
+
+/* The field lines of a format text: from "format:" to "print fmt:". */
+static const char *fields_of(const char *t, size_t *len)
+{
+	const char *a = strstr(t, "\nformat:"), *b = strstr(t, "\nprint fmt:");
+	if (!a || !b || b < a)
+		return NULL;
+	*len = (size_t)(b - a);
+	return a;
+}
+
+int pt_k_format_fixup(unsigned id, const char *system, char *buf, size_t len, int n)
+{
+	const char *root = pt_tracefs();
+	if (!root || n < 0 || strncmp(buf, "name: ", 6) != 0)
+		return n;
+	char name[128], path[512], kt[8192];
+	const char *nl = strchr(buf, '\n');
+	snprintf(name, sizeof(name), "%.*s", nl ? (int)(nl - buf - 6) : 0, buf + 6);
+	snprintf(path, sizeof(path), "%s/events/%s/%s/format", root, system, name);
+	if (read_file(path, kt, sizeof(kt)) <= 0)
+		return n; /* uft's own event, or none in this kernel */
+	size_t la, lb;
+	const char *fa = fields_of(buf, &la), *fb = fields_of(kt, &lb);
+	if (!fa || !fb || (la == lb && memcmp(fa, fb, la) == 0))
+		return n;
+	/* the kernel's own layout: its text, with the ID line set to ours */
+	const char *idl = strstr(kt, "\nID: ");
+	if (!idl)
+		return n;
+	const char *rest = strchr(idl + 1, '\n');
+	int m = snprintf(buf, len, "%.*sID: %u%s", (int)(idl + 1 - kt), kt, id, rest ? rest : "\n");
+	return m;
 }
