@@ -114,7 +114,7 @@ static struct kthr *add(struct pt_ksession *k, pid_t tid, const struct kthr *fro
 	else
 		pt_proc_comm(tid, t->comm);
 	set_match(k, t);
-	if (k->o.comm)
+	if (k->o.comm && t->comm[0]) /* "": gone before its first record was read */
 		k->o.comm(k->o.ctx, tid, t->comm);
 	return t;
 }

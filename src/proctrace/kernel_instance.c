@@ -34,6 +34,12 @@ static const char *find_tracefs(char *why, size_t len)
 			 "no tracefs at /sys/kernel/tracing or /sys/kernel/debug/tracing");
 	for (size_t i = 0; i < sizeof(mounts) / sizeof(mounts[0]); i++) {
 		const char *m = mounts[i];
+		if (access(m, F_OK) == 0 && faccessat(AT_FDCWD, m, X_OK, AT_EACCESS) != 0) {
+			if (why && len)
+				snprintf(why, len, "%s: not accessible (root or a tracing group needed)",
+					 m);
+			continue;
+		}
 		if (!exists(m, "instances"))
 			continue;
 		char p[512];
