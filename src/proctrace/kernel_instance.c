@@ -36,8 +36,8 @@ static const char *find_tracefs(char *why, size_t len)
 		const char *m = mounts[i];
 		if (access(m, F_OK) == 0 && faccessat(AT_FDCWD, m, X_OK, AT_EACCESS) != 0) {
 			if (why && len)
-				snprintf(why, len, "%s: not accessible (root or a tracing group needed)",
-					 m);
+				snprintf(why, len,
+					 "%s: not accessible (root or a tracing group needed)", m);
 			continue;
 		}
 		if (!exists(m, "instances"))
