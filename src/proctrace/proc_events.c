@@ -6,6 +6,7 @@
  * exit_status (code and signal), which the kernel's events do not carry. */
 #include "proctrace/proc_events.h"
 #include "proctrace/proctrace.h"
+#include "proctrace/kernel_backend.h"
 
 #include <uft/event.h>
 
@@ -214,6 +215,8 @@ int pt_for_each_format(const struct pt_options *o,
 		int n = pt_format_text(id, &system, buf, sizeof(buf));
 		if (n < 0)
 			continue;
+		if (pt_k_selected(o)) /* the kernel's layout where it differs */
+			n = pt_k_format_fixup(id, system, buf, sizeof(buf), n);
 		if ((size_t)n >= sizeof(buf))
 			return -1;
 		int rc = fn(ctx, id, system, buf, (size_t)n);

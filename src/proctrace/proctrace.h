@@ -28,6 +28,15 @@ enum pt_cpu_mode {
 	PT_CPU_TRACER, /* the tracer's CPU at the stop: free, but not the tracee's */
 };
 
+/* Which mechanism follows the process (design/process-tracer.md, "Choosing a
+ * backend"). AUTO is ptrace: it needs no privilege and carries uft's
+ * process:* events; the caller asks for the kernel one. */
+enum pt_backend {
+	PT_BACKEND_AUTO,
+	PT_BACKEND_PTRACE, /* PTRACE_SEIZE and a seccomp filter */
+	PT_BACKEND_KERNEL, /* the kernel's events from a private tracefs instance */
+};
+
 /* Receives one event: a whole record (struct uft_common_entry first, with
  * common_type = a local id of pt_format_text() and common_pid = the tracee's
  * thread id), the trace clock's time of the stop and a CPU. Non-zero stops
@@ -50,9 +59,14 @@ struct pt_options {
 	 * (for trace.dat's cmdlines, as the recorder's set_comm() keeps them). */
 	void (*comm)(void *ctx, pid_t tid, const char *comm);
 	void *ctx;
+	enum pt_backend backend;
 };
 
 struct pt_session;
+
+/* Whether the kernel backend can run here (tracefs with writable instances:
+ * root or a tracing group); if not, the reason in why. */
+bool pt_kernel_usable(char *why, size_t len);
 
 /* Runs argv[0] (PATH searched) under the tracer: the child waits until it is
  * seized, installs the syscall set's seccomp filter, then execs. NULL with a

@@ -85,3 +85,9 @@ uint64_t pt_clock_now(void)
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
+
+const char *pt_clock_tracefs_name(void)
+{
+	pt_clock_init();
+	return conv.tsc ? "perf" : "mono";
+}

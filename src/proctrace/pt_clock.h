@@ -11,5 +11,9 @@ void pt_clock_init(void);
  * with the perf page's conversion, as libuft reads it; CLOCK_MONOTONIC where
  * that is not available (libuft then calibrates the TSC against it). */
 uint64_t pt_clock_now(void);
+/* The kernel's trace_clock that reads the same time: "perf" (local_clock(),
+ * which the perf page's conversion reproduces) with the TSC, "mono" on the
+ * CLOCK_MONOTONIC fallback. Calls pt_clock_init(). */
+const char *pt_clock_tracefs_name(void);
 
 #endif

@@ -11,6 +11,7 @@
  * is applied here. PTRACE_GET_SYSCALL_INFO says which stop is which. */
 #define _GNU_SOURCE
 #include "proctrace/proctrace.h"
+#include "proctrace/kernel_backend.h"
 #include "proctrace/proc_events.h"
 #include "proctrace/proc_info.h"
 #include "proctrace/pt_clock.h"
@@ -53,7 +54,8 @@ struct pt_session {
 	size_t nr_thr, cap_thr;
 	struct pt_rec rec;
 	int emit_rc;
-	int stop_cpu; /* the CPU of the stop being handled, -1 until read */
+	int stop_cpu;		    /* the CPU of the stop being handled, -1 until read */
+	struct pt_ksession *kernel; /* the kernel backend's session instead */
 };
 
 static const unsigned long seize_opts = PTRACE_O_TRACECLONE | PTRACE_O_TRACEFORK |
@@ -412,6 +414,8 @@ static bool detach_now(struct pt_session *s)
 
 int pt_run(struct pt_session *s)
 {
+	if (s->kernel) /* kernel backend */
+		return pt_k_run(s->kernel);
 	while (s->nr_thr && !detach_now(s)) {
 		int st;
 		pid_t tid = waitpid(-1, &st, __WALL);
@@ -431,6 +435,8 @@ int pt_run(struct pt_session *s)
 
 void pt_request_stop(struct pt_session *s)
 {
+	if (s->kernel) /* kernel backend */
+		pt_k_request_stop(s->kernel);
 	s->stop = s->stop < 2 ? s->stop + 1 : 2;
 }
 
@@ -449,10 +455,22 @@ static struct pt_session *session_new(const struct pt_options *o)
 	return s;
 }
 
+/* The kernel backend's session in a pt_session, NULL if it failed. */
+static struct pt_session *pt_k_wrap(struct pt_session *s, struct pt_ksession *k)
+{
+	s->kernel = k;
+	if (!k) {
+		free(s);
+		return NULL;
+	}
+	return s;
+}
+
 void pt_free(struct pt_session *s)
 {
 	if (!s)
 		return;
+	pt_k_free(s->kernel); /* kernel backend */
 	while (s->nr_thr)
 		drop(s, &s->thr[0]);
 	free(s->thr);
@@ -467,6 +485,8 @@ struct pt_session *pt_launch(const struct pt_options *o, char *const argv[], cha
 		snprintf(err, errlen, "out of memory");
 		return NULL;
 	}
+	if (pt_k_selected(o)) /* kernel backend */
+		return pt_k_wrap(s, pt_k_launch(o, argv, err, errlen));
 	s->launched = true;
 	/* A syscall set is applied by the kernel before the stop; all calls stop
 	 * anyway, so they need no filter (and leave none behind on detach). */
@@ -599,6 +619,8 @@ struct pt_session *pt_attach(const struct pt_options *o, pid_t pid, char *err, s
 		snprintf(err, errlen, "out of memory");
 		return NULL;
 	}
+	if (pt_k_selected(o)) /* kernel backend */
+		return pt_k_wrap(s, pt_k_attach(o, pid, err, errlen));
 	/* No filter can be put into a running process: every call stops it and
 	 * the set is applied here. */
 	s->syscall_stops = o->categories & PT_SYSCALLS;

@@ -8,20 +8,29 @@
  *   proctrace_run [opts] -p PID           (-v: comms on stderr)
  *   proctrace_run -F SYSTEM:EVENT       the engine's format text of an event
  *   proctrace_run -A DIR                every format as DIR/SYSTEM/EVENT/format
+ *   proctrace_run --kernel-usable       exit 0 if the kernel backend can run,
+ *                                       else 77 with the reason on stdout
+ *   proctrace_run -T                    the clock probe: prints the trace clock
+ *                                       just before and after getpgid(0x7ffffff0)
+ *
+ * --backend ptrace|kernel picks the engine's backend (default: its AUTO).
  *
  * -L/-S/-G leave out lifecycle, syscall, signal events; -s a syscall set
  * ("openat,%file"); -t the tracer's CPU; -n only counts the events (the
  * engine's own cost, for measurements). Exits with the command's status
  * (128 + signal if killed), 2 on a refused argument or failed start. */
 #include "proctrace/proctrace.h"
+#include "proctrace/pt_clock.h"
 
 #include <errno.h>
 #include <event-parse.h>
+#include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -133,6 +142,18 @@ static int dump_formats(const char *dir)
 	return 0;
 }
 
+/* A uft-side time read just before and after a syscall, for the test that the
+ * kernel's sys_enter of that call falls between them (one clock). */
+static int clock_probe(void)
+{
+	pt_clock_init();
+	uint64_t before = pt_clock_now();
+	syscall(SYS_getpgid, 0x7ffffff0);
+	uint64_t after = pt_clock_now();
+	printf("before %llu after %llu\n", (unsigned long long)before, (unsigned long long)after);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct pt_options o = {.categories = PT_ALL, .all_syscalls = true};
@@ -142,8 +163,31 @@ int main(int argc, char **argv)
 	int c;
 	bool count_only = false;
 	out = stdout;
-	while ((c = getopt(argc, argv, "LSGs:c:u:tp:o:F:A:nv")) != -1) {
+	static const struct option longopts[] = {
+	    {"backend", required_argument, NULL, 'b'},
+	    {"kernel-usable", no_argument, NULL, 'K'},
+	    {NULL, 0, NULL, 0},
+	};
+	while ((c = getopt_long(argc, argv, "+LSGs:c:u:tp:o:F:A:nvT", longopts, NULL)) != -1) {
 		switch (c) {
+		case 'b':
+			if (strcmp(optarg, "ptrace") == 0) {
+				o.backend = PT_BACKEND_PTRACE;
+			} else if (strcmp(optarg, "kernel") == 0) {
+				o.backend = PT_BACKEND_KERNEL;
+			} else {
+				fprintf(stderr, "unknown backend '%s'\n", optarg);
+				return 2;
+			}
+			break;
+		case 'K':
+			if (!pt_kernel_usable(err, sizeof(err))) {
+				printf("%s\n", err);
+				return 77;
+			}
+			return 0;
+		case 'T':
+			return clock_probe();
 		case 'L':
 			o.categories &= ~(unsigned)PT_LIFECYCLE;
 			break;

@@ -1,0 +1,555 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The kernel backend (design/process-tracer.md, "Kernel backend"): the
+ * kernel's sched, raw_syscalls, syscalls and signal events of the followed
+ * pids from a private tracefs instance. set_event_pid holds the followed pids
+ * and options/event-fork adds their children and threads; the per-CPU
+ * trace_pipe_raw files are read as pages, the records merged across CPUs in
+ * time order (kernel_merge.c) and handed to the engine's sink with the kernel's event ids
+ * replaced by the engine's local ones. Nothing stops the tracee: the kernel
+ * writes the events as they happen. */
+#define _GNU_SOURCE
+#include "proctrace/kernel_backend.h"
+#include "proctrace/proc_info.h"
+#include "proctrace/pt_clock.h"
+#include "util/glob.h"
+#include "util/util.h"
+#include "wire/page.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+struct kthr {
+	pid_t tid;
+	unsigned uid;
+	char comm[16];
+	bool match;
+	long raw_nr, sys_nr; /* the call entered (raw, per-syscall event), -1 none */
+};
+
+struct pt_ksession {
+	struct pt_options o;
+	char dir[512];
+	int ncpu, *fd;
+	uint32_t subbuf;
+	uint8_t *page;
+	uint16_t *map; /* kernel id -> local id, 0: not ours */
+	pid_t pid;     /* the launched or attached process */
+	int pidfd;
+	bool launched, ended;
+	int status;
+	volatile sig_atomic_t stop;
+	int emit_rc;
+	struct kthr *thr;
+	size_t nr_thr, cap_thr;
+	struct pt_kmerge merge;
+};
+
+bool pt_k_selected(const struct pt_options *o)
+{
+	/* AUTO is ptrace (design page, "Choosing a backend") */
+	return o->backend == PT_BACKEND_KERNEL;
+}
+
+static int read_file(const char *path, char *buf, size_t len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	size_t n = 0;
+	ssize_t r;
+	while (n + 1 < len && (r = read(fd, buf + n, len - 1 - n)) > 0)
+		n += (size_t)r;
+	close(fd);
+	buf[n] = 0;
+	return (int)n;
+}
+
+/* ---- threads ---- */
+
+static struct kthr *find(struct pt_ksession *k, pid_t tid)
+{
+	for (size_t i = 0; i < k->nr_thr; i++)
+		if (k->thr[i].tid == tid)
+			return &k->thr[i];
+	return NULL;
+}
+
+static void set_match(struct pt_ksession *k, struct kthr *t)
+{
+	t->match = true;
+	if (k->o.comm_glob)
+		t->match = uft_glob_match(k->o.comm_glob, strlen(k->o.comm_glob), t->comm,
+					  strlen(t->comm));
+	if (t->match && k->o.uid_glob) {
+		char u[16];
+		snprintf(u, sizeof(u), "%u", t->uid);
+		t->match = uft_glob_match(k->o.uid_glob, strlen(k->o.uid_glob), u, strlen(u));
+	}
+}
+
+static struct kthr *add(struct pt_ksession *k, pid_t tid, const struct kthr *from, const char *comm)
+{
+	struct kthr *t = find(k, tid);
+	if (!t) {
+		if (uft_array_reserve(k->thr, k->cap_thr, k->nr_thr + 1, 16))
+			return NULL;
+		t = &k->thr[k->nr_thr++];
+	}
+	*t = (struct kthr){.tid = tid, .raw_nr = -1, .sys_nr = -1};
+	if (from)
+		t->uid = from->uid;
+	else
+		pt_proc_tgid(tid, &t->uid);
+	if (comm)
+		snprintf(t->comm, sizeof(t->comm), "%s", comm);
+	else
+		pt_proc_comm(tid, t->comm);
+	set_match(k, t);
+	if (k->o.comm && t->comm[0]) /* "": gone before its first record was read */
+		k->o.comm(k->o.ctx, tid, t->comm);
+	return t;
+}
+
+/* ---- records ---- */
+
+static const char *data_loc(const uint8_t *rec, uint32_t len, unsigned field)
+{
+	uint32_t loc;
+	memcpy(&loc, rec + field, 4);
+	uint32_t off = loc & 0xffff, n = loc >> 16;
+	if (off + n > len || n == 0 || rec[off + n - 1] != 0)
+		return "";
+	return (const char *)rec + off;
+}
+
+static int32_t i32_at(const uint8_t *rec, unsigned off)
+{
+	int32_t v;
+	memcpy(&v, rec + off, 4);
+	return v;
+}
+
+static int64_t i64_at(const uint8_t *rec, unsigned off)
+{
+	int64_t v;
+	memcpy(&v, rec + off, 8);
+	return v;
+}
+
+/* Follows the thread table through one record; false drops the record (a
+ * syscall exit whose entry was not seen, as the ptrace backend drops it). */
+static bool track(struct pt_ksession *k, unsigned id, uint8_t *rec, uint32_t len, struct kthr **tp)
+{
+	pid_t tid = i32_at(rec, 4);
+	struct kthr *t = find(k, tid);
+	if (!t)
+		t = add(k, tid, NULL, NULL);
+	if (!t)
+		return false;
+	*tp = t;
+	if (id == PT_ID_FORK && len >= 24) {
+		struct kthr parent = *t;
+		add(k, i32_at(rec, 20), &parent, data_loc(rec, len, 16));
+		*tp = find(k, tid);
+	} else if (id == PT_ID_EXEC && len >= 16) {
+		const char *fn = data_loc(rec, len, 8), *base = strrchr(fn, '/');
+		/* the kernel names the task after the file's base name */
+		snprintf(t->comm, sizeof(t->comm), "%s", base ? base + 1 : fn);
+		pt_proc_tgid(tid, &t->uid);
+		set_match(k, t);
+		if (k->o.comm)
+			k->o.comm(k->o.ctx, tid, t->comm);
+	} else if (id == PT_ID_RAW_ENTER && len >= 16) {
+		t->raw_nr = i64_at(rec, 8);
+	} else if (id == PT_ID_RAW_EXIT && len >= 16) {
+		bool seen = t->raw_nr == i64_at(rec, 8);
+		t->raw_nr = -1;
+		return seen;
+	} else if (id >= PT_ID_SYSCALL_BASE) {
+		long nr = (long)(id - PT_ID_SYSCALL_BASE) / 2;
+		if ((id - PT_ID_SYSCALL_BASE) % 2 == 0) {
+			t->sys_nr = nr;
+		} else {
+			bool seen = t->sys_nr == nr;
+			t->sys_nr = -1;
+			return seen;
+		}
+	}
+	return true;
+}
+
+static void emit_one(void *ctx, uint32_t cpu, uint64_t ts, uint8_t *rec, uint32_t len)
+{
+	struct pt_ksession *k = ctx;
+	uint16_t type;
+	memcpy(&type, rec, 2);
+	unsigned id = type;
+	struct kthr *t = NULL;
+	bool keep = track(k, id, rec, len, &t);
+	if (keep && t->match && !k->emit_rc)
+		k->emit_rc = k->o.emit(k->o.ctx, cpu, ts, rec, len);
+	if (k->emit_rc)
+		k->stop = 1;
+	if (id == PT_ID_EXIT && (t = find(k, i32_at(rec, 4))))
+		*t = k->thr[--k->nr_thr]; /* its id may be reused */
+}
+
+static void emit_ready(struct pt_ksession *k, bool all)
+{
+	pt_kmerge_flush(&k->merge, all, emit_one, k);
+}
+
+/* Reads every page the kernel has for each CPU. */
+static void drain(struct pt_ksession *k)
+{
+	for (int c = 0; c < k->ncpu; c++) {
+		if (k->fd[c] < 0)
+			continue;
+		for (;;) {
+			ssize_t n = read(k->fd[c], k->page, k->subbuf);
+			if (n <= 0)
+				break;
+			struct uft_page_iter it;
+			struct uft_page_rec r;
+			uft_page_iter_init(&it, k->page, k->subbuf);
+			while (uft_page_iter_next(&it, &r) == 1) {
+				uint16_t type;
+				memcpy(&type, r.data, 2);
+				if (r.len >= 8 && k->map[type])
+					pt_kmerge_add(&k->merge, (uint32_t)c, r.ts, r.data, r.len,
+						      k->map[type]);
+			}
+		}
+	}
+}
+
+/* ---- set-up ---- */
+
+static void map_event(struct pt_ksession *k, const char *system, const char *name, unsigned local,
+		      bool enable)
+{
+	int kid = pt_ki_event_id(k->dir, system, name);
+	if (kid <= 0 || kid > 0xffff)
+		return;
+	k->map[kid] = (uint16_t)local;
+	if (enable) {
+		char f[256];
+		snprintf(f, sizeof(f), "events/%s/%s/enable", system, name);
+		pt_ki_write(k->dir, f, "1", false);
+	}
+}
+
+/* Maps the kernel ids to local ones and enables the events the options ask
+ * for; set_event_pid must already hold the pids (an empty list means all). */
+static int enable_events(struct pt_ksession *k, char *err, size_t errlen)
+{
+	unsigned cat = k->o.categories;
+	if (cat & PT_LIFECYCLE) {
+		map_event(k, "sched", "sched_process_fork", PT_ID_FORK, true);
+		map_event(k, "sched", "sched_process_exec", PT_ID_EXEC, true);
+		map_event(k, "sched", "sched_process_exit", PT_ID_EXIT, true);
+	}
+	if (cat & PT_SIGNALS) {
+		map_event(k, "signal", "signal_generate", PT_ID_SIG_GENERATE, true);
+		map_event(k, "signal", "signal_deliver", PT_ID_SIG_DELIVER, true);
+	}
+	if (!(cat & PT_SYSCALLS))
+		return 0;
+	if (!k->o.all_syscalls) {
+		/* the kernel's own filter: only the set's calls are written */
+		size_t cap = 64 + PT_MAX_SYSCALL * 16, off = 0;
+		char *f = malloc(cap);
+		if (!f)
+			return -1;
+		f[0] = 0;
+		for (long nr = 0; nr < PT_MAX_SYSCALL; nr++)
+			if (pt_sysset_has(&k->o.syscalls, nr))
+				off += (size_t)snprintf(f + off, cap - off, "%sid == %ld",
+							off ? " || " : "", nr);
+		if (!off)
+			snprintf(f, cap, "id == -1");
+		int rc = pt_ki_write(k->dir, "events/raw_syscalls/sys_enter/filter", f, false);
+		if (!rc)
+			rc = pt_ki_write(k->dir, "events/raw_syscalls/sys_exit/filter", f, false);
+		free(f);
+		if (rc) {
+			snprintf(err, errlen, "kernel backend: raw_syscalls filter: %s",
+				 strerror(-rc));
+			return -1;
+		}
+	}
+	map_event(k, "raw_syscalls", "sys_enter", PT_ID_RAW_ENTER, true);
+	map_event(k, "raw_syscalls", "sys_exit", PT_ID_RAW_EXIT, true);
+	for (long nr = 0; nr < PT_MAX_SYSCALL; nr++) {
+		const struct pt_syscall *sc = pt_syscall_by_nr(nr);
+		if (!sc || !sc->event)
+			continue;
+		bool want = k->o.all_syscalls || pt_sysset_has(&k->o.syscalls, nr);
+		char name[128];
+		unsigned base = PT_ID_SYSCALL_BASE + 2 * (unsigned)nr;
+		/* every call: one write enables the whole system below */
+		snprintf(name, sizeof(name), "sys_enter_%s", sc->event);
+		map_event(k, "syscalls", name, base, want && !k->o.all_syscalls);
+		snprintf(name, sizeof(name), "sys_exit_%s", sc->event);
+		map_event(k, "syscalls", name, base + 1, want && !k->o.all_syscalls);
+	}
+	if (k->o.all_syscalls)
+		pt_ki_write(k->dir, "events/syscalls/enable", "1", false);
+	return 0;
+}
+
+static uint32_t subbuf_size(const char *dir)
+{
+	char p[600], b[32];
+	snprintf(p, sizeof(p), "%s/buffer_subbuf_size_kb", dir);
+	int kb = read_file(p, b, sizeof(b)) > 0 ? atoi(b) : 0;
+	if (kb <= 0)
+		kb = (int)(sysconf(_SC_PAGESIZE) / 1024);
+	return (uint32_t)kb * 1024u;
+}
+
+static void ksession_free(struct pt_ksession *k)
+{
+	if (!k)
+		return;
+	for (int c = 0; k->fd && c < k->ncpu; c++)
+		if (k->fd[c] >= 0)
+			close(k->fd[c]);
+	if (k->pidfd >= 0)
+		close(k->pidfd);
+	pt_ki_remove(k->dir);
+	free(k->fd);
+	free(k->page);
+	free(k->map);
+	free(k->thr);
+	pt_kmerge_free(&k->merge);
+	free(k);
+}
+
+/* The instance and its options; events are enabled later, once the pids are in. */
+static struct pt_ksession *ksession_new(const struct pt_options *o, char *err, size_t errlen)
+{
+	struct pt_ksession *k = calloc(1, sizeof(*k));
+	if (!k || !(k->map = calloc(65536, sizeof(*k->map)))) {
+		free(k);
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	k->o = *o;
+	k->pidfd = -1;
+	if (pt_ki_create(k->dir, sizeof(k->dir), err, errlen) != 0) {
+		ksession_free(k);
+		return NULL;
+	}
+	/* the kernel's clock that reads uft's default clock (design page, Clock) */
+	int rc = pt_ki_write(k->dir, "trace_clock", pt_clock_tracefs_name(), false);
+	if (!rc)
+		rc = pt_ki_write(k->dir, "options/event-fork", "1", false);
+	if (rc) {
+		snprintf(err, errlen, "kernel backend: %s: %s", k->dir, strerror(-rc));
+		ksession_free(k);
+		return NULL;
+	}
+	/* Wake the reader when a quarter of a CPU's buffer is full, else at the
+	 * poll's bound: buffer_percent 0 would queue a wake-up on every record,
+	 * which multiplies the cost of a traced call (design page, Measured). */
+	pt_ki_write(k->dir, "buffer_percent", "25", false);
+	/* room for a busy tracee between two wake-ups (4 MiB per CPU) */
+	pt_ki_write(k->dir, "buffer_size_kb", "4096", false);
+	k->subbuf = subbuf_size(k->dir);
+	long n = sysconf(_SC_NPROCESSORS_CONF);
+	k->ncpu = n > 0 ? (int)n : 1;
+	k->fd = malloc(sizeof(int) * (size_t)k->ncpu);
+	k->page = malloc(k->subbuf);
+	if (!k->fd || !k->page) {
+		snprintf(err, errlen, "out of memory");
+		ksession_free(k);
+		return NULL;
+	}
+	for (int c = 0; c < k->ncpu; c++) {
+		char p[600];
+		snprintf(p, sizeof(p), "%s/per_cpu/cpu%d/trace_pipe_raw", k->dir, c);
+		k->fd[c] = open(p, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	}
+	return k;
+}
+
+static int add_pid(struct pt_ksession *k, pid_t pid)
+{
+	char b[32];
+	snprintf(b, sizeof(b), "%d", (int)pid);
+	return pt_ki_write(k->dir, "set_event_pid", b, true);
+}
+
+struct pt_ksession *pt_k_launch(const struct pt_options *o, char *const argv[], char *err,
+				size_t errlen)
+{
+	struct pt_ksession *k = ksession_new(o, err, errlen);
+	if (!k)
+		return NULL;
+	k->launched = true;
+	int go[2];
+	if (pipe2(go, O_CLOEXEC) != 0) {
+		snprintf(err, errlen, "pipe: %s", strerror(errno));
+		ksession_free(k);
+		return NULL;
+	}
+	pid_t pid = fork();
+	if (pid < 0) {
+		snprintf(err, errlen, "fork: %s", strerror(errno));
+		close(go[0]);
+		close(go[1]);
+		ksession_free(k);
+		return NULL;
+	}
+	if (pid == 0) {
+		char c;
+		close(go[1]);
+		/* wait until our pid is in set_event_pid and the events are on */
+		if (read(go[0], &c, 1) != 1)
+			_exit(127);
+		execvp(argv[0], argv);
+		dprintf(2, "%s: %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	close(go[0]);
+	k->pid = pid;
+	k->pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+	int rc = add_pid(k, pid);
+	if (rc || enable_events(k, err, errlen) != 0) {
+		if (rc)
+			snprintf(err, errlen, "kernel backend: set_event_pid: %s", strerror(-rc));
+		close(go[1]);
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+		ksession_free(k);
+		return NULL;
+	}
+	add(k, pid, NULL, NULL);
+	if (write(go[1], "g", 1) != 1)
+		snprintf(err, errlen, "pipe: %s", strerror(errno));
+	close(go[1]);
+	return k;
+}
+
+/* Puts every thread of pid in set_event_pid, again until a pass finds no new
+ * one (event-fork follows the threads made after a pass). */
+static int add_threads(struct pt_ksession *k, pid_t pid)
+{
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	for (bool more = true; more;) {
+		more = false;
+		DIR *d = opendir(path);
+		if (!d)
+			return -ESRCH;
+		struct dirent *de;
+		while ((de = readdir(d))) {
+			pid_t tid = (pid_t)atoi(de->d_name);
+			if (tid <= 0 || find(k, tid))
+				continue;
+			int rc = add_pid(k, tid);
+			if (rc && tid == pid) {
+				closedir(d);
+				return rc;
+			}
+			add(k, tid, NULL, NULL);
+			more = true;
+		}
+		closedir(d);
+	}
+	return 0;
+}
+
+struct pt_ksession *pt_k_attach(const struct pt_options *o, pid_t pid, char *err, size_t errlen)
+{
+	if (pid <= 0 || kill(pid, 0) != 0) {
+		int e = pid <= 0 ? ESRCH : errno;
+		if (e == ESRCH)
+			snprintf(err, errlen, "no process %d", (int)pid);
+		else
+			snprintf(err, errlen, "process %d: %s", (int)pid, strerror(e));
+		return NULL;
+	}
+	struct pt_ksession *k = ksession_new(o, err, errlen);
+	if (!k)
+		return NULL;
+	k->pid = pid;
+	k->pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+	int rc = add_threads(k, pid);
+	if (rc) {
+		snprintf(err, errlen, "process %d: %s", (int)pid, strerror(-rc));
+		ksession_free(k);
+		return NULL;
+	}
+	if (enable_events(k, err, errlen) != 0) {
+		ksession_free(k);
+		return NULL;
+	}
+	return k;
+}
+
+/* Whether the launched or attached process has ended (a launched one is reaped). */
+static bool ended(struct pt_ksession *k)
+{
+	if (k->launched) {
+		int st;
+		if (waitpid(k->pid, &st, WNOHANG) == k->pid && (WIFEXITED(st) || WIFSIGNALED(st))) {
+			k->status = st;
+			return true;
+		}
+		return false;
+	}
+	if (k->pidfd >= 0) {
+		struct pollfd p = {.fd = k->pidfd, .events = POLLIN};
+		return poll(&p, 1, 0) == 1;
+	}
+	return kill(k->pid, 0) != 0 && errno == ESRCH;
+}
+
+int pt_k_run(struct pt_ksession *k)
+{
+	struct pollfd *p = calloc((size_t)k->ncpu + 1, sizeof(*p));
+	if (!p)
+		return -1;
+	int np = 0;
+	for (int c = 0; c < k->ncpu; c++)
+		if (k->fd[c] >= 0)
+			p[np++] = (struct pollfd){.fd = k->fd[c], .events = POLLIN};
+	if (k->pidfd >= 0)
+		p[np++] = (struct pollfd){.fd = k->pidfd, .events = POLLIN};
+	while (!k->stop && !k->ended) {
+		/* a bounded wait: the records held back at one drain go out at the next */
+		poll(p, (nfds_t)np, 100);
+		k->ended = ended(k);
+		drain(k);
+		emit_ready(k, false);
+	}
+	free(p);
+	/* what is left: the process's last records were written before it ended */
+	drain(k);
+	emit_ready(k, true);
+	pt_ki_write(k->dir, "tracing_on", "0", false);
+	drain(k);
+	emit_ready(k, true);
+	return k->launched ? k->status : 0;
+}
+
+void pt_k_request_stop(struct pt_ksession *k)
+{
+	k->stop = 1;
+}
+
+void pt_k_free(struct pt_ksession *k)
+{
+	ksession_free(k);
+}
