@@ -88,6 +88,14 @@ int proc_take_opt(struct record_opts *o, int opt, char *arg)
 		p->syscalls = arg;
 		return CLI_OK;
 	}
+	case PROC_OPT_BACKEND:
+		if (strcmp(arg, "ptrace") == 0)
+			p->backend = PT_BACKEND_PTRACE;
+		else if (strcmp(arg, "kernel") == 0)
+			p->backend = PT_BACKEND_KERNEL;
+		else
+			return cli_error(o->cli, "--backend: '%s' is not ptrace or kernel", arg);
+		return CLI_OK;
 	case 'P':
 	case PROC_OPT_FOLLOW:
 		if (!cli_long(arg, 10, 0, INT32_MAX, &p->pid))
@@ -123,11 +131,11 @@ int proc_check_opts(struct record_opts *o, bool has_cmd)
 {
 	struct proc_opts *p = &o->popts;
 	const char *name = o->cli->name;
-	bool any = p->no || p->syscalls || p->uid_glob || p->comm_glob || p->follow;
+	bool any = p->no || p->syscalls || p->uid_glob || p->comm_glob || p->follow || p->backend;
 	if (!p->on) {
 		if (any) {
 			fprintf(stderr,
-				"%s: -P, --follow, --syscalls, --uid, --comm and --no-* "
+				"%s: -P, --follow, --syscalls, --uid, --comm, --backend and --no-* "
 				"need -p process\n",
 				name);
 			return CLI_USAGE;
@@ -137,7 +145,7 @@ int proc_check_opts(struct record_opts *o, bool has_cmd)
 	if (p->follow && p->pid == 0) {
 		fprintf(stderr,
 			"%s: --follow 0 (every process the user may trace) is not "
-			"supported yet: name a process with -P PID\n",
+			"available: name a process with -P PID\n",
 			name);
 		return CLI_USAGE;
 	}
@@ -145,6 +153,13 @@ int proc_check_opts(struct record_opts *o, bool has_cmd)
 		fprintf(stderr, "%s: -p process needs either a command or -P PID (not both)\n",
 			name);
 		return CLI_USAGE;
+	}
+	if (p->backend == PT_BACKEND_KERNEL) {
+		char why[256];
+		if (!pt_kernel_usable(why, sizeof(why))) {
+			fprintf(stderr, "%s: --backend kernel: %s\n", name, why);
+			return CLI_USAGE;
+		}
 	}
 	if ((p->no & PT_ALL) == PT_ALL) {
 		fprintf(stderr,
@@ -312,6 +327,7 @@ static int make_options(struct proc_tracer *t)
 	}
 	t->po.all_syscalls = !p->syscalls && raw;
 	t->po.exec_path = o->path;
+	t->po.backend = (enum pt_backend)p->backend;
 	t->po.comm_glob = p->comm_glob;
 	t->po.uid_glob = p->uid_glob;
 	return 0;

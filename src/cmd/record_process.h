@@ -22,6 +22,7 @@ struct proc_opts {
 	const char *uid_glob, *comm_glob;
 	long pid;	     /* -P / --follow; 0 with follow: every process */
 	bool follow;	     /* -P or --follow was given */
+	int backend;	     /* enum pt_backend (--backend) */
 	char *libuft_events; /* the -e specs for libuft, comma-separated */
 	bool libuft_wanted;  /* some -e names no process tracer event */
 	char *name_buf[2];   /* a name for the attached process */
@@ -35,6 +36,7 @@ struct proc_opts {
 #define PROC_OPT_COMM 0x184
 #define PROC_OPT_SYSCALLS 0x185
 #define PROC_OPT_FOLLOW 0x186
+#define PROC_OPT_BACKEND 0x187
 /* clang-format off */
 #define PROC_LONGOPTS                                                                              \
 	{"no-lifecycle", no_argument, NULL, PROC_OPT_NO_LIFECYCLE},                                \
@@ -43,7 +45,8 @@ struct proc_opts {
 	{"uid", required_argument, NULL, PROC_OPT_UID},                                            \
 	{"comm", required_argument, NULL, PROC_OPT_COMM},                                          \
 	{"syscalls", required_argument, NULL, PROC_OPT_SYSCALLS},                                  \
-	{"follow", required_argument, NULL, PROC_OPT_FOLLOW}
+	{"follow", required_argument, NULL, PROC_OPT_FOLLOW},                                      \
+	{"backend", required_argument, NULL, PROC_OPT_BACKEND}
 /* clang-format on */
 #define PROC_USAGE                                                                                 \
 	"  -p process  trace CMD's (or PID's) lifecycle, syscalls and signals, any program\n"      \
@@ -51,7 +54,9 @@ struct proc_opts {
 	"  --no-lifecycle --no-syscalls --no-signals  leave out a kind of process event\n"         \
 	"  --syscalls SET  only these syscalls: names, %file %net %process %signal %memory,\n"     \
 	"             !name to leave one out (a launched CMD stops only for these)\n"              \
-	"  --uid GLOB, --comm GLOB  events of the threads whose uid or comm match\n"
+	"  --uid GLOB, --comm GLOB  events of the threads whose uid or comm match\n"               \
+	"  --backend ptrace|kernel  ptrace (default, any user) or the kernel's own events\n"       \
+	"             from a private tracefs instance (root or a tracing group)\n"
 
 /* A process tracer option (or -P): CLI_OK, an exit status, or 1 when not one. */
 int proc_take_opt(struct record_opts *o, int opt, char *arg);

@@ -208,6 +208,24 @@ else
 	echo "note: -P not tested (Yama ptrace_scope $scope)"
 fi
 
+# ---- --backend ----
+"$UFT" record -p process --backend bogus -- true >/dev/null 2>"$tmp/be.err"
+[ $? = 2 ] || fail "--backend bogus was not refused with exit 2"
+grep_q "'bogus' is not ptrace or kernel" "$tmp/be.err" || fail "--backend bogus: $(cat "$tmp/be.err")"
+if "$B/tests/proctrace_run" --kernel-usable >/dev/null 2>&1; then
+	# The kernel's own events from a private instance: the same names, read
+	# by trace-cmd, and the instance gone afterwards.
+	"$UFT" record -q -p process --backend kernel -o "$tmp/k.dat" -- sh -c 'exit 4'
+	[ $? = 4 ] || fail "--backend kernel: the exit status was not passed through"
+	trace-cmd report "$tmp/k.dat" >"$tmp/k.tc" 2>/dev/null || fail "trace-cmd cannot read the kernel backend's file"
+	grep_q 'sched_process_exec: .*filename=/usr/bin/sh' "$tmp/k.tc" || fail "--backend kernel: no exec"
+	grep_q 'sys_enter_exit_group:' "$tmp/k.tc" || fail "--backend kernel: no exit_group"
+	ls /sys/kernel/tracing/instances/ /sys/kernel/debug/tracing/instances/ 2>/dev/null |
+		grep_q "^uft-$$-\|^uft-[0-9]*-[0-9]*$" && fail "an instance was left: $(ls /sys/kernel/tracing/instances/)"
+else
+	echo "note: --backend kernel not tested ($("$B/tests/proctrace_run" --kernel-usable 2>&1 | head -1))"
+fi
+
 # ---- uft stream ----
 "$UFT" stream -p process -- true >"$tmp/st.out" 2>"$tmp/st.err" || fail "uft stream exited $?"
 grep_q 'sched_process_exec: filename=.*true' "$tmp/st.out" || fail "stream: no exec line"
