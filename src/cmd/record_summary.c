@@ -26,8 +26,12 @@ void record_print_summary(const struct collect *c, const char *path, uint64_t si
 	       (unsigned long long)t->overrun, (unsigned long long)t->dropped);
 	if (t->lost)
 		printf(", %llu lost", (unsigned long long)t->lost);
-	printf("\n%s: %llu bytes, %zu process%s\n", path, (unsigned long long)size, c->nr_procs,
-	       c->nr_procs == 1 ? "" : "es");
+	/* Processes that handed over their rings; the process tracer's are
+	 * counted in its own line. */
+	printf("\n%s: %llu bytes", path, (unsigned long long)size);
+	if (c->nr_procs)
+		printf(", %zu process%s", c->nr_procs, c->nr_procs == 1 ? "" : "es");
+	printf("\n");
 }
 
 void record_print_refused(const char *name, const struct collect *c)
