@@ -45,20 +45,25 @@ struct stream_print {
 	bool got;	  /* events came since the last round */
 };
 
+#define HELD_ALIGN(n) (((n) + 7) & ~(size_t)7)
+
 static int sink(void *ctx, uint32_t cpu, uint64_t ts, uint16_t id, const void *data, uint32_t len,
 		uint64_t missed)
 {
 	struct stream_print *s = ctx;
+	/* Payloads start 8-aligned: the process tracer's records are not all a
+	 * multiple of 4 bytes long. */
+	size_t off = HELD_ALIGN(s->arena_len);
 	if (uft_array_reserve(s->ev, s->cap, s->nr + 1, 1024) != 0 ||
-	    uft_array_reserve(s->arena, s->arena_cap, s->arena_len + len, 1 << 16) != 0)
+	    uft_array_reserve(s->arena, s->arena_cap, off + len, 1 << 16) != 0)
 		return 1;
-	memcpy(s->arena + s->arena_len, data, len);
-	((struct uft_common_entry *)(s->arena + s->arena_len))->type = id;
-	s->ev[s->nr++] = (struct held){ts, s->seq++, missed, s->arena_len, len, cpu};
+	memcpy(s->arena + off, data, len);
+	((struct uft_common_entry *)(s->arena + off))->type = id;
+	s->ev[s->nr++] = (struct held){ts, s->seq++, missed, off, len, cpu};
 	if (ts > s->newest)
 		s->newest = ts;
 	s->got = true;
-	s->arena_len += len;
+	s->arena_len = off + len;
 	return 0;
 }
 
@@ -227,7 +232,7 @@ static void forget_first(struct stream_print *s, size_t cut)
 {
 	size_t len = 0;
 	for (size_t i = cut; i < s->nr; i++)
-		len += s->ev[i].len;
+		len = HELD_ALIGN(len) + s->ev[i].len;
 	char *fresh = malloc(len > s->arena_cap ? len : s->arena_cap ? s->arena_cap : 1);
 	if (!fresh) {
 		/* Kept as they are: the arena only grows until memory returns. */
@@ -238,6 +243,7 @@ static void forget_first(struct stream_print *s, size_t cut)
 	len = 0;
 	for (size_t i = cut; i < s->nr; i++) {
 		struct held *h = &s->ev[i];
+		len = HELD_ALIGN(len);
 		memcpy(fresh + len, s->arena + h->off, h->len);
 		h->off = len;
 		len += h->len;

@@ -48,6 +48,8 @@ static int by_offset(const void *a, const void *b)
 
 void pt_kmerge_flush(struct pt_kmerge *m, bool all, pt_kmerge_fn fn, void *ctx)
 {
+	if (!m->nr_ev) /* nothing held: the bound stays (and ev may be NULL) */
+		return;
 	qsort(m->ev, m->nr_ev, sizeof(*m->ev), by_time);
 	size_t i = 0;
 	uint64_t newest = m->bound;
