@@ -59,20 +59,6 @@ bool pt_k_selected(const struct pt_options *o)
 	return o->backend == PT_BACKEND_KERNEL;
 }
 
-static int read_file(const char *path, char *buf, size_t len)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	size_t n = 0;
-	ssize_t r;
-	while (n + 1 < len && (r = read(fd, buf + n, len - 1 - n)) > 0)
-		n += (size_t)r;
-	close(fd);
-	buf[n] = 0;
-	return (int)n;
-}
-
 /* ---- threads ---- */
 
 static struct kthr *find(struct pt_ksession *k, pid_t tid)
@@ -311,7 +297,7 @@ static uint32_t subbuf_size(const char *dir)
 {
 	char p[600], b[32];
 	snprintf(p, sizeof(p), "%s/buffer_subbuf_size_kb", dir);
-	int kb = read_file(p, b, sizeof(b)) > 0 ? atoi(b) : 0;
+	int kb = pt_read_text(p, b, sizeof(b)) > 0 ? atoi(b) : 0;
 	if (kb <= 0)
 		kb = (int)(sysconf(_SC_PAGESIZE) / 1024);
 	return (uint32_t)kb * 1024u;
@@ -417,7 +403,10 @@ struct pt_ksession *pt_k_launch(const struct pt_options *o, char *const argv[], 
 		/* wait until our pid is in set_event_pid and the events are on */
 		if (read(go[0], &c, 1) != 1)
 			_exit(127);
-		execvp(argv[0], argv);
+		if (o->exec_path) /* the caller's resolved path, as the ptrace backend */
+			execv(o->exec_path, argv);
+		else
+			execvp(argv[0], argv);
 		dprintf(2, "%s: %s\n", argv[0], strerror(errno));
 		_exit(127);
 	}

@@ -5,6 +5,7 @@
  * without cleaning up (SIGKILL). Nothing here is needed by the ptrace
  * backend: when tracefs is not usable the kernel backend is refused. */
 #define _GNU_SOURCE
+#include "proctrace/proc_info.h"
 #include "proctrace/kernel_backend.h"
 
 #include <dirent.h>
@@ -166,20 +167,6 @@ int pt_ki_create(char *dir, size_t dirlen, char *err, size_t errlen)
 
 /* The kernel's format files. */
 
-static int read_file(const char *path, char *buf, size_t len)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	size_t n = 0;
-	ssize_t r;
-	while (n + 1 < len && (r = read(fd, buf + n, len - 1 - n)) > 0)
-		n += (size_t)r;
-	close(fd);
-	buf[n] = 0;
-	return (int)n;
-}
-
 /* The field lines of a format text: from "format:" to "print fmt:". */
 static const char *fields_of(const char *t, size_t *len)
 {
@@ -199,7 +186,7 @@ int pt_k_format_fixup(unsigned id, const char *system, char *buf, size_t len, in
 	const char *nl = strchr(buf, '\n');
 	snprintf(name, sizeof(name), "%.*s", nl ? (int)(nl - buf - 6) : 0, buf + 6);
 	snprintf(path, sizeof(path), "%s/events/%s/%s/format", root, system, name);
-	if (read_file(path, kt, sizeof(kt)) <= 0)
+	if (pt_read_text(path, kt, sizeof(kt)) <= 0)
 		return n; /* uft's own event, or none in this kernel */
 	size_t la, lb;
 	const char *fa = fields_of(buf, &la), *fb = fields_of(kt, &lb);

@@ -13,17 +13,18 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
-static ssize_t read_file(const char *path, char *buf, size_t len)
+int pt_read_text(const char *path, char *buf, size_t len)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -1;
-	ssize_t n = read(fd, buf, len - 1);
+	size_t n = 0;
+	ssize_t r;
+	while (n + 1 < len && (r = read(fd, buf + n, len - 1 - n)) > 0)
+		n += (size_t)r;
 	close(fd);
-	if (n < 0)
-		return -1;
 	buf[n] = 0;
-	return n;
+	return (int)n;
 }
 
 int pt_proc_stat(pid_t tid, int *fd, int *cpu, int *prio)
@@ -62,7 +63,7 @@ void pt_proc_comm(pid_t tid, char comm[16])
 	char path[64], buf[64];
 	snprintf(path, sizeof(path), "/proc/%d/comm", (int)tid);
 	comm[0] = 0;
-	if (read_file(path, buf, sizeof(buf)) <= 0)
+	if (pt_read_text(path, buf, sizeof(buf)) <= 0)
 		return;
 	buf[strcspn(buf, "\n")] = 0;
 	snprintf(comm, 16, "%.15s", buf);
@@ -81,7 +82,7 @@ pid_t pt_proc_tgid(pid_t tid, unsigned *uid)
 {
 	char path[64], buf[4096];
 	snprintf(path, sizeof(path), "/proc/%d/status", (int)tid);
-	if (read_file(path, buf, sizeof(buf)) <= 0)
+	if (pt_read_text(path, buf, sizeof(buf)) <= 0)
 		return -1;
 	char *t = status_line(buf, "Tgid:"), *u = status_line(buf, "Uid:");
 	if (uid)
@@ -94,7 +95,7 @@ void pt_proc_sigaction(pid_t tid, int sig, bool *ignored, bool *caught)
 	char path[64], buf[4096];
 	*ignored = *caught = false;
 	snprintf(path, sizeof(path), "/proc/%d/status", (int)tid);
-	if (read_file(path, buf, sizeof(buf)) <= 0 || sig < 1 || sig > 64)
+	if (pt_read_text(path, buf, sizeof(buf)) <= 0 || sig < 1 || sig > 64)
 		return;
 	char *ign = status_line(buf, "SigIgn:"), *cgt = status_line(buf, "SigCgt:");
 	uint64_t bit = 1ull << (sig - 1);

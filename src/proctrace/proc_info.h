@@ -8,6 +8,9 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+/* A small text file whole, NUL-terminated (at most len - 1 bytes); its
+ * length or -1. */
+int pt_read_text(const char *path, char *buf, size_t len);
 /* The CPU it last ran on and its kernel priority (stat fields 39 and 18 + 100),
  * through a /proc/TID/stat fd kept open in *fd (opened on first use). */
 int pt_proc_stat(pid_t tid, int *fd, int *cpu, int *prio);
