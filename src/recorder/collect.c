@@ -329,12 +329,8 @@ static inline uint64_t file_ts(struct collect *c, const struct uft_ring_clock *k
 	return clock_is_file(c, k) ? ts : collect_ts_from_ns(c, uft_ring_clock_time(k, ts));
 }
 
-/* The counts of a collected event: what the summary and CPU stats say. */
-static inline void count_event(struct collect *c, struct collect_cpu *s, struct collect_ring *cr,
-			       uint64_t ts, uint32_t len, uint64_t missed)
+void collect_count_stored(struct collect *c, struct collect_cpu *s, uint64_t ts, uint32_t len)
 {
-	s->overrun += missed;
-	cr->attributed += missed;
 	if (!s->total || ts < s->first_ts)
 		s->first_ts = ts;
 	if (ts > s->last_ts)
@@ -342,6 +338,15 @@ static inline void count_event(struct collect *c, struct collect_cpu *s, struct 
 	s->total++;
 	s->bytes += len;
 	c->totals.recorded++;
+}
+
+/* The counts of a ring's collected event: what the summary and CPU stats say. */
+static inline void count_event(struct collect *c, struct collect_cpu *s, struct collect_ring *cr,
+			       uint64_t ts, uint32_t len, uint64_t missed)
+{
+	s->overrun += missed;
+	cr->attributed += missed;
+	collect_count_stored(c, s, ts, len);
 }
 
 #define SEG_SPLIT_PAGES 4

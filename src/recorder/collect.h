@@ -143,6 +143,9 @@ void collect_init(struct collect *c);
  * collect_seg_add takes), and back. */
 uint64_t collect_ts_from_ns(struct collect *c, uint64_t ns);
 uint64_t collect_ts_to_ns(const struct collect *c, uint64_t ts);
+/* Counts one event stored for CPU s at ts (file units): the CPU's stats and
+ * the summary's `recorded`. */
+void collect_count_stored(struct collect *c, struct collect_cpu *s, uint64_t ts, uint32_t len);
 void collect_free(struct collect *c);
 /* Maps a region received from a process after checking it (a refusal is
  * counted in c->refused); 0 or -errno. */

@@ -100,13 +100,7 @@ int collect_local_put(struct collect_local *l, uint32_t cpu, uint64_t ts, void *
 			c->io_error = rc;
 		return rc < 0 ? rc : 1;
 	}
-	if (!s->total || ts < s->first_ts)
-		s->first_ts = ts;
-	if (ts > s->last_ts)
-		s->last_ts = ts;
-	s->total++;
-	s->bytes += len;
-	c->totals.recorded++;
+	collect_count_stored(c, s, ts, len);
 	l->stored++;
 	return 0;
 }
