@@ -11,6 +11,7 @@
 #include "proctrace/kernel_backend.h"
 #include "proctrace/proc_info.h"
 #include "proctrace/pt_clock.h"
+#include "proctrace/spawn_held.h"
 #include "util/glob.h"
 #include "util/util.h"
 #include "wire/page.h"
@@ -383,50 +384,25 @@ struct pt_ksession *pt_k_launch(const struct pt_options *o, char *const argv[], 
 	if (!k)
 		return NULL;
 	k->launched = true;
-	int go[2];
-	if (pipe2(go, O_CLOEXEC) != 0) {
-		snprintf(err, errlen, "pipe: %s", strerror(errno));
-		ksession_free(k);
-		return NULL;
-	}
-	pid_t pid = fork();
+	int release;
+	/* held until its pid is in set_event_pid and the events are on */
+	pid_t pid = pt_spawn_held(o, argv, NULL, &release, err, errlen);
 	if (pid < 0) {
-		snprintf(err, errlen, "fork: %s", strerror(errno));
-		close(go[0]);
-		close(go[1]);
 		ksession_free(k);
 		return NULL;
 	}
-	if (pid == 0) {
-		char c;
-		close(go[1]);
-		/* wait until our pid is in set_event_pid and the events are on */
-		if (read(go[0], &c, 1) != 1)
-			_exit(127);
-		if (o->exec_path) /* the caller's resolved path, as the ptrace backend */
-			execv(o->exec_path, argv);
-		else
-			execvp(argv[0], argv);
-		dprintf(2, "%s: %s\n", argv[0], strerror(errno));
-		_exit(127);
-	}
-	close(go[0]);
 	k->pid = pid;
 	k->pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
 	int rc = add_pid(k, pid);
 	if (rc || enable_events(k, err, errlen) != 0) {
 		if (rc)
 			snprintf(err, errlen, "kernel backend: set_event_pid: %s", strerror(-rc));
-		close(go[1]);
-		kill(pid, SIGKILL);
-		waitpid(pid, NULL, 0);
+		pt_spawn_abort(pid, release);
 		ksession_free(k);
 		return NULL;
 	}
 	add(k, pid, NULL, NULL);
-	if (write(go[1], "g", 1) != 1)
-		snprintf(err, errlen, "pipe: %s", strerror(errno));
-	close(go[1]);
+	pt_spawn_release(release, err, errlen);
 	return k;
 }
 

@@ -10,6 +10,7 @@
  * its exit stop); otherwise every call stops it (PTRACE_SYSCALL) and the set
  * is applied here. PTRACE_GET_SYSCALL_INFO says which stop is which. */
 #define _GNU_SOURCE
+#include "proctrace/spawn_held.h"
 #include "proctrace/proctrace.h"
 #include "proctrace/kernel_backend.h"
 #include "proctrace/proc_events.h"
@@ -495,47 +496,16 @@ struct pt_session *pt_launch(const struct pt_options *o, char *const argv[], cha
 	static struct pt_bpf prog; /* built before fork: the child only installs it */
 	if (s->seccomp)
 		pt_bpf_build(&o->syscalls, &prog);
-	int go[2];
-	if (pipe2(go, O_CLOEXEC) != 0) {
-		snprintf(err, errlen, "pipe: %s", strerror(errno));
-		free(s);
-		return NULL;
-	}
-	pid_t pid = fork();
+	int release;
+	pid_t pid = pt_spawn_held(o, argv, s->seccomp ? &prog : NULL, &release, err, errlen);
 	if (pid < 0) {
-		snprintf(err, errlen, "fork: %s", strerror(errno));
-		close(go[0]);
-		close(go[1]);
 		free(s);
 		return NULL;
 	}
-	if (pid == 0) {
-		char c;
-		close(go[1]);
-		/* Wait until seized: a traced call without a tracer fails with ENOSYS. */
-		if (read(go[0], &c, 1) != 1)
-			_exit(127);
-		if (s->seccomp) {
-			int rc = pt_bpf_install(&prog);
-			if (rc) {
-				dprintf(2, "seccomp filter: %s\n", strerror(-rc));
-				_exit(127);
-			}
-		}
-		if (o->exec_path)
-			execv(o->exec_path, argv);
-		else
-			execvp(argv[0], argv);
-		dprintf(2, "%s: %s\n", argv[0], strerror(errno));
-		_exit(127);
-	}
-	close(go[0]);
 	unsigned long opts = seize_opts | (s->seccomp ? PTRACE_O_TRACESECCOMP : 0);
 	if (ptrace(PTRACE_SEIZE, pid, 0, (void *)opts) != 0) {
 		snprintf(err, errlen, "PTRACE_SEIZE %d: %s", (int)pid, strerror(errno));
-		kill(pid, SIGKILL);
-		waitpid(pid, NULL, 0);
-		close(go[1]);
+		pt_spawn_abort(pid, release);
 		free(s);
 		return NULL;
 	}
@@ -545,10 +515,7 @@ struct pt_session *pt_launch(const struct pt_options *o, char *const argv[], cha
 		/* to resume it with PTRACE_SYSCALL, it must stop once */
 		ptrace(PTRACE_INTERRUPT, pid, 0, 0);
 	}
-	if (write(go[1], "g", 1) != 1) {
-		snprintf(err, errlen, "pipe: %s", strerror(errno));
-	}
-	close(go[1]);
+	pt_spawn_release(release, err, errlen);
 	return s;
 }
 
