@@ -2,20 +2,14 @@
 #define _GNU_SOURCE
 /* Clock selection and the TSC-to-nanosecond conversion.
  *
- * The conversion is the kernel's own: a perf event's mmap page publishes
+ * The conversion is the kernel's own (wire/tsc_perf.c): a perf event's mmap page publishes
  * time_mult/time_shift/time_zero such that sched_clock (the kernel's "local"
  * clock) = time_zero + (tsc * time_mult) >> time_shift. Where perf is not
  * available we calibrate against CLOCK_MONOTONIC_RAW for 2 ms at start-up and
  * anchor the result to CLOCK_MONOTONIC. */
 #include "runtime/core/trace_clock.h"
 #include "util/atomics.h"
-
-#include <linux/perf_event.h>
-#include <stdio.h>
-#include <string.h>
-#include <sys/mman.h>
-#include <sys/syscall.h>
-#include <unistd.h>
+#include "wire/tsc_perf.h"
 
 struct uft_tsc_conv uft_tsc;
 static uint64_t uft_counter_clock;
@@ -56,51 +50,17 @@ uint64_t uft_clock_read_slow(enum uft_clock c)
 	}
 }
 
-static bool cpu_has_stable_tsc(void)
-{
-	FILE *f = fopen("/proc/cpuinfo", "r");
-	if (!f)
-		return false;
-	char line[4096];
-	bool constant = false, nonstop = false;
-	while (fgets(line, sizeof(line), f)) {
-		if (strncmp(line, "flags", 5) != 0)
-			continue;
-		constant = strstr(line, " constant_tsc") != NULL;
-		nonstop = strstr(line, " nonstop_tsc") != NULL;
-		break;
-	}
-	fclose(f);
-	return constant && nonstop;
-}
-
+/* The kernel's conversion (wire/tsc_perf.c), when it offers one. */
 static bool tsc_from_perf(void)
 {
-	struct perf_event_attr attr;
-	memset(&attr, 0, sizeof(attr));
-	attr.size = sizeof(attr);
-	attr.type = PERF_TYPE_SOFTWARE;
-	attr.config = PERF_COUNT_SW_DUMMY;
-	attr.exclude_kernel = 1;
-	attr.exclude_hv = 1;
-	int fd = (int)syscall(SYS_perf_event_open, &attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
-	if (fd < 0)
+	struct uft_tsc_perf p;
+	if (!uft_tsc_perf_read(&p))
 		return false;
-	long psz = sysconf(_SC_PAGESIZE);
-	struct perf_event_mmap_page *pg = mmap(NULL, (size_t)psz, PROT_READ, MAP_SHARED, fd, 0);
-	bool ok = false;
-	if (pg != MAP_FAILED) {
-		if (pg->cap_user_time && pg->cap_user_time_zero) {
-			uft_tsc.mult = pg->time_mult;
-			uft_tsc.shift = pg->time_shift;
-			uft_tsc.zero = pg->time_zero;
-			uft_tsc.exact = true;
-			ok = true;
-		}
-		munmap(pg, (size_t)psz);
-	}
-	close(fd);
-	return ok;
+	uft_tsc.mult = p.mult;
+	uft_tsc.shift = p.shift;
+	uft_tsc.zero = p.zero;
+	uft_tsc.exact = true;
+	return true;
 }
 
 static void tsc_calibrate(void)
@@ -130,7 +90,7 @@ void uft_clock_init(void)
 {
 	if (uft_tsc.mult)
 		return;
-	uft_tsc.usable = cpu_has_stable_tsc();
+	uft_tsc.usable = uft_tsc_stable();
 	if (!tsc_from_perf())
 		tsc_calibrate();
 }
