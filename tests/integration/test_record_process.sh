@@ -225,6 +225,18 @@ if "$B/tests/proctrace_run" --kernel-usable >/dev/null 2>&1; then
 else
 	echo "note: --backend kernel not tested ($("$B/tests/proctrace_run" --kernel-usable 2>&1 | head -1))"
 fi
+# A user the kernel's tracefs refuses: the kernel backend is refused before
+# anything runs, with the reason.
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null && id nobody >/dev/null 2>&1; then
+	mkdir -m 777 "$tmp/nobody"
+	rc=0
+	setpriv --reuid=nobody --regid=nogroup --clear-groups -- env -u UFT_RUNDIR \
+		"$UFT" record -p process --backend kernel -o "$tmp/nobody/k.dat" -- \
+		touch "$tmp/nobody/ran" >/dev/null 2>"$tmp/nobody.err" || rc=$?
+	[ $rc = 2 ] || fail "--backend kernel as nobody: exit $rc: $(cat "$tmp/nobody.err")"
+	grep_q -- '--backend kernel: ' "$tmp/nobody.err" || fail "--backend kernel as nobody: $(cat "$tmp/nobody.err")"
+	[ ! -e "$tmp/nobody/ran" ] && [ ! -e "$tmp/nobody/k.dat" ] || fail "--backend kernel as nobody ran the command"
+fi
 
 # ---- uft stream ----
 "$UFT" stream -p process -- true >"$tmp/st.out" 2>"$tmp/st.err" || fail "uft stream exited $?"
