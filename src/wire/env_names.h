@@ -36,7 +36,6 @@
 #define UFT_ENV_BOOTCONFIG "UFT_BOOTCONFIG" /* a bootconfig file applied at start */
 
 /* The tool's own knobs. */
-#define UFT_ENV_RECORD_SPILL_MB "UFT_RECORD_SPILL_MB" /* recorder memory before spilling */
-#define UFT_ENV_SQLHIST_SEED "UFT_SQLHIST_SEED"	      /* sqlhist's random names */
+#define UFT_ENV_SQLHIST_SEED "UFT_SQLHIST_SEED" /* sqlhist's random names */
 
 #endif

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Four threads on fewer CPUs: each thread's events are packed into pages on
 # disk as they are drained, and the threads sharing a CPU are merged at the
-# end (UFT_RECORD_SPILL_MB, which set the old memory budget, is ignored).
+# end.
 # Nothing may be lost or reordered.
 set -euo pipefail
 trap 'echo "FAIL at line $LINENO: $BASH_COMMAND"' ERR
@@ -13,7 +13,7 @@ trap 'rm -rf "$tmp"' EXIT
 N=100000
 T=4
 
-UFT_RECORD_SPILL_MB=1 $UFT record -M discard -b 65536 -o "$tmp/s.dat" \
+$UFT record -M discard -b 65536 -o "$tmp/s.dat" \
 	-- "$B/bin/flood" $N $T >"$tmp/sum.txt"
 grep -q "^total: $((N * T)) events written, $((N * T)) recorded, 0 overrun, 0 dropped" "$tmp/sum.txt" ||
 	{ cat "$tmp/sum.txt"; exit 1; }
