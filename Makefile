@@ -68,12 +68,14 @@ ENGINE_SRC := $(wildcard src/engine/*/*.c)
 # The runtime's share of the engine: no SQL, no reading of format files.
 RUNTIME_ENGINE_SRC := $(filter-out src/engine/sqlhist/% src/engine/format/format_parse.c,$(ENGINE_SRC))
 RUNTIME_SRC := $(wildcard src/runtime/*/*.c)
+# The latency tracers' measuring engine (timerlat, osnoise): libc only.
+LATENCY_SRC := $(wildcard src/latency/*.c)
 # The processor's part of the runtime (src/arch/arch.h).
 ARCH := x86_64
 ARCH_SRC := $(wildcard src/arch/$(ARCH)/*.c)
 ARCH_ASM := $(wildcard src/arch/$(ARCH)/*.S)
-COMMON_SRC := $(UTIL_SRC) $(WIRE_SRC) $(ENGINE_SRC)
-LIB_SRC := $(RUNTIME_SRC) $(ARCH_SRC) $(UTIL_SRC) $(WIRE_SRC) $(RUNTIME_ENGINE_SRC)
+COMMON_SRC := $(UTIL_SRC) $(WIRE_SRC) $(ENGINE_SRC) $(LATENCY_SRC)
+LIB_SRC := $(RUNTIME_SRC) $(ARCH_SRC) $(UTIL_SRC) $(WIRE_SRC) $(RUNTIME_ENGINE_SRC) $(LATENCY_SRC)
 TOOL_SRC := $(wildcard src/tracedat/*.c src/recorder/*.c src/report/*.c src/client/*.c src/attach/*.c \
 	src/proctrace/*.c) \
 	$(filter-out src/cmd/main.c,$(wildcard src/cmd/*.c))

@@ -31,6 +31,7 @@ RULES = [
     ("src/engine/", LGPL),
     ("src/runtime/", LGPL),
     ("src/arch/", LGPL),
+    ("src/latency/", LGPL),
     ("src/fuse/", LGPL),
     ("src/tracedat/", GPL),
     ("src/recorder/", GPL),

@@ -24,5 +24,8 @@ int cmd_extract(int argc, char **argv);
 int cmd_stat(int argc, char **argv);
 /* Loading libuft into a running process started without it. */
 int cmd_attach(int argc, char **argv);
+/* The latency measurements, rtla's top and hist. */
+int cmd_timerlat(int argc, char **argv);
+int cmd_osnoise(int argc, char **argv);
 
 #endif

@@ -27,6 +27,8 @@ static void usage(FILE *f)
 		   "  extract  write a running process's buffer into trace.dat\n"
 		   "  stat     show what is enabled, buffer sizes, drops and overruns\n"
 		   "  attach   load libuft into a running process started without it\n"
+		   "  timerlat the timer latency of a thread per CPU (top, hist)\n"
+		   "  osnoise  the noise a busy thread per CPU suffers (top, hist)\n"
 		   "  version  print the version\n\n"
 		   "'uft COMMAND -h' describes a command.\n");
 }
@@ -40,12 +42,12 @@ int main(int argc, char **argv)
 	static const struct {
 		const char *name;
 		int (*fn)(int, char **);
-	} cmds[] = {{"record", cmd_record},   {"report", cmd_report}, {"list", cmd_list},
-		    {"ctl", cmd_ctl},	      {"mount", cmd_mount},   {"ns", cmd_ns},
-		    {"sqlhist", cmd_sqlhist}, {"start", cmd_start},   {"stop", cmd_stop},
-		    {"restart", cmd_restart}, {"show", cmd_show},     {"reset", cmd_reset},
-		    {"extract", cmd_extract}, {"stat", cmd_stat},     {"attach", cmd_attach},
-		    {"stream", cmd_stream}};
+	} cmds[] = {{"record", cmd_record},   {"report", cmd_report},	  {"list", cmd_list},
+		    {"ctl", cmd_ctl},	      {"mount", cmd_mount},	  {"ns", cmd_ns},
+		    {"sqlhist", cmd_sqlhist}, {"start", cmd_start},	  {"stop", cmd_stop},
+		    {"restart", cmd_restart}, {"show", cmd_show},	  {"reset", cmd_reset},
+		    {"extract", cmd_extract}, {"stat", cmd_stat},	  {"attach", cmd_attach},
+		    {"stream", cmd_stream},   {"timerlat", cmd_timerlat}, {"osnoise", cmd_osnoise}};
 	const char *cmd = argv[1];
 	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
 		if (strcmp(cmd, cmds[i].name) == 0)

@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* The timerlat measurement: one thread per selected CPU, pinned, woken by an
+ * absolute CLOCK_MONOTONIC timer every period; its latency is the wake-up
+ * time minus the time the timer was set for (the kernel timerlat's thread
+ * latency, seen from user space). */
+#ifndef UFT_LATENCY_TIMERLAT_H
+#define UFT_LATENCY_TIMERLAT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "latency/lat_stats.h"
+#include "latency/lat_thread.h"
+
+struct timerlat_opts {
+	const uint8_t *cpus; /* byte bitmap of nbits CPUs */
+	unsigned nbits;
+	uint64_t period_ns;
+	struct lat_sched sched;
+	uint64_t stop_ns; /* a latency above it stops every thread; 0: never */
+	uint32_t hist_unit_ns, hist_bucket, hist_entries; /* entries 0: no histogram */
+};
+
+struct timerlat_cpu {
+	int cpu;
+	struct lat_stats st;
+	struct timerlat *t;
+	pthread_t th;
+	bool started;
+};
+
+struct timerlat {
+	struct timerlat_opts o;
+	struct timerlat_cpu *cpu;
+	unsigned n;
+	int stop;      /* set (WRITE_ONCE) to end the threads */
+	int stop_cpu;  /* the CPU whose latency crossed stop_ns, or -1 */
+	bool fell_back; /* the policy was refused: default policy instead */
+};
+
+/* Starts the threads; 0, or a negative errno with nothing left running. */
+int timerlat_start(struct timerlat *t, const struct timerlat_opts *o);
+/* Whether a threshold stopped it (t->stop_cpu says where). */
+bool timerlat_stopped(const struct timerlat *t);
+/* Ends and joins the threads; the statistics are then exact. */
+void timerlat_stop(struct timerlat *t);
+void timerlat_free(struct timerlat *t);
+
+#endif
