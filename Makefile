@@ -374,6 +374,7 @@ bench: deps
 	$(MAKE) -C bench BUILD=$(abspath $(BUILD))
 	bench/run.sh $(abspath $(BUILD))
 	bench/process.sh $(abspath $(BUILD))
+	bench/latency.sh $(abspath $(BUILD))
 
 # SQLite, zlib and Lua under uft record and uftrace record (docs/BENCHMARKS.md,
 # "Real programs"); sources downloaded once into .cache in bench/real/.

@@ -1,8 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Installs the peers the benchmarks compare against (LTTng-UST, uftrace) when
+# Installs the peers the benchmarks compare against (LTTng-UST, uftrace,
+# rt-tests for cyclictest and oslat) when
 # run as root, or says what is missing. Never fails: a missing peer only skips its rows.
-PKGS="liblttng-ust-dev lttng-tools uftrace"
+PKGS="liblttng-ust-dev lttng-tools uftrace rt-tests"
 missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"
