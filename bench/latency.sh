@@ -33,17 +33,19 @@ echo "CPU $CPU, ${SECS} s each, period $PERIOD us, SCHED_FIFO $PRIO for the time
 echo "load average before the run: $(cut -d' ' -f1-3 /proc/loadavg)"
 
 # stats FILE [FROM]: "count median p99 max" of "BUCKET COUNT" rows (1 us
-# buckets, value = the bucket's lower edge) from bucket FROM on; max from
-# the file's own max when it gives one (MAX lines: "max N").
+# buckets, value = the bucket's lower edge) from bucket FROM on, an
+# "over N" row counting past the last bucket (a percentile there prints
+# "over") and a "max N" row (else the last bucket is the max).
 stats() {
 	awk -v from="${2:-0}" '
-		BEGIN { n = 0 }
+		BEGIN { n = 0; over = 0 }
 		$1 == "max" { max = $2; next }
+		$1 == "over" { over = $2; total += $2; next }
 		$1 ~ /^[0-9]+$/ && $1 >= from { b[n] = $1; c[n] = $2; total += $2; n++ }
 		function at(p,   rank, seen, i) {
 			rank = int((total * p + 99) / 100); if (rank < 1) rank = 1
 			for (i = 0; i < n; i++) { seen += c[i]; if (seen >= rank) return b[i] }
-			return "-"
+			return "over"
 		}
 		END {
 			if (!total) { print "0 - - -"; exit }
@@ -60,7 +62,7 @@ ratio() { # LABEL A B: A/B of median, p99, max
 	read -r _ am ap ax <<<"$2"
 	read -r _ bm bp bx <<<"$3"
 	awk -v l="$1" -v am="$am" -v ap="$ap" -v ax="$ax" -v bm="$bm" -v bp="$bp" -v bx="$bx" '
-		function r(a, b) { return (b > 0 && a != "-" && b != "-") ? sprintf("%.2f", a / b) : "-" }
+		function r(a, b) { return (b > 0 && a ~ /^[0-9]+$/ && b ~ /^[0-9]+$/) ? sprintf("%.2f", a / b) : "-" }
 		BEGIN { printf "  %-34s %9s %8s %8s %8s\n", l, "", r(am, bm), r(ap, bp), r(ax, bx) }'
 }
 
@@ -68,15 +70,17 @@ HDR=$(printf "  %-34s %9s %8s %8s %8s" "" samples median p99 max)
 
 # ---- timer wake-up latency ----
 "$UFT" timerlat hist -c "$CPU" -p "$PERIOD" -d "$SECS" -P "f:$PRIO" -E 100000 >"$TMP/tl" 2>"$TMP/tl.err"
-awk '/^max:/ { print "max", $2 } /^[0-9]/ { print $1, $2 }' "$TMP/tl" >"$TMP/tl.rows"
+awk '/^max:/ { print "max", $2 } /^over:/ { print "over", $2 } /^[0-9]/ { print $1, $2 }' "$TMP/tl" >"$TMP/tl.rows"
 TL=$(stats "$TMP/tl.rows")
 taskset -c "$CPU" "$LOOP" "$CPU" "$PERIOD" "$SECS" "$PRIO" >"$TMP/bare" 2>"$TMP/bare.err"
-awk '/^# Max Latencies:/ { print "max", $4 + 0 } /^[0-9]/ { print $1 + 0, $2 + 0 }' "$TMP/bare" >"$TMP/bare.rows"
+awk '/^# Max Latencies:/ { print "max", $4 + 0 } /^# Histogram Overflows:/ { print "over", $4 + 0 }
+	/^[0-9]/ { print $1 + 0, $2 + 0 }' "$TMP/bare" >"$TMP/bare.rows"
 BARE=$(stats "$TMP/bare.rows")
 CT=""
 if command -v cyclictest >/dev/null 2>&1; then
 	cyclictest -q -m -D "$SECS" -i "$PERIOD" -a "$CPU" -t 1 -p "$PRIO" -h 100000 >"$TMP/ct" 2>"$TMP/ct.err"
-	awk '/^# Max Latencies:/ { print "max", $4 + 0 } /^[0-9]/ { print $1 + 0, $2 + 0 }' "$TMP/ct" >"$TMP/ct.rows"
+	awk '/^# Max Latencies:/ { print "max", $4 + 0 } /^# Histogram Overflows:/ { print "over", $4 + 0 }
+		/^[0-9]/ { print $1 + 0, $2 + 0 }' "$TMP/ct" >"$TMP/ct.rows"
 	CT=$(stats "$TMP/ct.rows")
 fi
 echo "timer wake-up latency, period $PERIOD us:"
@@ -92,16 +96,19 @@ echo "  target: timerlat's wake-up path adds <= 1 us over the bare loop: median 
 [ -z "$CT" ] && echo "  cyclictest rows skipped: rt-tests not installed (bench/deps.sh installs it as root)"
 
 # ---- noise of a busy loop: samples of NOISE us and more ----
-"$UFT" osnoise hist -c "$CPU" -d "$SECS" -T 1 -E 100000 >"$TMP/on" 2>"$TMP/on.err"
-awk '/^max:/ { print "max", $2 } /^[0-9]/ { print $1, $2 }' "$TMP/on" >"$TMP/on.rows"
+# 1023 buckets of 1 us and an overflow on both sides: oslat's range.
+"$UFT" osnoise hist -c "$CPU" -d "$SECS" -T 1 -E 1023 >"$TMP/on" 2>"$TMP/on.err"
+awk '/^max:/ { print "max", $2 } /^over:/ { print "over", $2 } /^[0-9]/ { print $1, $2 }' "$TMP/on" >"$TMP/on.rows"
 ON=$(stats "$TMP/on.rows" "$NOISE")
 OL=""
 if command -v oslat >/dev/null 2>&1; then
 	other=$(( CPU == 0 ? ($(nproc) > 1 ? 1 : 0) : 0 ))
 	oslat -q -c "$CPU" -C "$other" -D "$SECS" -b 1024 >"$TMP/ol" 2>"$TMP/ol.err"
 	# oslat's bucket N (us) holds [N-1, N): its first, 001, holds the
-	# sub-microsecond reads. Rows as lower edges, like uft's index.
-	awk '/Maximum:/ { print "max", $2 } /^ *[0-9]+ \(us\):/ { print $1 - 1, $3 }' "$TMP/ol" >"$TMP/ol.rows"
+	# sub-microsecond reads; the last also counts the overflows. Rows as
+	# lower edges, like uft's index.
+	awk '/Maximum:/ { print "max", $2 }
+		/^ *[0-9]+ \(us\):/ { if (/overflows/) print "over", $3; else print $1 - 1, $3 }' "$TMP/ol" >"$TMP/ol.rows"
 	OL=$(stats "$TMP/ol.rows" "$NOISE")
 fi
 echo "busy-loop noise, samples of $NOISE us and more (uft osnoise: period = runtime = 1 s):"
