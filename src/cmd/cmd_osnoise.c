@@ -20,23 +20,23 @@
 #include "util/atomics.h"
 
 static const char usage[] =
-	"usage: uft osnoise top  [-c CPUS] [-d DURATION] [-p PERIOD_US] [-r RUNTIME_US] [-s US]\n"
-	"                        [-S US] [-T US] [-P POLICY] [-q]\n"
-	"       uft osnoise hist [same] [-b BUCKET] [-E ENTRIES] [--no-header] [--no-summary]\n"
-	"                        [--no-index] [--with-zeros]\n"
-	"  A thread per CPU reads the clock in a loop for RUNTIME_US of every PERIOD_US\n"
-	"  (defaults 1000000 and 1000000); each gap longer than the threshold is noise.\n"
-	"  -c CPUS        the CPUs (cpulist form; default: all this process may use)\n"
-	"  -d DURATION    run time: N (seconds), Ns, Nm, Nh, Nd (default: until SIGINT)\n"
-	"  -p PERIOD_US   the period, 100..10000000 us\n"
-	"  -r RUNTIME_US  the busy part of each period, 100..PERIOD_US\n"
-	"  -s, --stop US  stop when one noise sample exceeds US\n"
-	"  -S, --stop-total US  stop when a period's total noise exceeds US\n"
-	"  -T, --threshold US   the shortest gap counted as noise (default 5)\n"
-	"  -P POLICY      f:PRIO, r:PRIO, o:NICE (default: the process's policy)\n"
-	"  -q, --quiet    top: print the table only at the end\n"
-	"  -b, --bucket-size N  hist: bucket width in us (default 1)\n"
-	"  -E, --entries N      hist: number of buckets (default 256)\n";
+    "usage: uft osnoise top  [-c CPUS] [-d DURATION] [-p PERIOD_US] [-r RUNTIME_US] [-s US]\n"
+    "                        [-S US] [-T US] [-P POLICY] [-q]\n"
+    "       uft osnoise hist [same] [-b BUCKET] [-E ENTRIES] [--no-header] [--no-summary]\n"
+    "                        [--no-index] [--with-zeros]\n"
+    "  A thread per CPU reads the clock in a loop for RUNTIME_US of every PERIOD_US\n"
+    "  (defaults 1000000 and 1000000); each gap longer than the threshold is noise.\n"
+    "  -c CPUS        the CPUs (cpulist form; default: all this process may use)\n"
+    "  -d DURATION    run time: N (seconds), Ns, Nm, Nh, Nd (default: until SIGINT)\n"
+    "  -p PERIOD_US   the period, 100..10000000 us\n"
+    "  -r RUNTIME_US  the busy part of each period, 100..PERIOD_US\n"
+    "  -s, --stop US  stop when one noise sample exceeds US\n"
+    "  -S, --stop-total US  stop when a period's total noise exceeds US\n"
+    "  -T, --threshold US   the shortest gap counted as noise (default 5)\n"
+    "  -P POLICY      f:PRIO, r:PRIO, o:NICE (default: the process's policy)\n"
+    "  -q, --quiet    top: print the table only at the end\n"
+    "  -b, --bucket-size N  hist: bucket width in us (default 1)\n"
+    "  -E, --entries N      hist: number of buckets (default 256)\n";
 
 enum { OPT_NO_HEADER = 256, OPT_NO_SUMMARY, OPT_NO_INDEX, OPT_WITH_ZEROS };
 
@@ -115,16 +115,16 @@ static int on_take(void *opts, int opt, char *arg)
 
 #define ON_COMMON_LONG                                                                             \
 	{"cpus", required_argument, NULL, 'c'}, {"duration", required_argument, NULL, 'd'},        \
-		{"period", required_argument, NULL, 'p'},                                          \
-		{"runtime", required_argument, NULL, 'r'},                                         \
-		{"stop", required_argument, NULL, 's'},                                            \
-		{"stop-total", required_argument, NULL, 'S'},                                      \
-		{"threshold", required_argument, NULL, 'T'},                                       \
-		{"priority", required_argument, NULL, 'P'}, {"help", no_argument, NULL, 'h'}
+	    {"period", required_argument, NULL, 'p'}, {"runtime", required_argument, NULL, 'r'},   \
+	    {"stop", required_argument, NULL, 's'}, {"stop-total", required_argument, NULL, 'S'},  \
+	    {"threshold", required_argument, NULL, 'T'},                                           \
+	    {"priority", required_argument, NULL, 'P'},                                            \
+	{                                                                                          \
+		"help", no_argument, NULL, 'h'                                                     \
+	}
 
-static const struct option on_long[] = {ON_COMMON_LONG,
-					{"quiet", no_argument, NULL, 'q'},
-					{NULL, 0, NULL, 0}};
+static const struct option on_long[] = {
+    ON_COMMON_LONG, {"quiet", no_argument, NULL, 'q'}, {NULL, 0, NULL, 0}};
 static const struct option on_hist_long[] = {ON_COMMON_LONG,
 					     {"bucket-size", required_argument, NULL, 'b'},
 					     {"entries", required_argument, NULL, 'E'},
@@ -190,8 +190,9 @@ static void print_hist(const struct on_view *v, uint64_t elapsed_s)
 	if (!a->no_header) {
 		char dur[32];
 		lat_duration_text(elapsed_s, dur, sizeof(dur));
-		printf("# RTLA osnoise histogram\n# Time unit is microseconds (us)\n# Duration: %s\n",
-		       dur);
+		printf(
+		    "# RTLA osnoise histogram\n# Time unit is microseconds (us)\n# Duration: %s\n",
+		    dur);
 		if (!a->no_index)
 			printf("Index");
 		for (unsigned i = 0; i < n->n; i++)
@@ -297,14 +298,15 @@ int cmd_osnoise(int argc, char **argv)
 	}
 	if (n.fell_back)
 		fprintf(stderr,
-			"%s: note: the scheduling policy was refused (no CAP_SYS_NICE or RLIMIT_RTPRIO);"
+			"%s: note: the scheduling policy was refused (no CAP_SYS_NICE or "
+			"RLIMIT_RTPRIO);"
 			" the threads run under the default policy\n",
 			a.cli->name);
 	struct on_view v = {&n, &a};
 	struct lat_run run = {.duration_s = a.duration_s,
 			      .stopped = on_stopped,
-			      .refresh = !a.hist && !a.quiet && isatty(STDOUT_FILENO) ? refresh_top
-										      : NULL,
+			      .refresh =
+				  !a.hist && !a.quiet && isatty(STDOUT_FILENO) ? refresh_top : NULL,
 			      .arg = &v};
 	uint64_t elapsed = lat_wait(&run);
 	osnoise_stop(&n);

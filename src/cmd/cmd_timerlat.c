@@ -18,22 +18,23 @@
 #include "util/atomics.h"
 
 static const char usage[] =
-	"usage: uft timerlat top  [-c CPUS] [-d DURATION] [-p PERIOD_US] [-P f:PRIO] [-T US] [-n] [-q]\n"
-	"       uft timerlat hist [-c CPUS] [-d DURATION] [-p PERIOD_US] [-P f:PRIO] [-T US] [-n]\n"
-	"                         [-b BUCKET] [-E ENTRIES] [--no-header] [--no-summary]\n"
-	"                         [--no-index] [--with-zeros]\n"
-	"  A thread per CPU woken every PERIOD_US (default 1000) by an absolute\n"
-	"  CLOCK_MONOTONIC timer; its latency is the wake-up time minus the timer's.\n"
-	"  -c CPUS        the CPUs (cpulist form; default: all this process may use)\n"
-	"  -d DURATION    run time: N (seconds), Ns, Nm, Nh, Nd (default: until SIGINT)\n"
-	"  -p PERIOD_US   the timer period, 100..1000000 us\n"
-	"  -P POLICY      f:PRIO (SCHED_FIFO, the default f:95), r:PRIO, o:NICE\n"
-	"  -T, --thread US  stop when a thread latency exceeds US\n"
-	"  -n, --nano     print nanoseconds instead of microseconds\n"
-	"  -q, --quiet    top: print the table only at the end\n"
-	"  -b, --bucket-size N  hist: bucket width in time units (default 1)\n"
-	"  -E, --entries N      hist: number of buckets (default 256)\n"
-	"  -i, --irq, -s, -a, -u and -k need the kernel's timerlat tracer: refused.\n";
+    "usage: uft timerlat top  [-c CPUS] [-d DURATION] [-p PERIOD_US] [-P f:PRIO] [-T US] [-n] "
+    "[-q]\n"
+    "       uft timerlat hist [-c CPUS] [-d DURATION] [-p PERIOD_US] [-P f:PRIO] [-T US] [-n]\n"
+    "                         [-b BUCKET] [-E ENTRIES] [--no-header] [--no-summary]\n"
+    "                         [--no-index] [--with-zeros]\n"
+    "  A thread per CPU woken every PERIOD_US (default 1000) by an absolute\n"
+    "  CLOCK_MONOTONIC timer; its latency is the wake-up time minus the timer's.\n"
+    "  -c CPUS        the CPUs (cpulist form; default: all this process may use)\n"
+    "  -d DURATION    run time: N (seconds), Ns, Nm, Nh, Nd (default: until SIGINT)\n"
+    "  -p PERIOD_US   the timer period, 100..1000000 us\n"
+    "  -P POLICY      f:PRIO (SCHED_FIFO, the default f:95), r:PRIO, o:NICE\n"
+    "  -T, --thread US  stop when a thread latency exceeds US\n"
+    "  -n, --nano     print nanoseconds instead of microseconds\n"
+    "  -q, --quiet    top: print the table only at the end\n"
+    "  -b, --bucket-size N  hist: bucket width in time units (default 1)\n"
+    "  -E, --entries N      hist: number of buckets (default 256)\n"
+    "  -i, --irq, -s, -a, -u and -k need the kernel's timerlat tracer: refused.\n";
 
 enum { OPT_NO_HEADER = 256, OPT_NO_SUMMARY, OPT_NO_INDEX, OPT_WITH_ZEROS };
 
@@ -100,37 +101,37 @@ static int tl_take(void *opts, int opt, char *arg)
 		a->with_zeros = true;
 		return CLI_OK;
 	}
-	return cli_error(a->cli, "-%c needs the kernel's timerlat tracer (IRQ context, stacks, "
-				 "kernel threads); uft measures the thread latency only",
+	return cli_error(a->cli,
+			 "-%c needs the kernel's timerlat tracer (IRQ context, stacks, "
+			 "kernel threads); uft measures the thread latency only",
 			 opt);
 }
 
 static const struct option tl_long[] = {
-	{"cpus", required_argument, NULL, 'c'},	  {"duration", required_argument, NULL, 'd'},
-	{"period", required_argument, NULL, 'p'}, {"priority", required_argument, NULL, 'P'},
-	{"thread", required_argument, NULL, 'T'}, {"nano", no_argument, NULL, 'n'},
-	{"quiet", no_argument, NULL, 'q'},	  {"irq", required_argument, NULL, 'i'},
-	{"stack", required_argument, NULL, 's'},  {"auto", required_argument, NULL, 'a'},
-	{"help", no_argument, NULL, 'h'},	  {NULL, 0, NULL, 0}};
+    {"cpus", required_argument, NULL, 'c'},   {"duration", required_argument, NULL, 'd'},
+    {"period", required_argument, NULL, 'p'}, {"priority", required_argument, NULL, 'P'},
+    {"thread", required_argument, NULL, 'T'}, {"nano", no_argument, NULL, 'n'},
+    {"quiet", no_argument, NULL, 'q'},	      {"irq", required_argument, NULL, 'i'},
+    {"stack", required_argument, NULL, 's'},  {"auto", required_argument, NULL, 'a'},
+    {"help", no_argument, NULL, 'h'},	      {NULL, 0, NULL, 0}};
 
-static const struct option tl_hist_long[] = {
-	{"cpus", required_argument, NULL, 'c'},
-	{"duration", required_argument, NULL, 'd'},
-	{"period", required_argument, NULL, 'p'},
-	{"priority", required_argument, NULL, 'P'},
-	{"thread", required_argument, NULL, 'T'},
-	{"nano", no_argument, NULL, 'n'},
-	{"irq", required_argument, NULL, 'i'},
-	{"stack", required_argument, NULL, 's'},
-	{"auto", required_argument, NULL, 'a'},
-	{"bucket-size", required_argument, NULL, 'b'},
-	{"entries", required_argument, NULL, 'E'},
-	{"no-header", no_argument, NULL, OPT_NO_HEADER},
-	{"no-summary", no_argument, NULL, OPT_NO_SUMMARY},
-	{"no-index", no_argument, NULL, OPT_NO_INDEX},
-	{"with-zeros", no_argument, NULL, OPT_WITH_ZEROS},
-	{"help", no_argument, NULL, 'h'},
-	{NULL, 0, NULL, 0}};
+static const struct option tl_hist_long[] = {{"cpus", required_argument, NULL, 'c'},
+					     {"duration", required_argument, NULL, 'd'},
+					     {"period", required_argument, NULL, 'p'},
+					     {"priority", required_argument, NULL, 'P'},
+					     {"thread", required_argument, NULL, 'T'},
+					     {"nano", no_argument, NULL, 'n'},
+					     {"irq", required_argument, NULL, 'i'},
+					     {"stack", required_argument, NULL, 's'},
+					     {"auto", required_argument, NULL, 'a'},
+					     {"bucket-size", required_argument, NULL, 'b'},
+					     {"entries", required_argument, NULL, 'E'},
+					     {"no-header", no_argument, NULL, OPT_NO_HEADER},
+					     {"no-summary", no_argument, NULL, OPT_NO_SUMMARY},
+					     {"no-index", no_argument, NULL, OPT_NO_INDEX},
+					     {"with-zeros", no_argument, NULL, OPT_WITH_ZEROS},
+					     {"help", no_argument, NULL, 'h'},
+					     {NULL, 0, NULL, 0}};
 
 static unsigned long long in_unit(const struct tl_args *a, uint64_t ns)
 {
@@ -148,15 +149,17 @@ static void print_top(const struct tl_view *v, uint64_t elapsed_s)
 	char dur[32];
 	lat_duration_text(elapsed_s, dur, sizeof(dur));
 	printf("%37s%s\n", "", "Timer Latency");
-	printf("%s   |          IRQ Timer Latency (%s)        |         Thread Timer Latency (%s)\n",
-	       dur, unit, unit);
-	printf("CPU COUNT      |      cur       min       avg       max |      cur       min       avg "
+	printf(
+	    "%s   |          IRQ Timer Latency (%s)        |         Thread Timer Latency (%s)\n",
+	    dur, unit, unit);
+	printf("CPU COUNT      |      cur       min       avg       max |      cur       min       "
+	       "avg "
 	       "      max\n");
 	for (unsigned i = 0; i < v->t->n; i++) {
 		const struct timerlat_cpu *c = &v->t->cpu[i];
 		uint64_t n = READ_ONCE(c->st.count);
-		printf("%3d #%-9llu |%9s %9s %9s %9s |", c->cpu, (unsigned long long)n, "-", "-", "-",
-		       "-");
+		printf("%3d #%-9llu |%9s %9s %9s %9s |", c->cpu, (unsigned long long)n, "-", "-",
+		       "-", "-");
 		if (!n) {
 			printf("%9s %9s %9s %9s\n", "-", "-", "-", "-");
 			continue;
@@ -240,8 +243,8 @@ static void print_hist(const struct tl_view *v, uint64_t elapsed_s)
 
 int cmd_timerlat(int argc, char **argv)
 {
-	static const struct cli top_cli = {"uft timerlat top", usage, "c:d:p:P:T:nqi:s:a:h", tl_long,
-					   tl_take};
+	static const struct cli top_cli = {"uft timerlat top", usage, "c:d:p:P:T:nqi:s:a:h",
+					   tl_long, tl_take};
 	static const struct cli hist_cli = {"uft timerlat hist", usage, "c:d:p:P:T:nb:E:i:s:a:h",
 					    tl_hist_long, tl_take};
 	if (argc < 2 || (strcmp(argv[1], "top") && strcmp(argv[1], "hist"))) {
@@ -289,14 +292,15 @@ int cmd_timerlat(int argc, char **argv)
 	}
 	if (t.fell_back)
 		fprintf(stderr,
-			"%s: note: the scheduling policy was refused (no CAP_SYS_NICE or RLIMIT_RTPRIO);"
+			"%s: note: the scheduling policy was refused (no CAP_SYS_NICE or "
+			"RLIMIT_RTPRIO);"
 			" the threads run under the default policy\n",
 			a.cli->name);
 	struct tl_view v = {&t, &a};
 	struct lat_run run = {.duration_s = a.duration_s,
 			      .stopped = tl_stopped,
-			      .refresh = !a.hist && !a.quiet && isatty(STDOUT_FILENO) ? refresh_top
-										      : NULL,
+			      .refresh =
+				  !a.hist && !a.quiet && isatty(STDOUT_FILENO) ? refresh_top : NULL,
 			      .arg = &v};
 	uint64_t elapsed = lat_wait(&run);
 	timerlat_stop(&t);

@@ -11,11 +11,11 @@
 #include "latency/lat_stats.h"
 
 struct osn_detect {
-	uint64_t thresh_ns;	/* a gap above it is noise */
-	uint64_t last;		/* the previous read */
-	uint64_t noise;		/* this period's total noise, ns */
-	uint64_t max_single;	/* this period's longest gap counted, ns */
-	uint64_t count;		/* this period's noise samples */
+	uint64_t thresh_ns;	   /* a gap above it is noise */
+	uint64_t last;		   /* the previous read */
+	uint64_t noise;		   /* this period's total noise, ns */
+	uint64_t max_single;	   /* this period's longest gap counted, ns */
+	uint64_t count;		   /* this period's noise samples */
 	struct lat_stats *samples; /* every noise sample, or NULL */
 };
 

@@ -121,8 +121,8 @@ int osnoise_start(struct osnoise *n, const struct osnoise_opts *o)
 	}
 	for (unsigned i = 0; i < n->n; i++) {
 		struct osnoise_cpu *c = &n->cpu[i];
-		int rc = lat_thread_start(&c->th, c->cpu, &o->sched, osnoise_thread, c,
-					  &n->fell_back);
+		int rc =
+		    lat_thread_start(&c->th, c->cpu, &o->sched, osnoise_thread, c, &n->fell_back);
 		if (rc) {
 			osnoise_stop(n);
 			osnoise_free(n);

@@ -68,8 +68,8 @@ int timerlat_start(struct timerlat *t, const struct timerlat_opts *o)
 	}
 	for (unsigned i = 0; i < t->n; i++) {
 		struct timerlat_cpu *c = &t->cpu[i];
-		int rc = lat_thread_start(&c->th, c->cpu, &o->sched, timerlat_thread, c,
-					  &t->fell_back);
+		int rc =
+		    lat_thread_start(&c->th, c->cpu, &o->sched, timerlat_thread, c, &t->fell_back);
 		if (rc) {
 			timerlat_stop(t);
 			timerlat_free(t);

@@ -33,8 +33,8 @@ struct timerlat {
 	struct timerlat_opts o;
 	struct timerlat_cpu *cpu;
 	unsigned n;
-	int stop;      /* set (WRITE_ONCE) to end the threads */
-	int stop_cpu;  /* the CPU whose latency crossed stop_ns, or -1 */
+	int stop;	/* set (WRITE_ONCE) to end the threads */
+	int stop_cpu;	/* the CPU whose latency crossed stop_ns, or -1 */
 	bool fell_back; /* the policy was refused: default policy instead */
 };
 

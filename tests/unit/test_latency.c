@@ -236,10 +236,10 @@ static void test_sched_and_cpus(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_stats),	  cmocka_unit_test(test_hist_buckets),
-	    cmocka_unit_test(test_percentile),	  cmocka_unit_test(test_detector),
-	    cmocka_unit_test(test_available),	  cmocka_unit_test(test_irqs),
-	    cmocka_unit_test(test_duration),	  cmocka_unit_test(test_sched_and_cpus),
+	    cmocka_unit_test(test_stats),      cmocka_unit_test(test_hist_buckets),
+	    cmocka_unit_test(test_percentile), cmocka_unit_test(test_detector),
+	    cmocka_unit_test(test_available),  cmocka_unit_test(test_irqs),
+	    cmocka_unit_test(test_duration),   cmocka_unit_test(test_sched_and_cpus),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
