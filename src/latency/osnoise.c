@@ -89,6 +89,11 @@ static void *osnoise_thread(void *arg)
 		sw = nivcsw() - sw;
 		if (c->sum.irq_known)
 			cpu_irqs_read(c->cpu, &b);
+		/* A window cut short by the end of the run is no period (the
+		 * kernel reports whole periods), unless a stop threshold cut it:
+		 * then it holds the sample that stopped the run. */
+		if (now < end && !osnoise_stopped(n))
+			break;
 		account(c, &d, now - start, c->sum.irq_known ? &a : NULL, &b, sw);
 		if (o->stop_total_ns && d.noise > o->stop_total_ns)
 			stop_at(n, c->cpu);

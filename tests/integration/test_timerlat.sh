@@ -61,6 +61,15 @@ read -r count min avg max <<<"$sums"
 [ "$count" -gt 0 ] || fail "timerlat hist counted nothing"
 check_mma "$tmp/hist" "timerlat hist" "$min" "$avg" "$max"
 
+# --with-zeros prints every bucket, --no-header leaves the four # and Index lines out.
+"$UFT" timerlat hist -c "$CPU" -d 1 -b 5 -E 10 --with-zeros --no-header >"$tmp/hz" || fail "hist --with-zeros"
+[ "$(wc -l <"$tmp/hz")" = 15 ] || fail "10 rows and 5 summary lines expected: $(cat "$tmp/hz")"
+[ "$(awk 'NR <= 10 { printf "%s,", $1 }' "$tmp/hz")" = "0,5,10,15,20,25,30,35,40,45," ] ||
+	fail "bucket indexes: $(cat "$tmp/hz")"
+"$UFT" timerlat hist -c "$CPU" -d 1 --no-summary --no-index >"$tmp/hn" || fail "hist --no-summary"
+grep_q -E '^(over|count|min|avg|max):' "$tmp/hn" && fail "--no-summary printed a summary: $(cat "$tmp/hn")"
+sed -n 4p "$tmp/hn" | grep_q -x "   Thr-$CCC" || fail "--no-index header: $(sed -n 4p "$tmp/hn")"
+
 # ---- a stop threshold: the run stops exactly when the max crossed it ----
 "$UFT" timerlat top -c "$CPU" -d 20 -q -T 1 >"$tmp/stop" || fail "timerlat top -T"
 max=$(awk 'NR == 4 { print $NF }' "$tmp/stop")
