@@ -108,6 +108,15 @@ read -r cpu periods runtime noise avail maxn maxs hw nmi irq sirq thr rest <<<"$
 [ "$noise" -le "$runtime" ] && [ "$maxs" -le "$maxn" ] && [ "$maxn" -le "$noise" ] ||
 	fail "noise sums disagree: '$line'"
 
+# A single-noise stop: stopped exactly when the largest single sample crossed it.
+"$UFT" osnoise top -c "$CPU" -d 5 -p 100000 -r 20000 -T 1 -s 2 -q >"$tmp/nstop" || fail "osnoise top -s"
+maxs=$(awk 'NR == 4 { print $7 }' "$tmp/nstop")
+if grep_q "^uft osnoise hit stop tracing on CPU $CPU\$" "$tmp/nstop"; then
+	[ "$maxs" -ge 2 ] || fail "stopped with max single $maxs us: $(cat "$tmp/nstop")"
+else
+	[ "$maxs" -le 2 ] || fail "max single $maxs us above -s 2 without a stop: $(cat "$tmp/nstop")"
+fi
+
 # ---- osnoise hist ----
 "$UFT" osnoise hist -c "$CPU" -d 1 -p 100000 -r 20000 -T 1 >"$tmp/nhist" 2>"$tmp/err" ||
 	fail "osnoise hist: $(cat "$tmp/err")"
