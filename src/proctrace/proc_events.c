@@ -449,13 +449,13 @@ static size_t val_field_line(const char *p, const char *end)
 
 bool pt_fields_widened(const char *ours, size_t la, const char *kernel, size_t lb)
 {
-	if (lb < 1 || la < lb || memcmp(ours, kernel, lb - 1)) /* the kernel's, blank line apart */
+	if (la <= lb || memcmp(ours, kernel, lb))
 		return false;
-	const char *p = ours + lb - 1, *end = ours + la;
+	const char *p = ours + lb, *end = ours + la;
 	size_t n;
 	while ((n = val_field_line(p, end)))
 		p += n;
-	return p != ours + lb - 1 && end - p == 1 && *p == '\n';
+	return p == end;
 }
 
 bool pt_rec_sys_exit(struct pt_rec *r, pid_t tid, long nr, long ret)

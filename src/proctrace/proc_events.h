@@ -35,9 +35,10 @@ bool pt_rec_sys_exit(struct pt_rec *r, pid_t tid, long nr, long ret);
  * kernel's bytes and an empty string for each __NAME_val (a kernel that reads
  * no strings), built in `wide` and *len updated; else rec as it is. */
 uint8_t *pt_rec_widen(unsigned id, uint8_t *rec, uint32_t *len, uint8_t wide[PT_WIDE_MAX]);
-/* Whether the field lines `ours` (from "\nformat:" to "\nprint fmt:", la
- * bytes) are the kernel's `kernel` (lb bytes) with only __NAME_val fields
- * added: the kernel's records then fit ours through pt_rec_widen(). */
+/* Whether the field lines `ours` (from "\nformat:" up to the blank line
+ * before "print fmt:", la bytes) are the kernel's `kernel` (lb bytes) and
+ * __NAME_val fields after them: the kernel's records then fit ours through
+ * pt_rec_widen(). */
 bool pt_fields_widened(const char *ours, size_t la, const char *kernel, size_t lb);
 void pt_rec_sig_generate(struct pt_rec *r, pid_t tid, int sig, int err, int code, const char *comm,
 			 pid_t pid, int group, int result);

@@ -21,6 +21,7 @@
 #include <cmocka.h>
 
 #include "engine/format/print_fmt.h"
+#include "proctrace/kernel_backend.h"
 #include "proctrace/proc_events.h"
 #include "proctrace/proctrace.h"
 #include "proctrace/syscall_table.h"
@@ -352,15 +353,22 @@ static void test_widen(void **state)
 	assert_int_equal(len, 64);
 
 	/* the format check: the kernel's fields, then only __NAME_val ones */
-	const char *kf = "\nformat:\n\tfield:int a;\toffset:16;\tsize:8;\tsigned:0;\n\n";
+	const char *kf = "\nformat:\n\tfield:int a;\toffset:16;\tsize:8;\tsigned:0;\n";
 	const char *ours = "\nformat:\n\tfield:int a;\toffset:16;\tsize:8;\tsigned:0;\n"
-			   "\tfield:__data_loc char[] __a_val;\toffset:24;\tsize:4;\tsigned:0;\n\n";
+			   "\tfield:__data_loc char[] __a_val;\toffset:24;\tsize:4;\tsigned:0;\n";
 	const char *other = "\nformat:\n\tfield:int a;\toffset:16;\tsize:8;\tsigned:0;\n"
-			    "\tfield:__data_loc char[] b;\toffset:24;\tsize:4;\tsigned:0;\n\n";
+			    "\tfield:__data_loc char[] b;\toffset:24;\tsize:4;\tsigned:0;\n";
 	assert_true(pt_fields_widened(ours, strlen(ours), kf, strlen(kf)));
 	assert_false(pt_fields_widened(kf, strlen(kf), kf, strlen(kf)));
 	assert_false(pt_fields_widened(other, strlen(other), kf, strlen(kf)));
 	assert_false(pt_fields_widened(ours, strlen(ours), other, strlen(other)));
+
+	/* with this kernel's own files (when tracefs is there): ours is kept */
+	static char text[PT_FORMAT_MAX];
+	const char *system;
+	int n = pt_format_text(ENTER(SYS_openat), &system, text, sizeof(text));
+	assert_int_equal(pt_k_format_fixup(ENTER(SYS_openat), system, text, sizeof(text), n), n);
+	assert_non_null(strstr(text, "__get_str(__filename_val)"));
 }
 
 int main(void)
