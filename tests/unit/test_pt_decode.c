@@ -56,8 +56,8 @@ static void test_tracee_str(void **state)
 
 	long pg = sysconf(_SC_PAGESIZE);
 	/* pages: 0 readable, 1 unmapped, 2 readable, 3 unreadable */
-	uint8_t *m = mmap(NULL, 4 * (size_t)pg, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-			  -1, 0);
+	uint8_t *m =
+	    mmap(NULL, 4 * (size_t)pg, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	assert_true(m != MAP_FAILED);
 	uint8_t *p1 = m + pg, *p3 = m + 3 * pg;
 	assert_int_equal(munmap(p1, (size_t)pg), 0);
@@ -120,8 +120,8 @@ static void load(unsigned id, struct fmt *m)
 	while ((p = strstr(p, "\tfield:")) && m->nr < 16) {
 		char decl[128];
 		unsigned off, size, sign;
-		assert_int_equal(sscanf(p, "\tfield:%127[^;];\toffset:%u;\tsize:%u;\tsigned:%u;", decl,
-					&off, &size, &sign),
+		assert_int_equal(sscanf(p, "\tfield:%127[^;];\toffset:%u;\tsize:%u;\tsigned:%u;",
+					decl, &off, &size, &sign),
 				 4);
 		p++;
 		char *sp = strrchr(decl, ' ');
@@ -204,7 +204,8 @@ static void test_every_syscall_format(void **state)
 		}
 		unload(&m);
 		load(PT_ID_SYSCALL_BASE + 2 * (unsigned)s->nr + 1, &m);
-		static const long rets[] = {0, 3, -1, -2, -40, -41, -200, -4095, -4096, 0x7f0000001000};
+		static const long rets[] = {0,	 3,    -1,    -2,    -40,
+					    -41, -200, -4095, -4096, 0x7f0000001000};
 		for (size_t k = 0; k < sizeof(rets) / sizeof(rets[0]); k++) {
 			assert_true(pt_rec_sys_exit(&r, getpid(), s->nr, rets[k]));
 			both(&m, r.b, r.len, out, sizeof(out));
@@ -229,8 +230,8 @@ static const char *show(unsigned id, const struct pt_rec *r)
 #define ENTER(nr) (PT_ID_SYSCALL_BASE + 2 * (nr))
 #define EXIT(nr) (PT_ID_SYSCALL_BASE + 2 * (nr) + 1)
 
-static const char *enter(long nr, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3,
-			 uint64_t a4, uint64_t a5)
+static const char *enter(long nr, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3, uint64_t a4,
+			 uint64_t a5)
 {
 	static struct pt_rec r;
 	const uint64_t a[6] = {a0, a1, a2, a3, a4, a5};
@@ -260,12 +261,14 @@ static void test_names(void **state)
 		 "dfd: 0x3, filename: 0x%" PRIx64 " \"/tmp/x\", flags: O_RDONLY, mode: 0x00000000",
 		 pa);
 	assert_string_equal(enter(SYS_openat, 3, pa, 0, 0, 0, 0), want);
-	assert_string_equal(enter(SYS_open, 0, 0x10000 | 2 | 0x800, 0, 0, 0, 0),
-			    "filename: 0x00000000 \"\", flags: O_RDWR|O_NONBLOCK|O_DIRECTORY, mode: "
-			    "0x00000000");
-	assert_string_equal(enter(SYS_open, 0, 0x410000 | 0x80000000, 0, 0, 0, 0),
-			    "filename: 0x00000000 \"\", flags: O_RDONLY|O_TMPFILE|0x80000000, mode: "
-			    "0x00000000");
+	assert_string_equal(
+	    enter(SYS_open, 0, 0x10000 | 2 | 0x800, 0, 0, 0, 0),
+	    "filename: 0x00000000 \"\", flags: O_RDWR|O_NONBLOCK|O_DIRECTORY, mode: "
+	    "0x00000000");
+	assert_string_equal(
+	    enter(SYS_open, 0, 0x410000 | 0x80000000, 0, 0, 0, 0),
+	    "filename: 0x00000000 \"\", flags: O_RDONLY|O_TMPFILE|0x80000000, mode: "
+	    "0x00000000");
 	assert_string_equal(leave(SYS_openat, -2), "-2 (ENOENT)");
 	assert_string_equal(leave(SYS_openat, 3), "3");
 	assert_string_equal(leave(SYS_openat, -95), "-95");
@@ -285,11 +288,12 @@ static void test_names(void **state)
 			    "clone_flags: CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLD, newsp: "
 			    "0x00000000, parent_tidptr: 0x00000000, child_tidptr: 0x00000000, tls: "
 			    "0x00000000");
-	assert_string_equal(enter(SYS_clone, 0x3d0f00, 0, 0, 0, 0, 0),
-			    "clone_flags: CLONE_VM|CLONE_FS|CLONE_FILES|CLONE_SIGHAND|CLONE_THREAD|"
-			    "CLONE_SYSVSEM|CLONE_SETTLS|CLONE_PARENT_SETTID|CLONE_CHILD_CLEARTID, "
-			    "newsp: 0x00000000, parent_tidptr: 0x00000000, child_tidptr: 0x00000000, "
-			    "tls: 0x00000000");
+	assert_string_equal(
+	    enter(SYS_clone, 0x3d0f00, 0, 0, 0, 0, 0),
+	    "clone_flags: CLONE_VM|CLONE_FS|CLONE_FILES|CLONE_SIGHAND|CLONE_THREAD|"
+	    "CLONE_SYSVSEM|CLONE_SETTLS|CLONE_PARENT_SETTID|CLONE_CHILD_CLEARTID, "
+	    "newsp: 0x00000000, parent_tidptr: 0x00000000, child_tidptr: 0x00000000, "
+	    "tls: 0x00000000");
 	assert_string_equal(enter(SYS_access, 0, 6, 0, 0, 0, 0),
 			    "filename: 0x00000000 \"\", mode: R_OK|W_OK");
 	assert_string_equal(enter(SYS_lseek, 3, 0, 2, 0, 0, 0),
@@ -338,9 +342,10 @@ static void test_widen(void **state)
 	struct pt_rec r;
 	memcpy(r.b, w, len);
 	r.len = len;
-	assert_string_equal(show(ENTER(SYS_renameat2), &r),
-			    "olddfd: AT_FDCWD, oldname: 0x00001000 \"\", newdfd: 0x3, newname: 0x00002000 "
-			    "\"\", flags: 0x00000000");
+	assert_string_equal(
+	    show(ENTER(SYS_renameat2), &r),
+	    "olddfd: AT_FDCWD, oldname: 0x00001000 \"\", newdfd: 0x3, newname: 0x00002000 "
+	    "\"\", flags: 0x00000000");
 	/* no strings, an exit, a short record, or one with its strings: as it is */
 	len = 24;
 	assert_ptr_equal(pt_rec_widen(ENTER(SYS_close), k, &len, wide), k);
