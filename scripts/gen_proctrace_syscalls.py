@@ -129,14 +129,14 @@ def flags_then(zero_name, base, base_mask, flag_pairs):
             '__print_flags(@ & 0x%x, "|", %s)' % (rest, syms(flag_pairs)))
 
 
-# <asm-generic/fcntl.h> (x86_64 uses the generic values), composites first.
+# include/uapi/asm-generic/fcntl.h (x86_64 has the generic values), composites first.
 O_FLAGS = [(0x410000, "O_TMPFILE"), (0x101000, "O_SYNC"), (0x40, "O_CREAT"), (0x80, "O_EXCL"),
            (0x100, "O_NOCTTY"), (0x200, "O_TRUNC"), (0x400, "O_APPEND"), (0x800, "O_NONBLOCK"),
            (0x1000, "O_DSYNC"), (0x2000, "O_ASYNC"), (0x4000, "O_DIRECT"),
            (0x8000, "O_LARGEFILE"), (0x10000, "O_DIRECTORY"), (0x20000, "O_NOFOLLOW"),
            (0x40000, "O_NOATIME"), (0x80000, "O_CLOEXEC"), (0x200000, "O_PATH")]
 O_ACC = [(0, "O_RDONLY"), (1, "O_WRONLY"), (2, "O_RDWR")]
-# <asm-generic/mman-common.h>, <asm/mman.h>
+# include/uapi/asm-generic/mman-common.h, arch/x86/include/uapi/asm/mman.h
 PROT = [(0x1, "PROT_READ"), (0x2, "PROT_WRITE"), (0x4, "PROT_EXEC"), (0x8, "PROT_SEM"),
         (0x1000000, "PROT_GROWSDOWN"), (0x2000000, "PROT_GROWSUP")]
 MAP = [(0x3, "MAP_SHARED_VALIDATE"), (0x1, "MAP_SHARED"), (0x2, "MAP_PRIVATE"),
@@ -173,7 +173,7 @@ FAMILY = [(0, "AF_UNSPEC"), (1, "AF_UNIX"), (2, "AF_INET"), (4, "AF_IPX"), (5, "
 SOCK_TYPE = [(1, "SOCK_STREAM"), (2, "SOCK_DGRAM"), (3, "SOCK_RAW"), (4, "SOCK_RDM"),
              (5, "SOCK_SEQPACKET"), (6, "SOCK_DCCP"), (10, "SOCK_PACKET")]
 SOCK_FLAGS = [(0x800, "SOCK_NONBLOCK"), (0x80000, "SOCK_CLOEXEC")]
-# <unistd.h> F_OK, R_OK, W_OK, X_OK: every combination.
+# access()'s modes F_OK 0, X_OK 1, W_OK 2, R_OK 4: every combination.
 ACCESS = [(0, "F_OK")] + [(m, "|".join(n for b, n in ((4, "R_OK"), (2, "W_OK"), (1, "X_OK"))
                                       if m & b)) for m in range(1, 8)]
 
@@ -214,8 +214,8 @@ def decoder(ev, typ, name):
     return d
 
 
-# <asm-generic/errno-base.h>, <asm-generic/errno.h>, <linux/errno.h> (the
-# kernel's restart codes a tracer sees at a syscall's exit).
+# include/uapi/asm-generic/errno-base.h, include/uapi/asm-generic/errno.h and
+# include/linux/errno.h (the kernel's restart codes a tracer sees at an exit).
 ERRNO = ["EPERM", "ENOENT", "ESRCH", "EINTR", "EIO", "ENXIO", "E2BIG", "ENOEXEC", "EBADF",
          "ECHILD", "EAGAIN", "ENOMEM", "EACCES", "EFAULT", "ENOTBLK", "EBUSY", "EEXIST", "EXDEV",
          "ENODEV", "ENOTDIR", "EISDIR", "EINVAL", "ENFILE", "EMFILE", "ENOTTY", "ETXTBSY",
@@ -239,7 +239,7 @@ RESTART = [(512, "ERESTARTSYS"), (513, "ERESTARTNOINTR"), (514, "ERESTARTNOHAND"
            (515, "ENOIOCTLCMD"), (516, "ERESTART_RESTARTBLOCK")]
 ERRNO_ALL = [(i + 1, n) for i, n in enumerate(ERRNO) if n] + RESTART
 # Every syscall's own exit event carries the format: the common errors only
-# (errno-base.h and the first of errno.h, up to ELOOP); the raw sys_exit has
+# (the base ones and the first of the others, up to ELOOP); the raw sys_exit has
 # them all. A number outside a table shows no name.
 ERRNO_SHORT_MAX = 40
 
