@@ -9,6 +9,7 @@
  * writes the events as they happen. */
 #define _GNU_SOURCE
 #include "proctrace/kernel_backend.h"
+#include "proctrace/proc_events.h"
 #include "proctrace/proc_info.h"
 #include "proctrace/pt_clock.h"
 #include "proctrace/spawn_held.h"
@@ -180,6 +181,8 @@ static void emit_one(void *ctx, uint32_t cpu, uint64_t ts, uint8_t *rec, uint32_
 	uint16_t type;
 	memcpy(&type, rec, 2);
 	unsigned id = type;
+	uint8_t wide[PT_WIDE_MAX];
+	rec = pt_rec_widen(id, rec, &len, wide); /* the strings this kernel does not read */
 	struct kthr *t = NULL;
 	bool keep = track(k, id, rec, len, &t);
 	if (keep && t->match && !k->emit_rc)

@@ -5,6 +5,7 @@
  * without cleaning up (SIGKILL). Nothing here is needed by the ptrace
  * backend: when tracefs is not usable the kernel backend is refused. */
 #define _GNU_SOURCE
+#include "proctrace/proc_events.h"
 #include "proctrace/proc_info.h"
 #include "proctrace/kernel_backend.h"
 
@@ -190,7 +191,8 @@ int pt_k_format_fixup(unsigned id, const char *system, char *buf, size_t len, in
 		return n; /* uft's own event, or none in this kernel */
 	size_t la, lb;
 	const char *fa = fields_of(buf, &la), *fb = fields_of(kt, &lb);
-	if (!fa || !fb || (la == lb && memcmp(fa, fb, la) == 0))
+	if (!fa || !fb || (la == lb && memcmp(fa, fb, la) == 0) ||
+	    pt_fields_widened(fa, la, fb, lb))
 		return n;
 	/* the kernel's own layout: its text, with the ID line set to ours */
 	const char *idl = strstr(kt, "\nID: ");

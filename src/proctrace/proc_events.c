@@ -7,11 +7,15 @@
 #include "proctrace/proc_events.h"
 #include "proctrace/proctrace.h"
 #include "proctrace/kernel_backend.h"
+#include "proctrace/syscall_table.h"
+#include "proctrace/tracee_string.h"
 
 #include <uft/event.h>
 
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 struct field {
@@ -70,12 +74,11 @@ static const struct fixed_event fixed[PT_ID_FIXED_END] = {
     [PT_ID_RAW_ENTER] = {"raw_syscalls",
 			 "sys_enter",
 			 {{"long", "id", 8, 8, 1}, {"unsigned long", "args[6]", 16, 48, 0}},
-			 "\"NR %ld (%lx, %lx, %lx, %lx, %lx, %lx)\", REC->id, REC->args[0], "
-			 "REC->args[1], REC->args[2], REC->args[3], REC->args[4], REC->args[5]"},
+			 NULL /* raw_print_fmt() */},
     [PT_ID_RAW_EXIT] = {"raw_syscalls",
 			"sys_exit",
 			{{"long", "id", 8, 8, 1}, {"long", "ret", 16, 8, 1}},
-			"\"NR %ld = %ld\", REC->id, REC->ret"},
+			NULL /* raw_print_fmt() */},
     [PT_ID_SIG_GENERATE] = {"signal",
 			    "signal_generate",
 			    {{"int", "sig", 8, 4, 1},
@@ -132,6 +135,20 @@ static void put_head(struct text *t, const char *name, unsigned id)
 	put(t, "\n");
 }
 
+/* A decoder's arguments with '@' replaced by the field's value: as a 32-bit
+ * value for a 32-bit argument (its register's upper half is not the call's). */
+static void put_decoded(struct text *t, const struct pt_syscall *s, unsigned i)
+{
+	const char *type = s->arg_type[i];
+	bool narrow = !strcmp(type, "int") || !strcmp(type, "unsigned int");
+	put(t, ", ");
+	for (const char *p = pt_decoders[s->dec[i]].args; *p; p++)
+		if (*p == '@')
+			put(t, narrow ? "((unsigned int)REC->%s)" : "REC->%s", s->arg_name[i]);
+		else
+			put(t, "%c", *p);
+}
+
 static int syscall_format(unsigned id, const char **system, struct text *t)
 {
 	unsigned nr = (id - PT_ID_SYSCALL_BASE) / 2;
@@ -146,19 +163,67 @@ static int syscall_format(unsigned id, const char **system, struct text *t)
 	put_field(t, "int", "__syscall_nr", 8, 4, 1);
 	if (!enter) {
 		put_field(t, "long", "ret", 16, 8, 1);
-		put(t, "\nprint fmt: \"0x%%lx\", REC->ret\n");
+		put(t, "\nprint fmt: \"%s%%s\", REC->ret, %s\n", s->ret_hex ? "0x%lx" : "%ld",
+		    pt_errno_short);
 		return (int)t->off;
 	}
 	for (unsigned i = 0; i < s->nargs; i++)
 		put_field(t, s->arg_type[i], s->arg_name[i], 16 + 8 * i, 8, 0);
+	/* the strings read from the tracee, after the kernel's fields */
+	unsigned loc = 16 + 8 * s->nargs;
+	for (unsigned i = 0; i < s->nargs; i++)
+		if (s->str_args >> i & 1) {
+			char f[64];
+			snprintf(f, sizeof(f), "__%s_val", s->arg_name[i]);
+			put_field(t, "__data_loc char[]", f, loc, 4, 0);
+			loc += 4;
+		}
 	put(t, "\nprint fmt: \"");
-	for (unsigned i = 0; i < s->nargs; i++)
-		put(t, "%s%s: 0x%%08lx", i ? ", " : "", s->arg_name[i]);
+	for (unsigned i = 0; i < s->nargs; i++) {
+		const char *conv = s->dec[i] ? pt_decoders[s->dec[i]].conv : "0x%08lx";
+		put(t, "%s%s: ", i ? ", " : "", s->arg_name[i]);
+		for (const char *p = conv; *p; p++)
+			put(t, *p == '%' ? "%%" : "%c", *p);
+		if (s->str_args >> i & 1)
+			put(t, " \\\"%%s\\\"");
+	}
 	put(t, "\"");
-	for (unsigned i = 0; i < s->nargs; i++)
-		put(t, ", ((unsigned long)(REC->%s))", s->arg_name[i]);
+	for (unsigned i = 0; i < s->nargs; i++) {
+		if (s->dec[i])
+			put_decoded(t, s, i);
+		else
+			put(t, ", ((unsigned long)(REC->%s))", s->arg_name[i]);
+		if (s->str_args >> i & 1)
+			put(t, ", __get_str(__%s_val)", s->arg_name[i]);
+	}
 	put(t, "\n");
 	return (int)t->off;
+}
+
+/* raw_syscalls' print fmts with the call's name beside its number (and the
+ * error's name beside the return value); the fields stay the kernel's. */
+static void put_names(struct text *t)
+{
+	put(t, "__print_symbolic(REC->id");
+	for (unsigned i = 0; i < pt_nr_syscalls; i++)
+		put(t, ", {0x%x, \"%s\"}", (unsigned)pt_syscalls[i].nr, pt_syscalls[i].name);
+	put(t, ")");
+}
+
+static void raw_print_fmt(unsigned id, struct text *t)
+{
+	if (id == PT_ID_RAW_ENTER) {
+		put(t,
+		    "\nprint fmt: \"NR %%ld %%s (%%lx, %%lx, %%lx, %%lx, %%lx, %%lx)\", REC->id, ");
+		put_names(t);
+		for (int i = 0; i < 6; i++)
+			put(t, ", REC->args[%d]", i);
+		put(t, "\n");
+		return;
+	}
+	put(t, "\nprint fmt: \"NR %%ld %%s = %%ld%%s\", REC->id, ");
+	put_names(t);
+	put(t, ", REC->ret, %s\n", pt_errno_all);
 }
 
 int pt_format_text(unsigned id, const char **system, char *buf, size_t len)
@@ -175,7 +240,10 @@ int pt_format_text(unsigned id, const char **system, char *buf, size_t len)
 	put_head(&t, e->name, id);
 	for (const struct field *f = e->fields; f < e->fields + 8 && f->name; f++)
 		put_field(&t, f->type, f->name, f->offset, f->size, f->is_signed);
-	put(&t, "\nprint fmt: %s\n", e->print_fmt);
+	if (id == PT_ID_RAW_ENTER || id == PT_ID_RAW_EXIT)
+		raw_print_fmt(id, &t);
+	else
+		put(&t, "\nprint fmt: %s\n", e->print_fmt);
 	return (int)t.off;
 }
 
@@ -207,23 +275,21 @@ int pt_for_each_format(const struct pt_options *o,
 				 size_t len),
 		       void *ctx)
 {
-	char buf[4096];
-	for (unsigned id = 1; id < PT_ID_END; id++) {
+	char *buf = malloc(PT_FORMAT_MAX);
+	int rc = buf ? 0 : -1;
+	for (unsigned id = 1; id < PT_ID_END && !rc; id++) {
 		const char *system = NULL;
 		if (!id_wanted(o, id))
 			continue;
-		int n = pt_format_text(id, &system, buf, sizeof(buf));
+		int n = pt_format_text(id, &system, buf, PT_FORMAT_MAX);
 		if (n < 0)
 			continue;
 		if (pt_k_selected(o)) /* the kernel's layout where it differs */
-			n = pt_k_format_fixup(id, system, buf, sizeof(buf), n);
-		if ((size_t)n >= sizeof(buf))
-			return -1;
-		int rc = fn(ctx, id, system, buf, (size_t)n);
-		if (rc)
-			return rc;
+			n = pt_k_format_fixup(id, system, buf, PT_FORMAT_MAX, n);
+		rc = (size_t)n >= PT_FORMAT_MAX ? -1 : fn(ctx, id, system, buf, (size_t)n);
 	}
-	return 0;
+	free(buf);
+	return rc;
 }
 
 /* Records. */
@@ -324,16 +390,72 @@ void pt_rec_raw_exit(struct pt_rec *r, pid_t tid, long nr, long ret)
 	put_u64(r, 16, (uint64_t)ret);
 }
 
+static unsigned nr_strings(const struct pt_syscall *s)
+{
+	return (unsigned)__builtin_popcount(s->str_args);
+}
+
 bool pt_rec_sys_enter(struct pt_rec *r, pid_t tid, long nr, const uint64_t args[6])
 {
 	const struct pt_syscall *s = pt_syscall_by_nr(nr);
 	if (!s || !s->event || nr >= PT_MAX_SYSCALL)
 		return false;
-	head(r, PT_ID_SYSCALL_BASE + 2 * (unsigned)nr, tid, 16 + 8 * s->nargs);
+	unsigned loc = 16 + 8 * s->nargs;
+	head(r, PT_ID_SYSCALL_BASE + 2 * (unsigned)nr, tid, loc + 4 * nr_strings(s));
 	put_u32(r, 8, (uint32_t)nr);
 	for (unsigned i = 0; i < s->nargs; i++)
 		put_u64(r, 16 + 8 * i, args[i]);
+	for (unsigned i = 0; i < s->nargs; i++) {
+		if (!(s->str_args >> i & 1))
+			continue;
+		size_t n = pt_tracee_str(tid, args[i], (char *)r->b + r->len, PT_STR_MAX) + 1;
+		put_u32(r, loc, (uint32_t)(n << 16 | r->len));
+		r->len += (uint32_t)n;
+		loc += 4;
+	}
 	return true;
+}
+
+uint8_t *pt_rec_widen(unsigned id, uint8_t *rec, uint32_t *len, uint8_t wide[PT_WIDE_MAX])
+{
+	if (id < PT_ID_SYSCALL_BASE || id >= PT_ID_END || (id - PT_ID_SYSCALL_BASE) % 2)
+		return rec;
+	const struct pt_syscall *s = pt_syscall_by_nr((id - PT_ID_SYSCALL_BASE) / 2);
+	unsigned base = 16 + 8 * (s ? s->nargs : 0u), k = s ? nr_strings(s) : 0;
+	if (!k || *len < base || *len >= base + 4 * k) /* none, short, or its own strings */
+		return rec;
+	memcpy(wide, rec, base);
+	for (unsigned j = 0; j < k; j++) {
+		uint32_t v = 1u << 16 | (base + 4 * k + j); /* "" */
+		memcpy(wide + base + 4 * j, &v, 4);
+		wide[base + 4 * k + j] = 0;
+	}
+	*len = base + 5 * k;
+	return wide;
+}
+
+/* A field line "\tfield:__data_loc char[] __NAME_val;..." and its length. */
+static size_t val_field_line(const char *p, const char *end)
+{
+	static const char pre[] = "\tfield:__data_loc char[] __";
+	const char *nl = memchr(p, '\n', (size_t)(end - p));
+	if (!nl || (size_t)(nl - p) < sizeof(pre) || memcmp(p, pre, sizeof(pre) - 1))
+		return 0;
+	const char *semi = memchr(p, ';', (size_t)(nl - p));
+	if (!semi || semi - p < (ptrdiff_t)sizeof(pre) + 3 || memcmp(semi - 4, "_val", 4))
+		return 0;
+	return (size_t)(nl + 1 - p);
+}
+
+bool pt_fields_widened(const char *ours, size_t la, const char *kernel, size_t lb)
+{
+	if (la <= lb || memcmp(ours, kernel, lb))
+		return false;
+	const char *p = ours + lb, *end = ours + la;
+	size_t n;
+	while ((n = val_field_line(p, end)))
+		p += n;
+	return p == end;
 }
 
 bool pt_rec_sys_exit(struct pt_rec *r, pid_t tid, long nr, long ret)

@@ -109,7 +109,8 @@ enum {
 
 /* The kernel's `format` text of local id `id` ("name: ...\nID: id\nformat:\n..."),
  * its system in *system. Returns the text's length (as snprintf), -1 if the id
- * names no event. */
+ * names no event. No text is longer than PT_FORMAT_MAX. */
+#define PT_FORMAT_MAX 32768
 int pt_format_text(unsigned id, const char **system, char *buf, size_t len);
 /* Calls fn for every event the options can produce (to register them up front). */
 int pt_for_each_format(const struct pt_options *o,

@@ -10,6 +10,13 @@
 
 #define PT_MAX_SYSCALL 512 /* numbers below this; the bitmap's size */
 
+/* How the print fmt shows an argument by name: `conv` the conversions in
+ * the text, `args` their arguments with '@' standing for the field's value
+ * (__print_flags() and __print_symbolic() over the uapi headers' values). */
+struct pt_decoder {
+	const char *conv, *args;
+};
+
 struct pt_syscall {
 	int nr;
 	const char *name;  /* as <asm/unistd_64.h> spells it */
@@ -17,10 +24,21 @@ struct pt_syscall {
 	uint8_t nargs;
 	const char *arg_type[6];
 	const char *arg_name[6];
+	uint8_t str_args; /* bit i: argument i is a user string, read into __NAME_val */
+	uint8_t dec[6];	  /* argument i's index in pt_decoders, 0: the kernel's hex */
+	uint8_t ret_hex;  /* returns an address: the exit shows it in hex */
 };
 
 extern const struct pt_syscall pt_syscalls[];
 extern const unsigned pt_nr_syscalls;
+extern const struct pt_decoder pt_decoders[];
+/* __print_symbolic() arguments giving " (ENAME)" for an error in REC->ret,
+ * "" otherwise: the common errors (up to ELOOP) and every one. */
+extern const char pt_errno_short[], pt_errno_all[];
+
+/* The longest string read from the tracee for a __NAME_val field, its NUL
+ * included (the kernel's bound for the strings its syscall events read). */
+#define PT_STR_MAX 256
 
 /* The entry of number `nr`, NULL if unknown. */
 const struct pt_syscall *pt_syscall_by_nr(long nr);

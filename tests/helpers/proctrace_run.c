@@ -98,7 +98,7 @@ static void on_signal(int sig)
 
 static int show_format(const char *spec)
 {
-	char want[128], buf[8192];
+	char want[128], buf[PT_FORMAT_MAX];
 	for (unsigned id = 1; id < PT_ID_END; id++) {
 		const char *system;
 		int n = pt_format_text(id, &system, buf, sizeof(buf));
@@ -117,7 +117,7 @@ static int show_format(const char *spec)
 
 static int dump_formats(const char *dir)
 {
-	char buf[8192], path[4096];
+	char buf[PT_FORMAT_MAX], path[4096];
 	mkdir(dir, 0755);
 	for (unsigned id = 1; id < PT_ID_END; id++) {
 		const char *system;

@@ -51,7 +51,7 @@ ev sched:sched_process_exit | grep_q "pid=$main prio=[0-9]* group_dead=true" || 
 ev signal:signal_generate | grep_q "^$main .*sig=10 errno=0 code=-6 comm=pt_workload pid=$main grp=0 res=0" ||
 	fail "no signal_generate of SIGUSR1"
 ev signal:signal_deliver | grep_q "^$main .*sig=10 errno=0 code=-6 " || fail "no delivery of SIGUSR1"
-grep_q -E "^$main .*syscalls:sys_exit_umask: 0x12$" "$tmp/all" || fail "umask's return value"
+grep_q -E "^$main .*syscalls:sys_exit_umask: 18$" "$tmp/all" || fail "umask's return value"
 grep_q -E "^$main .*raw_syscalls:sys_enter: NR 95 " "$tmp/all" || fail "no raw sys_enter of umask"
 grep_q "unknown event id" "$tmp/all" && fail "records with ids the formats do not name"
 awk '{print $1}' "$tmp/all" | sort -u | grep_q -x 0 && fail "records of pid 0"
@@ -90,7 +90,7 @@ grep 'raw_syscalls:sys_enter' "$tmp/k" | grep_q -v -E 'NR (121|124|95|13|61|59|6
 # one clock: before < the kernel's sys_enter of getpgid(0x7ffffff0) < after
 "$RUN" --backend kernel -s getpgid -L -G -o "$tmp/clk" -- "$RUN" -T >"$tmp/probe"
 read -r _ before _ after <"$tmp/probe"
-ts=$(grep 'raw_syscalls:sys_enter: NR 121 (7ffffff0,' "$tmp/clk" | awk '{sub(/:$/, "", $3); sub(/\./, "", $3); print $3}')
+ts=$(grep 'raw_syscalls:sys_enter: NR 121 getpgid (7ffffff0,' "$tmp/clk" | awk '{sub(/:$/, "", $3); sub(/\./, "", $3); print $3}')
 [ -n "$ts" ] || fail "no sys_enter of the probe's getpgid: $(cat "$tmp/clk")"
 ts=$((10#$ts))
 [ "$before" -lt "$ts" ] && [ "$ts" -lt "$after" ] ||

@@ -21,7 +21,7 @@ static inline void tep_body(const char *print_fmt, const struct uft_field *field
 	    .nr_fields = nr,
 	    .print_fmt = print_fmt,
 	};
-	char text[8192];
+	char text[32768];
 	int n = uft_format_text(&ev, 200, text, sizeof(text));
 	assert_true(n > 0 && n < (int)sizeof(text));
 

@@ -261,6 +261,8 @@ static void test_fields_and_casts(void **state)
 	expr_case("\"[%s] [%-6s] [%.3s] %p\", REC->name, REC->name, "
 		  "__get_str(str), REC->ptr");
 	expr_case("\"%s %s %d\", __get_str(str), REC->name, __get_dynamic_array_len(arr)");
+	/* one element of a fixed array, as raw_syscalls' REC->args[0] */
+	expr_case("\"%x %d %x\", REC->name[0], REC->name[7] + 1, REC->name[ 3 ] & 0xf");
 }
 
 static void test_arithmetic(void **state)
@@ -357,6 +359,8 @@ static void test_refusals(void **state)
 	expect_refusal("\"%td\", REC->b", "'%t'");
 	expect_refusal("\"%d\", REC->b ^ 1", "'^'");
 	expect_refusal("\"%d\", REC->str", "__data_loc");
+	expect_refusal("\"%d\", REC->name[8]", "index 8 out of 'name'");
+	expect_refusal("\"%d\", REC->name[REC->b]", "constant index");
 	expect_refusal("\"%d\", foo(REC->i32)", "unsupported 'foo'");
 	expect_refusal("\"%d\", REC->i32 +", "unexpected");
 	expect_refusal("\"%d\", (REC->i32", "expected ')'");

@@ -202,6 +202,19 @@ static int32_t field_ref(struct cc *c, uint8_t op)
 	n->array = f->kind == UFT_FIELD_ARRAY;
 	if (op == N_FIELD) /* libtraceevent reads fields zero-extended */
 		n->size = 8;
+	if (n->array && accept(c, "[")) { /* REC->args[2]: one element, a number */
+		char *end;
+		unsigned long k = strtoul(c->p, &end, 0);
+		unsigned es = f->elem_size;
+		if (end == c->p || (c->p = end, !expect(c, "]")))
+			return fail(c, "expected a constant index of '%s'", name);
+		if ((es != 1 && es != 2 && es != 4 && es != 8) || k >= f->size / es)
+			return fail(c, "index %lu out of '%s'", k, name);
+		n = &c->pf->nodes[i];
+		n->off += (uint32_t)(k * es);
+		n->fsize = es;
+		n->array = 0;
+	}
 	return i;
 }
 
