@@ -209,7 +209,7 @@ static void put_value(FILE *m, const struct uft_probe_arg *a, const uint8_t *rec
 	}
 	uint64_t v = load(rec + off, t->size, t->is_signed);
 	const char *n = t->name;
-	if (n[0] == 's')
+	if (t->is_signed)
 		fprintf(m, "%" PRId64, (int64_t)v);
 	else if (n[0] == 'x')
 		fprintf(m, "0x%" PRIx64, v);
