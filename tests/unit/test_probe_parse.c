@@ -266,6 +266,8 @@ static void test_head_errors(void **state)
 	expect_err("p main+zz", "Invalid probed address or symbol", "  ^");
 	expect_err("p main-4", "Invalid probed address or symbol", "  ^");
 	expect_err("p :main", "Invalid probed address or symbol", "  ^");
+	/* A symbol never starts with a digit: it would list as an address. */
+	expect_err("p 410+00", "Invalid probed address or symbol", "  ^");
 	expect_err("p:/ev main", "Group name is not specified", "  ^");
 	expect_err("p:9grp/ev main", "Group name must follow the same rules as C identifiers",
 		   "  ^");
@@ -347,6 +349,7 @@ static void test_arg_errors(void **state)
 	expect_err("p main +0(%di", "Dereference brace is not closed", "             ^");
 	expect_err("p main +8(+0(%xx))", "Invalid register name", "             ^");
 	expect_err("p main -8(%xx)", "Invalid register name", "          ^");
+	expect_err("p main +u8(%xx)", "Invalid register name", "           ^");
 	expect_err("p main +0($comm)", "$comm can not be dereferenced", "          ^");
 	expect_err("p main 1abc", "Invalid fetch argument", "       ^");
 	expect_err("p main foo", "BTF is not available or not supported", "       ^");

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* Compiles one fetch arg the way trace_probe.c parses it: the same checks
+/* Compiles one fetch arg the way kernel/trace/trace_probe.c parses it: the same checks
  * in the same order, each error's caret where the kernel puts it (an offset
  * in the arg's word), into a program of value ops and a store. */
 #define _GNU_SOURCE
@@ -23,7 +23,7 @@ static const char *const reg_names[UFT_REG_NR] = {
     [UFT_REG_IP] = "ip",   [UFT_REG_FLAGS] = "flags",
 };
 
-/* Names a probe's args may not take (trace_probe.c reserved_field_names). */
+/* Names a probe's args may not take (kernel/trace/trace_probe.c reserved_field_names). */
 static const char *const reserved[] = {
     "common_type", "common_flags", "common_preempt_count", "common_pid",
     "common_tgid", "__probe_ip",   "__probe_ret_ip",	   "__probe_func",

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* Inside the probe engine: the kernel's error texts (trace_probe.h
+/* Inside the probe engine: the kernel's error texts (kernel/trace/trace_probe.h
  * ERRORS) and the argument compiler's interface to the line parser. */
 #ifndef UFT_ENGINE_PROBE_IMPL_H
 #define UFT_ENGINE_PROBE_IMPL_H

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* Parses probe definition lines the way trace_kprobe.c, trace_uprobe.c,
- * trace_fprobe.c and trace_eprobe.c do: the line split into words, the
- * head (kind, maxactive, GROUP/EVENT, location) checked in the kernel's
- * order, then each fetch arg. An error names a word and an offset in it;
- * the caret is that offset in the words joined by single blanks, which is
- * the command error_log shows. */
+/* Parses probe definition lines the way kernel/trace/trace_kprobe.c,
+ * kernel/trace/trace_uprobe.c, kernel/trace/trace_fprobe.c and
+ * kernel/trace/trace_eprobe.c do: the line split into words, the head
+ * (kind, maxactive, GROUP/EVENT, location) checked in the kernel's order,
+ * then each fetch arg. An error names a word and an offset in it; the
+ * caret is that offset in the words joined by single blanks, which is the
+ * command error_log shows. */
 #define _GNU_SOURCE
 #include <ctype.h>
 #include <errno.h>
@@ -151,14 +152,14 @@ static int split_symbol(char *sym, struct uft_probe_def *d)
 			return -EINVAL;
 		*sign = 0;
 	}
-	if (!sym[0] || off < 0 || off > (long)UINT32_MAX)
+	if (!sym[0] || isdigit((unsigned char)sym[0]) || off < 0 || off > (long)UINT32_MAX)
 		return -EINVAL;
 	d->offset = off;
 	d->symbol = strdup(sym);
 	return d->symbol ? 0 : -ENOMEM;
 }
 
-/* PATH:OFFSET[(REFCTR)][%return] (trace_uprobe.c). */
+/* PATH:OFFSET[(REFCTR)][%return] (kernel/trace/trace_uprobe.c). */
 static int parse_file_offset(const char *loc, struct uft_probe_def *d, struct uft_probe_errpos *ep)
 {
 	char *fn = strdup(loc);
@@ -283,7 +284,7 @@ static int auto_name(struct uft_probe_def *d)
 		snprintf(buf, sizeof(buf), "%s", d->sys_event);
 	} else if (d->kind == UFT_PROBE_FPROBE) {
 		snprintf(buf, sizeof(buf), "%s__%s", d->symbol, d->is_return ? "exit" : "entry");
-	} else if (d->kind == UFT_PROBE_UPROBE && !d->symbol) {
+	} else if (d->kind == UFT_PROBE_UPROBE && !d->symbol && !d->has_addr) {
 		/* The base name up to its first '.', '-' or '_'; always "p_". */
 		const char *base = strrchr(d->lib, '/');
 		base = base ? base + 1 : d->lib;

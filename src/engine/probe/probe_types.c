@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* The fetch types of trace_probe.c: their sizes, the type the format file
+/* The fetch types of kernel/trace/trace_probe.c: their sizes, the type the format file
  * shows and the conversion the print fmt uses. */
 #include <string.h>
 
