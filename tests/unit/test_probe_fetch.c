@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <pthread.h>
+#include <signal.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -390,7 +391,7 @@ static void *fault_thread(void *arg)
 	return (void *)(intptr_t)bad;
 }
 
-static void test_wild_pointers(void **state)
+static void wild_pointers(void)
 {
 	long page = sysconf(_SC_PAGESIZE);
 	char *two = mmap(NULL, (size_t)page * 2, PROT_READ | PROT_WRITE,
@@ -435,6 +436,42 @@ static void test_wild_pointers(void **state)
 	munmap(two, (size_t)page);
 }
 
+static void test_wild_pointers(void **state)
+{
+	wild_pointers();
+}
+
+static sigjmp_buf elsewhere_jmp;
+
+static void elsewhere(int sig)
+{
+	siglongjmp(elsewhere_jmp, 1);
+}
+
+/* The same through the cheap copy and its fault handler; a fault
+ * anywhere else still reaches the handler installed before. (Last: cmocka
+ * puts its own handlers back after each test.) */
+static void test_fast_reads(void **state)
+{
+	struct sigaction prev = {.sa_handler = elsewhere};
+	sigemptyset(&prev.sa_mask);
+	assert_int_equal(sigaction(SIGSEGV, &prev, NULL), 0);
+	assert_int_equal(uft_probe_fast_read_init(), 0);
+	wild_pointers();
+	long v = 42, out = 0;
+	assert_int_equal(uft_probe_read(&out, &v, sizeof(v)), sizeof(v));
+	assert_int_equal(out, 42);
+	assert_int_equal(uft_probe_read(&out, NULL, sizeof(v)), 0);
+	volatile int reached = 0;
+	if (sigsetjmp(elsewhere_jmp, 1) == 0) {
+		volatile uintptr_t wild = 16;
+		(void)*(volatile long *)wild;
+	} else {
+		reached = 1;
+	}
+	assert_int_equal(reached, 1);
+}
+
 static void test_truncation(void **state)
 {
 	char big[300];
@@ -472,6 +509,7 @@ int main(void)
 	    cmocka_unit_test(test_formats_libtraceevent),
 	    cmocka_unit_test(test_wild_pointers),
 	    cmocka_unit_test(test_truncation),
+	    cmocka_unit_test(test_fast_reads),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

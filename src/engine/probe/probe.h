@@ -227,6 +227,16 @@ struct uft_probe_ctx {
 uint32_t uft_probe_record_fill(const struct uft_probe_def *d, const struct uft_probe_ctx *c,
 			       uint8_t *rec, uint32_t cap);
 
+/* Reads n bytes at src into dst without faulting: the bytes copied, up to
+ * the first unreadable one. Async-signal-safe. */
+size_t uft_probe_read(void *dst, const void *src, size_t n);
+/* Makes uft_probe_read() a plain copy whose faults a SIGSEGV/SIGBUS
+ * handler installed now resolves (chaining every other fault to the
+ * handler before it): nanoseconds instead of a system call. For programs
+ * that leave that handler in place and probes that never run with SIGSEGV
+ * blocked. 0 or -1. */
+int uft_probe_fast_read_init(void);
+
 /* The kernel's trace text of an arg's value in a record (" name=value"
  * for each arg, appended to buf; strings "(fault)" when empty). Returns the
  * length written, as snprintf. */

@@ -2,18 +2,14 @@
 /* Runs the fetch programs of a probe at a hit and writes the record in the
  * kernel's kprobe/uprobe layout. It runs where the probed code runs, maybe
  * in a signal handler: no allocation, no locks, no stdio. Every read of
- * memory goes through uft_safe_read() (process_vm_readv on this process):
- * the kernel does the copy and answers EFAULT for an unmapped or protected
- * address, so a wild pointer costs a failed system call, never a SIGSEGV,
- * and no signal handler of the program is touched. A fault gives what the
- * kernel's record holds: 0 for a number, an empty __data_loc for a string
- * (printed "(fault)"). */
+ * memory goes through uft_probe_read() (probe_read.c), which never faults.
+ * A fault gives what the kernel's record holds: 0 for a number, an empty
+ * __data_loc for a string (printed "(fault)"). */
 #define _GNU_SOURCE
 #include <string.h>
 #include <sys/prctl.h>
 
 #include "engine/probe/probe_impl.h"
-#include "util/safe_read.h"
 
 #include <uft/event.h>
 
@@ -28,7 +24,7 @@ struct fetched {
 
 static bool rd(uint64_t addr, void *out, unsigned size)
 {
-	return uft_safe_read(out, (const void *)(uintptr_t)addr, size) == size;
+	return uft_probe_read(out, (const void *)(uintptr_t)addr, size) == size;
 }
 
 static uint64_t load(const uint8_t *p, unsigned size, bool is_signed)
@@ -123,7 +119,8 @@ static uint64_t bitfield(const struct uft_probe_arg *a, uint64_t v)
 }
 
 /* Copies the string at addr into dst (at most room bytes, NUL included),
- * page by page so that a string ending before an unmapped page is read.
+ * in pieces that never cross a page, so that a string ending before an
+ * unmapped page is read.
  * Returns its length with the NUL, cut to room, or 0 on a fault. */
 static uint32_t copy_string(char *dst, uint64_t addr, uint32_t room)
 {
@@ -131,11 +128,14 @@ static uint32_t copy_string(char *dst, uint64_t addr, uint32_t room)
 	if (room == 0)
 		return 0;
 	while (done < room) {
+		/* Short pieces: most strings end long before the page does. */
 		uint32_t chunk = 4096u - (uint32_t)((addr + done) & 4095u);
+		if (chunk > 128)
+			chunk = 128;
 		if (chunk > room - done)
 			chunk = room - done;
 		size_t got =
-		    uft_safe_read(dst + done, (const void *)(uintptr_t)(addr + done), chunk);
+		    uft_probe_read(dst + done, (const void *)(uintptr_t)(addr + done), chunk);
 		const char *nul = memchr(dst + done, 0, got);
 		if (nul)
 			return (uint32_t)(nul - dst) + 1;
