@@ -47,7 +47,8 @@ static void check_def(const struct uft_probe_def *d, const struct uft_probe_env 
 	for (uint32_t i = 0; i < d->nr_args; i++) {
 		const struct uft_probe_arg *a = &d->args[i];
 		CHECK(a->name && a->comm && a->type && a->offset == off);
-		CHECK(a->count <= UFT_PROBE_ARRAY_MAX && a->nops >= 1 && a->nops < UFT_PROBE_OPS_MAX);
+		CHECK(a->count <= UFT_PROBE_ARRAY_MAX && a->nops >= 1 &&
+		      a->nops < UFT_PROBE_OPS_MAX);
 		off += a->type->size * (a->count ? a->count : 1);
 	}
 	CHECK(d->fixed_size == off);
@@ -103,8 +104,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!text)
 		return 0;
 	for (int src = 0; src < 3; src++) {
-		struct uft_probe_env env = {
-		    .src = (enum uft_probe_src)src, .sym_addr = sym_addr, .event_fields = event_fields};
+		struct uft_probe_env env = {.src = (enum uft_probe_src)src,
+					    .sym_addr = sym_addr,
+					    .event_fields = event_fields};
 		struct uft_probe_cmd c;
 		struct uft_probe_error e;
 		int rc = uft_probe_parse(text, &env, &c, &e);
