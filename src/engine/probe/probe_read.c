@@ -73,7 +73,8 @@ int uft_probe_fast_read_init(void)
 {
 	if (READ_ONCE(fast))
 		return 0;
-	struct sigaction sa = {.sa_sigaction = on_fault, .sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER};
+	struct sigaction sa = {.sa_sigaction = on_fault,
+			       .sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER};
 	sigemptyset(&sa.sa_mask);
 	if (sigaction(SIGSEGV, &sa, &old_segv) || sigaction(SIGBUS, &sa, &old_bus))
 		return -1;
