@@ -346,8 +346,9 @@ static void test_formats_libtraceevent(void **state)
 }
 
 /* Wild pointers. */
-static char *boundary; /* the last 3 bytes of a page followed by an unmapped one */
-static uint64_t *unmapped;
+static char *boundary;	   /* the last 3 bytes of a page followed by an unmapped one */
+static uint64_t *unmapped; /* PROT_NONE: no later mmap() can reuse it */
+static uint64_t gone;	   /* unmapped: checked before any thread maps memory */
 
 static const char wild_line[] =
     "p main a=+0(%di):u64 b=+0(%di):string c=+4(+0(%di)):s32 d=$stack2 "
@@ -357,7 +358,7 @@ static const char wild_want[] =
 
 /* The number of wild addresses whose record is not the fault record (no
  * cmocka assertion: it runs in threads too). */
-static int wild_round(const struct uft_probe_def *d)
+static int wild_round(const struct uft_probe_def *d, bool with_gone)
 {
 	uint64_t stack[2] = {0};
 	struct uft_probe_regs r = regs_known(stack);
@@ -366,9 +367,11 @@ static int wild_round(const struct uft_probe_def *d)
 				 (uintptr_t)unmapped,
 				 0xffffffff81000000ull,
 				 0xffff888000000000ull,
-				 0x00007fffffffffffull};
+				 0x00007fffffffffffull,
+				 gone};
 	int bad = 0;
-	for (size_t i = 0; i < sizeof(wild) / sizeof(wild[0]); i++) {
+	size_t n = sizeof(wild) / sizeof(wild[0]) - (with_gone ? 0 : 1);
+	for (size_t i = 0; i < n; i++) {
 		r.r[UFT_REG_DI] = wild[i];
 		r.r[UFT_REG_SP] = wild[i];
 		struct uft_probe_ctx ctx = {.regs = &r, .ip = 9};
@@ -387,7 +390,7 @@ static void *fault_thread(void *arg)
 {
 	int bad = 0;
 	for (int i = 0; i < 300; i++)
-		bad += wild_round(arg);
+		bad += wild_round(arg, false);
 	return (void *)(intptr_t)bad;
 }
 
@@ -397,14 +400,18 @@ static void wild_pointers(void)
 	char *two = mmap(NULL, (size_t)page * 2, PROT_READ | PROT_WRITE,
 			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	assert_true(two != MAP_FAILED);
-	assert_int_equal(munmap(two + page, (size_t)page), 0);
+	assert_int_equal(mprotect(two + page, (size_t)page, PROT_NONE), 0);
+	void *g = mmap(NULL, (size_t)page, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	assert_true(g != MAP_FAILED);
+	assert_int_equal(munmap(g, (size_t)page), 0);
+	gone = (uintptr_t)g;
 	boundary = two + page - 3;
 	memcpy(boundary, "YZ", 3);
 	unmapped = (uint64_t *)(void *)(two + page);
 
 	struct uft_probe_cmd c;
 	struct uft_probe_def *d = def_of(wild_line, &c);
-	assert_int_equal(wild_round(d), 0);
+	assert_int_equal(wild_round(d, true), 0);
 	pthread_t t[4];
 	for (int i = 0; i < 4; i++)
 		assert_int_equal(pthread_create(&t[i], NULL, fault_thread, d), 0);
@@ -433,7 +440,7 @@ static void wild_pointers(void)
 	boundary[2] = 'Q';
 	hit("p main +0(%di):string +0(%di):u8", &ctx, rec, text, sizeof(text));
 	assert_string_equal(text, " arg1=(fault) arg2=89");
-	munmap(two, (size_t)page);
+	munmap(two, (size_t)page * 2);
 }
 
 static void test_wild_pointers(void **state)
