@@ -58,6 +58,9 @@ struct pt_options {
 	/* Optional: a thread's comm when it is first seen and after each exec
 	 * (for trace.dat's cmdlines, as the recorder's set_comm() keeps them). */
 	void (*comm)(void *ctx, pid_t tid, const char *comm);
+	/* Optional: n events of `cpu` the kernel lost (kernel backend: its
+	 * buffer overwritten before they were read). */
+	void (*lost)(void *ctx, uint32_t cpu, uint64_t n);
 	void *ctx;
 	enum pt_backend backend;
 };

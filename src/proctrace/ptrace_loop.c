@@ -193,22 +193,22 @@ static int resume_req(struct pt_session *s, struct pt_thread *t)
 	return s->syscall_stops || (t && t->to_exit) ? PTRACE_SYSCALL : PTRACE_CONT;
 }
 
-/* The clone flags of the call that made `child`: clone's first argument,
+/* The clone flags of the call that made `child`: clone's first argument
+ * (also when it reports as a fork or vfork: glibc's fork is a clone),
  * clone3's clone_args.flags; fork and vfork have fixed ones. */
 static uint64_t clone_flags(pid_t tid, int event)
 {
-	if (event == PTRACE_EVENT_FORK)
-		return SIGCHLD;
-	if (event == PTRACE_EVENT_VFORK)
-		return CLONE_VM | CLONE_VFORK | SIGCHLD;
 	struct user_regs_struct regs;
-	if (ptrace(PTRACE_GETREGS, tid, 0, &regs) != 0)
-		return 0;
-	if (regs.orig_rax == SYS_clone)
+	bool regs_ok = ptrace(PTRACE_GETREGS, tid, 0, &regs) == 0;
+	if (regs_ok && regs.orig_rax == SYS_clone)
 		return regs.rdi;
 	uint64_t flags = 0;
-	if (regs.orig_rax == SYS_clone3)
+	if (regs_ok && regs.orig_rax == SYS_clone3)
 		pt_proc_read(tid, regs.rdi, &flags, sizeof(flags));
+	else if (event == PTRACE_EVENT_FORK)
+		flags = SIGCHLD;
+	else if (event == PTRACE_EVENT_VFORK)
+		flags = CLONE_VM | CLONE_VFORK | SIGCHLD;
 	return flags;
 }
 

@@ -81,6 +81,34 @@ grep -o 'syscalls:sys_enter_[a-z0-9_]*' "$tmp/k" | sort -u | grep -v -E "_(${set
 grep 'raw_syscalls:sys_enter' "$tmp/k" | grep_q -v -E 'NR (121|124|95|13|61|59|62|234|257) ' &&
 	fail "raw calls outside the set"
 
+# both backends: the same lifecycle events, clone flags and exit statuses
+# (ids left out; as a multiset: the order across threads is the clocks')
+life() {
+	awk '/ (sched:sched_process_|process:)/ {
+		$1 = $2 = $3 = ""
+		gsub(/(child_)?pid=[0-9]+|old_pid=[0-9]+/, "")
+		print
+	}' "$1" | sort
+}
+"$RUN" --backend ptrace -S -G -o "$tmp/pl" -- "$WL" run
+[ $? = 7 ] || fail "ptrace backend: exit status"
+"$RUN" --backend kernel -S -G -o "$tmp/kl" -- "$WL" run
+[ $? = 7 ] || fail "kernel backend: exit status"
+life "$tmp/pl" >"$tmp/pl.life"
+life "$tmp/kl" >"$tmp/kl.life"
+grep_q 'process:clone_flags: *flags=0x[0-9a-f]* thread' "$tmp/kl.life" || fail "no clone_flags of a thread: $(cat "$tmp/kl.life")"
+grep_q 'process:exit_status: *code=0 sig=15 core=0' "$tmp/kl.life" || fail "no exit by SIGTERM: $(cat "$tmp/kl.life")"
+grep_q 'process:exit_status: *code=7 sig=0 core=0' "$tmp/kl.life" || fail "no exit code 7: $(cat "$tmp/kl.life")"
+diff "$tmp/pl.life" "$tmp/kl.life" >"$tmp/diff" || fail "the backends' lifecycle events differ: $(cat "$tmp/diff")"
+# a child's exit code and a killed child's signal, not seen by waitpid here
+for b in ptrace kernel; do
+	"$RUN" --backend $b -S -G -o "$tmp/ex.$b" -- sh -c '(exit 3); sh -c "kill -9 \$\$"; :'
+	life "$tmp/ex.$b" >"$tmp/ex.$b.life"
+	grep_q 'exit_status: *code=3 sig=0' "$tmp/ex.$b.life" || fail "$b: no exit code 3: $(cat "$tmp/ex.$b.life")"
+	grep_q 'exit_status: *code=0 sig=9' "$tmp/ex.$b.life" || fail "$b: no SIGKILL: $(cat "$tmp/ex.$b.life")"
+done
+diff "$tmp/ex.ptrace.life" "$tmp/ex.kernel.life" >"$tmp/diff" || fail "exit statuses differ: $(cat "$tmp/diff")"
+
 # the exit status passes through
 "$RUN" --backend kernel -S -L -G -- sh -c 'exit 5'
 [ $? = 5 ] || fail "exit 5 not passed through"
