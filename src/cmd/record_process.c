@@ -395,6 +395,14 @@ static void on_comm(void *ctx, pid_t tid, const char *comm)
 	pthread_mutex_unlock(&t->lock);
 }
 
+static void on_lost(void *ctx, uint32_t cpu, uint64_t n)
+{
+	struct proc_tracer *t = ctx;
+	pthread_mutex_lock(&t->lock);
+	collect_local_overrun(&t->l, cpu, n);
+	pthread_mutex_unlock(&t->lock);
+}
+
 /* ---- the thread ---- */
 
 static void *tracer_main(void *arg)
@@ -448,6 +456,7 @@ struct proc_tracer *proc_tracer_start(const struct record_opts *o, struct collec
 	sem_init(&t->started, 0, 0);
 	t->po.emit = emit;
 	t->po.comm = on_comm;
+	t->po.lost = on_lost;
 	t->po.ctx = t;
 	if (make_options(t) != 0 || pt_for_each_format(&t->po, register_one, t) != 0)
 		goto fail;

@@ -115,6 +115,15 @@ diff "$tmp/ex.ptrace.life" "$tmp/ex.kernel.life" >"$tmp/diff" || fail "exit stat
 "$RUN" --backend kernel -S -L -G -- sh -c 'kill -9 $$'
 [ $? = 137 ] || fail "a SIGKILLed command's status"
 
+# events the kernel lost are reported, never silent: a tiny buffer and a
+# syscall storm, through the engine and in uft record's summary
+UFT_PT_KBUF_KB=8 "$RUN" --backend kernel -n -- "$WL" spin 200000 >/dev/null 2>"$tmp/lost.err"
+grep_q -E '^lost [1-9][0-9]*$' "$tmp/lost.err" || fail "no lost events reported: $(cat "$tmp/lost.err")"
+UFT_PT_KBUF_KB=8 "$UFT" record -p process --backend kernel -o "$tmp/lost.dat" -- "$WL" spin 200000 \
+	>"$tmp/lost.out" 2>&1 || fail "uft record with a small buffer: $(cat "$tmp/lost.out")"
+grep_q -E '^total: .*, [1-9][0-9]* overrun' "$tmp/lost.out" || fail "no overrun in the summary: $(cat "$tmp/lost.out")"
+grep_q 'lost [1-9][0-9]* of ' "$tmp/lost.out" || fail "no loss line: $(cat "$tmp/lost.out")"
+
 # one clock: before < the kernel's sys_enter of getpgid(0x7ffffff0) < after
 "$RUN" --backend kernel -s getpgid -L -G -o "$tmp/clk" -- "$RUN" -T >"$tmp/probe"
 read -r _ before _ after <"$tmp/probe"
