@@ -142,12 +142,11 @@ int proc_check_opts(struct record_opts *o, bool has_cmd)
 		}
 		return CLI_OK;
 	}
-	if (p->follow && p->pid == 0) {
-		fprintf(stderr,
-			"%s: --follow 0 (every process the user may trace) is not "
-			"available: name a process with -P PID\n",
-			name);
-		return CLI_USAGE;
+	if (p->follow && p->pid == 0 && p->backend == PT_BACKEND_AUTO) {
+		/* every process: the kernel's events stop none of them, where
+		 * ptrace would stop each at every call (design page, "Choosing a
+		 * backend for --follow 0") */
+		p->backend = pt_kernel_usable(NULL, 0) ? PT_BACKEND_KERNEL : PT_BACKEND_PTRACE;
 	}
 	if (p->follow == has_cmd) {
 		fprintf(stderr, "%s: -p process needs either a command or -P PID (not both)\n",
@@ -423,6 +422,16 @@ static void *tracer_main(void *arg)
 		return NULL;
 	}
 	t->pid = pt_leader(t->s);
+	if (o->popts.follow && !t->pid && !o->quiet) {
+		unsigned n, m;
+		pt_follow_counts(t->s, &n, &m);
+		if (t->po.backend == PT_BACKEND_KERNEL)
+			fprintf(stderr, "%s: following every process (kernel backend)\n",
+				o->cli->name);
+		else
+			fprintf(stderr, "%s: following %u processes (%u not traceable)\n",
+				o->cli->name, n, m);
+	}
 	session = t->s;
 	t->start_ok = true;
 	sem_post(&t->started);
@@ -432,7 +441,7 @@ static void *tracer_main(void *arg)
 	pid_t w = o->popts.follow ? -1 : waitpid(t->pid, &ws, WNOHANG);
 	if (w == t->pid) {
 		t->status = ws; /* it ended after it was detached */
-	} else if (w == 0 || (o->popts.follow && kill(t->pid, 0) == 0)) {
+	} else if (w == 0 || (o->popts.follow && t->pid && kill(t->pid, 0) == 0)) {
 		t->running = true;
 	} else {
 		t->status = st < 0 ? 0 : st;

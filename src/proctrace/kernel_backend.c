@@ -674,9 +674,42 @@ static int add_threads(struct pt_ksession *k, pid_t pid)
 	return 0;
 }
 
+/* --follow 0: no set_event_pid (every process), our own threads in
+ * set_event_notrace_pid (event-fork adds our children there too). */
+static int exclude_self(struct pt_ksession *k)
+{
+	DIR *d = opendir("/proc/self/task");
+	if (!d)
+		return -errno;
+	struct dirent *de;
+	int rc = 0;
+	while ((de = readdir(d)) && !rc)
+		if (atoi(de->d_name) > 0)
+			rc = pt_ki_write(k->dir, "set_event_notrace_pid", de->d_name, true);
+	closedir(d);
+	return rc;
+}
+
 struct pt_ksession *pt_k_attach(const struct pt_options *o, pid_t pid, char *err, size_t errlen)
 {
-	if (pid <= 0 || kill(pid, 0) != 0) {
+	if (pid == 0) {
+		struct pt_ksession *k = ksession_new(o, err, errlen);
+		if (!k)
+			return NULL;
+		int rc = exclude_self(k);
+		if (rc) {
+			snprintf(err, errlen, "kernel backend: set_event_notrace_pid: %s",
+				 strerror(-rc));
+			ksession_free(k);
+			return NULL;
+		}
+		if (enable_events(k, err, errlen) != 0) {
+			ksession_free(k);
+			return NULL;
+		}
+		return k;
+	}
+	if (pid < 0 || kill(pid, 0) != 0) {
 		int e = pid <= 0 ? ESRCH : errno;
 		if (e == ESRCH)
 			snprintf(err, errlen, "no process %d", (int)pid);
@@ -716,6 +749,8 @@ static bool ended(struct pt_ksession *k)
 		}
 		return false;
 	}
+	if (k->pid == 0) /* every process: until a stop request */
+		return false;
 	if (k->pidfd >= 0) {
 		struct pollfd p = {.fd = k->pidfd, .events = POLLIN};
 		return poll(&p, 1, 0) == 1;

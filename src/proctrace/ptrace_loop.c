@@ -55,8 +55,9 @@ struct pt_session {
 	size_t nr_thr, cap_thr;
 	struct pt_rec rec;
 	int emit_rc;
-	int stop_cpu;		    /* the CPU of the stop being handled, -1 until read */
-	struct pt_ksession *kernel; /* the kernel backend's session instead */
+	int stop_cpu;			  /* the CPU of the stop being handled, -1 until read */
+	struct pt_ksession *kernel;	  /* the kernel backend's session instead */
+	unsigned nr_followed, nr_refused; /* pt_attach(0): processes seized, refusing */
 };
 
 static const unsigned long seize_opts = PTRACE_O_TRACECLONE | PTRACE_O_TRACEFORK |
@@ -579,6 +580,34 @@ static int seize_threads(struct pt_session *s, pid_t pid, char *err, size_t errl
 	return 0;
 }
 
+/* --follow 0: seizes every process it may (all but our own), counting the
+ * ones that refuse (not ours, already traced, a kernel thread) or fail. */
+static void seize_all(struct pt_session *s)
+{
+	DIR *d = opendir("/proc");
+	if (!d)
+		return;
+	struct dirent *de;
+	pid_t self = getpid();
+	char err[256];
+	while ((de = readdir(d))) {
+		pid_t pid = (pid_t)atoi(de->d_name);
+		if (pid <= 0 || pid == self || find(s, pid))
+			continue;
+		if (seize_threads(s, pid, err, sizeof(err)) == 0)
+			s->nr_followed++;
+		else if (kill(pid, 0) == 0 || errno != ESRCH) /* gone: not counted */
+			s->nr_refused++;
+	}
+	closedir(d);
+}
+
+void pt_follow_counts(const struct pt_session *s, unsigned *followed, unsigned *refused)
+{
+	*followed = s->nr_followed;
+	*refused = s->nr_refused;
+}
+
 struct pt_session *pt_attach(const struct pt_options *o, pid_t pid, char *err, size_t errlen)
 {
 	struct pt_session *s = session_new(o);
@@ -592,7 +621,11 @@ struct pt_session *pt_attach(const struct pt_options *o, pid_t pid, char *err, s
 	 * the set is applied here. */
 	s->syscall_stops = o->categories & PT_SYSCALLS;
 	s->leader = pid;
-	if (pid <= 0 || kill(pid, 0) != 0) {
+	if (pid == 0) {
+		seize_all(s);
+		return s;
+	}
+	if (pid < 0 || kill(pid, 0) != 0) {
 		attach_error(pid, pid <= 0 ? ESRCH : errno, err, errlen);
 		free(s);
 		return NULL;
