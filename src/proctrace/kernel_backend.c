@@ -196,6 +196,12 @@ static void set_group(struct pt_ksession *k, pid_t tgid, int gcode, int gsig, in
 	}
 }
 
+/* The calls whose entries the lifecycle reads (clone flags, exit codes, an
+ * exec killing the other threads). */
+static const long tracked[] = {SYS_clone, SYS_fork,	  SYS_vfork,  SYS_clone3,
+			       SYS_exit,  SYS_exit_group, SYS_execve, SYS_execveat};
+#define NR_TRACKED (sizeof(tracked) / sizeof(tracked[0]))
+
 /* Whether another thread of t's group is in an exec (which kills t). */
 static bool group_execing(const struct pt_ksession *k, const struct kthr *t)
 {
@@ -259,6 +265,18 @@ static void exit_status_of(struct pt_ksession *k, const struct kthr *t, bool gro
 	}
 }
 
+/* t entered one of the tracked calls. */
+static void call_entered(struct pt_ksession *k, struct kthr *t, long nr, uint64_t arg0)
+{
+	t->call_nr = nr;
+	t->call_arg0 = arg0;
+	t->execing = nr == SYS_execve || nr == SYS_execveat;
+	if (nr == SYS_exit)
+		t->code = (int)(arg0 & 0xff);
+	else if (nr == SYS_exit_group && t->gcode < 0 && !t->gsig)
+		set_group(k, t->tgid, (int)(arg0 & 0xff), 0, 0);
+}
+
 /* Follows the thread table through one record; false drops the record (a
  * syscall exit whose entry was not seen, as the ptrace backend drops it). */
 static bool track(struct pt_ksession *k, unsigned id, uint8_t *rec, uint32_t len, struct kthr **tp)
@@ -290,6 +308,9 @@ static bool track(struct pt_ksession *k, unsigned id, uint8_t *rec, uint32_t len
 	} else if (id == PT_ID_RAW_ENTER && len >= 64) {
 		t->raw_nr = i64_at(rec, 8);
 		memcpy(t->raw_args, rec + 16, sizeof(t->raw_args));
+		for (size_t i = 0; i < NR_TRACKED; i++)
+			if (t->raw_nr == tracked[i])
+				call_entered(k, t, t->raw_nr, t->raw_args[0]);
 	} else if (id == PT_ID_RAW_EXIT && len >= 16) {
 		bool seen = t->raw_nr == i64_at(rec, 8);
 		t->raw_nr = -1;
@@ -298,13 +319,8 @@ static bool track(struct pt_ksession *k, unsigned id, uint8_t *rec, uint32_t len
 		t->new_pid = i32_at(rec, 8);
 		t->new_flags = u64_at(rec, k->newtask_off);
 	} else if (id == PT_KID_SYS_ENTER && len >= 12) {
-		t->call_nr = i32_at(rec, 8);
-		t->call_arg0 = len >= 24 ? u64_at(rec, 16) : 0; /* fork, vfork: none */
-		t->execing = t->call_nr == SYS_execve || t->call_nr == SYS_execveat;
-		if (t->call_nr == SYS_exit)
-			t->code = (int)(t->call_arg0 & 0xff);
-		else if (t->call_nr == SYS_exit_group && t->gcode < 0 && !t->gsig)
-			set_group(k, t->tgid, (int)(t->call_arg0 & 0xff), 0, 0);
+		/* fork and vfork have no argument */
+		call_entered(k, t, i32_at(rec, 8), len >= 24 ? u64_at(rec, 16) : 0);
 	} else if (id == PT_ID_SIG_GENERATE && len >= 48) {
 		/* sent and not ignored: a fatal default may end the group by SIGKILL */
 		int sig = i32_at(rec, 8);
@@ -352,6 +368,8 @@ static void emit_one(void *ctx, uint32_t cpu, uint64_t ts, uint8_t *rec, uint32_
 	/* signals may be read for the exit status only */
 	bool mine = id < PT_ID_END &&
 		    !((id == PT_ID_SIG_GENERATE || id == PT_ID_SIG_DELIVER) && !(cat & PT_SIGNALS));
+	if (id == PT_ID_RAW_ENTER && !want_sys(k, t->raw_nr)) /* a tracked call only */
+		mine = false;
 	if (mine && t->match)
 		k->emit_rc = k->o.emit(k->o.ctx, cpu, ts, rec, len);
 	if (id == PT_ID_FORK && len >= 24) {
@@ -487,11 +505,12 @@ static int enable_events(struct pt_ksession *k, char *err, size_t errlen)
 		map_event(k, "sched", "sched_process_exit", PT_ID_EXIT, true);
 		map_event(k, "task", "task_newtask", PT_KID_NEWTASK, true);
 		k->newtask_off = field_offset(k->dir, "task", "task_newtask", "clone_flags", 32);
-		static const char *const calls[] = {"clone", "fork",	   "vfork",  "clone3",
-						    "exit",  "exit_group", "execve", "execveat"};
-		for (size_t i = 0; i < sizeof(calls) / sizeof(calls[0]); i++) {
+		/* with syscalls on, the raw entries of these calls do it, at no
+		 * second probe per call (the filter lets them in) */
+		for (size_t i = 0; !(cat & PT_SYSCALLS) && i < NR_TRACKED; i++) {
+			const struct pt_syscall *sc = pt_syscall_by_nr(tracked[i]);
 			char name[64];
-			snprintf(name, sizeof(name), "sys_enter_%s", calls[i]);
+			snprintf(name, sizeof(name), "sys_enter_%s", sc ? sc->event : "");
 			map_event(k, "syscalls", name, PT_KID_SYS_ENTER, true);
 		}
 	}
@@ -514,9 +533,14 @@ static int enable_events(struct pt_ksession *k, char *err, size_t errlen)
 							off ? " || " : "", nr);
 		if (!off)
 			snprintf(f, cap, "id == -1");
-		int rc = pt_ki_write(k->dir, "events/raw_syscalls/sys_enter/filter", f, false);
+		int rc = pt_ki_write(k->dir, "events/raw_syscalls/sys_exit/filter", f, false);
+		/* the lifecycle's calls enter too (tracked, handed over if in the set) */
+		for (size_t i = 0; (cat & PT_LIFECYCLE) && i < NR_TRACKED; i++)
+			if (!pt_sysset_has(&k->o.syscalls, tracked[i]))
+				snprintf(f + strlen(f), cap - strlen(f), " || id == %ld",
+					 tracked[i]);
 		if (!rc)
-			rc = pt_ki_write(k->dir, "events/raw_syscalls/sys_exit/filter", f, false);
+			rc = pt_ki_write(k->dir, "events/raw_syscalls/sys_enter/filter", f, false);
 		free(f);
 		if (rc) {
 			snprintf(err, errlen, "kernel backend: raw_syscalls filter: %s",
