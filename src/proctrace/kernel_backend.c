@@ -68,6 +68,9 @@ struct pt_ksession {
 	int emit_rc;
 	struct kthr *thr;
 	size_t nr_thr, cap_thr;
+	uint32_t *hidx; /* index of thr by tid (find()) */
+	size_t hcap;
+	bool hdirty;
 	struct pt_kmerge merge;
 	struct pt_rec rec;    /* a record made here (syscalls:*, process:*) */
 	bool reaped;	      /* the launched process's status is in `status` */
@@ -83,11 +86,45 @@ bool pt_k_selected(const struct pt_options *o)
 
 /* ---- threads ---- */
 
+/* The thread index (tid -> entry + 1, open addressing), rebuilt after the
+ * table changed: every record looks its thread up, and following every
+ * process makes the table long. */
+static void index_threads(struct pt_ksession *k)
+{
+	size_t cap = 64;
+	while (cap < 2 * k->nr_thr)
+		cap *= 2;
+	if (cap != k->hcap) {
+		uint32_t *n = realloc(k->hidx, cap * sizeof(*n));
+		if (!n)
+			return; /* stays dirty: find() searches the table */
+		k->hidx = n;
+		k->hcap = cap;
+	}
+	memset(k->hidx, 0, k->hcap * sizeof(*k->hidx));
+	for (size_t i = 0; i < k->nr_thr; i++) {
+		size_t h = ((uint32_t)k->thr[i].tid * 2654435761u) & (k->hcap - 1);
+		while (k->hidx[h])
+			h = (h + 1) & (k->hcap - 1);
+		k->hidx[h] = (uint32_t)i + 1;
+	}
+	k->hdirty = false;
+}
+
 static struct kthr *find(struct pt_ksession *k, pid_t tid)
 {
-	for (size_t i = 0; i < k->nr_thr; i++)
-		if (k->thr[i].tid == tid)
-			return &k->thr[i];
+	if (k->hdirty || !k->hcap)
+		index_threads(k);
+	if (k->hdirty || !k->hcap) {
+		for (size_t i = 0; i < k->nr_thr; i++)
+			if (k->thr[i].tid == tid)
+				return &k->thr[i];
+		return NULL;
+	}
+	for (size_t h = ((uint32_t)tid * 2654435761u) & (k->hcap - 1); k->hidx[h];
+	     h = (h + 1) & (k->hcap - 1))
+		if (k->thr[k->hidx[h] - 1].tid == tid)
+			return &k->thr[k->hidx[h] - 1];
 	return NULL;
 }
 
@@ -111,6 +148,7 @@ static struct kthr *add(struct pt_ksession *k, pid_t tid, const struct kthr *fro
 		if (uft_array_reserve(k->thr, k->cap_thr, k->nr_thr + 1, 16))
 			return NULL;
 		t = &k->thr[k->nr_thr++];
+		k->hdirty = true;
 	}
 	*t = (struct kthr){
 	    .tid = tid, .tgid = tid, .raw_nr = -1, .call_nr = -1, .code = -1, .gcode = -1};
@@ -396,8 +434,10 @@ static void emit_one(void *ctx, uint32_t cpu, uint64_t ts, uint8_t *rec, uint32_
 out:
 	if (k->emit_rc)
 		k->stop = 1;
-	if (id == PT_ID_EXIT && (t = find(k, i32_at(rec, 4))))
+	if (id == PT_ID_EXIT && (t = find(k, i32_at(rec, 4)))) {
 		*t = k->thr[--k->nr_thr]; /* its id may be reused */
+		k->hdirty = true;
+	}
 }
 
 static void emit_ready(struct pt_ksession *k, bool all)
@@ -578,6 +618,7 @@ static void ksession_free(struct pt_ksession *k)
 	free(k->missed);
 	free(k->map);
 	free(k->thr);
+	free(k->hidx);
 	pt_kmerge_free(&k->merge);
 	free(k);
 }
