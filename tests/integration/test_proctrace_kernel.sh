@@ -3,7 +3,9 @@
 # The process tracer's kernel backend (design/process-tracer.md, "Kernel
 # backend"), run by build/tests/proctrace_run --backend kernel: the events of a
 # launched workload, the same syscall sequence per thread as the ptrace
-# backend, attaching to a running process, the private instance removed at
+# backend, the same lifecycle events, clone flags and exit statuses (with
+# and without syscalls traced), events the kernel lost reported with a tiny
+# buffer (UFT_PT_KBUF_KB), attaching to a running process, the private instance removed at
 # the end (also after SIGINT) and leftovers of dead uft processes cleaned, and
 # one clock: a time read by the tracer's clock just before a syscall is earlier
 # than the kernel's sys_enter of that call, and one read just after is later.
