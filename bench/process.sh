@@ -9,7 +9,9 @@
 #   bench/process.sh BUILD_DIR
 #
 # Knobs: BENCH_PROC_CALLS (getppid calls per run, default 200000),
-# BENCH_PROC_FORKS (fork + exec per run, default 500), BENCH_PROC_REPS (3).
+# BENCH_PROC_FORKS (fork + exec per run, default 500), BENCH_PROC_REPS (3),
+# BENCH_PROC_ROWS (the rows to run, e.g. "untraced uft_kernel perf_record";
+# default all).
 set -u
 
 BUILD=$(cd "${1:-build}" && pwd) || exit 1
@@ -40,6 +42,7 @@ RES=$TMP/res
 best() {
 	local name=$1 b="" v
 	shift
+	[ -z "${BENCH_PROC_ROWS:-}" ] || [[ " $BENCH_PROC_ROWS " == *" $name "* ]] || return 0
 	for _ in $(seq "$REPS"); do
 		v=$("$@" 2>"$TMP/err" | awk '/^ns /{print $2}' | tail -1)
 		if [ -z "$v" ]; then
@@ -64,6 +67,8 @@ best uft_two "${TWO_T[@]}" "${REC[@]}" -p process --syscalls getppid -- \
 best uft_out "${ONE[@]}" "${REC[@]}" -p process --syscalls openat -- "$LOOP" getppid "$CALLS"
 if "$UFT" record -h 2>&1 | grep -q -- '--backend'; then
 	best uft_kernel "${ONE[@]}" "${REC[@]}" -p process --backend kernel --syscalls getppid -- \
+		"$LOOP" getppid "$CALLS"
+	best uft_kernel_all "${ONE[@]}" "${REC[@]}" -p process --backend kernel -- \
 		"$LOOP" getppid "$CALLS"
 fi
 if command -v strace >/dev/null 2>&1; then
@@ -96,7 +101,8 @@ awk '
 		row("uft_one", "uft record -p process --syscalls getppid")
 		row("uft_all_one", "uft record -p process (every syscall)")
 		row("uft_two", "the same, tracer on CPU 0, program on CPU 1")
-		row("uft_kernel", "uft record -p process --backend kernel")
+		row("uft_kernel", "uft record -p process --backend kernel --syscalls getppid")
+		row("uft_kernel_all", "uft record -p process --backend kernel (every syscall)")
 		row("strace_one", "strace -e trace=getppid --seccomp-bpf")
 		row("strace_all_one", "strace (every syscall)")
 		row("strace_two", "strace --seccomp-bpf, tracer on CPU 0, program on CPU 1")

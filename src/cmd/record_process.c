@@ -142,12 +142,11 @@ int proc_check_opts(struct record_opts *o, bool has_cmd)
 		}
 		return CLI_OK;
 	}
-	if (p->follow && p->pid == 0) {
-		fprintf(stderr,
-			"%s: --follow 0 (every process the user may trace) is not "
-			"available: name a process with -P PID\n",
-			name);
-		return CLI_USAGE;
+	if (p->follow && p->pid == 0 && p->backend == PT_BACKEND_AUTO) {
+		/* every process: the kernel's events stop none of them, where
+		 * ptrace would stop each at every call (design page, "Choosing a
+		 * backend for --follow 0") */
+		p->backend = pt_kernel_usable(NULL, 0) ? PT_BACKEND_KERNEL : PT_BACKEND_PTRACE;
 	}
 	if (p->follow == has_cmd) {
 		fprintf(stderr, "%s: -p process needs either a command or -P PID (not both)\n",
@@ -395,6 +394,14 @@ static void on_comm(void *ctx, pid_t tid, const char *comm)
 	pthread_mutex_unlock(&t->lock);
 }
 
+static void on_lost(void *ctx, uint32_t cpu, uint64_t n)
+{
+	struct proc_tracer *t = ctx;
+	pthread_mutex_lock(&t->lock);
+	collect_local_overrun(&t->l, cpu, n);
+	pthread_mutex_unlock(&t->lock);
+}
+
 /* ---- the thread ---- */
 
 static void *tracer_main(void *arg)
@@ -415,6 +422,16 @@ static void *tracer_main(void *arg)
 		return NULL;
 	}
 	t->pid = pt_leader(t->s);
+	if (o->popts.follow && !t->pid && !o->quiet) {
+		unsigned n, m;
+		pt_follow_counts(t->s, &n, &m);
+		if (t->po.backend == PT_BACKEND_KERNEL)
+			fprintf(stderr, "%s: following every process (kernel backend)\n",
+				o->cli->name);
+		else
+			fprintf(stderr, "%s: following %u processes (%u not traceable)\n",
+				o->cli->name, n, m);
+	}
 	session = t->s;
 	t->start_ok = true;
 	sem_post(&t->started);
@@ -424,7 +441,7 @@ static void *tracer_main(void *arg)
 	pid_t w = o->popts.follow ? -1 : waitpid(t->pid, &ws, WNOHANG);
 	if (w == t->pid) {
 		t->status = ws; /* it ended after it was detached */
-	} else if (w == 0 || (o->popts.follow && kill(t->pid, 0) == 0)) {
+	} else if (w == 0 || (o->popts.follow && t->pid && kill(t->pid, 0) == 0)) {
 		t->running = true;
 	} else {
 		t->status = st < 0 ? 0 : st;
@@ -448,6 +465,7 @@ struct proc_tracer *proc_tracer_start(const struct record_opts *o, struct collec
 	sem_init(&t->started, 0, 0);
 	t->po.emit = emit;
 	t->po.comm = on_comm;
+	t->po.lost = on_lost;
 	t->po.ctx = t;
 	if (make_options(t) != 0 || pt_for_each_format(&t->po, register_one, t) != 0)
 		goto fail;

@@ -51,6 +51,7 @@ struct proc_opts {
 #define PROC_USAGE                                                                                 \
 	"  -p process  trace CMD's (or PID's) lifecycle, syscalls and signals, any program\n"      \
 	"  -P PID, --follow PID  with -p process: follow a running process and its children\n"     \
+	"             (0: every process the user may trace; the kernel backend when usable)\n"     \
 	"  --no-lifecycle --no-syscalls --no-signals  leave out a kind of process event\n"         \
 	"  --syscalls SET  only these syscalls: names, %file %net %process %signal %memory,\n"     \
 	"             !name to leave one out (a launched CMD stops only for these)\n"              \

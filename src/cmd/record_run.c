@@ -710,7 +710,7 @@ static int record_run_process(struct recording *r, struct rendezvous *rv,
 		return CLI_USAGE;
 	}
 	r->child = proc_tracer_pid(r->pt);
-	if (o->popts.follow && !o->quiet)
+	if (o->popts.follow && r->child && !o->quiet) /* 0: every process, said there */
 		fprintf(stderr, "%s: following process %d\n", o->cli->name, (int)r->child);
 	collect_until_done(r, rv->lsock);
 	close_private(rv);

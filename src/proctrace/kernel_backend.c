@@ -21,6 +21,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,12 +30,27 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+/* Kernel ids that are read to follow the threads but never handed over:
+ * task_newtask (clone flags) and the per-syscall entries of the clone and
+ * exit calls (their arguments), above the engine's local ids. */
+enum { PT_KID_NEWTASK = PT_ID_END, PT_KID_SYS_ENTER };
+
 struct kthr {
-	pid_t tid;
+	pid_t tid, tgid;
 	unsigned uid;
 	char comm[16];
 	bool match;
-	long raw_nr, sys_nr; /* the call entered (raw, per-syscall event), -1 none */
+	long raw_nr; /* the call entered (raw event), -1 none */
+	uint64_t raw_args[6];
+	long call_nr;	    /* the last clone or exit call entered, -1 none */
+	uint64_t call_arg0; /* its first argument */
+	pid_t new_pid;	    /* task_newtask: the child made, and its flags */
+	uint64_t new_flags;
+	int code;     /* exit(code) of this thread, -1 none */
+	int gcode;    /* its group's exit_group(code), -1 none */
+	int gsig;     /* the fatal signal that ended its group, 0 none */
+	int gen_sig;  /* the last fatal-by-default signal sent to its group */
+	bool execing; /* in execve: the kernel kills the group's other threads */
 };
 
 struct pt_ksession {
@@ -52,7 +68,14 @@ struct pt_ksession {
 	int emit_rc;
 	struct kthr *thr;
 	size_t nr_thr, cap_thr;
+	uint32_t *hidx; /* index of thr by tid (find()) */
+	size_t hcap;
+	bool hdirty;
 	struct pt_kmerge merge;
+	struct pt_rec rec;    /* a record made here (syscalls:*, process:*) */
+	bool reaped;	      /* the launched process's status is in `status` */
+	uint64_t *missed;     /* per CPU: events the kernel reported lost */
+	unsigned newtask_off; /* clone_flags in task_newtask's record */
 };
 
 bool pt_k_selected(const struct pt_options *o)
@@ -63,11 +86,45 @@ bool pt_k_selected(const struct pt_options *o)
 
 /* ---- threads ---- */
 
+/* The thread index (tid -> entry + 1, open addressing), rebuilt after the
+ * table changed: every record looks its thread up, and following every
+ * process makes the table long. */
+static void index_threads(struct pt_ksession *k)
+{
+	size_t cap = 64;
+	while (cap < 2 * k->nr_thr)
+		cap *= 2;
+	if (cap != k->hcap) {
+		uint32_t *n = realloc(k->hidx, cap * sizeof(*n));
+		if (!n)
+			return; /* stays dirty: find() searches the table */
+		k->hidx = n;
+		k->hcap = cap;
+	}
+	memset(k->hidx, 0, k->hcap * sizeof(*k->hidx));
+	for (size_t i = 0; i < k->nr_thr; i++) {
+		size_t h = ((uint32_t)k->thr[i].tid * 2654435761u) & (k->hcap - 1);
+		while (k->hidx[h])
+			h = (h + 1) & (k->hcap - 1);
+		k->hidx[h] = (uint32_t)i + 1;
+	}
+	k->hdirty = false;
+}
+
 static struct kthr *find(struct pt_ksession *k, pid_t tid)
 {
-	for (size_t i = 0; i < k->nr_thr; i++)
-		if (k->thr[i].tid == tid)
-			return &k->thr[i];
+	if (k->hdirty || !k->hcap)
+		index_threads(k);
+	if (k->hdirty || !k->hcap) {
+		for (size_t i = 0; i < k->nr_thr; i++)
+			if (k->thr[i].tid == tid)
+				return &k->thr[i];
+		return NULL;
+	}
+	for (size_t h = ((uint32_t)tid * 2654435761u) & (k->hcap - 1); k->hidx[h];
+	     h = (h + 1) & (k->hcap - 1))
+		if (k->thr[k->hidx[h] - 1].tid == tid)
+			return &k->thr[k->hidx[h] - 1];
 	return NULL;
 }
 
@@ -91,12 +148,16 @@ static struct kthr *add(struct pt_ksession *k, pid_t tid, const struct kthr *fro
 		if (uft_array_reserve(k->thr, k->cap_thr, k->nr_thr + 1, 16))
 			return NULL;
 		t = &k->thr[k->nr_thr++];
+		k->hdirty = true;
 	}
-	*t = (struct kthr){.tid = tid, .raw_nr = -1, .sys_nr = -1};
-	if (from)
+	*t = (struct kthr){
+	    .tid = tid, .tgid = tid, .raw_nr = -1, .call_nr = -1, .code = -1, .gcode = -1};
+	if (from) {
 		t->uid = from->uid;
-	else
-		pt_proc_tgid(tid, &t->uid);
+	} else {
+		pid_t tgid = pt_proc_tgid(tid, &t->uid);
+		t->tgid = tgid > 0 ? tgid : tid;
+	}
 	if (comm)
 		snprintf(t->comm, sizeof(t->comm), "%s", comm);
 	else
@@ -133,6 +194,127 @@ static int64_t i64_at(const uint8_t *rec, unsigned off)
 	return v;
 }
 
+static uint64_t u64_at(const uint8_t *rec, unsigned off)
+{
+	uint64_t v;
+	memcpy(&v, rec + off, 8);
+	return v;
+}
+
+/* Signals whose default action ends the process (signal(7)). */
+static bool fatal_by_default(int sig)
+{
+	switch (sig) {
+	case SIGCHLD:
+	case SIGCONT:
+	case SIGURG:
+	case SIGWINCH:
+	case SIGSTOP:
+	case SIGTSTP:
+	case SIGTTIN:
+	case SIGTTOU:
+		return false;
+	}
+	return sig > 0 && sig < 65;
+}
+
+/* Sets a group's fact on every thread of it that is known. */
+static void set_group(struct pt_ksession *k, pid_t tgid, int gcode, int gsig, int gen_sig)
+{
+	for (size_t i = 0; i < k->nr_thr; i++) {
+		struct kthr *t = &k->thr[i];
+		if (t->tgid != tgid)
+			continue;
+		if (gcode >= 0 || gsig) {
+			t->gcode = gcode;
+			t->gsig = gsig;
+		}
+		if (gen_sig)
+			t->gen_sig = gen_sig;
+	}
+}
+
+/* The calls whose entries the lifecycle reads (clone flags, exit codes, an
+ * exec killing the other threads). */
+static const long tracked[] = {SYS_clone, SYS_fork,	  SYS_vfork,  SYS_clone3,
+			       SYS_exit,  SYS_exit_group, SYS_execve, SYS_execveat};
+#define NR_TRACKED (sizeof(tracked) / sizeof(tracked[0]))
+
+/* Whether another thread of t's group is in an exec (which kills t). */
+static bool group_execing(const struct pt_ksession *k, const struct kthr *t)
+{
+	for (size_t i = 0; i < k->nr_thr; i++)
+		if (k->thr[i].tgid == t->tgid && k->thr[i].tid != t->tid && k->thr[i].execing)
+			return true;
+	return false;
+}
+
+/* The clone flags of the call that made `child`, as the ptrace backend
+ * gives them: clone's first argument (exit signal included), fixed ones for
+ * fork and vfork, else the kernel's (task_newtask: clone3's flags, which
+ * carry no exit signal); without the call, the kernel's flags and SIGCHLD
+ * for a process. */
+static uint64_t clone_flags_of(const struct kthr *t, pid_t child)
+{
+	uint64_t base = t->new_pid == child ? t->new_flags : 0;
+	switch (t->call_nr) {
+	case SYS_clone:
+		return t->call_arg0;
+	case SYS_fork:
+		return SIGCHLD;
+	case SYS_vfork:
+		return CLONE_VM | CLONE_VFORK | SIGCHLD;
+	case SYS_clone3:
+		return base;
+	}
+	return base | (base & CLONE_THREAD ? 0 : SIGCHLD);
+}
+
+/* The exit status of thread t at its sched_process_exit: the launched
+ * process's from waitpid when its last thread ends; else what the kernel's
+ * events told (design page, "Differences from the ptrace backend"). */
+static void exit_status_of(struct pt_ksession *k, const struct kthr *t, bool group_dead, int *code,
+			   int *sig, bool *core)
+{
+	*code = 0;
+	*sig = 0;
+	*core = false;
+	if (k->launched && t->tgid == k->pid && group_dead && !k->reaped) {
+		/* its last thread is past the exit tracepoint: the zombie is near */
+		int st;
+		pid_t w;
+		while ((w = waitpid(k->pid, &st, 0)) < 0 && errno == EINTR && !k->stop)
+			;
+		if (w == k->pid) {
+			k->status = st;
+			k->reaped = true;
+		}
+	}
+	if (k->launched && t->tgid == k->pid && group_dead && k->reaped) {
+		*code = WIFEXITED(k->status) ? WEXITSTATUS(k->status) : 0;
+		*sig = WIFSIGNALED(k->status) ? WTERMSIG(k->status) : 0;
+		*core = WIFSIGNALED(k->status) && WCOREDUMP(k->status);
+	} else if (t->code >= 0) {
+		*code = t->code;
+	} else if (t->gcode >= 0) {
+		*code = t->gcode;
+	} else {
+		*sig = t->gsig;
+	}
+}
+
+/* t entered one of the tracked calls. */
+static void call_entered(struct pt_ksession *k, struct kthr *t, long nr, uint64_t arg0)
+{
+	t->call_nr = nr;
+	t->call_arg0 = arg0;
+	t->execing = nr == SYS_execve || nr == SYS_execveat;
+	if (nr == SYS_exit)
+		t->code = (int)(arg0 & 0xff);
+	else if (nr == SYS_exit_group && t->gcode < 0 && !t->gsig)
+		set_group(k, t->tgid, (int)(arg0 & 0xff), 0, 0);
+}
+
 /* Follows the thread table through one record; false drops the record (a
  * syscall exit whose entry was not seen, as the ptrace backend drops it). */
 static bool track(struct pt_ksession *k, unsigned id, uint8_t *rec, uint32_t len, struct kthr **tp)
@@ -146,33 +328,69 @@ static bool track(struct pt_ksession *k, unsigned id, uint8_t *rec, uint32_t len
 	*tp = t;
 	if (id == PT_ID_FORK && len >= 24) {
 		struct kthr parent = *t;
-		add(k, i32_at(rec, 20), &parent, data_loc(rec, len, 16));
+		pid_t child = i32_at(rec, 20);
+		struct kthr *c = add(k, child, &parent, data_loc(rec, len, 16));
+		if (c && clone_flags_of(&parent, child) & CLONE_THREAD)
+			c->tgid = parent.tgid;
 		*tp = find(k, tid);
 	} else if (id == PT_ID_EXEC && len >= 16) {
 		const char *fn = data_loc(rec, len, 8), *base = strrchr(fn, '/');
 		/* the kernel names the task after the file's base name */
 		snprintf(t->comm, sizeof(t->comm), "%s", base ? base + 1 : fn);
 		pt_proc_tgid(tid, &t->uid);
+		t->tgid = tid;
+		t->execing = false;
 		set_match(k, t);
 		if (k->o.comm)
 			k->o.comm(k->o.ctx, tid, t->comm);
-	} else if (id == PT_ID_RAW_ENTER && len >= 16) {
+	} else if (id == PT_ID_RAW_ENTER && len >= 64) {
 		t->raw_nr = i64_at(rec, 8);
+		memcpy(t->raw_args, rec + 16, sizeof(t->raw_args));
+		for (size_t i = 0; i < NR_TRACKED; i++)
+			if (t->raw_nr == tracked[i])
+				call_entered(k, t, t->raw_nr, t->raw_args[0]);
 	} else if (id == PT_ID_RAW_EXIT && len >= 16) {
 		bool seen = t->raw_nr == i64_at(rec, 8);
 		t->raw_nr = -1;
 		return seen;
-	} else if (id >= PT_ID_SYSCALL_BASE) {
-		long nr = (long)(id - PT_ID_SYSCALL_BASE) / 2;
-		if ((id - PT_ID_SYSCALL_BASE) % 2 == 0) {
-			t->sys_nr = nr;
-		} else {
-			bool seen = t->sys_nr == nr;
-			t->sys_nr = -1;
-			return seen;
-		}
+	} else if (id == PT_KID_NEWTASK && len >= k->newtask_off + 8) {
+		t->new_pid = i32_at(rec, 8);
+		t->new_flags = u64_at(rec, k->newtask_off);
+	} else if (id == PT_KID_SYS_ENTER && len >= 12) {
+		/* fork and vfork have no argument */
+		call_entered(k, t, i32_at(rec, 8), len >= 24 ? u64_at(rec, 16) : 0);
+	} else if (id == PT_ID_SIG_GENERATE && len >= 48) {
+		/* sent and not ignored: a fatal default may end the group by SIGKILL */
+		int sig = i32_at(rec, 8);
+		struct kthr *to = find(k, i32_at(rec, 36));
+		if (to && i32_at(rec, 44) == 0 && fatal_by_default(sig) && sig != SIGKILL)
+			set_group(k, to->tgid, -1, 0, sig);
+	} else if (id == PT_ID_SIG_DELIVER && len >= 40) {
+		/* a fatal signal's default action; the kernel delivers SIGKILL to
+		 * every thread of a group it kills, the signal sent is the last
+		 * one generated for the group, when it was seen */
+		int sig = i32_at(rec, 8);
+		if (sig == SIGKILL && group_execing(k, t)) /* exec ends the others: code 0 */
+			t->code = 0;
+		else if (u64_at(rec, 24) == 0 && fatal_by_default(sig) && t->gcode < 0 && !t->gsig)
+			set_group(k, t->tgid, -1, sig == SIGKILL && t->gen_sig ? t->gen_sig : sig,
+				  0);
 	}
 	return true;
+}
+
+static void emit_rec(struct pt_ksession *k, struct kthr *t, uint32_t cpu, uint64_t ts,
+		     const uint8_t *from)
+{
+	/* the kernel's flags and preempt count of the record it comes from */
+	memcpy(k->rec.b + 2, from + 2, 2);
+	if (t->match && !k->emit_rc)
+		k->emit_rc = k->o.emit(k->o.ctx, cpu, ts, k->rec.b, k->rec.len);
+}
+
+static bool want_sys(const struct pt_ksession *k, long nr)
+{
+	return k->o.all_syscalls || pt_sysset_has(&k->o.syscalls, nr);
 }
 
 static void emit_one(void *ctx, uint32_t cpu, uint64_t ts, uint8_t *rec, uint32_t len)
@@ -180,22 +398,84 @@ static void emit_one(void *ctx, uint32_t cpu, uint64_t ts, uint8_t *rec, uint32_
 	struct pt_ksession *k = ctx;
 	uint16_t type;
 	memcpy(&type, rec, 2);
-	unsigned id = type;
+	unsigned id = type, cat = k->o.categories;
 	uint8_t wide[PT_WIDE_MAX];
 	rec = pt_rec_widen(id, rec, &len, wide); /* the strings this kernel does not read */
 	struct kthr *t = NULL;
 	bool keep = track(k, id, rec, len, &t);
-	if (keep && t->match && !k->emit_rc)
+	if (!keep || k->emit_rc)
+		goto out;
+	/* signals may be read for the exit status only */
+	bool mine = id < PT_ID_END &&
+		    !((id == PT_ID_SIG_GENERATE || id == PT_ID_SIG_DELIVER) && !(cat & PT_SIGNALS));
+	if (id == PT_ID_RAW_ENTER && !want_sys(k, t->raw_nr)) /* a tracked call only */
+		mine = false;
+	if (mine && t->match)
 		k->emit_rc = k->o.emit(k->o.ctx, cpu, ts, rec, len);
+	if (id == PT_ID_FORK && len >= 24) {
+		pid_t child = i32_at(rec, 20);
+		uint64_t flags = clone_flags_of(t, child);
+		pt_rec_clone_flags(&k->rec, t->tid, child, flags, flags & CLONE_THREAD);
+		emit_rec(k, t, cpu, ts, rec);
+	} else if (id == PT_ID_EXIT && len >= 33) {
+		int code, sig;
+		bool core;
+		exit_status_of(k, t, rec[32] != 0, &code, &sig, &core);
+		pt_rec_exit_status(&k->rec, t->tid, code, sig, core);
+		emit_rec(k, t, cpu, ts, rec);
+	} else if (id == PT_ID_RAW_ENTER && len >= 64) {
+		/* the kernel's syscalls:sys_enter_NAME, from the raw record */
+		if (want_sys(k, t->raw_nr) &&
+		    pt_rec_sys_enter(&k->rec, t->tid, t->raw_nr, t->raw_args, false))
+			emit_rec(k, t, cpu, ts, rec);
+	} else if (id == PT_ID_RAW_EXIT && len >= 24) {
+		long nr = (long)i64_at(rec, 8);
+		if (want_sys(k, nr) && pt_rec_sys_exit(&k->rec, t->tid, nr, (long)i64_at(rec, 16)))
+			emit_rec(k, t, cpu, ts, rec);
+	}
+out:
 	if (k->emit_rc)
 		k->stop = 1;
-	if (id == PT_ID_EXIT && (t = find(k, i32_at(rec, 4))))
+	if (id == PT_ID_EXIT && (t = find(k, i32_at(rec, 4)))) {
 		*t = k->thr[--k->nr_thr]; /* its id may be reused */
+		k->hdirty = true;
+	}
 }
 
 static void emit_ready(struct pt_ksession *k, bool all)
 {
 	pt_kmerge_flush(&k->merge, all, emit_one, k);
+}
+
+static void report_lost(struct pt_ksession *k, int cpu, uint64_t n)
+{
+	if (!n)
+		return;
+	k->missed[cpu] += n;
+	if (k->o.lost)
+		k->o.lost(k->o.ctx, (uint32_t)cpu, n);
+}
+
+/* At the end: what the instance's per-CPU stats count as lost (overwritten,
+ * or dropped) beyond what the pages said. */
+static void report_stats(struct pt_ksession *k)
+{
+	for (int c = 0; c < k->ncpu; c++) {
+		char p[600], b[1024];
+		snprintf(p, sizeof(p), "%s/per_cpu/cpu%d/stats", k->dir, c);
+		if (pt_read_text(p, b, sizeof(b)) <= 0)
+			continue;
+		uint64_t n = 0;
+		static const char *const keys[] = {
+		    "\noverrun: ", "\ncommit overrun: ", "\ndropped events: "};
+		for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+			const char *v = strstr(b, keys[i]);
+			if (v)
+				n += strtoull(v + strlen(keys[i]), NULL, 10);
+		}
+		if (n > k->missed[c])
+			report_lost(k, c, n - k->missed[c]);
+	}
 }
 
 /* Reads every page the kernel has for each CPU. */
@@ -211,6 +491,8 @@ static void drain(struct pt_ksession *k)
 			struct uft_page_iter it;
 			struct uft_page_rec r;
 			uft_page_iter_init(&it, k->page, k->subbuf);
+			if (it.missed) /* overwritten before this page: some, or a count */
+				report_lost(k, c, it.missed_stored ? it.missed_count : 1);
 			while (uft_page_iter_next(&it, &r) == 1) {
 				uint16_t type;
 				memcpy(&type, r.data, 2);
@@ -238,8 +520,24 @@ static void map_event(struct pt_ksession *k, const char *system, const char *nam
 	}
 }
 
+/* The offset of `field` in SYSTEM/NAME's format, or `dflt`. */
+static unsigned field_offset(const char *dir, const char *system, const char *name,
+			     const char *field, unsigned dflt)
+{
+	char p[600], b[4096], key[96];
+	snprintf(p, sizeof(p), "%s/events/%s/%s/format", dir, system, name);
+	snprintf(key, sizeof(key), " %s;\toffset:", field);
+	const char *v = pt_read_text(p, b, sizeof(b)) > 0 ? strstr(b, key) : NULL;
+	return v ? (unsigned)atoi(v + strlen(key)) : dflt;
+}
+
 /* Maps the kernel ids to local ones and enables the events the options ask
- * for; set_event_pid must already hold the pids (an empty list means all). */
+ * for; set_event_pid must already hold the pids (an empty list means all).
+ * Syscalls come from raw_syscalls alone: the syscalls:sys_*_NAME records
+ * are made here from them (same layout, half the kernel's writes). The
+ * lifecycle reads task_newtask and the clone and exit calls' entries (clone
+ * flags, exit codes) and the signals (a fatal one), handing over none of
+ * them. */
 static int enable_events(struct pt_ksession *k, char *err, size_t errlen)
 {
 	unsigned cat = k->o.categories;
@@ -247,8 +545,18 @@ static int enable_events(struct pt_ksession *k, char *err, size_t errlen)
 		map_event(k, "sched", "sched_process_fork", PT_ID_FORK, true);
 		map_event(k, "sched", "sched_process_exec", PT_ID_EXEC, true);
 		map_event(k, "sched", "sched_process_exit", PT_ID_EXIT, true);
+		map_event(k, "task", "task_newtask", PT_KID_NEWTASK, true);
+		k->newtask_off = field_offset(k->dir, "task", "task_newtask", "clone_flags", 32);
+		/* with syscalls on, the raw entries of these calls do it, at no
+		 * second probe per call (the filter lets them in) */
+		for (size_t i = 0; !(cat & PT_SYSCALLS) && i < NR_TRACKED; i++) {
+			const struct pt_syscall *sc = pt_syscall_by_nr(tracked[i]);
+			char name[64];
+			snprintf(name, sizeof(name), "sys_enter_%s", sc ? sc->event : "");
+			map_event(k, "syscalls", name, PT_KID_SYS_ENTER, true);
+		}
 	}
-	if (cat & PT_SIGNALS) {
+	if (cat & (PT_SIGNALS | PT_LIFECYCLE)) {
 		map_event(k, "signal", "signal_generate", PT_ID_SIG_GENERATE, true);
 		map_event(k, "signal", "signal_deliver", PT_ID_SIG_DELIVER, true);
 	}
@@ -267,9 +575,14 @@ static int enable_events(struct pt_ksession *k, char *err, size_t errlen)
 							off ? " || " : "", nr);
 		if (!off)
 			snprintf(f, cap, "id == -1");
-		int rc = pt_ki_write(k->dir, "events/raw_syscalls/sys_enter/filter", f, false);
+		int rc = pt_ki_write(k->dir, "events/raw_syscalls/sys_exit/filter", f, false);
+		/* the lifecycle's calls enter too (tracked, handed over if in the set) */
+		for (size_t i = 0; (cat & PT_LIFECYCLE) && i < NR_TRACKED; i++)
+			if (!pt_sysset_has(&k->o.syscalls, tracked[i]))
+				snprintf(f + strlen(f), cap - strlen(f), " || id == %ld",
+					 tracked[i]);
 		if (!rc)
-			rc = pt_ki_write(k->dir, "events/raw_syscalls/sys_exit/filter", f, false);
+			rc = pt_ki_write(k->dir, "events/raw_syscalls/sys_enter/filter", f, false);
 		free(f);
 		if (rc) {
 			snprintf(err, errlen, "kernel backend: raw_syscalls filter: %s",
@@ -279,21 +592,6 @@ static int enable_events(struct pt_ksession *k, char *err, size_t errlen)
 	}
 	map_event(k, "raw_syscalls", "sys_enter", PT_ID_RAW_ENTER, true);
 	map_event(k, "raw_syscalls", "sys_exit", PT_ID_RAW_EXIT, true);
-	for (long nr = 0; nr < PT_MAX_SYSCALL; nr++) {
-		const struct pt_syscall *sc = pt_syscall_by_nr(nr);
-		if (!sc || !sc->event)
-			continue;
-		bool want = k->o.all_syscalls || pt_sysset_has(&k->o.syscalls, nr);
-		char name[128];
-		unsigned base = PT_ID_SYSCALL_BASE + 2 * (unsigned)nr;
-		/* every call: one write enables the whole system below */
-		snprintf(name, sizeof(name), "sys_enter_%s", sc->event);
-		map_event(k, "syscalls", name, base, want && !k->o.all_syscalls);
-		snprintf(name, sizeof(name), "sys_exit_%s", sc->event);
-		map_event(k, "syscalls", name, base + 1, want && !k->o.all_syscalls);
-	}
-	if (k->o.all_syscalls)
-		pt_ki_write(k->dir, "events/syscalls/enable", "1", false);
 	return 0;
 }
 
@@ -319,8 +617,10 @@ static void ksession_free(struct pt_ksession *k)
 	pt_ki_remove(k->dir);
 	free(k->fd);
 	free(k->page);
+	free(k->missed);
 	free(k->map);
 	free(k->thr);
+	free(k->hidx);
 	pt_kmerge_free(&k->merge);
 	free(k);
 }
@@ -353,14 +653,17 @@ static struct pt_ksession *ksession_new(const struct pt_options *o, char *err, s
 	 * poll's bound: buffer_percent 0 would queue a wake-up on every record,
 	 * which multiplies the cost of a traced call (design page, Measured). */
 	pt_ki_write(k->dir, "buffer_percent", "25", false);
-	/* room for a busy tracee between two wake-ups (4 MiB per CPU) */
-	pt_ki_write(k->dir, "buffer_size_kb", "4096", false);
+	/* room for a busy tracee between two wake-ups (4 MiB per CPU);
+	 * UFT_PT_KBUF_KB sets another size (the tests' small buffer) */
+	const char *kb = getenv("UFT_PT_KBUF_KB");
+	pt_ki_write(k->dir, "buffer_size_kb", kb && atoi(kb) > 0 ? kb : "4096", false);
 	k->subbuf = subbuf_size(k->dir);
 	long n = sysconf(_SC_NPROCESSORS_CONF);
 	k->ncpu = n > 0 ? (int)n : 1;
 	k->fd = malloc(sizeof(int) * (size_t)k->ncpu);
 	k->page = malloc(k->subbuf);
-	if (!k->fd || !k->page) {
+	k->missed = calloc((size_t)k->ncpu, sizeof(*k->missed));
+	if (!k->fd || !k->page || !k->missed) {
 		snprintf(err, errlen, "out of memory");
 		ksession_free(k);
 		return NULL;
@@ -438,9 +741,42 @@ static int add_threads(struct pt_ksession *k, pid_t pid)
 	return 0;
 }
 
+/* --follow 0: no set_event_pid (every process), our own threads in
+ * set_event_notrace_pid (event-fork adds our children there too). */
+static int exclude_self(struct pt_ksession *k)
+{
+	DIR *d = opendir("/proc/self/task");
+	if (!d)
+		return -errno;
+	struct dirent *de;
+	int rc = 0;
+	while ((de = readdir(d)) && !rc)
+		if (atoi(de->d_name) > 0)
+			rc = pt_ki_write(k->dir, "set_event_notrace_pid", de->d_name, true);
+	closedir(d);
+	return rc;
+}
+
 struct pt_ksession *pt_k_attach(const struct pt_options *o, pid_t pid, char *err, size_t errlen)
 {
-	if (pid <= 0 || kill(pid, 0) != 0) {
+	if (pid == 0) {
+		struct pt_ksession *k = ksession_new(o, err, errlen);
+		if (!k)
+			return NULL;
+		int rc = exclude_self(k);
+		if (rc) {
+			snprintf(err, errlen, "kernel backend: set_event_notrace_pid: %s",
+				 strerror(-rc));
+			ksession_free(k);
+			return NULL;
+		}
+		if (enable_events(k, err, errlen) != 0) {
+			ksession_free(k);
+			return NULL;
+		}
+		return k;
+	}
+	if (pid < 0 || kill(pid, 0) != 0) {
 		int e = pid <= 0 ? ESRCH : errno;
 		if (e == ESRCH)
 			snprintf(err, errlen, "no process %d", (int)pid);
@@ -470,13 +806,18 @@ struct pt_ksession *pt_k_attach(const struct pt_options *o, pid_t pid, char *err
 static bool ended(struct pt_ksession *k)
 {
 	if (k->launched) {
+		if (k->reaped)
+			return true;
 		int st;
 		if (waitpid(k->pid, &st, WNOHANG) == k->pid && (WIFEXITED(st) || WIFSIGNALED(st))) {
 			k->status = st;
+			k->reaped = true;
 			return true;
 		}
 		return false;
 	}
+	if (k->pid == 0) /* every process: until a stop request */
+		return false;
 	if (k->pidfd >= 0) {
 		struct pollfd p = {.fd = k->pidfd, .events = POLLIN};
 		return poll(&p, 1, 0) == 1;
@@ -509,6 +850,7 @@ int pt_k_run(struct pt_ksession *k)
 	pt_ki_write(k->dir, "tracing_on", "0", false);
 	drain(k);
 	emit_ready(k, true);
+	report_stats(k);
 	return k->launched ? k->status : 0;
 }
 

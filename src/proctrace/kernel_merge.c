@@ -8,6 +8,7 @@
 #include "proctrace/kernel_backend.h"
 #include "util/util.h"
 
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -46,11 +47,22 @@ static int by_offset(const void *a, const void *b)
 	return x->off < y->off ? -1 : x->off > y->off;
 }
 
+/* Whether ev is already in cmp's order: records of one CPU come in time
+ * order, and often only one CPU has any, so the sort is mostly not needed. */
+static bool sorted(const struct pt_kev *ev, size_t n, int (*cmp)(const void *, const void *))
+{
+	for (size_t i = 1; i < n; i++)
+		if (cmp(&ev[i - 1], &ev[i]) > 0)
+			return false;
+	return true;
+}
+
 void pt_kmerge_flush(struct pt_kmerge *m, bool all, pt_kmerge_fn fn, void *ctx)
 {
 	if (!m->nr_ev) /* nothing held: the bound stays (and ev may be NULL) */
 		return;
-	qsort(m->ev, m->nr_ev, sizeof(*m->ev), by_time);
+	if (!sorted(m->ev, m->nr_ev, by_time))
+		qsort(m->ev, m->nr_ev, sizeof(*m->ev), by_time);
 	size_t i = 0;
 	uint64_t newest = m->bound;
 	for (; i < m->nr_ev && (all || m->ev[i].ts <= m->bound); i++)
@@ -62,7 +74,8 @@ void pt_kmerge_flush(struct pt_kmerge *m, bool all, pt_kmerge_fn fn, void *ctx)
 	 * only ever moves down, over ones already moved) */
 	memmove(m->ev, m->ev + i, (m->nr_ev - i) * sizeof(*m->ev));
 	m->nr_ev -= i;
-	qsort(m->ev, m->nr_ev, sizeof(*m->ev), by_offset);
+	if (!sorted(m->ev, m->nr_ev, by_offset))
+		qsort(m->ev, m->nr_ev, sizeof(*m->ev), by_offset);
 	size_t len = 0;
 	for (i = 0; i < m->nr_ev; i++) {
 		struct pt_kev *e = &m->ev[i];

@@ -395,7 +395,7 @@ static unsigned nr_strings(const struct pt_syscall *s)
 	return (unsigned)__builtin_popcount(s->str_args);
 }
 
-bool pt_rec_sys_enter(struct pt_rec *r, pid_t tid, long nr, const uint64_t args[6])
+bool pt_rec_sys_enter(struct pt_rec *r, pid_t tid, long nr, const uint64_t args[6], bool strings)
 {
 	const struct pt_syscall *s = pt_syscall_by_nr(nr);
 	if (!s || !s->event || nr >= PT_MAX_SYSCALL)
@@ -408,7 +408,11 @@ bool pt_rec_sys_enter(struct pt_rec *r, pid_t tid, long nr, const uint64_t args[
 	for (unsigned i = 0; i < s->nargs; i++) {
 		if (!(s->str_args >> i & 1))
 			continue;
-		size_t n = pt_tracee_str(tid, args[i], (char *)r->b + r->len, PT_STR_MAX) + 1;
+		size_t n = 1;
+		if (strings)
+			n += pt_tracee_str(tid, args[i], (char *)r->b + r->len, PT_STR_MAX);
+		else
+			r->b[r->len] = 0;
 		put_u32(r, loc, (uint32_t)(n << 16 | r->len));
 		r->len += (uint32_t)n;
 		loc += 4;

@@ -25,9 +25,12 @@ void pt_rec_exit_status(struct pt_rec *r, pid_t tid, int code, int sig, bool cor
 void pt_rec_raw_enter(struct pt_rec *r, pid_t tid, long nr, const uint64_t args[6]);
 void pt_rec_raw_exit(struct pt_rec *r, pid_t tid, long nr, long ret);
 /* syscalls:sys_enter_NAME / sys_exit_NAME; false if nr has no event here.
- * The entry's user strings (its __NAME_val fields, after the kernel's) are
- * read from thread tid's memory: only calls with such arguments read. */
-bool pt_rec_sys_enter(struct pt_rec *r, pid_t tid, long nr, const uint64_t args[6]);
+ * With `strings`, the entry's user strings (its __NAME_val fields, after the
+ * kernel's) are read from thread tid's memory, which must be stopped at that
+ * entry: only calls with such arguments read. Without, they are empty (the
+ * kernel backend builds its records after the call, when the memory may
+ * hold something else). */
+bool pt_rec_sys_enter(struct pt_rec *r, pid_t tid, long nr, const uint64_t args[6], bool strings);
 bool pt_rec_sys_exit(struct pt_rec *r, pid_t tid, long nr, long ret);
 /* The longest record pt_rec_widen() makes: 6 arguments, 6 empty strings. */
 #define PT_WIDE_MAX (16 + 6 * 8 + 6 * 5)

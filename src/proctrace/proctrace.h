@@ -58,6 +58,9 @@ struct pt_options {
 	/* Optional: a thread's comm when it is first seen and after each exec
 	 * (for trace.dat's cmdlines, as the recorder's set_comm() keeps them). */
 	void (*comm)(void *ctx, pid_t tid, const char *comm);
+	/* Optional: n events of `cpu` the kernel lost (kernel backend: its
+	 * buffer overwritten before they were read). */
+	void (*lost)(void *ctx, uint32_t cpu, uint64_t n);
 	void *ctx;
 	enum pt_backend backend;
 };
@@ -75,8 +78,14 @@ struct pt_session *pt_launch(const struct pt_options *o, char *const argv[], cha
 			     size_t errlen);
 /* Seizes every thread of a running process (no EXITKILL: the process
  * outlives the tracer). errno-style failures are explained in err:
- * ESRCH no such process, EPERM not ours or already traced. */
+ * ESRCH no such process, EPERM not ours or already traced. pid 0 follows
+ * every process the caller may trace but its own: the kernel backend all
+ * of them, new ones included; ptrace those running now and their
+ * children (see pt_follow_counts). */
 struct pt_session *pt_attach(const struct pt_options *o, pid_t pid, char *err, size_t errlen);
+/* After pt_attach(0) with ptrace: the processes seized and those that
+ * could not be (not ours, already traced); 0 and 0 with the kernel backend. */
+void pt_follow_counts(const struct pt_session *s, unsigned *followed, unsigned *refused);
 /* Follows the tracees until none is left or pt_request_stop(). Returns the
  * launched command's wait status (0 when attached), -1 on a tracer error. */
 int pt_run(struct pt_session *s);

@@ -55,8 +55,9 @@ struct pt_session {
 	size_t nr_thr, cap_thr;
 	struct pt_rec rec;
 	int emit_rc;
-	int stop_cpu;		    /* the CPU of the stop being handled, -1 until read */
-	struct pt_ksession *kernel; /* the kernel backend's session instead */
+	int stop_cpu;			  /* the CPU of the stop being handled, -1 until read */
+	struct pt_ksession *kernel;	  /* the kernel backend's session instead */
+	unsigned nr_followed, nr_refused; /* pt_attach(0): processes seized, refusing */
 };
 
 static const unsigned long seize_opts = PTRACE_O_TRACECLONE | PTRACE_O_TRACEFORK |
@@ -149,7 +150,7 @@ static void sys_enter(struct pt_session *s, struct pt_thread *t, uint64_t ts, lo
 		return;
 	pt_rec_raw_enter(&s->rec, t->tid, nr, args);
 	emit(s, t, ts);
-	if (pt_rec_sys_enter(&s->rec, t->tid, nr, args))
+	if (pt_rec_sys_enter(&s->rec, t->tid, nr, args, true))
 		emit(s, t, ts);
 }
 
@@ -193,22 +194,22 @@ static int resume_req(struct pt_session *s, struct pt_thread *t)
 	return s->syscall_stops || (t && t->to_exit) ? PTRACE_SYSCALL : PTRACE_CONT;
 }
 
-/* The clone flags of the call that made `child`: clone's first argument,
+/* The clone flags of the call that made `child`: clone's first argument
+ * (also when it reports as a fork or vfork: glibc's fork is a clone),
  * clone3's clone_args.flags; fork and vfork have fixed ones. */
 static uint64_t clone_flags(pid_t tid, int event)
 {
-	if (event == PTRACE_EVENT_FORK)
-		return SIGCHLD;
-	if (event == PTRACE_EVENT_VFORK)
-		return CLONE_VM | CLONE_VFORK | SIGCHLD;
 	struct user_regs_struct regs;
-	if (ptrace(PTRACE_GETREGS, tid, 0, &regs) != 0)
-		return 0;
-	if (regs.orig_rax == SYS_clone)
+	bool regs_ok = ptrace(PTRACE_GETREGS, tid, 0, &regs) == 0;
+	if (regs_ok && regs.orig_rax == SYS_clone)
 		return regs.rdi;
 	uint64_t flags = 0;
-	if (regs.orig_rax == SYS_clone3)
+	if (regs_ok && regs.orig_rax == SYS_clone3)
 		pt_proc_read(tid, regs.rdi, &flags, sizeof(flags));
+	else if (event == PTRACE_EVENT_FORK)
+		flags = SIGCHLD;
+	else if (event == PTRACE_EVENT_VFORK)
+		flags = CLONE_VM | CLONE_VFORK | SIGCHLD;
 	return flags;
 }
 
@@ -579,6 +580,34 @@ static int seize_threads(struct pt_session *s, pid_t pid, char *err, size_t errl
 	return 0;
 }
 
+/* --follow 0: seizes every process it may (all but our own), counting the
+ * ones that refuse (not ours, already traced, a kernel thread) or fail. */
+static void seize_all(struct pt_session *s)
+{
+	DIR *d = opendir("/proc");
+	if (!d)
+		return;
+	struct dirent *de;
+	pid_t self = getpid();
+	char err[256];
+	while ((de = readdir(d))) {
+		pid_t pid = (pid_t)atoi(de->d_name);
+		if (pid <= 0 || pid == self || find(s, pid))
+			continue;
+		if (seize_threads(s, pid, err, sizeof(err)) == 0)
+			s->nr_followed++;
+		else if (kill(pid, 0) == 0 || errno != ESRCH) /* gone: not counted */
+			s->nr_refused++;
+	}
+	closedir(d);
+}
+
+void pt_follow_counts(const struct pt_session *s, unsigned *followed, unsigned *refused)
+{
+	*followed = s->nr_followed;
+	*refused = s->nr_refused;
+}
+
 struct pt_session *pt_attach(const struct pt_options *o, pid_t pid, char *err, size_t errlen)
 {
 	struct pt_session *s = session_new(o);
@@ -592,7 +621,11 @@ struct pt_session *pt_attach(const struct pt_options *o, pid_t pid, char *err, s
 	 * the set is applied here. */
 	s->syscall_stops = o->categories & PT_SYSCALLS;
 	s->leader = pid;
-	if (pid <= 0 || kill(pid, 0) != 0) {
+	if (pid == 0) {
+		seize_all(s);
+		return s;
+	}
+	if (pid < 0 || kill(pid, 0) != 0) {
 		attach_error(pid, pid <= 0 ? ESRCH : errno, err, errlen);
 		free(s);
 		return NULL;

@@ -42,6 +42,16 @@ static void count_lost(struct collect *c, struct collect_cpu *s)
 	c->totals.lost++;
 }
 
+void collect_local_overrun(struct collect_local *l, uint32_t cpu, uint64_t n)
+{
+	struct collect *c = l->c;
+	struct collect_cpu *s = cpu < c->max_cpus ? collect_cpu_stream(c, cpu) : NULL;
+	c->totals.written += n;
+	c->totals.overrun += n;
+	if (s)
+		s->overrun += n;
+}
+
 /* The CPU's open segment for a record at ts. */
 static struct collect_seg *local_seg(struct collect_local *l, struct collect_cpu *s, uint32_t cpu,
 				     uint64_t ts)

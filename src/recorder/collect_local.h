@@ -34,6 +34,9 @@ int collect_local_format(struct collect_local *l, uint16_t id, const char *syste
  * failure to spool (also kept in c->io_error). */
 int collect_local_put(struct collect_local *l, uint32_t cpu, uint64_t ts, void *record,
 		      uint32_t len);
+/* n events of `cpu` lost before they reached the recorder (the kernel
+ * overwrote them): counted as written and overrun, as a ring's. */
+void collect_local_overrun(struct collect_local *l, uint32_t cpu, uint64_t n);
 /* A thread's comm for the file's cmdlines. */
 void collect_local_comm(struct collect_local *l, pid_t pid, const char *comm);
 /* No more records: the open pages go to the spool. */

@@ -77,6 +77,12 @@ static int print_event(void *ctx, uint32_t cpu, uint64_t ts, const void *rec, ui
 }
 
 static unsigned long counted;
+static unsigned long long lost;
+
+static void count_lost(void *ctx, uint32_t cpu, uint64_t n)
+{
+	lost += n;
+}
 
 static int count_event(void *ctx, uint32_t cpu, uint64_t ts, const void *rec, uint32_t len)
 {
@@ -247,6 +253,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	o.emit = count_only ? count_event : print_event;
+	o.lost = count_lost;
 	o.ctx = tep;
 	/* no SA_RESTART: the wait is interrupted and the loop detaches */
 	struct sigaction sa = {.sa_handler = on_signal};
@@ -266,6 +273,8 @@ int main(int argc, char **argv)
 	int st = pt_run(session);
 	if (count_only)
 		fprintf(out, "%lu events\n", counted);
+	if (lost) /* the kernel's: on stderr, beside the records */
+		fprintf(stderr, "lost %llu\n", lost);
 	pt_free(session);
 	tep_free(tep);
 	if (out != stdout)

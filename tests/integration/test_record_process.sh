@@ -154,8 +154,6 @@ fi
 [ $? = 2 ] || fail "unknown pid: exit status"
 grep_q 'no process 999999999' "$tmp/err" || fail "unknown pid message: $(cat "$tmp/err")"
 [ -e "$tmp/x.dat" ] && fail "a file was written for an unknown pid"
-"$UFT" record -p process --follow 0 -o "$tmp/x.dat" 2>"$tmp/err"
-[ $? = 2 ] || fail "--follow 0 should be refused with 2"
 "$UFT" record -p process -P 1 -- true 2>/dev/null
 [ $? = 2 ] || fail "-P with a command should be refused"
 "$UFT" record --syscalls openat -- true 2>/dev/null

@@ -161,7 +161,7 @@ static void test_records(void **state)
 	pt_rec_raw_enter(&r, 12, SYS_openat, args);
 	assert_int_equal(field(tep, &r, "id"), SYS_openat);
 	body(tep, &r, "NR 257 openat (ffffffffffffff9c, 1000, 80000, 0, 5, 6)");
-	assert_true(pt_rec_sys_enter(&r, 12, SYS_openat, args));
+	assert_true(pt_rec_sys_enter(&r, 12, SYS_openat, args, true));
 	/* the kernel's fields, then __filename_val: "" (no thread 12 to read) */
 	assert_int_equal(r.len, 16 + 4 * 8 + 4 + 1);
 	assert_int_equal(field(tep, &r, "__syscall_nr"), SYS_openat);
@@ -171,7 +171,7 @@ static void test_records(void **state)
 	assert_int_equal((long long)field(tep, &r, "ret"), -2);
 	pt_rec_raw_exit(&r, 12, SYS_openat, 3);
 	body(tep, &r, "NR 257 openat = 3");
-	assert_false(pt_rec_sys_enter(&r, 12, 100000, args));
+	assert_false(pt_rec_sys_enter(&r, 12, 100000, args, true));
 
 	pt_rec_sig_generate(&r, 12, 10, 0, -6, "prog", 12, 0, 0);
 	body(tep, &r, "sig=10 errno=0 code=-6 comm=prog pid=12 grp=0 res=0");

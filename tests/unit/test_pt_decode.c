@@ -198,7 +198,7 @@ static void test_every_syscall_format(void **state)
 				if (k == 1 && s->str_args >> j & 1)
 					a[j] = (uintptr_t) "/some/path";
 			r.len = 0;
-			assert_true(pt_rec_sys_enter(&r, getpid(), s->nr, a));
+			assert_true(pt_rec_sys_enter(&r, getpid(), s->nr, a, true));
 			both(&m, r.b, r.len, out, sizeof(out));
 			n++;
 		}
@@ -235,7 +235,7 @@ static const char *enter(long nr, uint64_t a0, uint64_t a1, uint64_t a2, uint64_
 {
 	static struct pt_rec r;
 	const uint64_t a[6] = {a0, a1, a2, a3, a4, a5};
-	assert_true(pt_rec_sys_enter(&r, getpid(), nr, a));
+	assert_true(pt_rec_sys_enter(&r, getpid(), nr, a, true));
 	return show(ENTER((unsigned)nr), &r);
 }
 
