@@ -418,6 +418,8 @@ static int on_record(void *arg, uint64_t ts, uint32_t cpu, const void *data, uin
 		return 0;
 	}
 	if (c->sink) {
+		/* the units a file would have: the kernel's events follow them */
+		decide_clock(c, &d->k);
 		ts = uft_ring_clock_time(&d->k, ts);
 		count_event(c, s, d->cr, ts, len, missed);
 		return c->sink(c->sink_ctx, cpu, ts, id, data, len, missed);

@@ -1,0 +1,117 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# The kernel's events beside a program's (design/recording.md, "The kernel's
+# events"): uft record -e SYSTEM:EVENT of tracefs records them from a private
+# instance filtered to the program's tree, on the clock that reads uft's, in
+# one trace.dat. The order of a uft event just before a getpgid, the kernel's
+# sys_enter_getpgid and a uft event just after is right only if the clocks
+# agree; trace-cmd reads the same lines; sched_switch of the program's sleep;
+# a filter the kernel refuses (exit 2, its message, nothing run); a clock
+# that cannot agree refused; the same with uft stream and with -p process;
+# no instance left. Exit 0 pass, 77 skip, else fail.
+source "$(dirname "$0")/lib/file.sh"
+source "$(dirname "$0")/lib/tracecmd.sh"
+TL=$B/tests/timeline
+RUN=$B/tests/proctrace_run
+need "$TL" "$RUN"
+[ "$(id -u)" = 0 ] || {
+	echo "skip: the kernel's events need root here"
+	exit 77
+}
+why=$("$RUN" --kernel-usable) || {
+	echo "skip: $why"
+	exit 77
+}
+T=/sys/kernel/tracing
+[ -d $T/instances ] || T=/sys/kernel/debug/tracing
+[ -d $T/events/syscalls/sys_enter_getpgid ] || {
+	echo "skip: the kernel has no syscalls:sys_enter_getpgid event"
+	exit 77
+}
+have_tc=0
+command -v trace-cmd >/dev/null && have_tc=1
+# no_instance PID: the recorder PID left no instances/uft-PID-N
+no_instance() { ! ls "$T/instances" | grep_q -x "uft-$1-[0-9]*"; }
+N=50
+EV=(-e 'theapp:*' -e syscalls:sys_enter_getpgid -e sched:sched_switch)
+
+# order FILE WHAT: for each round n, the program's before n, the kernel's
+# sys_enter_getpgid of getpgid(n), after n
+order() {
+	local pid
+	pid=$(grep -E ' (before|after): ' "$1" | head -1 | sed -E 's/^.*-([0-9]+) +\[.*$/\1/')
+	[ -n "$pid" ] || fail "$2: no uft event"
+	grep -E -- "-$pid +\[[0-9]+\] .*(before|after|sys_enter_getpgid): " "$1" |
+		sed -E 's/^.* (before|after): +n=([0-9]+)$/\1 \2/; s/^.* sys_enter_getpgid: +pid: 0x([0-9a-f]+)$/enter \1/' \
+			>"$tmp/order"
+	for ((i = 1; i <= N; i++)); do printf 'before %d\nenter %08x\nafter %d\n' $i $i $i; done >"$tmp/want"
+	diff "$tmp/want" "$tmp/order" >"$tmp/order.diff" ||
+		fail "$2: the uft events and the kernel's are not in order: $(head -8 "$tmp/order.diff")"
+}
+
+# a program's events and the kernel's in one file, one order
+"$UFT" record -q -o "$tmp/k.dat" "${EV[@]}" -- "$TL" $N >"$tmp/k.out" 2>&1 &
+rec=$!
+wait $rec || fail "uft record exited $?: $(cat "$tmp/k.out")"
+no_instance $rec || fail "instance left after the recording: $(ls $T/instances)"
+grep_q 'no event matches' "$tmp/k.out" && fail "a kernel -e was taken for libuft's: $(cat "$tmp/k.out")"
+"$UFT" report -i "$tmp/k.dat" >"$tmp/k.txt" || fail "uft report exited $?"
+order "$tmp/k.txt" "uft report"
+pid=$(grep -E ' before: n=1$' "$tmp/k.txt" | sed -E 's/^.*-([0-9]+) +\[.*$/\1/')
+# its sleep: the kernel switches away from it in state S
+grep_q -E "sched_switch: prev_comm=timeline prev_pid=$pid prev_prio=[0-9]+ prev_state=S " "$tmp/k.txt" ||
+	fail "no sched_switch of the program's sleep"
+if [ $have_tc = 1 ]; then
+	norm_uft "$tmp/k.txt" >"$tmp/k.norm"
+	same_as_tc "$tmp/k.dat" "$tmp/k.norm"
+	trace-cmd report -N -i "$tmp/k.dat" 2>/dev/null >"$tmp/k.tc"
+	order "$tmp/k.tc" "trace-cmd report"
+fi
+
+# a filter for the kernel: only the events it passes
+"$UFT" record -q -o "$tmp/f.dat" -e 'theapp:*' -e sched:sched_switch -f "prev_pid != 0 && prev_state & 1" \
+	-- "$TL" 2 >"$tmp/f.out" 2>&1 || fail "uft record with a kernel filter exited $?: $(cat "$tmp/f.out")"
+"$UFT" report -i "$tmp/f.dat" >"$tmp/f.txt" || fail "uft report exited $?"
+grep_q 'sched_switch: .*prev_state=S ' "$tmp/f.txt" || fail "the filter let nothing in"
+grep_q -E 'sched_switch: .*prev_state=(R|D|Z|X)' "$tmp/f.txt" && fail "the kernel's filter was not applied"
+
+# a filter the kernel refuses: its message, exit 2, nothing run, no file
+"$UFT" record -o "$tmp/bad.dat" -e 'theapp:*' -e sched:sched_switch -f 'prev_pid ===' \
+	-- sh -c "touch $tmp/ran" >"$tmp/bad.out" 2>&1 &
+rec=$!
+wait $rec
+rc=$?
+[ $rc = 2 ] || fail "a bad kernel filter: exit $rc, not 2"
+grep_q 'bad filter for sched:sched_switch' "$tmp/bad.out" || fail "no message: $(cat "$tmp/bad.out")"
+grep_q 'parse_error' "$tmp/bad.out" || fail "not the kernel's message: $(cat "$tmp/bad.out")"
+[ -e "$tmp/ran" ] && fail "the command ran after a bad kernel filter"
+[ -e "$tmp/bad.dat" ] && fail "a file written after a bad kernel filter"
+no_instance $rec || fail "instance left after a bad filter"
+
+# a clock the kernel's events cannot be on; one they can
+"$UFT" record -o "$tmp/c.dat" -C counter -e sched:sched_switch -- true >"$tmp/c.out" 2>&1
+rc=$?
+[ $rc = 2 ] || fail "-C counter with kernel events: exit $rc, not 2"
+grep_q 'cannot be stamped on uft.s counter clock' "$tmp/c.out" || fail "-C counter: $(cat "$tmp/c.out")"
+"$UFT" record -q -o "$tmp/m.dat" -C mono "${EV[@]}" -- "$TL" $N >"$tmp/m.out" 2>&1 ||
+	fail "-C mono: exit $?: $(cat "$tmp/m.out")"
+"$UFT" report -i "$tmp/m.dat" >"$tmp/m.txt" || fail "uft report exited $?"
+order "$tmp/m.txt" "-C mono"
+
+# uft stream: the same order
+"$UFT" stream "${EV[@]}" -- "$TL" $N >"$tmp/s.txt" 2>"$tmp/s.err" || fail "uft stream exited $?: $(cat "$tmp/s.err")"
+order "$tmp/s.txt" "uft stream"
+grep_q 'sched_switch: prev_comm=timeline ' "$tmp/s.txt" || fail "uft stream: no sched_switch"
+
+# -p process: its sys_enter_getpgid (ptrace), the kernel's sched_switch
+"$UFT" record -q -o "$tmp/p.dat" -p process --no-lifecycle --no-signals "${EV[@]}" \
+	-- "$TL" $N >"$tmp/p.out" 2>&1 &
+rec=$!
+wait $rec || fail "-p process: exit $?: $(cat "$tmp/p.out")"
+no_instance $rec || fail "-p process: instance left"
+"$UFT" report -i "$tmp/p.dat" >"$tmp/p.txt" || fail "uft report exited $?"
+order "$tmp/p.txt" "-p process"
+grep_q 'sched_switch: prev_comm=timeline ' "$tmp/p.txt" || fail "-p process: no kernel sched_switch"
+[ "$(grep -c 'sys_enter_getpgid' "$tmp/p.txt")" = $N ] ||
+	fail "-p process: sys_enter_getpgid from both the tracer and the kernel"
+echo "ok"
