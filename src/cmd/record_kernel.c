@@ -4,16 +4,58 @@
 #include "cmd/record_kernel.h"
 
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "cmd/record_run.h"
+#include "proctrace/proctrace.h"
 #include "recorder/kernel_source.h"
+
+/* The process tracer's events as "SYSTEM:NAME", sorted, made once. */
+static char **proc_names;
+static size_t nr_proc_names;
+
+static int add_name(void *ctx, unsigned id, const char *system, const char *text, size_t len)
+{
+	size_t *cap = ctx;
+	(void)id;
+	const char *nl = memchr(text, '\n', len);
+	if (len < 6 || !nl)
+		return 0;
+	if (nr_proc_names == *cap) {
+		size_t n = *cap ? *cap * 2 : 256;
+		char **a = realloc(proc_names, n * sizeof(*a));
+		if (!a)
+			return -1;
+		proc_names = a;
+		*cap = n;
+	}
+	if (asprintf(&proc_names[nr_proc_names], "%s:%.*s", system, (int)(nl - text - 6),
+		     text + 6) < 0)
+		return -1;
+	nr_proc_names++;
+	return 0;
+}
+
+static int cmp_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
 
 /* With -p process, its events are its own (the kernel backend's or ptrace's). */
 static bool proc_event(const char *system, const char *name)
 {
-	char spec[256];
-	snprintf(spec, sizeof(spec), "%s:%s", system, name);
-	return proc_spec_matches(spec);
+	static const struct pt_options every = {.categories = PT_ALL, .all_syscalls = true};
+	static bool made;
+	if (!made) {
+		size_t cap = 0;
+		made = true;
+		pt_for_each_format(&every, add_name, &cap);
+		qsort(proc_names, nr_proc_names, sizeof(*proc_names), cmp_name);
+	}
+	char key[256], *k = key;
+	snprintf(key, sizeof(key), "%s:%s", system, name);
+	return bsearch(&k, proc_names, nr_proc_names, sizeof(*proc_names), cmp_name) != NULL;
 }
 
 bool record_kernel_spec(const struct record_opts *o, const char *spec)

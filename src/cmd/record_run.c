@@ -541,6 +541,7 @@ static void collect_until_done(struct recording *r, int lsock)
 	}
 	/* The kernel wrote the program's events as they happened: all are in. */
 	kernel_source_drain(r->ks, true);
+	r->kernel_kept = kernel_source_kept(r->ks);
 	kernel_source_free(r->ks);
 	r->ks = NULL;
 	if (r->out)

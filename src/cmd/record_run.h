@@ -103,6 +103,7 @@ struct recording {
 	pid_t child;
 	struct proc_tracer *pt;	  /* -p process: the tracer thread */
 	struct kernel_source *ks; /* the kernel's events an -e names, NULL: none */
+	uint64_t kernel_kept;	  /* the kernel's events recorded (for the summary) */
 	pid_t checked;		  /* the process whose settings were checked, 0: none yet */
 	bool child_seen;	  /* the child's first image has registered */
 	bool refused;		  /* the checked process could not apply them: stopped */

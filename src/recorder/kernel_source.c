@@ -183,7 +183,8 @@ static char *filter_of(const struct kev *e, const struct kernel_source_opts *o)
 	int n = 0;
 	for (int i = 0; i < o->nr_events; i++) {
 		const char *s = o->events[i];
-		if (s[0] == '!' || !kernel_spec(s) || !uft_event_spec_matches(s, e->system, e->name))
+		if (s[0] == '!' || !kernel_spec(s) ||
+		    !uft_event_spec_matches(s, e->system, e->name))
 			continue;
 		if (!o->filters[i]) {
 			free(f);
@@ -439,7 +440,8 @@ static uint64_t mono_to_tsc(const struct kernel_source *k, const struct uft_ring
 				hi = mid;
 		}
 		i = lo;
-		double rate = (double)(p[i + 1].tsc - p[i].tsc) / (double)(p[i + 1].mono - p[i].mono);
+		double rate =
+		    (double)(p[i + 1].tsc - p[i].tsc) / (double)(p[i + 1].mono - p[i].mono);
 		double d = ((double)mono - (double)p[i].mono) * rate;
 		return (uint64_t)((double)p[i].tsc + d);
 	}

@@ -13,7 +13,15 @@ source "$(dirname "$0")/lib/file.sh"
 source "$(dirname "$0")/lib/tracecmd.sh"
 TL=$B/tests/timeline
 RUN=$B/tests/proctrace_run
-need "$TL" "$RUN"
+WL=$B/tests/pt_workload
+need "$TL" "$RUN" "$WL"
+pids=()
+cleanup() {
+	local p
+	for p in "${pids[@]}"; do kill -9 "$p" 2>/dev/null; done
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
 [ "$(id -u)" = 0 ] || {
 	echo "skip: the kernel's events need root here"
 	exit 77
@@ -32,6 +40,15 @@ have_tc=0
 command -v trace-cmd >/dev/null && have_tc=1
 # no_instance PID: the recorder PID left no instances/uft-PID-N
 no_instance() { ! ls "$T/instances" | grep_q -x "uft-$1-[0-9]*"; }
+# has_instance PID: waits until the recorder PID has made its instance
+has_instance() {
+	local i
+	for ((i = 0; i < 1200; i++)); do
+		ls "$T/instances" | grep_q -x "uft-$1-[0-9]*" && return 0
+		sleep 0.05
+	done
+	fail "no instance of uft record $1"
+}
 N=50
 EV=(-e 'theapp:*' -e syscalls:sys_enter_getpgid -e sched:sched_switch)
 
@@ -114,4 +131,35 @@ order "$tmp/p.txt" "-p process"
 grep_q 'sched_switch: prev_comm=timeline ' "$tmp/p.txt" || fail "-p process: no kernel sched_switch"
 [ "$(grep -c 'sys_enter_getpgid' "$tmp/p.txt")" = $N ] ||
 	fail "-p process: sys_enter_getpgid from both the tracer and the kernel"
+
+# SIGINT: the file is written, the instance removed
+"$UFT" record -o "$tmp/i.dat" -e sched:sched_switch -e 'theapp:*' -- sleep 30 >"$tmp/i.out" 2>&1 &
+rec=$!
+pids+=($rec)
+has_instance $rec
+sleep 0.3
+kill -INT $rec
+wait $rec
+no_instance $rec || fail "SIGINT: instance left"
+grep_q '^kernel events: [1-9]' "$tmp/i.out" || fail "SIGINT: no kernel events in the summary: $(cat "$tmp/i.out")"
+"$UFT" report -i "$tmp/i.dat" >"$tmp/i.txt" || fail "SIGINT: uft report exited $?"
+grep_q 'sched_switch: prev_comm=sleep .*prev_state=S ' "$tmp/i.txt" || fail "SIGINT: no sched_switch of sleep"
+
+# -p process -P: the attached process's sched_switch, and it runs on
+"$WL" loop "$tmp/loop.txt" &
+wl=$!
+pids+=($wl)
+"$UFT" record -o "$tmp/a.dat" -p process -P $wl --no-syscalls --no-signals -e sched:sched_switch \
+	>"$tmp/a.out" 2>&1 &
+rec=$!
+pids+=($rec)
+has_instance $rec
+sleep 0.5
+kill -INT $rec
+wait $rec || fail "-P: exit $?: $(cat "$tmp/a.out")"
+kill -0 $wl || fail "-P: the process did not run on"
+no_instance $rec || fail "-P: instance left"
+"$UFT" report -i "$tmp/a.dat" >"$tmp/a.txt" || fail "-P: uft report exited $?"
+grep_q "sched_switch: prev_comm=pt_workload prev_pid=$wl " "$tmp/a.txt" ||
+	fail "-P: no sched_switch of the attached process"
 echo "ok"
