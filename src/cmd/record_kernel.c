@@ -80,3 +80,14 @@ int record_kernel_open(struct recording *r)
 	}
 	return CLI_OK;
 }
+
+const char *record_kernel_hint(const char *spec)
+{
+	static char hint[320];
+	char why[256];
+	/* tracefs unreadable: a SYSTEM:EVENT may have been the kernel's */
+	if (!strchr(spec, ':') || spec[0] == '!' || pt_kernel_usable(why, sizeof(why)))
+		return "";
+	snprintf(hint, sizeof(hint), " (if it is a kernel event: %s)", why);
+	return hint;
+}

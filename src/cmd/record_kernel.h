@@ -16,4 +16,8 @@ int record_kernel_open(struct recording *r);
 /* Whether -e spec names a kernel event recorded so. */
 bool record_kernel_spec(const struct record_opts *o, const char *spec);
 
+/* For an -e that matched nothing: why it could not have been a kernel event
+ * (" (kernel events: REASON)"), or "". */
+const char *record_kernel_hint(const char *spec);
+
 #endif

@@ -835,7 +835,8 @@ int record_check_end(const struct recording *r)
 			o->cmd[0]);
 	for (int i = 0; i < o->nr_events; i++)
 		if (spec_unmatched(r, i))
-			fprintf(stderr, "%s: no event matches '%s'\n", name, o->events[i]);
+			fprintf(stderr, "%s: no event matches '%s'%s\n", name, o->events[i],
+				record_kernel_hint(o->events[i]));
 	return -1;
 }
 

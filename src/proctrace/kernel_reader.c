@@ -30,9 +30,11 @@ int pt_kreader_open(struct pt_kreader *r, const char *dir)
 	r->ncpu = n > 0 ? (int)n : 1;
 	r->fd = malloc(sizeof(int) * (size_t)r->ncpu);
 	r->page = malloc(r->subbuf);
-	if (!r->fd || !r->page) {
+	r->missed = calloc((size_t)r->ncpu, sizeof(*r->missed));
+	if (!r->fd || !r->page || !r->missed) {
 		free(r->fd);
 		free(r->page);
+		free(r->missed);
 		memset(r, 0, sizeof(*r));
 		return -1;
 	}
@@ -56,6 +58,8 @@ void pt_kreader_drain(struct pt_kreader *r, const uint16_t *map, struct pt_kmerg
 			struct uft_page_iter it;
 			struct uft_page_rec rec;
 			uft_page_iter_init(&it, r->page, r->subbuf);
+			if (it.missed)
+				r->missed[c] += it.missed_stored ? it.missed_count : 1;
 			while (uft_page_iter_next(&it, &rec) == 1) {
 				uint16_t type;
 				if (rec.len < 8)
@@ -76,5 +80,6 @@ void pt_kreader_close(struct pt_kreader *r)
 			close(r->fd[c]);
 	free(r->fd);
 	free(r->page);
+	free(r->missed);
 	memset(r, 0, sizeof(*r));
 }

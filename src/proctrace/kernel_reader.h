@@ -13,6 +13,8 @@ struct pt_kreader {
 	int ncpu, *fd; /* fd[c] < 0: the CPU has no file */
 	uint32_t subbuf;
 	uint8_t *page;
+	uint64_t *missed; /* per CPU: events the kernel lost (a sub-buffer's
+			   * missed count, 1 when it has none), until taken */
 };
 
 /* Opens dir's per_cpu/cpuN/trace_pipe_raw; -1 out of memory. */

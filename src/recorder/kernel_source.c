@@ -499,6 +499,18 @@ void kernel_source_drain(struct kernel_source *k, bool final)
 		return;
 	take_sample(k);
 	pt_kreader_drain(&k->rd, k->map, &k->merge);
+	/* what the kernel overwrote before it was read: overruns of the CPU */
+	struct collect *c = k->l.c;
+	for (int cpu = 0; cpu < k->rd.ncpu; cpu++) {
+		uint64_t n = k->rd.missed[cpu];
+		struct collect_cpu *s = n ? collect_cpu_stream(c, (uint32_t)cpu) : NULL;
+		if (!s)
+			continue;
+		k->rd.missed[cpu] = 0;
+		s->overrun += n;
+		c->totals.written += n;
+		c->totals.overrun += n;
+	}
 	/* The first ring read fixes the file's units: until then the records
 	 * wait (a kernel record first would fix them to ns). */
 	if (final || k->l.c->file_clock != COLLECT_CLOCK_UNSET)

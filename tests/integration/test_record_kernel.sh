@@ -7,7 +7,8 @@
 # sys_enter_getpgid and a uft event just after is right only if the clocks
 # agree; trace-cmd reads the same lines; sched_switch of the program's sleep;
 # a filter the kernel refuses (exit 2, its message, nothing run); a clock
-# that cannot agree refused; the same with uft stream and with -p process;
+# that cannot agree refused; the same with uft stream and with -p process
+# (launched and -P); SIGINT; not root, the reason;
 # no instance left. Exit 0 pass, 77 skip, else fail.
 source "$(dirname "$0")/lib/file.sh"
 source "$(dirname "$0")/lib/tracecmd.sh"
@@ -162,4 +163,15 @@ no_instance $rec || fail "-P: instance left"
 "$UFT" report -i "$tmp/a.dat" >"$tmp/a.txt" || fail "-P: uft report exited $?"
 grep_q "sched_switch: prev_comm=pt_workload prev_pid=$wl " "$tmp/a.txt" ||
 	fail "-P: no sched_switch of the attached process"
+
+# not root: tracefs cannot be read, the -e matches nothing and says why
+if command -v setpriv >/dev/null; then
+	mkdir "$tmp/nob" && chmod 755 "$tmp" && chmod 777 "$tmp/nob"
+	setpriv --reuid=65534 --regid=65534 --clear-groups \
+		"$UFT" record -o "$tmp/nob/n.dat" -e 'theapp:*' -e sched:sched_switch -- "$TL" 2 >"$tmp/n.out" 2>&1
+	rc=$?
+	[ $rc = 1 ] || fail "not root: exit $rc, not 1: $(cat "$tmp/n.out")"
+	grep_q "no event matches 'sched:sched_switch' (if it is a kernel event: .*root" "$tmp/n.out" ||
+		fail "not root: no reason given: $(cat "$tmp/n.out")"
+fi
 echo "ok"
