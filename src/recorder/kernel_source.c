@@ -308,7 +308,10 @@ int kernel_source_new(struct kernel_source **out, const struct kernel_source_opt
 		goto nomem_k;
 	/* uft's local clock would be a calibrated TSC, the kernel's mono
 	 * (Clock, below; with another -C the file is in ns of that clock) */
-	k->tsc_map = strcmp(pt_clock_tracefs_name(), "mono") == 0;
+	int clk_id = o->clock ? uft_clock_by_name(o->clock) : UFT_CLOCK_LOCAL;
+	k->tsc_map =
+	    strcmp(pt_clock_tracefs_name(), "mono") == 0 &&
+	    (clk_id == UFT_CLOCK_LOCAL || clk_id == UFT_CLOCK_GLOBAL || clk_id == UFT_CLOCK_PERF);
 	take_sample(k);
 	*out = k;
 	return 1;
@@ -454,9 +457,16 @@ static uint64_t mono_to_tsc(const struct kernel_source *k, const struct uft_ring
 static uint64_t kernel_ts(struct kernel_source *k, uint64_t ts)
 {
 	const struct collect *c = k->l.c;
-	if (!k->tsc_map || !k->nr_pts || c->file_clock != COLLECT_CLOCK_TSC || !c->fclk.mult)
+	if (!k->tsc_map || !k->nr_pts)
 		return ts;
-	return collect_ts_to_ns(c, mono_to_tsc(k, &c->fclk, ts));
+	if (c->file_clock == COLLECT_CLOCK_TSC && c->fclk.mult)
+		return collect_ts_to_ns(c, mono_to_tsc(k, &c->fclk, ts));
+	/* a file in ns (the process tracer's first record fixed it): the
+	 * rings' times are their own conversions' ns, so the kernel's go
+	 * through the first ring's */
+	if (c->rclk.mult)
+		return uft_ring_clock_time(&c->rclk, mono_to_tsc(k, &c->rclk, ts));
+	return ts;
 }
 
 /* A comm for the file's cmdlines of a pid the kernel's events name (a
@@ -511,9 +521,11 @@ void kernel_source_drain(struct kernel_source *k, bool final)
 		c->totals.written += n;
 		c->totals.overrun += n;
 	}
-	/* The first ring read fixes the file's units: until then the records
-	 * wait (a kernel record first would fix them to ns). */
-	if (final || k->l.c->file_clock != COLLECT_CLOCK_UNSET)
+	/* The records wait for the first ring read: it fixes the file's units
+	 * (a kernel record first would fix them to ns) and, with the TSC mapped,
+	 * the conversion the kernel's times are put on. */
+	bool ready = k->tsc_map ? c->rclk.mult != 0 : c->file_clock != COLLECT_CLOCK_UNSET;
+	if (final || ready)
 		pt_kmerge_flush(&k->merge, final, put, k);
 }
 

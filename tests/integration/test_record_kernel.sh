@@ -67,6 +67,18 @@ order() {
 		fail "$2: the uft events and the kernel's are not in order: $(head -8 "$tmp/order.diff")"
 }
 
+# sleeps FILE WHAT: the program's last event before its sleep, the kernel's
+# switch away from it (state S, microseconds later), the event after it
+sleeps() {
+	local pid
+	pid=$(grep -E ' before: n=1$' "$1" | sed -E 's/^.*-([0-9]+) +\[.*$/\1/')
+	[ -n "$pid" ] || fail "$2: no uft event"
+	grep -E -- "-$pid +\[[0-9]+\] .* (before|after|woke): |sched_switch: prev_comm=timeline prev_pid=$pid .*prev_state=S " "$1" |
+		tail -3 | sed -E 's/^.* (after|woke): +n=([0-9]+)$/\1 \2/; s/^.* sched_switch: .*$/switch/' >"$tmp/sleep"
+	printf 'after %d\nswitch\nwoke %d\n' $N $N | diff - "$tmp/sleep" >"$tmp/sleep.diff" ||
+		fail "$2: the sleep's switch is not between the events around it: $(cat "$tmp/sleep.diff")"
+}
+
 # a program's events and the kernel's in one file, one order
 "$UFT" record -q -o "$tmp/k.dat" "${EV[@]}" -- "$TL" $N >"$tmp/k.out" 2>&1 &
 rec=$!
@@ -75,6 +87,7 @@ no_instance $rec || fail "instance left after the recording: $(ls $T/instances)"
 grep_q 'no event matches' "$tmp/k.out" && fail "a kernel -e was taken for libuft's: $(cat "$tmp/k.out")"
 "$UFT" report -i "$tmp/k.dat" >"$tmp/k.txt" || fail "uft report exited $?"
 order "$tmp/k.txt" "uft report"
+sleeps "$tmp/k.txt" "uft report"
 pid=$(grep -E ' before: n=1$' "$tmp/k.txt" | sed -E 's/^.*-([0-9]+) +\[.*$/\1/')
 # its sleep: the kernel switches away from it in state S
 grep_q -E "sched_switch: prev_comm=timeline prev_pid=$pid prev_prio=[0-9]+ prev_state=S " "$tmp/k.txt" ||
@@ -132,6 +145,14 @@ order "$tmp/p.txt" "-p process"
 grep_q 'sched_switch: prev_comm=timeline ' "$tmp/p.txt" || fail "-p process: no kernel sched_switch"
 [ "$(grep -c 'sys_enter_getpgid' "$tmp/p.txt")" = $N ] ||
 	fail "-p process: sys_enter_getpgid from both the tracer and the kernel"
+# the process tracer's records first fix the file's units to ns: the
+# kernel's times still agree with the program's
+"$UFT" record -q -o "$tmp/q.dat" -p process --no-syscalls --no-signals -e 'theapp:*' \
+	-e 'sched:sched_process_*' -e sched:sched_switch \
+	-- "$TL" $N >"$tmp/q.out" 2>&1 || fail "-p process --no-syscalls: exit $?: $(cat "$tmp/q.out")"
+"$UFT" report -i "$tmp/q.dat" >"$tmp/q.txt" || fail "uft report exited $?"
+grep_q 'sched_process_exec' "$tmp/q.txt" || fail "-p process --no-syscalls: no exec"
+sleeps "$tmp/q.txt" "-p process --no-syscalls"
 
 # SIGINT: the file is written, the instance removed
 "$UFT" record -o "$tmp/i.dat" -e sched:sched_switch -e 'theapp:*' -- sleep 30 >"$tmp/i.out" 2>&1 &
