@@ -8,7 +8,7 @@
 # agree; trace-cmd reads the same lines; sched_switch of the program's sleep;
 # a filter the kernel refuses (exit 2, its message, nothing run); a clock
 # that cannot agree refused; the same with uft stream and with -p process
-# (launched and -P); SIGINT; not root, the reason;
+# (launched and -P) and -p function; SIGINT; not root, the reason;
 # no instance left. Exit 0 pass, 77 skip, else fail.
 source "$(dirname "$0")/lib/file.sh"
 source "$(dirname "$0")/lib/tracecmd.sh"
@@ -98,6 +98,13 @@ if [ $have_tc = 1 ]; then
 	trace-cmd report -N -i "$tmp/k.dat" 2>/dev/null >"$tmp/k.tc"
 	order "$tmp/k.tc" "trace-cmd report"
 fi
+
+# beside the function tracer
+"$UFT" record -q -o "$tmp/fn.dat" -p function -e sched:sched_switch -- "$TL" 2 >"$tmp/fn.out" 2>&1 ||
+	fail "-p function: exit $?: $(cat "$tmp/fn.out")"
+"$UFT" report -i "$tmp/fn.dat" >"$tmp/fn.txt" || fail "uft report exited $?"
+grep_q ': main <-' "$tmp/fn.txt" || fail "-p function: no function entry"
+grep_q 'sched_switch: prev_comm=timeline ' "$tmp/fn.txt" || fail "-p function: no sched_switch"
 
 # a filter for the kernel: only the events it passes
 "$UFT" record -q -o "$tmp/f.dat" -e 'theapp:*' -e sched:sched_switch -f "prev_pid != 0 && prev_state & 1" \
