@@ -63,6 +63,13 @@ bool record_kernel_spec(const struct record_opts *o, const char *spec)
 	return kernel_source_spec_matches(spec, o->popts.on ? proc_event : NULL);
 }
 
+bool record_kernel_only(const struct record_opts *o, const char *spec)
+{
+	/* a system named with a glob ("*:*", "s*:x") may be the program's too */
+	size_t sys = strcspn(spec, ":");
+	return strcspn(spec, "*?[") > sys && record_kernel_spec(o, spec);
+}
+
 int record_kernel_open(struct recording *r)
 {
 	const struct record_opts *o = r->o;

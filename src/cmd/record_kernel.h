@@ -15,6 +15,9 @@ struct record_opts;
 int record_kernel_open(struct recording *r);
 /* Whether -e spec names a kernel event recorded so. */
 bool record_kernel_spec(const struct record_opts *o, const char *spec);
+/* Whether it is the kernel's alone: it names kernel events and its system
+ * is no glob (so it is not passed to libuft). */
+bool record_kernel_only(const struct record_opts *o, const char *spec);
 
 /* For an -e that matched nothing: why it could not have been a kernel event
  * (" (kernel events: REASON)"), or "". */

@@ -698,7 +698,7 @@ int record_check_opts(struct record_opts *o, int argc, char **argv, int first)
 	}
 	/* The -e of kernel events are recorded from the kernel (record_kernel.c). */
 	for (int i = 0; i < o->nr_events; i++)
-		o->kernel[i] = record_kernel_spec(o, o->events[i]);
+		o->kernel[i] = record_kernel_only(o, o->events[i]);
 	if (proc_check_opts(o, first < argc) != CLI_OK)
 		return CLI_USAGE;
 	o->cmd = argv + first;

@@ -73,7 +73,7 @@ struct record_opts {
 	struct proc_opts popts; /* -p process */
 	char *events[RECORD_MAX_EVENTS];
 	char *filters[RECORD_MAX_EVENTS]; /* filters[i] applies to events[i] */
-	bool kernel[RECORD_MAX_EVENTS];	  /* events[i] names kernel events, not libuft's */
+	bool kernel[RECORD_MAX_EVENTS];	  /* events[i] is the kernel's alone, not libuft's */
 	int nr_events;
 	long buffer_kb;
 	long subbuf_kb;
