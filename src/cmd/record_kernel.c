@@ -9,7 +9,7 @@
 
 #include "cmd/record_run.h"
 #include "proctrace/proctrace.h"
-#include "recorder/kernel_source.h"
+#include "cmd/kernel_source.h"
 
 /* The process tracer's events as "SYSTEM:NAME", sorted, made once. */
 static char **proc_names;

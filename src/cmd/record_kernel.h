@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The kernel's events an -e of uft record or uft stream names, recorded
- * beside the program's (recorder/kernel_source.h): which specs are the
+ * beside the program's (cmd/kernel_source.h): which specs are the
  * kernel's, and the source opened on the recording's collector. */
 #ifndef UFT_RECORD_KERNEL_H
 #define UFT_RECORD_KERNEL_H

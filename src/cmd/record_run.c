@@ -26,7 +26,7 @@
 
 #include "cmd/record_kernel.h"
 #include "cmd/record_summary.h"
-#include "recorder/kernel_source.h"
+#include "cmd/kernel_source.h"
 #include "recorder/proc_syms.h"
 #include "wire/clocks.h"
 #include "wire/env_names.h"

@@ -6,7 +6,7 @@
  * any the -e specs name, their formats the kernel's own files with the ID
  * line set to a local id, their -f filters the kernel's to apply. */
 #define _GNU_SOURCE
-#include "recorder/kernel_source.h"
+#include "cmd/kernel_source.h"
 
 #include <dirent.h>
 #include <errno.h>

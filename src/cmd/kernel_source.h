@@ -3,8 +3,8 @@
  * kernel's events"): the tracefs events an -e names, recorded from a private
  * instance filtered to the followed process tree, on the clock that reads
  * uft's, and put into the collector as a pseudo-source (collect_local.h). */
-#ifndef UFT_KERNEL_SOURCE_H
-#define UFT_KERNEL_SOURCE_H
+#ifndef UFT_CMD_KERNEL_SOURCE_H
+#define UFT_CMD_KERNEL_SOURCE_H
 
 #include <stdbool.h>
 #include <stddef.h>
