@@ -119,6 +119,8 @@ static int finish(struct recording *r, struct file_opts *o)
 		if (o->r.popts.on)
 			printf("process tracer: %llu events\n",
 			       (unsigned long long)proc_tracer_kept());
+		if (r->kernel_kept)
+			printf("kernel events: %llu\n", (unsigned long long)r->kernel_kept);
 	}
 	return record_status(r);
 }

@@ -183,7 +183,7 @@ int proc_check_opts(struct record_opts *o, bool has_cmd)
 		return CLI_USAGE;
 	for (int i = 0; i < o->nr_events; i++) {
 		const char *e = o->events[i];
-		if (proc_spec_matches(e) && strcmp(e, "all") != 0 && e[0] != '!')
+		if (o->kernel[i] || (proc_spec_matches(e) && strcmp(e, "all") != 0 && e[0] != '!'))
 			continue;
 		if (e[0] != '!')
 			p->libuft_wanted = true;
@@ -450,7 +450,8 @@ static void *tracer_main(void *arg)
 	return NULL;
 }
 
-struct proc_tracer *proc_tracer_start(const struct record_opts *o, struct collect *c)
+struct proc_tracer *proc_tracer_start(const struct record_opts *o, struct collect *c,
+				      void (*held)(void *ctx, pid_t pid), void *held_ctx)
 {
 	const char *name = o->cli->name;
 	struct proc_tracer *t = calloc(1, sizeof(*t));
@@ -467,6 +468,8 @@ struct proc_tracer *proc_tracer_start(const struct record_opts *o, struct collec
 	t->po.comm = on_comm;
 	t->po.lost = on_lost;
 	t->po.ctx = t;
+	t->po.held = held;
+	t->po.held_ctx = held_ctx;
 	if (make_options(t) != 0 || pt_for_each_format(&t->po, register_one, t) != 0)
 		goto fail;
 	if (pthread_create(&t->th, NULL, tracer_main, t) != 0) {

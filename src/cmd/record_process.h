@@ -71,8 +71,10 @@ struct proc_tracer;
 
 /* Starts the tracer thread on the command (o->cmd) or o->popts.pid, with
  * its formats registered in c; the launched command inherits the
- * environment as it is now. NULL after a message (exit status 2). */
-struct proc_tracer *proc_tracer_start(const struct record_opts *o, struct collect *c);
+ * environment as it is now; `held` (optional) gets a launched command's pid
+ * before it runs. NULL after a message (exit status 2). */
+struct proc_tracer *proc_tracer_start(const struct record_opts *o, struct collect *c,
+				      void (*held)(void *ctx, pid_t pid), void *held_ctx);
 /* The collector's lock: the tracer thread puts its events under it. */
 void proc_tracer_lock(struct proc_tracer *t);
 void proc_tracer_unlock(struct proc_tracer *t);

@@ -10,6 +10,7 @@
 #include "cmd/record_run.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <poll.h>
 #include <signal.h>
@@ -23,7 +24,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cmd/record_kernel.h"
 #include "cmd/record_summary.h"
+#include "cmd/kernel_source.h"
 #include "recorder/proc_syms.h"
 #include "wire/clocks.h"
 #include "wire/env_names.h"
@@ -46,19 +49,24 @@ static void on_stop_signal(int sig, siginfo_t *si, void *uc)
 	proc_tracer_request_stop(); /* -p process: detach */
 }
 
-static char *join_events(char *const *ev, int n)
+/* The -e specs for libuft: not those of kernel events ("!all" if none is left). */
+static char *join_events(char *const *ev, const bool *kernel, int n)
 {
-	size_t len = 1;
+	size_t len = 8;
 	for (int i = 0; i < n; i++)
 		len += strlen(ev[i]) + 1;
 	char *s = calloc(1, len);
 	if (!s)
 		return NULL;
 	for (int i = 0; i < n; i++) {
-		if (i)
+		if (kernel[i])
+			continue;
+		if (*s)
 			strcat(s, ",");
 		strcat(s, ev[i]);
 	}
+	if (!*s)
+		strcpy(s, "!all");
 	return s;
 }
 
@@ -129,7 +137,7 @@ static void free_tracer_opts(struct tracer_opts *t)
 }
 
 /* "SPEC\x1fFILTER" records separated by \x1e, as libuft reads UFT_FILTERS. */
-static char *join_filters(char *const *ev, char *const *flt, int n)
+static char *join_filters(char *const *ev, char *const *flt, const bool *kernel, int n)
 {
 	size_t len = 1;
 	for (int i = 0; i < n; i++)
@@ -139,7 +147,7 @@ static char *join_filters(char *const *ev, char *const *flt, int n)
 	if (!s)
 		return NULL;
 	for (int i = 0; i < n; i++)
-		if (flt[i])
+		if (flt[i] && !kernel[i])
 			p += sprintf(p, "%s%s\x1f%s", p == s ? "" : "\x1e", ev[i], flt[i]);
 	return s;
 }
@@ -432,6 +440,7 @@ static void drain_on_time(struct recording *r, struct timespec *last)
 	for (size_t i = 0; i < c->nr_procs; i++)
 		if (c->procs[i]->conn >= 0)
 			collect_drain(c, c->procs[i], false);
+	kernel_source_drain(r->ks, false);
 	if (r->out)
 		r->out->drained(r->out->ctx, false);
 	unlock(r);
@@ -530,6 +539,11 @@ static void collect_until_done(struct recording *r, int lsock)
 			c->procs[i]->conn = -1;
 		}
 	}
+	/* The kernel wrote the program's events as they happened: all are in. */
+	kernel_source_drain(r->ks, true);
+	r->kernel_kept = kernel_source_kept(r->ks);
+	kernel_source_free(r->ks);
+	r->ks = NULL;
 	if (r->out)
 		r->out->drained(r->out->ctx, true);
 }
@@ -552,7 +566,7 @@ static int program_status(const struct record_opts *o, int status, bool running)
  * process, uft's own, which the launched command inherits). */
 static void set_traced_env(const struct record_opts *o, const char *sock)
 {
-	char *ev = join_events(o->events, o->nr_events);
+	char *ev = join_events(o->events, o->kernel, o->nr_events);
 	setenv(UFT_ENV_RECORD, sock, 1);
 	/* As trace-cmd: a function tracer without -e records no events. */
 	bool fn = o->topts.tracer && strcmp(o->topts.tracer, "nop") != 0;
@@ -584,7 +598,7 @@ static void set_traced_env(const struct record_opts *o, const char *sock)
 		setenv(UFT_ENV_CLOCK, o->clock, 1);
 	if (o->mode)
 		setenv(UFT_ENV_MODE, o->mode, 1);
-	char *fl = join_filters(o->events, o->filters, o->nr_events);
+	char *fl = join_filters(o->events, o->filters, o->kernel, o->nr_events);
 	if (fl && *fl)
 		setenv(UFT_ENV_FILTERS, fl, 1);
 	free(fl);
@@ -605,19 +619,42 @@ static void __attribute__((noreturn)) exec_traced(const struct record_opts *o, c
 	_exit(127);
 }
 
-/* Starts the program with the recorder listening; returns its pid or -1. */
-static pid_t start(const struct record_opts *o, struct rendezvous *rv)
+/* Starts the program with the recorder listening; returns its pid or -1.
+ * With kernel events, the child waits before its exec until its pid is in
+ * the instance's set_event_pid and the events are on. */
+static pid_t start(const struct record_opts *o, struct rendezvous *rv, struct kernel_source *ks)
 {
+	int go[2] = {-1, -1};
 	if (listen_private(o->cli->name, rv) != 0)
 		return -1;
+	if (ks && pipe2(go, O_CLOEXEC) != 0) {
+		fprintf(stderr, "%s: pipe: %s\n", o->cli->name, strerror(errno));
+		close_private(rv);
+		return -1;
+	}
 	struct sigaction sact = {.sa_sigaction = on_stop_signal, .sa_flags = SA_SIGINFO};
 	sigaction(SIGINT, &sact, NULL);
 	sigaction(SIGTERM, &sact, NULL);
 	pid_t child = fork();
 	if (child < 0)
 		fprintf(stderr, "%s: fork: %s\n", o->cli->name, strerror(errno));
-	if (child == 0)
+	if (child == 0) {
+		char b;
+		if (ks && read(go[0], &b, 1) != 1)
+			_exit(127);
 		exec_traced(o, rv->sa.sun_path);
+	}
+	if (ks) {
+		int rc = child > 0 ? kernel_source_follow(ks, child, false) : 0;
+		if (rc)
+			fprintf(stderr, "%s: kernel events: set_event_pid: %s\n", o->cli->name,
+				strerror(-rc));
+		/* a child not followed is not released: it exits 127 */
+		if (!rc && child > 0 && write(go[1], "g", 1) != 1)
+			rc = -EPIPE;
+		close(go[0]);
+		close(go[1]);
+	}
 	return child;
 }
 
@@ -659,6 +696,9 @@ int record_check_opts(struct record_opts *o, int argc, char **argv, int first)
 			o->cli->name);
 		return CLI_USAGE;
 	}
+	/* The -e of kernel events are recorded from the kernel (record_kernel.c). */
+	for (int i = 0; i < o->nr_events; i++)
+		o->kernel[i] = record_kernel_only(o, o->events[i]);
 	if (proc_check_opts(o, first < argc) != CLI_OK)
 		return CLI_USAGE;
 	o->cmd = argv + first;
@@ -687,6 +727,20 @@ void record_opts_free(struct record_opts *o)
 	free(o->popts.name_buf[0]);
 }
 
+/* The kernel's events of the process tree the tracer follows. */
+static void follow_kernel(struct recording *r, pid_t pid, bool threads)
+{
+	int rc = kernel_source_follow(r->ks, pid, threads);
+	if (rc)
+		fprintf(stderr, "%s: kernel events: set_event_pid: %s\n", r->o->cli->name,
+			strerror(-rc));
+}
+
+static void follow_held(void *ctx, pid_t pid)
+{
+	follow_kernel(ctx, pid, false);
+}
+
 /* -p process: the tracer thread launches or attaches, the collecting loop
  * serves the processes that load libuft beside it. */
 static int record_run_process(struct recording *r, struct rendezvous *rv,
@@ -703,13 +757,21 @@ static int record_run_process(struct recording *r, struct rendezvous *rv,
 	collect_init(&r->c);
 	if (setup)
 		setup(ctx, &r->c);
-	r->pt = proc_tracer_start(o, &r->c);
+	if (record_kernel_open(r) != CLI_OK) {
+		close_private(rv);
+		collect_free(&r->c);
+		return CLI_USAGE;
+	}
+	r->pt = proc_tracer_start(o, &r->c, r->ks ? follow_held : NULL, r);
 	if (!r->pt) {
+		kernel_source_free(r->ks);
 		close_private(rv);
 		collect_free(&r->c);
 		return CLI_USAGE;
 	}
 	r->child = proc_tracer_pid(r->pt);
+	if (r->ks && o->popts.follow)
+		follow_kernel(r, r->child, true);     /* 0: every process */
 	if (o->popts.follow && r->child && !o->quiet) /* 0: every process, said there */
 		fprintf(stderr, "%s: following process %d\n", o->cli->name, (int)r->child);
 	collect_until_done(r, rv->lsock);
@@ -724,9 +786,6 @@ int record_run(struct recording *r, const struct record_opts *o, const struct re
 	*r = (struct recording){.o = o, .out = out};
 	if (o->popts.on)
 		return record_run_process(r, &rv, setup, ctx);
-	r->child = start(o, &rv);
-	if (r->child < 0)
-		return 1;
 	collect_init(&r->c);
 	r->c.clock_id = o->clock ? uft_clock_by_name(o->clock) : -1;
 	/* Function records are named from the processes' symbol tables. */
@@ -734,6 +793,17 @@ int record_run(struct recording *r, const struct record_opts *o, const struct re
 		r->c.syms = proc_syms_new();
 	if (setup)
 		setup(ctx, &r->c);
+	/* Refused (a kernel filter, a clock) before anything runs. */
+	if (record_kernel_open(r) != CLI_OK) {
+		collect_free(&r->c);
+		return CLI_USAGE;
+	}
+	r->child = start(o, &rv, r->ks);
+	if (r->child < 0) {
+		kernel_source_free(r->ks);
+		collect_free(&r->c);
+		return 1;
+	}
 	collect_until_done(r, rv.lsock);
 	close_private(&rv);
 	return 0;
@@ -765,7 +835,8 @@ int record_check_end(const struct recording *r)
 			o->cmd[0]);
 	for (int i = 0; i < o->nr_events; i++)
 		if (spec_unmatched(r, i))
-			fprintf(stderr, "%s: no event matches '%s'\n", name, o->events[i]);
+			fprintf(stderr, "%s: no event matches '%s'%s\n", name, o->events[i],
+				record_kernel_hint(o->events[i]));
 	return -1;
 }
 

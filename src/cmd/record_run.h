@@ -18,6 +18,8 @@
 
 #define RECORD_MAX_EVENTS 256
 
+struct kernel_source;
+
 /* The options record and stream share: their help lines (the first and
  * last of the program's option list) and getopt_long's entries. */
 #define RECORD_USAGE_EVENTS                                                                        \
@@ -71,6 +73,7 @@ struct record_opts {
 	struct proc_opts popts; /* -p process */
 	char *events[RECORD_MAX_EVENTS];
 	char *filters[RECORD_MAX_EVENTS]; /* filters[i] applies to events[i] */
+	bool kernel[RECORD_MAX_EVENTS];	  /* events[i] is the kernel's alone, not libuft's */
 	int nr_events;
 	long buffer_kb;
 	long subbuf_kb;
@@ -98,12 +101,14 @@ struct recording {
 	const struct record_opts *o;
 	const struct record_output *out; /* NULL: nothing besides */
 	pid_t child;
-	struct proc_tracer *pt; /* -p process: the tracer thread */
-	pid_t checked;		/* the process whose settings were checked, 0: none yet */
-	bool child_seen;	/* the child's first image has registered */
-	bool refused;		/* the checked process could not apply them: stopped */
-	bool running;		/* the program was left running */
-	int status;		/* its wait status */
+	struct proc_tracer *pt;	  /* -p process: the tracer thread */
+	struct kernel_source *ks; /* the kernel's events an -e names, NULL: none */
+	uint64_t kernel_kept;	  /* the kernel's events recorded (for the summary) */
+	pid_t checked;		  /* the process whose settings were checked, 0: none yet */
+	bool child_seen;	  /* the child's first image has registered */
+	bool refused;		  /* the checked process could not apply them: stopped */
+	bool running;		  /* the program was left running */
+	int status;		  /* its wait status */
 };
 
 /* One of the shared options (-e -f -b --subbuf-size -C -M -q --max-loss

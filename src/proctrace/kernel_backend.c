@@ -741,29 +741,13 @@ static int add_threads(struct pt_ksession *k, pid_t pid)
 	return 0;
 }
 
-/* --follow 0: no set_event_pid (every process), our own threads in
- * set_event_notrace_pid (event-fork adds our children there too). */
-static int exclude_self(struct pt_ksession *k)
-{
-	DIR *d = opendir("/proc/self/task");
-	if (!d)
-		return -errno;
-	struct dirent *de;
-	int rc = 0;
-	while ((de = readdir(d)) && !rc)
-		if (atoi(de->d_name) > 0)
-			rc = pt_ki_write(k->dir, "set_event_notrace_pid", de->d_name, true);
-	closedir(d);
-	return rc;
-}
-
 struct pt_ksession *pt_k_attach(const struct pt_options *o, pid_t pid, char *err, size_t errlen)
 {
 	if (pid == 0) {
 		struct pt_ksession *k = ksession_new(o, err, errlen);
 		if (!k)
 			return NULL;
-		int rc = exclude_self(k);
+		int rc = pt_ki_exclude_self(k->dir);
 		if (rc) {
 			snprintf(err, errlen, "kernel backend: set_event_notrace_pid: %s",
 				 strerror(-rc));

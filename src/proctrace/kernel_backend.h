@@ -23,6 +23,10 @@ const char *pt_tracefs(void);
 int pt_ki_create(char *dir, size_t dirlen, char *err, size_t errlen);
 /* Writes val to dir/file (O_TRUNC unless append); 0 or -errno. */
 int pt_ki_write(const char *dir, const char *file, const char *val, bool append);
+/* --follow 0: no set_event_pid (every process), the caller's own threads in
+ * set_event_notrace_pid (event-fork adds its children there too). 0 or
+ * -errno. */
+int pt_ki_exclude_self(const char *dir);
 /* The kernel's id of SYSTEM/NAME in dir/events, -1 if it has no such event. */
 int pt_ki_event_id(const char *dir, const char *system, const char *name);
 /* Stops the instance's events and removes it. */

@@ -202,3 +202,17 @@ int pt_k_format_fixup(unsigned id, const char *system, char *buf, size_t len, in
 	int m = snprintf(buf, len, "%.*sID: %u%s", (int)(idl + 1 - kt), kt, id, rest ? rest : "\n");
 	return m;
 }
+
+int pt_ki_exclude_self(const char *dir)
+{
+	DIR *d = opendir("/proc/self/task");
+	if (!d)
+		return -errno;
+	struct dirent *de;
+	int rc = 0;
+	while ((de = readdir(d)) && !rc)
+		if (atoi(de->d_name) > 0)
+			rc = pt_ki_write(dir, "set_event_notrace_pid", de->d_name, true);
+	closedir(d);
+	return rc;
+}

@@ -63,6 +63,10 @@ struct pt_options {
 	void (*lost)(void *ctx, uint32_t cpu, uint64_t n);
 	void *ctx;
 	enum pt_backend backend;
+	/* Optional: a launched command's pid while it is held before its exec
+	 * (the recorder follows it in the kernel's events too). */
+	void (*held)(void *held_ctx, pid_t pid);
+	void *held_ctx;
 };
 
 struct pt_session;

@@ -48,6 +48,8 @@ pid_t pt_spawn_held(const struct pt_options *o, char *const argv[], const struct
 	}
 	close(go[0]);
 	*release = go[1];
+	if (o->held)
+		o->held(o->held_ctx, pid);
 	return pid;
 }
 

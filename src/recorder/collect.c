@@ -281,6 +281,8 @@ static bool clock_plausible(const struct uft_ring_clock *k)
  * 32-bit signed multiplier and a shift of at most 32), else nanoseconds. */
 static void decide_clock(struct collect *c, const struct uft_ring_clock *k)
 {
+	if (__builtin_expect(!c->rclk.mult, 0) && k && k->raw)
+		c->rclk = *k;
 	if (c->file_clock != COLLECT_CLOCK_UNSET)
 		return;
 	bool ns_clock = c->clock_id < 0 || uft_clock_is_ns((enum uft_clock)c->clock_id);
@@ -418,6 +420,8 @@ static int on_record(void *arg, uint64_t ts, uint32_t cpu, const void *data, uin
 		return 0;
 	}
 	if (c->sink) {
+		/* the units a file would have: the kernel's events follow them */
+		decide_clock(c, &d->k);
 		ts = uft_ring_clock_time(&d->k, ts);
 		count_event(c, s, d->cr, ts, len, missed);
 		return c->sink(c->sink_ctx, cpu, ts, id, data, len, missed);

@@ -128,6 +128,9 @@ struct collect {
 	 * clock's ns. Other rings' times are converted into them. */
 	int file_clock; /* COLLECT_CLOCK_* */
 	struct uft_ring_clock fclk;
+	/* The first TSC ring's conversion, whatever the file's units (the
+	 * kernel's events are put on it: kernel_source.c). */
+	struct uft_ring_clock rclk;
 	uint64_t split_gap; /* a segment's pause limit (200 us) in file units */
 	/* Set: each event goes to sink as it is read, with its global event
 	 * id, instead of being held for a file (uft stream). Counted the same. */
