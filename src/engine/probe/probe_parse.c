@@ -15,40 +15,9 @@
 
 #include "engine/probe/probe_impl.h"
 #include "util/util.h"
+#include "util/words.h"
 
 #include <uft/event.h>
-
-struct words {
-	char *buf;
-	char **v;
-	int n;
-};
-
-static int split(const char *s, struct words *w)
-{
-	size_t len = strlen(s);
-	w->buf = strdup(s);
-	w->v = calloc(len / 2 + 2, sizeof(*w->v));
-	w->n = 0;
-	if (!w->buf || !w->v)
-		return -ENOMEM;
-	for (char *p = w->buf; *p;) {
-		while (*p && isspace((unsigned char)*p))
-			*p++ = 0;
-		if (!*p)
-			break;
-		w->v[w->n++] = p;
-		while (*p && !isspace((unsigned char)*p))
-			p++;
-	}
-	return 0;
-}
-
-static void words_free(struct words *w)
-{
-	free(w->buf);
-	free(w->v);
-}
 
 static int fail(struct uft_probe_errpos *ep, int index, unsigned off, const char *msg)
 {
@@ -315,7 +284,7 @@ static void layout(struct uft_probe_def *d)
 }
 
 /* e[:[EGRP/][EEVENT]] SYS.EVENT|SYS/EVENT: the attached event; "if" ends the args. */
-static int parse_eprobe_head(struct words *w, int *nargs, struct uft_probe_def *d,
+static int parse_eprobe_head(struct uft_words *w, int *nargs, struct uft_probe_def *d,
 			     const struct uft_probe_env *env, struct uft_probe_argctx *ctx,
 			     struct uft_probe_errpos *ep)
 {
@@ -355,7 +324,8 @@ static int parse_eprobe_head(struct words *w, int *nargs, struct uft_probe_def *
 }
 
 /* fprobe: SYMBOL[%return]; a $retval among the args makes it an exit probe. */
-static int parse_fprobe_loc(struct words *w, struct uft_probe_def *d, struct uft_probe_errpos *ep)
+static int parse_fprobe_loc(struct uft_words *w, struct uft_probe_def *d,
+			    struct uft_probe_errpos *ep)
 {
 	const char *loc = w->v[1];
 	const char *pct = strchr(loc, '%');
@@ -389,8 +359,8 @@ static int parse_fprobe_loc(struct words *w, struct uft_probe_def *d, struct uft
 	return 0;
 }
 
-static int parse_create(struct words *w, const struct uft_probe_env *env, struct uft_probe_def *d,
-			struct uft_probe_errpos *ep, const char **loc_name)
+static int parse_create(struct uft_words *w, const struct uft_probe_env *env,
+			struct uft_probe_def *d, struct uft_probe_errpos *ep, const char **loc_name)
 {
 	const char *w0 = w->v[0];
 	char k = w0[0];
@@ -504,7 +474,7 @@ static int parse_create(struct words *w, const struct uft_probe_env *env, struct
 }
 
 /* -:[GRP/]EVENT */
-static int parse_delete(struct words *w, struct uft_probe_cmd *c)
+static int parse_delete(struct uft_words *w, struct uft_probe_cmd *c)
 {
 	const char *ev = w->v[0] + 1;
 	if (*ev++ != ':' || !*ev)
@@ -528,7 +498,7 @@ static int parse_delete(struct words *w, struct uft_probe_cmd *c)
 }
 
 /* The words joined by single blanks, and where word `index`, offset `off` is in it. */
-static char *log_command(struct words *w, int index, unsigned off, unsigned *pos)
+static char *log_command(struct uft_words *w, int index, unsigned off, unsigned *pos)
 {
 	size_t len = 0;
 	*pos = 0;
@@ -555,8 +525,8 @@ int uft_probe_parse(const char *line, const struct uft_probe_env *env, struct uf
 {
 	memset(c, 0, sizeof(*c));
 	memset(e, 0, sizeof(*e));
-	struct words w;
-	int rc = split(line, &w);
+	struct uft_words w;
+	int rc = uft_words_split(line, strlen(line), &w);
 	if (rc || w.n == 0)
 		goto out;
 	if (w.v[0][0] == '-') {
@@ -576,7 +546,7 @@ int uft_probe_parse(const char *line, const struct uft_probe_env *env, struct uf
 	if (rc)
 		uft_probe_def_free(&c->def);
 out:
-	words_free(&w);
+	uft_words_free(&w);
 	if (rc && !e->msg)
 		e->loc = NULL;
 	return rc;

@@ -11,6 +11,7 @@
 
 #include "engine/synth/synth.h"
 #include "util/util.h"
+#include "util/words.h"
 
 #include <uft/event.h>
 
@@ -39,38 +40,6 @@ static const struct {
     {"bool", 1, "%d"},	{"pid_t", 4, "%d"},
     {"gfp_t", 4, "%x"},
 };
-
-/* Words split on white space, as the kernel's argv_split. */
-struct words {
-	char *buf;
-	char **v; /* NULL terminated */
-	int n;
-};
-
-static int split(const char *s, size_t len, struct words *w)
-{
-	w->buf = strndup(s, len);
-	w->v = calloc(len / 2 + 2, sizeof(*w->v));
-	w->n = 0;
-	if (!w->buf || !w->v)
-		return -ENOMEM;
-	for (char *p = w->buf; *p;) {
-		while (*p && isspace((unsigned char)*p))
-			*p++ = 0;
-		if (!*p)
-			break;
-		w->v[w->n++] = p;
-		while (*p && !isspace((unsigned char)*p))
-			p++;
-	}
-	return 0;
-}
-
-static void words_free(struct words *w)
-{
-	free(w->buf);
-	free(w->v);
-}
 
 static int fail(struct uft_synth_error *e, const char *msg, unsigned pos, int err)
 {
@@ -109,11 +78,11 @@ static int check_command(const char *s)
 	if (s[0] == '!')
 		return 0;
 	const char *semi = strchr(s, ';');
-	struct words w;
-	int rc = split(s, semi ? (size_t)(semi - s) : strlen(s), &w);
+	struct uft_words w;
+	int rc = uft_words_split(s, semi ? (size_t)(semi - s) : strlen(s), &w);
 	if (rc == 0 && w.n < 3)
 		rc = -EINVAL;
-	words_free(&w);
+	uft_words_free(&w);
 	return rc;
 }
 
@@ -232,14 +201,14 @@ static int parse_fields(const char *cmd, const char *fields, struct uft_synth_de
 	int rc = 0;
 	for (const char *seg = fields; seg && rc == 0;) {
 		const char *semi = strchr(seg, ';');
-		struct words w;
-		rc = split(seg, semi ? (size_t)(semi - seg) : strlen(seg), &w);
+		struct uft_words w;
+		rc = uft_words_split(seg, semi ? (size_t)(semi - seg) : strlen(seg), &w);
 		for (int used = 0; rc == 0 && used < w.n;) {
 			rc = parse_field(cmd, w.n - used, w.v + used, &used, &d->f[d->nr++], e);
 			if (rc == 0 && d->nr == UFT_SYNTH_FIELDS_MAX)
 				rc = fail(e, E_TOO_MANY, 0, -EINVAL);
 		}
-		words_free(&w);
+		uft_words_free(&w);
 		seg = semi ? semi + 1 : NULL;
 	}
 	if (rc == 0 && d->nr == 0)
@@ -274,8 +243,8 @@ static int create(const char *cmd, char *name, const char *fields, uft_synth_exi
 /* "-:[GROUP/]NAME" (or "!...:...") in dynamic_events. */
 static int parse_release(const char *cmd, struct uft_synth_cmd *c)
 {
-	struct words w;
-	int rc = split(cmd, strlen(cmd), &w);
+	struct uft_words w;
+	int rc = uft_words_split(cmd, strlen(cmd), &w);
 	if (rc)
 		goto out;
 	char *ev = w.v[0];
@@ -312,7 +281,7 @@ static int parse_release(const char *cmd, struct uft_synth_cmd *c)
 	if (rc == 0)
 		c->op = UFT_SYNTH_OP_DELETE;
 out:
-	words_free(&w);
+	uft_words_free(&w);
 	return rc;
 }
 
