@@ -38,79 +38,38 @@ static const char usage[] =
     "  -b, --bucket-size N  hist: bucket width in us (default 1)\n"
     "  -E, --entries N      hist: number of buckets (default 256)\n";
 
-enum { OPT_NO_HEADER = 256, OPT_NO_SUMMARY, OPT_NO_INDEX, OPT_WITH_ZEROS };
-
 struct on_args {
-	const char *cpus;
-	uint64_t duration_s;
+	struct lat_common c; /* first: the shared options */
 	long period_us, runtime_us, stop_us, stop_total_us, thresh_us;
-	struct lat_sched sched;
-	bool quiet, hist, no_header, no_summary, no_index, with_zeros;
-	long bucket, entries;
-	const struct cli *cli;
 };
 
 static int on_take(void *opts, int opt, char *arg)
 {
 	struct on_args *a = opts;
 	switch (opt) {
-	case 'c':
-		a->cpus = arg;
-		return CLI_OK;
-	case 'd':
-		if (!lat_parse_duration(arg, &a->duration_s))
-			return cli_error(a->cli, "bad duration '%s' (N, Ns, Nm, Nh or Nd)", arg);
-		return CLI_OK;
 	case 'p':
 		if (!cli_long(arg, 10, 100, 10000000, &a->period_us))
-			return cli_error(a->cli, "bad period '%s' (100..10000000 us)", arg);
+			return cli_error(a->c.cli, "bad period '%s' (100..10000000 us)", arg);
 		return CLI_OK;
 	case 'r':
 		if (!cli_long(arg, 10, 100, 10000000, &a->runtime_us))
-			return cli_error(a->cli, "bad runtime '%s' (100..10000000 us)", arg);
+			return cli_error(a->c.cli, "bad runtime '%s' (100..10000000 us)", arg);
 		return CLI_OK;
 	case 's':
 		if (!cli_long(arg, 10, 1, 100000000, &a->stop_us))
-			return cli_error(a->cli, "bad single noise limit '%s' (us)", arg);
+			return cli_error(a->c.cli, "bad single noise limit '%s' (us)", arg);
 		return CLI_OK;
 	case 'S':
 		if (!cli_long(arg, 10, 1, 100000000, &a->stop_total_us))
-			return cli_error(a->cli, "bad total noise limit '%s' (us)", arg);
+			return cli_error(a->c.cli, "bad total noise limit '%s' (us)", arg);
 		return CLI_OK;
 	case 'T':
 		if (!cli_long(arg, 10, 1, 1000000, &a->thresh_us))
-			return cli_error(a->cli, "bad threshold '%s' (1..1000000 us)", arg);
-		return CLI_OK;
-	case 'P':
-		if (!lat_parse_sched(arg, &a->sched))
-			return cli_error(a->cli, "bad priority '%s' (f:PRIO, r:PRIO or o:NICE)",
-					 arg);
-		return CLI_OK;
-	case 'q':
-		a->quiet = true;
-		return CLI_OK;
-	case 'b':
-		if (!cli_long(arg, 10, 1, 1000000, &a->bucket))
-			return cli_error(a->cli, "bad bucket size '%s' (1..1000000)", arg);
-		return CLI_OK;
-	case 'E':
-		if (!cli_long(arg, 10, 10, 9999999, &a->entries))
-			return cli_error(a->cli, "bad entries '%s' (10..9999999)", arg);
-		return CLI_OK;
-	case OPT_NO_HEADER:
-		a->no_header = true;
-		return CLI_OK;
-	case OPT_NO_SUMMARY:
-		a->no_summary = true;
-		return CLI_OK;
-	case OPT_NO_INDEX:
-		a->no_index = true;
-		return CLI_OK;
-	case OPT_WITH_ZEROS:
-		a->with_zeros = true;
+			return cli_error(a->c.cli, "bad threshold '%s' (1..1000000 us)", arg);
 		return CLI_OK;
 	}
-	return cli_usage_error(a->cli);
+	int rc = lat_take_common(&a->c, opt, arg);
+	return rc != LAT_NOT_MINE ? rc : cli_usage_error(a->c.cli);
 }
 
 #define ON_COMMON_LONG                                                                             \
@@ -128,10 +87,10 @@ static const struct option on_long[] = {
 static const struct option on_hist_long[] = {ON_COMMON_LONG,
 					     {"bucket-size", required_argument, NULL, 'b'},
 					     {"entries", required_argument, NULL, 'E'},
-					     {"no-header", no_argument, NULL, OPT_NO_HEADER},
-					     {"no-summary", no_argument, NULL, OPT_NO_SUMMARY},
-					     {"no-index", no_argument, NULL, OPT_NO_INDEX},
-					     {"with-zeros", no_argument, NULL, OPT_WITH_ZEROS},
+					     {"no-header", no_argument, NULL, LAT_OPT_NO_HEADER},
+					     {"no-summary", no_argument, NULL, LAT_OPT_NO_SUMMARY},
+					     {"no-index", no_argument, NULL, LAT_OPT_NO_INDEX},
+					     {"with-zeros", no_argument, NULL, LAT_OPT_WITH_ZEROS},
 					     {NULL, 0, NULL, 0}};
 
 struct on_view {
@@ -187,13 +146,13 @@ static void print_hist(const struct on_view *v, uint64_t elapsed_s)
 {
 	const struct on_args *a = v->a;
 	const struct osnoise *n = v->n;
-	if (!a->no_header) {
+	if (!a->c.no_header) {
 		char dur[32];
 		lat_duration_text(elapsed_s, dur, sizeof(dur));
 		printf(
 		    "# RTLA osnoise histogram\n# Time unit is microseconds (us)\n# Duration: %s\n",
 		    dur);
-		if (!a->no_index)
+		if (!a->c.no_index)
 			printf("Index");
 		for (unsigned i = 0; i < n->n; i++)
 			printf("   CPU-%03d", n->cpu[i].cpu);
@@ -204,15 +163,15 @@ static void print_hist(const struct on_view *v, uint64_t elapsed_s)
 		bool any = false;
 		for (unsigned i = 0; i < n->n; i++)
 			any |= n->cpu[i].samples.hist.counts[b] != 0;
-		if (!any && !a->with_zeros)
+		if (!any && !a->c.with_zeros)
 			continue;
-		if (!a->no_index)
+		if (!a->c.no_index)
 			printf("%-6llu", (unsigned long long)b * n->o.hist_bucket);
 		for (unsigned i = 0; i < n->n; i++)
 			printf("%9llu ", (unsigned long long)n->cpu[i].samples.hist.counts[b]);
 		printf("\n");
 	}
-	if (a->no_summary)
+	if (a->c.no_summary)
 		return;
 	printf("%-6s", "over:");
 	for (unsigned i = 0; i < n->n; i++)
@@ -250,69 +209,63 @@ int cmd_osnoise(int argc, char **argv)
 		fprintf(stderr, "uft osnoise: say 'top' or 'hist'\n");
 		return cli_usage_error(&top_cli);
 	}
-	struct on_args a = {.thresh_us = 5,
-			    .sched = {SCHED_OTHER, 0},
-			    .bucket = 1,
-			    .entries = 256,
-			    .hist = argv[1][0] == 'h'};
-	a.cli = a.hist ? &hist_cli : &top_cli;
+	struct on_args a = {
+	    .thresh_us = 5,
+	    .c = {
+		.sched = {SCHED_OTHER, 0}, .bucket = 1, .entries = 256, .hist = argv[1][0] == 'h'}};
+	a.c.cli = a.c.hist ? &hist_cli : &top_cli;
 	int first;
-	int rc = cli_parse(a.cli, &a, argc - 1, argv + 1, &first);
+	int rc = cli_parse(a.c.cli, &a, argc - 1, argv + 1, &first);
 	if (rc != CLI_OK)
 		return rc;
 	if (first < argc - 1)
-		return cli_error(a.cli, "unexpected argument '%s'", argv[1 + first]);
+		return cli_error(a.c.cli, "unexpected argument '%s'", argv[1 + first]);
 	/* The kernel's defaults: a one-second period, busy all of it. */
 	if (!a.period_us)
 		a.period_us = a.runtime_us > 1000000 ? a.runtime_us : 1000000;
 	if (!a.runtime_us)
 		a.runtime_us = a.period_us;
 	if (a.runtime_us > a.period_us)
-		return cli_error(a.cli, "runtime %ld us is longer than the period %ld us",
+		return cli_error(a.c.cli, "runtime %ld us is longer than the period %ld us",
 				 a.runtime_us, a.period_us);
 	uint8_t *mask;
 	unsigned nbits;
 	char err[128];
-	if (!lat_parse_cpus(a.cpus, &mask, &nbits, err, sizeof(err)))
-		return cli_error(a.cli, "%s", err);
+	if (!lat_parse_cpus(a.c.cpus, &mask, &nbits, err, sizeof(err)))
+		return cli_error(a.c.cli, "%s", err);
 
 	struct osnoise_opts o = {.cpus = mask,
 				 .nbits = nbits,
 				 .period_ns = (uint64_t)a.period_us * 1000,
 				 .runtime_ns = (uint64_t)a.runtime_us * 1000,
 				 .thresh_ns = (uint64_t)a.thresh_us * 1000,
-				 .sched = a.sched,
+				 .sched = a.c.sched,
 				 .stop_ns = (uint64_t)a.stop_us * 1000,
 				 .stop_total_ns = (uint64_t)a.stop_total_us * 1000,
 				 .hist_unit_ns = 1000,
-				 .hist_bucket = (uint32_t)a.bucket,
-				 .hist_entries = a.hist ? (uint32_t)a.entries : 0};
+				 .hist_bucket = (uint32_t)a.c.bucket,
+				 .hist_entries = a.c.hist ? (uint32_t)a.c.entries : 0};
 	struct osnoise n;
 	lat_block_signals();
 	rc = osnoise_start(&n, &o);
 	free(mask);
 	if (rc) {
-		fprintf(stderr, "%s: cannot start the sampling threads: %s\n", a.cli->name,
+		fprintf(stderr, "%s: cannot start the sampling threads: %s\n", a.c.cli->name,
 			strerror(-rc));
 		return 1;
 	}
-	if (n.fell_back)
-		fprintf(stderr,
-			"%s: note: the scheduling policy was refused (no CAP_SYS_NICE or "
-			"RLIMIT_RTPRIO);"
-			" the threads run under the default policy\n",
-			a.cli->name);
+	lat_note_policy(&a.c, n.fell_back);
 	struct on_view v = {&n, &a};
-	struct lat_run run = {.duration_s = a.duration_s,
-			      .stopped = on_stopped,
-			      .refresh =
-				  !a.hist && !a.quiet && isatty(STDOUT_FILENO) ? refresh_top : NULL,
-			      .arg = &v};
+	struct lat_run run = {
+	    .duration_s = a.c.duration_s,
+	    .stopped = on_stopped,
+	    .refresh = !a.c.hist && !a.c.quiet && isatty(STDOUT_FILENO) ? refresh_top : NULL,
+	    .arg = &v};
 	uint64_t elapsed = lat_wait(&run);
 	osnoise_stop(&n);
 	if (run.refresh)
 		fputs("\033[2J\033[1;1H", stdout);
-	if (a.hist)
+	if (a.c.hist)
 		print_hist(&v, elapsed);
 	else
 		print_top(&v, elapsed);

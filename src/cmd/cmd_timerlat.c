@@ -36,15 +36,10 @@ static const char usage[] =
     "  -E, --entries N      hist: number of buckets (default 256)\n"
     "  -i, --irq, -s, -a, -u and -k need the kernel's timerlat tracer: refused.\n";
 
-enum { OPT_NO_HEADER = 256, OPT_NO_SUMMARY, OPT_NO_INDEX, OPT_WITH_ZEROS };
-
 struct tl_args {
-	const char *cpus;
-	uint64_t duration_s, period_us, stop_us;
-	struct lat_sched sched;
-	bool nano, quiet, hist, no_header, no_summary, no_index, with_zeros;
-	long bucket, entries;
-	const struct cli *cli;
+	struct lat_common c; /* first: the shared options */
+	uint64_t period_us, stop_us;
+	bool nano;
 };
 
 static int tl_take(void *opts, int opt, char *arg)
@@ -52,56 +47,24 @@ static int tl_take(void *opts, int opt, char *arg)
 	struct tl_args *a = opts;
 	long v;
 	switch (opt) {
-	case 'c':
-		a->cpus = arg;
-		return CLI_OK;
-	case 'd':
-		if (!lat_parse_duration(arg, &a->duration_s))
-			return cli_error(a->cli, "bad duration '%s' (N, Ns, Nm, Nh or Nd)", arg);
-		return CLI_OK;
 	case 'p':
 		if (!cli_long(arg, 10, 100, 1000000, &v))
-			return cli_error(a->cli, "bad period '%s' (100..1000000 us)", arg);
+			return cli_error(a->c.cli, "bad period '%s' (100..1000000 us)", arg);
 		a->period_us = (uint64_t)v;
-		return CLI_OK;
-	case 'P':
-		if (!lat_parse_sched(arg, &a->sched))
-			return cli_error(a->cli, "bad priority '%s' (f:PRIO, r:PRIO or o:NICE)",
-					 arg);
 		return CLI_OK;
 	case 'T':
 		if (!cli_long(arg, 10, 1, 100000000, &v))
-			return cli_error(a->cli, "bad thread latency limit '%s' (us)", arg);
+			return cli_error(a->c.cli, "bad thread latency limit '%s' (us)", arg);
 		a->stop_us = (uint64_t)v;
 		return CLI_OK;
 	case 'n':
 		a->nano = true;
 		return CLI_OK;
-	case 'q':
-		a->quiet = true;
-		return CLI_OK;
-	case 'b':
-		if (!cli_long(arg, 10, 1, 1000000, &a->bucket))
-			return cli_error(a->cli, "bad bucket size '%s' (1..1000000)", arg);
-		return CLI_OK;
-	case 'E':
-		if (!cli_long(arg, 10, 10, 9999999, &a->entries))
-			return cli_error(a->cli, "bad entries '%s' (10..9999999)", arg);
-		return CLI_OK;
-	case OPT_NO_HEADER:
-		a->no_header = true;
-		return CLI_OK;
-	case OPT_NO_SUMMARY:
-		a->no_summary = true;
-		return CLI_OK;
-	case OPT_NO_INDEX:
-		a->no_index = true;
-		return CLI_OK;
-	case OPT_WITH_ZEROS:
-		a->with_zeros = true;
-		return CLI_OK;
 	}
-	return cli_error(a->cli,
+	int rc = lat_take_common(&a->c, opt, arg);
+	if (rc != LAT_NOT_MINE)
+		return rc;
+	return cli_error(a->c.cli,
 			 "-%c needs the kernel's timerlat tracer (IRQ context, stacks, "
 			 "kernel threads); uft measures the thread latency only",
 			 opt);
@@ -126,10 +89,10 @@ static const struct option tl_hist_long[] = {{"cpus", required_argument, NULL, '
 					     {"auto", required_argument, NULL, 'a'},
 					     {"bucket-size", required_argument, NULL, 'b'},
 					     {"entries", required_argument, NULL, 'E'},
-					     {"no-header", no_argument, NULL, OPT_NO_HEADER},
-					     {"no-summary", no_argument, NULL, OPT_NO_SUMMARY},
-					     {"no-index", no_argument, NULL, OPT_NO_INDEX},
-					     {"with-zeros", no_argument, NULL, OPT_WITH_ZEROS},
+					     {"no-header", no_argument, NULL, LAT_OPT_NO_HEADER},
+					     {"no-summary", no_argument, NULL, LAT_OPT_NO_SUMMARY},
+					     {"no-index", no_argument, NULL, LAT_OPT_NO_INDEX},
+					     {"with-zeros", no_argument, NULL, LAT_OPT_WITH_ZEROS},
 					     {"help", no_argument, NULL, 'h'},
 					     {NULL, 0, NULL, 0}};
 
@@ -192,12 +155,12 @@ static void print_hist(const struct tl_view *v, uint64_t elapsed_s)
 {
 	const struct tl_args *a = v->a;
 	const struct timerlat *t = v->t;
-	if (!a->no_header) {
+	if (!a->c.no_header) {
 		char dur[32];
 		lat_duration_text(elapsed_s, dur, sizeof(dur));
 		printf("# RTLA timerlat histogram\n# Time unit is %s\n# Duration: %s\n",
 		       a->nano ? "nanoseconds (ns)" : "microseconds (us)", dur);
-		if (!a->no_index)
+		if (!a->c.no_index)
 			printf("Index");
 		for (unsigned i = 0; i < t->n; i++)
 			printf("   Thr-%03d", t->cpu[i].cpu);
@@ -208,15 +171,15 @@ static void print_hist(const struct tl_view *v, uint64_t elapsed_s)
 		bool any = false;
 		for (unsigned i = 0; i < t->n; i++)
 			any |= t->cpu[i].st.hist.counts[b] != 0;
-		if (!any && !a->with_zeros)
+		if (!any && !a->c.with_zeros)
 			continue;
-		if (!a->no_index)
+		if (!a->c.no_index)
 			printf("%-6llu", (unsigned long long)b * t->o.hist_bucket);
 		for (unsigned i = 0; i < t->n; i++)
 			printf("%9llu ", (unsigned long long)t->cpu[i].st.hist.counts[b]);
 		printf("\n");
 	}
-	if (a->no_summary)
+	if (a->c.no_summary)
 		return;
 	print_row_label("over:");
 	for (unsigned i = 0; i < t->n; i++)
@@ -255,58 +218,52 @@ int cmd_timerlat(int argc, char **argv)
 		fprintf(stderr, "uft timerlat: say 'top' or 'hist'\n");
 		return cli_usage_error(&top_cli);
 	}
-	struct tl_args a = {.period_us = 1000,
-			    .sched = {SCHED_FIFO, 95},
-			    .bucket = 1,
-			    .entries = 256,
-			    .hist = argv[1][0] == 'h'};
-	a.cli = a.hist ? &hist_cli : &top_cli;
+	struct tl_args a = {
+	    .period_us = 1000,
+	    .c = {
+		.sched = {SCHED_FIFO, 95}, .bucket = 1, .entries = 256, .hist = argv[1][0] == 'h'}};
+	a.c.cli = a.c.hist ? &hist_cli : &top_cli;
 	int first;
-	int rc = cli_parse(a.cli, &a, argc - 1, argv + 1, &first);
+	int rc = cli_parse(a.c.cli, &a, argc - 1, argv + 1, &first);
 	if (rc != CLI_OK)
 		return rc;
 	if (first < argc - 1)
-		return cli_error(a.cli, "unexpected argument '%s'", argv[1 + first]);
+		return cli_error(a.c.cli, "unexpected argument '%s'", argv[1 + first]);
 	uint8_t *mask;
 	unsigned nbits;
 	char err[128];
-	if (!lat_parse_cpus(a.cpus, &mask, &nbits, err, sizeof(err)))
-		return cli_error(a.cli, "%s", err);
+	if (!lat_parse_cpus(a.c.cpus, &mask, &nbits, err, sizeof(err)))
+		return cli_error(a.c.cli, "%s", err);
 
 	struct timerlat_opts o = {.cpus = mask,
 				  .nbits = nbits,
 				  .period_ns = a.period_us * 1000,
-				  .sched = a.sched,
+				  .sched = a.c.sched,
 				  .stop_ns = a.stop_us * 1000,
 				  .hist_unit_ns = a.nano ? 1 : 1000,
-				  .hist_bucket = (uint32_t)a.bucket,
-				  .hist_entries = a.hist ? (uint32_t)a.entries : 0};
+				  .hist_bucket = (uint32_t)a.c.bucket,
+				  .hist_entries = a.c.hist ? (uint32_t)a.c.entries : 0};
 	struct timerlat t;
 	lat_block_signals();
 	rc = timerlat_start(&t, &o);
 	free(mask);
 	if (rc) {
-		fprintf(stderr, "%s: cannot start the measuring threads: %s\n", a.cli->name,
+		fprintf(stderr, "%s: cannot start the measuring threads: %s\n", a.c.cli->name,
 			strerror(-rc));
 		return 1;
 	}
-	if (t.fell_back)
-		fprintf(stderr,
-			"%s: note: the scheduling policy was refused (no CAP_SYS_NICE or "
-			"RLIMIT_RTPRIO);"
-			" the threads run under the default policy\n",
-			a.cli->name);
+	lat_note_policy(&a.c, t.fell_back);
 	struct tl_view v = {&t, &a};
-	struct lat_run run = {.duration_s = a.duration_s,
-			      .stopped = tl_stopped,
-			      .refresh =
-				  !a.hist && !a.quiet && isatty(STDOUT_FILENO) ? refresh_top : NULL,
-			      .arg = &v};
+	struct lat_run run = {
+	    .duration_s = a.c.duration_s,
+	    .stopped = tl_stopped,
+	    .refresh = !a.c.hist && !a.c.quiet && isatty(STDOUT_FILENO) ? refresh_top : NULL,
+	    .arg = &v};
 	uint64_t elapsed = lat_wait(&run);
 	timerlat_stop(&t);
 	if (run.refresh)
 		fputs("\033[2J\033[1;1H", stdout);
-	if (a.hist)
+	if (a.c.hist)
 		print_hist(&v, elapsed);
 	else
 		print_top(&v, elapsed);

@@ -169,3 +169,54 @@ uint64_t lat_wait(const struct lat_run *r)
 	}
 	return (now_ms() - start + 500) / 1000;
 }
+
+int lat_take_common(struct lat_common *c, int opt, char *arg)
+{
+	switch (opt) {
+	case 'c':
+		c->cpus = arg;
+		return CLI_OK;
+	case 'd':
+		if (!lat_parse_duration(arg, &c->duration_s))
+			return cli_error(c->cli, "bad duration '%s' (N, Ns, Nm, Nh or Nd)", arg);
+		return CLI_OK;
+	case 'P':
+		if (!lat_parse_sched(arg, &c->sched))
+			return cli_error(c->cli, "bad priority '%s' (f:PRIO, r:PRIO or o:NICE)",
+					 arg);
+		return CLI_OK;
+	case 'q':
+		c->quiet = true;
+		return CLI_OK;
+	case 'b':
+		if (!cli_long(arg, 10, 1, 1000000, &c->bucket))
+			return cli_error(c->cli, "bad bucket size '%s' (1..1000000)", arg);
+		return CLI_OK;
+	case 'E':
+		if (!cli_long(arg, 10, 10, 9999999, &c->entries))
+			return cli_error(c->cli, "bad entries '%s' (10..9999999)", arg);
+		return CLI_OK;
+	case LAT_OPT_NO_HEADER:
+		c->no_header = true;
+		return CLI_OK;
+	case LAT_OPT_NO_SUMMARY:
+		c->no_summary = true;
+		return CLI_OK;
+	case LAT_OPT_NO_INDEX:
+		c->no_index = true;
+		return CLI_OK;
+	case LAT_OPT_WITH_ZEROS:
+		c->with_zeros = true;
+		return CLI_OK;
+	}
+	return LAT_NOT_MINE;
+}
+
+void lat_note_policy(const struct lat_common *c, bool fell_back)
+{
+	if (fell_back)
+		fprintf(stderr,
+			"%s: note: the scheduling policy was refused (no CAP_SYS_NICE or "
+			"RLIMIT_RTPRIO); the threads run under the default policy\n",
+			c->cli->name);
+}

@@ -10,6 +10,30 @@
 
 #include "latency/lat_thread.h"
 
+struct cli;
+
+/* The options both commands take alike (-c -d -P -q, and hist's -b -E and
+ * switches); each command's own argument struct starts with it. */
+struct lat_common {
+	const char *cpus;
+	uint64_t duration_s;
+	struct lat_sched sched;
+	bool quiet, hist, no_header, no_summary, no_index, with_zeros;
+	long bucket, entries;
+	const struct cli *cli;
+};
+enum {
+	LAT_OPT_NO_HEADER = 256,
+	LAT_OPT_NO_SUMMARY,
+	LAT_OPT_NO_INDEX,
+	LAT_OPT_WITH_ZEROS,
+	LAT_NOT_MINE = -1000, /* lat_take_common: an option of the command's own */
+};
+/* Takes one shared option: CLI_OK, cli_error()'s code, or LAT_NOT_MINE. */
+int lat_take_common(struct lat_common *c, int opt, char *arg);
+/* Says so on stderr when the threads could not get the asked-for policy. */
+void lat_note_policy(const struct lat_common *c, bool fell_back);
+
 /* rtla's -d forms: N (seconds), Ns, Nm, Nh, Nd; > 0. */
 bool lat_parse_duration(const char *s, uint64_t *sec);
 /* rtla's -P forms: f:PRIO, r:PRIO (1..99), o:NICE (-20..19). */
