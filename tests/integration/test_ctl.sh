@@ -104,7 +104,8 @@ else
 	chmod 711 "$tmp"
 	chmod 755 "$tmp/pub"
 	ln "$UFT_RUNDIR/$pid.sock" "$tmp/pub/s.sock" && chmod 666 "$tmp/pub/s.sock"
-	setpriv --reuid=nobody --regid=nogroup --clear-groups "$UFT" ctl -S "$tmp/pub/s.sock" \
+	mkdir "$tmp/pub/run" && chown nobody "$tmp/pub/run" # not /tmp/uft-UID (test_rundir_taken)
+	setpriv --reuid=nobody --regid=nogroup --clear-groups env UFT_RUNDIR="$tmp/pub/run" "$UFT" ctl -S "$tmp/pub/s.sock" \
 		cat tracing_on >"$tmp/out" 2>"$tmp/err"
 	rc=$?
 	[ $rc = 2 ] && grep -qx "uft: $tmp/pub/s.sock: Permission denied" "$tmp/err" ||

@@ -194,8 +194,10 @@ grep_q "sched_switch: prev_comm=pt_workload prev_pid=$wl " "$tmp/a.txt" ||
 
 # not root: tracefs cannot be read, the -e matches nothing and says why
 if command -v setpriv >/dev/null; then
-	mkdir "$tmp/nob" && chmod 755 "$tmp" && chmod 777 "$tmp/nob"
-	setpriv --reuid=65534 --regid=65534 --clear-groups \
+	mkdir "$tmp/nob" "$tmp/nob/run" && chmod 755 "$tmp" && chmod 777 "$tmp/nob" &&
+		chown 65534 "$tmp/nob/run"
+	# its own run directory: /tmp/uft-65534 stays for test_rundir_taken
+	setpriv --reuid=65534 --regid=65534 --clear-groups env UFT_RUNDIR="$tmp/nob/run" \
 		"$UFT" record -o "$tmp/nob/n.dat" -e 'theapp:*' -e sched:sched_switch -- "$TL" 2 >"$tmp/n.out" 2>&1
 	rc=$?
 	[ $rc = 1 ] || fail "not root: exit $rc, not 1: $(cat "$tmp/n.out")"
