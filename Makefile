@@ -249,6 +249,13 @@ $(BUILD)/tests/%: tests/helpers/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -o $@ $< $(LDFLAGS_ALL)
 
+# The process tracer follows static programs too: the same workload linked
+# statically (no sanitizer: its runtime does not link statically).
+TEST_HELPERS += $(BUILD)/tests/pt_workload_static
+$(BUILD)/tests/pt_workload_static: tests/helpers/pt_workload.c
+	@mkdir -p $(dir $@)
+	$(CC) $(filter-out -fsanitize%,$(CFLAGS_ALL)) -static -o $@ $< -lpthread
+
 # The process tracer's driver links the tools' code and libtraceevent.
 $(BUILD)/tests/proctrace_run: tests/helpers/proctrace_run.c $(LIBTOOLS_A)
 	@mkdir -p $(dir $@)

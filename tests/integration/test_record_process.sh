@@ -5,7 +5,7 @@
 # signal events in trace.dat, read the same by trace-cmd and uft report, the
 # syscall histogram, a syscall set, the categories, -e and -f on the kernel's
 # event names, a program linked with libuft giving both kinds of events on one
-# timeline, -P on a running process left running after SIGINT, the errors
+# timeline, a static program, -P on a running process left running after SIGINT, the errors
 # before anything runs, and the stream. Exit 0 pass, 77 skip, else fail.
 source "$(dirname "$0")/lib/file.sh"
 source "$(dirname "$0")/lib/tracecmd.sh"
@@ -71,6 +71,23 @@ grep_q -E '\{ id: sys_kill +\[ *62\] \} hitcount: +1$' "$tmp/hist.txt" ||
 "$UFT" record -q -p process --no-syscalls -o "$tmp/127.dat" -- sh -c 'exit 127' 2>/dev/null
 [ $? = 127 ] || fail "exit status 127 not passed through"
 [ -s "$tmp/127.dat" ] || fail "no file for a command that exited 127"
+
+# ---- a static program: its threads, children, exec, signals and exit code ----
+WLS=$B/tests/pt_workload_static
+if [ -x "$WLS" ]; then
+	"$UFT" record -q -p process -o "$tmp/st.dat" -- "$WLS" run >"$tmp/st.out" 2>&1
+	rc=$?
+	[ $rc = 7 ] || fail "static program: exit $rc, not 7: $(cat "$tmp/st.out")"
+	report "$tmp/st.dat" >"$tmp/st.norm"
+	for e in 'sched_process_fork: ' 'sched_process_exec: filename=.*/true' \
+		'signal_deliver: sig=10 ' 'signal_deliver: sig=12 .* sa_handler=1 ' \
+		'exit_status: .* code=0 sig=15 ' 'exit_status: .* code=7 sig=0 ' \
+		'sys_enter_getsid: ' 'clone_flags: .* thread'; do
+		grep_q "$e" "$tmp/st.norm" || fail "static program: no '$e'"
+	done
+	[ "$(grep -c 'sys_enter_getpgid: ' "$tmp/st.norm")" -ge 2 ] ||
+		fail "static program: the thread's two getpgid calls are missing"
+fi
 
 # ---- a syscall set, the categories, -e, -f ----
 run() { # OUT ARGS... -- records `sh -c 'ls / >/dev/null'` quietly
