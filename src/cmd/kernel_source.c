@@ -509,17 +509,14 @@ void kernel_source_drain(struct kernel_source *k, bool final)
 		return;
 	take_sample(k);
 	pt_kreader_drain(&k->rd, k->map, &k->merge);
-	/* what the kernel overwrote before it was read: overruns of the CPU */
+	if (final)
+		pt_kreader_stats(&k->rd);
+	/* what the kernel lost before it was read: overruns of the CPU */
 	struct collect *c = k->l.c;
 	for (int cpu = 0; cpu < k->rd.ncpu; cpu++) {
-		uint64_t n = k->rd.missed[cpu];
-		struct collect_cpu *s = n ? collect_cpu_stream(c, (uint32_t)cpu) : NULL;
-		if (!s)
-			continue;
-		k->rd.missed[cpu] = 0;
-		s->overrun += n;
-		c->totals.written += n;
-		c->totals.overrun += n;
+		uint64_t n = pt_kreader_take_lost(&k->rd, cpu);
+		if (n)
+			collect_local_overrun(&k->l, (uint32_t)cpu, n);
 	}
 	/* The records wait for the first ring read: it fixes the file's units
 	 * (a kernel record first would fix them to ns) and, with the TSC mapped,
