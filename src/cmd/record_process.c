@@ -27,8 +27,11 @@
 #include "engine/filter/filter.h"
 #include "engine/format/format_parse.h"
 #include "proctrace/proctrace.h"
+#include "proctrace/pt_clock.h"
 #include "recorder/collect_local.h"
+#include "recorder/mono_tsc.h"
 #include "util/atomics.h"
+#include "util/util.h"
 
 struct proc_tracer {
 	const struct record_opts *o;
@@ -51,7 +54,22 @@ struct proc_tracer {
 	struct uft_filter ***filters;
 	uint8_t *nr_filters;
 	bool *unfiltered; /* a selecting spec without -f */
+	/* The engine's times are CLOCK_MONOTONIC where the rings' TSC is
+	 * calibrated against it (no perf page): put on the TSC itself. Until
+	 * the first ring read gives the conversion, the records wait here (at
+	 * most HOLD_MAX of them; without a program's rings they go as they
+	 * are). */
+	struct mono_tsc clk;
+	struct held *held;
+	size_t nr_held, cap_held;
 };
+
+struct held {
+	uint32_t cpu, len;
+	uint64_t ts;
+	uint8_t *rec;
+};
+#define HOLD_MAX 16384
 
 static struct pt_session *volatile session; /* for the signal handler */
 static uint64_t kept;			    /* the last run's, for the summary */
@@ -372,6 +390,29 @@ static bool keep(struct proc_tracer *t, uint32_t cpu, const void *rec, uint32_t 
 	return false;
 }
 
+/* The records held for the clock, in order; called with the lock. */
+static void put_held(struct proc_tracer *t)
+{
+	for (size_t i = 0; i < t->nr_held; i++) {
+		struct held *h = &t->held[i];
+		collect_local_put(&t->l, h->cpu, mono_tsc_ns(&t->clk, t->c, h->ts), h->rec, h->len);
+		free(h->rec);
+	}
+	t->nr_held = 0;
+}
+
+static bool hold(struct proc_tracer *t, uint32_t cpu, uint64_t ts, const void *record, uint32_t len)
+{
+	if (t->nr_held >= HOLD_MAX || uft_array_reserve(t->held, t->cap_held, t->nr_held + 1, 256))
+		return false;
+	uint8_t *r = malloc(len);
+	if (!r)
+		return false;
+	memcpy(r, record, len);
+	t->held[t->nr_held++] = (struct held){.cpu = cpu, .len = len, .ts = ts, .rec = r};
+	return true;
+}
+
 static int emit(void *ctx, uint32_t cpu, uint64_t ts, const void *record, uint32_t len)
 {
 	struct proc_tracer *t = ctx;
@@ -381,7 +422,11 @@ static int emit(void *ctx, uint32_t cpu, uint64_t ts, const void *record, uint32
 	uint8_t buf[len];
 	memcpy(buf, record, len);
 	pthread_mutex_lock(&t->lock);
-	collect_local_put(&t->l, cpu, ts, buf, len);
+	mono_tsc_cover(&t->clk, ts);
+	if (mono_tsc_ready(&t->clk, t->c) || !hold(t, cpu, ts, buf, len)) {
+		put_held(t);
+		collect_local_put(&t->l, cpu, mono_tsc_ns(&t->clk, t->c, ts), buf, len);
+	}
 	pthread_mutex_unlock(&t->lock);
 	return 0;
 }
@@ -470,6 +515,9 @@ struct proc_tracer *proc_tracer_start(const struct record_opts *o, struct collec
 	t->po.ctx = t;
 	t->po.held = held;
 	t->po.held_ctx = held_ctx;
+	/* both backends stamp with CLOCK_MONOTONIC where the kernel's
+	 * instance uses mono (pt_clock.h) */
+	mono_tsc_init(&t->clk, strcmp(pt_clock_tracefs_name(), "mono") == 0);
 	if (make_options(t) != 0 || pt_for_each_format(&t->po, register_one, t) != 0)
 		goto fail;
 	if (pthread_create(&t->th, NULL, tracer_main, t) != 0) {
@@ -543,6 +591,7 @@ void proc_tracer_finish(struct proc_tracer *t, int *status, bool *running)
 		*status = t->status;
 	if (running)
 		*running = t->running;
+	put_held(t);
 	kept = t->l.stored;
 	collect_local_close(&t->l);
 	collect_local_free(&t->l);
@@ -556,6 +605,8 @@ void proc_tracer_finish(struct proc_tracer *t, int *status, bool *running)
 	free(t->nr_filters);
 	free(t->wanted);
 	free(t->unfiltered);
+	free(t->held);
+	mono_tsc_free(&t->clk);
 	pthread_mutex_destroy(&t->lock);
 	sem_destroy(&t->started);
 	free(t);

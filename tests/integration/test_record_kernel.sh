@@ -8,8 +8,8 @@
 # agree; trace-cmd reads the same lines; sched_switch of the program's sleep;
 # a filter the kernel refuses (exit 2, its message, nothing run); a clock
 # that cannot agree refused; the same with uft stream and with -p process
-# (launched and -P) and -p function; SIGINT; not root, the reason;
-# no instance left. Exit 0 pass, 77 skip, else fail.
+# (launched and -P, the ptrace and the kernel backend) and -p function;
+# SIGINT; not root, the reason; no instance left. Exit 0 pass, 77 skip, else fail.
 source "$(dirname "$0")/lib/file.sh"
 source "$(dirname "$0")/lib/tracecmd.sh"
 TL=$B/tests/timeline
@@ -152,7 +152,19 @@ order "$tmp/p.txt" "-p process"
 grep_q 'sched_switch: prev_comm=timeline ' "$tmp/p.txt" || fail "-p process: no kernel sched_switch"
 [ "$(grep -c 'sys_enter_getpgid' "$tmp/p.txt")" = $N ] ||
 	fail "-p process: sys_enter_getpgid from both the tracer and the kernel"
-# the process tracer's records first fix the file's units to ns: the
+# -p process --backend kernel: the engine's sys_enter_getpgid is the
+# kernel's, on CLOCK_MONOTONIC where the program's TSC is calibrated against
+# it (recorder/mono_tsc.h): still between the program's events around it
+"$UFT" record -q -o "$tmp/pk.dat" -p process --backend kernel -e 'theapp:*' \
+	-e syscalls:sys_enter_getpgid -- "$TL" $N >"$tmp/pk.out" 2>&1 ||
+	fail "-p process --backend kernel: exit $?: $(cat "$tmp/pk.out")"
+"$UFT" report -i "$tmp/pk.dat" >"$tmp/pk.txt" || fail "uft report exited $?"
+order "$tmp/pk.txt" "-p process --backend kernel"
+if [ $have_tc = 1 ]; then
+	trace-cmd report -N -i "$tmp/pk.dat" 2>/dev/null >"$tmp/pk.tc"
+	order "$tmp/pk.tc" "-p process --backend kernel, trace-cmd report"
+fi
+# the process tracer's exec comes before any of the program's events: the
 # kernel's times still agree with the program's
 "$UFT" record -q -o "$tmp/q.dat" -p process --no-syscalls --no-signals -e 'theapp:*' \
 	-e 'sched:sched_process_*' -e sched:sched_switch \
