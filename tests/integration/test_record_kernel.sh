@@ -11,44 +11,14 @@
 # (launched and -P, the ptrace and the kernel backend) and -p function;
 # SIGINT; not root, the reason; no instance left. Exit 0 pass, 77 skip, else fail.
 source "$(dirname "$0")/lib/file.sh"
+source "$(dirname "$0")/lib/proc.sh"
 source "$(dirname "$0")/lib/tracecmd.sh"
-TL=$B/tests/timeline
-RUN=$B/tests/proctrace_run
-WL=$B/tests/pt_workload
 need "$TL" "$RUN" "$WL"
-pids=()
-cleanup() {
-	local p
-	for p in "${pids[@]}"; do kill -9 "$p" 2>/dev/null; done
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-[ "$(id -u)" = 0 ] || {
-	echo "skip: the kernel's events need root here"
-	exit 77
-}
-why=$("$RUN" --kernel-usable) || {
-	echo "skip: $why"
-	exit 77
-}
-T=/sys/kernel/tracing
-[ -d $T/instances ] || T=/sys/kernel/debug/tracing
+need_root "the kernel's events need root here"
+need_kernel
 [ -d $T/events/syscalls/sys_enter_getpgid ] || {
 	echo "skip: the kernel has no syscalls:sys_enter_getpgid event"
 	exit 77
-}
-have_tc=0
-command -v trace-cmd >/dev/null && have_tc=1
-# no_instance PID: the recorder PID left no instances/uft-PID-N
-no_instance() { ! ls "$T/instances" | grep_q -x "uft-$1-[0-9]*"; }
-# has_instance PID: waits until the recorder PID has made its instance
-has_instance() {
-	local i
-	for ((i = 0; i < 1200; i++)); do
-		ls "$T/instances" | grep_q -x "uft-$1-[0-9]*" && return 0
-		sleep 0.05
-	done
-	fail "no instance of uft record $1"
 }
 N=50
 EV=(-e 'theapp:*' -e syscalls:sys_enter_getpgid -e sched:sched_switch)
