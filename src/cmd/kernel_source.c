@@ -21,16 +21,12 @@
 #include "proctrace/proc_info.h"
 #include "proctrace/pt_clock.h"
 #include "recorder/collect_local.h"
+#include "recorder/mono_tsc.h"
 #include "util/util.h"
 #include "wire/clocks.h"
 
 struct kev {
 	char system[64], name[128];
-};
-
-/* One reading of the TSC and CLOCK_MONOTONIC at the same instant. */
-struct tsc_pt {
-	uint64_t mono, tsc;
 };
 
 struct kernel_source {
@@ -45,11 +41,8 @@ struct kernel_source {
 	int *seen; /* pids whose comm was looked for */
 	size_t nr_seen, cap_seen;
 	/* The kernel is on CLOCK_MONOTONIC while the rings are on a TSC
-	 * calibrated against it (no perf page): readings of both, to put the
-	 * kernel's times on the TSC itself (below, "Clock"). */
-	bool tsc_map;
-	struct tsc_pt *pts;
-	size_t nr_pts, cap_pts;
+	 * calibrated against it (no perf page): its times put on the TSC. */
+	struct mono_tsc clk;
 };
 
 /* The events directory to list: the usable tracefs's, else the usual one
@@ -241,8 +234,6 @@ static int register_format(struct kernel_source *k, const struct kev *e, uint16_
 	return collect_local_format(&k->l, id, e->system, text, (size_t)m);
 }
 
-static void take_sample(struct kernel_source *k);
-
 int kernel_source_new(struct kernel_source **out, const struct kernel_source_opts *o,
 		      struct collect *c, char *err, size_t errlen)
 {
@@ -307,12 +298,12 @@ int kernel_source_new(struct kernel_source **out, const struct kernel_source_opt
 	if (pt_kreader_open(&k->rd, k->dir) != 0)
 		goto nomem_k;
 	/* uft's local clock would be a calibrated TSC, the kernel's mono
-	 * (Clock, below; with another -C the file is in ns of that clock) */
+	 * (recorder/mono_tsc.h; with another -C the file is in ns of that
+	 * clock) */
 	int clk_id = o->clock ? uft_clock_by_name(o->clock) : UFT_CLOCK_LOCAL;
-	k->tsc_map =
-	    strcmp(pt_clock_tracefs_name(), "mono") == 0 &&
-	    (clk_id == UFT_CLOCK_LOCAL || clk_id == UFT_CLOCK_GLOBAL || clk_id == UFT_CLOCK_PERF);
-	take_sample(k);
+	mono_tsc_init(&k->clk, strcmp(pt_clock_tracefs_name(), "mono") == 0 &&
+				   (clk_id == UFT_CLOCK_LOCAL || clk_id == UFT_CLOCK_GLOBAL ||
+				    clk_id == UFT_CLOCK_PERF));
 	*out = k;
 	return 1;
 nomem_k:
@@ -370,105 +361,6 @@ int kernel_source_follow(struct kernel_source *k, pid_t pid, bool threads)
 	return rc;
 }
 
-/* ---- Clock ----
- * The file holds the rings' raw TSC cycles when it can (collect.c,
- * TSC2NSEC). With the perf page's conversion the kernel's `perf` clock is
- * that conversion, and the inverse of it puts a kernel time on the cycle it
- * was taken at. Without it, libuft calibrates the TSC against
- * CLOCK_MONOTONIC in 2 ms at start-up, a few microseconds off, and the
- * kernel stamps with `mono`: converting its times through that calibration
- * would move them by those microseconds against the program's events. The
- * recorder instead reads the TSC and CLOCK_MONOTONIC together at the start
- * and at each drain and maps a kernel time to the TSC between the two
- * readings around it, so both kinds of events sit on the cycles they were
- * taken at and the file's one conversion orders them as they happened. */
-
-#if defined(__x86_64__)
-static uint64_t cycles(void)
-{
-	return __builtin_ia32_rdtsc();
-}
-
-/* The tightest of a few TSC, CLOCK_MONOTONIC, TSC readings. */
-static struct tsc_pt tsc_sample(void)
-{
-	struct tsc_pt best = {0};
-	uint64_t width = UINT64_MAX;
-	for (int i = 0; i < 8; i++) {
-		struct timespec t;
-		uint64_t a = cycles();
-		clock_gettime(CLOCK_MONOTONIC, &t);
-		uint64_t b = cycles();
-		if (b - a < width) {
-			width = b - a;
-			best.tsc = a + (b - a) / 2;
-			best.mono = (uint64_t)t.tv_sec * 1000000000ull + (uint64_t)t.tv_nsec;
-		}
-	}
-	return best;
-}
-#endif
-
-static void take_sample(struct kernel_source *k)
-{
-#if defined(__x86_64__)
-	if (!k->tsc_map)
-		return;
-	struct tsc_pt p = tsc_sample();
-	/* a span long enough for the rate (drains are 100 ms apart) */
-	if (k->nr_pts && p.mono < k->pts[k->nr_pts - 1].mono + 1000000)
-		return;
-	if (!uft_array_reserve(k->pts, k->cap_pts, k->nr_pts + 1, 64))
-		k->pts[k->nr_pts++] = p;
-#else
-	(void)k;
-#endif
-}
-
-/* The TSC at CLOCK_MONOTONIC time `mono`: on the line through the readings
- * around it (the nearest two at the ends), or with the file's rate when
- * there is one reading. */
-static uint64_t mono_to_tsc(const struct kernel_source *k, const struct uft_ring_clock *f,
-			    uint64_t mono)
-{
-	const struct tsc_pt *p = k->pts;
-	size_t n = k->nr_pts, i = 0;
-	if (n >= 2) {
-		size_t lo = 0, hi = n - 1; /* p[lo].mono <= mono < p[hi].mono, clamped */
-		while (hi - lo > 1) {
-			size_t mid = (lo + hi) / 2;
-			if (p[mid].mono <= mono)
-				lo = mid;
-			else
-				hi = mid;
-		}
-		i = lo;
-		double rate =
-		    (double)(p[i + 1].tsc - p[i].tsc) / (double)(p[i + 1].mono - p[i].mono);
-		double d = ((double)mono - (double)p[i].mono) * rate;
-		return (uint64_t)((double)p[i].tsc + d);
-	}
-	double rate = (double)((uint64_t)1 << f->shift) / (double)f->mult;
-	return (uint64_t)((double)p[0].tsc + ((double)mono - (double)p[0].mono) * rate);
-}
-
-/* A kernel time in ns as collect_local_put takes it (it goes to the file's
- * units with the file's conversion). */
-static uint64_t kernel_ts(struct kernel_source *k, uint64_t ts)
-{
-	const struct collect *c = k->l.c;
-	if (!k->tsc_map || !k->nr_pts)
-		return ts;
-	if (c->file_clock == COLLECT_CLOCK_TSC && c->fclk.mult)
-		return collect_ts_to_ns(c, mono_to_tsc(k, &c->fclk, ts));
-	/* a file in ns (the process tracer's first record fixed it): the
-	 * rings' times are their own conversions' ns, so the kernel's go
-	 * through the first ring's */
-	if (c->rclk.mult)
-		return uft_ring_clock_time(&c->rclk, mono_to_tsc(k, &c->rclk, ts));
-	return ts;
-}
-
 /* A comm for the file's cmdlines of a pid the kernel's events name (a
  * sched_switch lets in the task switched from when the next is followed):
  * what /proc says now, once per pid, unless a process registered it. */
@@ -500,31 +392,28 @@ static void put(void *ctx, uint32_t cpu, uint64_t ts, uint8_t *rec, uint32_t len
 	int32_t pid;
 	memcpy(&pid, rec + 4, 4);
 	note_comm(k, pid);
-	collect_local_put(&k->l, cpu, kernel_ts(k, ts), rec, len);
+	collect_local_put(&k->l, cpu, mono_tsc_ns(&k->clk, k->l.c, ts), rec, len);
 }
 
 void kernel_source_drain(struct kernel_source *k, bool final)
 {
 	if (!k)
 		return;
-	take_sample(k);
+	mono_tsc_sample(&k->clk);
 	pt_kreader_drain(&k->rd, k->map, &k->merge);
-	/* what the kernel overwrote before it was read: overruns of the CPU */
+	if (final)
+		pt_kreader_stats(&k->rd);
+	/* what the kernel lost before it was read: overruns of the CPU */
 	struct collect *c = k->l.c;
 	for (int cpu = 0; cpu < k->rd.ncpu; cpu++) {
-		uint64_t n = k->rd.missed[cpu];
-		struct collect_cpu *s = n ? collect_cpu_stream(c, (uint32_t)cpu) : NULL;
-		if (!s)
-			continue;
-		k->rd.missed[cpu] = 0;
-		s->overrun += n;
-		c->totals.written += n;
-		c->totals.overrun += n;
+		uint64_t n = pt_kreader_take_lost(&k->rd, cpu);
+		if (n)
+			collect_local_overrun(&k->l, (uint32_t)cpu, n);
 	}
 	/* The records wait for the first ring read: it fixes the file's units
 	 * (a kernel record first would fix them to ns) and, with the TSC mapped,
 	 * the conversion the kernel's times are put on. */
-	bool ready = k->tsc_map ? c->rclk.mult != 0 : c->file_clock != COLLECT_CLOCK_UNSET;
+	bool ready = k->clk.on ? mono_tsc_ready(&k->clk, c) : c->file_clock != COLLECT_CLOCK_UNSET;
 	if (final || ready)
 		pt_kmerge_flush(&k->merge, final, put, k);
 }
@@ -548,6 +437,6 @@ void kernel_source_free(struct kernel_source *k)
 	free(k->map);
 	free(k->ev);
 	free(k->seen);
-	free(k->pts);
+	mono_tsc_free(&k->clk);
 	free(k);
 }

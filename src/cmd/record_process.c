@@ -26,9 +26,13 @@
 #include "engine/filter/event_spec.h"
 #include "engine/filter/filter.h"
 #include "engine/format/format_parse.h"
+#include "proctrace/kernel_backend.h"
 #include "proctrace/proctrace.h"
+#include "proctrace/pt_clock.h"
 #include "recorder/collect_local.h"
+#include "recorder/mono_tsc.h"
 #include "util/atomics.h"
+#include "util/util.h"
 
 struct proc_tracer {
 	const struct record_opts *o;
@@ -51,7 +55,23 @@ struct proc_tracer {
 	struct uft_filter ***filters;
 	uint8_t *nr_filters;
 	bool *unfiltered; /* a selecting spec without -f */
+	/* The engine's times are CLOCK_MONOTONIC where the rings' TSC is
+	 * calibrated against it (no perf page): put on the TSC itself. Until
+	 * the first ring read gives the conversion, the records wait here (at
+	 * most HOLD_MAX of them; without a program's rings they go as they
+	 * are). */
+	struct mono_tsc clk;
+	char *fmt; /* a format text being registered */
+	struct held *held;
+	size_t nr_held, cap_held;
 };
+
+struct held {
+	uint32_t cpu, len;
+	uint64_t ts;
+	uint8_t *rec;
+};
+#define HOLD_MAX 16384
 
 static struct pt_session *volatile session; /* for the signal handler */
 static uint64_t kept;			    /* the last run's, for the summary */
@@ -332,16 +352,23 @@ static int make_options(struct proc_tracer *t)
 	return 0;
 }
 
-static int register_one(void *ctx, unsigned id, const char *system, const char *text, size_t len)
+/* The format of local id `id`, registered with the first record of it (the
+ * engine's ids stay as they are): a file carries only the formats its
+ * records use, not the ~700 the options could produce. 0, or -1 when it
+ * cannot be (the record is then counted lost). */
+static int register_format(struct proc_tracer *t, unsigned id)
 {
-	struct proc_tracer *t = ctx;
-	if (!t->wanted[id])
+	if (t->l.id_map[id])
 		return 0;
-	if (collect_local_format(&t->l, (uint16_t)id, system, text, len) != 0) {
-		snprintf(t->err, sizeof(t->err), "cannot register the format of event %u", id);
+	if (!t->fmt && !(t->fmt = malloc(PT_FORMAT_MAX)))
 		return -1;
-	}
-	return 0;
+	const char *system = NULL;
+	int n = pt_format_text(id, &system, t->fmt, PT_FORMAT_MAX);
+	if (n >= 0 && pt_k_selected(&t->po)) /* the kernel's layout where it differs */
+		n = pt_k_format_fixup(id, system, t->fmt, PT_FORMAT_MAX, n);
+	if (n < 0 || n >= PT_FORMAT_MAX)
+		return -1;
+	return collect_local_format(&t->l, (uint16_t)id, system, t->fmt, (size_t)n);
 }
 
 /* ---- the events ---- */
@@ -372,6 +399,37 @@ static bool keep(struct proc_tracer *t, uint32_t cpu, const void *rec, uint32_t 
 	return false;
 }
 
+/* One record to the collector, with the lock held. */
+static void put(struct proc_tracer *t, uint32_t cpu, uint64_t ts, uint8_t *rec, uint32_t len)
+{
+	const struct uft_common_entry *e = (const void *)rec;
+	register_format(t, e->type); /* else counted lost */
+	collect_local_put(&t->l, cpu, mono_tsc_ns(&t->clk, t->c, ts), rec, len);
+}
+
+/* The records held for the clock, in order; called with the lock. */
+static void put_held(struct proc_tracer *t)
+{
+	for (size_t i = 0; i < t->nr_held; i++) {
+		struct held *h = &t->held[i];
+		put(t, h->cpu, h->ts, h->rec, h->len);
+		free(h->rec);
+	}
+	t->nr_held = 0;
+}
+
+static bool hold(struct proc_tracer *t, uint32_t cpu, uint64_t ts, const void *record, uint32_t len)
+{
+	if (t->nr_held >= HOLD_MAX || uft_array_reserve(t->held, t->cap_held, t->nr_held + 1, 256))
+		return false;
+	uint8_t *r = malloc(len);
+	if (!r)
+		return false;
+	memcpy(r, record, len);
+	t->held[t->nr_held++] = (struct held){.cpu = cpu, .len = len, .ts = ts, .rec = r};
+	return true;
+}
+
 static int emit(void *ctx, uint32_t cpu, uint64_t ts, const void *record, uint32_t len)
 {
 	struct proc_tracer *t = ctx;
@@ -381,7 +439,11 @@ static int emit(void *ctx, uint32_t cpu, uint64_t ts, const void *record, uint32
 	uint8_t buf[len];
 	memcpy(buf, record, len);
 	pthread_mutex_lock(&t->lock);
-	collect_local_put(&t->l, cpu, ts, buf, len);
+	mono_tsc_cover(&t->clk, ts);
+	if (mono_tsc_ready(&t->clk, t->c) || !hold(t, cpu, ts, buf, len)) {
+		put_held(t);
+		put(t, cpu, ts, buf, len);
+	}
 	pthread_mutex_unlock(&t->lock);
 	return 0;
 }
@@ -470,7 +532,10 @@ struct proc_tracer *proc_tracer_start(const struct record_opts *o, struct collec
 	t->po.ctx = t;
 	t->po.held = held;
 	t->po.held_ctx = held_ctx;
-	if (make_options(t) != 0 || pt_for_each_format(&t->po, register_one, t) != 0)
+	/* both backends stamp with CLOCK_MONOTONIC where the kernel's
+	 * instance uses mono (pt_clock.h) */
+	mono_tsc_init(&t->clk, strcmp(pt_clock_tracefs_name(), "mono") == 0);
+	if (make_options(t) != 0)
 		goto fail;
 	if (pthread_create(&t->th, NULL, tracer_main, t) != 0) {
 		snprintf(t->err, sizeof(t->err), "cannot start the tracer thread");
@@ -543,6 +608,7 @@ void proc_tracer_finish(struct proc_tracer *t, int *status, bool *running)
 		*status = t->status;
 	if (running)
 		*running = t->running;
+	put_held(t);
 	kept = t->l.stored;
 	collect_local_close(&t->l);
 	collect_local_free(&t->l);
@@ -556,6 +622,9 @@ void proc_tracer_finish(struct proc_tracer *t, int *status, bool *running)
 	free(t->nr_filters);
 	free(t->wanted);
 	free(t->unfiltered);
+	free(t->held);
+	free(t->fmt);
+	mono_tsc_free(&t->clk);
 	pthread_mutex_destroy(&t->lock);
 	sem_destroy(&t->started);
 	free(t);

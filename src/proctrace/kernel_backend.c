@@ -9,17 +9,16 @@
  * writes the events as they happen. */
 #define _GNU_SOURCE
 #include "proctrace/kernel_backend.h"
+#include "proctrace/kernel_reader.h"
 #include "proctrace/proc_events.h"
 #include "proctrace/proc_info.h"
 #include "proctrace/pt_clock.h"
 #include "proctrace/spawn_held.h"
 #include "util/glob.h"
 #include "util/util.h"
-#include "wire/page.h"
 
 #include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <poll.h>
 #include <sched.h>
 #include <signal.h>
@@ -56,11 +55,9 @@ struct kthr {
 struct pt_ksession {
 	struct pt_options o;
 	char dir[512];
-	int ncpu, *fd;
-	uint32_t subbuf;
-	uint8_t *page;
-	uint16_t *map; /* kernel id -> local id, 0: not ours */
-	pid_t pid;     /* the launched or attached process */
+	struct pt_kreader rd; /* the instance's pages, and the kernel's losses */
+	uint16_t *map;	      /* kernel id -> local id, 0: not ours */
+	pid_t pid;	      /* the launched or attached process */
 	int pidfd;
 	bool launched, ended;
 	int status;
@@ -74,7 +71,6 @@ struct pt_ksession {
 	struct pt_kmerge merge;
 	struct pt_rec rec;    /* a record made here (syscalls:*, process:*) */
 	bool reaped;	      /* the launched process's status is in `status` */
-	uint64_t *missed;     /* per CPU: events the kernel reported lost */
 	unsigned newtask_off; /* clone_flags in task_newtask's record */
 };
 
@@ -447,60 +443,17 @@ static void emit_ready(struct pt_ksession *k, bool all)
 	pt_kmerge_flush(&k->merge, all, emit_one, k);
 }
 
-static void report_lost(struct pt_ksession *k, int cpu, uint64_t n)
+/* Reads every page the kernel has for each CPU and hands over the losses
+ * counted (with the instance's stats at the end, `final`). */
+static void drain(struct pt_ksession *k, bool final)
 {
-	if (!n)
-		return;
-	k->missed[cpu] += n;
-	if (k->o.lost)
-		k->o.lost(k->o.ctx, (uint32_t)cpu, n);
-}
-
-/* At the end: what the instance's per-CPU stats count as lost (overwritten,
- * or dropped) beyond what the pages said. */
-static void report_stats(struct pt_ksession *k)
-{
-	for (int c = 0; c < k->ncpu; c++) {
-		char p[600], b[1024];
-		snprintf(p, sizeof(p), "%s/per_cpu/cpu%d/stats", k->dir, c);
-		if (pt_read_text(p, b, sizeof(b)) <= 0)
-			continue;
-		uint64_t n = 0;
-		static const char *const keys[] = {
-		    "\noverrun: ", "\ncommit overrun: ", "\ndropped events: "};
-		for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
-			const char *v = strstr(b, keys[i]);
-			if (v)
-				n += strtoull(v + strlen(keys[i]), NULL, 10);
-		}
-		if (n > k->missed[c])
-			report_lost(k, c, n - k->missed[c]);
-	}
-}
-
-/* Reads every page the kernel has for each CPU. */
-static void drain(struct pt_ksession *k)
-{
-	for (int c = 0; c < k->ncpu; c++) {
-		if (k->fd[c] < 0)
-			continue;
-		for (;;) {
-			ssize_t n = read(k->fd[c], k->page, k->subbuf);
-			if (n <= 0)
-				break;
-			struct uft_page_iter it;
-			struct uft_page_rec r;
-			uft_page_iter_init(&it, k->page, k->subbuf);
-			if (it.missed) /* overwritten before this page: some, or a count */
-				report_lost(k, c, it.missed_stored ? it.missed_count : 1);
-			while (uft_page_iter_next(&it, &r) == 1) {
-				uint16_t type;
-				memcpy(&type, r.data, 2);
-				if (r.len >= 8 && k->map[type])
-					pt_kmerge_add(&k->merge, (uint32_t)c, r.ts, r.data, r.len,
-						      k->map[type]);
-			}
-		}
+	pt_kreader_drain(&k->rd, k->map, &k->merge);
+	if (final)
+		pt_kreader_stats(&k->rd);
+	for (int c = 0; c < k->rd.ncpu; c++) {
+		uint64_t n = pt_kreader_take_lost(&k->rd, c);
+		if (n && k->o.lost)
+			k->o.lost(k->o.ctx, (uint32_t)c, n);
 	}
 }
 
@@ -595,29 +548,14 @@ static int enable_events(struct pt_ksession *k, char *err, size_t errlen)
 	return 0;
 }
 
-static uint32_t subbuf_size(const char *dir)
-{
-	char p[600], b[32];
-	snprintf(p, sizeof(p), "%s/buffer_subbuf_size_kb", dir);
-	int kb = pt_read_text(p, b, sizeof(b)) > 0 ? atoi(b) : 0;
-	if (kb <= 0)
-		kb = (int)(sysconf(_SC_PAGESIZE) / 1024);
-	return (uint32_t)kb * 1024u;
-}
-
 static void ksession_free(struct pt_ksession *k)
 {
 	if (!k)
 		return;
-	for (int c = 0; k->fd && c < k->ncpu; c++)
-		if (k->fd[c] >= 0)
-			close(k->fd[c]);
+	pt_kreader_close(&k->rd);
 	if (k->pidfd >= 0)
 		close(k->pidfd);
 	pt_ki_remove(k->dir);
-	free(k->fd);
-	free(k->page);
-	free(k->missed);
 	free(k->map);
 	free(k->thr);
 	free(k->hidx);
@@ -657,21 +595,10 @@ static struct pt_ksession *ksession_new(const struct pt_options *o, char *err, s
 	 * UFT_PT_KBUF_KB sets another size (the tests' small buffer) */
 	const char *kb = getenv("UFT_PT_KBUF_KB");
 	pt_ki_write(k->dir, "buffer_size_kb", kb && atoi(kb) > 0 ? kb : "4096", false);
-	k->subbuf = subbuf_size(k->dir);
-	long n = sysconf(_SC_NPROCESSORS_CONF);
-	k->ncpu = n > 0 ? (int)n : 1;
-	k->fd = malloc(sizeof(int) * (size_t)k->ncpu);
-	k->page = malloc(k->subbuf);
-	k->missed = calloc((size_t)k->ncpu, sizeof(*k->missed));
-	if (!k->fd || !k->page || !k->missed) {
+	if (pt_kreader_open(&k->rd, k->dir) != 0) {
 		snprintf(err, errlen, "out of memory");
 		ksession_free(k);
 		return NULL;
-	}
-	for (int c = 0; c < k->ncpu; c++) {
-		char p[600];
-		snprintf(p, sizeof(p), "%s/per_cpu/cpu%d/trace_pipe_raw", k->dir, c);
-		k->fd[c] = open(p, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	}
 	return k;
 }
@@ -811,30 +738,29 @@ static bool ended(struct pt_ksession *k)
 
 int pt_k_run(struct pt_ksession *k)
 {
-	struct pollfd *p = calloc((size_t)k->ncpu + 1, sizeof(*p));
+	struct pollfd *p = calloc((size_t)k->rd.ncpu + 1, sizeof(*p));
 	if (!p)
 		return -1;
 	int np = 0;
-	for (int c = 0; c < k->ncpu; c++)
-		if (k->fd[c] >= 0)
-			p[np++] = (struct pollfd){.fd = k->fd[c], .events = POLLIN};
+	for (int c = 0; c < k->rd.ncpu; c++)
+		if (k->rd.fd[c] >= 0)
+			p[np++] = (struct pollfd){.fd = k->rd.fd[c], .events = POLLIN};
 	if (k->pidfd >= 0)
 		p[np++] = (struct pollfd){.fd = k->pidfd, .events = POLLIN};
 	while (!k->stop && !k->ended) {
 		/* a bounded wait: the records held back at one drain go out at the next */
 		poll(p, (nfds_t)np, 100);
 		k->ended = ended(k);
-		drain(k);
+		drain(k, false);
 		emit_ready(k, false);
 	}
 	free(p);
 	/* what is left: the process's last records were written before it ended */
-	drain(k);
+	drain(k, false);
 	emit_ready(k, true);
 	pt_ki_write(k->dir, "tracing_on", "0", false);
-	drain(k);
+	drain(k, true);
 	emit_ready(k, true);
-	report_stats(k);
 	return k->launched ? k->status : 0;
 }
 

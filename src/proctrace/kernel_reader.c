@@ -25,16 +25,19 @@ static uint32_t subbuf_size(const char *dir)
 int pt_kreader_open(struct pt_kreader *r, const char *dir)
 {
 	memset(r, 0, sizeof(*r));
+	snprintf(r->dir, sizeof(r->dir), "%s", dir);
 	r->subbuf = subbuf_size(dir);
 	long n = sysconf(_SC_NPROCESSORS_CONF);
 	r->ncpu = n > 0 ? (int)n : 1;
 	r->fd = malloc(sizeof(int) * (size_t)r->ncpu);
 	r->page = malloc(r->subbuf);
 	r->missed = calloc((size_t)r->ncpu, sizeof(*r->missed));
-	if (!r->fd || !r->page || !r->missed) {
+	r->counted = calloc((size_t)r->ncpu, sizeof(*r->counted));
+	if (!r->fd || !r->page || !r->missed || !r->counted) {
 		free(r->fd);
 		free(r->page);
 		free(r->missed);
+		free(r->counted);
 		memset(r, 0, sizeof(*r));
 		return -1;
 	}
@@ -44,6 +47,12 @@ int pt_kreader_open(struct pt_kreader *r, const char *dir)
 		r->fd[c] = open(p, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	}
 	return 0;
+}
+
+static void lost(struct pt_kreader *r, int cpu, uint64_t n)
+{
+	r->missed[cpu] += n;
+	r->counted[cpu] += n;
 }
 
 void pt_kreader_drain(struct pt_kreader *r, const uint16_t *map, struct pt_kmerge *m)
@@ -58,8 +67,8 @@ void pt_kreader_drain(struct pt_kreader *r, const uint16_t *map, struct pt_kmerg
 			struct uft_page_iter it;
 			struct uft_page_rec rec;
 			uft_page_iter_init(&it, r->page, r->subbuf);
-			if (it.missed)
-				r->missed[c] += it.missed_stored ? it.missed_count : 1;
+			if (it.missed) /* overwritten before this page: some, or a count */
+				lost(r, c, it.missed_stored ? it.missed_count : 1);
 			while (uft_page_iter_next(&it, &rec) == 1) {
 				uint16_t type;
 				if (rec.len < 8)
@@ -73,6 +82,33 @@ void pt_kreader_drain(struct pt_kreader *r, const uint16_t *map, struct pt_kmerg
 	}
 }
 
+void pt_kreader_stats(struct pt_kreader *r)
+{
+	static const char *const keys[] = {
+	    "\noverrun: ", "\ncommit overrun: ", "\ndropped events: "};
+	for (int c = 0; c < r->ncpu; c++) {
+		char p[600], b[1024];
+		snprintf(p, sizeof(p), "%s/per_cpu/cpu%d/stats", r->dir, c);
+		if (pt_read_text(p, b, sizeof(b)) <= 0)
+			continue;
+		uint64_t n = 0;
+		for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+			const char *v = strstr(b, keys[i]);
+			if (v)
+				n += strtoull(v + strlen(keys[i]), NULL, 10);
+		}
+		if (n > r->counted[c])
+			lost(r, c, n - r->counted[c]);
+	}
+}
+
+uint64_t pt_kreader_take_lost(struct pt_kreader *r, int cpu)
+{
+	uint64_t n = r->missed[cpu];
+	r->missed[cpu] = 0;
+	return n;
+}
+
 void pt_kreader_close(struct pt_kreader *r)
 {
 	for (int c = 0; r->fd && c < r->ncpu; c++)
@@ -81,5 +117,6 @@ void pt_kreader_close(struct pt_kreader *r)
 	free(r->fd);
 	free(r->page);
 	free(r->missed);
+	free(r->counted);
 	memset(r, 0, sizeof(*r));
 }

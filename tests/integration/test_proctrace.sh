@@ -8,21 +8,13 @@
 # process running, and a SIGKILLed tracer leaving its tracee running.
 # Exit 0 pass, 77 skip, else fail.
 source "$(dirname "$0")/lib/file.sh"
-RUN=$B/tests/proctrace_run
-WL=$B/tests/pt_workload
+source "$(dirname "$0")/lib/proc.sh"
 need "$RUN" "$WL"
 # ptrace may be refused (Yama scope 3, a seccomp profile): try once.
 "$RUN" -S -G -- true >/dev/null 2>&1 || {
 	echo "skip: ptrace is not permitted here"
 	exit 77
 }
-pids=()
-cleanup() {
-	local p
-	for p in "${pids[@]}"; do kill -9 "$p" 2>/dev/null; done
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
 
 # the events of the run, one line each: TID [CPU] TS: SYSTEM:EVENT: BODY
 "$RUN" -o "$tmp/all" -- "$WL" run

@@ -11,28 +11,11 @@
 # than the kernel's sys_enter of that call, and one read just after is later.
 # Exit 0 pass, 77 skip, else fail.
 source "$(dirname "$0")/lib/file.sh"
-RUN=$B/tests/proctrace_run
-WL=$B/tests/pt_workload
+source "$(dirname "$0")/lib/proc.sh"
 need "$RUN" "$WL"
-[ "$(id -u)" = 0 ] || {
-	echo "skip: the kernel backend needs root here"
-	exit 77
-}
-why=$("$RUN" --kernel-usable) || {
-	echo "skip: $why"
-	exit 77
-}
-T=/sys/kernel/tracing
-[ -d $T/instances ] || T=/sys/kernel/debug/tracing
-pids=()
-cleanup() {
-	local p
-	for p in "${pids[@]}"; do kill -9 "$p" 2>/dev/null; done
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
+need_root "the kernel backend needs root here"
+need_kernel
 # ours: instances named after a driver's pid
-no_instance() { ! ls "$T/instances" | grep_q -x "uft-$1-[0-9]*"; }
 
 # a launched workload: lifecycle, signals, syscalls, the exit status
 "$RUN" --backend kernel -o "$tmp/all" -- "$WL" run &

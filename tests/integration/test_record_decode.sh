@@ -7,16 +7,11 @@
 # ptrace backend the paths are read from the tracee; with the kernel backend
 # (when usable) the same format shows them empty. Exit 0 pass, 77 skip.
 source "$(dirname "$0")/lib/file.sh"
+source "$(dirname "$0")/lib/proc.sh"
 source "$(dirname "$0")/lib/tracecmd.sh"
 P=$B/tests/pt_decode_prog
-RUN=$B/tests/proctrace_run
 need "$P" "$RUN"
-"$UFT" record -q -p process --no-syscalls -o "$tmp/probe.dat" -- true >/dev/null 2>&1 || {
-	echo "skip: ptrace is not permitted here"
-	exit 77
-}
-have_tc=0
-command -v trace-cmd >/dev/null && have_tc=1
+need_ptrace
 missing=$tmp/no/such-file
 
 # check BACKEND: records the program and compares its lines with the ones

@@ -10,30 +10,9 @@
 #   message and exit 2, nothing recorded.
 # Exit 0 pass, 77 skip, else fail.
 source "$(dirname "$0")/lib/file.sh"
-WL=$B/tests/pt_workload
-RUN=$B/tests/proctrace_run
+source "$(dirname "$0")/lib/proc.sh"
 need "$WL" "$RUN"
-[ "$(id -u)" = 0 ] || {
-	echo "skip: needs root (a second user and the kernel backend)"
-	exit 77
-}
-pids=()
-cleanup() {
-	local p
-	for p in "${pids[@]}"; do kill -9 "$p" 2>/dev/null; done
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-# grows FILE WHAT: waits until FILE has 3 more lines (its writer runs).
-grows() {
-	local n i
-	n=$(wc -l <"$1")
-	for ((i = 0; i < 1200; i++)); do
-		[ "$(wc -l <"$1")" -gt $((n + 2)) ] && return 0
-		sleep 0.05
-	done
-	fail "$2"
-}
+need_root "needs root (a second user and the kernel backend)"
 # started PID ERRFILE: waits for uft record's "following" line.
 started() {
 	until grep_q following "$2"; do

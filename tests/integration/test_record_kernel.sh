@@ -8,47 +8,17 @@
 # agree; trace-cmd reads the same lines; sched_switch of the program's sleep;
 # a filter the kernel refuses (exit 2, its message, nothing run); a clock
 # that cannot agree refused; the same with uft stream and with -p process
-# (launched and -P) and -p function; SIGINT; not root, the reason;
-# no instance left. Exit 0 pass, 77 skip, else fail.
+# (launched and -P, the ptrace and the kernel backend) and -p function;
+# SIGINT; not root, the reason; no instance left. Exit 0 pass, 77 skip, else fail.
 source "$(dirname "$0")/lib/file.sh"
+source "$(dirname "$0")/lib/proc.sh"
 source "$(dirname "$0")/lib/tracecmd.sh"
-TL=$B/tests/timeline
-RUN=$B/tests/proctrace_run
-WL=$B/tests/pt_workload
 need "$TL" "$RUN" "$WL"
-pids=()
-cleanup() {
-	local p
-	for p in "${pids[@]}"; do kill -9 "$p" 2>/dev/null; done
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-[ "$(id -u)" = 0 ] || {
-	echo "skip: the kernel's events need root here"
-	exit 77
-}
-why=$("$RUN" --kernel-usable) || {
-	echo "skip: $why"
-	exit 77
-}
-T=/sys/kernel/tracing
-[ -d $T/instances ] || T=/sys/kernel/debug/tracing
+need_root "the kernel's events need root here"
+need_kernel
 [ -d $T/events/syscalls/sys_enter_getpgid ] || {
 	echo "skip: the kernel has no syscalls:sys_enter_getpgid event"
 	exit 77
-}
-have_tc=0
-command -v trace-cmd >/dev/null && have_tc=1
-# no_instance PID: the recorder PID left no instances/uft-PID-N
-no_instance() { ! ls "$T/instances" | grep_q -x "uft-$1-[0-9]*"; }
-# has_instance PID: waits until the recorder PID has made its instance
-has_instance() {
-	local i
-	for ((i = 0; i < 1200; i++)); do
-		ls "$T/instances" | grep_q -x "uft-$1-[0-9]*" && return 0
-		sleep 0.05
-	done
-	fail "no instance of uft record $1"
 }
 N=50
 EV=(-e 'theapp:*' -e syscalls:sys_enter_getpgid -e sched:sched_switch)
@@ -152,7 +122,19 @@ order "$tmp/p.txt" "-p process"
 grep_q 'sched_switch: prev_comm=timeline ' "$tmp/p.txt" || fail "-p process: no kernel sched_switch"
 [ "$(grep -c 'sys_enter_getpgid' "$tmp/p.txt")" = $N ] ||
 	fail "-p process: sys_enter_getpgid from both the tracer and the kernel"
-# the process tracer's records first fix the file's units to ns: the
+# -p process --backend kernel: the engine's sys_enter_getpgid is the
+# kernel's, on CLOCK_MONOTONIC where the program's TSC is calibrated against
+# it (recorder/mono_tsc.h): still between the program's events around it
+"$UFT" record -q -o "$tmp/pk.dat" -p process --backend kernel -e 'theapp:*' \
+	-e syscalls:sys_enter_getpgid -- "$TL" $N >"$tmp/pk.out" 2>&1 ||
+	fail "-p process --backend kernel: exit $?: $(cat "$tmp/pk.out")"
+"$UFT" report -i "$tmp/pk.dat" >"$tmp/pk.txt" || fail "uft report exited $?"
+order "$tmp/pk.txt" "-p process --backend kernel"
+if [ $have_tc = 1 ]; then
+	trace-cmd report -N -i "$tmp/pk.dat" 2>/dev/null >"$tmp/pk.tc"
+	order "$tmp/pk.tc" "-p process --backend kernel, trace-cmd report"
+fi
+# the process tracer's exec comes before any of the program's events: the
 # kernel's times still agree with the program's
 "$UFT" record -q -o "$tmp/q.dat" -p process --no-syscalls --no-signals -e 'theapp:*' \
 	-e 'sched:sched_process_*' -e sched:sched_switch \

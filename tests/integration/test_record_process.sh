@@ -8,36 +8,13 @@
 # timeline, a static program, -P on a running process left running after SIGINT, the errors
 # before anything runs, and the stream. Exit 0 pass, 77 skip, else fail.
 source "$(dirname "$0")/lib/file.sh"
+source "$(dirname "$0")/lib/proc.sh"
 source "$(dirname "$0")/lib/tracecmd.sh"
-WL=$B/tests/pt_workload
 need "$WL" "$DEMO"
-"$UFT" record -q -p process --no-syscalls -o "$tmp/probe.dat" -- true >/dev/null 2>&1 || {
-	echo "skip: ptrace is not permitted here"
-	exit 77
-}
-have_tc=0
-command -v trace-cmd >/dev/null && have_tc=1
-pids=()
-cleanup() {
-	local p
-	for p in "${pids[@]}"; do kill -9 "$p" 2>/dev/null; done
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
+need_ptrace
 
 # Event lines of uft report, normalized as lib/tracecmd.sh has them.
 report() { "$UFT" report -i "$1" >"$tmp/r.txt" || fail "uft report $1 exited $?"; norm_uft "$tmp/r.txt"; }
-# grows FILE WHAT: waits until FILE has 3 more lines (the followed process is
-# running), failing after a minute rather than hanging.
-grows() {
-	local n i
-	n=$(wc -l <"$1")
-	for ((i = 0; i < 1200; i++)); do
-		[ "$(wc -l <"$1")" -gt $((n + 2)) ] && return 0
-		sleep 0.05
-	done
-	fail "$2"
-}
 # names NORM: "EVENT" per line.
 names() { awk '{ e = $4; sub(/:$/, "", e); print e }' "$1" | sort -u; }
 
