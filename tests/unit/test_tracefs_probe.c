@@ -7,6 +7,7 @@
  * (also with the function tracer on the same sled). */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <link.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -14,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -225,6 +227,51 @@ static void test_errors(void **state)
 	assert_int_equal(tfs_echo("kprobe_events", "-:kprobes/one", A), 0);
 }
 
+/* The file offset of a function of the program, as uprobe_events takes it. */
+static int foff_one(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	uint64_t *io = arg; /* in: the address, out: the file offset */
+	(void)size;
+	for (int i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		uint64_t v = *io - info->dlpi_addr;
+		if (ph->p_type == PT_LOAD && v >= ph->p_vaddr && v < ph->p_vaddr + ph->p_filesz) {
+			*io = v - ph->p_vaddr + ph->p_offset;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+static void test_uprobe_file_offset(void **state)
+{
+	(void)state;
+	char exe[4096];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	assert_true(n > 0);
+	exe[n] = 0;
+	uint64_t off = (uintptr_t)parse_request;
+	assert_int_equal(dl_iterate_phdr(foff_one, &off), 1);
+	char def[4200], listing[4300];
+	snprintf(def, sizeof(def), "p:up %s:0x%llx len=%%si:u32", exe, (unsigned long long)off);
+	snprintf(listing, sizeof(listing), "p:uprobes/up %s:0x%016llx len=%%si:u32\n", exe,
+		 (unsigned long long)off);
+	assert_int_equal(tfs_echo("uprobe_events", def, A), 0);
+	expect_file("uprobe_events", listing);
+	expect_file("kprobe_events", "");
+	assert_int_equal(tfs_echo("events/uprobes/up/enable", "1", W), 0);
+	call_parse("/u", 77);
+	char want[64];
+	snprintf(want, sizeof(want), "up: (0x%llx) len=77\n",
+		 (unsigned long long)(uintptr_t)parse_request);
+	expect_in("trace", want, 1);
+	/* kprobe_events neither lists nor deletes it. */
+	assert_int_equal(tfs_echo("kprobe_events", "-:uprobes/up", A), -ENOENT);
+	assert_int_equal(tfs_echo("events/uprobes/up/enable", "0", W), 0);
+	assert_int_equal(tfs_echo("uprobe_events", "", W), 0);
+	expect_file("uprobe_events", "");
+}
+
 static void test_with_synthetic(void **state)
 {
 	(void)state;
@@ -250,6 +297,7 @@ int main(void)
 	    cmocka_unit_test_setup(test_filter_hist, setup),
 	    cmocka_unit_test_setup(test_regs_and_function_tracer, setup),
 	    cmocka_unit_test_setup(test_errors, setup),
+	    cmocka_unit_test_setup(test_uprobe_file_offset, setup),
 	    cmocka_unit_test_setup(test_with_synthetic, setup),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -13,8 +13,10 @@
 #include "runtime/ftrace/ftrace_probe.h"
 
 #include <errno.h>
+#include <link.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <uft/uft.h>
 
@@ -57,14 +59,70 @@ static bool obj_matches(const struct uft_ftrace_obj *o, const char *lib)
 	return strncmp(base, lib, n) == 0 && base[n] == '.';
 }
 
+struct foffs {
+	uintptr_t base;
+	uint64_t off;
+	uintptr_t addr; /* 0: not in a loaded segment */
+};
+
+static int foffs_one(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	struct foffs *f = arg;
+	(void)size;
+	if (info->dlpi_addr != f->base)
+		return 0;
+	for (int i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		if (ph->p_type == PT_LOAD && f->off >= ph->p_offset &&
+		    f->off < ph->p_offset + ph->p_filesz) {
+			f->addr = info->dlpi_addr + ph->p_vaddr + (f->off - ph->p_offset);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* PATH:OFFSET: the address of the file offset in the loaded object whose
+ * file is PATH (same inode), or 0. */
+static uintptr_t file_offset_addr(const char *path, uint64_t off)
+{
+	struct stat want, st;
+	if (stat(path, &want) != 0)
+		return 0;
+	uint32_t nr = smp_load_acquire(&uft_ftrace_nr_objs);
+	for (uint32_t i = 0; i < nr; i++) {
+		const struct uft_ftrace_obj *o = &uft_ftrace_objs[i];
+		if (o->gone || stat(o->path, &st) != 0 || st.st_ino != want.st_ino ||
+		    st.st_dev != want.st_dev)
+			continue;
+		struct foffs f = {.base = o->base, .off = off};
+		dl_iterate_phdr(foffs_one, &f);
+		return f.addr;
+	}
+	return 0;
+}
+
 int uft_dprobe_resolve(const struct uft_probe_def *d, struct uft_ftrace_site **site)
 {
-	bool entry = (d->kind == UFT_PROBE_KPROBE || d->kind == UFT_PROBE_FPROBE) && !d->is_return;
-	if (!entry)
-		return -EOPNOTSUPP;
-	if (!d->has_addr && !d->symbol)
+	if (d->is_return || d->kind == UFT_PROBE_EPROBE)
 		return -EOPNOTSUPP;
 	uft_ftrace_scan();
+	if (d->kind == UFT_PROBE_UPROBE) {
+		/* A file offset: the site whose function starts there. */
+		uintptr_t a = d->lib && !d->symbol ? file_offset_addr(d->lib, (uint64_t)d->offset) : 0;
+		uint32_t nr = smp_load_acquire(&uft_ftrace_nr_objs);
+		for (uint32_t i = 0; a && i < nr; i++) {
+			struct uft_ftrace_obj *o = &uft_ftrace_objs[i];
+			for (uint32_t k = 0; !o->gone && k < o->nr; k++)
+				if (o->sites[k].func == a && o->sites[k].addr == a) {
+					*site = &o->sites[k];
+					return 0;
+				}
+		}
+		return a ? -EOPNOTSUPP : -ENOENT;
+	}
+	if (!d->has_addr && !d->symbol)
+		return -EOPNOTSUPP;
 	uint32_t nr = smp_load_acquire(&uft_ftrace_nr_objs);
 	bool named = false;
 	for (uint32_t i = 0; i < nr; i++) {
@@ -298,7 +356,8 @@ int uft_dprobe_render(FILE *f, const void *data, uint32_t len,
 	uint64_t ip;
 	memcpy(&ip, (const uint8_t *)data + 8, 8);
 	char where[300];
-	if (sym(ip, where, sizeof(where)) != 0)
+	/* A uprobe names its address as the kernel's does, in hex. */
+	if (p->def.kind == UFT_PROBE_UPROBE || sym(ip, where, sizeof(where)) != 0)
 		snprintf(where, sizeof(where), "0x%llx", (unsigned long long)ip);
 	char args[4096];
 	uft_probe_args_text(&p->def, data, len, args, sizeof(args));
