@@ -109,12 +109,13 @@ static void test_define_enable_trace(void **state)
 	expect_file("uprobe_events", "");
 	char *fmt = cat("events/kprobes/myprobe/format");
 	assert_non_null(strstr(fmt, "name: myprobe\n"));
-	assert_non_null(strstr(fmt, "\tfield:unsigned long __probe_ip;\toffset:8;\tsize:8;\tsigned:0;\n"));
-	assert_non_null(strstr(fmt, "\tfield:__data_loc char[] path;\toffset:16;\tsize:4;\tsigned:1;\n"));
-	assert_non_null(strstr(fmt, "\tfield:u32 len;\toffset:20;\tsize:4;\tsigned:0;\n"));
 	assert_non_null(
-	    strstr(fmt, "print fmt: \"(%lx) path=\\\"%s\\\" len=%u\", REC->__probe_ip, "
-			"__get_str(path), REC->len\n"));
+	    strstr(fmt, "\tfield:unsigned long __probe_ip;\toffset:8;\tsize:8;\tsigned:0;\n"));
+	assert_non_null(
+	    strstr(fmt, "\tfield:__data_loc char[] path;\toffset:16;\tsize:4;\tsigned:1;\n"));
+	assert_non_null(strstr(fmt, "\tfield:u32 len;\toffset:20;\tsize:4;\tsigned:0;\n"));
+	assert_non_null(strstr(fmt, "print fmt: \"(%lx) path=\\\"%s\\\" len=%u\", REC->__probe_ip, "
+				    "__get_str(path), REC->len\n"));
 	free(fmt);
 	/* Defined but not enabled: the sled is untouched and nothing traced. */
 	call_parse("/none", 5);
@@ -170,8 +171,9 @@ static void test_regs_and_function_tracer(void **state)
 	(void)state;
 	uint8_t before[5];
 	memcpy(before, (const void *)add3, 5);
-	assert_int_equal(tfs_echo("dynamic_events", "p:grp/sum add3 a=%di:s64 b=$arg2:s64 c=%dx:x8 "
-						    "ret=$stack0:x64",
+	assert_int_equal(tfs_echo("dynamic_events",
+				  "p:grp/sum add3 a=%di:s64 b=$arg2:s64 c=%dx:x8 "
+				  "ret=$stack0:x64",
 				  A),
 			 0);
 	/* The function tracer on the same sled, before and after the probe. */
@@ -216,10 +218,14 @@ static void test_errors(void **state)
 		     LOG("trace_kprobe", "Failed to register probe event",
 			 "r:bad parse_request $retval", SP11 "      "));
 	/* A function without a patchable entry (libc's). */
-	expect_error("kprobe_events", "p:bad abort", -EOPNOTSUPP,
-		     LOG("trace_kprobe", "Failed to register probe event", "p:bad abort",
-			 SP11 "      "));
+	expect_error(
+	    "kprobe_events", "p:bad abort", -EOPNOTSUPP,
+	    LOG("trace_kprobe", "Failed to register probe event", "p:bad abort", SP11 "      "));
 	expect_error("dynamic_events", "x:bad parse_request", -EINVAL, "");
+	/* An eprobe on an existing event parses, and is not attached yet. */
+	expect_error("dynamic_events", "e:ep ftrace.print", -EOPNOTSUPP,
+		     LOG("event_probe", "Failed to register probe event", "e:ep ftrace.print",
+			 SP11 "     "));
 	expect_file("dynamic_events", "");
 	/* The name of another event. */
 	assert_int_equal(tfs_echo("dynamic_events", "p:kprobes/one parse_request", A), 0);
@@ -277,8 +283,7 @@ static void test_with_synthetic(void **state)
 	(void)state;
 	assert_int_equal(tfs_echo("dynamic_events", "s:lat u64 x", A), 0);
 	assert_int_equal(tfs_echo("dynamic_events", "p:px parse_request", A), 0);
-	expect_file("dynamic_events",
-		    "s:synthetic/lat\tu64 x\np:kprobes/px parse_request\n");
+	expect_file("dynamic_events", "s:synthetic/lat\tu64 x\np:kprobes/px parse_request\n");
 	expect_file("synthetic_events", "lat\tu64 x\n");
 	expect_file("kprobe_events", "p:kprobes/px parse_request\n");
 	assert_int_equal(tfs_echo("dynamic_events", "-:lat", A), 0);

@@ -305,9 +305,11 @@ static void test_errors(void **state)
 	expect_error("dynamic_events", "-ev", -EINVAL, "");
 	expect_error("dynamic_events", "p:kprobes/myprobe do_sys_open", -ENOENT,
 		     "trace_kprobe: error: Invalid probed address or symbol\n"
-		     "  Command: p:kprobes/myprobe do_sys_open\n" SP11
-		     "                  ^\n");
-	expect_error("dynamic_events", "e:myeprobe tfsev.num", -EINVAL, "");
+		     "  Command: p:kprobes/myprobe do_sys_open\n" SP11 "                  ^\n");
+	/* Eprobes go to the probes: no such event here. */
+	expect_error("dynamic_events", "e:myeprobe tfsev.num", -EINVAL,
+		     "event_probe: error: Attached event does not exist\n"
+		     "  Command: e:myeprobe tfsev.num\n" SP11 "           ^\n");
 	/* Nothing changed by the refused lines; a failing line stops the write. */
 	expect_file("synthetic_events", "ev\tu64 a\n");
 	assert_int_equal(tfs_echo("synthetic_events", "ok1 u8 a\nbad\nok2 u8 b", A), -EINVAL);

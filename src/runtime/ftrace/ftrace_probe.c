@@ -109,7 +109,8 @@ int uft_dprobe_resolve(const struct uft_probe_def *d, struct uft_ftrace_site **s
 	uft_ftrace_scan();
 	if (d->kind == UFT_PROBE_UPROBE) {
 		/* A file offset: the site whose function starts there. */
-		uintptr_t a = d->lib && !d->symbol ? file_offset_addr(d->lib, (uint64_t)d->offset) : 0;
+		uintptr_t a =
+		    d->lib && !d->symbol ? file_offset_addr(d->lib, (uint64_t)d->offset) : 0;
 		uint32_t nr = smp_load_acquire(&uft_ftrace_nr_objs);
 		for (uint32_t i = 0; a && i < nr; i++) {
 			struct uft_ftrace_obj *o = &uft_ftrace_objs[i];
@@ -296,8 +297,7 @@ static int sym_name(void *ctx, uint64_t addr, char *buf, size_t len)
 	return 0;
 }
 
-void uft_ftrace_dprobe_hit(const struct uft_ftrace_site *s, uintptr_t *slot,
-			   const uint64_t *saved)
+void uft_ftrace_dprobe_hit(const struct uft_ftrace_site *s, uintptr_t *slot, const uint64_t *saved)
 {
 	struct uft_probe_regs r;
 	memset(&r, 0, sizeof(r));
@@ -328,7 +328,8 @@ void uft_ftrace_dprobe_hit(const struct uft_ftrace_site *s, uintptr_t *slot,
 			continue;
 		uint32_t len = uft_probe_record_fill(&p->def, &c, buf, sizeof(buf));
 		struct uft_rsv rsv;
-		for (char *rec = uft_reserve(&rsv, &p->ev, len); rec; rec = uft_reserve_next(&rsv)) {
+		for (char *rec = uft_reserve(&rsv, &p->ev, len); rec;
+		     rec = uft_reserve_next(&rsv)) {
 			memcpy(rec + UFT_COMMON_HDR_SIZE, buf + UFT_COMMON_HDR_SIZE,
 			       len - UFT_COMMON_HDR_SIZE);
 			uft_commit(&rsv);

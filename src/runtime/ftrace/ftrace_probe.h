@@ -50,8 +50,7 @@ int uft_dprobe_sync(void);
 
 /* The hit, from uft_ftrace_entry: `saved` is the trampoline's register
  * frame (rdi rsi rdx rcx r8 r9 rax r10 r11, then rbx r12-r15 at word 26). */
-void uft_ftrace_dprobe_hit(const struct uft_ftrace_site *s, uintptr_t *slot,
-			   const uint64_t *saved);
+void uft_ftrace_dprobe_hit(const struct uft_ftrace_site *s, uintptr_t *slot, const uint64_t *saved);
 
 /* The trace text of a probe record ("NAME: (sym+0x0/0x20) a=1"), 1 when it
  * is one, else 0. */

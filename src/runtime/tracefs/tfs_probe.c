@@ -13,6 +13,7 @@
 
 #include <uft/uft.h>
 
+#include "runtime/core/registry.h"
 #include "runtime/core/symtab.h"
 #include "runtime/ftrace/ftrace_probe.h"
 #include "runtime/tracefs/tfs.h"
@@ -35,6 +36,38 @@ static int sym_addr(void *ctx, const char *lib, const char *sym, uint64_t *addr)
 		return -ENOENT;
 	*addr = start;
 	return 0;
+}
+
+struct fields_q {
+	const char *sys, *event;
+	const struct uft_field *f;
+	uint32_t nr;
+	bool found;
+};
+
+static int fields_one(void *ctx, const struct uft_reg_view *v)
+{
+	struct fields_q *q = ctx;
+	if (strcmp(v->system, q->sys) != 0 || strcmp(v->name, q->event) != 0)
+		return 0;
+	q->found = true;
+	q->f = v->desc->fields;
+	q->nr = v->desc->nr_fields;
+	return 1;
+}
+
+/* An eprobe's source event: its fields, as the registry sees them. */
+static const struct uft_field *event_fields(void *ctx, const char *sys, const char *event,
+					    uint32_t *nr)
+{
+	static const struct uft_field none;
+	(void)ctx;
+	struct fields_q q = {.sys = sys, .event = event};
+	uft_registry_visit(fields_one, &q);
+	if (!q.found)
+		return NULL;
+	*nr = q.nr;
+	return q.f ? q.f : &none;
 }
 
 static const char *const locs[] = {"trace_kprobe", "trace_uprobe", "trace_fprobe", "event_probe"};
@@ -125,7 +158,8 @@ int tfs_probe_line(char *line, int src)
 {
 	struct uft_probe_env env = {.src = (enum uft_probe_src)src,
 				    .exists = exists,
-				    .sym_addr = sym_addr};
+				    .sym_addr = sym_addr,
+				    .event_fields = event_fields};
 	struct uft_probe_cmd c;
 	struct uft_probe_error e = {0};
 	memset(&c, 0, sizeof(c));
