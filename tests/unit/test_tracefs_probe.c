@@ -199,7 +199,34 @@ static void test_regs_and_function_tracer(void **state)
 	expect_in("trace", "sum: ", 0);
 	assert_int_equal(tfs_echo("current_tracer", "nop", W), 0);
 	assert_memory_equal(before, (const void *)add3, 5);
+	/* With the graph tracer: its entry and exit around the probe's hit. */
+	assert_int_equal(tfs_echo("events/grp/sum/enable", "1", W), 0);
+	assert_int_equal(tfs_echo("current_tracer", "function_graph", W), 0);
+	assert_int_equal(tfs_echo("trace", "", W), 0);
+	assert_int_equal(call_add3(5, 6, 7), 18);
+	expect_in("trace", "sum: (add3+0x0/0x", 1);
+	expect_in("trace", "add3();", 1);
+	assert_int_equal(tfs_echo("current_tracer", "nop", W), 0);
+	assert_int_equal(tfs_echo("events/grp/sum/enable", "0", W), 0);
+	assert_memory_equal(before, (const void *)add3, 5);
 	assert_int_equal(tfs_echo("dynamic_events", "-:grp/sum", A), 0);
+}
+
+/* An fprobe's entry is a sled function's entry too; $comm and an
+ * immediate. */
+static void test_fprobe_entry(void **state)
+{
+	(void)state;
+	assert_int_equal(
+	    tfs_echo("dynamic_events", "f parse_request len=$arg2:u32 c=$comm k=\\7", A), 0);
+	expect_file("dynamic_events",
+		    "f:fprobes/parse_request__entry parse_request len=$arg2:u32 c=$comm k=\\7\n");
+	assert_int_equal(tfs_echo("events/fprobes/parse_request__entry/enable", "1", W), 0);
+	call_parse("/f", 42);
+	expect_in("trace", "parse_request__entry: (parse_request+0x0/0x", 1);
+	expect_in("trace", ") len=42 c=\"test_tracefs_pr\" k=0x7\n", 1);
+	assert_int_equal(tfs_echo("events/fprobes/parse_request__entry/enable", "0", W), 0);
+	assert_int_equal(tfs_echo("dynamic_events", "-:fprobes/parse_request__entry", A), 0);
 }
 
 static void test_errors(void **state)
@@ -301,6 +328,7 @@ int main(void)
 	    cmocka_unit_test_setup(test_define_enable_trace, setup),
 	    cmocka_unit_test_setup(test_filter_hist, setup),
 	    cmocka_unit_test_setup(test_regs_and_function_tracer, setup),
+	    cmocka_unit_test_setup(test_fprobe_entry, setup),
 	    cmocka_unit_test_setup(test_errors, setup),
 	    cmocka_unit_test_setup(test_uprobe_file_offset, setup),
 	    cmocka_unit_test_setup(test_with_synthetic, setup),
