@@ -3,8 +3,9 @@
  * dynamic_events or kprobe_events becomes events/kprobes/NAME/, enabling it
  * patches the function's sled, calls with known arguments reach `trace`
  * with their fetched values, through filters and hist; deletion, the
- * kernel's errnos and error_log lines, and the code bytes restored exactly
- * (also with the function tracer on the same sled). */
+ * kernel's errnos and error_log lines, the profile files, and the code bytes
+ * restored exactly (also with the function and graph tracers on the same
+ * sled). */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <link.h>
@@ -129,6 +130,9 @@ static void test_define_enable_trace(void **state)
 	expect_in("trace", ") path=\"/index.html\" len=11\n", 1);
 	expect_in("trace", ") path=\"/a\" len=2\n", 1);
 	expect_in("trace", "/none", 0);
+	expect_file(
+	    "kprobe_profile",
+	    "  myprobe                                                    2               0\n");
 	/* Deleting an enabled probe is refused, as the kernel's. */
 	assert_int_equal(tfs_echo("dynamic_events", "-:myprobe", A), -EBUSY);
 	assert_int_equal(tfs_echo("kprobe_events", "", W), -EBUSY);
@@ -298,6 +302,9 @@ static void test_uprobe_file_offset(void **state)
 	snprintf(want, sizeof(want), "up: (0x%llx) len=77\n",
 		 (unsigned long long)(uintptr_t)parse_request);
 	expect_in("trace", want, 1);
+	char prof[4300];
+	snprintf(prof, sizeof(prof), "  %s %-44s %15lu\n", exe, "up", 1ul);
+	expect_file("uprobe_profile", prof);
 	/* kprobe_events neither lists nor deletes it. */
 	assert_int_equal(tfs_echo("kprobe_events", "-:uprobes/up", A), -ENOENT);
 	assert_int_equal(tfs_echo("events/uprobes/up/enable", "0", W), 0);

@@ -32,6 +32,7 @@
 #define DPROBE_REC 2048 /* a hit's record at most: strings are cut to fit */
 
 static struct uft_dprobe *hooks[DPROBE_MAX]; /* read by the hits */
+static uint32_t nr_hooks;		     /* slots ever used: what a hit scans */
 static struct uft_dprobe **all;		     /* creation order */
 static uint32_t nr_all, cap_all;
 
@@ -194,6 +195,8 @@ int uft_dprobe_create(struct uft_probe_def *def, struct uft_ftrace_site *site)
 	}
 	all[nr_all++] = p;
 	smp_store_release(&hooks[slot], p);
+	if (slot >= nr_hooks)
+		smp_store_release(&nr_hooks, slot + 1);
 	return 0;
 }
 
@@ -322,10 +325,12 @@ void uft_ftrace_dprobe_hit(const struct uft_ftrace_site *s, uintptr_t *slot, con
 	    .regs = &r, .entry_regs = &r, .ip = s->func, .sym_name = sym_name};
 	uint8_t buf[DPROBE_REC] __attribute__((aligned(8)));
 	uft_grace_enter();
-	for (uint32_t i = 0; i < DPROBE_MAX; i++) {
-		const struct uft_dprobe *p = smp_load_acquire(&hooks[i]);
+	uint32_t n = smp_load_acquire(&nr_hooks);
+	for (uint32_t i = 0; i < n; i++) {
+		struct uft_dprobe *p = smp_load_acquire(&hooks[i]);
 		if (!p || p->site != s || !uft_event_targets(&p->ev))
 			continue;
+		uft_add_return_relaxed(&p->hits, 1);
 		uint32_t len = uft_probe_record_fill(&p->def, &c, buf, sizeof(buf));
 		struct uft_rsv rsv;
 		for (char *rec = uft_reserve(&rsv, &p->ev, len); rec;

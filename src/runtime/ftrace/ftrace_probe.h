@@ -24,6 +24,7 @@ struct uft_dprobe {
 	struct uft_ftrace_site *site; /* the sled it is attached to */
 	bool attached;		      /* the site's UFT_WANT_DPROBE counts it */
 	uint32_t slot;		      /* in the hooks' table */
+	uint64_t hits;		      /* kprobe_profile's: hits while enabled (relaxed adds) */
 };
 
 /* Everything but the hit runs under the tree's lock (tfs_lock). */

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* kprobe_events and uprobe_events, and the probe lines of dynamic_events
+/* kprobe_events and uprobe_events (with their _profile counts), and the
+ * probe lines of dynamic_events
  * (tfs_synth.c hands them over): definitions parsed by the probe engine
  * with the kernel's checks, errors in the top's error_log with the caret,
  * the events made and attached by ftrace_probe.c. Lines run in order and the
@@ -17,6 +18,7 @@
 #include "runtime/core/symtab.h"
 #include "runtime/ftrace/ftrace_probe.h"
 #include "runtime/tracefs/tfs.h"
+#include "util/atomics.h"
 
 static int exists(void *ctx, const char *group, const char *event)
 {
@@ -250,6 +252,35 @@ static int show_uprobe(const struct tfs_node *n, FILE *out)
 	return 0;
 }
 
+/* kprobe_profile: name, hits, misses (none: a hit is never missed);
+ * uprobe_profile: file, name, hits. */
+static void profile_one(void *ctx, const struct uft_dprobe *p)
+{
+	FILE *out = ((void **)ctx)[0];
+	int src = *(const int *)((void **)ctx)[1];
+	unsigned long hits = (unsigned long)READ_ONCE(p->hits);
+	if (src == UFT_PROBE_SRC_KPROBE && p->def.kind == UFT_PROBE_KPROBE)
+		fprintf(out, "  %-44s %15lu %15lu\n", p->def.event, hits, 0ul);
+	else if (src == UFT_PROBE_SRC_UPROBE && p->def.kind == UFT_PROBE_UPROBE)
+		fprintf(out, "  %s %-44s %15lu\n", p->def.lib, p->def.event, hits);
+}
+
+static int show_kprofile(const struct tfs_node *n, FILE *out)
+{
+	int src = UFT_PROBE_SRC_KPROBE;
+	void *ctx[2] = {out, &src};
+	uft_dprobe_each(profile_one, ctx);
+	return 0;
+}
+
+static int show_uprofile(const struct tfs_node *n, FILE *out)
+{
+	int src = UFT_PROBE_SRC_UPROBE;
+	void *ctx[2] = {out, &src};
+	uft_dprobe_each(profile_one, ctx);
+	return 0;
+}
+
 static int open_kprobe(struct uft_tfs_handle *h)
 {
 	if ((h->flags & UFT_TFS_WRITE) && (h->flags & UFT_TFS_TRUNC))
@@ -279,5 +310,15 @@ const struct tfs_file tfs_probe_files[] = {
      .show = show_uprobe,
      .write = write_uprobe,
      .open = open_uprobe},
+    {.name = "kprobe_profile",
+     .dir = TFS_D_ROOT,
+     .mode = 0444,
+     .where = TFS_TOP_ONLY,
+     .show = show_kprofile},
+    {.name = "uprobe_profile",
+     .dir = TFS_D_ROOT,
+     .mode = 0444,
+     .where = TFS_TOP_ONLY,
+     .show = show_uprofile},
     {0},
 };
