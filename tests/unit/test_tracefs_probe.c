@@ -9,6 +9,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <link.h>
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -16,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -23,6 +25,7 @@
 #include "runtime/core/runtime.h"
 #include "runtime/tracefs/tracefs.h"
 #include "tfs_helpers.h"
+#include "util/atomics.h"
 #include <uft/uft.h>
 
 #define W (UFT_TFS_WRITE | UFT_TFS_TRUNC)  /* echo > */
@@ -312,6 +315,47 @@ static void test_uprobe_file_offset(void **state)
 	expect_file("uprobe_events", "");
 }
 
+/* Probes made, enabled, disabled and deleted while threads run through the
+ * probed function: no crash, records of the enabled spells, the bytes back. */
+static volatile int running;
+
+static void *caller(void *arg)
+{
+	(void)arg;
+	while (READ_ONCE(running))
+		call_parse("/thread", 7);
+	return NULL;
+}
+
+static void test_churn_under_threads(void **state)
+{
+	(void)state;
+	uint8_t before[5];
+	memcpy(before, (const void *)parse_request, 5);
+	pthread_t th[3];
+	WRITE_ONCE(running, 1);
+	for (int i = 0; i < 3; i++)
+		assert_int_equal(pthread_create(&th[i], NULL, caller, NULL), 0);
+	for (int round = 0; round < 20; round++) {
+		assert_int_equal(tfs_echo("dynamic_events", PROBE, A), 0);
+		assert_int_equal(tfs_echo("events/kprobes/myprobe/enable", "1", W), 0);
+		struct timespec ms = {0, 1000000};
+		nanosleep(&ms, NULL);
+		assert_int_equal(tfs_echo("events/kprobes/myprobe/enable", "0", W), 0);
+		if (round == 19) {
+			/* The records are read while their event exists. */
+			char *s = cat("trace");
+			assert_true(tfs_count(s, ") path=\"/thread\" len=7\n") > 0);
+			free(s);
+		}
+		assert_int_equal(tfs_echo("dynamic_events", "-:myprobe", A), 0);
+	}
+	WRITE_ONCE(running, 0);
+	for (int i = 0; i < 3; i++)
+		pthread_join(th[i], NULL);
+	assert_memory_equal(before, (const void *)parse_request, 5);
+}
+
 static void test_with_synthetic(void **state)
 {
 	(void)state;
@@ -338,6 +382,7 @@ int main(void)
 	    cmocka_unit_test_setup(test_fprobe_entry, setup),
 	    cmocka_unit_test_setup(test_errors, setup),
 	    cmocka_unit_test_setup(test_uprobe_file_offset, setup),
+	    cmocka_unit_test_setup(test_churn_under_threads, setup),
 	    cmocka_unit_test_setup(test_with_synthetic, setup),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
