@@ -247,6 +247,12 @@ static void write_function(uint32_t mask, const struct uft_ftrace_site *s, uintp
 		uft_write_to_buffer((uint32_t)__builtin_ctz(mask), &fn_ev, &r, sizeof(r), NULL, 0);
 }
 
+void uft_ftrace_write_fn(uint32_t buffer, uintptr_t ip, uintptr_t parent)
+{
+	struct uft_rec_function r = {{0, 0, 0, 0}, ip, parent};
+	uft_write_to_buffer(buffer, &fn_ev, &r, sizeof(r), NULL, 0);
+}
+
 /* The entry record in the global buffer by the inline path: its TSC, or 0
  * when that path cannot take it. */
 static uint64_t fast_entry(uintptr_t func, int32_t depth)
