@@ -48,7 +48,7 @@ static struct uft_csect_trace *max_tr[UFT_MAX_BUFFERS];
 struct csect_thread {
 	uint32_t gen; /* csect_gen the section started in */
 	bool in;
-	bool busy; /* ending a section: a handler's mask change is not one */
+	bool busy;	/* ending a section: a handler's mask change is not one */
 	uint32_t depth; /* uft_critical_start nesting */
 	uint64_t t0;
 	uintptr_t start_ip;
@@ -234,7 +234,8 @@ void uft_critical_stop(void)
 	if (!cs.depth)
 		return; /* unbalanced: nothing to end */
 	if (--cs.depth == 0)
-		uft_csect_hook((uintptr_t)&uft_critical_stop, (uintptr_t)__builtin_return_address(0));
+		uft_csect_hook((uintptr_t)&uft_critical_stop,
+			       (uintptr_t)__builtin_return_address(0));
 }
 
 int uft_csect_set(uint32_t buffer, uint32_t type)
