@@ -249,6 +249,18 @@ static void write_function(uint32_t mask, const struct uft_ftrace_site *s, uintp
 
 void uft_ftrace_write_fn(uint32_t buffer, uintptr_t ip, uintptr_t parent)
 {
+	if (buffer == 0) { /* the inline reservation when it can take it */
+		struct uft_fast_rsv rsv;
+		char *rec =
+		    uft_fast_reserve_type(UFT_ID_FUNCTION, sizeof(struct uft_rec_function), &rsv);
+		if (rec) {
+			struct uft_rec_function *f = (struct uft_rec_function *)rec;
+			f->ip = ip;
+			f->parent_ip = parent;
+			uft_fast_commit(&rsv);
+			return;
+		}
+	}
 	struct uft_rec_function r = {{0, 0, 0, 0}, ip, parent};
 	uft_write_to_buffer(buffer, &fn_ev, &r, sizeof(r), NULL, 0);
 }
