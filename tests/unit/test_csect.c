@@ -300,7 +300,22 @@ static void test_preemptirqsoff(void **state)
 	assert_int_equal(uft_tracefs_mkdir("instances/csect_other"), 0);
 	assert_int_equal(tfs_echo("instances/csect_other/current_tracer", "irqsoff", UFT_TFS_TRUNC),
 			 -EBUSY);
+	/* Once the top lets go, the instance runs it with its own max. */
+	assert_int_equal(tfs_echo("current_tracer", "nop", UFT_TFS_TRUNC), 0);
+	assert_int_equal(tfs_echo("instances/csect_other/current_tracer", "irqsoff", UFT_TFS_TRUNC),
+			 0);
+	csect_sigs_5ms();
+	s = cat("instances/csect_other/tracing_max_latency");
+	unsigned long im = strtoul(s, NULL, 10);
+	free(s);
+	assert_true(im >= 5000 && im < 50000);
+	s = cat("instances/csect_other/trace");
+	assert_has(s, "#  => started at: csect_block_sigs\n#  => ended at:   csect_unblock_sigs\n");
+	assert_has(s, "sigprocmask <-csect_block_sigs");
+	free(s);
 	assert_int_equal(uft_tracefs_rmdir("instances/csect_other"), 0);
+	/* The instance gone, the top may run one again. */
+	assert_int_equal(tfs_echo("current_tracer", "irqsoff", UFT_TFS_TRUNC), 0);
 }
 
 /* Threads ending sections at once: the longest one is the max. */
