@@ -193,6 +193,13 @@ static void test_irqsoff_max(void **state)
 	m = max_latency();
 	assert_true(m >= 2000 && m < 50000);
 
+	/* `echo > trace` empties the max trace; the max stays. */
+	assert_int_equal(tfs_echo("trace", "", UFT_TFS_TRUNC), 0);
+	s = cat("trace");
+	assert_string_equal(s, "# tracer: irqsoff\n#\n");
+	free(s);
+	assert_int_equal(max_latency(), m);
+
 	/* Back to nop: snapshot works again. */
 	assert_int_equal(tfs_echo("current_tracer", "nop", UFT_TFS_TRUNC), 0);
 	s = cat("snapshot");

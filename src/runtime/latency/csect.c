@@ -276,6 +276,15 @@ void uft_csect_set_max_us(uint32_t buffer, uint64_t us)
 	pthread_mutex_unlock(&max_lock);
 }
 
+void uft_csect_clear_trace(uint32_t buffer)
+{
+	pthread_mutex_lock(&max_lock);
+	struct uft_csect_trace *old = max_tr[buffer];
+	max_tr[buffer] = NULL;
+	pthread_mutex_unlock(&max_lock);
+	trace_free(old);
+}
+
 int uft_csect_with_max(uint32_t buffer, void (*fn)(void *ctx, const struct uft_csect_trace *tr),
 		       void *ctx)
 {

@@ -69,6 +69,9 @@ void uft_csect_set_max_us(uint32_t buffer, uint64_t us);
  * thread can replace it; 1 when fn ran, else 0. */
 int uft_csect_with_max(uint32_t buffer, void (*fn)(void *ctx, const struct uft_csect_trace *tr),
 		       void *ctx);
+/* `echo > trace` with a section tracer: the max trace goes (the kernel
+ * clears its max buffer then); tracing_max_latency stays. */
+void uft_csect_clear_trace(uint32_t buffer);
 /* tracing_thresh in µs (tfs_core.c). */
 extern unsigned long uft_tracing_thresh_us __attribute__((visibility("hidden")));
 

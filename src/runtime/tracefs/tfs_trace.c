@@ -475,6 +475,8 @@ static void clear_cpu(uint32_t buffer, int cpu)
 static int open_trace(struct uft_tfs_handle *h)
 {
 	if (h->flags & UFT_TFS_TRUNC) {
+		if (h->n.dir != TFS_D_CPU && uft_csect_owns(h->n.inst->buffer))
+			uft_csect_clear_trace(h->n.inst->buffer); /* what `trace` shows */
 		if (h->n.dir == TFS_D_CPU)
 			clear_cpu(h->n.inst->buffer, h->n.cpu);
 		else
@@ -485,6 +487,8 @@ static int open_trace(struct uft_tfs_handle *h)
 
 static int write_trace(const struct tfs_node *n, char *buf, size_t len, unsigned of)
 {
+	if (n->dir != TFS_D_CPU && uft_csect_owns(n->inst->buffer))
+		uft_csect_clear_trace(n->inst->buffer);
 	if (n->dir == TFS_D_CPU)
 		clear_cpu(n->inst->buffer, n->cpu);
 	else
