@@ -95,10 +95,16 @@ static int check_tracer_opts(const char *name, struct tracer_opts *t)
 		fprintf(stderr, "%s: -l and -n need -p function or function_graph\n", name);
 		return -1;
 	}
-	if (t->tracer && strcmp(t->tracer, "function") != 0 &&
-	    strcmp(t->tracer, "function_graph") != 0 && strcmp(t->tracer, "nop") != 0) {
-		fprintf(stderr, "%s: unknown tracer '%s' (function, function_graph, nop)\n", name,
-			t->tracer);
+	static const char *const known[] = {"function", "function_graph", "nop",
+					    "irqsoff",	"preemptoff",	  "preemptirqsoff"};
+	bool found = !t->tracer;
+	for (size_t i = 0; !found && i < sizeof(known) / sizeof(known[0]); i++)
+		found = strcmp(t->tracer, known[i]) == 0;
+	if (!found) {
+		fprintf(stderr,
+			"%s: unknown tracer '%s' (function, function_graph, nop, irqsoff, "
+			"preemptoff, preemptirqsoff)\n",
+			name, t->tracer);
 		return -1;
 	}
 	if (t->func_stack && (!t->tracer || strcmp(t->tracer, "function") != 0)) {

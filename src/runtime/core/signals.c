@@ -18,6 +18,7 @@
 #include "runtime/core/interpose.h"
 #include "runtime/ftrace/ftrace.h"
 #include "runtime/core/runtime.h"
+#include "runtime/latency/csect.h"
 #include "util/atomics.h"
 
 #ifndef _NSIG
@@ -191,16 +192,21 @@ int sigprocmask(int how, const sigset_t *set, sigset_t *old)
 		errno = rc;
 		return -1;
 	}
-	if (set)
+	if (set) {
 		note_mask();
+		/* irqsoff: a section starts or ends here (one branch when not) */
+		uft_csect_hook((uintptr_t)&sigprocmask, (uintptr_t)__builtin_return_address(0));
+	}
 	return 0;
 }
 
 int pthread_sigmask(int how, const sigset_t *set, sigset_t *old)
 {
 	int rc = libc_sigmask(how, set, old);
-	if (rc == 0 && set)
+	if (rc == 0 && set) {
 		note_mask();
+		uft_csect_hook((uintptr_t)&pthread_sigmask, (uintptr_t)__builtin_return_address(0));
+	}
 	return rc;
 }
 
@@ -260,6 +266,7 @@ void siglongjmp(sigjmp_buf env, int val)
 	uft_tls.in_signal = 0;
 	uft_tls.sigs_blocked = 0;
 	uft_tls_sync_common(&uft_tls);
+	uft_csect_hook((uintptr_t)&siglongjmp, (uintptr_t)__builtin_return_address(0));
 	next_jump(JUMP_SIGLONGJMP)(env, val);
 }
 

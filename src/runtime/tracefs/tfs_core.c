@@ -9,6 +9,7 @@
 
 #include "wire/clocks.h"
 #include "runtime/core/runtime.h"
+#include "runtime/latency/csect.h"
 #include "runtime/tracefs/tfs.h"
 #include "runtime/tracefs/tfs_text.h"
 #include "util/atomics.h"
@@ -385,11 +386,12 @@ int tfs_set_clock(uint32_t buffer, int c)
 
 /* ---- tracing_thresh ---- */
 
-static unsigned long tracing_thresh;
+/* Read by the section tracers (runtime/latency/csect.c). */
+unsigned long uft_tracing_thresh_us;
 
 static int show_thresh(const struct tfs_node *n, FILE *out)
 {
-	fprintf(out, "%lu\n", tracing_thresh);
+	fprintf(out, "%lu\n", READ_ONCE(uft_tracing_thresh_us));
 	return 0;
 }
 
@@ -399,7 +401,25 @@ static int write_thresh(const struct tfs_node *n, char *buf, size_t len, unsigne
 	tfs_strip(buf, len);
 	if (tfs_parse_ulong(buf, &v))
 		return -EINVAL;
-	tracing_thresh = v;
+	WRITE_ONCE(uft_tracing_thresh_us, v);
+	return 0;
+}
+
+/* ---- tracing_max_latency (µs): the section tracers' max ---- */
+
+static int show_max_latency(const struct tfs_node *n, FILE *out)
+{
+	fprintf(out, "%llu\n", (unsigned long long)uft_csect_max_us(n->inst->buffer));
+	return 0;
+}
+
+static int write_max_latency(const struct tfs_node *n, char *buf, size_t len, unsigned of)
+{
+	unsigned long v;
+	tfs_strip(buf, len);
+	if (tfs_parse_ulong(buf, &v))
+		return -EINVAL; /* kstrtoul's answer, for "-1" too */
+	uft_csect_set_max_us(n->inst->buffer, v);
 	return 0;
 }
 
@@ -536,6 +556,11 @@ const struct tfs_file tfs_core_files[] = {
      .where = TFS_TOP_ONLY,
      .show = show_thresh,
      .write = write_thresh},
+    {.name = "tracing_max_latency",
+     .dir = TFS_D_ROOT,
+     .mode = 0644,
+     .show = show_max_latency,
+     .write = write_max_latency},
     {.name = "saved_cmdlines",
      .dir = TFS_D_ROOT,
      .mode = 0444,

@@ -22,11 +22,27 @@
 #include "runtime/core/stack_event.h"
 #include "runtime/tracefs/tfs.h"
 #include "runtime/core/trigger_run.h"
+#include "runtime/latency/csect.h"
 #include "util/atomics.h"
 #include "util/util.h"
 
-enum { TRACER_NOP, TRACER_FUNCTION, TRACER_GRAPH };
-static const char *const tracer_names[] = {"nop", "function", "function_graph"};
+enum {
+	TRACER_NOP,
+	TRACER_FUNCTION,
+	TRACER_GRAPH,
+	TRACER_IRQSOFF,
+	TRACER_PREEMPTOFF,
+	TRACER_PIRQSOFF
+};
+static const char *const tracer_names[] = {"nop",     "function",   "function_graph",
+					   "irqsoff", "preemptoff", "preemptirqsoff"};
+#define NR_TRACERS (sizeof(tracer_names) / sizeof(tracer_names[0]))
+/* The section tracers' kinds (runtime/latency/csect.h), by tracer. */
+static const uint32_t csect_kinds[NR_TRACERS] = {
+    [TRACER_IRQSOFF] = UFT_CSECT_SIGS,
+    [TRACER_PREEMPTOFF] = UFT_CSECT_CRIT,
+    [TRACER_PIRQSOFF] = UFT_CSECT_SIGS | UFT_CSECT_CRIT,
+};
 
 static uint8_t tracer[UFT_MAX_BUFFERS];
 
@@ -169,7 +185,11 @@ static int update_sites_sync(bool sync, void (*stopped)(void *), void *ctx)
 {
 	uint32_t fnb = 0, grb = 0;
 	for (uint32_t b = 0; b < UFT_MAX_BUFFERS; b++) {
-		fnb |= (tracer[b] == TRACER_FUNCTION) << b;
+		/* A section tracer with function-trace records the calls too
+		 * (its max trace keeps those made inside the section). */
+		bool sect_fn = csect_kinds[tracer[b]] && tfs_insts[b] &&
+			       tfs_opt(tfs_insts[b], "function-trace");
+		fnb |= (uint32_t)(tracer[b] == TRACER_FUNCTION || sect_fn) << b;
 		grb |= (tracer[b] == TRACER_GRAPH) << b;
 	}
 	for (uint32_t i = 0; i < nr_refs; i++) {
@@ -251,17 +271,20 @@ int tfs_show_available_tracers(const struct tfs_node *n, FILE *out)
 	(void)n;
 	/* Both function tracers run in instances too, as in the kernel (6.9+),
 	 * and only where there is something to patch. */
-	fputs(have_sites() ? "function_graph function nop\n" : "nop\n", out);
+	/* The section tracers measure with or without functions to patch. */
+	fputs(have_sites() ? "function_graph preemptirqsoff preemptoff irqsoff function nop\n"
+			   : "preemptirqsoff preemptoff irqsoff nop\n",
+	      out);
 	return 0;
 }
 
 int tfs_set_tracer(struct tfs_inst *in, const char *name)
 {
 	int t = -1;
-	for (int i = 0; i < 3; i++)
+	for (int i = 0; i < (int)NR_TRACERS; i++)
 		if (strcmp(name, tracer_names[i]) == 0)
 			t = i;
-	if (t < 0 || (t != TRACER_NOP && !have_sites()))
+	if (t < 0 || (t != TRACER_NOP && !csect_kinds[t] && !have_sites()))
 		return -EINVAL; /* not among available_tracers */
 	if (t == TRACER_GRAPH && prof_on)
 		return -EBUSY; /* one user of the return hooks, as in 6.1 */
@@ -274,12 +297,18 @@ int tfs_set_tracer(struct tfs_inst *in, const char *name)
 	if (t != TRACER_NOP && uft_session_start() != 0)
 		return -ENOMEM; /* the hooks write into the session's rings */
 	uint8_t old = tracer[b];
+	/* One buffer runs a section tracer at a time, as in the kernel. */
+	if (csect_kinds[t] && uft_csect_set(b, csect_kinds[t]) != 0)
+		return -EBUSY;
+	if (!csect_kinds[t] && csect_kinds[old])
+		uft_csect_set(b, 0);
 	tracer[b] = (uint8_t)t;
 	/* The buffer starts empty for the new tracer: cleared while no hook
 	 * runs. Readers of trace_pipe keep what they had already taken. */
 	rc = update_sites_sync(true, clear_for_new_tracer, &b);
 	if (rc) {
 		tracer[b] = old;
+		uft_csect_set(b, csect_kinds[old]);
 		update_sites();
 		return rc;
 	}
@@ -289,6 +318,8 @@ int tfs_set_tracer(struct tfs_inst *in, const char *name)
 void tfs_ftrace_instance_gone(struct tfs_inst *in)
 {
 	uint32_t b = in->buffer;
+	if (csect_kinds[tracer[b]])
+		uft_csect_set(b, 0);
 	tracer[b] = TRACER_NOP;
 	nr_filter[b] = 0;
 	pends_drop(&pending_mods, SET_FILTER, b);

@@ -7,6 +7,7 @@
 #include "runtime/ftrace/ftrace.h"
 #include "runtime/core/runtime.h"
 #include "runtime/core/stack_event.h"
+#include "runtime/latency/csect.h"
 #include "runtime/tracefs/tfs.h"
 #include "runtime/tracefs/tfs_text.h"
 #include "runtime/tracefs/tracefs.h"
@@ -141,10 +142,20 @@ int tfs_option_set(struct tfs_inst *in, int i, bool on)
 			return rc;
 		}
 	}
+	uint64_t before = in->opts;
 	if (on)
 		in->opts |= 1ull << i;
 	else
 		in->opts &= ~(1ull << i);
+	/* A section tracer's calls come and go with function-trace. */
+	if (before != in->opts && strcmp(options[i].name, "function-trace") == 0 &&
+	    uft_csect_owns(in->buffer)) {
+		int rc = tfs_ftrace_repatch();
+		if (rc) {
+			in->opts = before;
+			return rc;
+		}
+	}
 	tfs_follow_refresh();
 	return 0;
 }

@@ -18,6 +18,7 @@
 #include "runtime/core/symtab.h"
 #include "runtime/core/synth_live.h"
 #include "runtime/ftrace/ftrace_probe.h"
+#include "runtime/latency/csect.h"
 #include <uft/event.h>
 
 #include "uft/version.h" /* generated from VERSION */
@@ -129,19 +130,44 @@ static const char lat_legend[] = "#                    _------=> CPU#           
 				 "#  cmd     pid     |||||| time  |   caller     \n"
 				 "#     \\   /        ||||||  \\    |    /       \n";
 
-/* The kernel's print_trace_header block of latency-format. */
-static void latency_block(FILE *f, const struct tfs_inst *in, const char *tracer, uint64_t entries,
-			  uint64_t overrun, const struct tfs_rec *first)
+/* The name of the function holding a section's end, as the kernel's
+ * seq_print_ip_sym without offsets. */
+static void put_sym(FILE *f, uintptr_t addr)
 {
-	fprintf(f, "# %s latency trace v1.1.5 on uft-%s\n", tracer, UFT_VERSION);
+	char name[256];
+	if (uft_symbol_name(addr, name, sizeof(name)) == 0)
+		fputs(name, f);
+	else
+		fprintf(f, "0x%llx", (unsigned long long)addr);
+}
+
+/* The kernel's print_trace_header block of latency-format; a section
+ * tracer's max trace fills in its latency, task and ends. */
+static void latency_block(FILE *f, const struct tfs_view *v, uint64_t entries, uint64_t overrun,
+			  const struct tfs_rec *first)
+{
+	const struct uft_csect_info *sc = v->sect;
+	fprintf(f, "# %s latency trace v1.1.5 on uft-%s\n", v->tracer, UFT_VERSION);
 	fputs("# --------------------------------------------------------------------\n", f);
-	fprintf(f,
-		"# latency: 0 us, #%llu/%llu, CPU#%u | (M:preempt VP:0, KP:0, SP:0 HP:0 #P:%d)\n",
-		(unsigned long long)entries, (unsigned long long)(entries + overrun), first->cpu,
-		tfs_nr_cpus());
+	fprintf(
+	    f, "# latency: %llu us, #%llu/%llu, CPU#%u | (M:preempt VP:0, KP:0, SP:0 HP:0 #P:%d)\n",
+	    (unsigned long long)(sc ? sc->lat_ns / 1000 : 0), (unsigned long long)entries,
+	    (unsigned long long)(entries + overrun), sc ? sc->cpu : first->cpu, tfs_nr_cpus());
 	fputs("#    -----------------\n", f);
-	fputs("#    | task: -0 (uid:0 nice:0 policy:0 rt_prio:0)\n", f);
-	fputs("#    -----------------\n#\n", f);
+	if (sc)
+		fprintf(f, "#    | task: %.16s-%d (uid:%d nice:%ld policy:%ld rt_prio:%ld)\n",
+			sc->comm, sc->tid, sc->uid, sc->nice, sc->policy, sc->rt_prio);
+	else
+		fputs("#    | task: -0 (uid:0 nice:0 policy:0 rt_prio:0)\n", f);
+	fputs("#    -----------------\n", f);
+	if (sc && sc->start_ip) {
+		fputs("#  => started at: ", f);
+		put_sym(f, sc->start_ip);
+		fputs("\n#  => ended at:   ", f);
+		put_sym(f, sc->end_ip);
+		fputs("\n#\n", f);
+	}
+	fputs("#\n", f);
 }
 
 void tfs_text_header(FILE *f, const struct tfs_view *v, uint64_t entries, uint64_t overrun,
@@ -157,7 +183,7 @@ void tfs_text_header(FILE *f, const struct tfs_view *v, uint64_t entries, uint64
 		if ((v->g.flags & UFT_GRAPH_LATENCY) && !(v->g.flags & UFT_GRAPH_NO_CONTEXT)) {
 			if (!first)
 				return;
-			latency_block(f, in, tracer, entries, overrun, first);
+			latency_block(f, v, entries, overrun, first);
 		}
 		uft_graph_header(f, v->g.flags);
 		return;
@@ -175,7 +201,7 @@ void tfs_text_header(FILE *f, const struct tfs_view *v, uint64_t entries, uint64
 	fprintf(f, "# tracer: %s\n#\n", tracer);
 	if (!first)
 		return; /* as the kernel: no latency header over an empty buffer */
-	latency_block(f, in, tracer, entries, overrun, first);
+	latency_block(f, v, entries, overrun, first);
 	if (!tfs_opt(in, "verbose"))
 		fputs(lat_legend, f);
 }

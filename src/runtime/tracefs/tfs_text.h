@@ -12,6 +12,8 @@
 #include "engine/text/ftrace_text.h"
 #include "runtime/tracefs/tfs.h"
 
+struct uft_csect_info;
+
 struct tfs_rec {
 	uint64_t ts;
 	uint64_t lost; /* events lost right before this one */
@@ -46,6 +48,9 @@ struct tfs_view {
 	bool graph; /* function_graph lines */
 	bool graph_ready;
 	struct uft_graph g;
+	/* A section tracer's max trace: its latency, task and ends for the
+	 * latency header (NULL otherwise). */
+	const struct uft_csect_info *sect;
 };
 
 /* tracer: the current tracer's name; "nop" lets the records decide. */

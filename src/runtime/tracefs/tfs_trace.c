@@ -18,6 +18,7 @@
 #include "engine/text/trace_text.h"
 #include "runtime/core/registry.h"
 #include "runtime/core/runtime.h"
+#include "runtime/latency/csect.h"
 #include "runtime/tracefs/tfs.h"
 #include "runtime/tracefs/tfs_text.h"
 #include "runtime/tracefs/tfs_marker.h"
@@ -405,8 +406,50 @@ static void print_recs(FILE *f, const struct tfs_inst *in, struct tfs_recs *rs, 
 
 /* ---- trace ---- */
 
+struct max_copy {
+	struct tfs_recs rs;
+	struct uft_csect_info info;
+	int err;
+};
+
+static void copy_max(void *ctx, const struct uft_csect_trace *tr)
+{
+	struct max_copy *m = ctx;
+	m->info = tr->info;
+	for (size_t i = 0; i < tr->n && !m->err; i++)
+		m->err =
+		    recs_add(&m->rs, tr->v[i].ts, tr->v[i].cpu, tr->v[i].data, tr->v[i].len, 0);
+}
+
+/* A section tracer's `trace`: its max trace, in the latency format whatever
+ * the option says, as the kernel's print_max tracers. */
+static int show_max_trace(const struct tfs_node *n, FILE *out)
+{
+	struct max_copy m = {0};
+	uft_csect_with_max(n->inst->buffer, copy_max, &m);
+	if (m.err) {
+		recs_free(&m.rs);
+		return m.err;
+	}
+	struct tfs_inst lat = *n->inst;
+	lat.opts |= 1ull << tfs_option_find("latency-format");
+	struct tfs_comms cm;
+	struct tfs_view v;
+	tfs_comms_load(&cm, lat.buffer);
+	view_for(&v, &lat, &m.rs);
+	v.sect = m.rs.n ? &m.info : NULL;
+	tfs_text_header(out, &v, m.rs.n, 0, m.rs.n ? &m.rs.v[0] : NULL);
+	print_lines(out, &v, &cm, &m.rs);
+	tfs_view_free(&v);
+	tfs_comms_free(&cm);
+	recs_free(&m.rs);
+	return 0;
+}
+
 static int show_trace(const struct tfs_node *n, FILE *out)
 {
+	if (uft_csect_owns(n->inst->buffer) && n->dir != TFS_D_CPU)
+		return show_max_trace(n, out);
 	struct tfs_recs rs = {0};
 	int cpu = n->dir == TFS_D_CPU ? n->cpu : -1;
 	int rc = collect(n->inst->buffer, cpu, &rs);
@@ -432,6 +475,8 @@ static void clear_cpu(uint32_t buffer, int cpu)
 static int open_trace(struct uft_tfs_handle *h)
 {
 	if (h->flags & UFT_TFS_TRUNC) {
+		if (h->n.dir != TFS_D_CPU && uft_csect_owns(h->n.inst->buffer))
+			uft_csect_clear_trace(h->n.inst->buffer); /* what `trace` shows */
 		if (h->n.dir == TFS_D_CPU)
 			clear_cpu(h->n.inst->buffer, h->n.cpu);
 		else
@@ -442,6 +487,8 @@ static int open_trace(struct uft_tfs_handle *h)
 
 static int write_trace(const struct tfs_node *n, char *buf, size_t len, unsigned of)
 {
+	if (n->dir != TFS_D_CPU && uft_csect_owns(n->inst->buffer))
+		uft_csect_clear_trace(n->inst->buffer);
 	if (n->dir == TFS_D_CPU)
 		clear_cpu(n->inst->buffer, n->cpu);
 	else
@@ -750,6 +797,8 @@ static const char snapshot_help[] =
 static int show_snapshot(const struct tfs_node *n, FILE *out)
 {
 	struct tfs_inst *in = n->inst;
+	if (uft_csect_owns(in->buffer))
+		return -EBUSY; /* the max buffer is taken by the tracer */
 	if (in->snap && in->snap->recs.n) {
 		print_recs(out, in, &in->snap->recs, 0);
 		return 0;
@@ -768,6 +817,8 @@ static int write_snapshot(const struct tfs_node *n, char *buf, size_t len, unsig
 {
 	struct tfs_inst *in = n->inst;
 	unsigned long v;
+	if (uft_csect_owns(in->buffer))
+		return -EBUSY;
 	tfs_strip(buf, len);
 	if (tfs_parse_ulong(buf, &v))
 		return -EINVAL;

@@ -1,0 +1,297 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* The critical-section tracers' measurement and max tracking (csect.h).
+ *
+ * A thread's section starts when its state turns "in a section" (every
+ * signal blocked for irqsoff, a critical nesting above 0 for preemptoff,
+ * either for preemptirqsoff) and ends when it turns back. Both ends write a
+ * function record (the wrapper <- its caller) into the tracer's buffer, so
+ * the section's records in the thread's ring are the ones from its start
+ * record to its end record, whatever the function tracing between them wrote.
+ *
+ * Max tracking, several threads at once: a finishing thread compares its
+ * length with the max without a lock (a stale max only lets it go on), copies
+ * its section's records out of its own ring with no lock held (only it writes
+ * that ring), then takes max_lock and checks again: the max it replaces is
+ * the one under the lock, so of two threads finishing together the longer
+ * section wins whatever the order. The kernel's max_sequence also drops a
+ * section during which another CPU recorded a max (that CPU's printing may
+ * have disturbed it); threads here record into their own rings and disturb
+ * nobody, so only the generation matters: a section that began before the
+ * tracer was set or the max reset is not measured. */
+#define _GNU_SOURCE
+#include "runtime/latency/csect.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "runtime/core/runtime.h"
+#include "runtime/ftrace/ftrace.h"
+#include "util/atomics.h"
+#include "wire/ring_reader.h"
+#include <uft/critical.h>
+
+uint32_t uft_csect_type;
+static uint32_t csect_buffer;
+static uint32_t csect_gen;
+
+static pthread_mutex_t max_lock = PTHREAD_MUTEX_INITIALIZER;
+static uint64_t max_ns[UFT_MAX_BUFFERS];
+static struct uft_csect_trace *max_tr[UFT_MAX_BUFFERS];
+
+struct csect_thread {
+	uint32_t gen; /* csect_gen the section started in */
+	bool in;
+	bool busy;	/* ending a section: a handler's mask change is not one */
+	uint32_t depth; /* uft_critical_start nesting */
+	uint64_t t0;
+	uintptr_t start_ip;
+	uint64_t entries0; /* the ring's count before the start record */
+};
+static __thread struct csect_thread cs __attribute__((tls_model("initial-exec")));
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* The thread's level-0 ring of the buffer (NULL before its first record). */
+static struct uft_wring *own_wring(uint32_t b)
+{
+	struct uft_tls *t = &uft_tls;
+	if (b == 0)
+		return &t->lv[0];
+	return t->xb ? &t->xb[b - 1][0] : NULL;
+}
+
+static uint64_t own_entries(uint32_t b)
+{
+	struct uft_wring *w = own_wring(b);
+	return w && w->r ? w->entries : 0;
+}
+
+static bool report(uint32_t b, uint64_t delta)
+{
+	unsigned long th = READ_ONCE(uft_tracing_thresh_us);
+	if (th)
+		return delta >= (uint64_t)th * 1000;
+	return delta > READ_ONCE(max_ns[b]);
+}
+
+static void trace_free(struct uft_csect_trace *tr)
+{
+	if (!tr)
+		return;
+	for (size_t i = 0; i < tr->n; i++)
+		free(tr->v[i].data);
+	free(tr->v);
+	free(tr);
+}
+
+/* Copying the last `want` records of the ring: a first pass counts them. */
+struct cap {
+	struct uft_csect_trace *tr;
+	uint64_t seen, skip, want;
+	bool counting;
+	int err;
+};
+
+static int cap_one(void *ctx, uint64_t ts, uint32_t cpu, const void *data, uint32_t len,
+		   uint64_t missed)
+{
+	struct cap *c = ctx;
+	(void)missed;
+	if (c->counting) {
+		c->seen++;
+		return 0;
+	}
+	if (c->seen++ < c->skip || c->tr->n >= c->want)
+		return 0;
+	char *copy = malloc(len ? len : 1);
+	if (!copy) {
+		c->err = -ENOMEM;
+		return 1;
+	}
+	memcpy(copy, data, len);
+	c->tr->v[c->tr->n++] = (struct uft_csect_rec){ts, cpu, len, copy};
+	return 0;
+}
+
+/* The section's records: the last `want` ones of the thread's ring. */
+static struct uft_csect_trace *capture(uint32_t b, uint64_t want)
+{
+	struct uft_csect_trace *tr = calloc(1, sizeof(*tr));
+	if (!tr)
+		return NULL;
+	struct uft_wring *w = own_wring(b);
+	if (!w || !w->r || !want)
+		return tr;
+	uft_writer_flush_self();
+	struct cap c = {tr, 0, 0, want, true, 0};
+	uft_ring_peek(w->r, cap_one, &c);
+	c.skip = c.seen > want ? c.seen - want : 0;
+	c.want = c.seen - c.skip;
+	tr->v = calloc(c.want ? c.want : 1, sizeof(*tr->v));
+	if (!tr->v)
+		return tr;
+	c.counting = false;
+	c.seen = 0;
+	uft_ring_peek(w->r, cap_one, &c);
+	return tr;
+}
+
+static void describe(struct uft_csect_info *in)
+{
+	in->tid = uft_tls.tid ? uft_tls.tid : (int32_t)gettid();
+	if (prctl(PR_GET_NAME, in->comm) != 0)
+		in->comm[0] = 0;
+	in->comm[16] = 0;
+	int cpu = sched_getcpu();
+	in->cpu = cpu < 0 ? 0 : (uint32_t)cpu;
+	in->uid = (int)getuid();
+	errno = 0;
+	int nice = getpriority(PRIO_PROCESS, 0);
+	in->nice = errno ? 0 : nice;
+	int pol = sched_getscheduler(0);
+	in->policy = pol < 0 ? 0 : pol;
+	struct sched_param sp;
+	in->rt_prio = sched_getparam(0, &sp) == 0 ? sp.sched_priority : 0;
+}
+
+static void section_end(uint32_t b, uint32_t gen, uint64_t delta, uintptr_t end_ip)
+{
+	if (!report(b, delta))
+		return;
+	/* The records from the start record to the end record. */
+	uint64_t end = own_entries(b);
+	struct uft_csect_trace *tr = capture(b, end >= cs.entries0 ? end - cs.entries0 : end);
+	if (tr) {
+		tr->info.lat_ns = delta;
+		tr->info.start_ip = cs.start_ip;
+		tr->info.end_ip = end_ip;
+		describe(&tr->info);
+	}
+	pthread_mutex_lock(&max_lock);
+	if (READ_ONCE(csect_gen) == gen && report(b, delta)) {
+		WRITE_ONCE(max_ns[b], delta);
+		struct uft_csect_trace *old = max_tr[b];
+		max_tr[b] = tr;
+		tr = old;
+	}
+	pthread_mutex_unlock(&max_lock);
+	trace_free(tr);
+}
+
+void uft_csect_update(uintptr_t ip, uintptr_t caller)
+{
+	struct uft_tls *t = &uft_tls;
+	if (cs.busy || t->notrace)
+		return;
+	uint32_t type = READ_ONCE(uft_csect_type);
+	uint32_t gen = READ_ONCE(csect_gen);
+	uint32_t b = READ_ONCE(csect_buffer);
+	bool now = ((type & UFT_CSECT_SIGS) && READ_ONCE(t->sigs_blocked)) ||
+		   ((type & UFT_CSECT_CRIT) && cs.depth);
+	bool was = cs.in && cs.gen == gen;
+	if (now == was)
+		return;
+	cs.busy = true;
+	if (now) {
+		cs.in = true;
+		cs.gen = gen;
+		cs.start_ip = caller;
+		cs.entries0 = own_entries(b);
+		uft_ftrace_write_fn(b, ip, caller);
+		cs.t0 = now_ns();
+	} else {
+		uint64_t t1 = now_ns();
+		cs.in = false;
+		uft_ftrace_write_fn(b, ip, caller);
+		/* Not from a signal handler: the copy allocates. */
+		if (!READ_ONCE(t->in_signal))
+			section_end(b, gen, t1 - cs.t0, caller);
+	}
+	cs.busy = false;
+}
+
+void uft_critical_start(void)
+{
+	if (cs.depth++ == 0)
+		uft_csect_hook((uintptr_t)&uft_critical_start,
+			       (uintptr_t)__builtin_return_address(0));
+}
+
+void uft_critical_stop(void)
+{
+	if (!cs.depth)
+		return; /* unbalanced: nothing to end */
+	if (--cs.depth == 0)
+		uft_csect_hook((uintptr_t)&uft_critical_stop,
+			       (uintptr_t)__builtin_return_address(0));
+}
+
+int uft_csect_set(uint32_t buffer, uint32_t type)
+{
+	pthread_mutex_lock(&max_lock);
+	uint32_t cur = READ_ONCE(uft_csect_type);
+	if (cur && csect_buffer != buffer) {
+		pthread_mutex_unlock(&max_lock);
+		return type ? -EBUSY : 0;
+	}
+	WRITE_ONCE(csect_buffer, buffer);
+	WRITE_ONCE(csect_gen, csect_gen + 1);
+	WRITE_ONCE(max_ns[buffer], 0);
+	struct uft_csect_trace *old = max_tr[buffer];
+	max_tr[buffer] = NULL;
+	WRITE_ONCE(uft_csect_type, type);
+	pthread_mutex_unlock(&max_lock);
+	trace_free(old);
+	return 0;
+}
+
+bool uft_csect_owns(uint32_t buffer)
+{
+	return READ_ONCE(uft_csect_type) && READ_ONCE(csect_buffer) == buffer;
+}
+
+uint64_t uft_csect_max_us(uint32_t buffer)
+{
+	return READ_ONCE(max_ns[buffer]) / 1000;
+}
+
+void uft_csect_set_max_us(uint32_t buffer, uint64_t us)
+{
+	pthread_mutex_lock(&max_lock);
+	WRITE_ONCE(max_ns[buffer], us * 1000);
+	if (!us) /* sections already running compare with the new start */
+		WRITE_ONCE(csect_gen, csect_gen + 1);
+	pthread_mutex_unlock(&max_lock);
+}
+
+void uft_csect_clear_trace(uint32_t buffer)
+{
+	pthread_mutex_lock(&max_lock);
+	struct uft_csect_trace *old = max_tr[buffer];
+	max_tr[buffer] = NULL;
+	pthread_mutex_unlock(&max_lock);
+	trace_free(old);
+}
+
+int uft_csect_with_max(uint32_t buffer, void (*fn)(void *ctx, const struct uft_csect_trace *tr),
+		       void *ctx)
+{
+	pthread_mutex_lock(&max_lock);
+	const struct uft_csect_trace *tr = max_tr[buffer];
+	if (tr)
+		fn(ctx, tr);
+	pthread_mutex_unlock(&max_lock);
+	return tr != NULL;
+}

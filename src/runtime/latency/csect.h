@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* The critical-section latency tracers irqsoff, preemptoff and
+ * preemptirqsoff (docs/design/latency.md): when a section of one thread ends
+ * (all signals unblocked again, or the outermost uft_critical_stop()), its
+ * length is checked against tracing_max_latency (or tracing_thresh) and a
+ * section that beats it keeps its own records in the buffer's max trace,
+ * which `trace` then shows. One buffer at a time runs such a tracer, as in
+ * the kernel. */
+#ifndef UFT_LIB_CSECT_H
+#define UFT_LIB_CSECT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum {
+	UFT_CSECT_SIGS = 1u << 0, /* irqsoff: every signal blocked */
+	UFT_CSECT_CRIT = 1u << 1, /* preemptoff: inside uft_critical_start/stop */
+};
+
+/* The kinds of section measured now; 0 when no such tracer is current (the
+ * wrappers' one predicted branch). */
+extern uint32_t uft_csect_type __attribute__((visibility("hidden")));
+
+/* The calling thread's state changed (its mask, or its critical nesting):
+ * `ip` is the wrapper's own function, `caller` the address it returns to. */
+void uft_csect_update(uintptr_t ip, uintptr_t caller);
+
+static inline void uft_csect_hook(uintptr_t ip, uintptr_t caller)
+{
+	if (__builtin_expect(__atomic_load_n(&uft_csect_type, __ATOMIC_RELAXED) != 0, 0))
+		uft_csect_update(ip, caller);
+}
+
+/* One record of a max trace, as the thread's ring held it. */
+struct uft_csect_rec {
+	uint64_t ts;
+	uint32_t cpu;
+	uint32_t len;
+	char *data;
+};
+
+/* What the latency header says of the section. */
+struct uft_csect_info {
+	uint64_t lat_ns;
+	int32_t tid;
+	char comm[17];
+	uint32_t cpu;
+	int uid;
+	long nice, policy, rt_prio;
+	uintptr_t start_ip, end_ip;
+};
+
+struct uft_csect_trace {
+	struct uft_csect_info info;
+	size_t n;
+	struct uft_csect_rec *v;
+};
+
+/* Makes `buffer` run the tracer of kinds `type` (0: none). The max latency
+ * restarts at 0 and the max trace goes. -EBUSY when another buffer runs one. */
+int uft_csect_set(uint32_t buffer, uint32_t type);
+/* Whether `buffer` runs a section tracer now. */
+bool uft_csect_owns(uint32_t buffer);
+/* tracing_max_latency in µs, and its write (0 restarts the max). */
+uint64_t uft_csect_max_us(uint32_t buffer);
+void uft_csect_set_max_us(uint32_t buffer, uint64_t us);
+/* Calls fn with the buffer's max trace (none: fn is not called) while no
+ * thread can replace it; 1 when fn ran, else 0. */
+int uft_csect_with_max(uint32_t buffer, void (*fn)(void *ctx, const struct uft_csect_trace *tr),
+		       void *ctx);
+/* `echo > trace` with a section tracer: the max trace goes (the kernel
+ * clears its max buffer then); tracing_max_latency stays. */
+void uft_csect_clear_trace(uint32_t buffer);
+/* tracing_thresh in µs (tfs_core.c). */
+extern unsigned long uft_tracing_thresh_us __attribute__((visibility("hidden")));
+
+#endif

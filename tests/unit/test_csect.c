@@ -1,0 +1,380 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The critical-section tracers irqsoff, preemptoff and preemptirqsoff in the
+ * process's own tree: sections of known lengths, tracing_max_latency keeping
+ * the longest, the max trace in the latency format with the section's ends,
+ * tracing_thresh, the reset, snapshot's EBUSY, bad writes and several
+ * threads at once. Bounds are generous: never a tight timing. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdbool.h>
+#include <pthread.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <cmocka.h>
+
+#include "runtime/core/runtime.h"
+#include "tfs_helpers.h"
+#include <uft/critical.h>
+#include <uft/uft.h>
+
+static sigset_t saved;
+
+static void wait_ms(int ms)
+{
+	struct timespec ts = {0, (long)ms * 1000000L};
+	while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
+		;
+}
+
+/* The section's ends, each its own function so the header names them. */
+__attribute__((noinline)) void csect_block_sigs(void)
+{
+	sigset_t all;
+	sigfillset(&all);
+	sigprocmask(SIG_BLOCK, &all, &saved);
+	__asm__ volatile("" ::: "memory"); /* a call, not a tail jump */
+}
+
+__attribute__((noinline)) void csect_unblock_sigs(void)
+{
+	sigprocmask(SIG_SETMASK, &saved, NULL);
+	__asm__ volatile("" ::: "memory");
+}
+
+__attribute__((noinline)) void csect_enter(void)
+{
+	uft_critical_start();
+	uft_critical_start(); /* nested: the outermost pair makes the section */
+	__asm__ volatile("" ::: "memory");
+}
+
+__attribute__((noinline)) void csect_leave(void)
+{
+	uft_critical_stop();
+	uft_critical_stop();
+	__asm__ volatile("" ::: "memory");
+}
+
+__attribute__((noinline)) void csect_sigs_2ms(void)
+{
+	csect_block_sigs();
+	wait_ms(2);
+	csect_unblock_sigs();
+}
+
+__attribute__((noinline)) void csect_sigs_5ms(void)
+{
+	csect_block_sigs();
+	wait_ms(5);
+	csect_unblock_sigs();
+}
+
+__attribute__((noinline)) void csect_sigs_3ms(void)
+{
+	csect_block_sigs();
+	wait_ms(3);
+	csect_unblock_sigs();
+}
+
+static void crit_ms(int ms)
+{
+	csect_enter();
+	wait_ms(ms);
+	csect_leave();
+}
+
+static char *cat(const char *path)
+{
+	int err = 0;
+	char *s = tfs_cat(path, &err);
+	assert_int_equal(err, 0);
+	return s;
+}
+
+static unsigned long max_latency(void)
+{
+	char *s = cat("tracing_max_latency");
+	unsigned long v = strtoul(s, NULL, 10);
+	free(s);
+	return v;
+}
+
+static void assert_has(const char *text, const char *needle)
+{
+	if (!strstr(text, needle)) {
+		fprintf(stderr, "missing \"%s\" in:\n%s\n", needle, text);
+		fail();
+	}
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	assert_int_equal(tfs_echo("tracing_on", "1", UFT_TFS_TRUNC), 0);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	tfs_echo("tracing_thresh", "0", UFT_TFS_TRUNC);
+	tfs_echo("current_tracer", "nop", UFT_TFS_TRUNC);
+	return 0;
+}
+
+static void test_listed(void **state)
+{
+	(void)state;
+	char *s = cat("available_tracers");
+	assert_has(s, "irqsoff");
+	assert_has(s, "preemptoff");
+	assert_has(s, "preemptirqsoff");
+	assert_has(s, "nop");
+	free(s);
+	assert_int_equal(tfs_echo("current_tracer", "irqsoff", UFT_TFS_TRUNC), 0);
+	s = cat("current_tracer");
+	assert_string_equal(s, "irqsoff\n");
+	free(s);
+	assert_int_equal(tfs_echo("current_tracer", "bogus", UFT_TFS_TRUNC), -EINVAL);
+	s = cat("current_tracer");
+	assert_string_equal(s, "irqsoff\n");
+	free(s);
+}
+
+static void test_irqsoff_max(void **state)
+{
+	(void)state;
+	assert_int_equal(tfs_echo("current_tracer", "irqsoff", UFT_TFS_TRUNC), 0);
+	assert_int_equal(max_latency(), 0);
+	/* Empty max buffer: the tracer's name and no latency block. */
+	char *s = cat("trace");
+	assert_string_equal(s, "# tracer: irqsoff\n#\n");
+	free(s);
+	csect_sigs_2ms();
+	csect_sigs_5ms();
+	csect_sigs_3ms();
+	unsigned long m = max_latency();
+	assert_true(m >= 5000 && m < 50000);
+	s = cat("trace");
+	assert_has(s, "# tracer: irqsoff\n#\n# irqsoff latency trace v1.1.5 on uft-");
+	char line[128];
+	snprintf(line, sizeof(line), "# latency: %lu us, #", m);
+	assert_has(s, line);
+	assert_has(s, "#    | task: ");
+	assert_has(s, "(uid:");
+	assert_has(
+	    s, "#  => started at: csect_block_sigs\n#  => ended at:   csect_unblock_sigs\n#\n#\n");
+	/* the section's own lines: the blocking and the unblocking call */
+	assert_has(s, "sigprocmask <-csect_block_sigs");
+	assert_has(s, "sigprocmask <-csect_unblock_sigs");
+	free(s);
+
+	/* The max buffer is taken: snapshot is busy both ways. */
+	int err = 0;
+	assert_null(tfs_cat("snapshot", &err));
+	assert_int_equal(err, -EBUSY);
+	assert_int_equal(tfs_echo("snapshot", "1", UFT_TFS_TRUNC), -EBUSY);
+
+	/* Bad writes; then the reset, after which a shorter section wins. */
+	assert_int_equal(tfs_echo("tracing_max_latency", "-1", UFT_TFS_TRUNC), -EINVAL);
+	assert_int_equal(tfs_echo("tracing_max_latency", "abc", UFT_TFS_TRUNC), -EINVAL);
+	assert_int_equal(max_latency(), m);
+	assert_int_equal(tfs_echo("tracing_max_latency", "0", UFT_TFS_TRUNC), 0);
+	assert_int_equal(max_latency(), 0);
+	csect_sigs_2ms();
+	m = max_latency();
+	assert_true(m >= 2000 && m < 50000);
+
+	/* `echo > trace` empties the max trace; the max stays. */
+	assert_int_equal(tfs_echo("trace", "", UFT_TFS_TRUNC), 0);
+	s = cat("trace");
+	assert_string_equal(s, "# tracer: irqsoff\n#\n");
+	free(s);
+	assert_int_equal(max_latency(), m);
+
+	/* Back to nop: snapshot works again. */
+	assert_int_equal(tfs_echo("current_tracer", "nop", UFT_TFS_TRUNC), 0);
+	s = cat("snapshot");
+	free(s);
+}
+
+/* With function-trace (the default) the calls made inside the section are
+ * in its trace; without, only its two ends. */
+static void test_function_trace(void **state)
+{
+	(void)state;
+	char *s = cat("available_tracers");
+	bool patchable = strstr(s, "function ") != NULL;
+	free(s);
+	if (!patchable)
+		skip();
+	assert_int_equal(tfs_echo("current_tracer", "irqsoff", UFT_TFS_TRUNC), 0);
+	csect_sigs_5ms();
+	s = cat("trace");
+	assert_has(s, ": csect_unblock_sigs <-");
+	free(s);
+	assert_int_equal(tfs_echo("options/function-trace", "0", UFT_TFS_TRUNC), 0);
+	assert_int_equal(tfs_echo("tracing_max_latency", "0", UFT_TFS_TRUNC), 0);
+	csect_sigs_3ms();
+	s = cat("trace");
+	assert_has(s, "#2/2"); /* its two ends only */
+	assert_null(strstr(s, ": csect_unblock_sigs <-"));
+	assert_has(s, "sigprocmask <-csect_unblock_sigs");
+	assert_has(s, "#  => started at: csect_block_sigs\n");
+	free(s);
+	assert_int_equal(tfs_echo("options/function-trace", "1", UFT_TFS_TRUNC), 0);
+}
+
+/* Every section over tracing_thresh is recorded in turn, each replacing the
+ * last, whether or not it beats the max. */
+static void test_thresh(void **state)
+{
+	(void)state;
+	assert_int_equal(tfs_echo("current_tracer", "irqsoff", UFT_TFS_TRUNC), 0);
+	assert_int_equal(tfs_echo("tracing_thresh", "1000", UFT_TFS_TRUNC), 0);
+	static void (*const fns[])(void) = {csect_sigs_2ms, csect_sigs_5ms, csect_sigs_3ms};
+	static const char *const names[] = {"csect_sigs_2ms", "csect_sigs_5ms", "csect_sigs_3ms"};
+	static const unsigned long ms[] = {2, 5, 3};
+	for (int i = 0; i < 3; i++) {
+		fns[i]();
+		unsigned long m = max_latency();
+		assert_true(m >= ms[i] * 1000 && m < 50000);
+		char *s = cat("trace");
+		/* the ends are the helpers; the section's caller shows in the task's lines */
+		assert_has(s, "#  => started at: csect_block_sigs");
+		char lat[64];
+		snprintf(lat, sizeof(lat), "# latency: %lu us", m);
+		assert_has(s, lat);
+		free(s);
+		(void)names;
+	}
+	/* A section under the threshold is not recorded. */
+	assert_int_equal(tfs_echo("tracing_thresh", "100000", UFT_TFS_TRUNC), 0);
+	unsigned long before = max_latency();
+	csect_sigs_2ms();
+	assert_int_equal(max_latency(), before);
+}
+
+static void test_preemptoff(void **state)
+{
+	(void)state;
+	assert_int_equal(tfs_echo("current_tracer", "preemptoff", UFT_TFS_TRUNC), 0);
+	/* Signals blocked are not a preemptoff section. */
+	csect_sigs_3ms();
+	assert_int_equal(max_latency(), 0);
+	crit_ms(2);
+	crit_ms(5);
+	crit_ms(3);
+	unsigned long m = max_latency();
+	assert_true(m >= 5000 && m < 50000);
+	char *s = cat("trace");
+	assert_has(s, "# preemptoff latency trace v1.1.5 on uft-");
+	assert_has(s, "#  => started at: csect_enter\n#  => ended at:   csect_leave\n");
+	assert_has(s, "uft_critical_start <-csect_enter");
+	assert_has(s, "uft_critical_stop <-csect_leave");
+	free(s);
+	/* An unbalanced stop is ignored. */
+	uft_critical_stop();
+	assert_int_equal(max_latency(), m);
+}
+
+/* The union: from blocking the signals to the last critical stop. */
+static void test_preemptirqsoff(void **state)
+{
+	(void)state;
+	assert_int_equal(tfs_echo("current_tracer", "preemptirqsoff", UFT_TFS_TRUNC), 0);
+	csect_block_sigs();
+	wait_ms(2);
+	csect_enter();
+	csect_unblock_sigs();
+	wait_ms(3);
+	csect_leave();
+	unsigned long m = max_latency();
+	assert_true(m >= 5000 && m < 50000);
+	char *s = cat("trace");
+	assert_has(s, "# preemptirqsoff latency trace v1.1.5 on uft-");
+	assert_has(s, "#  => started at: csect_block_sigs\n#  => ended at:   csect_leave\n");
+	free(s);
+	/* One buffer at a time runs a section tracer. */
+	assert_int_equal(uft_tracefs_mkdir("instances/csect_other"), 0);
+	assert_int_equal(tfs_echo("instances/csect_other/current_tracer", "irqsoff", UFT_TFS_TRUNC),
+			 -EBUSY);
+	/* Once the top lets go, the instance runs it with its own max. */
+	assert_int_equal(tfs_echo("current_tracer", "nop", UFT_TFS_TRUNC), 0);
+	assert_int_equal(tfs_echo("instances/csect_other/current_tracer", "irqsoff", UFT_TFS_TRUNC),
+			 0);
+	csect_sigs_5ms();
+	s = cat("instances/csect_other/tracing_max_latency");
+	unsigned long im = strtoul(s, NULL, 10);
+	free(s);
+	assert_true(im >= 5000 && im < 50000);
+	s = cat("instances/csect_other/trace");
+	assert_has(s, "#  => started at: csect_block_sigs\n#  => ended at:   csect_unblock_sigs\n");
+	assert_has(s, "sigprocmask <-csect_block_sigs");
+	free(s);
+	assert_int_equal(uft_tracefs_rmdir("instances/csect_other"), 0);
+	/* The instance gone, the top may run one again. */
+	assert_int_equal(tfs_echo("current_tracer", "irqsoff", UFT_TFS_TRUNC), 0);
+}
+
+/* Threads ending sections at once: the longest one is the max. */
+static void *worker(void *arg)
+{
+	int id = (int)(intptr_t)arg;
+	for (int i = 0; i < 10; i++) {
+		if (i & 1)
+			crit_ms(1 + (i + id) % 3);
+		else
+			csect_sigs_2ms();
+		if (id == 0 && i == 5)
+			crit_ms(8);
+	}
+	return NULL;
+}
+
+static void test_threads(void **state)
+{
+	(void)state;
+	assert_int_equal(tfs_echo("current_tracer", "preemptirqsoff", UFT_TFS_TRUNC), 0);
+	pthread_t th[4];
+	for (int i = 0; i < 4; i++)
+		assert_int_equal(pthread_create(&th[i], NULL, worker, (void *)(intptr_t)i), 0);
+	for (int i = 0; i < 4; i++)
+		pthread_join(th[i], NULL);
+	/* At least the 8 ms one; a loaded machine may stretch another past it,
+	 * so which section won is not asserted, only that it is whole. */
+	unsigned long m = max_latency();
+	assert_true(m >= 8000 && m < 1000000);
+	char *s = cat("trace");
+	bool crit = strstr(s, "#  => started at: csect_enter\n#  => ended at:   csect_leave\n");
+	bool sigs =
+	    strstr(s, "#  => started at: csect_block_sigs\n#  => ended at:   csect_unblock_sigs\n");
+	assert_true(crit || sigs);
+	char lat[64];
+	snprintf(lat, sizeof(lat), "# latency: %lu us, #", m);
+	assert_has(s, lat);
+	free(s);
+}
+
+int main(void)
+{
+	uft_session_start();
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test_setup_teardown(test_listed, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_irqsoff_max, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_function_trace, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_thresh, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_preemptoff, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_preemptirqsoff, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_threads, setup, teardown),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
