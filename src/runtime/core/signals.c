@@ -62,9 +62,12 @@ static int next_sigaction(int sig, const struct sigaction *act, struct sigaction
 
 static bool blocks_all(const sigset_t *set);
 
-static int libc_sigmask(int how, const sigset_t *set, sigset_t *old)
+/* The mask change itself. With `now`, also the thread's mask after it,
+ * worked out from the old one the call returns (a second call to read it
+ * back would double the cost of every block and unblock). */
+static int libc_sigmask(int how, const sigset_t *set, sigset_t *old, sigset_t *now)
 {
-	sigset_t copy;
+	sigset_t copy, prev;
 	if (set && how != SIG_UNBLOCK) {
 		copy = *set;
 		sigdelset(&copy, 32); /* SIGCANCEL */
@@ -76,8 +79,27 @@ static int libc_sigmask(int how, const sigset_t *set, sigset_t *old)
 			sigdelset(&copy, UFT_FTRACE_STOP_SIG);
 		set = &copy;
 	}
-	long rc = syscall(SYS_rt_sigprocmask, how, set, old, _NSIG / 8);
-	return rc == 0 ? 0 : errno;
+	sigemptyset(&prev); /* the kernel writes its _NSIG / 8 bytes only */
+	long rc = syscall(SYS_rt_sigprocmask, how, set, &prev, _NSIG / 8);
+	if (rc != 0)
+		return errno;
+	if (now) { /* before *old: set and old may be the same set */
+		if (!set || how == SIG_BLOCK) {
+			*now = prev;
+			if (set)
+				sigorset(now, now, set);
+		} else if (how == SIG_UNBLOCK) {
+			*now = prev;
+			for (int s = 1; s < _NSIG; s++)
+				if (sigismember(set, s) == 1)
+					sigdelset(now, s);
+		} else {
+			*now = *set;
+		}
+	}
+	if (old)
+		*old = prev;
+	return 0;
 }
 
 /* The handler the program installed per signal, as it installed it. Written
@@ -176,24 +198,22 @@ sighandler_t signal(int sig, sighandler_t handler)
 					   : old.sa_handler;
 }
 
-static void note_mask(void)
+static void note_mask(const sigset_t *now)
 {
-	sigset_t now;
-	if (libc_sigmask(SIG_BLOCK, NULL, &now) == 0) {
-		uft_tls.sigs_blocked = blocks_all(&now);
-		uft_tls_sync_common(&uft_tls);
-	}
+	uft_tls.sigs_blocked = blocks_all(now);
+	uft_tls_sync_common(&uft_tls);
 }
 
 int sigprocmask(int how, const sigset_t *set, sigset_t *old)
 {
-	int rc = libc_sigmask(how, set, old);
+	sigset_t now;
+	int rc = libc_sigmask(how, set, old, &now);
 	if (rc != 0) {
 		errno = rc;
 		return -1;
 	}
 	if (set) {
-		note_mask();
+		note_mask(&now);
 		/* irqsoff: a section starts or ends here (one branch when not) */
 		uft_csect_hook((uintptr_t)&sigprocmask, (uintptr_t)__builtin_return_address(0));
 	}
@@ -202,9 +222,10 @@ int sigprocmask(int how, const sigset_t *set, sigset_t *old)
 
 int pthread_sigmask(int how, const sigset_t *set, sigset_t *old)
 {
-	int rc = libc_sigmask(how, set, old);
+	sigset_t now;
+	int rc = libc_sigmask(how, set, old, &now);
 	if (rc == 0 && set) {
-		note_mask();
+		note_mask(&now);
 		uft_csect_hook((uintptr_t)&pthread_sigmask, (uintptr_t)__builtin_return_address(0));
 	}
 	return rc;
