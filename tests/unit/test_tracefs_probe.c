@@ -24,12 +24,10 @@
 
 #include "runtime/core/runtime.h"
 #include "runtime/tracefs/tracefs.h"
+#include "tfs_cmocka.h"
 #include "tfs_helpers.h"
 #include "util/atomics.h"
 #include <uft/uft.h>
-
-#define W (UFT_TFS_WRITE | UFT_TFS_TRUNC)  /* echo > */
-#define A (UFT_TFS_WRITE | UFT_TFS_APPEND) /* echo >> */
 
 /* The probed functions: built with patchable entries, as every test is. */
 __attribute__((noinline, used)) unsigned parse_request(const char *path, unsigned len)
@@ -49,26 +47,9 @@ __attribute__((noinline, used)) long add3(long a, long b, long c)
 static unsigned (*volatile call_parse)(const char *, unsigned) = parse_request;
 static long (*volatile call_add3)(long, long, long) = add3;
 
-static char *cat(const char *path)
-{
-	int err = 0;
-	char *s = tfs_cat(path, &err);
-	if (!s)
-		fail_msg("read %s: %d", path, err);
-	return s;
-}
-
-static void expect_file(const char *path, const char *want)
-{
-	char *s = cat(path);
-	if (strcmp(s, want) != 0)
-		fail_msg("%s:\n--- got\n%s--- expected\n%s---", path, s, want);
-	free(s);
-}
-
 static void expect_in(const char *path, const char *needle, int times)
 {
-	char *s = cat(path);
+	char *s = rd(path);
 	if (tfs_count(s, needle) != times)
 		fail_msg("%s: '%s' expected %d times in:\n%s", path, needle, times, s);
 	free(s);
@@ -78,7 +59,7 @@ static void expect_error(const char *file, const char *cmd, int err, const char 
 {
 	assert_int_equal(tfs_echo("error_log", "", W), 0);
 	assert_int_equal(tfs_echo(file, cmd, A), err);
-	char *got = tfs_strip_stamps(cat("error_log"));
+	char *got = tfs_strip_stamps(rd("error_log"));
 	if (strcmp(got, log) != 0)
 		fail_msg("%s <- '%s':\n--- got\n%s--- expected\n%s---", file, cmd, got, log);
 	free(got);
@@ -108,10 +89,10 @@ static void test_define_enable_trace(void **state)
 	uint8_t before[5], on[5], after[5];
 	memcpy(before, (const void *)parse_request, 5);
 	assert_int_equal(tfs_echo("dynamic_events", PROBE, A), 0);
-	expect_file("dynamic_events", LISTING);
-	expect_file("kprobe_events", LISTING);
-	expect_file("uprobe_events", "");
-	char *fmt = cat("events/kprobes/myprobe/format");
+	check("dynamic_events", LISTING);
+	check("kprobe_events", LISTING);
+	check("uprobe_events", "");
+	char *fmt = rd("events/kprobes/myprobe/format");
 	assert_non_null(strstr(fmt, "name: myprobe\n"));
 	assert_non_null(
 	    strstr(fmt, "\tfield:unsigned long __probe_ip;\toffset:8;\tsize:8;\tsigned:0;\n"));
@@ -133,9 +114,8 @@ static void test_define_enable_trace(void **state)
 	expect_in("trace", ") path=\"/index.html\" len=11\n", 1);
 	expect_in("trace", ") path=\"/a\" len=2\n", 1);
 	expect_in("trace", "/none", 0);
-	expect_file(
-	    "kprobe_profile",
-	    "  myprobe                                                    2               0\n");
+	check("kprobe_profile",
+	      "  myprobe                                                    2               0\n");
 	/* Deleting an enabled probe is refused, as the kernel's. */
 	assert_int_equal(tfs_echo("dynamic_events", "-:myprobe", A), -EBUSY);
 	assert_int_equal(tfs_echo("kprobe_events", "", W), -EBUSY);
@@ -143,7 +123,7 @@ static void test_define_enable_trace(void **state)
 	memcpy(after, (const void *)parse_request, 5);
 	assert_memory_equal(before, after, 5);
 	assert_int_equal(tfs_echo("dynamic_events", "-:kprobes/myprobe", A), 0);
-	expect_file("dynamic_events", "");
+	check("dynamic_events", "");
 	int err = 0;
 	assert_null(tfs_cat("events/kprobes/myprobe/format", &err));
 	assert_int_equal(tfs_echo("dynamic_events", "-:myprobe", A), -ENOENT);
@@ -170,7 +150,7 @@ static void test_filter_hist(void **state)
 	assert_int_equal(tfs_echo("events/kprobes/myprobe/filter", "0", W), 0);
 	/* Truncating kprobe_events removes its probes once none is busy. */
 	assert_int_equal(tfs_echo("kprobe_events", "", W), 0);
-	expect_file("kprobe_events", "");
+	check("kprobe_events", "");
 }
 
 static void test_regs_and_function_tracer(void **state)
@@ -226,8 +206,8 @@ static void test_fprobe_entry(void **state)
 	(void)state;
 	assert_int_equal(
 	    tfs_echo("dynamic_events", "f parse_request len=$arg2:u32 c=$comm k=\\7", A), 0);
-	expect_file("dynamic_events",
-		    "f:fprobes/parse_request__entry parse_request len=$arg2:u32 c=$comm k=\\7\n");
+	check("dynamic_events",
+	      "f:fprobes/parse_request__entry parse_request len=$arg2:u32 c=$comm k=\\7\n");
 	assert_int_equal(tfs_echo("events/fprobes/parse_request__entry/enable", "1", W), 0);
 	call_parse("/f", 42);
 	expect_in("trace", "parse_request__entry: (parse_request+0x0/0x", 1);
@@ -260,7 +240,7 @@ static void test_errors(void **state)
 	expect_error("dynamic_events", "e:ep ftrace.print", -EOPNOTSUPP,
 		     LOG("event_probe", "Failed to register probe event", "e:ep ftrace.print",
 			 SP11 "     "));
-	expect_file("dynamic_events", "");
+	check("dynamic_events", "");
 	/* The name of another event. */
 	assert_int_equal(tfs_echo("dynamic_events", "p:kprobes/one parse_request", A), 0);
 	assert_int_equal(tfs_echo("dynamic_events", "p:kprobes/one parse_request", A), -EEXIST);
@@ -297,8 +277,8 @@ static void test_uprobe_file_offset(void **state)
 	snprintf(listing, sizeof(listing), "p:uprobes/up %s:0x%016llx len=%%si:u32\n", exe,
 		 (unsigned long long)off);
 	assert_int_equal(tfs_echo("uprobe_events", def, A), 0);
-	expect_file("uprobe_events", listing);
-	expect_file("kprobe_events", "");
+	check("uprobe_events", listing);
+	check("kprobe_events", "");
 	assert_int_equal(tfs_echo("events/uprobes/up/enable", "1", W), 0);
 	call_parse("/u", 77);
 	char want[64];
@@ -307,12 +287,12 @@ static void test_uprobe_file_offset(void **state)
 	expect_in("trace", want, 1);
 	char prof[4300];
 	snprintf(prof, sizeof(prof), "  %s %-44s %15lu\n", exe, "up", 1ul);
-	expect_file("uprobe_profile", prof);
+	check("uprobe_profile", prof);
 	/* kprobe_events neither lists nor deletes it. */
 	assert_int_equal(tfs_echo("kprobe_events", "-:uprobes/up", A), -ENOENT);
 	assert_int_equal(tfs_echo("events/uprobes/up/enable", "0", W), 0);
 	assert_int_equal(tfs_echo("uprobe_events", "", W), 0);
-	expect_file("uprobe_events", "");
+	check("uprobe_events", "");
 }
 
 /* Probes made, enabled, disabled and deleted while threads run through the
@@ -344,7 +324,7 @@ static void test_churn_under_threads(void **state)
 		assert_int_equal(tfs_echo("events/kprobes/myprobe/enable", "0", W), 0);
 		if (round == 19) {
 			/* The records are read while their event exists. */
-			char *s = cat("trace");
+			char *s = rd("trace");
 			assert_true(tfs_count(s, ") path=\"/thread\" len=7\n") > 0);
 			free(s);
 		}
@@ -361,15 +341,15 @@ static void test_with_synthetic(void **state)
 	(void)state;
 	assert_int_equal(tfs_echo("dynamic_events", "s:lat u64 x", A), 0);
 	assert_int_equal(tfs_echo("dynamic_events", "p:px parse_request", A), 0);
-	expect_file("dynamic_events", "s:synthetic/lat\tu64 x\np:kprobes/px parse_request\n");
-	expect_file("synthetic_events", "lat\tu64 x\n");
-	expect_file("kprobe_events", "p:kprobes/px parse_request\n");
+	check("dynamic_events", "s:synthetic/lat\tu64 x\np:kprobes/px parse_request\n");
+	check("synthetic_events", "lat\tu64 x\n");
+	check("kprobe_events", "p:kprobes/px parse_request\n");
 	assert_int_equal(tfs_echo("dynamic_events", "-:lat", A), 0);
 	assert_int_equal(tfs_echo("dynamic_events", "-:px", A), 0);
 	assert_int_equal(tfs_echo("dynamic_events", "p:px parse_request", A), 0);
 	assert_int_equal(tfs_echo("dynamic_events", "s:lat u64 x", A), 0);
 	assert_int_equal(tfs_echo("dynamic_events", "", W), 0);
-	expect_file("dynamic_events", "");
+	check("dynamic_events", "");
 }
 
 int main(void)

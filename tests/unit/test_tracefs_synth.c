@@ -20,33 +20,14 @@
 #include "runtime/core/synth_live.h"
 #include "runtime/tracefs/tracefs.h"
 #include "tep_body.h"
+#include "tfs_cmocka.h"
 #include "tfs_helpers.h"
 #include "util/atomics.h"
 #include <uft/uft.h>
 
-#define W (UFT_TFS_WRITE | UFT_TFS_TRUNC)  /* echo > */
-#define A (UFT_TFS_WRITE | UFT_TFS_APPEND) /* echo >> */
-
-static char *cat(const char *path)
-{
-	int err = 0;
-	char *s = tfs_cat(path, &err);
-	if (!s)
-		fail_msg("read %s: %d", path, err);
-	return s;
-}
-
-static void expect_file(const char *path, const char *want)
-{
-	char *s = cat(path);
-	if (strcmp(s, want) != 0)
-		fail_msg("%s:\n--- got\n%s--- expected\n%s---", path, s, want);
-	free(s);
-}
-
 static char *error_log(void)
 {
-	return tfs_strip_stamps(cat("error_log"));
+	return tfs_strip_stamps(rd("error_log"));
 }
 
 static void expect_error(const char *file, const char *cmd, int err, const char *log)
@@ -77,22 +58,22 @@ static int setup(void **state)
 static void test_define_list_delete(void **state)
 {
 	(void)state;
-	expect_file("synthetic_events", "");
+	check("synthetic_events", "");
 	assert_int_equal(
 	    tfs_echo("synthetic_events", "wakeup_latency u64 lat; pid_t pid; int prio", A), 0);
 	assert_int_equal(
 	    tfs_echo("dynamic_events", "s:synthetic/other char name[16]; char path[]", A), 0);
 	assert_int_equal(tfs_echo("dynamic_events", "s:third unsigned int a", A), 0);
-	expect_file("synthetic_events", "wakeup_latency\tu64 lat; pid_t pid; int prio\n"
-					"other\tchar[16] name; char[] path\n"
-					"third\tunsigned int a\n");
-	expect_file("dynamic_events", "s:synthetic/wakeup_latency\tu64 lat; pid_t pid; int prio\n"
-				      "s:synthetic/other\tchar[16] name; char[] path\n"
-				      "s:synthetic/third\tunsigned int a\n");
+	check("synthetic_events", "wakeup_latency\tu64 lat; pid_t pid; int prio\n"
+				  "other\tchar[16] name; char[] path\n"
+				  "third\tunsigned int a\n");
+	check("dynamic_events", "s:synthetic/wakeup_latency\tu64 lat; pid_t pid; int prio\n"
+				"s:synthetic/other\tchar[16] name; char[] path\n"
+				"s:synthetic/third\tunsigned int a\n");
 	/* The events/ directories and available_events have them. */
 	struct uft_tfs_stat st;
 	assert_int_equal(uft_tracefs_stat("events/synthetic/other/format", &st), 0);
-	char *av = cat("available_events");
+	char *av = rd("available_events");
 	assert_non_null(strstr(av, "synthetic:wakeup_latency\n"));
 	free(av);
 	uint16_t old = id_of("third");
@@ -104,23 +85,23 @@ static void test_define_list_delete(void **state)
 	assert_int_equal(tfs_echo("synthetic_events", "!third", A), -ENOENT);
 	assert_int_equal(tfs_echo("dynamic_events", "-:kprobes/wakeup_latency", A), -ENOENT);
 	assert_int_equal(uft_tracefs_stat("events/synthetic/other", &st), -ENOENT);
-	av = cat("available_events");
+	av = rd("available_events");
 	assert_null(strstr(av, "synthetic:other\n"));
 	free(av);
 	/* A name defined again gets a new id. */
 	assert_int_equal(tfs_echo("synthetic_events", "third u8 x", A), 0);
 	assert_true(id_of("third") > old);
 	assert_int_equal(tfs_echo("dynamic_events", "-:third", A), 0);
-	expect_file("synthetic_events", "wakeup_latency\tu64 lat; pid_t pid; int prio\n");
+	check("synthetic_events", "wakeup_latency\tu64 lat; pid_t pid; int prio\n");
 
 	/* Several lines in one write, a comment, blank lines. */
 	assert_int_equal(tfs_echo("synthetic_events", "a1 u64 x # comment\n\n  a2 s8 y", A), 0);
-	expect_file("synthetic_events", "wakeup_latency\tu64 lat; pid_t pid; int prio\n"
-					"a1\tu64 x\n"
-					"a2\ts8 y\n");
+	check("synthetic_events", "wakeup_latency\tu64 lat; pid_t pid; int prio\n"
+				  "a1\tu64 x\n"
+				  "a2\ts8 y\n");
 	/* O_TRUNC deletes all; top only. */
 	assert_int_equal(tfs_echo("dynamic_events", "", W), 0);
-	expect_file("synthetic_events", "");
+	check("synthetic_events", "");
 	assert_int_equal(uft_tracefs_mkdir("instances/si"), 0);
 	assert_int_equal(uft_tracefs_stat("instances/si/synthetic_events", &st), -ENOENT);
 	assert_int_equal(uft_tracefs_rmdir("instances/si"), 0);
@@ -173,11 +154,11 @@ static void test_types_and_format(void **state)
 	assert_int_equal(tfs_echo("synthetic_events", all_def, A), 0);
 	char want[4096];
 	snprintf(want, sizeof(want), "name: alltypes\nID: %u\n%s", id_of("alltypes"), all_format);
-	expect_file("events/synthetic/alltypes/format", want);
-	expect_file("synthetic_events",
-		    "alltypes\ts64 a; u64 b; s32 c; u32 d; s16 e; u16 f; s8 g; u8 h; char i; "
-		    "unsigned char j; int k; unsigned int l; long m; unsigned long n; bool o; "
-		    "pid_t p; gfp_t q; char[16] r; char[] s; u64 t\n");
+	check("events/synthetic/alltypes/format", want);
+	check("synthetic_events",
+	      "alltypes\ts64 a; u64 b; s32 c; u32 d; s16 e; u16 f; s8 g; u8 h; char i; "
+	      "unsigned char j; int k; unsigned int l; long m; unsigned long n; bool o; "
+	      "pid_t p; gfp_t q; char[16] r; char[] s; u64 t\n");
 
 	/* The spec's example, byte for byte, and libtraceevent takes both. */
 	assert_int_equal(
@@ -195,13 +176,13 @@ static void test_types_and_format(void **state)
 		 "\n"
 		 "print fmt: \"lat=%%llu pid=%%d prio=%%d\", REC->lat, REC->pid, REC->prio\n",
 		 id_of("wakeup_latency"));
-	expect_file("events/synthetic/wakeup_latency/format", want);
+	check("events/synthetic/wakeup_latency/format", want);
 
 	const char *names[] = {"alltypes", "wakeup_latency"};
 	for (int i = 0; i < 2; i++) {
 		char path[128];
 		snprintf(path, sizeof(path), "events/synthetic/%s/format", names[i]);
-		char *text = cat(path);
+		char *text = rd(path);
 		struct tep_handle *tep = tep_alloc();
 		tep_set_long_size(tep, 8);
 		assert_int_equal(tep_parse_event(tep, text, strlen(text), "synthetic"), 0);
@@ -224,16 +205,16 @@ static void test_types_and_format(void **state)
 	assert_int_equal(tfs_echo("synthetic_events", "u3 char x[256]", A), 0);
 	/* Without semicolons, pair after pair. */
 	assert_int_equal(tfs_echo("synthetic_events", "u4 u64 a u32 b unsigned long c", A), 0);
-	expect_file("synthetic_events", "alltypes\ts64 a; u64 b; s32 c; u32 d; s16 e; u16 f; s8 g; "
-					"u8 h; char i; unsigned char j; int k; unsigned int l; "
-					"long m; unsigned long n; bool o; pid_t p; gfp_t q; "
-					"char[16] r; char[] s; u64 t\n"
-					"wakeup_latency\tu64 lat; pid_t pid; int prio\n"
-					"u3\tchar[256] x\n"
-					"u4\tu64 a; u32 b; unsigned long c\n");
+	check("synthetic_events", "alltypes\ts64 a; u64 b; s32 c; u32 d; s16 e; u16 f; s8 g; "
+				  "u8 h; char i; unsigned char j; int k; unsigned int l; "
+				  "long m; unsigned long n; bool o; pid_t p; gfp_t q; "
+				  "char[16] r; char[] s; u64 t\n"
+				  "wakeup_latency\tu64 lat; pid_t pid; int prio\n"
+				  "u3\tchar[256] x\n"
+				  "u4\tu64 a; u32 b; unsigned long c\n");
 	/* Stack fields: a __data_loc of longs (filled in test_tracefs_hist). */
 	assert_int_equal(tfs_echo("synthetic_events", "st long[] stack", A), 0);
-	char *f = cat("events/synthetic/st/format");
+	char *f = rd("events/synthetic/st/format");
 	assert_non_null(strstr(f,
 			       "\tfield:__data_loc long[] stack;\toffset:8;\tsize:8;\tsigned:1;\n"
 			       "\n"
@@ -311,9 +292,9 @@ static void test_errors(void **state)
 		     "event_probe: error: Attached event does not exist\n"
 		     "  Command: e:myeprobe tfsev.num\n" SP11 "           ^\n");
 	/* Nothing changed by the refused lines; a failing line stops the write. */
-	expect_file("synthetic_events", "ev\tu64 a\n");
+	check("synthetic_events", "ev\tu64 a\n");
 	assert_int_equal(tfs_echo("synthetic_events", "ok1 u8 a\nbad\nok2 u8 b", A), -EINVAL);
-	expect_file("synthetic_events", "ev\tu64 a\nok1\tu8 a\n");
+	check("synthetic_events", "ev\tu64 a\nok1\tu8 a\n");
 }
 
 /* The format record the shared region holds for an id (uft record copies
@@ -349,7 +330,7 @@ static void test_emit_enable_filter(void **state)
 	assert_int_equal(tfs_echo("events/synthetic/enable", "1", W), 0);
 	assert_int_equal(uft_synth_emit(0, wl, v, NULL), 1);
 	char *rf = region_format(id_of("wakeup_latency"));
-	char *ff = cat("events/synthetic/wakeup_latency/format");
+	char *ff = rd("events/synthetic/wakeup_latency/format");
 	assert_non_null(rf);
 	assert_string_equal(rf, ff);
 	free(rf);
@@ -358,7 +339,7 @@ static void test_emit_enable_filter(void **state)
 	const char *s[3] = {"abcdefghij", "/usr/bin/env", NULL};
 	uint64_t sv[3] = {0, 0, (uint64_t)-3};
 	assert_int_equal(uft_synth_emit(0, st, sv, s), 1);
-	char *t = cat("trace");
+	char *t = rd("trace");
 	assert_non_null(strstr(t, " wakeup_latency: lat=17 pid=2255 prio=9\n"));
 	if (!strstr(t, " strs: name=abcdefg path=/usr/bin/env v=253\n"))
 		fail_msg("%s", t);
@@ -375,7 +356,7 @@ static void test_emit_enable_filter(void **state)
 	uft_synth_emit(0, st, sv, s);
 	s[1] = "/bin/sh";
 	uft_synth_emit(0, st, sv, s);
-	t = cat("trace");
+	t = rd("trace");
 	assert_int_equal(tfs_count(t, "wakeup_latency: "), 2);
 	assert_non_null(strstr(t, "lat=150 "));
 	assert_non_null(strstr(t, "lat=200 "));
@@ -393,10 +374,10 @@ static void test_emit_enable_filter(void **state)
 	assert_int_equal(tfs_echo("trace", "", W), 0);
 	v[0] = 1;
 	uft_synth_emit(0, wl, v, NULL);
-	char *h = cat("events/synthetic/wakeup_latency/hist");
+	char *h = rd("events/synthetic/wakeup_latency/hist");
 	assert_non_null(strstr(h, "{ pid:       2255 } hitcount:          1\n"));
 	free(h);
-	t = cat("trace");
+	t = rd("trace");
 	assert_int_equal(tfs_count(t, "wakeup_latency: "), 0);
 	free(t);
 	assert_int_equal(tfs_echo("events/synthetic/wakeup_latency/trigger", "!hist:keys=pid", A),
@@ -470,7 +451,7 @@ static void test_record_as_libtraceevent_reads(void **state)
 	assert_int_equal(uft_synth_emit(0, s, v, strs), 1);
 	char line[1200];
 	snprintf(line, sizeof(line), " alltypes: %s\n", out);
-	char *t = cat("trace");
+	char *t = rd("trace");
 	if (!strstr(t, line))
 		fail_msg("no '%s' in\n%s", line, t);
 	free(t);
@@ -491,10 +472,10 @@ static void test_instances(void **state)
 	for (uint32_t b = 1; b < 32; b++)
 		emitted += uft_synth_emit(b, ev, &v, NULL);
 	assert_int_equal(emitted, 1);
-	char *t = cat("instances/sy/trace");
+	char *t = rd("instances/sy/trace");
 	assert_int_equal(tfs_count(t, "inst_ev: n=7\n"), 1);
 	free(t);
-	t = cat("trace");
+	t = rd("trace");
 	assert_int_equal(tfs_count(t, "inst_ev: "), 0);
 	free(t);
 	assert_int_equal(tfs_echo("synthetic_events", "!inst_ev", A), -EBUSY);
@@ -528,7 +509,7 @@ static void test_function_filter(void **state)
 	uint64_t in = (uintptr_t)&fn_target + 1, out = (uintptr_t)&fn_other + 1;
 	uft_synth_emit(0, fe, &in, NULL);
 	uft_synth_emit(0, fe, &out, NULL);
-	char *t = cat("trace");
+	char *t = rd("trace");
 	assert_int_equal(tfs_count(t, " fn_ev: "), 1);
 	free(t);
 	/* An address stands for its function too; an unknown name is refused. */
@@ -539,7 +520,7 @@ static void test_function_filter(void **state)
 	uint64_t start = (uintptr_t)&fn_other;
 	uft_synth_emit(0, fe, &start, NULL);
 	uft_synth_emit(0, fe, &in, NULL);
-	t = cat("trace");
+	t = rd("trace");
 	assert_int_equal(tfs_count(t, " fn_ev: "), 1);
 	free(t);
 	expect_error("events/synthetic/fn_ev/filter", "call_site.function == no_such_fn_xyz",
