@@ -25,7 +25,7 @@
 #include <uft/critical.h>
 #include <uft/uft.h>
 
-static sigset_t saved;
+static __thread sigset_t saved; /* each thread restores its own mask */
 
 static void wait_ms(int ms)
 {
