@@ -51,20 +51,19 @@ grep_q -E '\{ id: sys_kill +\[ *62\] \} hitcount: +1$' "$tmp/hist.txt" ||
 
 # ---- a static program: its threads, children, exec, signals and exit code ----
 WLS=$B/tests/pt_workload_static
-if [ -x "$WLS" ]; then
-	"$UFT" record -q -p process -o "$tmp/st.dat" -- "$WLS" run >"$tmp/st.out" 2>&1
-	rc=$?
-	[ $rc = 7 ] || fail "static program: exit $rc, not 7: $(cat "$tmp/st.out")"
-	report "$tmp/st.dat" >"$tmp/st.norm"
-	for e in 'sched_process_fork: ' 'sched_process_exec: filename=.*/true' \
-		'signal_deliver: sig=10 ' 'signal_deliver: sig=12 .* sa_handler=1 ' \
-		'exit_status: .* code=0 sig=15 ' 'exit_status: .* code=7 sig=0 ' \
-		'sys_enter_getsid: ' 'clone_flags: .* thread'; do
-		grep_q "$e" "$tmp/st.norm" || fail "static program: no '$e'"
-	done
-	[ "$(grep -c 'sys_enter_getpgid: ' "$tmp/st.norm")" -ge 2 ] ||
-		fail "static program: the thread's two getpgid calls are missing"
-fi
+[ -x "$WLS" ] || fail "no $WLS (make tests-bin builds it)"
+"$UFT" record -q -p process -o "$tmp/st.dat" -- "$WLS" run >"$tmp/st.out" 2>&1
+rc=$?
+[ $rc = 7 ] || fail "static program: exit $rc, not 7: $(cat "$tmp/st.out")"
+report "$tmp/st.dat" >"$tmp/st.norm"
+for e in 'sched_process_fork: ' 'sched_process_exec: filename=.*/true' \
+	'signal_deliver: sig=10 ' 'signal_deliver: sig=12 .* sa_handler=1 ' \
+	'exit_status: .* code=0 sig=15 ' 'exit_status: .* code=7 sig=0 ' \
+	'sys_enter_getsid: ' 'clone_flags: .* thread'; do
+	grep_q "$e" "$tmp/st.norm" || fail "static program: no '$e'"
+done
+[ "$(grep -c 'sys_enter_getpgid: ' "$tmp/st.norm")" -ge 2 ] ||
+	fail "static program: the thread's two getpgid calls are missing"
 
 # ---- a syscall set, the categories, -e, -f ----
 run() { # OUT ARGS... -- records `sh -c 'ls / >/dev/null'` quietly
