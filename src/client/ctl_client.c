@@ -308,6 +308,16 @@ int uft_ctl_poll_events(struct uft_ctl_conn *c, int handle, bool peek)
 	return (int)simple_call(c, &r);
 }
 
+int uft_ctl_inject(struct uft_ctl_conn *c, const void *recs, size_t len)
+{
+	if (c->version < 4)
+		return -EOPNOTSUPP;
+	if (len > UFT_CTL_MAX_IO)
+		return -EMSGSIZE;
+	struct uft_ctl_req r = {.op = UFT_CTL_INJECT, .data = recs, .data_len = len};
+	return (int)simple_call(c, &r);
+}
+
 int uft_ctl_wait(struct uft_ctl_conn *c, int handle, int timeout_ms)
 {
 	struct uft_ctl_req r = {

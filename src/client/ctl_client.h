@@ -65,6 +65,10 @@ int uft_ctl_poll(struct uft_ctl_conn *c, int handle);
  * says POLLIN|POLLRDNORM or nothing. Returns the events or -errno. */
 int uft_ctl_poll_events(struct uft_ctl_conn *c, int handle, bool peek);
 int uft_ctl_wait(struct uft_ctl_conn *c, int handle, int timeout_ms);
+/* Hands the process records of other tasks (wire/inject_proto.h), at most
+ * UFT_CTL_MAX_IO bytes. Returns how many it took, -EOPNOTSUPP when it
+ * speaks a protocol before 4, or -errno. */
+int uft_ctl_inject(struct uft_ctl_conn *c, const void *recs, size_t len);
 int uft_ctl_release(struct uft_ctl_conn *c, int handle);
 int uft_ctl_mkdir(struct uft_ctl_conn *c, const char *path);
 int uft_ctl_rmdir(struct uft_ctl_conn *c, const char *path);

@@ -33,6 +33,7 @@
 #include "client/ctl_client.h"
 #include "cmd/cli.h"
 #include "cmd/commands.h"
+#include "cmd/ns_bridge.h"
 #include "cmd/remote_tree.h"
 #include "fuse/door.h"
 
@@ -44,15 +45,19 @@
 #define STACK_TRACER "stack_tracer_enabled"
 
 static const char usage[] =
-    "usage: uft ns (-p PID | -S SOCKET) [--] COMMAND [ARGS...]\n"
+    "usage: uft ns (-p PID | -S SOCKET) [-k[SYSTEMS]] [--] COMMAND [ARGS...]\n"
     "  runs COMMAND in a private mount namespace where the process's tracefs\n"
     "  tree is mounted at " TRACING " and " DEBUG_TRACING "; exits\n"
-    "  with COMMAND's status. Needs root, or unprivileged user namespaces\n";
+    "  with COMMAND's status. Needs root, or unprivileged user namespaces\n"
+    "  -k, --kernel-events[=SYSTEMS]  the kernel's events of other tasks for\n"
+    "      the process's events of the same name in SYSTEMS (comma-separated,\n"
+    "      default sched), as the kernel's tracefs would show them (root)\n";
 
 struct ns_opts {
 	struct remote *r;
 	long pid;
 	int first;
+	const char *kernel_events; /* NULL: none */
 };
 
 static int take(void *opts, int opt, char *arg)
@@ -62,15 +67,61 @@ static int take(void *opts, int opt, char *arg)
 		return CLI_USAGE;
 	if (opt == 'S')
 		snprintf(o->r->sock, sizeof(o->r->sock), "%s", arg);
+	if (opt == 'k')
+		o->kernel_events = arg && *arg ? arg : "sched";
 	return CLI_OK;
 }
 
 static const struct option longopts[] = {{"pid", required_argument, NULL, 'p'},
 					 {"socket", required_argument, NULL, 'S'},
+					 {"kernel-events", optional_argument, NULL, 'k'},
 					 {"help", no_argument, NULL, 'h'},
 					 {NULL, 0, NULL, 0}};
 /* "+": options end at COMMAND, whose own options are its own. */
-static const struct cli ns_cli = {"uft ns", usage, "+p:S:h", longopts, take};
+static const struct cli ns_cli = {"uft ns", usage, "+p:S:k::h", longopts, take};
+
+/* ---- with --kernel-events: every call of the door first brings the
+ * kernel's records so far into the tree, so that what a tool reads or
+ * changes comes after the events that happened before it, as in the
+ * kernel (ns_bridge.h). ---- */
+
+static struct uft_door_backend inner;
+static struct ns_bridge *bridge;
+
+static int b_open(void *ctx, const char *path, unsigned flags, void **file)
+{
+	ns_bridge_sync(bridge);
+	return inner.open(ctx, path, flags, file);
+}
+
+static ssize_t b_write(void *file, const char *buf, size_t len, uint64_t off)
+{
+	ns_bridge_sync(bridge);
+	return inner.write(file, buf, len, off);
+}
+
+static int b_mkdir(void *ctx, const char *path)
+{
+	ns_bridge_sync(bridge);
+	return inner.mkdir(ctx, path);
+}
+
+static int b_rmdir(void *ctx, const char *path)
+{
+	ns_bridge_sync(bridge);
+	return inner.rmdir(ctx, path);
+}
+
+static struct uft_door_backend bridged(const struct uft_door_backend *be)
+{
+	inner = *be;
+	struct uft_door_backend b = *be;
+	b.open = b_open;
+	b.write = b_write;
+	b.mkdir = b_mkdir;
+	b.rmdir = b_rmdir;
+	return b;
+}
 
 static int write_fd(int fd, const char *text)
 {
@@ -324,7 +375,7 @@ static int wait_child(pid_t child, int sfd)
 int cmd_ns(int argc, char **argv)
 {
 	struct remote r = {.shared = NULL};
-	struct ns_opts o = {&r, 0, 0};
+	struct ns_opts o = {&r, 0, 0, NULL};
 	int rc = cli_parse(&ns_cli, &o, argc, argv, &o.first);
 	if (rc != CLI_OK)
 		return rc;
@@ -333,8 +384,17 @@ int cmd_ns(int argc, char **argv)
 	rc = remote_tree_connect(&r, o.pid);
 	if (rc)
 		return rc;
+	/* The bridge's own connection: a read that blocks on the door's never
+	 * holds it up. */
+	struct remote rb = {.shared = NULL};
+	memcpy(rb.sock, r.sock, sizeof(rb.sock));
+	if (o.kernel_events && (rc = remote_tree_connect(&rb, o.pid)) != 0) {
+		uft_ctl_close(r.shared);
+		return rc;
+	}
 	if (enter_ns()) {
 		uft_ctl_close(r.shared);
+		uft_ctl_close(rb.shared);
 		return 1;
 	}
 	sigset_t sigs, old;
@@ -350,11 +410,23 @@ int cmd_ns(int argc, char **argv)
 		fprintf(stderr, "uft ns: warning: %s stays the kernel's: %s\n", FTRACE_ENABLED,
 			strerror(-rc));
 	tracefs_beneath();
-	const struct uft_door_backend be = remote_tree_backend(&r);
+	struct uft_door_backend be = remote_tree_backend(&r);
+	if (o.kernel_events) {
+		char err[300];
+		pid_t target = uft_ctl_peer_pid(rb.shared);
+		bridge = ns_bridge_open(rb.shared, target, o.kernel_events, err, sizeof(err));
+		if (!bridge) {
+			fprintf(stderr, "uft ns: --kernel-events: %s\n", err);
+			uft_ctl_close(r.shared);
+			return 1;
+		}
+		be = bridged(&be);
+	}
 	char err[300];
 	struct uft_fuse_door *d = uft_fuse_door_open(&be, TRACING, err, sizeof(err));
 	if (!d) {
 		fprintf(stderr, "uft ns: %s: %s\n", TRACING, err);
+		ns_bridge_close(bridge, stderr);
 		uft_ctl_close(r.shared);
 		return 1;
 	}
@@ -363,9 +435,13 @@ int cmd_ns(int argc, char **argv)
 	if (rc < 0) {
 		fprintf(stderr, "uft ns: %s: %s\n", DEBUG_TRACING, strerror(-rc));
 		uft_fuse_door_close(d);
+		ns_bridge_close(bridge, stderr);
 		return 1;
 	}
 	bool stack_bound = bind_stack_tracer();
+	if (bridge && (rc = ns_bridge_start(bridge)) < 0)
+		fprintf(stderr, "uft ns: warning: kernel events only as files are opened: %s\n",
+			strerror(-rc));
 	int sfd = signalfd(-1, &sigs, SFD_CLOEXEC);
 	pid_t child = run(argv + o.first, &old);
 	if (child < 0) {
@@ -381,5 +457,6 @@ int cmd_ns(int argc, char **argv)
 	detach_all(own_debugfs ? DEBUGFS : DEBUG_TRACING);
 	detach_all(TRACING);
 	uft_fuse_door_close(d);
+	ns_bridge_close(bridge, stderr);
 	return rc;
 }

@@ -171,6 +171,12 @@ int uft_ctl_decode_req(const struct uft_ctl_hdr *h, const uint8_t *p, struct uft
 		r->handle = get_u32(p);
 		r->flags = get_u32(p + 4);
 		return 0;
+	case UFT_CTL_INJECT:
+		if (n > UFT_CTL_MAX_IO)
+			return -EPROTO;
+		r->data = p;
+		r->data_len = n;
+		return 0;
 	}
 	return -EPROTO;
 }
@@ -222,6 +228,11 @@ size_t uft_ctl_encode_req(const struct uft_ctl_req *r, uint8_t *buf, size_t cap)
 		uft_ctl_put_u32(&o, r->handle);
 		uft_ctl_put_u32(&o, r->flags ? 1 : 0);
 		break;
+	case UFT_CTL_INJECT:
+		if (r->data_len > UFT_CTL_MAX_IO)
+			return 0;
+		uft_ctl_put_bytes(&o, r->data, r->data_len);
+		break;
 	default:
 		return 0;
 	}
@@ -253,6 +264,8 @@ static bool reply_fits(const struct uft_ctl_reply *r)
 		return r->result <= 1 && r->data_len == 0;
 	case UFT_CTL_POLL_EVENTS:
 		return r->result <= 0xffff && r->data_len == 0;
+	case UFT_CTL_INJECT:
+		return r->result <= UFT_CTL_MAX_IO && r->data_len == 0;
 	default:
 		return r->result == 0 && r->data_len == 0;
 	}

@@ -20,8 +20,9 @@
 #define UFT_CTL_MAGIC 0x43544655u /* "UFTC" */
 /* 2: a stat reply carries the group its mode's group bits are for.
  * 3: POLL_EVENTS (a hist file's POLLPRI through a mount of the socket).
+ * 4: INJECT (records of other tasks from the kernel, wire/inject_proto.h).
  * Both sides speak every version from 1 up to theirs. */
-#define UFT_CTL_VERSION 3
+#define UFT_CTL_VERSION 4
 #define UFT_CTL_HDR_SIZE 12
 #define UFT_CTL_MAX_PATH 1024
 #define UFT_CTL_MAX_NAME 255
@@ -48,6 +49,8 @@ enum uft_ctl_op {
 	/* u32 handle, u32 peek -> poll(2) events (POLLIN, POLLPRI, ...), from
 	 * version 3; peek: as a watcher looks, changing nothing */
 	UFT_CTL_POLL_EVENTS,
+	/* records (wire/inject_proto.h) -> how many were taken, from version 4 */
+	UFT_CTL_INJECT,
 	UFT_CTL_OP_END,
 };
 
@@ -71,7 +74,7 @@ struct uft_ctl_req {
 	uint32_t count;	 /* READ: length; READDIR: index of the first entry */
 	int32_t timeout_ms;
 	uint64_t off;
-	const uint8_t *data; /* WRITE */
+	const uint8_t *data; /* WRITE, INJECT */
 	size_t data_len;
 	char path[UFT_CTL_MAX_PATH + 1];
 };

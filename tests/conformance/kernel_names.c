@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The traced program of `make conformance`: events and functions with the
  * names the kernel's ftrace selftests look for (sched:sched_switch,
- * sched:sched_process_fork, kmem:kmalloc, schedule, kernel_clone ...), all
+ * sched:sched_process_fork, kmem:kmalloc, raw_syscalls:sys_exit, schedule,
+ * kernel_clone ...), all
  * happening every millisecond, so tests written for the kernel find their
  * events whenever they look. Each round runs on the next CPU it may use, so
  * that every CPU sees them as in a busy kernel (per-CPU files such as
@@ -23,6 +24,8 @@
 #include "syscalls_events.h"
 #define UFT_CREATE_EVENTS
 #include "signal_events.h"
+#define UFT_CREATE_EVENTS
+#include "raw_syscalls_events.h"
 
 static volatile sig_atomic_t stop;
 static volatile unsigned long sink;
@@ -66,7 +69,10 @@ __attribute__((noinline)) void kfree(void *p)
 
 __attribute__((noinline)) long do_sys_openat2(int dfd, const char *name)
 {
+	unsigned long args[6] = {(unsigned long)dfd, (unsigned long)(uintptr_t)name};
+	trace_sys_enter(257, args); /* openat */
 	trace_sys_enter_openat(dfd, name, 0, 0);
+	trace_sys_exit(257, -2);
 	return -1;
 }
 

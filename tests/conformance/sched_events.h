@@ -32,9 +32,11 @@ UFT_EVENT(sched_switch,
 		__entry->next_pid = next_pid;
 		__entry->next_prio = 120;
 	),
-	UFT_PRINT("prev_comm=%s prev_pid=%d prev_prio=%d prev_state=%s ==> next_comm=%s next_pid=%d next_prio=%d",
+	/* prev_state as its number: the tree's print fmt takes no condition
+	 * that picks a string (the kernel's prints "S" or "R"). */
+	UFT_PRINT("prev_comm=%s prev_pid=%d prev_prio=%d prev_state=%ld ==> next_comm=%s next_pid=%d next_prio=%d",
 		  __entry->prev_comm, __entry->prev_pid, __entry->prev_prio,
-		  __entry->prev_state ? "S" : "R", __entry->next_comm, __entry->next_pid,
+		  __entry->prev_state, __entry->next_comm, __entry->next_pid,
 		  __entry->next_prio))
 
 #define CONF_WAKEUP(evname)							\

@@ -34,6 +34,7 @@
 #include "runtime/core/runtime.h"
 #include "runtime/core/stack_event.h"
 #include "runtime/core/trigger_run.h"
+#include "runtime/tracefs/tfs_inject.h"
 #include "util/atomics.h"
 #include "util/util.h"
 #include <uft/fastpath.h>
@@ -720,6 +721,8 @@ int uft_write_to_buffer_trig(uint32_t buffer, const struct uft_event *ev, const 
  * kernel's (a system call, safe in a signal handler). */
 static const char *thread_comm(const struct uft_wring *w, char comm[17])
 {
+	if (unlikely(uft_inject_comm != NULL)) /* another task's record */
+		return uft_inject_comm;
 	if (!w && uft_tls.lv[0].r)
 		w = &uft_tls.lv[0];
 	if (w && w->r) {

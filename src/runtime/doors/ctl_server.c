@@ -345,6 +345,14 @@ static int serve_one(struct conn *c)
 		int rc = uft_access_check(c->access, c->uid, UFT_ACCESS_OP_RMDIR, r.path, 0);
 		return reply(c, r.op, rc ? rc : uft_tracefs_rmdir(r.path));
 	}
+	case UFT_CTL_INJECT: {
+		/* Records written into the buffers: as much as a trace_marker
+		 * write may do. */
+		int rc = c->version < 4 ? -EPROTO
+					: uft_access_check(c->access, c->uid, UFT_ACCESS_OP_OPEN,
+							   "trace_marker", UFT_TFS_WRITE);
+		return reply(c, r.op, rc ? rc : uft_tracefs_inject(r.data, r.data_len));
+	}
 	}
 	if (!h)
 		return reply(c, r.op, -EBADF);

@@ -13,6 +13,7 @@
 #include "engine/text/trace_text.h"
 #include "runtime/core/registry.h"
 #include "runtime/core/runtime.h"
+#include "runtime/tracefs/tfs_inject.h"
 #include "runtime/tracefs/tfs_marker.h"
 #include "runtime/core/stack_event.h"
 #include "runtime/core/symtab.h"
@@ -45,6 +46,11 @@ static void comm_push(struct tfs_comms *c, int32_t tid, int32_t tgid, const char
 	c->n++;
 }
 
+static void comm_other(void *ctx, int pid, const char *comm)
+{
+	comm_push(ctx, pid, -1, comm);
+}
+
 static void comm_ring(void *ctx, struct uft_ring *r, uint32_t slot)
 {
 	comm_push(ctx, r->tid, r->pid, r->comm);
@@ -61,6 +67,7 @@ void tfs_comms_load(struct tfs_comms *c, uint32_t buffer)
 	char self[17];
 	if (tfs_self_comm(self))
 		comm_push(c, getpid(), getpid(), self);
+	tfs_inject_comms(comm_other, c); /* other tasks (tfs_inject.c) */
 	tfs_for_each_ring(buffer, comm_ring, c);
 }
 

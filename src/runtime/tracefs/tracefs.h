@@ -67,6 +67,9 @@ void uft_tracefs_thread_notrace(void);
  * either option set. */
 void uft_tracefs_thread_created(pid_t parent, pid_t self);
 void uft_tracefs_thread_exits(pid_t self);
+/* The control socket's INJECT (wire/inject_proto.h): writes the records of
+ * other tasks that check out as events of the program; returns how many. */
+int64_t uft_tracefs_inject(const uint8_t *buf, size_t len);
 void uft_thread_follow(bool on);
 void uft_thread_follow_init(void);
 
