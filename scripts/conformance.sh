@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # make conformance: the kernel's own ftrace selftests (ftracetest, from
 # Debian's linux-source-6.1, installed here when missing) run unchanged under
-# `uft ns` against a traced program (tests/conformance/kernel_names.c), top
+# `uft ns --kernel-events` against a traced program (tests/conformance/kernel_names.c), top
 # level and in an instance (ftracetest does both). Each test file's result is
 # compared with tests/conformance/expected.txt: the run fails when a result is
 # worse than expected or the traced program crashed; better results are
@@ -77,7 +77,9 @@ for f in "${files[@]}"; do
 done
 rm -rf "$WORK/logs"
 start=$(date +%s)
-timeout 3600 "$UFT" ns -p "$pid" -- ./ftracetest -l "$WORK/logs" >"$WORK/ftracetest.out" 2>&1
+# -k: the kernel's sched events of the suite's own tasks (its shells, ping)
+# on the tree, as the tests expect of a kernel.
+timeout 3600 "$UFT" ns -p "$pid" -k -- ./ftracetest -l "$WORK/logs" >"$WORK/ftracetest.out" 2>&1
 echo "conformance: ftracetest ran $(($(date +%s) - start)) s; output in $WORK/ftracetest.out"
 cd - >/dev/null || exit 1
 

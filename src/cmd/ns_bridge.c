@@ -66,6 +66,7 @@ struct ns_bridge {
 		bool own;
 	} seen[COMM_SLOTS];
 	uint64_t sent, taken, refused, lost, unsent;
+	uint64_t last_ns; /* CLOCK_MONOTONIC of the last sync by a look, 0 after a full one */
 	pthread_t th;
 	bool running;
 	volatile int stop;
@@ -238,8 +239,8 @@ static int add_events(struct ns_bridge *b, const char *systems)
 		if (uft_ctl_readdir(b->c, path, push_name, &ev) >= 0)
 			for (size_t j = 0; j < ev.n; j++)
 				if (add_event(b, sys.v[i], ev.v[j])) {
-					snprintf(path, sizeof(path), "events/%s/%s/enable", sys.v[i],
-						 ev.v[j]);
+					snprintf(path, sizeof(path), "events/%s/%s/enable",
+						 sys.v[i], ev.v[j]);
 					pt_ki_write(b->dir, path, "1", false);
 				}
 		names_free(&ev);
@@ -435,13 +436,30 @@ static void sync_locked(struct ns_bridge *b, bool all)
 		b->lost += pt_kreader_take_lost(&b->r, c);
 }
 
-void ns_bridge_sync(struct ns_bridge *b)
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+void ns_bridge_sync_since(struct ns_bridge *b, unsigned ms)
 {
 	if (!b)
 		return;
 	pthread_mutex_lock(&b->lock);
-	sync_locked(b, true);
+	uint64_t now = mono_ns();
+	if (!ms || !b->last_ns || now - b->last_ns >= (uint64_t)ms * 1000000u) {
+		sync_locked(b, true);
+		/* a full sync lets the next look sync again */
+		b->last_ns = ms ? now : 0;
+	}
 	pthread_mutex_unlock(&b->lock);
+}
+
+void ns_bridge_sync(struct ns_bridge *b)
+{
+	ns_bridge_sync_since(b, 0);
 }
 
 static void *run(void *arg)
@@ -514,8 +532,10 @@ struct ns_bridge *ns_bridge_open(struct uft_ctl_conn *c, pid_t target, const cha
 	exclude(b);
 	int n = add_events(b, systems);
 	if (n <= 0) {
-		snprintf(err, errlen, "no event of the systems \"%s\" is both the program's and "
-				      "the kernel's", systems);
+		snprintf(err, errlen,
+			 "no event of the systems \"%s\" is both the program's and "
+			 "the kernel's",
+			 systems);
 		goto fail;
 	}
 	if (pt_kreader_open(&b->r, b->dir) != 0) {

@@ -27,6 +27,9 @@ struct ns_bridge *ns_bridge_open(struct uft_ctl_conn *c, pid_t target, const cha
 				 char *err, size_t errlen);
 /* Hands the program every record the kernel has now. Thread-safe. */
 void ns_bridge_sync(struct ns_bridge *b);
+/* The same for a look (a file opened to read): unless another look synced
+ * under `ms` milliseconds ago, with no full sync since. */
+void ns_bridge_sync_since(struct ns_bridge *b, unsigned ms);
 /* A thread that syncs every few milliseconds, for readers that wait
  * (trace_pipe). 0 or -errno. */
 int ns_bridge_start(struct ns_bridge *b);
