@@ -20,7 +20,11 @@
 #ifndef UFT_INJECT_PROTO_H
 #define UFT_INJECT_PROTO_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
+
+#include <uft/event.h>
 
 struct uft_inject_hdr {
 	uint32_t len;
@@ -31,5 +35,17 @@ struct uft_inject_hdr {
 
 #define UFT_INJECT_HDR_SIZE 32u
 #define UFT_INJECT_ALIGN(n) (((n) + 7u) & ~7u)
+#define UFT_INJECT_MIN_REC 8u /* a common header */
+
+/* The next record of buf[0, len) at *pos: 1 with its header and bytes (and
+ * *pos past it), 0 at the end, -EPROTO when the rest is malformed (a header
+ * cut short, a length under a common header or past the message). */
+int uft_inject_next(const uint8_t *buf, size_t len, size_t *pos, struct uft_inject_hdr *h,
+		    const uint8_t **rec);
+/* Whether a record of `len` bytes holds an event's fixed part (`fixed`
+ * bytes) and each of its __data_loc fields points inside it, after that
+ * part. */
+bool uft_inject_locs_ok(const struct uft_field *fields, uint32_t nr, uint32_t fixed,
+			const uint8_t *rec, uint32_t len);
 
 #endif

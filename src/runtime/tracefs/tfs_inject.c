@@ -151,24 +151,6 @@ static const struct ev_slot *find(const struct ev_table *t, uint16_t id)
 	return NULL;
 }
 
-/* Every __data_loc of the record inside it, after its fixed fields. */
-static bool data_locs_ok(const struct uft_event *d, const uint8_t *rec, uint32_t len)
-{
-	for (uint32_t i = 0; i < d->nr_fields; i++) {
-		const struct uft_field *f = &d->fields[i];
-		if (f->kind != UFT_FIELD_DYN)
-			continue;
-		if (f->size != 4 || f->offset + 4 > d->fixed_size)
-			return false;
-		uint32_t loc;
-		memcpy(&loc, rec + f->offset, 4);
-		uint32_t off = loc & 0xffff, n = loc >> 16;
-		if (off < d->fixed_size || off + n > len)
-			return false;
-	}
-	return true;
-}
-
 /* ---- time ---- */
 
 /* CLOCK_MONOTONIC and the TSC read together, once a batch. */
@@ -240,21 +222,10 @@ int64_t uft_tracefs_inject(const uint8_t *buf, size_t len)
 	take_now(&now);
 	int64_t taken = 0;
 	size_t pos = 0;
-	while (pos < len) {
-		struct uft_inject_hdr h;
-		if (len - pos < UFT_INJECT_HDR_SIZE) {
-			refuse(R_HEADER, "a record's header is cut short");
-			break;
-		}
-		memcpy(&h, buf + pos, sizeof(h));
-		pos += UFT_INJECT_HDR_SIZE;
-		if (h.len < sizeof(struct uft_common_entry) || h.len > len - pos) {
-			refuse(R_HEADER, "a record's length is past the message");
-			break;
-		}
-		const uint8_t *rec = buf + pos;
-		pos += h.len;
-		pos = pos + 7 < len ? UFT_INJECT_ALIGN(pos) : len;
+	struct uft_inject_hdr h;
+	const uint8_t *rec;
+	int rc;
+	while ((rc = uft_inject_next(buf, len, &pos, &h, &rec)) == 1) {
 		uint16_t type;
 		memcpy(&type, rec, 2);
 		const struct ev_slot *s = find(&tab, type);
@@ -266,7 +237,8 @@ int64_t uft_tracefs_inject(const uint8_t *buf, size_t len)
 			refuse(R_LENGTH, "a record's length does not fit its event");
 			continue;
 		}
-		if (!data_locs_ok(s->desc, rec, h.len)) {
+		if (!uft_inject_locs_ok(s->desc->fields, s->desc->nr_fields, s->desc->fixed_size,
+					rec, h.len)) {
 			refuse(R_DATA_LOC, "a record's __data_loc points outside it");
 			continue;
 		}
@@ -283,6 +255,8 @@ int64_t uft_tracefs_inject(const uint8_t *buf, size_t len)
 		uft_inject_comm = NULL;
 		taken++;
 	}
+	if (rc < 0) /* the rest of the message, which cannot be framed */
+		refuse(R_HEADER, "a record's header is cut short or its length past the message");
 	free(tab.v);
 	return taken;
 }
