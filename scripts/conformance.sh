@@ -81,9 +81,13 @@ start=$(date +%s)
 # on the tree, as the tests expect of a kernel.
 timeout 3600 "$UFT" ns -p "$pid" -k -- ./ftracetest -l "$WORK/logs" >"$WORK/ftracetest.out" 2>&1
 echo "conformance: ftracetest ran $(($(date +%s) - start)) s; output in $WORK/ftracetest.out"
+# What --kernel-events handed over, took and lost (none refused is expected).
+grep '^uft ns: kernel events:' "$WORK/ftracetest.out"
+if grep -q '^uft ns: kernel events: .* [1-9][0-9]* refused by the program' "$WORK/ftracetest.out"; then
+	refused=1
+fi
 cd - >/dev/null || exit 1
 
-crashed=
 if ! kill -0 "$pid" 2>/dev/null; then
 	crashed=1
 else
@@ -142,6 +146,10 @@ for r in PASS FAIL UNRESOLVED UNTESTED UNSUPPORTED XFAIL; do
 	printf '%s=%s ' "$r" "$(grep -c " $r$" "$tmp/results")"
 done
 echo "(of ${#names[@]}); $worse worse, $better better than expected"
+[ -z "$refused" ] || {
+	echo "FAIL: the traced program refused kernel records (its error_log says why)"
+	exit 1
+}
 [ -z "$crashed" ] || {
 	echo "FAIL: the traced program crashed or exited badly"
 	exit 1

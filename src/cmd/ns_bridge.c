@@ -65,7 +65,7 @@ struct ns_bridge {
 		int pid;
 		bool own;
 	} seen[COMM_SLOTS];
-	uint64_t sent, taken, refused, lost, unsent;
+	uint64_t sent, taken, refused, lost, unsent, own;
 	uint64_t last_ns; /* CLOCK_MONOTONIC of the last sync by a look, 0 after a full one */
 	pthread_t th;
 	bool running;
@@ -396,8 +396,10 @@ static void emit(void *ctx, uint32_t cpu, uint64_t ts, uint8_t *rec, uint32_t le
 	const struct conv *v = &b->cv[id - 1];
 	int32_t pid;
 	memcpy(&pid, rec + 4, 4);
-	if (own_task(b, pid))
+	if (own_task(b, pid)) {
+		b->own++;
 		return;
+	}
 	/* Names the record gives, then the name of the task it ran in. */
 	for (int i = 0; i < v->nr_names; i++) {
 		const struct uft_field *c = &v->kf.fields[v->names[i].comm];
@@ -583,8 +585,9 @@ void ns_bridge_close(struct ns_bridge *b, FILE *out)
 		fprintf(out,
 			"uft ns: kernel events: %" PRIu64 " sent, %" PRIu64 " taken, %" PRIu64
 			" refused by the program, %" PRIu64 " lost in the kernel, %" PRIu64
-			" not sent\n",
-			b->sent, b->taken, b->refused, b->lost, b->unsent);
+			" not sent, %" PRIu64 " of this process's and the program's threads "
+			"left out\n",
+			b->sent, b->taken, b->refused, b->lost, b->unsent, b->own);
 	pt_kmerge_free(&b->m);
 	for (size_t i = 0; i < b->nr_cv; i++)
 		conv_free(&b->cv[i]);

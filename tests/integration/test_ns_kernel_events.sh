@@ -15,8 +15,9 @@ need_uft_ns
 PROG=$B/tests/kernel_names
 [ -x "$PROG" ] || fail "no $PROG (make tests-bin)"
 kt=/sys/kernel/tracing
-[ -d $kt/instances ] || mount -t tracefs nodev $kt 2>/dev/null
-[ -w $kt/instances ] && [ -e $kt/events/sched/sched_process_fork ] || {
+# As uft ns sees it: mounted in its namespace where the host has none.
+unshare -m --propagation private sh -c "[ -d $kt/instances ] || mount -t tracefs nodev $kt
+	[ -w $kt/instances ] && [ -e $kt/events/sched/sched_process_fork ]" 2>/dev/null || {
 	echo "skip: the kernel's tracefs is not usable here"
 	exit 77
 }
@@ -57,7 +58,9 @@ done
 	echo 1 >events/sched/sched_switch/enable
 	sleep 0.05
 	cat trace >"$0/own.txt"
-	echo 0 >events/enable' "$tmp" 2>"$tmp/ns.err"
+	echo 0 >events/enable' "$tmp" 2>"$tmp/ns.err" &
+ns_pid=$!
+wait $ns_pid
 rc=$?
 [ $rc = 0 ] || fail "uft ns -k: step $rc: $(cat "$tmp/ns.err")"
 shell=$(cat "$tmp/shell")
@@ -80,8 +83,9 @@ grep_q 'uft ns: kernel events: [0-9]* sent, [0-9]* taken, 0 refused by the progr
 	"$tmp/ns.err" || fail "no count line: $(cat "$tmp/ns.err")"
 echo "$(grep 'kernel events' "$tmp/ns.err")"
 # No instance of ours left in the kernel.
-ls $kt/instances | grep -q "^uft-" && ! pgrep -x uft >/dev/null &&
-	fail "a uft instance is left: $(ls $kt/instances)"
+unshare -m --propagation private sh -c "[ -d $kt/instances ] || mount -t tracefs nodev $kt
+	ls $kt/instances" >"$tmp/instances"
+! grep_q "^uft-$ns_pid-" "$tmp/instances" || fail "an instance is left: $(cat "$tmp/instances")"
 
 # 2. Without -k: the program's events only.
 "$UFT" ns -p "$pid" -- sh -c '
