@@ -442,6 +442,7 @@ int cmd_ns(int argc, char **argv)
 		fprintf(stderr, "uft ns: %s: %s\n", DEBUG_TRACING, strerror(-rc));
 		uft_fuse_door_close(d);
 		ns_bridge_close(bridge, stderr);
+		uft_ctl_close(r.shared);
 		return 1;
 	}
 	bool stack_bound = bind_stack_tracer();
@@ -464,5 +465,6 @@ int cmd_ns(int argc, char **argv)
 	detach_all(TRACING);
 	uft_fuse_door_close(d);
 	ns_bridge_close(bridge, stderr);
+	uft_ctl_close(r.shared);
 	return rc;
 }
