@@ -77,6 +77,7 @@ for f in "${files[@]}"; do
 done
 rm -rf "$WORK/logs"
 start=$(date +%s)
+crashed= refused=
 # -k: the kernel's sched events of the suite's own tasks (its shells, ping)
 # on the tree, as the tests expect of a kernel.
 timeout 3600 "$UFT" ns -p "$pid" -k -- ./ftracetest -l "$WORK/logs" >"$WORK/ftracetest.out" 2>&1
