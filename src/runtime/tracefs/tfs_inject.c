@@ -64,18 +64,12 @@ void tfs_inject_comms(void (*fn)(void *ctx, int pid, const char *comm), void *ct
 
 /* ---- refusals ---- */
 
-static uint64_t refused;
-
-uint64_t tfs_inject_refused(void)
-{
-	return uft_load_seq_cst(&refused);
-}
-
-/* Counted; the first of each reason logged in error_log. */
+/* The batch's reply counts what was taken (uft ns prints sent, taken and
+ * refused); the first refusal of
+ * each reason is logged in error_log. */
 static void refuse(unsigned reason, const char *msg)
 {
 	static uint32_t said;
-	uft_fetch_add(&refused, 1);
 	uint32_t bit = 1u << reason;
 	if (!(uft_fetch_or_release(&said, bit) & bit))
 		uft_tracefs_log_refusal("kernel event", msg);

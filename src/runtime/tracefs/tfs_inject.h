@@ -12,7 +12,5 @@ extern __thread const char *uft_inject_comm;
 
 /* The names of other tasks seen in injected records, as saved_cmdlines. */
 void tfs_inject_comms(void (*fn)(void *ctx, int pid, const char *comm), void *ctx);
-/* Records refused so far. */
-uint64_t tfs_inject_refused(void);
 
 #endif
