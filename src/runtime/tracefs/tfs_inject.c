@@ -65,8 +65,7 @@ void tfs_inject_comms(void (*fn)(void *ctx, int pid, const char *comm), void *ct
 /* ---- refusals ---- */
 
 /* The batch's reply counts what was taken (uft ns prints sent, taken and
- * refused); the first refusal of
- * each reason is logged in error_log. */
+ * refused); the first refusal of each reason is logged in error_log. */
 static void refuse(unsigned reason, const char *msg)
 {
 	static uint32_t said;
