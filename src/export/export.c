@@ -187,8 +187,9 @@ static int on_graph_exit(struct exp *x, struct exp_thread *t, uint64_t ts, const
 	if (t->depth) {
 		t->stack[t->depth - 1].child += dur;
 	} else {
+		/* Top-level calls closed since are its callees; it is one. */
 		self = dur > t->orphan ? dur - t->orphan : 0;
-		t->orphan = 0;
+		t->orphan = dur;
 	}
 	return x->s->complete ? x->s->complete(x->s->ctx, x, t, ts - dur, dur, self, name) : 0;
 }
