@@ -377,11 +377,12 @@ test: deps
 check: test
 
 bench: deps
-	$(MAKE) all $(BUILD)/tests/kernel_dat
+	$(MAKE) all $(BUILD)/tests/kernel_dat $(BUILD)/tests/graph_dat
 	$(MAKE) -C bench BUILD=$(abspath $(BUILD))
 	bench/run.sh $(abspath $(BUILD))
 	bench/process.sh $(abspath $(BUILD))
 	bench/latency.sh $(abspath $(BUILD))
+	bench/export.sh $(abspath $(BUILD))
 
 # SQLite, zlib and Lua under uft record and uftrace record (docs/BENCHMARKS.md,
 # "Real programs"); sources downloaded once into .cache in bench/real/.
