@@ -8,7 +8,9 @@
 # reading the mapped file and writing the output included). Peak RSS comes
 # from /usr/bin/time (it counts the input's mapped pages, which the page
 # cache can reclaim); peak anonymous memory (the heap: what grows with the
-# data) is sampled from /proc/PID/status every 10 ms.
+# data) is sampled from /proc/PID/status every 10 ms. The CPU time (user +
+# system, from /usr/bin/time) is printed too: on a shared machine the wall
+# time also holds the waits for a CPU.
 #
 #   bench/export.sh BUILD_DIR
 #
@@ -28,16 +30,16 @@ trap 'rm -rf "$TMP"' EXIT
 EVENTS=$((STORIES * 12))
 cat "$TMP/g.dat" >/dev/null # into the page cache before the first run
 
-# run OUT ARGS...: one export; prints "SECONDS PEAK_KB ANON_KB".
+# run OUT ARGS...: one export; prints "WALL_US PEAK_KB ANON_KB CPU_S".
 run() {
 	local out=$1 t0 t1 pid anon=0 a
 	shift
 	t0=$(date +%s%N)
 	if [ -x /usr/bin/time ]; then
-		/usr/bin/time -f %M -o "$TMP/rss" "$UFT" report -i "$TMP/g.dat" "$@" -o "$out" &
+		/usr/bin/time -f '%M %U %S' -o "$TMP/rss" "$UFT" report -i "$TMP/g.dat" "$@" -o "$out" &
 	else
 		"$UFT" report -i "$TMP/g.dat" "$@" -o "$out" &
-		echo 0 >"$TMP/rss"
+		echo 0 0 0 >"$TMP/rss"
 	fi
 	pid=$!
 	while kill -0 "$pid" 2>/dev/null; do
@@ -50,7 +52,7 @@ run() {
 	done
 	wait "$pid" || { echo "bench: uft report $* failed" >&2; return 1; }
 	t1=$(date +%s%N)
-	echo "$(((t1 - t0) / 1000)) $(tail -1 "$TMP/rss") $anon"
+	tail -1 "$TMP/rss" | awk -v us=$(((t1 - t0) / 1000)) -v anon="$anon" '{ print us, $1, anon, $2 + $3 }'
 }
 
 row() { # LABEL ARGS...
@@ -63,13 +65,13 @@ row() { # LABEL ARGS...
 	local size
 	size=$(stat -c %s "$TMP/out")
 	sort -n "$TMP/runs" | awk -v n="$REPS" -v ev="$EVENTS" -v label="$label" -v size="$size" '
-		{ us[NR] = $1; rss[NR] = $2; anon[NR] = $3 }
+		{ us[NR] = $1; rss[NR] = $2; anon[NR] = $3; cpu[NR] = $4 }
 		END {
 			m = int((n + 1) / 2)
 			maxr = 0; maxa = 0
 			for (i = 1; i <= n; i++) { if (rss[i] > maxr) maxr = rss[i]; if (anon[i] > maxa) maxa = anon[i] }
-			printf "11 %-34s %8d events in %6.3f s = %6.2f M events/s, peak RSS %4.0f MB (anon %3.0f MB), output %4.0f MB\n",
-				label, ev, us[m] / 1e6, ev / us[m], maxr / 1024, maxa / 1024, size / 1048576
+			printf "11 %-22s %8d events in %6.3f s = %6.2f M events/s (CPU %5.2f s), peak RSS %4.0f MB (anon %3.0f MB), output %4.0f MB\n",
+				label, ev, us[m] / 1e6, ev / us[m], cpu[m], maxr / 1024, maxa / 1024, size / 1048576
 		}'
 }
 
