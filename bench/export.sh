@@ -14,7 +14,10 @@
 #
 #   bench/export.sh BUILD_DIR
 #
-# Timings are printed, never checked: this is not a test.
+# The exports are written to /dev/shm when it is there (BENCH_EXPORT_OUT
+# names another folder): the disk's write-back of a few hundred MB would
+# time the disk, not the export. Timings are printed, never checked: this is
+# not a test.
 set -u
 BUILD=$(cd "${1:-build}" && pwd) || exit 1
 UFT=$BUILD/bin/uft
@@ -25,7 +28,10 @@ for f in "$UFT" "$GEN"; do
 	[ -x "$f" ] || { echo "bench: $f is missing; run 'make bench'" >&2; exit 1; }
 done
 TMP=$(mktemp -d /tmp/uft-export-bench.XXXXXX)
-trap 'rm -rf "$TMP"' EXIT
+OUTDIR=${BENCH_EXPORT_OUT:-/dev/shm}
+[ -d "$OUTDIR" ] && [ -w "$OUTDIR" ] || OUTDIR=$TMP
+OUT=$(mktemp "$OUTDIR/uft-export-bench.XXXXXX")
+trap 'rm -rf "$TMP" "$OUT"' EXIT
 "$GEN" -g -n "$STORIES" "$TMP/g.dat" || exit 1
 EVENTS=$((STORIES * 12))
 cat "$TMP/g.dat" >/dev/null # into the page cache before the first run
@@ -60,10 +66,10 @@ row() { # LABEL ARGS...
 	shift
 	: >"$TMP/runs"
 	for ((i = 0; i < REPS; i++)); do
-		run "$TMP/out" "$@" >>"$TMP/runs" || return
+		run "$OUT" "$@" >>"$TMP/runs" || return
 	done
 	local size
-	size=$(stat -c %s "$TMP/out")
+	size=$(stat -c %s "$OUT")
 	sort -n "$TMP/runs" | awk -v n="$REPS" -v ev="$EVENTS" -v label="$label" -v size="$size" '
 		{ us[NR] = $1; rss[NR] = $2; anon[NR] = $3; cpu[NR] = $4 }
 		END {
@@ -75,7 +81,7 @@ row() { # LABEL ARGS...
 		}'
 }
 
-echo "uft report exports of a function_graph file, $EVENTS records ($(($(stat -c %s "$TMP/g.dat") / 1048576)) MB):"
+echo "uft report exports of a function_graph file, $EVENTS records ($(($(stat -c %s "$TMP/g.dat") / 1048576)) MB), written to $OUTDIR:"
 row "--format perfetto" --format perfetto
 row "--format folded" --format folded
 row "--format chrome-json" --format chrome-json

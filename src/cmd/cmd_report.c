@@ -77,6 +77,8 @@ static int push(const char ***v, size_t *n, const char *s)
 static const char usage[] =
     "usage: uft report [-i FILE] [--cpu N] [-O [no]OPTION]... [--synth DEF]... "
     "[--hist SYSTEM:EVENT:SPEC]... [--trace]\n"
+    "       uft report [-i FILE] [--cpu N]... (--format FORMAT | --flame) [-o OUT]\n"
+    "                  [--counter SYSTEM:EVENT:FIELD]... [--folded-by time|count]\n"
     "  -i FILE      trace.dat file to read (default trace.dat)\n"
     "  --cpu N      only events of CPU N (repeatable)\n"
     "  -O OPTION    a function tracer display option of trace_options (print-parent,\n"
@@ -172,18 +174,12 @@ static int take(void *opts, int opt, char *arg)
 }
 
 static const struct option report_longopts[] = {
-    {"input", required_argument, NULL, 'i'},
-    {"cpu", required_argument, NULL, 'c'},
-    {"hist", required_argument, NULL, 'H'},
-    {"synth", required_argument, NULL, 'S'},
-    {"trace", no_argument, NULL, 'T'},
-    {"format", required_argument, NULL, 'F'},
-    {"flame", no_argument, NULL, 'G'},
-    {"output", required_argument, NULL, 'o'},
-    {"counter", required_argument, NULL, 'C'},
-    {"folded-by", required_argument, NULL, 'B'},
-    {"help", no_argument, NULL, 'h'},
-    {NULL, 0, NULL, 0},
+    {"input", required_argument, NULL, 'i'},   {"cpu", required_argument, NULL, 'c'},
+    {"hist", required_argument, NULL, 'H'},    {"synth", required_argument, NULL, 'S'},
+    {"trace", no_argument, NULL, 'T'},	       {"format", required_argument, NULL, 'F'},
+    {"flame", no_argument, NULL, 'G'},	       {"output", required_argument, NULL, 'o'},
+    {"counter", required_argument, NULL, 'C'}, {"folded-by", required_argument, NULL, 'B'},
+    {"help", no_argument, NULL, 'h'},	       {NULL, 0, NULL, 0},
 };
 static const struct cli report_cli = {"uft report", usage, "i:O:o:h", report_longopts, take};
 
@@ -198,7 +194,8 @@ static int parse(struct report_opts *o, int argc, char **argv)
 	if (o->format && o->nr_hists)
 		return cli_error(&report_cli, "--format and --flame do not go with --hist");
 	if (!o->format && (o->out || o->xo.nr_counters || o->by))
-		return cli_error(&report_cli, "-o, --counter and --folded-by go with --format or --flame");
+		return cli_error(&report_cli,
+				 "-o, --counter and --folded-by go with --format or --flame");
 	if (first < argc)
 		o->in = argv[first];
 	return CLI_OK;

@@ -42,8 +42,8 @@ static int add_node(struct calltree *ct, uint32_t parent, uint32_t name)
 		ct->v = v;
 		ct->cap = cap;
 	}
-	ct->v[ct->n] = (struct ct_node){.parent = parent, .name = name, .child = CT_NONE,
-					.next = CT_NONE};
+	ct->v[ct->n] =
+	    (struct ct_node){.parent = parent, .name = name, .child = CT_NONE, .next = CT_NONE};
 	ct->n++;
 	return 0;
 }

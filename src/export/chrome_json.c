@@ -42,7 +42,8 @@ static int cj_thread(void *ctx, struct exp *x, struct exp_thread *t)
 	static const char *const kinds[] = {"process_name", "thread_name"};
 	for (int i = 0; i < 2; i++) {
 		sep(c);
-		fprintf(c->out, "{\"ph\":\"M\",\"pid\":%d,\"tid\":%d,\"name\":\"%s\",\"args\":{\"name\":",
+		fprintf(c->out,
+			"{\"ph\":\"M\",\"pid\":%d,\"tid\":%d,\"name\":\"%s\",\"args\":{\"name\":",
 			t->pid, t->pid, kinds[i]);
 		json_str(c->out, comm, strlen(comm));
 		fputs("}}", c->out);

@@ -58,7 +58,8 @@ static uint32_t func_name(struct exp *x, uint64_t addr)
 	if (uft_ksyms_lookup(&x->syms, addr, &s) && s.name)
 		n = s.name;
 	else if (s.module)
-		snprintf(buf, sizeof(buf), "%s+0x%llx", s.module, (unsigned long long)(addr - s.start));
+		snprintf(buf, sizeof(buf), "%s+0x%llx", s.module,
+			 (unsigned long long)(addr - s.start));
 	else
 		snprintf(buf, sizeof(buf), "0x%llx", (unsigned long long)addr);
 	id = names_intern(&x->names, n, strlen(n));
@@ -134,7 +135,7 @@ static int pop(struct exp *x, struct exp_thread *t, uint64_t ts)
 }
 
 static int on_graph_entry(struct exp *x, struct exp_thread *t, uint64_t ts, const void *data,
-		    uint32_t len)
+			  uint32_t len)
 {
 	struct uft_rec_funcgraph_entry e;
 	if (len < sizeof(e))
@@ -163,7 +164,7 @@ static int on_graph_entry(struct exp *x, struct exp_thread *t, uint64_t ts, cons
 }
 
 static int on_graph_exit(struct exp *x, struct exp_thread *t, uint64_t ts, const void *data,
-		   uint32_t len)
+			 uint32_t len)
 {
 	struct uft_rec_funcgraph_exit e;
 	if (!uft_graph_exit_decode(data, len, &e))

@@ -66,7 +66,8 @@ struct exp_sink {
 	void *ctx;
 	int (*thread)(void *ctx, struct exp *x, struct exp_thread *t);
 	int (*begin)(void *ctx, struct exp *x, struct exp_thread *t, struct exp_frame *f);
-	int (*end)(void *ctx, struct exp *x, struct exp_thread *t, struct exp_frame *f, uint64_t ts);
+	int (*end)(void *ctx, struct exp *x, struct exp_thread *t, struct exp_frame *f,
+		   uint64_t ts);
 	/* A call whose entry the file lost (it started before the first
 	 * page): `self` is its time less its callees' already seen. */
 	int (*complete)(void *ctx, struct exp *x, struct exp_thread *t, uint64_t ts, uint64_t dur,

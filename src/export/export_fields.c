@@ -100,10 +100,10 @@ static int counter_add(struct exp *x, const char *spec)
 	if (!f || (f->flags & (TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_STRING)) ||
 	    !(f->size == 1 || f->size == 2 || f->size == 4 || f->size == 8)) {
 		fprintf(x->err, "uft report: --counter %s: %s\n", spec,
-			!fld  ? "not SYSTEM:EVENT:FIELD"
-			: !e  ? "no such event in the file"
-			: !f  ? "no such field"
-			      : "not a numeric field");
+			!fld ? "not SYSTEM:EVENT:FIELD"
+			: !e ? "no such event in the file"
+			: !f ? "no such field"
+			     : "not a numeric field");
 		free(c);
 		return -EINVAL;
 	}

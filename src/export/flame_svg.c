@@ -58,11 +58,12 @@ static void frame(struct flame *fl, struct exp *x, uint32_t i, double x0, uint32
 	colour(name, &r, &g, &b);
 	fprintf(fl->out, "<g class=\"f\"><title>");
 	xml_text(fl->out, name);
-	fprintf(fl->out, " (%llu %s, %.2f%%)</title><rect x=\"%.2f\" y=\"%.0f\" width=\"%.2f\" "
-			 "height=\"%d\" fill=\"rgb(%u,%u,%u)\" rx=\"2\"/><text x=\"%.2f\" y=\"%.0f\">",
+	fprintf(fl->out,
+		" (%llu %s, %.2f%%)</title><rect x=\"%.2f\" y=\"%.0f\" width=\"%.2f\" "
+		"height=\"%d\" fill=\"rgb(%u,%u,%u)\" rx=\"2\"/><text x=\"%.2f\" y=\"%.0f\">",
 		(unsigned long long)n->total, fl->by == FLAME_BY_TIME ? "ns" : "calls",
-		total > 0 ? 100.0 * (double)n->total / total : 0.0, PAD_SIDE + x0, y, w, FRAME_H - 1,
-		r, g, b, PAD_SIDE + x0 + 3, y + FRAME_H - 4);
+		total > 0 ? 100.0 * (double)n->total / total : 0.0, PAD_SIDE + x0, y, w,
+		FRAME_H - 1, r, g, b, PAD_SIDE + x0 + 3, y + FRAME_H - 4);
 	fputs("</text></g>\n", fl->out);
 }
 
@@ -134,8 +135,9 @@ static int fl_finish(void *ctx, struct exp *x)
 	rc = frames(fl, x);
 	if (rc)
 		return rc;
-	fprintf(f, "</g>\n<text id=\"omitted\" x=\"%d\" y=\"%u\">%llu frames narrower than %.1f px "
-		   "left out</text>\n",
+	fprintf(f,
+		"</g>\n<text id=\"omitted\" x=\"%d\" y=\"%u\">%llu frames narrower than %.1f px "
+		"left out</text>\n",
 		PAD_SIDE, h - 10, (unsigned long long)fl->omitted, MIN_PX);
 	fprintf(f, "<script><![CDATA[%s]]></script>\n</svg>\n", flame_script);
 	return ferror(f) ? -EIO : 0;

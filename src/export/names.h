@@ -16,7 +16,7 @@ struct names {
 	struct {
 		uint64_t addr;
 		uint32_t id; /* id + 1, 0 empty */
-	} *addrs;
+	} * addrs;
 	uint32_t naddr, naddr_slots;
 };
 

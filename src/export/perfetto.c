@@ -16,9 +16,10 @@
 
 #define SEQ 1
 #define FLUSH_AT (256u << 10)
-#define UUID_PROCESS(pid) ((1ull << 32) | (uint32_t)(pid))
-#define UUID_THREAD(pid) ((2ull << 32) | (uint32_t)(pid))
-#define UUID_COUNTER(i) ((3ull << 32) | (i))
+/* Small uuids make short varints: every slice names its track. */
+#define UUID_PROCESS(pid) ((uint64_t)(uint32_t)(pid)*4 + 1)
+#define UUID_THREAD(pid) ((uint64_t)(uint32_t)(pid)*4 + 2)
+#define UUID_COUNTER(i) ((uint64_t)(i)*4 + 3)
 
 struct pf {
 	FILE *out;
@@ -81,7 +82,7 @@ static int pf_thread(void *ctx, struct exp *x, struct exp_thread *t)
 }
 
 /* A slice packet's header, with the name's interning when it is new. */
-static int slice_packet(struct pf *f, struct exp *x, uint64_t ts, uint32_t name)
+static int slice_packet(struct pf *f, struct exp *x, uint64_t ts, uint32_t name, bool named)
 {
 	if (name >= f->nsent) {
 		uint32_t n = f->nsent ? f->nsent : 1024;
@@ -95,6 +96,8 @@ static int slice_packet(struct pf *f, struct exp *x, uint64_t ts, uint32_t name)
 		f->nsent = n;
 	}
 	packet(f, ts, true);
+	if (!named)
+		return 0; /* a slice end refers to no interned name */
 	pb_uint(&f->p, PF_PKT_SEQ_FLAGS, PF_SEQ_NEEDS_INCREMENTAL_STATE);
 	if (!f->sent[name]) {
 		f->sent[name] = 1;
@@ -111,7 +114,7 @@ static int slice_packet(struct pf *f, struct exp *x, uint64_t ts, uint32_t name)
 static int slice_event(struct pf *f, struct exp *x, int pid, uint64_t ts, uint32_t name,
 		       unsigned type)
 {
-	int rc = slice_packet(f, x, ts, name);
+	int rc = slice_packet(f, x, ts, name, type == PF_TYPE_SLICE_BEGIN);
 	if (rc)
 		return rc;
 	pb_begin(&f->p, PF_PKT_TRACK_EVENT);
@@ -128,8 +131,7 @@ static int pf_begin(void *ctx, struct exp *x, struct exp_thread *t, struct exp_f
 	return slice_event(ctx, x, t->pid, fr->ts, fr->name, PF_TYPE_SLICE_BEGIN);
 }
 
-static int pf_end(void *ctx, struct exp *x, struct exp_thread *t, struct exp_frame *fr,
-		  uint64_t ts)
+static int pf_end(void *ctx, struct exp *x, struct exp_thread *t, struct exp_frame *fr, uint64_t ts)
 {
 	return slice_event(ctx, x, t->pid, ts, fr->name, PF_TYPE_SLICE_END);
 }

@@ -38,11 +38,10 @@ static const char kallsyms[] = "0000000000401000 T main\n"
 			       "0000000000401400 T worker\n"
 			       "0000000000402000 T _etext\n";
 
-static const char level_format[] =
-    "name: level\nID: 500\nformat:\n" FTR_COMMON_FIELDS
-    "\tfield:long value;\toffset:8;\tsize:8;\tsigned:1;\n"
-    "\tfield:char name[16];\toffset:16;\tsize:16;\tsigned:0;\n"
-    "\nprint fmt: \"value=%ld name=%s\", REC->value, REC->name\n";
+static const char level_format[] = "name: level\nID: 500\nformat:\n" FTR_COMMON_FIELDS
+				   "\tfield:long value;\toffset:8;\tsize:8;\tsigned:1;\n"
+				   "\tfield:char name[16];\toffset:16;\tsize:16;\tsigned:0;\n"
+				   "\nprint fmt: \"value=%ld name=%s\", REC->value, REC->name\n";
 static const char stack_format[] =
     "name: kernel_stack\nID: 4\nformat:\n" FTR_COMMON_FIELDS
     "\tfield:int size;\toffset:8;\tsize:4;\tsigned:1;\n"
@@ -54,18 +53,18 @@ struct step {
 	int cpu, pid;
 	enum kind kind;
 	int fn, depth;
-	unsigned us;      /* within the story */
+	unsigned us;	  /* within the story */
 	unsigned call_us; /* exits: when the call began */
 };
 
 static const struct step story[] = {
-    {0, 100, ENTRY, MAIN, 0, 0, 0},	 {0, 100, ENTRY, PARSE, 1, 1, 0},
-    {0, 100, ENTRY, LEX, 2, 2, 0},	 {1, 101, ENTRY, WORKER, 0, 3, 0},
-    {1, 101, ENTRY, LEX, 1, 4, 0},	 {0, 100, EXIT, LEX, 2, 5, 2},
-    {1, 101, EXIT, LEX, 1, 6, 4},	 {0, 100, EXIT, PARSE, 1, 7, 1},
-    {0, 100, ENTRY, RUN, 1, 8, 0},	 {0, 100, LEVEL, 0, 0, 9, 0},
+    {0, 100, ENTRY, MAIN, 0, 0, 0},   {0, 100, ENTRY, PARSE, 1, 1, 0},
+    {0, 100, ENTRY, LEX, 2, 2, 0},    {1, 101, ENTRY, WORKER, 0, 3, 0},
+    {1, 101, ENTRY, LEX, 1, 4, 0},    {0, 100, EXIT, LEX, 2, 5, 2},
+    {1, 101, EXIT, LEX, 1, 6, 4},     {0, 100, EXIT, PARSE, 1, 7, 1},
+    {0, 100, ENTRY, RUN, 1, 8, 0},    {0, 100, LEVEL, 0, 0, 9, 0},
     {1, 101, EXIT, WORKER, 0, 10, 3}, {0, 100, STACK, 0, 0, 15, 0},
-    {0, 100, EXIT, RUN, 1, 20, 8},	 {0, 100, EXIT, MAIN, 0, 21, 0},
+    {0, 100, EXIT, RUN, 1, 20, 8},    {0, 100, EXIT, MAIN, 0, 21, 0},
 };
 
 struct cpu_pages {
