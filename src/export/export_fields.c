@@ -136,7 +136,7 @@ void exp_counters_free(struct exp *x)
 
 int exp_counters_feed(struct exp *x, struct exp_thread *t, uint16_t type, const struct exp_rec *r)
 {
-	for (unsigned i = 0; i < x->nr_counters; i++) {
+	for (unsigned i = 0; x->s->counter && i < x->nr_counters; i++) {
 		struct exp_counter *k = &x->counters[i];
 		if (k->id != type || (uint32_t)k->field->offset + (uint32_t)k->field->size > r->len)
 			continue;
