@@ -15,6 +15,7 @@
 #include "cmd/cli.h"
 #include "cmd/commands.h"
 #include "export/formats.h"
+#include "export/html.h"
 #include "report/output.h"
 #include "report/report_ftrace.h"
 #include "report/report_hist.h"
@@ -77,7 +78,7 @@ static int push(const char ***v, size_t *n, const char *s)
 static const char usage[] =
     "usage: uft report [-i FILE] [--cpu N] [-O [no]OPTION]... [--synth DEF]... "
     "[--hist SYSTEM:EVENT:SPEC]... [--trace]\n"
-    "       uft report [-i FILE] [--cpu N]... (--format FORMAT | --flame) [-o OUT]\n"
+    "       uft report [-i FILE] [--cpu N]... (--format FORMAT | --flame | --html) [-o OUT]\n"
     "                  [--counter SYSTEM:EVENT:FIELD]... [--folded-by time|count]\n"
     "  -i FILE      trace.dat file to read (default trace.dat)\n"
     "  --cpu N      only events of CPU N (repeatable)\n"
@@ -96,6 +97,8 @@ static const char usage[] =
     "               trace), chrome-json (Trace Event Format), folded (one line\n"
     "               per call path: flame graph input)\n"
     "  --flame      export a self-contained interactive flame graph (SVG)\n"
+    "  --html       export one self-contained HTML page: timeline, flame graph,\n"
+    "               and the histograms of the --hist given\n"
     "  -o FILE      where the export goes (default: standard output)\n"
     "  --counter S  SYSTEM:EVENT:FIELD as a counter track (perfetto,\n"
     "               chrome-json); repeatable\n"
@@ -156,6 +159,9 @@ static int take(void *opts, int opt, char *arg)
 	case 'G':
 		o->format = "flame";
 		break;
+	case 'W':
+		o->format = "html";
+		break;
 	case 'o':
 		o->out = arg;
 		break;
@@ -174,12 +180,19 @@ static int take(void *opts, int opt, char *arg)
 }
 
 static const struct option report_longopts[] = {
-    {"input", required_argument, NULL, 'i'},   {"cpu", required_argument, NULL, 'c'},
-    {"hist", required_argument, NULL, 'H'},    {"synth", required_argument, NULL, 'S'},
-    {"trace", no_argument, NULL, 'T'},	       {"format", required_argument, NULL, 'F'},
-    {"flame", no_argument, NULL, 'G'},	       {"output", required_argument, NULL, 'o'},
-    {"counter", required_argument, NULL, 'C'}, {"folded-by", required_argument, NULL, 'B'},
-    {"help", no_argument, NULL, 'h'},	       {NULL, 0, NULL, 0},
+    {"input", required_argument, NULL, 'i'},
+    {"cpu", required_argument, NULL, 'c'},
+    {"hist", required_argument, NULL, 'H'},
+    {"synth", required_argument, NULL, 'S'},
+    {"trace", no_argument, NULL, 'T'},
+    {"format", required_argument, NULL, 'F'},
+    {"flame", no_argument, NULL, 'G'},
+    {"html", no_argument, NULL, 'W'},
+    {"output", required_argument, NULL, 'o'},
+    {"counter", required_argument, NULL, 'C'},
+    {"folded-by", required_argument, NULL, 'B'},
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
 };
 static const struct cli report_cli = {"uft report", usage, "i:O:o:h", report_longopts, take};
 
@@ -191,11 +204,15 @@ static int parse(struct report_opts *o, int argc, char **argv)
 		return rc;
 	if ((o->nr_synths || o->trace) && !o->nr_hists)
 		return cli_error(&report_cli, "--synth and --trace go with --hist");
-	if (o->format && o->nr_hists)
+	bool html = o->format && !strcmp(o->format, "html");
+	if (o->format && !html && o->nr_hists)
 		return cli_error(&report_cli, "--format and --flame do not go with --hist");
+	if (html && o->trace)
+		return cli_error(&report_cli, "--html does not go with --trace");
 	if (!o->format && (o->out || o->xo.nr_counters || o->by))
-		return cli_error(&report_cli,
-				 "-o, --counter and --folded-by go with --format or --flame");
+		return cli_error(
+		    &report_cli,
+		    "-o, --counter and --folded-by go with --format, --flame or --html");
 	if (first < argc)
 		o->in = argv[first];
 	return CLI_OK;
@@ -357,9 +374,45 @@ static bool export_cpu_ok(const void *sel, int cpu)
 	return cpu_selected(sel, cpu);
 }
 
+/* --html: the --hist texts first (a refused trigger stops here: 2), then
+ * the page. */
+static int export_html_page(struct trace_file *tf, const struct report_opts *o, FILE *out)
+{
+	const struct report_hist_opts ho = {o->synths, o->nr_synths, o->hists, o->nr_hists};
+	struct html_hist *hv = calloc(o->nr_hists ? o->nr_hists : 1, sizeof(*hv));
+	struct replay *r = NULL;
+	int rc = hv ? 0 : -ENOMEM;
+	if (!rc && o->nr_hists) {
+		int status;
+		r = report_replay(tf, &ho, false, "uft report", stderr, &status);
+		if (!r)
+			rc = status == 2 ? -EINVAL : -ENOMEM;
+	}
+	for (size_t i = 0; !rc && i < o->nr_hists; i++) {
+		size_t len;
+		char *text = NULL;
+		FILE *m = open_memstream(&text, &len);
+		if (!m || replay_print_hist(r, i, m) != 0 || fclose(m) != 0) {
+			free(text);
+			rc = -ENOMEM;
+			break;
+		}
+		hv[i] = (struct html_hist){o->hists[i], text};
+	}
+	if (!rc)
+		rc = export_html(tf, &o->xo, o->in, hv, o->nr_hists, out, stderr);
+	for (size_t i = 0; hv && i < o->nr_hists; i++)
+		free((char *)hv[i].text);
+	free(hv);
+	replay_free(r);
+	return rc;
+}
+
 static int export_to(struct trace_file *tf, const struct report_opts *o, FILE *out)
 {
 	const char *f = o->format;
+	if (!strcmp(f, "html"))
+		return export_html_page(tf, o, out);
 	if (!strcmp(f, "perfetto"))
 		return export_perfetto(tf, &o->xo, out, stderr);
 	if (!strcmp(f, "chrome-json"))

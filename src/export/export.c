@@ -24,6 +24,16 @@ uint32_t exp_nr_names(const struct exp *x)
 	return x->names.n;
 }
 
+uint32_t exp_nr_threads(const struct exp *x)
+{
+	return x->nr_threads;
+}
+
+int exp_thread_pid(const struct exp *x, uint32_t idx)
+{
+	return idx < x->nr_threads ? x->threads[idx]->pid : -1;
+}
+
 bool exp_clock_ns(const struct exp *x)
 {
 	return x->clock_ns;

@@ -100,6 +100,9 @@ const char *exp_comm(const struct exp *x, int pid);
 const char *exp_counter_name(const struct exp *x, unsigned which);
 /* Each field of the record but the common ones; cb returns 0 to go on. */
 int exp_fields(const struct exp_rec *r, int (*cb)(void *arg, const struct exp_field *f), void *arg);
+/* The threads seen so far, by order of appearance. */
+uint32_t exp_nr_threads(const struct exp *x);
+int exp_thread_pid(const struct exp *x, uint32_t idx);
 /* Whether the clock's values are nanoseconds (else raw counter ticks). */
 bool exp_clock_ns(const struct exp *x);
 

@@ -15,9 +15,9 @@ static const char flame_style[] =
 
 static const char flame_script[] =
     "(function(){\n"
-    "var svg=document.documentElement,W=+svg.getAttribute('data-width'),"
+    "var svg=document.getElementById('flame'),W=+svg.getAttribute('data-width'),"
     "P=+svg.getAttribute('data-pad'),FW=W-2*P;\n"
-    "var frames=[].slice.call(document.querySelectorAll('g.f'));\n"
+    "var frames=[].slice.call(svg.querySelectorAll('g.f'));\n"
     "frames.forEach(function(g){var r=g.querySelector('rect');"
     "g._x=+r.getAttribute('x');g._w=+r.getAttribute('width');g._y=+r.getAttribute('y');"
     "g._fill=r.getAttribute('fill');var t=g.querySelector('title').textContent;"

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "export/calltree.h"
+#include "export/flame_svg.h"
 #include "export/json_out.h"
 #include "export/flame_script.h"
 
@@ -105,42 +105,56 @@ static void max_depth(struct flame *fl)
 	}
 }
 
-static int fl_finish(void *ctx, struct exp *x)
+int flame_write(struct calltree *ct, enum flame_by by, const char *title, struct exp *x, FILE *f,
+		bool inline_svg)
 {
-	struct flame *fl = ctx;
-	fl->by = calltree_by(&fl->ct, fl->by);
-	int rc = calltree_link(&fl->ct, fl->by, x);
+	struct flame fl = {.by = calltree_by(ct, by), .title = title, .out = f};
+	fl.ct = *ct; /* the same arrays; fl.ct is not freed */
+	int rc = calltree_link(&fl.ct, fl.by, x);
+	*ct = fl.ct;
 	if (rc)
 		return rc;
-	max_depth(fl);
-	unsigned h = PAD_TOP + (fl->max_depth + 1) * FRAME_H + 30;
-	FILE *f = fl->out;
-	fprintf(f,
-		"<?xml version=\"1.0\" standalone=\"no\"?>\n"
-		"<svg version=\"1.1\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
-		"height=\"%u\" viewBox=\"0 0 %d %u\" data-width=\"%d\" data-pad=\"%d\" "
-		"data-unit=\"%s\">\n<style>%s</style>\n"
-		"<rect width=\"100%%\" height=\"100%%\" fill=\"#fdf8ee\"/>\n"
-		"<text id=\"title\" x=\"%d\" y=\"20\">",
-		WIDTH, h, WIDTH, h, WIDTH, PAD_SIDE, fl->by == FLAME_BY_TIME ? "ns" : "calls",
-		flame_style, WIDTH / 2);
-	xml_text(f, fl->title);
+	max_depth(&fl);
+	unsigned h = PAD_TOP + (fl.max_depth + 1) * FRAME_H + 30;
+	if (!inline_svg)
+		fputs("<?xml version=\"1.0\" standalone=\"no\"?>\n", f);
+	fprintf(
+	    f,
+	    "<svg id=\"flame\" version=\"1.1\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
+	    "height=\"%u\" viewBox=\"0 0 %d %u\" data-width=\"%d\" data-pad=\"%d\" "
+	    "data-unit=\"%s\">\n<style>%s</style>\n"
+	    "<rect width=\"100%%\" height=\"100%%\" fill=\"#fdf8ee\"/>\n"
+	    "<text id=\"title\" x=\"%d\" y=\"20\">",
+	    WIDTH, h, WIDTH, h, WIDTH, PAD_SIDE, fl.by == FLAME_BY_TIME ? "ns" : "calls",
+	    flame_style, WIDTH / 2);
+	xml_text(f, title);
 	fprintf(f, "</text>\n<text id=\"sub\" x=\"%d\" y=\"38\">by %s</text>\n", WIDTH / 2,
-		fl->by == FLAME_BY_TIME ? "self time (ns)" : "count");
+		fl.by == FLAME_BY_TIME ? "self time (ns)" : "count");
 	fprintf(f,
 		"<text id=\"search\" x=\"%d\" y=\"20\">Search</text>\n"
 		"<text id=\"reset\" x=\"%d\" y=\"20\" visibility=\"hidden\">Reset zoom</text>\n"
 		"<text id=\"matched\" x=\"%d\" y=\"%u\"></text>\n<g id=\"frames\">\n",
 		WIDTH - PAD_SIDE - 60, PAD_SIDE, WIDTH - PAD_SIDE - 160, h - 10);
-	rc = frames(fl, x);
+	rc = frames(&fl, x);
 	if (rc)
 		return rc;
+	if (!fl.ct.v[CT_ROOT].total)
+		fprintf(f,
+			"<text id=\"empty\" x=\"%d\" y=\"%d\">no function_graph calls or stack "
+			"samples in this file</text>\n",
+			PAD_SIDE, PAD_TOP);
 	fprintf(f,
 		"</g>\n<text id=\"omitted\" x=\"%d\" y=\"%u\">%llu frames narrower than %.1f px "
 		"left out</text>\n",
-		PAD_SIDE, h - 10, (unsigned long long)fl->omitted, MIN_PX);
+		PAD_SIDE, h - 10, (unsigned long long)fl.omitted, MIN_PX);
 	fprintf(f, "<script><![CDATA[%s]]></script>\n</svg>\n", flame_script);
 	return ferror(f) ? -EIO : 0;
+}
+
+static int fl_finish(void *ctx, struct exp *x)
+{
+	struct flame *fl = ctx;
+	return flame_write(&fl->ct, fl->by, fl->title, x, fl->out, false);
 }
 
 int export_flame_svg(struct trace_file *tf, const struct exp_opts *o, enum flame_by by,

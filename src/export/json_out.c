@@ -10,7 +10,7 @@ void json_str(FILE *f, const char *s, size_t len)
 		if (c == '"' || c == '\\') {
 			putc('\\', f);
 			putc(c, f);
-		} else if (c < 0x20 || c >= 0x7f) {
+		} else if (c < 0x20 || c >= 0x7f || c == '<') {
 			fputs("\\u00", f);
 			putc(hex[c >> 4], f);
 			putc(hex[c & 15], f);
@@ -41,7 +41,8 @@ void xml_text(FILE *f, const char *s)
 			fputs("&#39;", f);
 			break;
 		default:
-			if ((unsigned char)*s >= 0x20)
+			/* XML 1.0 has no other control characters. */
+			if ((unsigned char)*s >= 0x20 || *s == '\n' || *s == '\t')
 				putc(*s, f);
 		}
 	}
