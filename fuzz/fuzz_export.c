@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Fuzzes uft report's exports (src/export/): the input is a trace.dat;
  * whatever the parser accepts is exported to Perfetto, Chrome JSON, folded
- * stacks and a flame graph, with a counter on the first numeric field of
+ * stacks, a flame graph and the HTML page, with a counter on the first numeric field of
  * the first event when there is one. Graph records may be short, depths
  * odd, exits without entries, formats hostile: nothing may be read outside
  * a record, and every export must end (no loop on a bad depth). */
@@ -17,6 +17,7 @@
 
 #include "fuzz_check.h"
 #include "export/formats.h"
+#include "export/html.h"
 #include "tracedat/tracedat.h"
 
 /* SYSTEM:EVENT:FIELD of the first event's first field that is not common. */
@@ -43,6 +44,8 @@ static void run(struct trace_file *tf, FILE *sink)
 	export_chrome_json(tf, &o, sink, sink);
 	export_folded(tf, &o, FLAME_BY_TIME, sink, sink);
 	export_flame_svg(tf, &o, FLAME_BY_COUNT, "fuzz", sink, sink);
+	const struct html_hist h = {"x:y:keys=z", "{ z: 1 } hitcount: 1\n"};
+	export_html(tf, &o, "fuzz", &h, 1, sink, sink);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
