@@ -350,6 +350,12 @@ int exp_run(struct trace_file *tf, const struct exp_opts *o, const struct exp_si
 			rc = one(&x, &pr, cpu);
 	if (!rc)
 		rc = close_all(&x);
+	/* Calls around a loss may be cut short or split: say so. */
+	if (!rc && (it.lost || it.lost_uncounted))
+		fprintf(err,
+			"uft report: the file lost %s%llu events (buffer overruns); calls around "
+			"them may be cut\n",
+			it.lost_uncounted ? "at least " : "", (unsigned long long)it.lost);
 	if (!rc && s->finish)
 		rc = s->finish(s->ctx, &x);
 	if (rc == -ENOMEM)

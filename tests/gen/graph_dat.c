@@ -5,13 +5,14 @@
  * worker > lex; a demo:level record (a number and a name) and a
  * kernel_stack sample (main > run) fall in between.
  *
- *   graph_dat [-n REPEAT] [-g] [-x] OUT.dat
+ *   graph_dat [-n REPEAT] [-g] [-x] [-l LOST] OUT.dat
  *
  * -n repeats the story (each 30 us after the previous one; 12 graph
  * records and 2 others each), -g writes the graph records alone (the
  * benchmark's file), -x adds the buffer edges: two exits whose entries
  * were lost before the first story, two entries whose exits never came
- * after the last. */
+ * after the last; -l marks CPU 1's last page as following LOST lost
+ * events. */
 #include <errno.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -72,6 +73,7 @@ struct cpu_pages {
 	struct uft_page_builder b;
 };
 static struct cpu_pages cpus[NR_CPUS];
+static unsigned long lost;
 
 static uint32_t build(const struct step *s, uint64_t base, long n, uint8_t *r)
 {
@@ -155,7 +157,7 @@ static int finish(struct tracedat_writer *w)
 	int rc = 0;
 	for (int c = 0; c < NR_CPUS && !rc; c++)
 		if (cpus[c].b.nr_records) {
-			uft_page_builder_finish(&cpus[c].b, 0);
+			uft_page_builder_finish(&cpus[c].b, c == 1 ? lost : 0);
 			rc = tracedat_writer_add_page(w, c, cpus[c].page);
 		}
 	rc = rc ? rc : tracedat_writer_add_format(w, "ftrace", ftr_entry_format);
@@ -172,18 +174,20 @@ int main(int argc, char **argv)
 	long repeat = 1;
 	bool graph_only = false, with_edges = false;
 	int opt;
-	while ((opt = getopt(argc, argv, "n:gx")) != -1) {
+	while ((opt = getopt(argc, argv, "n:gxl:")) != -1) {
 		if (opt == 'n')
 			repeat = strtol(optarg, NULL, 10);
 		else if (opt == 'g')
 			graph_only = true;
 		else if (opt == 'x')
 			with_edges = true;
+		else if (opt == 'l')
+			lost = strtoul(optarg, NULL, 10);
 		else
 			repeat = 0;
 	}
 	if (optind != argc - 1 || repeat <= 0) {
-		fprintf(stderr, "usage: graph_dat [-n REPEAT] [-g] [-x] OUT.dat\n");
+		fprintf(stderr, "usage: graph_dat [-n REPEAT] [-g] [-x] [-l LOST] OUT.dat\n");
 		return 2;
 	}
 	struct tracedat_writer *w = tracedat_writer_open(argv[optind], NR_CPUS, PAGE, "local");

@@ -114,6 +114,13 @@ grep -q '<title>all (18 calls, 100.00%)</title>' "$tmp/gc.svg" || fail "flame by
 "$UFT" report -i "$tmp/g.dat" --cpu 1 --format folded | diff -u - <(printf 'worker 10000\nworker;lex 4000\n') ||
 	fail "--cpu 1 folded"
 
+# A file that lost events says so (on standard error), and still exports.
+"$GEN" -l 7 "$tmp/l.dat" || fail "graph_dat -l"
+"$UFT" report -i "$tmp/l.dat" --format folded >/dev/null 2>"$tmp/l.err" || fail "folded of a lossy file"
+grep -q "^uft report: the file lost 7 events (buffer overruns); calls around them may be cut$" "$tmp/l.err" ||
+	fail "no loss note: $(cat "$tmp/l.err")"
+"$UFT" report -i "$tmp/g.dat" --format folded 2>&1 >/dev/null | diff - /dev/null || fail "a note on a file that lost nothing"
+
 # Refusals: exit 2, a message, no file left behind.
 refuse() { # MESSAGE ARGS...
 	local want=$1
