@@ -62,12 +62,13 @@ static uint32_t func_name(struct exp *x, uint64_t addr)
 	uint32_t id;
 	if (names_addr(&x->names, addr, &id) == 0)
 		return id;
-	struct uft_sym s;
+	struct uft_sym s = {0};
 	char buf[96];
 	const char *n = buf;
-	if (uft_ksyms_lookup(&x->syms, addr, &s) && s.name)
+	bool found = uft_ksyms_lookup(&x->syms, addr, &s);
+	if (found && s.name)
 		n = s.name;
-	else if (s.module)
+	else if (found && s.module)
 		snprintf(buf, sizeof(buf), "%s+0x%llx", s.module,
 			 (unsigned long long)(addr - s.start));
 	else
