@@ -209,6 +209,13 @@ static int parse(struct report_opts *o, int argc, char **argv)
 		return cli_error(&report_cli, "--format and --flame do not go with --hist");
 	if (html && o->trace)
 		return cli_error(&report_cli, "--html does not go with --trace");
+	bool tree = o->format && (!strcmp(o->format, "folded") || !strcmp(o->format, "flame"));
+	if (o->format && o->xo.nr_counters && strcmp(o->format, "perfetto") != 0 &&
+	    strcmp(o->format, "chrome-json") != 0)
+		return cli_error(&report_cli,
+				 "--counter goes with --format perfetto or chrome-json");
+	if (o->format && o->by && !tree)
+		return cli_error(&report_cli, "--folded-by goes with --format folded or --flame");
 	if (!o->format && (o->out || o->xo.nr_counters || o->by))
 		return cli_error(
 		    &report_cli,

@@ -133,6 +133,8 @@ refuse "unknown format 'svg'" --format svg
 refuse "time or count" --format folded --folded-by size
 refuse "go with --format" -o "$tmp/x.json"
 refuse "do not go with --hist" --format folded --hist 'demo:level:keys=value'
+refuse "--counter goes with --format perfetto or chrome-json" --format folded --counter demo:level:value
+refuse "--folded-by goes with --format folded or --flame" --format perfetto --folded-by count -o "$tmp/x"
 refuse "no such field" --format perfetto --counter demo:level:nope -o "$tmp/bad.pftrace"
 [ ! -e "$tmp/bad.pftrace" ] || fail "a refused --counter left its file"
 refuse "not a numeric field" --format chrome-json --counter demo:level:name
