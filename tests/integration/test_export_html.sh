@@ -60,6 +60,24 @@ grep -o '<div class="track"[^>]*>' "$tmp/g.dom" | sed 's/.*data-pid="\([0-9]*\)"
 [ "$(count "$tmp/g.dom" 'class="entry"')" = 2 ] || fail "hist rows: $(count "$tmp/g.dom" 'class="entry"')"
 shot "file://$tmp/g.html" "$tmp/report-graph.png"
 
+# The flame graph's script at work: zoom on main (all, main and its three
+# callees stay, the other four frames hide), then search for lex (three
+# frames match, 11000 of 61000 ns).
+sed 's|</body>|<script>var f=document.getElementById("flame");f.flameZoom("main");f.flameSearch("^lex$");</script></body>|' \
+	"$tmp/g.html" >"$tmp/gz.html"
+chrome "file://$tmp/gz.html" "$tmp/gz.dom"
+[ "$(count "$tmp/gz.dom" '<g class="f" style="display: none;">')" = 4 ] ||
+	fail "zoom on main: $(count "$tmp/gz.dom" '<g class="f" style="display: none;">') frames hidden, not 4"
+[ "$(attr "$tmp/gz.dom" 'svg id="flame"' data-matched)" = 3 ] || fail "search for lex: not 3 frames"
+grep -q 'id="matched"[^>]*>Matched: 18.0%<' "$tmp/gz.dom" || fail "search share: $(grep -o 'id="matched"[^<]*' "$tmp/gz.dom")"
+[ "$(attr "$tmp/gz.dom" body data-errors)" = 0 ] || fail "zoom and search: script errors"
+
+# The standalone SVG of --flame runs the same script in Chromium.
+"$UFT" report -i "$tmp/g.dat" --flame -o "$tmp/g.svg" || fail "--flame"
+chrome "file://$tmp/g.svg" "$tmp/svg.dom"
+grep -q '<text x="[0-9.]*" y="[0-9]*">main</text>' "$tmp/svg.dom" || fail "the SVG's script did not label main"
+shot "file://$tmp/g.svg" "$tmp/flame.png"
+
 # The demo's recording with two histograms: a track per thread, every
 # event, a table row per hist entry.
 "$UFT" record -q -o "$tmp/demo.dat" -- "$DEMO" >/dev/null 2>"$tmp/rec.err" || fail "record: $(cat "$tmp/rec.err")"
