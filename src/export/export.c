@@ -276,20 +276,21 @@ static int on_other(struct exp *x, struct exp_thread *t, uint16_t type, struct e
 
 static int one(struct exp *x, const struct uft_page_rec *pr, int cpu)
 {
-	const struct uft_common_entry *c = pr->data;
-	if (pr->len < sizeof(*c))
+	struct uft_common_entry c; /* copied: a hostile file's records may be unaligned */
+	if (pr->len < sizeof(c))
 		return 0;
+	memcpy(&c, pr->data, sizeof(c));
 	struct exp_thread *t;
-	int rc = thread_of(x, c->pid, &t);
+	int rc = thread_of(x, c.pid, &t);
 	if (rc)
 		return rc;
 	t->last_ts = pr->ts;
-	if (c->type && c->type == x->id_entry)
+	if (c.type && c.type == x->id_entry)
 		return on_graph_entry(x, t, pr->ts, pr->data, pr->len);
-	if (c->type && c->type == x->id_exit)
+	if (c.type && c.type == x->id_exit)
 		return on_graph_exit(x, t, pr->ts, pr->data, pr->len);
 	struct exp_rec r = {cpu, pr->ts, pr->data, pr->len, NULL, NULL, NULL};
-	return on_other(x, t, c->type, &r);
+	return on_other(x, t, c.type, &r);
 }
 
 /* Calls still open at the end lost their exits: they end at their thread's
