@@ -106,6 +106,10 @@ static int cj_instant(void *ctx, struct exp *x, struct exp_thread *t, const stru
 	json_str(c->out, r->system, strlen(r->system));
 	fprintf(c->out, ",\"s\":\"t\",\"args\":{\"cpu\":%d", r->cpu);
 	exp_fields(r, arg, c);
+	if (r->stack) {
+		fputs(",\"stack\":", c->out);
+		json_str(c->out, r->stack, strlen(r->stack));
+	}
 	fputs("}}", c->out);
 	return 0;
 }

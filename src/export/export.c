@@ -206,9 +206,29 @@ static int on_graph_exit(struct exp *x, struct exp_thread *t, uint64_t ts, const
 	return x->s->complete ? x->s->complete(x->s->ctx, x, t, ts - dur, dur, self, name) : 0;
 }
 
+/* The k names of stackbuf as "outer;inner" in stackstr: 0, or -ENOMEM. */
+static int stack_text(struct exp *x, size_t k)
+{
+	size_t len = 1;
+	for (size_t i = 0; i < k; i++)
+		len += strlen(exp_name(x, x->stackbuf[i])) + 1;
+	if (len > x->stackstr_cap) {
+		char *s = realloc(x->stackstr, len);
+		if (!s)
+			return -ENOMEM;
+		x->stackstr = s;
+		x->stackstr_cap = len;
+	}
+	char *p = x->stackstr;
+	*p = '\0';
+	for (size_t i = 0; i < k; i++)
+		p = stpcpy(stpcpy(p, i ? ";" : ""), exp_name(x, x->stackbuf[i]));
+	return 0;
+}
+
 /* The callers of a kernel_stack (int size, then the addresses) or
  * user_stack (a zero- or ~0-ended array) record, outermost first. */
-static int on_stack(struct exp *x, struct exp_thread *t, const struct exp_rec *r)
+static int on_stack(struct exp *x, struct exp_thread *t, struct exp_rec *r)
 {
 	struct tep_format_field *cf = tep_find_field(r->ev, "caller");
 	struct tep_format_field *sf = tep_find_field(r->ev, "size");
@@ -243,6 +263,9 @@ static int on_stack(struct exp *x, struct exp_thread *t, const struct exp_rec *r
 		x->stackbuf[i] = x->stackbuf[k - 1 - i];
 		x->stackbuf[k - 1 - i] = s;
 	}
+	if (stack_text(x, k) != 0)
+		return -ENOMEM;
+	r->stack = x->stackstr;
 	return x->s->stack && k ? x->s->stack(x->s->ctx, x, t, r->ts, x->stackbuf, k) : 0;
 }
 
@@ -263,7 +286,7 @@ static int on_other(struct exp *x, struct exp_thread *t, uint16_t type, struct e
 		return 0; /* padding or a type the file has no format for */
 	r->name = r->ev->name;
 	r->system = r->ev->system;
-	if ((type == x->id_kstack || type == x->id_ustack) && x->s->stack) {
+	if (type == x->id_kstack || type == x->id_ustack) {
 		int rc = on_stack(x, t, r);
 		if (rc)
 			return rc;
@@ -289,7 +312,7 @@ static int one(struct exp *x, const struct uft_page_rec *pr, int cpu)
 		return on_graph_entry(x, t, pr->ts, pr->data, pr->len);
 	if (c.type && c.type == x->id_exit)
 		return on_graph_exit(x, t, pr->ts, pr->data, pr->len);
-	struct exp_rec r = {cpu, pr->ts, pr->data, pr->len, NULL, NULL, NULL};
+	struct exp_rec r = {cpu, pr->ts, pr->data, pr->len, NULL, NULL, NULL, NULL};
 	return on_other(x, t, c.type, &r);
 }
 
@@ -333,6 +356,7 @@ static void teardown(struct exp *x)
 	free(x->threads);
 	free(x->tslots);
 	free(x->stackbuf);
+	free(x->stackstr);
 	exp_counters_free(x);
 	uft_ksyms_free(&x->syms);
 	names_free(&x->names);

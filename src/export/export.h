@@ -47,6 +47,7 @@ struct exp_rec {
 	struct tep_event *ev; /* NULL for function records */
 	const char *name;
 	const char *system;
+	const char *stack; /* a stack record's callers, "outer;inner", or NULL */
 };
 
 /* One field of a record, decoded. */

@@ -30,6 +30,8 @@ struct exp {
 	unsigned nr_counters;
 	uint32_t *stackbuf; /* a stack record's names */
 	size_t stackcap;
+	char *stackstr; /* and as text, for the instant */
+	size_t stackstr_cap;
 };
 
 /* Resolves the --counter specs: 0, or -EINVAL with a message. */

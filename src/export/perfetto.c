@@ -172,6 +172,11 @@ static int pf_instant(void *ctx, struct exp *x, struct exp_thread *t, const stru
 	struct exp_field cpu = {.name = "cpu", .kind = EXP_INT, .i = r->cpu};
 	annotate(&f->p, &cpu);
 	exp_fields(r, annotate, &f->p);
+	if (r->stack) {
+		struct exp_field st = {.name = "stack", .kind = EXP_STR, .s = r->stack};
+		st.slen = strlen(r->stack);
+		annotate(&f->p, &st);
+	}
 	pb_end(&f->p);
 	return packet_end(f);
 }

@@ -57,7 +57,7 @@ counter demo:level:value 1,2
 counter-track demo:level:value (counter)
 end 100 app x12
 end 101 app-worker x4
-instant 100 app kernel_stack [cpu,size] x2
+instant 100 app kernel_stack [cpu,size,stack] x2
 instant 100 app level [cpu,value,name] x2
 process 100 app
 process 101 app-worker
@@ -91,6 +91,8 @@ lv = [e for e in ev if e["ph"] == "i" and e["name"] == "level"][0]
 assert lv["args"] == {"cpu": 0, "value": 1, "name": 'q"x'} and lv["cat"] == "demo", lv
 c = [e["args"]["value"] for e in ev if e["ph"] == "C"]
 assert c == [1, 2], c
+st = [e["args"]["stack"] for e in ev if e.get("name") == "kernel_stack"]
+assert st == ["main;run", "main;run"], st
 X
 
 # The flame graph: one SVG, nothing fetched, one frame per path and "all".
