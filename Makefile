@@ -76,7 +76,7 @@ ARCH_SRC := $(wildcard src/arch/$(ARCH)/*.c)
 ARCH_ASM := $(wildcard src/arch/$(ARCH)/*.S)
 COMMON_SRC := $(UTIL_SRC) $(WIRE_SRC) $(ENGINE_SRC) $(LATENCY_SRC)
 LIB_SRC := $(RUNTIME_SRC) $(ARCH_SRC) $(UTIL_SRC) $(WIRE_SRC) $(RUNTIME_ENGINE_SRC) $(LATENCY_SRC)
-TOOL_SRC := $(wildcard src/tracedat/*.c src/recorder/*.c src/report/*.c src/client/*.c src/attach/*.c \
+TOOL_SRC := $(wildcard src/tracedat/*.c src/recorder/*.c src/report/*.c src/export/*.c src/client/*.c src/attach/*.c \
 	src/proctrace/*.c) \
 	$(filter-out src/cmd/main.c,$(wildcard src/cmd/*.c))
 FUSE_SRC := $(wildcard src/fuse/*.c)
@@ -377,11 +377,12 @@ test: deps
 check: test
 
 bench: deps
-	$(MAKE) all $(BUILD)/tests/kernel_dat
+	$(MAKE) all $(BUILD)/tests/kernel_dat $(BUILD)/tests/graph_dat
 	$(MAKE) -C bench BUILD=$(abspath $(BUILD))
 	bench/run.sh $(abspath $(BUILD))
 	bench/process.sh $(abspath $(BUILD))
 	bench/latency.sh $(abspath $(BUILD))
+	bench/export.sh $(abspath $(BUILD))
 
 # SQLite, zlib and Lua under uft record and uftrace record (docs/BENCHMARKS.md,
 # "Real programs"); sources downloaded once into .cache in bench/real/.

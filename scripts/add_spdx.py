@@ -36,6 +36,7 @@ RULES = [
     ("src/tracedat/", GPL),
     ("src/recorder/", GPL),
     ("src/report/", GPL),
+    ("src/export/", GPL),
     ("src/client/", GPL),
     ("src/attach/", GPL),
     ("src/proctrace/", GPL),

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <event-parse.h>
 
@@ -13,6 +14,8 @@
 #include "wire/page.h"
 #include "cmd/cli.h"
 #include "cmd/commands.h"
+#include "export/formats.h"
+#include "export/html.h"
 #include "report/output.h"
 #include "report/report_ftrace.h"
 #include "report/report_hist.h"
@@ -75,6 +78,8 @@ static int push(const char ***v, size_t *n, const char *s)
 static const char usage[] =
     "usage: uft report [-i FILE] [--cpu N] [-O [no]OPTION]... [--synth DEF]... "
     "[--hist SYSTEM:EVENT:SPEC]... [--trace]\n"
+    "       uft report [-i FILE] [--cpu N]... (--format FORMAT | --flame | --html) [-o OUT]\n"
+    "                  [--counter SYSTEM:EVENT:FIELD]... [--folded-by time|count]\n"
     "  -i FILE      trace.dat file to read (default trace.dat)\n"
     "  --cpu N      only events of CPU N (repeatable)\n"
     "  -O OPTION    a function tracer display option of trace_options (print-parent,\n"
@@ -87,7 +92,19 @@ static const char usage[] =
     "               keys=prev_pid:vals=prev_prio'); repeatable, run in order;\n"
     "               prints the histograms, no event lines\n"
     "  --trace      print the events instead, with the synthetic events the\n"
-    "               triggers generated among them\n";
+    "               triggers generated among them\n"
+    "  --format F   export instead of printing: perfetto (Perfetto's protobuf\n"
+    "               trace), chrome-json (Trace Event Format), folded (one line\n"
+    "               per call path: flame graph input)\n"
+    "  --flame      export a self-contained interactive flame graph (SVG)\n"
+    "  --html       export one self-contained HTML page: timeline, flame graph,\n"
+    "               and the histograms of the --hist given\n"
+    "  -o FILE      where the export goes (default: standard output)\n"
+    "  --counter S  SYSTEM:EVENT:FIELD as a counter track (perfetto,\n"
+    "               chrome-json); repeatable\n"
+    "  --folded-by M  folded and flame widths: time (self time of calls) or\n"
+    "               count (calls, stack samples); default time when the file\n"
+    "               has function_graph calls, else count\n";
 
 struct report_opts {
 	const char *in;
@@ -97,6 +114,10 @@ struct report_opts {
 	bool trace;
 	const char *opts[64];
 	size_t nr_opts;
+	const char *format; /* an export, or NULL */
+	const char *out;
+	struct exp_opts xo;
+	enum flame_by by;
 };
 
 static const struct cli report_cli;
@@ -130,6 +151,30 @@ static int take(void *opts, int opt, char *arg)
 	case 'T':
 		o->trace = true;
 		break;
+	case 'F':
+		if (strcmp(arg, "perfetto") && strcmp(arg, "chrome-json") && strcmp(arg, "folded"))
+			return cli_error(&report_cli, "unknown format '%s'", arg);
+		o->format = arg;
+		break;
+	case 'G':
+		o->format = "flame";
+		break;
+	case 'W':
+		o->format = "html";
+		break;
+	case 'o':
+		o->out = arg;
+		break;
+	case 'C':
+		if (o->xo.nr_counters == EXPORT_MAX_COUNTERS)
+			return cli_error(&report_cli, "at most %d --counter", EXPORT_MAX_COUNTERS);
+		o->xo.counters[o->xo.nr_counters++] = arg;
+		break;
+	case 'B':
+		if (strcmp(arg, "time") && strcmp(arg, "count"))
+			return cli_error(&report_cli, "--folded-by: time or count, not '%s'", arg);
+		o->by = arg[0] == 't' ? FLAME_BY_TIME : FLAME_BY_COUNT;
+		break;
 	}
 	return CLI_OK;
 }
@@ -140,10 +185,16 @@ static const struct option report_longopts[] = {
     {"hist", required_argument, NULL, 'H'},
     {"synth", required_argument, NULL, 'S'},
     {"trace", no_argument, NULL, 'T'},
+    {"format", required_argument, NULL, 'F'},
+    {"flame", no_argument, NULL, 'G'},
+    {"html", no_argument, NULL, 'W'},
+    {"output", required_argument, NULL, 'o'},
+    {"counter", required_argument, NULL, 'C'},
+    {"folded-by", required_argument, NULL, 'B'},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
-static const struct cli report_cli = {"uft report", usage, "i:O:h", report_longopts, take};
+static const struct cli report_cli = {"uft report", usage, "i:O:o:h", report_longopts, take};
 
 static int parse(struct report_opts *o, int argc, char **argv)
 {
@@ -153,6 +204,22 @@ static int parse(struct report_opts *o, int argc, char **argv)
 		return rc;
 	if ((o->nr_synths || o->trace) && !o->nr_hists)
 		return cli_error(&report_cli, "--synth and --trace go with --hist");
+	bool html = o->format && !strcmp(o->format, "html");
+	if (o->format && !html && o->nr_hists)
+		return cli_error(&report_cli, "--format and --flame do not go with --hist");
+	if (html && o->trace)
+		return cli_error(&report_cli, "--html does not go with --trace");
+	bool tree = o->format && (!strcmp(o->format, "folded") || !strcmp(o->format, "flame"));
+	if (o->format && o->xo.nr_counters && strcmp(o->format, "perfetto") != 0 &&
+	    strcmp(o->format, "chrome-json") != 0)
+		return cli_error(&report_cli,
+				 "--counter goes with --format perfetto or chrome-json");
+	if (o->format && o->by && !tree)
+		return cli_error(&report_cli, "--folded-by goes with --format folded or --flame");
+	if (!o->format && (o->out || o->xo.nr_counters || o->by))
+		return cli_error(
+		    &report_cli,
+		    "-o, --counter and --folded-by go with --format, --flame or --html");
 	if (first < argc)
 		o->in = argv[first];
 	return CLI_OK;
@@ -309,6 +376,90 @@ static int print_trace(struct trace_file *tf, const struct report_opts *o,
 	return 0;
 }
 
+static bool export_cpu_ok(const void *sel, int cpu)
+{
+	return cpu_selected(sel, cpu);
+}
+
+/* --html: the --hist texts first (a refused trigger stops here: 2), then
+ * the page. */
+static int export_html_page(struct trace_file *tf, const struct report_opts *o, FILE *out)
+{
+	const struct report_hist_opts ho = {o->synths, o->nr_synths, o->hists, o->nr_hists};
+	struct html_hist *hv = calloc(o->nr_hists ? o->nr_hists : 1, sizeof(*hv));
+	struct replay *r = NULL;
+	int rc = hv ? 0 : -ENOMEM;
+	if (!rc && o->nr_hists) {
+		int status;
+		r = report_replay(tf, &ho, false, "uft report", stderr, &status);
+		if (!r)
+			rc = status == 2 ? -EINVAL : -ENOMEM;
+	}
+	for (size_t i = 0; !rc && i < o->nr_hists; i++) {
+		size_t len;
+		char *text = NULL;
+		FILE *m = open_memstream(&text, &len);
+		if (!m || replay_print_hist(r, i, m) != 0 || fclose(m) != 0) {
+			free(text);
+			rc = -ENOMEM;
+			break;
+		}
+		hv[i] = (struct html_hist){o->hists[i], text};
+	}
+	if (!rc)
+		rc = export_html(tf, &o->xo, o->in, hv, o->nr_hists, out, stderr);
+	for (size_t i = 0; hv && i < o->nr_hists; i++)
+		free((char *)hv[i].text);
+	free(hv);
+	replay_free(r);
+	return rc;
+}
+
+static int export_to(struct trace_file *tf, const struct report_opts *o, FILE *out)
+{
+	const char *f = o->format;
+	if (!strcmp(f, "html"))
+		return export_html_page(tf, o, out);
+	if (!strcmp(f, "perfetto"))
+		return export_perfetto(tf, &o->xo, out, stderr);
+	if (!strcmp(f, "chrome-json"))
+		return export_chrome_json(tf, &o->xo, out, stderr);
+	if (!strcmp(f, "folded"))
+		return export_folded(tf, &o->xo, o->by, out, stderr);
+	return export_flame_svg(tf, &o->xo, o->by, o->in, out, stderr);
+}
+
+/* --format and --flame: the export written to -o (removed again when it
+ * fails) or to standard output; 0, 1 or 2 (refused). */
+static int run_export(struct trace_file *tf, struct report_opts *o)
+{
+	o->xo.cpu_ok = export_cpu_ok;
+	o->xo.cpu_sel = &o->sel;
+	bool file = o->out && strcmp(o->out, "-") != 0;
+	if (!file && isatty(STDOUT_FILENO) && strcmp(o->format, "perfetto") == 0)
+		return cli_error(&report_cli, "the perfetto export is binary: give -o FILE");
+	FILE *out = file ? fopen(o->out, "w") : stdout;
+	if (!out) {
+		fprintf(stderr, "uft report: %s: %s\n", o->out, strerror(errno));
+		return 1;
+	}
+	static char buf[1 << 20];
+	setvbuf(out, buf, _IOFBF, sizeof(buf));
+	int rc = export_to(tf, o, out);
+	if (fflush(out) != 0 && !rc)
+		rc = -errno;
+	if (rc == -EIO || (rc && rc != -EINVAL && rc != -ENOMEM))
+		fprintf(stderr, "uft report: writing %s: %s\n", file ? o->out : "the output",
+			strerror(rc == -EIO ? EIO : -rc));
+	if (file) {
+		if (fclose(out) != 0 && !rc)
+			rc = -EIO;
+		if (rc)
+			unlink(o->out);
+	}
+	return rc == -EINVAL ? 2 : rc ? 1 : 0;
+}
+
 /* Each --cpu names a CPU of the file: one it lacks is refused, not shown
  * as an empty trace. */
 static int check_cpus(const struct report_opts *o, const struct tracedat *td)
@@ -336,7 +487,9 @@ int cmd_report(int argc, char **argv)
 			rc = cli_error(&report_cli, "%s", err);
 		} else {
 			rc = check_cpus(&o, tf.td);
-			if (rc == CLI_OK)
+			if (rc == CLI_OK && o.format)
+				rc = run_export(&tf, &o);
+			else if (rc == CLI_OK)
 				rc = o.nr_hists && !o.trace ? report_hist(&tf, &ho, stdout, stderr)
 							    : print_trace(&tf, &o, &ho);
 			trace_file_close(&tf);

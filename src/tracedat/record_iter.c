@@ -15,7 +15,7 @@ struct record_iter_cpu {
 	bool started;
 };
 
-static void advance(struct record_iter_cpu *c, uint32_t page_size)
+static void advance(struct record_iter *ri, struct record_iter_cpu *c, uint32_t page_size)
 {
 	for (;;) {
 		if (c->started && uft_page_iter_next(&c->it, &c->rec) > 0) {
@@ -30,12 +30,18 @@ static void advance(struct record_iter_cpu *c, uint32_t page_size)
 			return;
 		}
 		uft_page_iter_init(&c->it, c->cpu->data + c->page_off, page_size);
+		if (c->it.missed && c->it.missed_stored)
+			ri->lost += c->it.missed_count;
+		else if (c->it.missed)
+			ri->lost_uncounted = true;
 	}
 }
 
 int record_iter_init(struct record_iter *it, const struct tracedat *td)
 {
 	it->page_size = td->page_size;
+	it->lost = 0;
+	it->lost_uncounted = false;
 	it->nr = td->nr_cpu_data;
 	for (size_t k = 0; k < td->nr_instances; k++)
 		it->nr += td->instances[k].nr_cpu_data;
@@ -50,7 +56,7 @@ int record_iter_init(struct record_iter *it, const struct tracedat *td)
 		for (size_t i = 0; i < td->instances[k].nr_cpu_data; i++)
 			it->cpus[n++].cpu = &td->instances[k].cpus[i];
 	for (size_t i = 0; i < it->nr; i++)
-		advance(&it->cpus[i], it->page_size);
+		advance(it, &it->cpus[i], it->page_size);
 	return 0;
 }
 
@@ -65,7 +71,7 @@ bool record_iter_next(struct record_iter *it, struct uft_page_rec *rec, int *cpu
 		return false;
 	*rec = best->rec;
 	*cpu = best->cpu->cpu;
-	advance(best, it->page_size);
+	advance(it, best, it->page_size);
 	return true;
 }
 

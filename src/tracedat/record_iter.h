@@ -17,6 +17,11 @@ struct record_iter {
 	uint32_t page_size;
 	size_t nr;
 	struct record_iter_cpu *cpus;
+	/* Events the pages entered so far say were lost before them
+	 * (RB_MISSED_EVENTS): counted where the page stores the count, else
+	 * lost_uncounted is set. */
+	uint64_t lost;
+	bool lost_uncounted;
 };
 
 /* 0, or -ENOMEM. */

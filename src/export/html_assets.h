@@ -1,0 +1,120 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The HTML report's style sheet and scripts. The error hook runs first and
+ * counts any script error into body's data-errors (the tests read it back
+ * besides the browser's console). The page script reads the events and
+ * meta JSON elements, makes one row per thread (div.track with data-pid,
+ * data-slices and data-instants) with a canvas that draws its calls by
+ * depth and its instants as ticks, zooms with the wheel or the buttons,
+ * pans by dragging, names what is under the pointer, and turns each
+ * hist text into a table with a bar per entry (tr.entry). #summary gets
+ * data-tracks, data-slices, data-instants and data-omitted. */
+#ifndef UFT_EXPORT_HTML_ASSETS_H
+#define UFT_EXPORT_HTML_ASSETS_H
+
+static const char html_style[] =
+    "body{font-family:sans-serif;margin:16px;background:#fff;color:#222}"
+    "h1{font-size:20px}h2{font-size:16px;margin-top:24px}h3{font-size:13px;font-family:monospace}"
+    "#controls{margin:6px 0}#controls button{margin-right:4px}.hint{color:#777;font-size:12px}"
+    ".track{display:flex;border-top:1px solid #ddd;align-items:flex-start}"
+    ".track .label{width:180px;flex:none;font:12px monospace;padding:2px 4px;overflow:hidden;"
+    "white-space:nowrap}.track canvas{flex:1;min-width:0;cursor:grab;display:block}"
+    "#tip{position:fixed;pointer-events:none;background:#ffd;border:1px solid #aa8;"
+    "font:12px monospace;padding:2px 4px;display:none}"
+    "pre.hist-text{font-size:11px;max-height:200px;overflow:auto;background:#f6f6f6}"
+    "table.hist-table{border-collapse:collapse;font:12px monospace}"
+    "table.hist-table td,table.hist-table th{padding:1px 6px;text-align:right}"
+    "table.hist-table td.key{text-align:left}td.barcell{width:300px;text-align:left}"
+    ".bar{background:#e8742c;height:10px}";
+
+static const char html_error_hook[] =
+    "window.uftErrors=0;window.addEventListener('error',function(){window.uftErrors++;"
+    "if(document.body)document.body.setAttribute('data-errors',window.uftErrors);});";
+
+static const char html_script[] =
+    "(function(){\n"
+    "var ev=JSON.parse(document.getElementById('events').textContent);\n"
+    "var meta=JSON.parse(document.getElementById('meta').textContent);\n"
+    "var names=meta.names,LANE=14,INST=10;\n"
+    "var tracks=meta.threads.map(function(t){return {pid:t[0],comm:t[1],sl:[],ins:[],depth:0};});\n"
+    "var t0=Infinity,t1=-Infinity,nsl=0,nin=0;\n"
+    "ev.forEach(function(e){var tr=tracks[e[0]];if(!tr)return;var end=e[1]+Math.max(e[2],0);"
+    "if(e[1]<t0)t0=e[1];if(end>t1)t1=end;"
+    "if(e[2]<0){tr.ins.push(e);nin++;}else{tr.sl.push(e);nsl++;if(e[4]+1>tr.depth)tr.depth=e[4]+1;}"
+    "});\n"
+    "if(!(t0<t1)){t0=isFinite(t0)?t0:0;t1=t0+1;}\n"
+    "var v0=t0,v1=t1,root=document.getElementById('timeline'),tip=document.getElementById('tip');\n"
+    "function fmt(ns){var a=Math.abs(ns);if(a>=1e9)return (ns/1e9).toFixed(3)+' s';"
+    "if(a>=1e6)return (ns/1e6).toFixed(3)+' ms';if(a>=1e3)return (ns/1e3).toFixed(3)+' us';"
+    "return ns.toFixed(0)+' ns';}\n"
+    "function colour(n){var h=0;for(var i=0;i<n.length;i++)h=(h*31+n.charCodeAt(i))>>>0;"
+    "return 'hsl('+(h%50+10)+',85%,'+(55+h%20)+'%)';}\n"
+    "tracks.forEach(function(tr){var row=document.createElement('div');row.className='track';"
+    "row.setAttribute('data-pid',tr.pid);row.setAttribute('data-slices',tr.sl.length);"
+    "row.setAttribute('data-instants',tr.ins.length);var lab=document.createElement('div');"
+    "lab.className='label';lab.textContent=tr.comm+'-'+tr.pid;lab.title=lab.textContent;"
+    "var c=document.createElement('canvas');c.height=INST+tr.depth*LANE+4;tr.canvas=c;c.track=tr;"
+    "row.appendChild(lab);row.appendChild(c);root.appendChild(row);});\n"
+    "function draw(){var k;tracks.forEach(function(tr){var c=tr.canvas,W=c.clientWidth||800;"
+    "c.width=W;var g=c.getContext('2d');k=W/(v1-v0);g.font='10px monospace';"
+    "tr.sl.forEach(function(e){var x=(e[1]-v0)*k,w=Math.max(e[2]*k,0.5);if(x>W||x+w<0)return;"
+    "var y=INST+e[4]*LANE,n=names[e[3]]||'?';g.fillStyle=colour(n);g.fillRect(x,y,w,LANE-1);"
+    "if(w>24){g.save();g.beginPath();g.rect(x,y,w,LANE);g.clip();g.fillStyle='#000';"
+    "g.fillText(n,Math.max(x,0)+2,y+10);g.restore();}});g.fillStyle='#2a4d8f';"
+    "tr.ins.forEach(function(e){var "
+    "x=(e[1]-v0)*k;if(x<0||x>W)return;g.fillRect(x,1,1.5,INST-2);});});"
+    "document.getElementById('range').textContent=fmt(v0-t0)+' to '+fmt(v1-t0)+' "
+    "('+fmt(v1-v0)+')';}\n"
+    "function clamp(){var s=v1-v0;if(s>=t1-t0){v0=t0;v1=t1;return;}"
+    "if(v0<t0){v0=t0;v1=t0+s;}if(v1>t1){v1=t1;v0=t1-s;}}\n"
+    "function zoom(f,at){var s=v1-v0,p=v0+s*at,n=Math.max(s*f,10);v0=p-(p-v0)*n/s;v1=v0+n;"
+    "clamp();draw();}\n"
+    "root.addEventListener('wheel',function(e){if(e.target.tagName!=='CANVAS')return;"
+    "e.preventDefault();var r=e.target.getBoundingClientRect();"
+    "zoom(e.deltaY<0?0.8:1.25,(e.clientX-r.left)/r.width);},{passive:false});\n"
+    "var drag=null;root.addEventListener('mousedown',function(e){if(e.target.tagName==='CANVAS')"
+    "drag={x:e.clientX,v0:v0,v1:v1,w:e.target.clientWidth};});\n"
+    "window.addEventListener('mouseup',function(){drag=null;});\n"
+    "function under(c,e){var r=c.getBoundingClientRect(),x=e.clientX-r.left,y=e.clientY-r.top,"
+    "t=v0+(v1-v0)*x/r.width,px=(v1-v0)/r.width,tr=c.track,best=null;"
+    "if(y<INST){tr.ins.forEach(function(i){if(Math.abs(i[1]-t)<=3*px)best=i;});}"
+    "else{var d=Math.floor((y-INST)/LANE);tr.sl.forEach(function(s){"
+    "if(s[4]===d&&s[1]<=t&&t<=s[1]+s[2]+px)best=s;});}return best;}\n"
+    "window.addEventListener('mousemove',function(e){if(drag){var dt=(e.clientX-drag.x)/drag.w*"
+    "(drag.v1-drag.v0);v0=drag.v0-dt;v1=drag.v1-dt;clamp();draw();return;}"
+    "if(e.target.tagName!=='CANVAS'||!e.target.track){tip.style.display='none';return;}"
+    "var b=under(e.target,e);if(!b){tip.style.display='none';return;}"
+    "tip.textContent=(names[b[3]]||'?')+(b[2]>=0?'  '+fmt(b[2]):'')+'  at '+fmt(b[1]-t0);"
+    "tip.style.left=(e.clientX+12)+'px';tip.style.top=(e.clientY+12)+'px';"
+    "tip.style.display='block';});\n"
+    "document.getElementById('zin').addEventListener('click',function(){zoom(0.5,0.5);});\n"
+    "document.getElementById('zout').addEventListener('click',function(){zoom(2,0.5);});\n"
+    "document.getElementById('zreset').addEventListener('click',function(){v0=t0;v1=t1;draw();});\n"
+    "window.addEventListener('resize',draw);draw();\n"
+    "var sum=document.getElementById('summary');sum.setAttribute('data-tracks',tracks.length);"
+    "sum.setAttribute('data-slices',nsl);sum.setAttribute('data-instants',nin);"
+    "sum.setAttribute('data-omitted',meta.omitted);"
+    "sum.textContent=tracks.length+' threads, '+nsl+' calls, '+nin+' other events over '+"
+    "fmt(t1-t0)+(meta.clock==='ns'?'':' (clock ticks)')+(meta.omitted?'; '+meta.omitted+"
+    "' more events not shown (the page keeps the first '+ev.length+')':'');\n"
+    "[].forEach.call(document.querySelectorAll('.hist'),function(h){"
+    "var lines=h.querySelector('pre').textContent.split('\\n'),rows=[],cols=[];"
+    "lines.forEach(function(l){if(l.charAt(0)!=='{')return;var c=l.indexOf('}');"
+    "var key=l.substring(1,c).replace(/\\s+/g,' "
+    "').trim(),vals={},m,re=/([A-Za-z_][\\w.]*):\\s*(-?\\d+)/g;"
+    "var rest=l.substring(c+1);while((m=re.exec(rest))){vals[m[1]]=+m[2];"
+    "if(cols.indexOf(m[1])<0)cols.push(m[1]);}rows.push({key:key,vals:vals});});\n"
+    "if(!rows.length)return;var "
+    "max=0;rows.forEach(function(r){max=Math.max(max,r.vals[cols[0]]||0);});"
+    "var t=document.createElement('table');t.className='hist-table';var hr=t.insertRow();"
+    "['key'].concat(cols,['']).forEach(function(c){var th=document.createElement('th');"
+    "th.textContent=c;hr.appendChild(th);});rows.forEach(function(r){var tr=t.insertRow();"
+    "tr.className='entry';var k=tr.insertCell();k.className='key';k.textContent=r.key;"
+    "cols.forEach(function(c){tr.insertCell().textContent=c in r.vals?r.vals[c]:'';});"
+    "var bc=tr.insertCell();bc.className='barcell';var b=document.createElement('div');"
+    "b.className='bar';b.style.width=(max?100*(r.vals[cols[0]]||0)/max:0)+'%';bc.appendChild(b);});"
+    "h.insertBefore(t,h.querySelector('pre'));});\n"
+    "document.body.setAttribute('data-errors',window.uftErrors);"
+    "document.body.setAttribute('data-ready','1');\n"
+    "})();\n";
+
+#endif
