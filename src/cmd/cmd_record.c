@@ -21,7 +21,7 @@ static const char usage[] =
     "[-g FUNC]...\n"
     "                  [-p process [-P PID] [--syscalls SET] [--no-lifecycle] ...]\n"
     "                  [--max-graph-depth N] [--func-stack]] [-o FILE] [-b KB]\n"
-    "                  [--subbuf-size KB] [-C CLOCK] [-M overwrite|discard]\n"
+    "                  [--subbuf-size KB] [-C CLOCK] [-M block|overwrite|discard]\n"
     "                  [--compression ALG] [--max-loss PCT] [--keep-running]\n"
     "                  [--bootconfig FILE] [-q] -- CMD [ARGS]\n" RECORD_USAGE_EVENTS
     "  -o FILE    output file (default trace.dat)\n"
@@ -134,7 +134,10 @@ static void setup(void *ctx, struct collect *c)
 
 int cmd_record(int argc, char **argv)
 {
-	struct file_opts o = {.out = "trace.dat", .r = {.cli = &record_cli, .max_loss = -1}};
+	/* A file is the whole run: writers wait for the recorder rather than
+	 * overwrite (docs/design/recording.md, "Losing nothing"). */
+	struct file_opts o = {.out = "trace.dat",
+			      .r = {.cli = &record_cli, .max_loss = -1, .mode = "block"}};
 	int rc = parse(&o, argc, argv);
 	if (rc == CLI_OK)
 		rc = record_preflight(&o.r);

@@ -24,6 +24,7 @@
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "engine/filter/filter.h"
@@ -166,6 +167,64 @@ static void maybe_wake(struct uft_wring *w, struct uft_ring *r, uint64_t produce
 	uft_session_wake();
 }
 
+/* The longest a writer waits for the recorder to free a page (block mode)
+ * before it overwrites; a recorder that is gone is not waited for at all. */
+#define BLOCK_WAIT_NS 1000000000ull
+/* How often a waiting writer asks again: the recorder may have drained
+ * before its previous wake-up arrived, and a failed send tells it is gone. */
+#define BLOCK_REWAKE_NS 10000000ull
+
+static uint64_t mono_now(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000000000ull + (uint64_t)t.tv_nsec;
+}
+
+/* Block mode: the ring is full at `next`; waits for the recorder to free a
+ * page. True when it did; false when there is no recorder, it is gone, or it
+ * did not move within BLOCK_WAIT_NS (then no writer of this ring waits again
+ * until it moves `consumed`). Signal-safe, errno kept: it may run in a
+ * function tracer's return hook or in a handler. */
+static bool block_wait(struct uft_wring *w, struct uft_ring *r, uint64_t next, uint64_t c)
+{
+	if (w->block_stuck == c + 1 || !uft_session_wake_wait())
+		return false;
+	w->block_stuck = 0;
+	int saved = errno;
+	uft_fetch_add_relaxed(&r->block_waits, 1);
+	uint64_t start = mono_now(), rewake = start + BLOCK_REWAKE_NS;
+	uint32_t nr = w->geom.nr_pages;
+	bool freed = false;
+	for (uint32_t i = 0;; i++) {
+		if (i < 64) {
+			sched_yield();
+		} else {
+			struct timespec ts = {0, i < 128 ? 20000 : 200000};
+			nanosleep(&ts, NULL);
+		}
+		c = smp_load_acquire(&r->consumed);
+		if (next < c + nr) {
+			w->cons_seen = c;
+			freed = true;
+			break;
+		}
+		uint64_t now = mono_now();
+		if (now - start >= BLOCK_WAIT_NS) {
+			uft_fetch_add_relaxed(&r->block_timeouts, 1);
+			w->block_stuck = c + 1;
+			break;
+		}
+		if (now >= rewake) {
+			if (!uft_session_wake_wait())
+				break;
+			rewake = now + BLOCK_REWAKE_NS;
+		}
+	}
+	errno = saved;
+	return freed;
+}
+
 /* Moves to the next page. Returns -1 when the ring is full in discard mode. */
 static int next_page(struct uft_wring *w, uint64_t ts)
 {
@@ -179,6 +238,8 @@ static int next_page(struct uft_wring *w, uint64_t ts)
 			break;
 		if (w->geom.mode == UFT_MODE_DISCARD)
 			return -1;
+		if (w->geom.mode == UFT_MODE_BLOCK && c + nr >= next && block_wait(w, r, next, c))
+			break;
 		/* More than a ring behind never happens in the protocol: a
 		 * consumer rewrote `consumed`. Catch up in one step, not one page
 		 * at a time, and count nothing from slots that are not its. */
