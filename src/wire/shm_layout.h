@@ -192,7 +192,11 @@ struct uft_ring {
 	 * waited for the recorder, and waits that ran out (it overwrote). */
 	uint64_t block_waits;
 	uint64_t block_timeouts;
-	char reserved[256 - 200];
+	/* Block mode: the `consumed` a waiting writer needs (0: none waits). A
+	 * reader that moves `consumed` to it or past clears it and wakes the
+	 * futex on `consumed`'s low 32 bits (the writer sleeps there, bounded). */
+	uint64_t block_want;
+	char reserved[256 - 208];
 	struct uft_slot_meta meta[];
 };
 

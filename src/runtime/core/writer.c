@@ -24,6 +24,7 @@
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
+#include <linux/futex.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -170,8 +171,8 @@ static void maybe_wake(struct uft_wring *w, struct uft_ring *r, uint64_t produce
 /* The longest a writer waits for the recorder to free a page (block mode)
  * before it overwrites; a recorder that is gone is not waited for at all. */
 #define BLOCK_WAIT_NS 1000000000ull
-/* How often a waiting writer asks again: the recorder may have drained
- * before its previous wake-up arrived, and a failed send tells it is gone. */
+/* How long one sleep lasts at most: the writer then asks the recorder again
+ * (it may have missed a wake-up; a failed send tells it is gone). */
 #define BLOCK_REWAKE_NS 10000000ull
 
 static uint64_t mono_now(void)
@@ -182,10 +183,12 @@ static uint64_t mono_now(void)
 }
 
 /* Block mode: the ring is full at `next`; waits for the recorder to free a
- * page. True when it did; false when there is no recorder, it is gone, or it
- * did not move within BLOCK_WAIT_NS (then no writer of this ring waits again
- * until it moves `consumed`). Signal-safe, errno kept: it may run in a
- * function tracer's return hook or in a handler. */
+ * quarter of it (so that writer and recorder do not trade single pages),
+ * asleep on the futex of `consumed`'s low word, which the recorder wakes
+ * (ring_reader.c). True when a page is free; false when there is no
+ * recorder, it is gone, or it did not move within BLOCK_WAIT_NS (then no
+ * writer of this ring waits again until it moves `consumed`). Signal-safe,
+ * errno kept: it may run in a function tracer's return hook or a handler. */
 static bool block_wait(struct uft_wring *w, struct uft_ring *r, uint64_t next, uint64_t c)
 {
 	if (w->block_stuck == c + 1 || !uft_session_wake_wait())
@@ -193,34 +196,42 @@ static bool block_wait(struct uft_wring *w, struct uft_ring *r, uint64_t next, u
 	w->block_stuck = 0;
 	int saved = errno;
 	uft_fetch_add_relaxed(&r->block_waits, 1);
-	uint64_t start = mono_now(), rewake = start + BLOCK_REWAKE_NS;
 	uint32_t nr = w->geom.nr_pages;
+	uint64_t want = next - nr + 1 + (nr / 4 ? nr / 4 - 1 : 0);
+	uint64_t start = mono_now();
 	bool freed = false;
-	for (uint32_t i = 0;; i++) {
-		if (i < 64) {
-			sched_yield();
-		} else {
-			struct timespec ts = {0, i < 128 ? 20000 : 200000};
-			nanosleep(&ts, NULL);
+	for (;;) {
+		uft_store_seq_cst(&r->block_want, want);
+		c = uft_load_seq_cst(&r->consumed);
+		if (c >= want) {
+			freed = true;
+			break;
 		}
+		struct timespec ts = {0, BLOCK_REWAKE_NS};
+		syscall(SYS_futex, (uint32_t *)&r->consumed, FUTEX_WAIT, (uint32_t)c, &ts, NULL, 0);
 		c = smp_load_acquire(&r->consumed);
-		if (next < c + nr) {
-			w->cons_seen = c;
+		if (c >= want) {
 			freed = true;
 			break;
 		}
 		uint64_t now = mono_now();
 		if (now - start >= BLOCK_WAIT_NS) {
-			uft_fetch_add_relaxed(&r->block_timeouts, 1);
-			w->block_stuck = c + 1;
+			/* Some room is better than none: take what was freed. */
+			freed = next < c + nr;
+			if (!freed) {
+				uft_fetch_add_relaxed(&r->block_timeouts, 1);
+				w->block_stuck = c + 1;
+			}
 			break;
 		}
-		if (now >= rewake) {
-			if (!uft_session_wake_wait())
-				break;
-			rewake = now + BLOCK_REWAKE_NS;
+		if (!uft_session_wake_wait()) {
+			freed = next < c + nr;
+			break;
 		}
 	}
+	WRITE_ONCE(r->block_want, 0);
+	if (freed)
+		w->cons_seen = c;
 	errno = saved;
 	return freed;
 }
