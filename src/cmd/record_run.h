@@ -60,6 +60,10 @@ struct kernel_source;
 /* Function tracer settings for libuft, which writes them into the tree's
  * set_ftrace_filter, set_ftrace_notrace, set_graph_function, max_graph_depth
  * and current_tracer at start-up. */
+/* uft record's ring per thread with -p function or function_graph and no
+ * -b (KiB); libuft's own default, 1024, otherwise. */
+#define RECORD_FTRACE_BUFFER_KB 8192
+
 struct tracer_opts {
 	const char *tracer;
 	const char *depth;
