@@ -4,9 +4,10 @@
 # recorder instead of overwriting, so a program writing as fast as it can,
 # with a signal handler and a forked child writing too, loses nothing with
 # the default settings and with a tiny ring (the counts are exact); the waits
-# are counted in the summary. Killed mid-run, the recorder leaves the program
-# to finish normally (its writers stop waiting). Exit 0 pass, 77 skip, else
-# fail.
+# are counted in the summary. Stopped mid-run, the recorder costs each ring
+# one bounded wait, then the ring overwrites (counted); killed mid-run, it
+# leaves the program to finish normally (its writers stop waiting). Exit 0
+# pass, 77 skip, else fail.
 source "$(dirname "$0")/lib/file.sh"
 BW=$B/tests/block_writer
 need "$BW"
@@ -58,6 +59,37 @@ fi
 read -r w r o d <<<"$(totals "$tmp/ow.out")"
 [ "$o" -gt 0 ] && [ $((r + o)) = "$w" ] || fail "-M overwrite -b 16: $(cat "$tmp/ow.out")"
 ! grep -q '^waits:' "$tmp/ow.out" || fail "-M overwrite counted waits"
+
+# The recorder stopped (SIGSTOP) mid-run, after the child registered: each
+# ring's writer waits for it once, at most a second, then overwrites, so
+# the program finishes while the recorder is still stopped; resumed, the
+# recorder counts the waits that ran out and what was overwritten.
+big=$((N * 10))
+"$UFT" record -b 16 -e 'blk:*' -o "$tmp/s.dat" -- "$BW" $big "$tmp/sprog" "$tmp/sdone" \
+	>"$tmp/s.out" 2>&1 &
+rec=$!
+for _ in $(seq 600); do
+	at=0
+	[ -s "$tmp/sprog" ] && read -r _ at <"$tmp/sprog"
+	[ "${at:-0}" -gt $((big / 2 + 100000)) ] && break
+	sleep 0.05
+done
+[ "${at:-0}" -gt $((big / 2 + 100000)) ] || fail "block_writer did not pass its fork: $(cat "$tmp/s.out")"
+kill -STOP $rec
+for _ in $(seq 600); do
+	[ -s "$tmp/sdone" ] && break
+	sleep 0.1
+done
+kill -CONT $rec
+[ -s "$tmp/sdone" ] || fail "block_writer did not finish while the recorder was stopped"
+wait $rec || fail "uft record exited $? after SIGCONT: $(cat "$tmp/s.out")"
+read -r w r o d <<<"$(totals "$tmp/s.out")"
+read -r _ calls _ sigs <"$tmp/sdone"
+echo "stopped at call $at of $big: $(grep -E '^(total|waits):' "$tmp/s.out" | tr '\n' ' ')"
+[ "$w" = $((calls + sigs)) ] && [ $((r + o)) = "$w" ] && [ "$o" -gt 0 ] && [ "$d" = 0 ] ||
+	fail "recorder stopped: want $((calls + sigs)) written = recorded + overrun, overrun > 0: $(cat "$tmp/s.out")"
+grep -qE '^waits: [0-9]+ for the recorder on a full buffer, [1-9][0-9]* of them ran out$' "$tmp/s.out" ||
+	fail "no wait that ran out counted: $(cat "$tmp/s.out")"
 
 # The recorder killed mid-run: the program (writers waiting on a 16 KiB
 # ring) goes on and exits normally, with its child.

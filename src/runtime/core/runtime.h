@@ -48,8 +48,8 @@ struct uft_wring {
 	struct uft_wring_geom geom; /* the ring's layout and mode, as allocated */
 	uint32_t gen;		    /* buffer generation the ring was opened for */
 	uint32_t buffer;	    /* index in uft_buffers */
-	/* Block mode: 1 + `consumed` when a wait for it ran out (0: none did);
-	 * no new wait until the recorder moves it. */
+	/* Block mode: 1 + the ring's `read_entries` when a wait ran out (0:
+	 * none did); no new wait until the recorder reads on and changes it. */
 	uint64_t block_stuck;
 };
 

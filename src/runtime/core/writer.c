@@ -183,15 +183,21 @@ static uint64_t mono_now(void)
 }
 
 /* Block mode: the ring is full at `next`; waits for the recorder to read
- * every complete page (woken earlier, writer and recorder trade a few pages
- * at a time and switch far more often: measured slower on 2 CPUs), asleep on the futex of
- * `consumed`'s low word, which the recorder wakes (ring_reader.c). True when a page is free; false
- * when there is no recorder, it is gone, or it did not move within BLOCK_WAIT_NS (then no writer of
- * this ring waits again until it moves `consumed`). Signal-safe, errno kept: it may run in a
- * function tracer's return hook or a handler. */
+ * every complete page (woken earlier, writer and recorder trade a few
+ * pages at a time and switch far more often: measured slower on 2 CPUs),
+ * asleep on the futex of `consumed`'s low word, which the recorder wakes
+ * (ring_reader.c). True when a page is free; false when there is no
+ * recorder, it is gone, or it freed nothing within BLOCK_WAIT_NS (then no
+ * writer of this ring waits again until the recorder reads from it).
+ * Signal-safe, errno kept: it may run in a function tracer's return hook
+ * or a handler. */
 static bool block_wait(struct uft_wring *w, struct uft_ring *r, uint64_t next, uint64_t c)
 {
-	if (w->block_stuck == c + 1 || !uft_session_wake_wait())
+	/* After a wait ran out, the ring overwrites (moving `consumed` itself)
+	 * until the recorder is seen reading it again: its count of events
+	 * read moves. */
+	if ((w->block_stuck && w->block_stuck == READ_ONCE(r->read_entries) + 1) ||
+	    !uft_session_wake_wait())
 		return false;
 	w->block_stuck = 0;
 	int saved = errno;
@@ -220,7 +226,7 @@ static bool block_wait(struct uft_wring *w, struct uft_ring *r, uint64_t next, u
 			freed = next < c + nr;
 			if (!freed) {
 				uft_fetch_add_relaxed(&r->block_timeouts, 1);
-				w->block_stuck = c + 1;
+				w->block_stuck = READ_ONCE(r->read_entries) + 1;
 			}
 			break;
 		}
