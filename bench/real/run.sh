@@ -289,9 +289,10 @@ END {
 		mem = rkb[p, "uft"] + pkb[p, "uft"]
 		umem = rkb[p, "uftrace"] + pkb[p, "uftrace"]
 		printf "%-8s %-44s %9.1f  [< 256]\n", p, "peak MB, program + recorder", mem / 1024
-		# The configured rings: 1 MiB per thread by default, one thread.
-		printf "%-8s %-44s %9.2f  [<= 4.0]\n", p, "peak (uft - 1 MiB rings)/uftrace",
-			(mem - 1024) / umem
+		# The configured rings: uft record gives 8 MiB per thread to the
+		# function tracers by default, one thread.
+		printf "%-8s %-44s %9.2f  [<= 4.0]\n", p, "peak (uft - 8 MiB rings)/uftrace",
+			(mem - 8192) / umem
 		if ((p, "uft_zstd") in e2e)
 			printf "%-8s %-44s %9.2f  [<= 1.0]\n", p, "file --compression zstd / uftrace dir",
 				bytes[p, "uft_zstd"] / bytes[p, "uftrace"]

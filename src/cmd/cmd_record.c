@@ -21,13 +21,14 @@ static const char usage[] =
     "[-g FUNC]...\n"
     "                  [-p process [-P PID] [--syscalls SET] [--no-lifecycle] ...]\n"
     "                  [--max-graph-depth N] [--func-stack]] [-o FILE] [-b KB]\n"
-    "                  [--subbuf-size KB] [-C CLOCK] [-M overwrite|discard]\n"
+    "                  [--subbuf-size KB] [-C CLOCK] [-M block|overwrite|discard]\n"
     "                  [--compression ALG] [--max-loss PCT] [--keep-running]\n"
     "                  [--bootconfig FILE] [-q] -- CMD [ARGS]\n" RECORD_USAGE_EVENTS
     "  -o FILE    output file (default trace.dat)\n"
     "  --compression ALG  zstd or zlib: a compressed trace.dat version 7;\n"
     "             none (default): version 6\n" RECORD_USAGE_END(
-	"recording", "record") "  -q         no summary\n";
+	"recording", "record") "  -q         no summary\n"
+			       "uft record's -b is 8192 with -p function or function_graph.\n";
 
 struct file_opts {
 	struct record_opts r;
@@ -134,8 +135,19 @@ static void setup(void *ctx, struct collect *c)
 
 int cmd_record(int argc, char **argv)
 {
-	struct file_opts o = {.out = "trace.dat", .r = {.cli = &record_cli, .max_loss = -1}};
+	/* A file is the whole run: writers wait for the recorder rather than
+	 * overwrite (docs/design/recording.md, "Losing nothing"). */
+	struct file_opts o = {.out = "trace.dat",
+			      .r = {.cli = &record_cli, .max_loss = -1, .mode = "block"}};
 	int rc = parse(&o, argc, argv);
+	/* The function tracers write tens of millions of events a second: a
+	 * ring that holds more of them makes a writer wait for the recorder
+	 * less often, and each wait costs a scheduling round trip
+	 * (docs/design/recording.md, "Losing nothing"). */
+	const char *tr = o.r.topts.tracer;
+	if (rc == CLI_OK && !o.r.buffer_kb && tr &&
+	    (strcmp(tr, "function") == 0 || strcmp(tr, "function_graph") == 0))
+		o.r.buffer_kb = RECORD_FTRACE_BUFFER_KB;
 	if (rc == CLI_OK)
 		rc = record_preflight(&o.r);
 	if (rc == CLI_OK && make_tmp_out(&o) != 0)

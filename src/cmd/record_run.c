@@ -232,8 +232,9 @@ int record_take_opt(struct record_opts *o, int opt, char *arg)
 		o->clock = arg;
 		return CLI_OK;
 	case 'M':
-		if (strcmp(arg, "overwrite") != 0 && strcmp(arg, "discard") != 0)
-			return cli_error(cli, "mode must be overwrite or discard");
+		if (strcmp(arg, "overwrite") != 0 && strcmp(arg, "discard") != 0 &&
+		    strcmp(arg, "block") != 0)
+			return cli_error(cli, "mode must be block, overwrite or discard");
 		o->mode = arg;
 		return CLI_OK;
 	case 'q':

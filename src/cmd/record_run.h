@@ -36,8 +36,9 @@ struct kernel_source;
 	"             of 4 KiB pages, at most 512 (buffer_subbuf_size_kb; default 4)\n"            \
 	"  -C CLOCK   trace clock: local global counter uptime perf mono mono_raw boot"            \
 	" tai x86-tsc\n"                                                                           \
-	"  -M MODE    overwrite (flight recorder, default) or discard (drop new "                  \
-	"events)\n" PROC_USAGE
+	"  -M MODE    block (record's default: a writer whose buffer is full waits for\n"          \
+	"             the recorder, at most 1 s, then overwrites), overwrite (flight\n"            \
+	"             recorder; stream's default) or discard (drop new events)\n" PROC_USAGE
 #define RECORD_USAGE_END(VERB, CMDNAME)                                                            \
 	"  --max-loss PCT  exit 3 when more than PCT percent of the events were lost\n"            \
 	"  --keep-running  on SIGINT or SIGTERM stop " VERB " and leave CMD running\n"             \
@@ -59,6 +60,10 @@ struct kernel_source;
 /* Function tracer settings for libuft, which writes them into the tree's
  * set_ftrace_filter, set_ftrace_notrace, set_graph_function, max_graph_depth
  * and current_tracer at start-up. */
+/* uft record's ring per thread with -p function or function_graph and no
+ * -b (KiB); libuft's own default, 1024, otherwise. */
+#define RECORD_FTRACE_BUFFER_KB 8192
+
 struct tracer_opts {
 	const char *tracer;
 	const char *depth;

@@ -28,6 +28,9 @@ void record_print_summary(const struct collect *c, const char *path, uint64_t si
 		printf(", %llu lost", (unsigned long long)t->lost);
 	/* Processes that handed over their rings; the process tracer's are
 	 * counted in its own line. */
+	if (t->block_waits)
+		printf("\nwaits: %llu for the recorder on a full buffer, %llu of them ran out",
+		       (unsigned long long)t->block_waits, (unsigned long long)t->block_timeouts);
 	printf("\n%s: %llu bytes", path, (unsigned long long)size);
 	if (c->nr_procs)
 		printf(", %zu process%s", c->nr_procs, c->nr_procs == 1 ? "" : "es");

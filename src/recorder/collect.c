@@ -550,6 +550,8 @@ static void account_ring(struct collect *c, struct uft_ring *r, struct collect_r
 	uint64_t dropped = uft_load_seq_cst(&r->dropped), lost = uft_load_seq_cst(&r->lost);
 	c->totals.dropped += dropped;
 	c->totals.lost += lost;
+	c->totals.block_waits += uft_load_seq_cst(&r->block_waits);
+	c->totals.block_timeouts += uft_load_seq_cst(&r->block_timeouts);
 	/* A CPU that cannot exist (rewritten page metadata) gets nothing. */
 	struct collect_cpu *s = cr->cur.cpu < c->max_cpus ? cpu_stream(c, cr->cur.cpu) : NULL;
 	if (s) {

@@ -84,6 +84,9 @@ struct collect_totals {
 	uint64_t overrun;
 	uint64_t dropped;
 	uint64_t lost;
+	/* Block mode: full rings a writer waited on, and waits that ran out. */
+	uint64_t block_waits;
+	uint64_t block_timeouts;
 };
 
 struct collect {

@@ -18,9 +18,13 @@
  * Nothing else in a page is trusted: a copy that fails step 4 is dropped. */
 #include "wire/ring_reader.h"
 
+#include <limits.h>
+#include <linux/futex.h>
 #include <pthread.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include "wire/page.h"
 #include "util/atomics.h"
@@ -342,6 +346,16 @@ long uft_ring_drain(struct uft_ring *r, struct uft_ring_cursor *c, bool partial,
 	return uft_ring_drain_pages(r, c, partial, fn, NULL, ctx);
 }
 
+/* A writer waiting in block mode for `consumed` to reach its want is woken
+ * once it has (the futex on consumed's low word, shared between processes). */
+static void wake_blocked(struct uft_ring *r, uint64_t consumed)
+{
+	uint64_t want = uft_load_seq_cst(&r->block_want);
+	if (!want || consumed < want || !uft_try_cmpxchg(&r->block_want, &want, 0))
+		return;
+	syscall(SYS_futex, (uint32_t *)&r->consumed, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
+}
+
 long uft_ring_drain_pages(struct uft_ring *r, struct uft_ring_cursor *c, bool partial,
 			  uft_ring_record_fn fn, const struct uft_ring_page_ops *ops, void *ctx)
 {
@@ -411,7 +425,8 @@ long uft_ring_drain_pages(struct uft_ring *r, struct uft_ring_cursor *c, bool pa
 			if (smp_load_acquire(&r->generation) != c->generation)
 				return total;
 			uint64_t want = c->page;
-			uft_try_cmpxchg(&r->consumed, &want, want + 1);
+			if (uft_try_cmpxchg(&r->consumed, &want, want + 1))
+				wake_blocked(r, want + 1);
 			c->page++;
 			c->off = 0;
 			continue;
@@ -500,6 +515,7 @@ void uft_ring_clear(struct uft_ring *r)
 	uint64_t c = smp_load_acquire(&r->consumed);
 	while (c < p && !uft_try_cmpxchg(&r->consumed, &c, p))
 		;
+	wake_blocked(r, p);
 }
 
 long uft_ring_take_until(struct uft_ring *r, uint64_t limit, uft_ring_record_fn fn, void *ctx)
@@ -559,6 +575,7 @@ long uft_ring_take_until(struct uft_ring *r, uint64_t limit, uft_ring_record_fn 
 	uint64_t cons = smp_load_acquire(&r->consumed);
 	while (cons < end_page && !uft_try_cmpxchg(&r->consumed, &cons, end_page))
 		;
+	wake_blocked(r, end_page);
 	return total;
 }
 

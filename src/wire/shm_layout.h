@@ -44,10 +44,9 @@
  *   formats_len   release after the format record it covers.
  *
  * Counters (entries between switches, dropped, lost, overrun, read_entries,
- * wake_pending) are statistics: single untorn accesses, no ordering. Page
- * contents are read as a seqlock: copied, then validated (ring_reader.c).
- * Every access to a shared field goes through util/atomics.h, whose names say
- * its order. */
+ * wake_pending, block_waits, block_timeouts) are statistics: single untorn accesses, no ordering.
+ * Page contents are read as a seqlock: copied, then validated (ring_reader.c). Every access to a
+ * shared field goes through util/atomics.h, whose names say its order. */
 #ifndef UFT_SHM_LAYOUT_H
 #define UFT_SHM_LAYOUT_H
 
@@ -129,6 +128,10 @@ enum uft_ring_state {
 enum uft_buffer_mode {
 	UFT_MODE_OVERWRITE = 0, /* flight recorder: oldest pages are overwritten */
 	UFT_MODE_DISCARD = 1,	/* producer/consumer: new events are dropped when full */
+	/* uft record's: a writer that finds its ring full waits, bounded, for
+	 * the recorder, then overwrites (docs/design/recording.md, "Losing
+	 * nothing"). Never set by the live tree. */
+	UFT_MODE_BLOCK = 2,
 };
 
 /* Per page slot data kept beside the pages (the page itself is kernel format). */
@@ -185,7 +188,15 @@ struct uft_ring {
 	 * with nr_pages, before the ring is ACTIVE. */
 	uint32_t subbuf_size;
 	uint32_t pad3;
-	char reserved[256 - 184];
+	/* Block mode, counted by the writer: times it found the ring full and
+	 * waited for the recorder, and waits that ran out (it overwrote). */
+	uint64_t block_waits;
+	uint64_t block_timeouts;
+	/* Block mode: the `consumed` a waiting writer needs (0: none waits). A
+	 * reader that moves `consumed` to it or past clears it and wakes the
+	 * futex on `consumed`'s low 32 bits (the writer sleeps there, bounded). */
+	uint64_t block_want;
+	char reserved[256 - 208];
 	struct uft_slot_meta meta[];
 };
 

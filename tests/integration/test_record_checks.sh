@@ -122,12 +122,12 @@ grep_q ', 2 processes$' "$tmp/out" || fail "launcher + libuft.a program: $(cat "
 [ "$("$UFT" report -i "$tmp/own.dat" | grep -c ' tick: i=')" = 5 ] || fail "libuft.a events"
 
 # 3. Loss: counted, its share and the remedy; --max-loss turns it into exit 3.
-expect 0 "$UFT" record -q -b 16 -p function_graph -o "$tmp/l.dat" -- "$tmp/fib" 20
+expect 0 "$UFT" record -q -M overwrite -b 16 -p function_graph -o "$tmp/l.dat" -- "$tmp/fib" 20
 grep_q '^uft record: lost [0-9]* of [0-9]* events ([0-9.]*%); [0-9]* overwritten before they were read$' \
 	"$tmp/err" || fail "no loss line: $(cat "$tmp/err")"
 grep_q '^uft record: to keep them: a larger buffer per thread (-b [0-9]*; it was 16 KiB), fewer events (-e, -f; -l, -n or --max-graph-depth for the function tracers), or -M discard to keep the first events instead of the last$' \
 	"$tmp/err" || fail "no remedy line: $(cat "$tmp/err")"
-expect 3 "$UFT" record -q -b 16 --max-loss 1 -p function_graph -o "$tmp/l.dat" -- "$tmp/fib" 20
+expect 3 "$UFT" record -q -M overwrite -b 16 --max-loss 1 -p function_graph -o "$tmp/l.dat" -- "$tmp/fib" 20
 grep_q '^uft record: more than 1% lost (--max-loss)$' "$tmp/err" || fail "--max-loss: $(cat "$tmp/err")"
 [ -s "$tmp/l.dat" ] || fail "--max-loss did not keep the file"
 expect 0 "$UFT" record -q --max-loss 0 -p function_graph -o "$tmp/n.dat" -- "$tmp/fib" 5

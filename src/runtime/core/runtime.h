@@ -48,6 +48,9 @@ struct uft_wring {
 	struct uft_wring_geom geom; /* the ring's layout and mode, as allocated */
 	uint32_t gen;		    /* buffer generation the ring was opened for */
 	uint32_t buffer;	    /* index in uft_buffers */
+	/* Block mode: 1 + the ring's `read_entries` when a wait ran out (0:
+	 * none did); no new wait until the recorder reads on and changes it. */
+	uint64_t block_stuck;
 };
 
 struct uft_tls {
@@ -160,6 +163,9 @@ int uft_thread_create_internal(pthread_t *th, const pthread_attr_t *attr, void *
 /* session.c */
 void uft_init(void);
 void uft_session_wake(void);
+/* Asks the recorder for a drain for a writer about to wait on it: false when
+ * there is no recorder or it is gone (its socket closed). Signal-safe. */
+bool uft_session_wake_wait(void);
 
 /* shm.c */
 struct uft_shm_header *uft_shm_create(uint64_t size, int *memfd_out);

@@ -122,6 +122,25 @@ void uft_session_wake(void)
 		send(uft_sess.notify_fd, "w", 1, MSG_DONTWAIT | MSG_NOSIGNAL);
 }
 
+/* Set once a wake-up found the recorder's end closed; reset in a fork child,
+ * which connects anew. */
+static volatile int recorder_gone;
+
+bool uft_session_wake_wait(void)
+{
+	int fd = READ_ONCE(uft_sess.notify_fd);
+	if (fd < 0 || READ_ONCE(recorder_gone))
+		return false;
+	int saved = errno;
+	/* A full socket (EAGAIN) is a recorder with wake-ups still to read. */
+	bool ok = send(fd, "w", 1, MSG_DONTWAIT | MSG_NOSIGNAL) == 1 || errno == EAGAIN ||
+		  errno == EINTR || errno == ENOBUFS;
+	if (!ok)
+		WRITE_ONCE(recorder_gone, 1);
+	errno = saved;
+	return ok;
+}
+
 static void after_fork_child(void)
 {
 	uft_writer_reset_after_fork();
@@ -134,6 +153,7 @@ static void after_fork_child(void)
 	uft_sess.notify_fd = -1;
 	uft_sess.memfd = -1;
 	uft_sess.hdr = NULL;
+	recorder_gone = 0;
 	session_create();
 }
 
@@ -157,8 +177,9 @@ static void parse_env(void)
 			fprintf(stderr, "uft: bad sub-buffer size '%s' KiB, using 4\n", v);
 	}
 	if ((v = uft_env(UFT_ENV_MODE)) && *v)
-		uft_buffers[0].mode =
-		    strcmp(v, "discard") == 0 ? UFT_MODE_DISCARD : UFT_MODE_OVERWRITE;
+		uft_buffers[0].mode = strcmp(v, "discard") == 0 ? UFT_MODE_DISCARD
+				      : strcmp(v, "block") == 0 ? UFT_MODE_BLOCK
+								: UFT_MODE_OVERWRITE;
 	if ((v = uft_env(UFT_ENV_CLOCK)) && *v) {
 		int c = uft_clock_by_name(v);
 		if (c >= 0)

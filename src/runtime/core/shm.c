@@ -96,6 +96,9 @@ static void ring_init(struct uft_ring *r, const struct uft_buffer *b, uint32_t b
 	WRITE_ONCE(r->lost, 0);
 	WRITE_ONCE(r->read_entries, 0);
 	WRITE_ONCE(r->wake_pending, 0);
+	WRITE_ONCE(r->block_waits, 0);
+	WRITE_ONCE(r->block_timeouts, 0);
+	WRITE_ONCE(r->block_want, 0);
 	memset(r->meta, 0, sizeof(r->meta[0]) * nr_pages);
 	r->meta[first % nr_pages].seq_lo = (uint32_t)first;
 	/* The first page starts empty; its header is written with the first

@@ -24,6 +24,8 @@
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
+#include <linux/futex.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "engine/filter/filter.h"
@@ -167,6 +169,80 @@ static void maybe_wake(struct uft_wring *w, struct uft_ring *r, uint64_t produce
 	uft_session_wake();
 }
 
+/* The longest a writer waits for the recorder to free a page (block mode)
+ * before it overwrites; a recorder that is gone is not waited for at all. */
+#define BLOCK_WAIT_NS 1000000000ull
+/* How long one sleep lasts at most: the writer then asks the recorder again
+ * (it may have missed a wake-up; a failed send tells it is gone). */
+#define BLOCK_REWAKE_NS 10000000ull
+
+static uint64_t mono_now(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000000000ull + (uint64_t)t.tv_nsec;
+}
+
+/* Block mode: the ring is full at `next`; waits for the recorder to read
+ * every complete page (woken earlier, writer and recorder trade a few
+ * pages at a time and switch far more often: measured slower on 2 CPUs),
+ * asleep on the futex of `consumed`'s low word, which the recorder wakes
+ * (ring_reader.c). True when a page is free; false when there is no
+ * recorder, it is gone, or it freed nothing within BLOCK_WAIT_NS (then no
+ * writer of this ring waits again until the recorder reads from it).
+ * Signal-safe, errno kept: it may run in a function tracer's return hook
+ * or a handler. */
+static bool block_wait(struct uft_wring *w, struct uft_ring *r, uint64_t next, uint64_t c)
+{
+	/* After a wait ran out, the ring overwrites (moving `consumed` itself)
+	 * until the recorder is seen reading it again: its count of events
+	 * read moves. */
+	if ((w->block_stuck && w->block_stuck == READ_ONCE(r->read_entries) + 1) ||
+	    !uft_session_wake_wait())
+		return false;
+	w->block_stuck = 0;
+	int saved = errno;
+	uft_fetch_add_relaxed(&r->block_waits, 1);
+	uint32_t nr = w->geom.nr_pages;
+	uint64_t want = next - 1;
+	uint64_t start = mono_now();
+	bool freed = false;
+	for (;;) {
+		uft_store_seq_cst(&r->block_want, want);
+		c = uft_load_seq_cst(&r->consumed);
+		if (c >= want) {
+			freed = true;
+			break;
+		}
+		struct timespec ts = {0, BLOCK_REWAKE_NS};
+		syscall(SYS_futex, (uint32_t *)&r->consumed, FUTEX_WAIT, (uint32_t)c, &ts, NULL, 0);
+		c = smp_load_acquire(&r->consumed);
+		if (c >= want) {
+			freed = true;
+			break;
+		}
+		uint64_t now = mono_now();
+		if (now - start >= BLOCK_WAIT_NS) {
+			/* Some room is better than none: take what was freed. */
+			freed = next < c + nr;
+			if (!freed) {
+				uft_fetch_add_relaxed(&r->block_timeouts, 1);
+				w->block_stuck = READ_ONCE(r->read_entries) + 1;
+			}
+			break;
+		}
+		if (!uft_session_wake_wait()) {
+			freed = next < c + nr;
+			break;
+		}
+	}
+	WRITE_ONCE(r->block_want, 0);
+	if (freed)
+		w->cons_seen = c;
+	errno = saved;
+	return freed;
+}
+
 /* Moves to the next page. Returns -1 when the ring is full in discard mode. */
 static int next_page(struct uft_wring *w, uint64_t ts)
 {
@@ -180,6 +256,8 @@ static int next_page(struct uft_wring *w, uint64_t ts)
 			break;
 		if (w->geom.mode == UFT_MODE_DISCARD)
 			return -1;
+		if (w->geom.mode == UFT_MODE_BLOCK && c + nr >= next && block_wait(w, r, next, c))
+			break;
 		/* More than a ring behind never happens in the protocol: a
 		 * consumer rewrote `consumed`. Catch up in one step, not one page
 		 * at a time, and count nothing from slots that are not its. */
