@@ -86,7 +86,7 @@ static bool report(uint32_t b, uint64_t delta)
 	return delta > READ_ONCE(max_ns[b]);
 }
 
-static void trace_free(struct uft_csect_trace *tr)
+void uft_csect_trace_free(struct uft_csect_trace *tr)
 {
 	if (!tr)
 		return;
@@ -148,7 +148,7 @@ static struct uft_csect_trace *capture(uint32_t b, uint64_t want)
 	return tr;
 }
 
-static void describe(struct uft_csect_info *in)
+void uft_csect_describe(struct uft_csect_info *in)
 {
 	in->tid = uft_tls.tid ? uft_tls.tid : (int32_t)gettid();
 	if (prctl(PR_GET_NAME, in->comm) != 0)
@@ -177,8 +177,13 @@ static void section_end(uint32_t b, uint32_t gen, uint64_t delta, uintptr_t end_
 		tr->info.lat_ns = delta;
 		tr->info.start_ip = cs.start_ip;
 		tr->info.end_ip = end_ip;
-		describe(&tr->info);
+		uft_csect_describe(&tr->info);
 	}
+	uft_csect_offer(b, gen, delta, tr);
+}
+
+void uft_csect_offer(uint32_t b, uint32_t gen, uint64_t delta, struct uft_csect_trace *tr)
+{
 	pthread_mutex_lock(&max_lock);
 	if (READ_ONCE(csect_gen) == gen && report(b, delta)) {
 		WRITE_ONCE(max_ns[b], delta);
@@ -187,7 +192,22 @@ static void section_end(uint32_t b, uint32_t gen, uint64_t delta, uintptr_t end_
 		tr = old;
 	}
 	pthread_mutex_unlock(&max_lock);
-	trace_free(tr);
+	uft_csect_trace_free(tr);
+}
+
+uint32_t uft_csect_buffer(void)
+{
+	return READ_ONCE(csect_buffer);
+}
+
+uint32_t uft_csect_gen(void)
+{
+	return READ_ONCE(csect_gen);
+}
+
+bool uft_csect_wants(uint32_t b, uint64_t delta)
+{
+	return report(b, delta);
 }
 
 void uft_csect_update(uintptr_t ip, uintptr_t caller)
@@ -253,7 +273,7 @@ int uft_csect_set(uint32_t buffer, uint32_t type)
 	max_tr[buffer] = NULL;
 	WRITE_ONCE(uft_csect_type, type);
 	pthread_mutex_unlock(&max_lock);
-	trace_free(old);
+	uft_csect_trace_free(old);
 	return 0;
 }
 
@@ -282,7 +302,7 @@ void uft_csect_clear_trace(uint32_t buffer)
 	struct uft_csect_trace *old = max_tr[buffer];
 	max_tr[buffer] = NULL;
 	pthread_mutex_unlock(&max_lock);
-	trace_free(old);
+	uft_csect_trace_free(old);
 }
 
 int uft_csect_with_max(uint32_t buffer, void (*fn)(void *ctx, const struct uft_csect_trace *tr),

@@ -14,8 +14,12 @@
 #include <stdint.h>
 
 enum {
-	UFT_CSECT_SIGS = 1u << 0, /* irqsoff: every signal blocked */
-	UFT_CSECT_CRIT = 1u << 1, /* preemptoff: inside uft_critical_start/stop */
+	UFT_CSECT_SIGS = 1u << 0,    /* irqsoff: every signal blocked */
+	UFT_CSECT_CRIT = 1u << 1,    /* preemptoff: inside uft_critical_start/stop */
+	UFT_CSECT_WAKE = 1u << 2,    /* wakeup: every woken thread (wakeup.c) */
+	UFT_CSECT_WAKE_RT = 1u << 3, /* wakeup_rt: woken SCHED_FIFO/RR threads */
+	UFT_CSECT_SECTIONS = UFT_CSECT_SIGS | UFT_CSECT_CRIT,
+	UFT_CSECT_WAKES = UFT_CSECT_WAKE | UFT_CSECT_WAKE_RT,
 };
 
 /* The kinds of section measured now; 0 when no such tracer is current (the
@@ -28,7 +32,8 @@ void uft_csect_update(uintptr_t ip, uintptr_t caller);
 
 static inline void uft_csect_hook(uintptr_t ip, uintptr_t caller)
 {
-	if (__builtin_expect(__atomic_load_n(&uft_csect_type, __ATOMIC_RELAXED) != 0, 0))
+	if (__builtin_expect(
+		(__atomic_load_n(&uft_csect_type, __ATOMIC_RELAXED) & UFT_CSECT_SECTIONS) != 0, 0))
 		uft_csect_update(ip, caller);
 }
 
@@ -72,6 +77,19 @@ int uft_csect_with_max(uint32_t buffer, void (*fn)(void *ctx, const struct uft_c
 /* `echo > trace` with a section tracer: the max trace goes (the kernel
  * clears its max buffer then); tracing_max_latency stays. */
 void uft_csect_clear_trace(uint32_t buffer);
+/* For the other max tracers (wakeup.c), one measure at a time: the buffer
+ * and generation measured in now. */
+uint32_t uft_csect_buffer(void);
+uint32_t uft_csect_gen(void);
+/* Whether a latency of delta ns is to be kept (tracing_max_latency, or
+ * tracing_thresh when set), checked without the lock. */
+bool uft_csect_wants(uint32_t buffer, uint64_t delta);
+/* Offers tr (delta ns long, measured since generation gen) as the buffer's
+ * max trace: kept when it still beats the max under the lock, else freed. */
+void uft_csect_offer(uint32_t buffer, uint32_t gen, uint64_t delta, struct uft_csect_trace *tr);
+void uft_csect_trace_free(struct uft_csect_trace *tr);
+/* The calling thread's task line (comm, tid, CPU, uid, nice, policy). */
+void uft_csect_describe(struct uft_csect_info *in);
 /* tracing_thresh in µs (tfs_core.c). */
 extern unsigned long uft_tracing_thresh_us __attribute__((visibility("hidden")));
 

@@ -1,0 +1,146 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* The waits and wakes the wakeup tracers see (runtime/latency/wakeup.h):
+ * libuft stands in front of the condition variables' signal, broadcast and
+ * waits and the semaphores' post and waits. With no wakeup tracer current
+ * each costs one load, a predicted branch and the call of libc's own.
+ *
+ * libc's definitions are taken by version where there are two: the
+ * condition variables' default (GLIBC_2.3.2) is not the oldest, which a
+ * plain dlsym() may return. They are resolved at start-up (sem_post() may
+ * run in a signal handler, where dlsym() must not). */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <errno.h>
+#include <pthread.h>
+#include <semaphore.h>
+#include <time.h>
+
+#include "runtime/core/interpose.h"
+#include "runtime/latency/wakeup.h"
+
+typedef int (*cond1_fn)(pthread_cond_t *);
+typedef int (*cwait_fn)(pthread_cond_t *, pthread_mutex_t *);
+typedef int (*ctwait_fn)(pthread_cond_t *, pthread_mutex_t *, const struct timespec *);
+typedef int (*ccwait_fn)(pthread_cond_t *, pthread_mutex_t *, clockid_t, const struct timespec *);
+typedef int (*sem1_fn)(sem_t *);
+typedef int (*stwait_fn)(sem_t *, const struct timespec *);
+typedef int (*scwait_fn)(sem_t *, clockid_t, const struct timespec *);
+
+static struct {
+	cond1_fn signal, broadcast;
+	cwait_fn wait;
+	ctwait_fn timedwait;
+	ccwait_fn clockwait;
+	sem1_fn post, swait;
+	stwait_fn stimedwait;
+	scwait_fn sclockwait;
+} real;
+
+static void *next_fn(const char *name, const char *version)
+{
+	void *p = version ? dlvsym(RTLD_NEXT, name, version) : NULL;
+	return p ? p : dlsym(RTLD_NEXT, name);
+}
+
+__attribute__((constructor)) static void resolve(void)
+{
+	real.signal = (cond1_fn)next_fn("pthread_cond_signal", "GLIBC_2.3.2");
+	real.broadcast = (cond1_fn)next_fn("pthread_cond_broadcast", "GLIBC_2.3.2");
+	real.wait = (cwait_fn)next_fn("pthread_cond_wait", "GLIBC_2.3.2");
+	real.timedwait = (ctwait_fn)next_fn("pthread_cond_timedwait", "GLIBC_2.3.2");
+	real.clockwait = (ccwait_fn)next_fn("pthread_cond_clockwait", "GLIBC_2.34");
+	real.post = (sem1_fn)next_fn("sem_post", "GLIBC_2.34");
+	real.swait = (sem1_fn)next_fn("sem_wait", "GLIBC_2.34");
+	real.stimedwait = (stwait_fn)next_fn("sem_timedwait", "GLIBC_2.34");
+	real.sclockwait = (scwait_fn)next_fn("sem_clockwait", "GLIBC_2.34");
+}
+
+#define REAL(f) (__builtin_expect(real.f != NULL, 1) ? real.f : (resolve(), real.f))
+
+int pthread_cond_signal(pthread_cond_t *c)
+{
+	if (uft_wake_on())
+		uft_wake_note((uintptr_t)c);
+	return REAL(signal)(c);
+}
+
+int pthread_cond_broadcast(pthread_cond_t *c)
+{
+	if (uft_wake_on())
+		uft_wake_note((uintptr_t)c);
+	return REAL(broadcast)(c);
+}
+
+int pthread_cond_wait(pthread_cond_t *c, pthread_mutex_t *m)
+{
+	if (!uft_wake_on())
+		return REAL(wait)(c, m);
+	struct uft_wait w;
+	uft_wait_begin(&w, (uintptr_t)c);
+	int rc = REAL(wait)(c, m);
+	uft_wait_end(&w, rc == 0);
+	return rc;
+}
+
+int pthread_cond_timedwait(pthread_cond_t *c, pthread_mutex_t *m, const struct timespec *at)
+{
+	if (!uft_wake_on())
+		return REAL(timedwait)(c, m, at);
+	struct uft_wait w;
+	uft_wait_begin(&w, (uintptr_t)c);
+	int rc = REAL(timedwait)(c, m, at);
+	uft_wait_end(&w, rc == 0);
+	return rc;
+}
+
+int pthread_cond_clockwait(pthread_cond_t *c, pthread_mutex_t *m, clockid_t clk,
+			   const struct timespec *at)
+{
+	if (!uft_wake_on())
+		return REAL(clockwait)(c, m, clk, at);
+	struct uft_wait w;
+	uft_wait_begin(&w, (uintptr_t)c);
+	int rc = REAL(clockwait)(c, m, clk, at);
+	uft_wait_end(&w, rc == 0);
+	return rc;
+}
+
+int sem_post(sem_t *s)
+{
+	if (uft_wake_on())
+		uft_wake_note((uintptr_t)s);
+	return REAL(post)(s);
+}
+
+int sem_wait(sem_t *s)
+{
+	if (!uft_wake_on())
+		return REAL(swait)(s);
+	struct uft_wait w;
+	uft_wait_begin(&w, (uintptr_t)s);
+	int rc = REAL(swait)(s);
+	uft_wait_end(&w, rc == 0);
+	return rc;
+}
+
+int sem_timedwait(sem_t *s, const struct timespec *at)
+{
+	if (!uft_wake_on())
+		return REAL(stimedwait)(s, at);
+	struct uft_wait w;
+	uft_wait_begin(&w, (uintptr_t)s);
+	int rc = REAL(stimedwait)(s, at);
+	uft_wait_end(&w, rc == 0);
+	return rc;
+}
+
+int sem_clockwait(sem_t *s, clockid_t clk, const struct timespec *at)
+{
+	if (!uft_wake_on())
+		return REAL(sclockwait)(s, clk, at);
+	struct uft_wait w;
+	uft_wait_begin(&w, (uintptr_t)s);
+	int rc = REAL(sclockwait)(s, clk, at);
+	uft_wait_end(&w, rc == 0);
+	return rc;
+}
