@@ -60,14 +60,14 @@ __attribute__((constructor)) static void resolve(void)
 int pthread_cond_signal(pthread_cond_t *c)
 {
 	if (uft_wake_on())
-		uft_wake_note((uintptr_t)c);
+		uft_wake_note((uintptr_t)c, false);
 	return REAL(signal)(c);
 }
 
 int pthread_cond_broadcast(pthread_cond_t *c)
 {
 	if (uft_wake_on())
-		uft_wake_note((uintptr_t)c);
+		uft_wake_note((uintptr_t)c, true);
 	return REAL(broadcast)(c);
 }
 
@@ -108,7 +108,7 @@ int pthread_cond_clockwait(pthread_cond_t *c, pthread_mutex_t *m, clockid_t clk,
 int sem_post(sem_t *s)
 {
 	if (uft_wake_on())
-		uft_wake_note((uintptr_t)s);
+		uft_wake_note((uintptr_t)s, false);
 	return REAL(post)(s);
 }
 

@@ -3,11 +3,14 @@
  *
  * A condition variable's signal does not say which thread it wakes, so the
  * wake is kept on the object: a table of slots hashed by its address holds
- * the last wake (its CLOCK_MONOTONIC time, the buffer clock's time and the
- * wakeup record as written) and the last thread to start waiting. A thread
- * whose wait returns takes the slot's wake when it came after its own wait
- * began: that wake is what let it go (for a broadcast, the same wake for
- * every waiter). Slots are written under a sequence count taken with one
+ * the pending wake (its CLOCK_MONOTONIC time, the buffer clock's time and
+ * the wakeup record as written) and the last thread to start waiting. A
+ * thread whose wait returns takes the pending wake when it came after its
+ * own wait began: that wake is what let it go. It is the first wake not yet
+ * taken (a second signal before the woken thread runs wakes another waiter,
+ * or nobody), and taking it clears it, except a broadcast's, which is every
+ * waiter's. A wake pending from before the last wait began woke nobody of
+ * those waiting and is replaced. Slots are written under a sequence count taken with one
  * cmpxchg and read with retries, never with a lock: sem_post() may run in a
  * signal handler. A writer that finds the slot busy drops its stamp (that
  * wake is then not measured) rather than wait. */
@@ -34,10 +37,12 @@ struct wslot {
 	uint32_t seq; /* odd while written */
 	int32_t waiters;
 	uintptr_t obj;
-	uint64_t mono, ts; /* the last wake */
-	uint32_t cpu;	   /* the waker's */
-	uint64_t rec[3];   /* its wakeup record (struct uft_rec_ctx) */
-	int32_t waiter;	   /* the last thread to start waiting, its prio and CPU */
+	uint64_t mono, ts;  /* the pending wake; mono 0: none */
+	uint64_t wait_mono; /* the last wait's start */
+	uint32_t cpu;	    /* the waker's */
+	uint32_t all;	    /* a broadcast: not taken by its first waiter */
+	uint64_t rec[3];    /* its wakeup record (struct uft_rec_ctx) */
+	int32_t waiter;	    /* the last thread to start waiting, its prio and CPU */
 	uint32_t wprio, wcpu;
 };
 static struct wslot slots[NR_SLOTS];
@@ -179,10 +184,11 @@ static void slot_claim(struct wslot *s, uintptr_t obj)
 	WRITE_ONCE(s->obj, obj);
 	WRITE_ONCE(s->waiters, 0);
 	WRITE_ONCE(s->mono, 0);
+	WRITE_ONCE(s->wait_mono, 0);
 	WRITE_ONCE(s->waiter, 0);
 }
 
-void uft_wake_note(uintptr_t obj)
+void uft_wake_note(uintptr_t obj, bool all)
 {
 	struct uft_tls *t = &uft_tls;
 	if (t->notrace)
@@ -212,13 +218,18 @@ void uft_wake_note(uintptr_t obj)
 	r.next_pid = (uint32_t)READ_ONCE(s->waiter);
 	r.next_prio = (uint8_t)READ_ONCE(s->wprio);
 	r.next_cpu = READ_ONCE(s->wcpu);
-	uint64_t w[3];
-	memcpy(w, &r, sizeof(w));
-	for (int i = 0; i < 3; i++)
-		WRITE_ONCE(s->rec[i], w[i]);
-	WRITE_ONCE(s->cpu, cpu);
-	WRITE_ONCE(s->ts, ts);
-	WRITE_ONCE(s->mono, mono);
+	uint64_t pend = READ_ONCE(s->mono);
+	/* An earlier wake not yet taken by a thread now waiting comes first. */
+	if (!pend || !waiting || pend < READ_ONCE(s->wait_mono) || all) {
+		uint64_t w[3];
+		memcpy(w, &r, sizeof(w));
+		for (int i = 0; i < 3; i++)
+			WRITE_ONCE(s->rec[i], w[i]);
+		WRITE_ONCE(s->cpu, cpu);
+		WRITE_ONCE(s->ts, ts);
+		WRITE_ONCE(s->all, all);
+		WRITE_ONCE(s->mono, mono);
+	}
 	slot_unlock(s, q);
 	/* The kernel writes it when a task is woken: here when one waits. */
 	bool rt_only = READ_ONCE(uft_csect_type) & UFT_CSECT_WAKE_RT;
@@ -244,6 +255,7 @@ void uft_wait_begin(struct uft_wait *w, uintptr_t obj)
 	uint32_t q;
 	if (slot_lock(s, &q)) {
 		slot_claim(s, obj);
+		WRITE_ONCE(s->wait_mono, w->t0);
 		WRITE_ONCE(s->waiter, own_tid());
 		WRITE_ONCE(s->wprio, prio);
 		WRITE_ONCE(s->wcpu, cpu);
@@ -253,10 +265,10 @@ void uft_wait_begin(struct uft_wait *w, uintptr_t obj)
 	errno = saved;
 }
 
-/* The slot's last wake, read whole (false: busy all along, or another
+/* The slot's pending wake, read whole (false: busy all along, or another
  * object's). */
-static bool slot_read(struct wslot *s, uintptr_t obj, uint64_t *mono, uint64_t *ts,
-		      uint32_t *cpu, struct uft_rec_ctx *r)
+static bool slot_read(struct wslot *s, uintptr_t obj, uint64_t *mono, uint64_t *ts, uint32_t *cpu,
+		      bool *all, struct uft_rec_ctx *r)
 {
 	for (int tries = 0; tries < 64; tries++) {
 		uint32_t q = smp_load_acquire(&s->seq);
@@ -266,6 +278,7 @@ static bool slot_read(struct wslot *s, uintptr_t obj, uint64_t *mono, uint64_t *
 		*mono = READ_ONCE(s->mono);
 		*ts = READ_ONCE(s->ts);
 		*cpu = READ_ONCE(s->cpu);
+		*all = READ_ONCE(s->all);
 		uint64_t w[3];
 		for (int i = 0; i < 3; i++)
 			w[i] = READ_ONCE(s->rec[i]);
@@ -299,11 +312,20 @@ void uft_wait_end(struct uft_wait *w, bool woken)
 	uint64_t mono = 0, ts0 = 0;
 	uint32_t wcpu = 0;
 	struct uft_rec_ctx wr;
-	bool have = slot_read(s, w->obj, &mono, &ts0, &wcpu, &wr);
+	bool all = false;
+	bool have = slot_read(s, w->obj, &mono, &ts0, &wcpu, &all, &wr);
 	if (have && READ_ONCE(s->waiters) > 0)
 		uft_sub_return_relaxed(&s->waiters, 1);
 	/* A wake before this wait began let some other thread go. */
-	if (!woken || !have || mono < w->t0 || uft_csect_gen() != w->gen || !uft_wake_on())
+	if (!woken || !have || !mono || mono < w->t0)
+		goto out;
+	uint32_t q;
+	if (!all && slot_lock(s, &q)) { /* taken: the next wake is another's */
+		if (READ_ONCE(s->obj) == w->obj && READ_ONCE(s->mono) == mono)
+			WRITE_ONCE(s->mono, 0);
+		slot_unlock(s, q);
+	}
+	if (uft_csect_gen() != w->gen || !uft_wake_on())
 		goto out;
 	bool rt;
 	uint32_t prio = own_prio(&rt);

@@ -50,8 +50,8 @@ static inline bool uft_wake_on(void)
 	    (__atomic_load_n(&uft_csect_type, __ATOMIC_RELAXED) & UFT_CSECT_WAKES) != 0, 0);
 }
 
-/* The calling thread wakes the waiters of obj (or one of them). */
-void uft_wake_note(uintptr_t obj);
+/* The calling thread wakes one waiter of obj, or with `all` every one. */
+void uft_wake_note(uintptr_t obj, bool all);
 /* The calling thread starts waiting on obj; the end gets whether the wait
  * returned because of a wake (not a timeout or an error). */
 void uft_wait_begin(struct uft_wait *w, uintptr_t obj);
