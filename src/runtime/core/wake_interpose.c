@@ -16,6 +16,7 @@
 #include <time.h>
 
 #include "runtime/core/interpose.h"
+#include "runtime/latency/csect.h"
 #include "runtime/latency/wakeup.h"
 
 typedef int (*cond1_fn)(pthread_cond_t *);
@@ -71,37 +72,60 @@ int pthread_cond_broadcast(pthread_cond_t *c)
 	return REAL(broadcast)(c);
 }
 
+/* A condition variable's wait gives its mutex back while it sleeps: with
+ * lock-holdtime the hold ends before and starts again after it. */
+static void begin_cond_wait(struct uft_wait *w, pthread_cond_t *c, uintptr_t ip, uintptr_t caller)
+{
+	if (uft_csect_mutex_on())
+		uft_csect_mutex_given(ip, caller);
+	if (uft_wake_on())
+		uft_wait_begin(w, (uintptr_t)c);
+}
+
+static void end_cond_wait(struct uft_wait *w, int rc, uintptr_t ip, uintptr_t caller)
+{
+	uft_wait_end(w, rc == 0);
+	if (uft_csect_mutex_on() && (rc == 0 || rc == ETIMEDOUT || rc == EOWNERDEAD))
+		uft_csect_mutex_taken(ip, caller);
+}
+
 int pthread_cond_wait(pthread_cond_t *c, pthread_mutex_t *m)
 {
-	if (!uft_wake_on())
+	if (!uft_wake_on() && !uft_csect_mutex_on())
 		return REAL(wait)(c, m);
-	struct uft_wait w;
-	uft_wait_begin(&w, (uintptr_t)c);
+	struct uft_wait w = {0};
+	uintptr_t ip = (uintptr_t)&pthread_cond_wait,
+		  caller = (uintptr_t)__builtin_return_address(0);
+	begin_cond_wait(&w, c, ip, caller);
 	int rc = REAL(wait)(c, m);
-	uft_wait_end(&w, rc == 0);
+	end_cond_wait(&w, rc, ip, caller);
 	return rc;
 }
 
 int pthread_cond_timedwait(pthread_cond_t *c, pthread_mutex_t *m, const struct timespec *at)
 {
-	if (!uft_wake_on())
+	if (!uft_wake_on() && !uft_csect_mutex_on())
 		return REAL(timedwait)(c, m, at);
-	struct uft_wait w;
-	uft_wait_begin(&w, (uintptr_t)c);
+	struct uft_wait w = {0};
+	uintptr_t ip = (uintptr_t)&pthread_cond_timedwait,
+		  caller = (uintptr_t)__builtin_return_address(0);
+	begin_cond_wait(&w, c, ip, caller);
 	int rc = REAL(timedwait)(c, m, at);
-	uft_wait_end(&w, rc == 0);
+	end_cond_wait(&w, rc, ip, caller);
 	return rc;
 }
 
 int pthread_cond_clockwait(pthread_cond_t *c, pthread_mutex_t *m, clockid_t clk,
 			   const struct timespec *at)
 {
-	if (!uft_wake_on())
+	if (!uft_wake_on() && !uft_csect_mutex_on())
 		return REAL(clockwait)(c, m, clk, at);
-	struct uft_wait w;
-	uft_wait_begin(&w, (uintptr_t)c);
+	struct uft_wait w = {0};
+	uintptr_t ip = (uintptr_t)&pthread_cond_clockwait,
+		  caller = (uintptr_t)__builtin_return_address(0);
+	begin_cond_wait(&w, c, ip, caller);
 	int rc = REAL(clockwait)(c, m, clk, at);
-	uft_wait_end(&w, rc == 0);
+	end_cond_wait(&w, rc, ip, caller);
 	return rc;
 }
 

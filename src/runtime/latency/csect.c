@@ -42,6 +42,7 @@ static uint32_t csect_buffer;
 static uint32_t csect_gen;
 
 static pthread_mutex_t max_lock = PTHREAD_MUTEX_INITIALIZER;
+static bool mutex_opt[UFT_MAX_BUFFERS]; /* options/lock-holdtime */
 static uint64_t max_ns[UFT_MAX_BUFFERS];
 static struct uft_csect_trace *max_tr[UFT_MAX_BUFFERS];
 
@@ -50,6 +51,8 @@ struct csect_thread {
 	bool in;
 	bool busy;	/* ending a section: a handler's mask change is not one */
 	uint32_t depth; /* uft_critical_start nesting */
+	uint32_t held;	/* pthread mutexes held, counted since generation held_gen */
+	uint32_t held_gen;
 	uint64_t t0;
 	uintptr_t start_ip;
 	uint64_t entries0; /* the ring's count before the start record */
@@ -218,8 +221,9 @@ void uft_csect_update(uintptr_t ip, uintptr_t caller)
 	uint32_t type = READ_ONCE(uft_csect_type);
 	uint32_t gen = READ_ONCE(csect_gen);
 	uint32_t b = READ_ONCE(csect_buffer);
+	bool held = (type & UFT_CSECT_MUTEX) && cs.held && cs.held_gen == gen;
 	bool now = ((type & UFT_CSECT_SIGS) && READ_ONCE(t->sigs_blocked)) ||
-		   ((type & UFT_CSECT_CRIT) && cs.depth);
+		   ((type & UFT_CSECT_CRIT) && (cs.depth || held));
 	bool was = cs.in && cs.gen == gen;
 	if (now == was)
 		return;
@@ -258,6 +262,45 @@ void uft_critical_stop(void)
 			       (uintptr_t)__builtin_return_address(0));
 }
 
+/* Mutex holds nest like critical sections; a count of another generation
+ * (before the tracer, the option or the max was set) starts again at 0, so
+ * a mutex taken before and given back after is never an unbalanced end. */
+void uft_csect_mutex_taken(uintptr_t ip, uintptr_t caller)
+{
+	uint32_t gen = READ_ONCE(csect_gen);
+	if (cs.held_gen != gen) {
+		cs.held_gen = gen;
+		cs.held = 0;
+	}
+	if (cs.held++ == 0 && !cs.busy)
+		uft_csect_hook(ip, caller);
+}
+
+void uft_csect_mutex_given(uintptr_t ip, uintptr_t caller)
+{
+	if (cs.held_gen != READ_ONCE(csect_gen) || !cs.held)
+		return;
+	if (--cs.held == 0 && !cs.busy)
+		uft_csect_hook(ip, caller);
+}
+
+static uint32_t with_mutex(uint32_t buffer, uint32_t type)
+{
+	return (type & UFT_CSECT_CRIT) && mutex_opt[buffer] ? type | UFT_CSECT_MUTEX : type;
+}
+
+void uft_csect_set_mutex(uint32_t buffer, bool on)
+{
+	pthread_mutex_lock(&max_lock);
+	mutex_opt[buffer] = on;
+	uint32_t cur = READ_ONCE(uft_csect_type);
+	if (cur && csect_buffer == buffer) {
+		WRITE_ONCE(csect_gen, csect_gen + 1);
+		WRITE_ONCE(uft_csect_type, with_mutex(buffer, cur & ~UFT_CSECT_MUTEX));
+	}
+	pthread_mutex_unlock(&max_lock);
+}
+
 int uft_csect_set(uint32_t buffer, uint32_t type)
 {
 	pthread_mutex_lock(&max_lock);
@@ -271,7 +314,7 @@ int uft_csect_set(uint32_t buffer, uint32_t type)
 	WRITE_ONCE(max_ns[buffer], 0);
 	struct uft_csect_trace *old = max_tr[buffer];
 	max_tr[buffer] = NULL;
-	WRITE_ONCE(uft_csect_type, type);
+	WRITE_ONCE(uft_csect_type, with_mutex(buffer, type));
 	pthread_mutex_unlock(&max_lock);
 	uft_csect_trace_free(old);
 	return 0;

@@ -18,6 +18,9 @@ enum {
 	UFT_CSECT_CRIT = 1u << 1,    /* preemptoff: inside uft_critical_start/stop */
 	UFT_CSECT_WAKE = 1u << 2,    /* wakeup: every woken thread (wakeup.c) */
 	UFT_CSECT_WAKE_RT = 1u << 3, /* wakeup_rt: woken SCHED_FIFO/RR threads */
+	/* preemptoff with options/lock-holdtime: a held pthread mutex is a
+	 * critical section (never set without UFT_CSECT_CRIT) */
+	UFT_CSECT_MUTEX = 1u << 4,
 	UFT_CSECT_SECTIONS = UFT_CSECT_SIGS | UFT_CSECT_CRIT,
 	UFT_CSECT_WAKES = UFT_CSECT_WAKE | UFT_CSECT_WAKE_RT,
 };
@@ -36,6 +39,18 @@ static inline void uft_csect_hook(uintptr_t ip, uintptr_t caller)
 		(__atomic_load_n(&uft_csect_type, __ATOMIC_RELAXED) & UFT_CSECT_SECTIONS) != 0, 0))
 		uft_csect_update(ip, caller);
 }
+
+/* A pthread mutex was taken (rc 0) or is given back by the calling thread,
+ * with lock-holdtime on: the wrappers call them after one predicted branch. */
+void uft_csect_mutex_taken(uintptr_t ip, uintptr_t caller);
+void uft_csect_mutex_given(uintptr_t ip, uintptr_t caller);
+static inline bool uft_csect_mutex_on(void)
+{
+	return __builtin_expect(
+	    (__atomic_load_n(&uft_csect_type, __ATOMIC_RELAXED) & UFT_CSECT_MUTEX) != 0, 0);
+}
+/* options/lock-holdtime of `buffer`. */
+void uft_csect_set_mutex(uint32_t buffer, bool on);
 
 /* One record of a max trace, as the thread's ring held it. */
 struct uft_csect_rec {
