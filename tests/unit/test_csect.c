@@ -373,6 +373,51 @@ static void test_lock_holdtime(void **state)
 	assert_int_equal(tfs_echo("options/lock-holdtime", "0", UFT_TFS_TRUNC), 0);
 }
 
+__attribute__((noinline)) void csect_in_handler(int sig)
+{
+	(void)sig;
+	csect_enter();
+	wait_ms(4);
+	csect_leave();
+}
+
+static void leave_in_handler(int sig)
+{
+	(void)sig;
+	csect_leave();
+}
+
+/* A section that ends inside a signal handler is measured too (its trace
+ * is copied without malloc), its lines marked as the handler's. */
+static void test_in_handler(void **state)
+{
+	(void)state;
+	assert_int_equal(tfs_echo("current_tracer", "preemptoff", UFT_TFS_TRUNC), 0);
+	struct sigaction sa, old;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = csect_in_handler;
+	sigemptyset(&sa.sa_mask);
+	assert_int_equal(sigaction(SIGUSR1, &sa, &old), 0);
+	raise(SIGUSR1);
+	unsigned long m = max_latency();
+	assert_true(m >= 4000 && m < 50000);
+	char *s = cat("trace");
+	assert_has(s, "#  => started at: csect_enter\n#  => ended at:   csect_leave\n");
+	assert_has(s, "..h.. "); /* the signal-handler column (the kernel's hardirq) */
+	assert_has(s, "uft_critical_stop <-csect_leave");
+	free(s);
+	/* And one that began before the signal and ends in its handler. */
+	assert_int_equal(tfs_echo("tracing_max_latency", "0", UFT_TFS_TRUNC), 0);
+	sa.sa_handler = leave_in_handler;
+	assert_int_equal(sigaction(SIGUSR1, &sa, NULL), 0);
+	csect_enter();
+	wait_ms(3);
+	raise(SIGUSR1);
+	m = max_latency();
+	assert_true(m >= 3000 && m < 50000);
+	assert_int_equal(sigaction(SIGUSR1, &old, NULL), 0);
+}
+
 /* The union: from blocking the signals to the last critical stop. */
 static void test_preemptirqsoff(void **state)
 {
@@ -462,6 +507,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_preemptoff, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_preemptirqsoff, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_lock_holdtime, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_in_handler, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_threads, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

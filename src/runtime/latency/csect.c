@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
@@ -93,17 +94,26 @@ void uft_csect_trace_free(struct uft_csect_trace *tr)
 {
 	if (!tr)
 		return;
+	if (tr->mapped) { /* one mapping, taken in a signal handler */
+		munmap(tr, tr->mapped);
+		return;
+	}
 	for (size_t i = 0; i < tr->n; i++)
 		free(tr->v[i].data);
 	free(tr->v);
 	free(tr);
 }
 
-/* Copying the last `want` records of the ring: a first pass counts them. */
+/* Copying the last `want` records of the ring: a first pass counts them.
+ * In a signal handler, where malloc() must not run, a second pass sums
+ * their sizes and the copy goes into one anonymous mapping (mmap() and
+ * munmap() are system calls). */
 struct cap {
 	struct uft_csect_trace *tr;
 	uint64_t seen, skip, want;
-	bool counting;
+	bool counting, sizing;
+	size_t bytes; /* sizing: the kept records' bytes, 8-aligned each */
+	char *arena;  /* the mapping's data part, NULL: malloc */
 	int err;
 };
 
@@ -116,9 +126,20 @@ static int cap_one(void *ctx, uint64_t ts, uint32_t cpu, const void *data, uint3
 		c->seen++;
 		return 0;
 	}
+	if (c->sizing) {
+		if (c->seen++ >= c->skip && c->seen - c->skip <= c->want)
+			c->bytes += ((size_t)len + 7) & ~(size_t)7;
+		return 0;
+	}
 	if (c->seen++ < c->skip || c->tr->n >= c->want)
 		return 0;
-	char *copy = malloc(len ? len : 1);
+	char *copy;
+	if (c->arena) {
+		copy = c->arena;
+		c->arena += ((size_t)len + 7) & ~(size_t)7;
+	} else {
+		copy = malloc(len ? len : 1);
+	}
 	if (!copy) {
 		c->err = -ENOMEM;
 		return 1;
@@ -128,9 +149,45 @@ static int cap_one(void *ctx, uint64_t ts, uint32_t cpu, const void *data, uint3
 	return 0;
 }
 
+/* capture() in a signal handler: the trace, its records and their data
+ * in one mapping. */
+static struct uft_csect_trace *capture_mapped(struct uft_wring *w, uint64_t want)
+{
+	struct cap c = {NULL, 0, 0, want, true, false, 0, NULL, 0};
+	if (w && w->r && want) {
+		uft_writer_flush_self();
+		uft_ring_peek(w->r, cap_one, &c);
+	}
+	c.skip = c.seen > want ? c.seen - want : 0;
+	c.want = c.seen - c.skip;
+	c.counting = false;
+	c.sizing = true;
+	c.seen = 0;
+	if (c.want)
+		uft_ring_peek(w->r, cap_one, &c);
+	size_t head = (sizeof(struct uft_csect_trace) + 7) & ~(size_t)7;
+	size_t size = head + c.want * sizeof(struct uft_csect_rec) + c.bytes;
+	void *m = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (m == MAP_FAILED)
+		return NULL;
+	struct uft_csect_trace *tr = m;
+	tr->mapped = size;
+	tr->v = (struct uft_csect_rec *)((char *)m + head);
+	if (!c.want)
+		return tr;
+	c.tr = tr;
+	c.arena = (char *)tr->v + c.want * sizeof(struct uft_csect_rec);
+	c.sizing = false;
+	c.seen = 0;
+	uft_ring_peek(w->r, cap_one, &c);
+	return tr;
+}
+
 /* The section's records: the last `want` ones of the thread's ring. */
 static struct uft_csect_trace *capture(uint32_t b, uint64_t want)
 {
+	if (READ_ONCE(uft_tls.in_signal))
+		return capture_mapped(own_wring(b), want);
 	struct uft_csect_trace *tr = calloc(1, sizeof(*tr));
 	if (!tr)
 		return NULL;
@@ -138,7 +195,7 @@ static struct uft_csect_trace *capture(uint32_t b, uint64_t want)
 	if (!w || !w->r || !want)
 		return tr;
 	uft_writer_flush_self();
-	struct cap c = {tr, 0, 0, want, true, 0};
+	struct cap c = {tr, 0, 0, want, true, false, 0, NULL, 0};
 	uft_ring_peek(w->r, cap_one, &c);
 	c.skip = c.seen > want ? c.seen - want : 0;
 	c.want = c.seen - c.skip;
@@ -187,7 +244,16 @@ static void section_end(uint32_t b, uint32_t gen, uint64_t delta, uintptr_t end_
 
 void uft_csect_offer(uint32_t b, uint32_t gen, uint64_t delta, struct uft_csect_trace *tr)
 {
-	pthread_mutex_lock(&max_lock);
+	/* A signal handler may have interrupted this thread holding the lock
+	 * (reading its own trace): it does not wait, and the section is lost. */
+	if (READ_ONCE(uft_tls.in_signal)) {
+		if (pthread_mutex_trylock(&max_lock) != 0) {
+			uft_csect_trace_free(tr);
+			return;
+		}
+	} else {
+		pthread_mutex_lock(&max_lock);
+	}
 	if (READ_ONCE(csect_gen) == gen && report(b, delta)) {
 		WRITE_ONCE(max_ns[b], delta);
 		struct uft_csect_trace *old = max_tr[b];
@@ -239,9 +305,7 @@ void uft_csect_update(uintptr_t ip, uintptr_t caller)
 		uint64_t t1 = now_ns();
 		cs.in = false;
 		uft_ftrace_write_fn(b, ip, caller);
-		/* Not from a signal handler: the copy allocates. */
-		if (!READ_ONCE(t->in_signal))
-			section_end(b, gen, t1 - cs.t0, caller);
+		section_end(b, gen, t1 - cs.t0, caller);
 	}
 	cs.busy = false;
 }
