@@ -33,10 +33,11 @@ extern uint32_t uft_csect_type __attribute__((visibility("hidden")));
  * `ip` is the wrapper's own function, `caller` the address it returns to. */
 void uft_csect_update(uintptr_t ip, uintptr_t caller);
 
-static inline void uft_csect_hook(uintptr_t ip, uintptr_t caller)
+/* `kind`: what changed (UFT_CSECT_SIGS or UFT_CSECT_CRIT); nothing to do
+ * unless a tracer measures that kind. */
+static inline void uft_csect_hook(uint32_t kind, uintptr_t ip, uintptr_t caller)
 {
-	if (__builtin_expect(
-		(__atomic_load_n(&uft_csect_type, __ATOMIC_RELAXED) & UFT_CSECT_SECTIONS) != 0, 0))
+	if (__builtin_expect((__atomic_load_n(&uft_csect_type, __ATOMIC_RELAXED) & kind) != 0, 0))
 		uft_csect_update(ip, caller);
 }
 

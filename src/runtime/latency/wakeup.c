@@ -193,9 +193,13 @@ void uft_wake_note(uintptr_t obj, bool all)
 	struct uft_tls *t = &uft_tls;
 	if (t->notrace)
 		return;
+	struct wslot *s = slot_of(obj);
+	/* Nobody waits: a later wait begins after this wake, which is then
+	 * nobody's. The waiter counts itself before it sleeps. */
+	if (READ_ONCE(s->obj) != obj || READ_ONCE(s->waiters) <= 0)
+		return;
 	int saved = errno;
 	uint32_t b = uft_csect_buffer();
-	struct wslot *s = slot_of(obj);
 	bool rt;
 	struct uft_rec_ctx r;
 	memset(&r, 0, sizeof(r));
