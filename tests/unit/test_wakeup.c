@@ -293,6 +293,99 @@ static void test_rt(void **state)
 	free(s);
 }
 
+/* Several threads at once: four waiters on one condition variable woken by
+ * broadcasts, and two semaphore pairs, while the max moves; the trace stays
+ * whole (two lines, the woken thread's task line). */
+struct crowd {
+	pthread_mutex_t m;
+	pthread_cond_t c;
+	int gen, stop;
+};
+
+static void *crowd_waiter(void *arg)
+{
+	struct crowd *cr = arg;
+	prctl(PR_SET_NAME, "uft-crowd");
+	pthread_mutex_lock(&cr->m);
+	int seen = cr->gen;
+	while (!cr->stop) {
+		while (cr->gen == seen && !cr->stop)
+			pthread_cond_wait(&cr->c, &cr->m);
+		seen = cr->gen;
+	}
+	pthread_mutex_unlock(&cr->m);
+	return NULL;
+}
+
+static void *sem_pinger(void *arg)
+{
+	sem_t *s = arg; /* s[0] posted here, s[1] waited for */
+	for (int i = 0; i < 200; i++) {
+		sem_post(&s[0]);
+		while (sem_wait(&s[1]) != 0 && errno == EINTR)
+			;
+	}
+	return NULL;
+}
+
+static void *sem_ponger(void *arg)
+{
+	sem_t *s = arg;
+	for (int i = 0; i < 200; i++) {
+		while (sem_wait(&s[0]) != 0 && errno == EINTR)
+			;
+		sem_post(&s[1]);
+	}
+	return NULL;
+}
+
+static void test_many(void **state)
+{
+	(void)state;
+	assert_int_equal(tfs_echo("current_tracer", "wakeup", UFT_TFS_TRUNC), 0);
+	struct crowd cr = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, 0};
+	pthread_t w[4], p[4];
+	sem_t sems[2][2];
+	for (int i = 0; i < 4; i++)
+		assert_int_equal(pthread_create(&w[i], NULL, crowd_waiter, &cr), 0);
+	for (int i = 0; i < 2; i++) {
+		sem_init(&sems[i][0], 0, 0);
+		sem_init(&sems[i][1], 0, 0);
+		assert_int_equal(pthread_create(&p[2 * i], NULL, sem_pinger, sems[i]), 0);
+		assert_int_equal(pthread_create(&p[2 * i + 1], NULL, sem_ponger, sems[i]), 0);
+	}
+	for (int r = 0; r < 50; r++) {
+		wait_ms(1);
+		pthread_mutex_lock(&cr.m);
+		cr.gen++;
+		pthread_cond_broadcast(&cr.c);
+		pthread_mutex_unlock(&cr.m);
+		if (r % 10 == 0) {
+			char *s = cat("trace");
+			free(s);
+		}
+	}
+	pthread_mutex_lock(&cr.m);
+	cr.stop = 1;
+	pthread_cond_broadcast(&cr.c);
+	pthread_mutex_unlock(&cr.m);
+	for (int i = 0; i < 4; i++) {
+		pthread_join(w[i], NULL);
+		pthread_join(p[i], NULL);
+	}
+	for (int i = 0; i < 2; i++) {
+		sem_destroy(&sems[i][0]);
+		sem_destroy(&sems[i][1]);
+	}
+	assert_true(max_latency() > 0);
+	char *s = cat("trace");
+	assert_has(s, "# wakeup latency trace v1.1.5");
+	assert_has(s, ", #2/2, CPU#");
+	assert_has(s, "   + [");
+	assert_has(s, " ==> [");
+	free(s);
+}
+
 /* Nothing is measured once the tracer is nop again. */
 static void test_off(void **state)
 {
@@ -315,6 +408,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_sem, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_timeout, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_rt, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_many, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_off, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
