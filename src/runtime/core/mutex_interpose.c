@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "runtime/core/interpose.h"
+#include "runtime/core/interpose_next.h"
 #include "runtime/latency/csect.h"
 
 typedef int (*mutex_fn)(pthread_mutex_t *);
@@ -25,13 +26,22 @@ static struct {
 	mclock_fn clocklock;
 } real;
 
+UFT_DECLARE_ICPT(int, pthread_mutex_lock, pthread_mutex_t *);
+UFT_DECLARE_ICPT(int, pthread_mutex_trylock, pthread_mutex_t *);
+UFT_DECLARE_ICPT(int, pthread_mutex_unlock, pthread_mutex_t *);
+UFT_DECLARE_ICPT(int, pthread_mutex_timedlock, pthread_mutex_t *, const struct timespec *);
+UFT_DECLARE_ICPT(int, pthread_mutex_clocklock, pthread_mutex_t *, clockid_t,
+		 const struct timespec *);
+
+#define NEXT(f, v) uft_interpose_next(#f, v, (void *)&f, UFT_ICPT(f))
+
 __attribute__((constructor)) static void resolve(void)
 {
-	real.lock = (mutex_fn)dlsym(RTLD_NEXT, "pthread_mutex_lock");
-	real.trylock = (mutex_fn)dlsym(RTLD_NEXT, "pthread_mutex_trylock");
-	real.unlock = (mutex_fn)dlsym(RTLD_NEXT, "pthread_mutex_unlock");
-	real.timedlock = (mtimed_fn)dlsym(RTLD_NEXT, "pthread_mutex_timedlock");
-	real.clocklock = (mclock_fn)dlsym(RTLD_NEXT, "pthread_mutex_clocklock");
+	real.lock = (mutex_fn)NEXT(pthread_mutex_lock, NULL);
+	real.trylock = (mutex_fn)NEXT(pthread_mutex_trylock, NULL);
+	real.unlock = (mutex_fn)NEXT(pthread_mutex_unlock, NULL);
+	real.timedlock = (mtimed_fn)NEXT(pthread_mutex_timedlock, NULL);
+	real.clocklock = (mclock_fn)NEXT(pthread_mutex_clocklock, NULL);
 }
 
 #define REAL(f) (__builtin_expect(real.f != NULL, 1) ? real.f : (resolve(), real.f))

@@ -7,7 +7,8 @@
  * libc's definitions are taken by version where there are two: the
  * condition variables' default (GLIBC_2.3.2) is not the oldest, which a
  * plain dlsym() may return. They are resolved at start-up (sem_post() may
- * run in a signal handler, where dlsym() must not). */
+ * run in a signal handler, where dlsym() must not); interpose_next.h says
+ * which definition a sanitizer build calls. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
@@ -16,6 +17,7 @@
 #include <time.h>
 
 #include "runtime/core/interpose.h"
+#include "runtime/core/interpose_next.h"
 #include "runtime/latency/csect.h"
 #include "runtime/latency/wakeup.h"
 
@@ -37,23 +39,31 @@ static struct {
 	scwait_fn sclockwait;
 } real;
 
-static void *next_fn(const char *name, const char *version)
-{
-	void *p = version ? dlvsym(RTLD_NEXT, name, version) : NULL;
-	return p ? p : dlsym(RTLD_NEXT, name);
-}
+UFT_DECLARE_ICPT(int, pthread_cond_signal, pthread_cond_t *);
+UFT_DECLARE_ICPT(int, pthread_cond_broadcast, pthread_cond_t *);
+UFT_DECLARE_ICPT(int, pthread_cond_wait, pthread_cond_t *, pthread_mutex_t *);
+UFT_DECLARE_ICPT(int, pthread_cond_timedwait, pthread_cond_t *, pthread_mutex_t *,
+		 const struct timespec *);
+UFT_DECLARE_ICPT(int, pthread_cond_clockwait, pthread_cond_t *, pthread_mutex_t *, clockid_t,
+		 const struct timespec *);
+UFT_DECLARE_ICPT(int, sem_post, sem_t *);
+UFT_DECLARE_ICPT(int, sem_wait, sem_t *);
+UFT_DECLARE_ICPT(int, sem_timedwait, sem_t *, const struct timespec *);
+UFT_DECLARE_ICPT(int, sem_clockwait, sem_t *, clockid_t, const struct timespec *);
+
+#define NEXT(f, v) uft_interpose_next(#f, v, (void *)&f, UFT_ICPT(f))
 
 __attribute__((constructor)) static void resolve(void)
 {
-	real.signal = (cond1_fn)next_fn("pthread_cond_signal", "GLIBC_2.3.2");
-	real.broadcast = (cond1_fn)next_fn("pthread_cond_broadcast", "GLIBC_2.3.2");
-	real.wait = (cwait_fn)next_fn("pthread_cond_wait", "GLIBC_2.3.2");
-	real.timedwait = (ctwait_fn)next_fn("pthread_cond_timedwait", "GLIBC_2.3.2");
-	real.clockwait = (ccwait_fn)next_fn("pthread_cond_clockwait", "GLIBC_2.34");
-	real.post = (sem1_fn)next_fn("sem_post", "GLIBC_2.34");
-	real.swait = (sem1_fn)next_fn("sem_wait", "GLIBC_2.34");
-	real.stimedwait = (stwait_fn)next_fn("sem_timedwait", "GLIBC_2.34");
-	real.sclockwait = (scwait_fn)next_fn("sem_clockwait", "GLIBC_2.34");
+	real.signal = (cond1_fn)NEXT(pthread_cond_signal, "GLIBC_2.3.2");
+	real.broadcast = (cond1_fn)NEXT(pthread_cond_broadcast, "GLIBC_2.3.2");
+	real.wait = (cwait_fn)NEXT(pthread_cond_wait, "GLIBC_2.3.2");
+	real.timedwait = (ctwait_fn)NEXT(pthread_cond_timedwait, "GLIBC_2.3.2");
+	real.clockwait = (ccwait_fn)NEXT(pthread_cond_clockwait, "GLIBC_2.34");
+	real.post = (sem1_fn)NEXT(sem_post, "GLIBC_2.34");
+	real.swait = (sem1_fn)NEXT(sem_wait, "GLIBC_2.34");
+	real.stimedwait = (stwait_fn)NEXT(sem_timedwait, "GLIBC_2.34");
+	real.sclockwait = (scwait_fn)NEXT(sem_clockwait, "GLIBC_2.34");
 }
 
 #define REAL(f) (__builtin_expect(real.f != NULL, 1) ? real.f : (resolve(), real.f))
