@@ -332,7 +332,9 @@ static void test_lock_holdtime(void **state)
 	assert_int_equal(tfs_echo("options/lock-holdtime", "1", UFT_TFS_TRUNC), 0);
 	wait_ms(2);
 	csect_give(&mu_a);
-	assert_int_equal(max_latency(), 0);
+	/* (the tree's own locks taken by this thread while it writes the
+	 * option are short sections: well under the 2 ms) */
+	assert_true(max_latency() < 1000);
 	hold_ms(2);
 	hold_ms(5);
 	hold_ms(3);

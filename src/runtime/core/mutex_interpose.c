@@ -15,6 +15,7 @@
 #include "runtime/core/interpose.h"
 #include "runtime/core/interpose_next.h"
 #include "runtime/latency/csect.h"
+#include "util/atomics.h"
 
 typedef int (*mutex_fn)(pthread_mutex_t *);
 typedef int (*mtimed_fn)(pthread_mutex_t *, const struct timespec *);
@@ -35,16 +36,21 @@ UFT_DECLARE_ICPT(int, pthread_mutex_clocklock, pthread_mutex_t *, clockid_t,
 
 #define NEXT(f, v) uft_interpose_next(#f, v, (void *)&f, UFT_ICPT(f))
 
-__attribute__((constructor)) static void resolve(void)
+/* Early among the constructors (libuft's own start threads that lock);
+ * a call before it resolves on the spot, every store the same value. */
+__attribute__((constructor(101))) static void resolve(void)
 {
-	real.lock = (mutex_fn)NEXT(pthread_mutex_lock, NULL);
-	real.trylock = (mutex_fn)NEXT(pthread_mutex_trylock, NULL);
-	real.unlock = (mutex_fn)NEXT(pthread_mutex_unlock, NULL);
-	real.timedlock = (mtimed_fn)NEXT(pthread_mutex_timedlock, NULL);
-	real.clocklock = (mclock_fn)NEXT(pthread_mutex_clocklock, NULL);
+	smp_store_release(&real.lock, (mutex_fn)NEXT(pthread_mutex_lock, NULL));
+	smp_store_release(&real.trylock, (mutex_fn)NEXT(pthread_mutex_trylock, NULL));
+	smp_store_release(&real.unlock, (mutex_fn)NEXT(pthread_mutex_unlock, NULL));
+	smp_store_release(&real.timedlock, (mtimed_fn)NEXT(pthread_mutex_timedlock, NULL));
+	smp_store_release(&real.clocklock, (mclock_fn)NEXT(pthread_mutex_clocklock, NULL));
 }
 
-#define REAL(f) (__builtin_expect(real.f != NULL, 1) ? real.f : (resolve(), real.f))
+#define REAL(f)                                                                                    \
+	(__builtin_expect(smp_load_acquire(&real.f) != NULL, 1)                                    \
+	     ? smp_load_acquire(&real.f)                                                           \
+	     : (resolve(), smp_load_acquire(&real.f)))
 
 /* Taken: 0, or EOWNERDEAD (a robust mutex whose owner died is held). */
 #define TAKEN(rc) ((rc) == 0 || (rc) == EOWNERDEAD)

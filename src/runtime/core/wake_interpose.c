@@ -19,6 +19,7 @@
 #include "runtime/core/interpose.h"
 #include "runtime/core/interpose_next.h"
 #include "runtime/latency/csect.h"
+#include "util/atomics.h"
 #include "runtime/latency/wakeup.h"
 
 typedef int (*cond1_fn)(pthread_cond_t *);
@@ -53,20 +54,25 @@ UFT_DECLARE_ICPT(int, sem_clockwait, sem_t *, clockid_t, const struct timespec *
 
 #define NEXT(f, v) uft_interpose_next(#f, v, (void *)&f, UFT_ICPT(f))
 
-__attribute__((constructor)) static void resolve(void)
+/* Early among the constructors (libuft's own start threads that lock);
+ * a call before it resolves on the spot, every store the same value. */
+__attribute__((constructor(101))) static void resolve(void)
 {
-	real.signal = (cond1_fn)NEXT(pthread_cond_signal, "GLIBC_2.3.2");
-	real.broadcast = (cond1_fn)NEXT(pthread_cond_broadcast, "GLIBC_2.3.2");
-	real.wait = (cwait_fn)NEXT(pthread_cond_wait, "GLIBC_2.3.2");
-	real.timedwait = (ctwait_fn)NEXT(pthread_cond_timedwait, "GLIBC_2.3.2");
-	real.clockwait = (ccwait_fn)NEXT(pthread_cond_clockwait, "GLIBC_2.34");
-	real.post = (sem1_fn)NEXT(sem_post, "GLIBC_2.34");
-	real.swait = (sem1_fn)NEXT(sem_wait, "GLIBC_2.34");
-	real.stimedwait = (stwait_fn)NEXT(sem_timedwait, "GLIBC_2.34");
-	real.sclockwait = (scwait_fn)NEXT(sem_clockwait, "GLIBC_2.34");
+	smp_store_release(&real.signal, (cond1_fn)NEXT(pthread_cond_signal, "GLIBC_2.3.2"));
+	smp_store_release(&real.broadcast, (cond1_fn)NEXT(pthread_cond_broadcast, "GLIBC_2.3.2"));
+	smp_store_release(&real.wait, (cwait_fn)NEXT(pthread_cond_wait, "GLIBC_2.3.2"));
+	smp_store_release(&real.timedwait, (ctwait_fn)NEXT(pthread_cond_timedwait, "GLIBC_2.3.2"));
+	smp_store_release(&real.clockwait, (ccwait_fn)NEXT(pthread_cond_clockwait, "GLIBC_2.34"));
+	smp_store_release(&real.post, (sem1_fn)NEXT(sem_post, "GLIBC_2.34"));
+	smp_store_release(&real.swait, (sem1_fn)NEXT(sem_wait, "GLIBC_2.34"));
+	smp_store_release(&real.stimedwait, (stwait_fn)NEXT(sem_timedwait, "GLIBC_2.34"));
+	smp_store_release(&real.sclockwait, (scwait_fn)NEXT(sem_clockwait, "GLIBC_2.34"));
 }
 
-#define REAL(f) (__builtin_expect(real.f != NULL, 1) ? real.f : (resolve(), real.f))
+#define REAL(f)                                                                                    \
+	(__builtin_expect(smp_load_acquire(&real.f) != NULL, 1)                                    \
+	     ? smp_load_acquire(&real.f)                                                           \
+	     : (resolve(), smp_load_acquire(&real.f)))
 
 int pthread_cond_signal(pthread_cond_t *c)
 {

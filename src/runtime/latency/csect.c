@@ -117,6 +117,37 @@ void uft_csect_trace_free(struct uft_csect_trace *tr)
 	free(tr);
 }
 
+/* A trace given up inside a signal handler: a mapped one is unmapped there,
+ * a malloc'd one (the max it replaced) waits on this list for the next
+ * offer or reset made outside a handler. */
+static struct uft_csect_trace *deferred;
+
+static void trace_drop(struct uft_csect_trace *tr)
+{
+	if (!tr)
+		return;
+	if (tr->mapped || !READ_ONCE(uft_tls.in_signal)) {
+		uft_csect_trace_free(tr);
+		return;
+	}
+	struct uft_csect_trace *head = READ_ONCE(deferred);
+	do
+		tr->next_free = head;
+	while (!uft_try_cmpxchg_release(&deferred, &head, tr));
+}
+
+static void free_deferred(void)
+{
+	if (READ_ONCE(uft_tls.in_signal) || !READ_ONCE(deferred))
+		return;
+	struct uft_csect_trace *l = uft_xchg(&deferred, NULL);
+	while (l) {
+		struct uft_csect_trace *n = l->next_free;
+		uft_csect_trace_free(l);
+		l = n;
+	}
+}
+
 /* Copying the last `want` records of the ring: a first pass counts them.
  * In a signal handler, where malloc() must not run, a second pass sums
  * their sizes and the copy goes into one anonymous mapping (mmap() and
@@ -261,10 +292,11 @@ void uft_csect_offer(uint32_t b, uint32_t gen, uint64_t delta, struct uft_csect_
 	 * (reading its own trace): it does not wait, and the section is lost. */
 	if (READ_ONCE(uft_tls.in_signal)) {
 		if (pthread_mutex_trylock(&max_lock) != 0) {
-			uft_csect_trace_free(tr);
+			trace_drop(tr);
 			return;
 		}
 	} else {
+		free_deferred();
 		pthread_mutex_lock(&max_lock);
 	}
 	if (READ_ONCE(csect_gen) == gen && report(b, delta)) {
@@ -274,7 +306,7 @@ void uft_csect_offer(uint32_t b, uint32_t gen, uint64_t delta, struct uft_csect_
 		tr = old;
 	}
 	pthread_mutex_unlock(&max_lock);
-	uft_csect_trace_free(tr);
+	trace_drop(tr);
 }
 
 uint32_t uft_csect_buffer(void)
@@ -396,6 +428,7 @@ int uft_csect_set(uint32_t buffer, uint32_t type)
 	WRITE_ONCE(uft_csect_type, with_mutex(buffer, type));
 	pthread_mutex_unlock(&max_lock);
 	uft_csect_trace_free(old);
+	free_deferred();
 	return 0;
 }
 
@@ -425,6 +458,7 @@ void uft_csect_clear_trace(uint32_t buffer)
 	max_tr[buffer] = NULL;
 	pthread_mutex_unlock(&max_lock);
 	uft_csect_trace_free(old);
+	free_deferred();
 }
 
 int uft_csect_with_max(uint32_t buffer, void (*fn)(void *ctx, const struct uft_csect_trace *tr),

@@ -76,7 +76,8 @@ struct uft_csect_trace {
 	struct uft_csect_info info;
 	size_t n;
 	struct uft_csect_rec *v;
-	size_t mapped; /* 0, or the size of the one mapping holding it all */
+	size_t mapped;			   /* 0, or the size of the one mapping holding it all */
+	struct uft_csect_trace *next_free; /* csect.c's list of traces to free */
 };
 
 /* Makes `buffer` run the tracer of kinds `type` (0: none). The max latency
