@@ -4,7 +4,8 @@
 # the 5 ms wake of wake_prog's 2, 5 and 3 ms ones (generous bounds, never a
 # timing), trace shows it in the latency format with the kernel's wakeup and
 # switch lines, wakeup_rt ignores the SCHED_OTHER waiter, and `uft record -p
-# wakeup` records the switch lines. Exit 0 pass, 77 skip, else fail.
+# wakeup` records the wakeup and switch records, which uft report and
+# trace-cmd read. Exit 0 pass, 77 skip, else fail.
 source "$(dirname "$0")/lib/file.sh"
 PROG=$B/tests/wake_prog
 need "$PROG"
@@ -56,4 +57,12 @@ ctl write current_tracer nop || fail "current_tracer nop"
 "$UFT" record -p wakeup -o "$tmp/x.dat" -- "$PROG" once >"$tmp/rec" 2>&1 || fail "record: $(cat "$tmp/rec")"
 "$UFT" report -i "$tmp/x.dat" >"$tmp/rep" 2>&1 || fail "report: $(cat "$tmp/rep")"
 grep_q -E "^ +wake_waiter-[0-9]+ +\[[0-9]{3}\] \.{5} +[0-9.]+: [0-9]+:120:1  ==> [0-9]+:120:0 \[[0-9]{3}\]$" "$tmp/rep" || fail "recorded switch: $(head -30 "$tmp/rep")"
+# trace-cmd decodes the two records through their format files.
+if command -v trace-cmd >/dev/null 2>&1; then
+	trace-cmd report -i "$tmp/x.dat" >"$tmp/tc" 2>&1 || fail "trace-cmd report: $(cat "$tmp/tc")"
+	grep_q -E "wake_waiter-[0-9]+ +\[[0-9]{3}\] +[0-9.]+: context_switch: +[0-9]+:120:1  ==> [0-9]+:120:0 \[[0-9]{3}\]$" \
+		"$tmp/tc" || fail "trace-cmd switch: $(head -20 "$tmp/tc")"
+	grep_q -E "wake_prog-[0-9]+ +\[[0-9]{3}\] +[0-9.]+: wakeup: +[0-9]+:120:0  ==\+ [0-9]+:120:0 \[[0-9]{3}\]$" \
+		"$tmp/tc" || fail "trace-cmd wakeup: $(head -20 "$tmp/tc")"
+fi
 exit 0
