@@ -300,6 +300,15 @@ END {
 	if (tsc > 0) printf "(TSC %.3f GHz; TSC cycles are reference cycles, not core cycles)\n", tsc
 }' "$RES"
 
+# The max-latency tracers: ns per pair, with no tracer, another one, and the
+# one that measures it (bench/bench_csect.c).
+if [ -x "$B/bench_csect" ]; then
+	echo
+	echo "-- max-latency tracers (ns per pair)"
+	UFT_CTL=0 UFT_MODE=overwrite "${PIN_W[@]}" "$B/bench_csect" "$ITERS" "$REPS" ||
+		echo "bench: bench_csect exited with status $?"
+fi
+
 # Function tracing: ns per call of an empty function, median of the timed
 # runs (bench/bench_ftrace.c); then the overhead per traced call of bf_fib(27)
 # under uft's tracers and under uftrace in the same run, with its ratios.

@@ -289,9 +289,9 @@ static int list(const struct list_opts *po, int argc, char **argv, int first, co
 		if (!o.events && !o.file)
 			return 0;
 	} else if (o.tracers) {
-		printf(
-		    "function_graph preemptirqsoff preemptoff irqsoff function nop\n"); /* what uft
-											   has */
+		/* what uft has */
+		printf("function_graph wakeup_rt wakeup preemptirqsoff preemptoff irqsoff function "
+		       "nop\n");
 		if (!o.events && !o.file)
 			return 0;
 	}

@@ -6,11 +6,15 @@
  * happening every millisecond, so tests written for the kernel find their
  * events whenever they look. Each round runs on the next CPU it may use, so
  * that every CPU sees them as in a busy kernel (per-CPU files such as
- * trace_stat/functionN change on each). Runs until SIGINT or SIGTERM.
+ * trace_stat/functionN change on each). Each round also wakes a thread of
+ * its own (SCHED_FIFO 5 when it may), waiting on a semaphore, for the
+ * wakeup and wakeup_rt tracers. Runs until SIGINT or SIGTERM.
  *
  *   kernel_names [INTERVAL_US]   (default 1000) */
 #define _GNU_SOURCE
+#include <pthread.h>
 #include <sched.h>
+#include <semaphore.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <time.h>
@@ -33,6 +37,21 @@ static volatile unsigned long sink;
 static void on_signal(int sig)
 {
 	stop = 1;
+}
+
+/* The woken thread: a real-time thread waiting for the main loop's post,
+ * as `chrt -f 5 sleep 1` waits for its timer in the kernel's tests. */
+static sem_t wake_sem;
+
+static void *woken(void *arg)
+{
+	(void)arg;
+	struct sched_param sp = {.sched_priority = 5};
+	pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp); /* root only */
+	pthread_setname_np(pthread_self(), "rt_waiter");
+	for (;;)
+		sem_wait(&wake_sem);
+	return NULL;
 }
 
 /* Functions for the function tracers, as the kernel names them. */
@@ -133,6 +152,10 @@ int main(int argc, char **argv)
 	int cpu = -1;
 	if (sched_getaffinity(0, sizeof(allowed), &allowed) != 0)
 		CPU_ZERO(&allowed);
+	pthread_t th;
+	sem_init(&wake_sem, 0, 0);
+	if (pthread_create(&th, NULL, woken, NULL) == 0)
+		pthread_detach(th);
 	while (!stop) {
 		next_cpu(&allowed, &cpu);
 		try_to_wake_up(self);
@@ -158,6 +181,7 @@ int main(int argc, char **argv)
 		kfree(kmalloc(64));
 		do_sys_openat2(-100, "/etc/ld.so.cache");
 		trace_signal_generate(17, "kernel_names", self);
+		sem_post(&wake_sem);
 		nanosleep(&pause, NULL);
 	}
 	return 0;

@@ -286,6 +286,140 @@ static void test_preemptoff(void **state)
 	assert_int_equal(max_latency(), m);
 }
 
+static pthread_mutex_t mu_a = PTHREAD_MUTEX_INITIALIZER, mu_b = PTHREAD_MUTEX_INITIALIZER;
+
+__attribute__((noinline)) void csect_take(pthread_mutex_t *m)
+{
+	pthread_mutex_lock(m);
+	__asm__ volatile("" ::: "memory");
+}
+
+__attribute__((noinline)) void csect_give(pthread_mutex_t *m)
+{
+	pthread_mutex_unlock(m);
+	__asm__ volatile("" ::: "memory");
+}
+
+/* A and B nested: the hold of A is the section, B's unlock ends nothing. */
+static void hold_ms(int ms)
+{
+	csect_take(&mu_a);
+	csect_take(&mu_b);
+	wait_ms(1);
+	csect_give(&mu_b);
+	wait_ms(ms - 1);
+	csect_give(&mu_a);
+}
+
+/* options/lock-holdtime: pthread mutex holds are preemptoff sections. */
+static void test_lock_holdtime(void **state)
+{
+	(void)state;
+	/* Only listed (and taken) while preemptoff or preemptirqsoff runs. */
+	assert_int_equal(tfs_echo("current_tracer", "irqsoff", UFT_TFS_TRUNC), 0);
+	char *s = cat("trace_options");
+	assert_null(strstr(s, "lock-holdtime"));
+	free(s);
+	assert_int_equal(tfs_echo("current_tracer", "preemptoff", UFT_TFS_TRUNC), 0);
+	s = cat("trace_options");
+	assert_has(s, "\nnolock-holdtime\n");
+	free(s);
+	/* Off: a mutex is no section. */
+	hold_ms(3);
+	assert_int_equal(max_latency(), 0);
+	/* A mutex taken before the option is given back after: no section. */
+	csect_take(&mu_a);
+	assert_int_equal(tfs_echo("options/lock-holdtime", "1", UFT_TFS_TRUNC), 0);
+	wait_ms(2);
+	csect_give(&mu_a);
+	/* (the tree's own locks taken by this thread while it writes the
+	 * option are short sections: well under the 2 ms) */
+	assert_true(max_latency() < 1000);
+	hold_ms(2);
+	hold_ms(5);
+	hold_ms(3);
+	unsigned long m = max_latency();
+	assert_true(m >= 5000 && m < 50000);
+	s = cat("trace");
+	assert_has(s, "#  => started at: csect_take\n#  => ended at:   csect_give\n");
+	assert_has(s, "pthread_mutex_lock <-csect_take");
+	assert_has(s, "pthread_mutex_unlock <-csect_give");
+	free(s);
+	/* A condition variable's wait gives the mutex back: the 10 ms timed
+	 * wait splits the hold into two short ones. */
+	assert_int_equal(tfs_echo("tracing_max_latency", "0", UFT_TFS_TRUNC), 0);
+	pthread_cond_t c = PTHREAD_COND_INITIALIZER;
+	struct timespec at;
+	clock_gettime(CLOCK_REALTIME, &at);
+	at.tv_nsec += 10000000;
+	if (at.tv_nsec >= 1000000000) {
+		at.tv_sec++;
+		at.tv_nsec -= 1000000000;
+	}
+	csect_take(&mu_a);
+	assert_int_equal(pthread_cond_timedwait(&c, &mu_a, &at), ETIMEDOUT);
+	csect_give(&mu_a);
+	assert_true(max_latency() < 10000);
+	/* Mixed with uft_critical_start/stop: one section while either holds. */
+	assert_int_equal(tfs_echo("tracing_max_latency", "0", UFT_TFS_TRUNC), 0);
+	csect_enter();
+	csect_take(&mu_a);
+	csect_leave();
+	wait_ms(4);
+	csect_give(&mu_a);
+	m = max_latency();
+	assert_true(m >= 4000 && m < 50000);
+	s = cat("trace");
+	assert_has(s, "#  => started at: csect_enter\n#  => ended at:   csect_give\n");
+	free(s);
+	assert_int_equal(tfs_echo("options/lock-holdtime", "0", UFT_TFS_TRUNC), 0);
+}
+
+__attribute__((noinline)) void csect_in_handler(int sig)
+{
+	(void)sig;
+	csect_enter();
+	wait_ms(4);
+	csect_leave();
+}
+
+static void leave_in_handler(int sig)
+{
+	(void)sig;
+	csect_leave();
+}
+
+/* A section that ends inside a signal handler is measured too (its trace
+ * is copied without malloc), its lines marked as the handler's. */
+static void test_in_handler(void **state)
+{
+	(void)state;
+	assert_int_equal(tfs_echo("current_tracer", "preemptoff", UFT_TFS_TRUNC), 0);
+	struct sigaction sa, old;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = csect_in_handler;
+	sigemptyset(&sa.sa_mask);
+	assert_int_equal(sigaction(SIGUSR1, &sa, &old), 0);
+	raise(SIGUSR1);
+	unsigned long m = max_latency();
+	assert_true(m >= 4000 && m < 50000);
+	char *s = cat("trace");
+	assert_has(s, "#  => started at: csect_enter\n#  => ended at:   csect_leave\n");
+	assert_has(s, "..h.. "); /* the signal-handler column (the kernel's hardirq) */
+	assert_has(s, "uft_critical_stop <-csect_leave");
+	free(s);
+	/* And one that began before the signal and ends in its handler. */
+	assert_int_equal(tfs_echo("tracing_max_latency", "0", UFT_TFS_TRUNC), 0);
+	sa.sa_handler = leave_in_handler;
+	assert_int_equal(sigaction(SIGUSR1, &sa, NULL), 0);
+	csect_enter();
+	wait_ms(3);
+	raise(SIGUSR1);
+	m = max_latency();
+	assert_true(m >= 3000 && m < 50000);
+	assert_int_equal(sigaction(SIGUSR1, &old, NULL), 0);
+}
+
 /* The union: from blocking the signals to the last critical stop. */
 static void test_preemptirqsoff(void **state)
 {
@@ -374,6 +508,8 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_thresh, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_preemptoff, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_preemptirqsoff, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_lock_holdtime, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_in_handler, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_threads, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

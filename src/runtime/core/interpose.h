@@ -24,6 +24,29 @@ UFT_EXPORT void siglongjmp(sigjmp_buf env, int val) __attribute__((noreturn));
 UFT_EXPORT void longjmp(jmp_buf env, int val) __attribute__((noreturn));
 UFT_EXPORT void __longjmp_chk(jmp_buf env, int val) __attribute__((noreturn));
 
+/* wake_interpose.c */
+#include <semaphore.h>
+#include <time.h>
+UFT_EXPORT int pthread_cond_signal(pthread_cond_t *c);
+UFT_EXPORT int pthread_cond_broadcast(pthread_cond_t *c);
+UFT_EXPORT int pthread_cond_wait(pthread_cond_t *c, pthread_mutex_t *m);
+UFT_EXPORT int pthread_cond_timedwait(pthread_cond_t *c, pthread_mutex_t *m,
+				      const struct timespec *at);
+UFT_EXPORT int pthread_cond_clockwait(pthread_cond_t *c, pthread_mutex_t *m, clockid_t clk,
+				      const struct timespec *at);
+UFT_EXPORT int sem_post(sem_t *s);
+UFT_EXPORT int sem_wait(sem_t *s);
+UFT_EXPORT int sem_timedwait(sem_t *s, const struct timespec *at);
+UFT_EXPORT int sem_clockwait(sem_t *s, clockid_t clk, const struct timespec *at);
+
+/* mutex_interpose.c */
+UFT_EXPORT int pthread_mutex_lock(pthread_mutex_t *m);
+UFT_EXPORT int pthread_mutex_trylock(pthread_mutex_t *m);
+UFT_EXPORT int pthread_mutex_timedlock(pthread_mutex_t *m, const struct timespec *at);
+UFT_EXPORT int pthread_mutex_clocklock(pthread_mutex_t *m, clockid_t clk,
+				       const struct timespec *at);
+UFT_EXPORT int pthread_mutex_unlock(pthread_mutex_t *m);
+
 /* thread_follow.c */
 UFT_EXPORT int pthread_create(pthread_t *th, const pthread_attr_t *attr, void *(*fn)(void *),
 			      void *arg);

@@ -215,7 +215,8 @@ int sigprocmask(int how, const sigset_t *set, sigset_t *old)
 	if (set) {
 		note_mask(&now);
 		/* irqsoff: a section starts or ends here (one branch when not) */
-		uft_csect_hook((uintptr_t)&sigprocmask, (uintptr_t)__builtin_return_address(0));
+		uft_csect_hook(UFT_CSECT_SIGS, (uintptr_t)&sigprocmask,
+			       (uintptr_t)__builtin_return_address(0));
 	}
 	return 0;
 }
@@ -226,7 +227,8 @@ int pthread_sigmask(int how, const sigset_t *set, sigset_t *old)
 	int rc = libc_sigmask(how, set, old, &now);
 	if (rc == 0 && set) {
 		note_mask(&now);
-		uft_csect_hook((uintptr_t)&pthread_sigmask, (uintptr_t)__builtin_return_address(0));
+		uft_csect_hook(UFT_CSECT_SIGS, (uintptr_t)&pthread_sigmask,
+			       (uintptr_t)__builtin_return_address(0));
 	}
 	return rc;
 }
@@ -287,7 +289,8 @@ void siglongjmp(sigjmp_buf env, int val)
 	uft_tls.in_signal = 0;
 	uft_tls.sigs_blocked = 0;
 	uft_tls_sync_common(&uft_tls);
-	uft_csect_hook((uintptr_t)&siglongjmp, (uintptr_t)__builtin_return_address(0));
+	uft_csect_hook(UFT_CSECT_SIGS, (uintptr_t)&siglongjmp,
+		       (uintptr_t)__builtin_return_address(0));
 	next_jump(JUMP_SIGLONGJMP)(env, val);
 }
 

@@ -180,8 +180,9 @@ void uft_ftrace_thread_exit(void);
 /* Registers the ftrace events function, funcgraph_entry and funcgraph_exit. */
 void uft_ftrace_events_init(void);
 /* One function record (ip <- parent) into a buffer, outside the hooks: the
- * section tracers' start and end lines (runtime/latency/csect.c). */
-void uft_ftrace_write_fn(uint32_t buffer, uintptr_t ip, uintptr_t parent);
+ * section tracers' start and end lines (runtime/latency/csect.c). Returns
+ * the record's TSC when the inline path wrote it, else 0. */
+uint64_t uft_ftrace_write_fn(uint32_t buffer, uintptr_t ip, uintptr_t parent);
 
 /* The signal that stops threads while sleds change. */
 #define UFT_FTRACE_STOP_SIG (SIGRTMAX - 1)

@@ -247,7 +247,7 @@ static void write_function(uint32_t mask, const struct uft_ftrace_site *s, uintp
 		uft_write_to_buffer((uint32_t)__builtin_ctz(mask), &fn_ev, &r, sizeof(r), NULL, 0);
 }
 
-void uft_ftrace_write_fn(uint32_t buffer, uintptr_t ip, uintptr_t parent)
+uint64_t uft_ftrace_write_fn(uint32_t buffer, uintptr_t ip, uintptr_t parent)
 {
 	if (buffer == 0) { /* the inline reservation when it can take it */
 		struct uft_fast_rsv rsv;
@@ -258,11 +258,12 @@ void uft_ftrace_write_fn(uint32_t buffer, uintptr_t ip, uintptr_t parent)
 			f->ip = ip;
 			f->parent_ip = parent;
 			uft_fast_commit(&rsv);
-			return;
+			return rsv.ts;
 		}
 	}
 	struct uft_rec_function r = {{0, 0, 0, 0}, ip, parent};
 	uft_write_to_buffer(buffer, &fn_ev, &r, sizeof(r), NULL, 0);
+	return 0;
 }
 
 /* The entry record in the global buffer by the inline path: its TSC, or 0

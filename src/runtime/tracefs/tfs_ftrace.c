@@ -32,16 +32,21 @@ enum {
 	TRACER_GRAPH,
 	TRACER_IRQSOFF,
 	TRACER_PREEMPTOFF,
-	TRACER_PIRQSOFF
+	TRACER_PIRQSOFF,
+	TRACER_WAKEUP,
+	TRACER_WAKEUP_RT
 };
 static const char *const tracer_names[] = {"nop",     "function",   "function_graph",
-					   "irqsoff", "preemptoff", "preemptirqsoff"};
+					   "irqsoff", "preemptoff", "preemptirqsoff",
+					   "wakeup",  "wakeup_rt"};
 #define NR_TRACERS (sizeof(tracer_names) / sizeof(tracer_names[0]))
 /* The section tracers' kinds (runtime/latency/csect.h), by tracer. */
 static const uint32_t csect_kinds[NR_TRACERS] = {
     [TRACER_IRQSOFF] = UFT_CSECT_SIGS,
     [TRACER_PREEMPTOFF] = UFT_CSECT_CRIT,
     [TRACER_PIRQSOFF] = UFT_CSECT_SIGS | UFT_CSECT_CRIT,
+    [TRACER_WAKEUP] = UFT_CSECT_WAKE,
+    [TRACER_WAKEUP_RT] = UFT_CSECT_WAKE | UFT_CSECT_WAKE_RT,
 };
 
 static uint8_t tracer[UFT_MAX_BUFFERS];
@@ -187,7 +192,7 @@ static int update_sites_sync(bool sync, void (*stopped)(void *), void *ctx)
 	for (uint32_t b = 0; b < UFT_MAX_BUFFERS; b++) {
 		/* A section tracer with function-trace records the calls too
 		 * (its max trace keeps those made inside the section). */
-		bool sect_fn = csect_kinds[tracer[b]] && tfs_insts[b] &&
+		bool sect_fn = (csect_kinds[tracer[b]] & UFT_CSECT_SECTIONS) && tfs_insts[b] &&
 			       tfs_opt(tfs_insts[b], "function-trace");
 		fnb |= (uint32_t)(tracer[b] == TRACER_FUNCTION || sect_fn) << b;
 		grb |= (tracer[b] == TRACER_GRAPH) << b;
@@ -271,8 +276,9 @@ int tfs_show_available_tracers(const struct tfs_node *n, FILE *out)
 	/* Both function tracers run in instances too, as in the kernel (6.9+),
 	 * and only where there is something to patch. */
 	/* The section tracers measure with or without functions to patch. */
-	fputs(have_sites() ? "function_graph preemptirqsoff preemptoff irqsoff function nop\n"
-			   : "preemptirqsoff preemptoff irqsoff nop\n",
+	fputs(have_sites() ? "function_graph wakeup_rt wakeup preemptirqsoff preemptoff irqsoff "
+			     "function nop\n"
+			   : "wakeup_rt wakeup preemptirqsoff preemptoff irqsoff nop\n",
 	      out);
 	return 0;
 }

@@ -17,7 +17,8 @@
 struct option {
 	const char *name;
 	bool def;
-	const char *tracer; /* a tracer's own option, or NULL for the core ones */
+	const char *tracer; /* a tracer's own option (its tracers, space-separated), or
+			     * NULL for the core ones */
 };
 
 /* In the kernel's order: the core options, then the tracers' own, which
@@ -54,6 +55,8 @@ static const struct option options[] = {
     {"funcgraph-retval-hex", false, "function_graph"},
     {"sleep-time", true, "function_graph"},
     {"graph-time", true, "function_graph"},
+    /* uft's: a held pthread mutex is a critical section (csect.h) */
+    {"lock-holdtime", false, "preemptoff preemptirqsoff"},
 };
 
 /* Whether trace_options shows and takes option i now. */
@@ -63,7 +66,11 @@ static bool option_listed(const struct tfs_inst *in, int i)
 		return true;
 	char tracer[32];
 	tfs_current_tracer(in, tracer, sizeof(tracer));
-	return strcmp(tracer, options[i].tracer) == 0;
+	size_t n = strlen(tracer);
+	for (const char *p = options[i].tracer; *p; p += strcspn(p, " "), p += *p == ' ')
+		if (strncmp(p, tracer, n) == 0 && (p[n] == ' ' || !p[n]))
+			return true;
+	return false;
 }
 
 #define NR_OPTIONS ((int)ARRAY_SIZE(options))
@@ -142,6 +149,8 @@ int tfs_option_set(struct tfs_inst *in, int i, bool on)
 			return rc;
 		}
 	}
+	if (strcmp(options[i].name, "lock-holdtime") == 0)
+		uft_csect_set_mutex(in->buffer, on);
 	uint64_t before = in->opts;
 	if (on)
 		in->opts |= 1ull << i;

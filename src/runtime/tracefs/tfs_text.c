@@ -19,6 +19,7 @@
 #include "runtime/core/symtab.h"
 #include "runtime/core/synth_live.h"
 #include "runtime/latency/csect.h"
+#include "runtime/latency/wakeup.h"
 #include <uft/event.h>
 
 #include "uft/version.h" /* generated from VERSION */
@@ -364,7 +365,7 @@ static void body_text(FILE *f, const struct tfs_inst *in, const struct tfs_rec *
 		fputc('\n', f);
 		return;
 	}
-	if (tfs_marker_render(f, r->data, r->len) ||
+	if (tfs_marker_render(f, r->data, r->len) || uft_wake_render(f, r->data, r->len) ||
 	    uft_stack_render(f, r->data, r->len, sym_lookup, &sym_buf) ||
 	    uft_synth_render(f, r->data, r->len, pS)) {
 		fputc('\n', f);

@@ -21,6 +21,7 @@
 #include "runtime/tracefs/tfs.h"
 #include "runtime/tracefs/tfs_marker.h"
 #include "runtime/core/stack_event.h"
+#include "runtime/latency/wakeup.h"
 #include "util/atomics.h"
 #include "util/util.h"
 
@@ -190,6 +191,7 @@ static void tfs_setup(void)
 	tfs_marker_init();
 	uft_stack_event_init();
 	uft_ftrace_events_init();
+	uft_wakeup_events_init();
 	tfs_insts[0] = &top_inst;
 }
 
