@@ -15,7 +15,8 @@
 /* Records never pass a page; a literal length past it reads other memory. */
 #define GUARD_MAX_BYTES 4096
 
-/* The size of field `name` (len bytes) from the format's field lines, or 0. */
+/* The size of field `name` (len bytes) from the format's field lines, or
+ * -1 when no line declares it. */
 static long field_size(const char *text, const char *end, const char *name, size_t len)
 {
 	for (const char *p = text; p && p < end; p = memchr(p, '\n', (size_t)(end - p))) {
@@ -31,18 +32,18 @@ static long field_size(const char *text, const char *end, const char *name, size
 		if (!semi)
 			continue;
 		const char *n = semi;
-		while (n > f && (n[-1] == ']' || isdigit((unsigned char)n[-1]) || n[-1] == '['))
-			n--; /* an array's [N] */
+		if (n > f && n[-1] == ']') /* an array's [N] */
+			while (n > f && *--n != '[')
+				;
 		const char *b = n;
 		while (b > f && (isalnum((unsigned char)b[-1]) || b[-1] == '_'))
 			b--;
 		if ((size_t)(n - b) != len || memcmp(b, name, len) != 0)
 			continue;
-		const char *sz = strstr(semi, "size:");
-		if (sz && sz < eol)
-			return strtol(sz + 5, NULL, 10);
+		const char *sz = memmem(semi, (size_t)(eol - semi), "size:", 5);
+		return sz ? strtol(sz + 5, NULL, 10) : 0;
 	}
-	return 0;
+	return -1;
 }
 
 /* Past a string or character literal starting at p (its quote). */
@@ -158,6 +159,39 @@ static int check_helper(const char *text, const char *tend, const char *p, const
 	return 0;
 }
 
+/* An argument naming a field (REC->NAME, or __get_str(NAME) and the other
+ * __get_* helpers of dynamic fields) that no field line declares: an
+ * unknown field inside a condition or a helper faults the parser. */
+static int check_field_ref(const char *text, const char *tend, const char *p, const char *end,
+			   char *why, size_t wlen)
+{
+	const char *nb;
+	if ((size_t)(end - p) > 5 && memcmp(p, "REC->", 5) == 0) {
+		nb = p + 5;
+	} else if ((size_t)(end - p) > 6 && memcmp(p, "__get_", 6) == 0) {
+		nb = p + 6;
+		while (nb < end && (isalnum((unsigned char)*nb) || *nb == '_'))
+			nb++;
+		while (nb < end && isspace((unsigned char)*nb))
+			nb++;
+		if (nb >= end || *nb != '(')
+			return 0;
+		nb++;
+		while (nb < end && isspace((unsigned char)*nb))
+			nb++;
+	} else {
+		return 0;
+	}
+	const char *ne = nb;
+	while (ne < end && (isalnum((unsigned char)*ne) || *ne == '_'))
+		ne++;
+	if (ne == nb || field_size(text, tend, nb, (size_t)(ne - nb)) >= 0)
+		return 0;
+	snprintf(why, wlen, "it names '%.*s', which is not a field",
+		 (int)(ne - nb > 64 ? 64 : ne - nb), nb);
+	return -1;
+}
+
 int print_fmt_check(const char *text, size_t len, char *why, size_t wlen)
 {
 	const char *end = text + len, *p = memmem(text, len, "print fmt:", 10);
@@ -189,8 +223,11 @@ int print_fmt_check(const char *text, size_t len, char *why, size_t wlen)
 			}
 			continue;
 		}
-		if ((p == text || !(isalnum((unsigned char)p[-1]) || p[-1] == '_')) && *p == '_' &&
-		    check_helper(text, end, p, end, why, wlen))
+		bool word = p == text || !(isalnum((unsigned char)p[-1]) || p[-1] == '_');
+		if (word && (*p == 'R' || *p == '_') &&
+		    check_field_ref(text, end, p, end, why, wlen))
+			return -1;
+		if (word && *p == '_' && check_helper(text, end, p, end, why, wlen))
 			return -1;
 	}
 	return 0;
@@ -208,4 +245,43 @@ char *print_fmt_neutralise(const char *text, size_t len, size_t *out_len)
 	memcpy(out + head, repl, sizeof(repl));
 	*out_len = head + sizeof(repl) - 1;
 	return out;
+}
+
+int format_fields_check(const char *text, size_t len, char *why, size_t wlen)
+{
+	const char *end = text + len;
+	for (const char *p = text; p < end;) {
+		const char *eol = memchr(p, '\n', (size_t)(end - p));
+		if (!eol)
+			eol = end;
+		const char *f = p;
+		while (f < eol && isspace((unsigned char)*f))
+			f++;
+		if ((size_t)(eol - f) >= 6 && memcmp(f, "field:", 6) == 0) {
+			int depth = 0;
+			for (const char *c = f; c < eol; c++) {
+				if ((unsigned char)*c < 0x20 ? *c != '\t'
+							     : (unsigned char)*c > 0x7e) {
+					snprintf(why, wlen, "a field line holds byte 0x%02x",
+						 (unsigned char)*c);
+					return -1;
+				}
+				depth += (*c == '[') - (*c == ']');
+				if (depth < 0 || depth > 1)
+					break;
+			}
+			if (depth != 0) {
+				snprintf(why, wlen, "a field line's brackets do not pair");
+				return -1;
+			}
+			static const char *const keys[] = {"offset:", "size:", "signed:"};
+			for (int k = 0; k < 3; k++)
+				if (!memmem(f, (size_t)(eol - f), keys[k], strlen(keys[k]))) {
+					snprintf(why, wlen, "a field line lacks '%s'", keys[k]);
+					return -1;
+				}
+		}
+		p = eol + 1;
+	}
+	return 0;
 }

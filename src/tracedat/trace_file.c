@@ -65,10 +65,19 @@ const char *trace_file_comm(void *arg, int pid)
 }
 
 /* Hands one event format to libtraceevent, its print fmt left out (with a
- * note on stderr) when printing with it would fault. */
+ * note on stderr) when printing with it would fault, and not at all when
+ * its field lines would make the parser fault. */
 static void parse_format(struct tep_handle *tep, const char *text, size_t len, const char *sys)
 {
 	char why[160];
+	if (format_fields_check(text, len, why, sizeof(why)) != 0) {
+		const char *name = memmem(text, len, "name: ", 6);
+		int nlen = name ? (int)strcspn(name + 6, "\n") : 1;
+		fprintf(stderr,
+			"uft: event %s:%.*s: format not used (%s); its records are unknown\n", sys,
+			nlen > 64 ? 64 : nlen, name ? name + 6 : "?", why);
+		return;
+	}
 	if (print_fmt_check(text, len, why, sizeof(why)) == 0) {
 		tep_parse_event(tep, text, len, sys);
 		return;

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* print fmts that make libtraceevent fault while printing (a division by
- * zero, hex and array helpers told to read past their data) are kept from
- * it when a file is opened: the event then shows its fields. Formats the
- * kernel writes stay as they are. */
+/* print fmts that make libtraceevent fault (a division by zero, hex and
+ * array helpers told to read past their data, a field that is not
+ * declared) are kept from it when a file is opened: the event then shows
+ * its fields; field lines its parser faults on keep the whole format from
+ * it. Formats the kernel writes stay as they are. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <setjmp.h>
@@ -67,6 +68,9 @@ static void test_hazards(void **state)
 	    "\"%s\", __print_array(__get_dynamic_array(s), 100000, 8)",
 	    "\"%s\", __print_array(__get_dynamic_array(s), -1, 8)",
 	    "\"%s\", __print_array(REC->b, 2, 4)",
+	    "\"%s\", REC->y ? __print_flags(REC->y, \"|\", { 1, \"A\" }) : \"R\"",
+	    "\"%d\", REC->x & REC->b_",
+	    "\"%s\", __get_str(t)",
 	};
 	static const char *const good[] = {
 	    "\"x=%d\", REC->x",
@@ -76,6 +80,7 @@ static void test_hazards(void **state)
 	    "\"%s\", __print_hex(REC->b, 4)",
 	    "\"%s\", __print_hex(__get_dynamic_array(s), __get_dynamic_array_len(s))",
 	    "\"%s\", __print_array(REC->b, 1, 4)",
+	    "\"%s %d\", __get_str(s), REC->common_pid",
 	    "\"%s\", __print_array(__get_dynamic_array(s), 2, 3)",
 	    ("\"%s\", __print_array(__get_dynamic_array(s), __get_dynamic_array_len(s) / "
 	     "sizeof(u64), sizeof(u64))"),
@@ -86,6 +91,42 @@ static void test_hazards(void **state)
 	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++)
 		if (check(good[i]) != 0)
 			fail_msg("refused: %s", good[i]);
+}
+
+/* Field lines libtraceevent's parser faults on (found by fuzzing a
+ * trace.dat): refused, and the kernel's own field lines accepted. */
+static void test_field_lines(void **state)
+{
+	(void)state;
+	static const char *const bad[] = {
+	    "\tfield:unsigned long caller[\xc8\xc4;\toffset:16;\tsize:64;\tsigned:0;\n",
+	    "\tfield:unsigned long caller[8;\toffset:16;\tsize:64;\tsigned:0;\n",
+	    "\tfield:unsigned long caller]8[;\toffset:16;\tsize:64;\tsigned:0;\n",
+	    "\tfield:int x;\toffset:8;\tsigned:1;\n",
+	    "\tfield:int x;\toffset:8;\tsize:4\x01;\tsigned:1;\n",
+	};
+	static const char *const good[] = {
+	    "\tfield:unsigned long caller[8];\toffset:16;\tsize:64;\tsigned:0;\n",
+	    "\tfield:__data_loc char[] name;\toffset:8;\tsize:4;\tsigned:0;\n",
+	    "\tfield:__u8 saddr_v6[16];\toffset:30;\tsize:16;\tsigned:0;\n",
+	};
+	char *f, why[160];
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		assert_true(
+		    asprintf(&f, "name: ev\nID: 1\nformat:\n" COMMON_FIELDS "%s\nprint fmt: \"\"\n",
+			     bad[i]) > 0);
+		if (format_fields_check(f, strlen(f), why, sizeof(why)) != -1)
+			fail_msg("not refused: %s", bad[i]);
+		free(f);
+	}
+	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+		assert_true(
+		    asprintf(&f, "name: ev\nID: 1\nformat:\n" COMMON_FIELDS "%s\nprint fmt: \"\"\n",
+			     good[i]) > 0);
+		if (format_fields_check(f, strlen(f), why, sizeof(why)) != 0)
+			fail_msg("refused: %s (%s)", good[i], why);
+		free(f);
+	}
 }
 
 /* A file whose event divides by zero and reads past its array: opened
@@ -132,6 +173,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_hazards),
+	    cmocka_unit_test(test_field_lines),
 	    cmocka_unit_test(test_file_prints_fields),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
