@@ -357,11 +357,18 @@ static int stop_threads(void)
 			/* Parked threads never arrive: look at /proc now and
 			 * then, more rarely as the wait grows. */
 			if (++spins == next) {
-				next += next < 1024 ? next : 1024;
+				next += next < 256 ? next : 256;
 				if (all_accounted(s, expect))
 					break;
 			}
-			sched_yield();
+			/* A while on the processor, then off it: on a loaded
+			 * machine the threads waited for need it. */
+			if (spins < 64) {
+				sched_yield();
+			} else {
+				struct timespec pause = {0, 50000};
+				nanosleep(&pause, NULL);
+			}
 		}
 		if (!added)
 			return 0; /* everyone seen is stopped or parked */
