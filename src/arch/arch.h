@@ -31,7 +31,10 @@
  *   uintptr_t uft_arch_stub_body_ret(in_stub) where a stub's call of the
  *                         body returns, from where its first call returns
  *   void uft_arch_code_written(void)         orders the writes of new code
- *                         before the threads stopped meanwhile go on */
+ *                         before the threads stopped meanwhile go on
+ *   void uft_arch_serialize(void)            a serializing instruction on
+ *                         the calling core (code written elsewhere runs as
+ *                         written after it) */
 
 /* Whether p holds a sled as the compiler emits it. */
 bool uft_arch_is_sled(const uint8_t *p);

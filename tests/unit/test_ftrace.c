@@ -1644,6 +1644,66 @@ static void test_switch_leaves_no_graph_records(void **state)
 	reset();
 }
 
+/* Churn: the function tracer switched on and off, and its filter changed,
+ * while threads run through the traced function as fast as they can and a
+ * signal handler that calls it interrupts them: every sled is rewritten many
+ * times under running threads, none of them may crash or resume inside a
+ * sled, and the code bytes end as they began. */
+NOINLINE int churn_leaf(int x)
+{
+	__asm__ volatile("" ::: "memory");
+	return x + 1;
+}
+static int (*volatile call_churn_leaf)(int) = churn_leaf;
+
+static void churn_signal(int sig)
+{
+	(void)sig;
+	call_churn_leaf(sig);
+}
+
+static void *churn_worker(void *arg)
+{
+	long n = 0;
+	while (!READ_ONCE(stop_workers)) {
+		call_churn_leaf((int)n);
+		if ((++n & 255) == 0)
+			usleep(1); /* a point where sanitizers deliver signals */
+	}
+	(void)arg;
+	return NULL;
+}
+
+static void test_churn_function_tracer(void **state)
+{
+	(void)state;
+	reset();
+	uint8_t before[8];
+	memcpy(before, (const void *)churn_leaf, sizeof(before));
+	struct sigaction sa = {.sa_handler = churn_signal}, old;
+	sigemptyset(&sa.sa_mask);
+	assert_int_equal(sigaction(SIGUSR2, &sa, &old), 0);
+	pthread_t th[6];
+	WRITE_ONCE(stop_workers, 0);
+	for (int i = 0; i < 6; i++)
+		assert_int_equal(pthread_create(&th[i], NULL, churn_worker, NULL), 0);
+	static const char *const filters[] = {"churn_leaf", "", "churn_leaf ft_leaf", "ft_leaf"};
+	for (int round = 0; round < 60; round++) {
+		assert_int_equal(echo("set_ftrace_filter", filters[round % 4], W), 0);
+		usleep(500);
+		assert_int_equal(echo("current_tracer", round % 2 ? "nop" : "function", W), 0);
+		for (int i = 0; i < 6; i++)
+			pthread_kill(th[i], SIGUSR2);
+		usleep(500);
+	}
+	WRITE_ONCE(stop_workers, 1);
+	for (int i = 0; i < 6; i++)
+		pthread_join(th[i], NULL);
+	assert_int_equal(sigaction(SIGUSR2, &old, NULL), 0);
+	reset();
+	assert_memory_equal(before, (const void *)churn_leaf, sizeof(before));
+}
+
 int main(void)
 {
 	setenv("UFT_CTL", "0", 1);
@@ -1672,6 +1732,7 @@ int main(void)
 	    cmocka_unit_test(test_graph_formats),
 	    cmocka_unit_test(test_switch_while_running),
 	    cmocka_unit_test(test_switch_leaves_no_graph_records),
+	    cmocka_unit_test(test_churn_function_tracer),
 	    /* Last: it starts the tree's thread, which a forked child of a
 	     * later test would start again (ThreadSanitizer refuses that). */
 	    cmocka_unit_test(test_dump_commands),

@@ -585,10 +585,15 @@ static void test_readme_features(void **state)
 	    "tracing_thresh",
 	    "stack_trace_filter",
 	    "function_profile_enabled",
+	    /* dynamic probes on sled functions */
+	    "kprobe_events",
+	    "uprobe_events",
+	    "<place>",
 	};
 	static const char *const lack[] = {
-	    "kprobe_events", "uprobe_events",		"<place>",
-	    "%return",	     "e[:[<group>/][<event>]]", "user_events",
+	    "%return",
+	    "e[:[<group>/][<event>]]",
+	    "user_events",
 	};
 	char *t = cat("README");
 	assert_non_null(strstr(t, "tracing mini-HOWTO"));

@@ -105,8 +105,8 @@ static void test_define_list_delete(void **state)
 	assert_int_equal(uft_tracefs_mkdir("instances/si"), 0);
 	assert_int_equal(uft_tracefs_stat("instances/si/synthetic_events", &st), -ENOENT);
 	assert_int_equal(uft_tracefs_rmdir("instances/si"), 0);
-	/* Other kinds of dynamic events are not there. */
-	assert_int_equal(tfs_echo("dynamic_events", "p:kprobes/myprobe do_sys_open", A), -EINVAL);
+	/* Probe lines go to the probes (test_tracefs_probe.c): no such function. */
+	assert_int_equal(tfs_echo("dynamic_events", "p:kprobes/myprobe do_sys_open", A), -ENOENT);
 	assert_int_equal(tfs_echo("dynamic_events", "x", A), -EINVAL);
 }
 
@@ -284,8 +284,13 @@ static void test_errors(void **state)
 	expect_error("dynamic_events", "-:other/ev", -ENOENT, "");
 	expect_error("dynamic_events", "!ev", -EINVAL, "");
 	expect_error("dynamic_events", "-ev", -EINVAL, "");
-	expect_error("dynamic_events", "p:kprobes/myprobe do_sys_open", -EINVAL, "");
-	expect_error("dynamic_events", "e:myeprobe tfsev.num", -EINVAL, "");
+	expect_error("dynamic_events", "p:kprobes/myprobe do_sys_open", -ENOENT,
+		     "trace_kprobe: error: Invalid probed address or symbol\n"
+		     "  Command: p:kprobes/myprobe do_sys_open\n" SP11 "                  ^\n");
+	/* Eprobes go to the probes: no such event here. */
+	expect_error("dynamic_events", "e:myeprobe tfsev.num", -EINVAL,
+		     "event_probe: error: Attached event does not exist\n"
+		     "  Command: e:myeprobe tfsev.num\n" SP11 "           ^\n");
 	/* Nothing changed by the refused lines; a failing line stops the write. */
 	check("synthetic_events", "ev\tu64 a\n");
 	assert_int_equal(tfs_echo("synthetic_events", "ok1 u8 a\nbad\nok2 u8 b", A), -EINVAL);

@@ -33,12 +33,20 @@ static inline __attribute__((always_inline)) uintptr_t uft_arch_stub_body_ret(ui
 	return in_stub + 5;
 }
 
-/* The stores of new code complete before anything after; each stopped
- * thread then serializes by returning from the stop signal's handler,
- * which is what cross-modified code needs on x86. */
+/* The stores of new code complete before anything after (the other
+ * cores then serialize through a membarrier: ftrace_patch.c). */
 static inline __attribute__((always_inline)) void uft_arch_code_written(void)
 {
 	__builtin_ia32_mfence();
+}
+
+/* A serializing instruction on this core: cpuid, which every x86-64 has
+ * (Intel SDM vol. 3, 8.1.3: code written by another core, or by this one
+ * through another mapping, runs as written after one). */
+static inline __attribute__((always_inline)) void uft_arch_serialize(void)
+{
+	uint32_t a = 0, b, c = 0, d;
+	__asm__ volatile("cpuid" : "+a"(a), "=b"(b), "+c"(c), "=d"(d)::"memory");
 }
 
 #endif

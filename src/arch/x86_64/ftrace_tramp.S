@@ -5,8 +5,9 @@
  * near the object), so 0(%rsp) is the sled's end and 8(%rsp) the traced
  * function's return address. Every register that may carry an argument is
  * saved (rdi rsi rdx rcx r8 r9, rax for the vector count, r10 for the static
- * chain, xmm0-7), the C hook runs with the stack aligned, and everything
- * returns to the function's body untouched.
+ * chain, xmm0-7; rbx r12-r15 too, for the dynamic probes' snapshot), the C
+ * hook runs with the stack aligned, and everything returns to the
+ * function's body untouched.
  *
  * uft_ftrace_graph_caller: a sled patched with a jump goes to the site's
  * stub, whose first call reaches it: 0(%rsp) is the stub's second
@@ -40,7 +41,7 @@
 	movq %rsp, %rbp
 	.cfi_def_cfa_register %rbp
 	andq $-16, %rsp
-	subq $208, %rsp
+	subq $256, %rsp
 	movq %rdi, 0(%rsp)
 	movq %rsi, 8(%rsp)
 	movq %rdx, 16(%rsp)
@@ -104,8 +105,15 @@ uft_ftrace_caller:
 	.cfi_startproc
 	SAVE_ARGS
 	SAVE_XMM
+	/* The callee-saved registers too, for the dynamic probes' snapshot. */
+	movq %rbx, 208(%rsp)
+	movq %r12, 216(%rsp)
+	movq %r13, 224(%rsp)
+	movq %r14, 232(%rsp)
+	movq %r15, 240(%rsp)
 	movq 8(%rbp), %rdi	/* the sled's end */
 	leaq 16(%rbp), %rsi	/* the slot of the function's return address */
+	movq %rsp, %rdx		/* the saved registers */
 	call uft_ftrace_entry
 	RESTORE_XMM
 	movq 64(%rsp), %r11

@@ -146,6 +146,10 @@ static void trampoline(int sig, siginfo_t *si, void *uc)
 		else if (a->sa_handler != SIG_IGN && a->sa_handler != SIG_DFL)
 			a->sa_handler(sig);
 	}
+	/* The interrupted code may have been between a sled's NOPs that the
+	 * function tracers rewrote meanwhile. */
+	if (uc)
+		uft_ftrace_skip_sled(uc);
 	barrier();
 	t->in_signal--;
 	t->sigs_blocked = was_blocked;

@@ -38,7 +38,7 @@ struct uft_ftrace_site {
 };
 
 /* What the tracers that write no records want of a site (its `want`). */
-enum { UFT_WANT_STACK = 1, UFT_WANT_PROF = 2 };
+enum { UFT_WANT_STACK = 1, UFT_WANT_PROF = 2, UFT_WANT_DPROBE = 4 /* ftrace_probe.c */ };
 
 /* The function profiler's counts of one function on one CPU (trace_stat/
  * functionN): hits, and the time spent in it and its square (ns). */
@@ -101,6 +101,11 @@ __attribute__((visibility("hidden"))) struct uft_ftrace_site *uft_ftrace_site_at
  * while they are: it must not allocate or lock. 0 or -errno (-EBUSY: a
  * thread could not be stopped; nothing changed). */
 int uft_ftrace_apply(bool sync, void (*stopped)(void *ctx), void *ctx);
+/* Moves a signal context whose program counter is strictly inside a sled
+ * to the sled's end (which skips only NOPs, or one traced call): a thread
+ * must never resume between gcc's one-byte NOPs once they may have become
+ * a call. For every handler that returns to an interrupted context. */
+__attribute__((visibility("hidden"))) void uft_ftrace_skip_sled(void *uc);
 /* Whether the calling thread is inside a hook (for the stop handler). */
 bool uft_ftrace_in_hook(void);
 /* Called by the hooks as they leave: stops the thread if it was signaled

@@ -33,6 +33,7 @@
 #include "wire/ftrace_records.h"
 #include "runtime/core/trace_clock.h"
 #include "runtime/ftrace/ftrace.h"
+#include "runtime/ftrace/ftrace_probe.h"
 #include "runtime/ftrace/ftrace_shadow.h"
 #include "runtime/core/grace.h"
 #include "runtime/core/registry.h"
@@ -404,8 +405,9 @@ static bool on_call(struct uft_tls *t, struct fstack *st, struct uft_ftrace_site
 }
 
 /* Called by uft_ftrace_caller: `sled_end` is where the patched call returns,
- * `slot` the traced function's return address on the stack. */
-void uft_ftrace_entry(uintptr_t sled_end, uintptr_t *slot)
+ * `slot` the traced function's return address on the stack, `saved` the
+ * registers it saved (for the dynamic probes). */
+void uft_ftrace_entry(uintptr_t sled_end, uintptr_t *slot, const uint64_t *saved)
 {
 	struct uft_tls *t = &uft_tls;
 	if (uft_ftrace_busy || t->notrace)
@@ -414,6 +416,8 @@ void uft_ftrace_entry(uintptr_t sled_end, uintptr_t *slot)
 	barrier();
 	struct fstack *st = thread_stack();
 	struct uft_ftrace_site *s = site_of(st, sled_end);
+	if (s && __builtin_expect(READ_ONCE(s->want) & UFT_WANT_DPROBE, 0))
+		uft_ftrace_dprobe_hit(s, slot, saved);
 	if (s && on_call(t, st, s, slot, (uintptr_t)uft_ftrace_return, __builtin_return_address(0)))
 		*slot = (uintptr_t)uft_ftrace_return;
 	barrier();

@@ -2,21 +2,29 @@
 /* Rewriting sleds while the program runs, as the kernel's stop_machine
  * does: every other thread of the process is sent UFT_FTRACE_STOP_SIG and
  * waits in the handler while the bytes change (text made writable, written,
- * made read-only again); a thread stopped inside a sled of gcc's five
- * one-byte NOPs is moved to the sled's end, which skips only NOPs. Returning
- * from the handler serializes the thread, so it sees the new code.
+ * made read-only again). A thread is never resumed strictly inside a sled:
+ * gcc's sled is five one-byte NOPs, and one interrupted between them would
+ * otherwise run the middle of the new call; every handler of the stop
+ * signal, and libuft's trampoline in front of the program's handlers, moves
+ * such a thread to the sled's end, which skips only NOPs. The new code is
+ * made visible to every core by a core-serializing membarrier before the
+ * threads go (x86's cross-modifying code rule); docs/design/ftrace.md
+ * ("Patching") has the reasoning.
  *
- * Threads that block the signal cannot be stopped: libuft's signal wrappers
- * keep it unblocked, so only threads that block it by a direct system call
- * (and libuft's own threads, which never run traced code) are left running.
- * Nothing here allocates or locks while threads are stopped: a stopped
- * thread may hold any lock. */
+ * Every thread is signaled, also one that blocks the signal at that moment
+ * (it takes it when it unblocks, before running any more of the program),
+ * and waited for until it arrives; only a thread that blocks the signal
+ * while asleep (libuft's own threads, which never run traced code, or a
+ * program thread parked with every signal blocked) is left as it is. Nothing
+ * here allocates or locks while threads are stopped: a stopped thread may
+ * hold any lock. */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <linux/futex.h>
+#include <linux/membarrier.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -26,7 +34,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "runtime/core/grace.h"
 #include "runtime/ftrace/ftrace.h"
 #include "util/atomics.h"
 
@@ -37,15 +44,16 @@ struct change {
 	uint8_t to; /* enum uft_ftrace_sled */
 };
 
-/* The session the handler serves: the changes (for the PC fix-up) and the
- * release word it waits on. A late handler may read the changes of a
- * session over: it reads them inside a grace section, nr_changes first
- * (release/acquire), so the array it finds holds at least that many; an
- * array outgrown is freed after a grace period. */
-static struct change *changes;
+#define MAX_THREADS 8192
+
+static struct change *changes; /* the patcher's own: the handlers never read it */
 static size_t nr_changes;
 static uint32_t session; /* odd while threads are to stop */
-static uint32_t arrived; /* threads waiting in this session */
+/* The arrivals of a session: the session in the high half, the count in
+ * the low half, so that a handler which read a session since ended counts
+ * for no later one. arrived_tid[i]: the i-th arrival, tagged the same way. */
+static uint64_t arrival;
+static uint64_t arrived_tid[MAX_THREADS];
 /* the session this thread last stopped for */
 static __thread uint32_t stopped_in __attribute__((tls_model("initial-exec")));
 
@@ -54,13 +62,35 @@ static long futex(uint32_t *w, int op, uint32_t val)
 	return syscall(SYS_futex, (uint32_t *)w, op, val, NULL, NULL, 0);
 }
 
-/* Waits, stopped, until the session ends. */
+/* Waits, stopped, until session s ends. */
 static void stop_wait(uint32_t s)
 {
 	stopped_in = s;
-	uft_fetch_add(&arrived, 1);
+	uint64_t v = uft_load_seq_cst(&arrival);
+	while ((uint32_t)(v >> 32) == s) {
+		if (uft_try_cmpxchg(&arrival, &v, v + 1)) {
+			uint32_t i = (uint32_t)v;
+			uint64_t me = (uint64_t)s << 32 | (uint32_t)syscall(SYS_gettid);
+			if (i < MAX_THREADS)
+				smp_store_release(&arrived_tid[i], me);
+			break;
+		}
+	}
 	while (uft_load_seq_cst(&session) == s)
 		futex(&session, FUTEX_WAIT_PRIVATE, s);
+}
+
+void uft_ftrace_skip_sled(void *uc)
+{
+	if (!smp_load_acquire(&uft_ftrace_nr_objs))
+		return;
+	/* Strictly inside a sled: its end is 1 to 4 bytes ahead. */
+	uintptr_t pc = uft_arch_context_pc(uc);
+	for (uintptr_t k = 1; k < UFT_FTRACE_SLED; k++)
+		if (uft_ftrace_site_at(pc + k)) {
+			uft_arch_set_context_pc(uc, pc + k);
+			return;
+		}
 }
 
 /* A thread signaled inside a hook stops when it leaves the hook: so, once
@@ -70,7 +100,12 @@ __thread uint32_t uft_ftrace_stop_pending __attribute__((tls_model("initial-exec
 
 static void stop_handler(int sig, siginfo_t *si, void *ucv)
 {
+	(void)sig;
+	(void)si;
 	int saved = errno;
+	/* Whatever the session: a signal taken late (the thread blocked it, or
+	 * was inside an earlier handler) may find the sled changed since. */
+	uft_ftrace_skip_sled(ucv);
 	uint32_t s = uft_load_seq_cst(&session);
 	if (!(s & 1) || stopped_in == s) {
 		errno = saved;
@@ -81,14 +116,6 @@ static void stop_handler(int sig, siginfo_t *si, void *ucv)
 		errno = saved;
 		return;
 	}
-	uintptr_t pc = uft_arch_context_pc(ucv);
-	uft_grace_enter();
-	size_t n = smp_load_acquire(&nr_changes);
-	const struct change *ch = READ_ONCE(changes);
-	for (size_t i = 0; i < n; i++)
-		if (pc > ch[i].addr && pc < ch[i].addr + UFT_FTRACE_SLED)
-			uft_arch_set_context_pc(ucv, ch[i].addr + UFT_FTRACE_SLED);
-	uft_grace_exit(); /* not stopped inside a section */
 	stop_wait(s);
 	errno = saved;
 }
@@ -108,6 +135,9 @@ void uft_ftrace_stop_now(void)
 
 int uft_signals_install_internal(int sig, void (*fn)(int, siginfo_t *, void *));
 
+/* -1 unknown, 0 no core-serializing membarrier, 1 registered */
+static int sync_core = -1;
+
 static int install_handler(void)
 {
 	static int done;
@@ -115,14 +145,43 @@ static int install_handler(void)
 		return 0;
 	if (uft_signals_install_internal(UFT_FTRACE_STOP_SIG, stop_handler) != 0)
 		return -errno;
+	sync_core =
+	    syscall(SYS_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED_SYNC_CORE, 0, 0) == 0;
 	done = 1;
 	return 0;
 }
 
-/* Whether thread tid blocks the stop signal (from /proc, without stdio). */
-static bool blocks_stop(pid_t tid)
+/* Every core that runs a thread of the process executes a serializing
+ * instruction before it runs the program again (the stopped threads are
+ * all inside the handler or the kernel), and so does this one. */
+static void sync_cores(void)
 {
-	/* "/proc/self/task/<tid>/status" by hand: snprintf may lock. */
+	if (sync_core == 1)
+		syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED_SYNC_CORE, 0, 0);
+	uft_arch_serialize();
+}
+
+enum {
+	T_GONE = 1,    /* exited */
+	T_BLOCKS = 2,  /* blocks the stop signal */
+	T_PENDING = 4, /* has it pending */
+	T_RUNNING = 8, /* running or runnable */
+};
+
+static unsigned long long mask_field(const char *buf, const char *name)
+{
+	const char *b = strstr(buf, name);
+	if (!b)
+		return 0;
+	b += strlen(name);
+	while (*b == ' ' || *b == '\t')
+		b++;
+	return strtoull(b, NULL, 16);
+}
+
+/* What /proc says of thread tid (read without stdio, which may lock). */
+static unsigned thread_state(pid_t tid)
+{
 	char path[64], buf[2048], digits[16];
 	const char *pre = "/proc/self/task/";
 	size_t k = strlen(pre);
@@ -135,20 +194,29 @@ static bool blocks_stop(pid_t tid)
 	memcpy(path + k, "/status", 8);
 	int n, fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		return true; /* gone */
+		return T_GONE;
 	n = (int)read(fd, buf, sizeof(buf) - 1);
 	close(fd);
 	if (n <= 0)
-		return true;
+		return T_GONE;
 	buf[n] = 0;
-	const char *b = strstr(buf, "SigBlk:");
-	if (!b)
-		return false;
-	b += 7;
-	while (*b == ' ' || *b == '\t')
-		b++;
-	unsigned long long mask = strtoull(b, NULL, 16);
-	return (mask >> (UFT_FTRACE_STOP_SIG - 1)) & 1;
+	const unsigned long long bit = 1ull << (UFT_FTRACE_STOP_SIG - 1);
+	unsigned st = 0;
+	const char *state = strstr(buf, "State:");
+	if (state) {
+		state += 6;
+		while (*state == ' ' || *state == '\t')
+			state++;
+		if (*state == 'R')
+			st |= T_RUNNING;
+		else if (*state == 'Z' || *state == 'X')
+			st |= T_GONE;
+	}
+	if (mask_field(buf, "SigBlk:") & bit)
+		st |= T_BLOCKS;
+	if (mask_field(buf, "SigPnd:") & bit)
+		st |= T_PENDING;
+	return st;
 }
 
 struct linux_dirent64 {
@@ -159,11 +227,10 @@ struct linux_dirent64 {
 	char d_name[];
 };
 
-#define MAX_THREADS 8192
-
-/* The threads signaled (or found blocking the signal) in this session. */
-static pid_t *tids;
-static bool *sent; /* signaled: it will arrive unless it blocks the signal now */
+/* The threads seen in this session; sent: signaled (or found with the
+ * signal pending), so expected to arrive unless left as parked. */
+static pid_t tids[MAX_THREADS];
+static bool sent[MAX_THREADS];
 static size_t nr_tids;
 
 static bool known(pid_t t)
@@ -174,8 +241,9 @@ static bool known(pid_t t)
 	return false;
 }
 
-/* Signals every thread not signaled yet; returns how many were new
- * (-EAGAIN past MAX_THREADS). *expect counts those that will arrive. */
+/* Signals every thread not seen yet, even one that blocks the signal now;
+ * returns how many were new (-EAGAIN past MAX_THREADS). *expect counts
+ * those signaled. */
 static int signal_new_threads(pid_t self, size_t *expect)
 {
 	int fd = open("/proc/self/task", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -200,10 +268,13 @@ static int signal_new_threads(pid_t self, size_t *expect)
 			sent[nr_tids] = false;
 			tids[nr_tids++] = t;
 			added++;
-			if (blocks_stop(t))
-				continue; /* cannot stop; never runs traced code if it is libuft's
-					   */
-			if (syscall(SYS_tgkill, getpid(), t, UFT_FTRACE_STOP_SIG) == 0) {
+			/* One queued at most: a thread that keeps it blocked
+			 * (libuft's own) would otherwise pile them up. */
+			unsigned st = thread_state(t);
+			if (st & T_GONE)
+				continue;
+			if ((st & T_PENDING) ||
+			    syscall(SYS_tgkill, getpid(), t, UFT_FTRACE_STOP_SIG) == 0) {
 				sent[nr_tids - 1] = true;
 				(*expect)++;
 			}
@@ -226,13 +297,47 @@ static void release_threads(void)
 	futex(&session, FUTEX_WAKE_PRIVATE, INT_MAX);
 }
 
+/* Whether thread tid arrived in session s (its record is in). */
+static bool arrived_in(pid_t tid, uint32_t s, uint32_t count)
+{
+	uint64_t want = (uint64_t)s << 32 | (uint32_t)tid;
+	for (uint32_t i = 0; i < count && i < MAX_THREADS; i++)
+		if (smp_load_acquire(&arrived_tid[i]) == want)
+			return true;
+	return false;
+}
+
+/* Whether every signaled thread has arrived or is parked: asleep with the
+ * signal blocked (it takes the signal when it unblocks, before it runs the
+ * program again) or gone. A thread that blocks the signal but runs (inside
+ * a handler, a hook's short masked section, a thread being created) is
+ * waited for: it is about to take it. */
+static bool all_accounted(uint32_t s, size_t expect)
+{
+	uint32_t count = (uint32_t)uft_load_seq_cst(&arrival);
+	size_t done = 0;
+	for (size_t i = 0; i < nr_tids; i++) {
+		if (!sent[i])
+			continue;
+		if (arrived_in(tids[i], s, count)) {
+			done++;
+			continue;
+		}
+		unsigned st = thread_state(tids[i]);
+		if ((st & T_GONE) || ((st & T_BLOCKS) && !(st & T_RUNNING)))
+			done++;
+	}
+	return done >= expect;
+}
+
 /* Stops every other thread; 0, or -errno with every thread released. */
 static int stop_threads(void)
 {
 	pid_t self = (pid_t)syscall(SYS_gettid);
 	nr_tids = 0;
-	uft_store_seq_cst(&arrived, 0);
-	uft_fetch_add(&session, 1); /* odd: stop */
+	uint32_t s = uft_load_seq_cst(&session) + 1;
+	uft_store_seq_cst(&arrival, (uint64_t)s << 32);
+	uft_store_seq_cst(&session, s); /* odd: stop */
 	size_t expect = 0;
 	uint64_t deadline = now_ms() + 5000;
 	for (;;) {
@@ -241,26 +346,32 @@ static int stop_threads(void)
 			release_threads();
 			return added;
 		}
-		/* Wait for the signaled ones; a thread that blocked the signal
-		 * after it was sent, or exited, is not waited for. */
-		uint64_t check = now_ms() + 20;
-		while (uft_load_seq_cst(&arrived) < expect) {
+		/* Every thread seen is accounted for before the next look, which
+		 * finds the threads they started meanwhile. */
+		unsigned spins = 0, next = 16;
+		while ((uint32_t)uft_load_seq_cst(&arrival) < expect) {
 			if (now_ms() > deadline) {
 				release_threads();
 				return -EBUSY;
 			}
-			if (now_ms() > check) {
-				size_t blocked = 0;
-				for (size_t i = 0; i < nr_tids; i++)
-					blocked += sent[i] && blocks_stop(tids[i]);
-				if (uft_load_seq_cst(&arrived) + blocked >= expect)
+			/* Parked threads never arrive: look at /proc now and
+			 * then, more rarely as the wait grows. */
+			if (++spins == next) {
+				next += next < 256 ? next : 256;
+				if (all_accounted(s, expect))
 					break;
-				check = now_ms() + 20;
 			}
-			sched_yield();
+			/* A while on the processor, then off it: on a loaded
+			 * machine the threads waited for need it. */
+			if (spins < 64) {
+				sched_yield();
+			} else {
+				struct timespec pause = {0, 50000};
+				nanosleep(&pause, NULL);
+			}
 		}
 		if (!added)
-			return 0; /* everyone seen is stopped: no one can start a thread */
+			return 0; /* everyone seen is stopped or parked */
 	}
 }
 
@@ -322,27 +433,14 @@ int uft_ftrace_apply(bool sync, void (*stopped)(void *ctx), void *ctx)
 	int rc = install_handler();
 	if (rc)
 		return rc;
-	/* A thread the signal reaches late may still read the list: a larger
-	 * one replaces a smaller one, which is freed after a grace period
-	 * (the tree's lock is held: tfs_unlock ends the operation). */
-	static struct change *c;
 	static size_t cap;
 	if (n > cap) {
-		struct change *bigger = malloc(n * sizeof(*c));
+		struct change *bigger = realloc(changes, n * sizeof(*changes));
 		if (!bigger)
 			return -ENOMEM;
-		struct change *old = c;
-		WRITE_ONCE(changes, bigger);
-		uft_grace_defer(old, free);
-		c = bigger;
+		changes = bigger;
 		cap = n;
 	}
-	if (!tids)
-		tids = malloc(MAX_THREADS * sizeof(*tids));
-	if (!sent)
-		sent = malloc(MAX_THREADS * sizeof(*sent));
-	if (!tids || !sent)
-		return -ENOMEM;
 	n = 0;
 	for (uint32_t i = 0; i < uft_ftrace_nr_objs; i++) {
 		const struct uft_ftrace_obj *o = &uft_ftrace_objs[i];
@@ -350,7 +448,7 @@ int uft_ftrace_apply(bool sync, void (*stopped)(void *ctx), void *ctx)
 			struct uft_ftrace_site *s = &o->sites[k];
 			if (wanted(s) == s->patched)
 				continue;
-			struct change *ch = &c[n++];
+			struct change *ch = &changes[n++];
 			ch->addr = s->addr;
 			ch->site = s;
 			ch->to = wanted(s);
@@ -364,8 +462,7 @@ int uft_ftrace_apply(bool sync, void (*stopped)(void *ctx), void *ctx)
 			}
 		}
 	}
-	WRITE_ONCE(changes, c);
-	smp_store_release(&nr_changes, n);
+	nr_changes = n;
 	/* Nothing this thread calls may be traced while the others are stopped
 	 * (a traced function could need a lock a stopped thread holds). */
 	uint32_t held = uft_ftrace_hold();
@@ -375,11 +472,12 @@ int uft_ftrace_apply(bool sync, void (*stopped)(void *ctx), void *ctx)
 	rc = stop_threads();
 	if (rc == 0) {
 		rc = write_changes();
+		sync_cores();
 		if (stopped)
 			stopped(ctx);
 		release_threads();
 	}
-	WRITE_ONCE(nr_changes, 0);
+	nr_changes = 0;
 	uft_ftrace_unhold(held);
 	return rc;
 }

@@ -133,10 +133,18 @@ extern const struct tfs_file tfs_trigger_files[];
 extern const struct tfs_file tfs_hist_files[];
 extern const struct tfs_file tfs_ftrace_pid_files[];
 extern const struct tfs_file tfs_synth_files[];
+extern const struct tfs_file tfs_probe_files[];
 extern const struct tfs_file tfs_ftrace_files[];
 extern const struct tfs_file tfs_cpumask_files[];
 extern const struct tfs_file tfs_fprofile_files[];
 extern const struct tfs_file tfs_fstack_files[];
+
+/* Probe definitions (tfs_probe.c): whether a dynamic_events line is a
+ * probe's (not a synthetic event's), running one line written to a file
+ * (src: enum uft_probe_src), and the listing of that file. */
+bool tfs_probe_owns(const char *line);
+int tfs_probe_line(char *line, int src);
+void tfs_probe_show(FILE *out, int src);
 
 /* Tracers (tfs_ftrace.c): the instance's current tracer ("nop", "function",
  * "function_graph"); switching clears the buffer; -EINVAL for an unknown

@@ -223,7 +223,8 @@ static int update_sites_sync(bool sync, void (*stopped)(void *), void *ctx)
 			}
 			want |= s->prof ? UFT_WANT_PROF : 0;
 		}
-		WRITE_ONCE(s->want, want);
+		/* The dynamic probes' bit is theirs (ftrace_probe.c). */
+		WRITE_ONCE(s->want, want | (s->want & UFT_WANT_DPROBE));
 	}
 	WRITE_ONCE(uft_ftrace_fn_buffers, fnb);
 	WRITE_ONCE(uft_ftrace_graph_buffers, grb);

@@ -2,8 +2,8 @@
 /* synthetic_events and dynamic_events (top only): define, list and delete
  * synthetic events. Lines run in order and the first refused one stops the
  * write, as the kernel's; errors go to the top's error_log under
- * "synthetic_events" with the kernel's message. dynamic_events knows the
- * `s:` kind only: any other is EINVAL, as a kernel without it answers. */
+ * "synthetic_events" with the kernel's message. dynamic_events hands its
+ * probe lines (p, r, f, e, and `-:` of a probe) to tfs_probe.c. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <stdio.h>
@@ -13,6 +13,7 @@
 #include <uft/uft.h>
 
 #include "runtime/core/synth_live.h"
+#include "runtime/ftrace/ftrace_probe.h"
 #include "runtime/tracefs/tfs.h"
 
 static bool exists(void *ctx, const char *name)
@@ -25,6 +26,8 @@ static int run_line(char *line, bool dyn)
 	char *hash = strchr(line, '#');
 	if (hash)
 		*hash = 0;
+	if (dyn && tfs_probe_owns(line))
+		return tfs_probe_line(line, UFT_PROBE_SRC_DYNAMIC);
 	struct uft_synth_cmd c;
 	struct uft_synth_error e;
 	int rc = uft_synth_parse(line, dyn, exists, NULL, &c, &e);
@@ -81,6 +84,7 @@ static int show_dyn(const struct tfs_node *n, FILE *out)
 {
 	void *ctx[2] = {out, "s:" UFT_SYNTH_SYSTEM "/"};
 	uft_synth_each(show_one, ctx);
+	tfs_probe_show(out, UFT_PROBE_SRC_DYNAMIC);
 	return 0;
 }
 
@@ -89,6 +93,17 @@ static int open_defs(struct uft_tfs_handle *h)
 	if ((h->flags & UFT_TFS_WRITE) && (h->flags & UFT_TFS_TRUNC))
 		return uft_synth_delete_all();
 	return 0;
+}
+
+/* dynamic_events truncated: every dynamic event goes, or none (-EBUSY). */
+static int open_dyn(struct uft_tfs_handle *h)
+{
+	if (!(h->flags & UFT_TFS_WRITE) || !(h->flags & UFT_TFS_TRUNC))
+		return 0;
+	int rc = uft_dprobe_delete_kind(-1, true);
+	if (rc == 0)
+		rc = uft_synth_delete_all();
+	return rc ? rc : uft_dprobe_delete_kind(-1, false);
 }
 
 const struct tfs_file tfs_synth_files[] = {
@@ -105,6 +120,6 @@ const struct tfs_file tfs_synth_files[] = {
      .where = TFS_TOP_ONLY,
      .show = show_dyn,
      .write = write_dyn,
-     .open = open_defs},
+     .open = open_dyn},
     {0},
 };

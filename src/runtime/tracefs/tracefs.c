@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "runtime/ftrace/ftrace.h"
+#include "runtime/ftrace/ftrace_probe.h"
 #include "runtime/core/grace.h"
 #include "runtime/core/registry.h"
 #include "runtime/core/runtime.h"
@@ -31,9 +32,9 @@ static struct tfs_inst top_inst;
 static pthread_once_t tfs_once = PTHREAD_ONCE_INIT;
 
 static const struct tfs_file *const file_tables[] = {
-    tfs_core_files,    tfs_event_files,	   tfs_trace_files, tfs_option_files, tfs_marker_files,
-    tfs_trigger_files, tfs_hist_files,	   tfs_synth_files, tfs_ftrace_files, tfs_ftrace_pid_files,
-    tfs_cpumask_files, tfs_fprofile_files, tfs_fstack_files};
+    tfs_core_files,    tfs_event_files,	   tfs_trace_files,  tfs_option_files, tfs_marker_files,
+    tfs_trigger_files, tfs_hist_files,	   tfs_synth_files,  tfs_ftrace_files, tfs_ftrace_pid_files,
+    tfs_cpumask_files, tfs_fprofile_files, tfs_fstack_files, tfs_probe_files};
 
 /* Threads joining and leaving the pid lists (thread_follow.c). A new thread
  * never waits for the tree: its creator waits for it and may hold the
@@ -204,6 +205,9 @@ static void tfs_enter(void)
 
 static void tfs_leave(void)
 {
+	/* Probes whose event an operation enabled or disabled get their sleds
+	 * patched or restored. */
+	uft_dprobe_sync();
 	tfs_unlock();
 }
 

@@ -1,0 +1,372 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Live dynamic probes on patchable-entry sleds. A definition becomes a
+ * descriptor registered like a synthetic event (id, format, events/
+ * directory, enable, filter, triggers, hist). While the event goes to some
+ * buffer, its function's sled calls the function tracer's trampoline, which
+ * hands the hook its saved registers; the hook fills the record with the
+ * probe engine and writes it through the normal reservation.
+ *
+ * The hooks find the probes of a site in a fixed table of slots read under
+ * a grace section: a deleted probe leaves its slot at once and is freed
+ * after a grace period. */
+#define _GNU_SOURCE
+#include "runtime/ftrace/ftrace_probe.h"
+
+#include <errno.h>
+#include <link.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <uft/uft.h>
+
+#include "engine/format/format.h"
+#include "runtime/core/grace.h"
+#include "runtime/core/registry.h"
+#include "runtime/core/runtime.h"
+#include "runtime/core/symtab.h"
+#include "util/atomics.h"
+#include "util/util.h"
+
+#define DPROBE_MAX 256	/* live probes */
+#define DPROBE_REC 2048 /* a hit's record at most: strings are cut to fit */
+
+static struct uft_dprobe *hooks[DPROBE_MAX]; /* read by the hits */
+static uint32_t nr_hooks;		     /* slots ever used: what a hit scans */
+static struct uft_dprobe **all;		     /* creation order */
+static uint32_t nr_all, cap_all;
+
+static void dprobe_free(void *arg)
+{
+	struct uft_dprobe *p = arg;
+	uft_probe_fields_free(p->fields, p->nr_fields);
+	free(p->listing);
+	free((char *)p->ev.print_fmt);
+	uft_probe_def_free(&p->def);
+	free(p);
+}
+
+static bool obj_matches(const struct uft_ftrace_obj *o, const char *lib)
+{
+	if (!lib)
+		return true;
+	const char *base = strrchr(o->path, '/');
+	base = base ? base + 1 : o->path;
+	if ((o->mod && strcmp(o->mod, lib) == 0) || strcmp(o->path, lib) == 0 ||
+	    strcmp(base, lib) == 0)
+		return true;
+	/* libc:malloc means libc.so.6 as the kernel's module names drop ".ko". */
+	size_t n = strlen(lib);
+	return strncmp(base, lib, n) == 0 && base[n] == '.';
+}
+
+struct foffs {
+	uintptr_t base;
+	uint64_t off;
+	uintptr_t addr; /* 0: not in a loaded segment */
+};
+
+static int foffs_one(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	struct foffs *f = arg;
+	(void)size;
+	if (info->dlpi_addr != f->base)
+		return 0;
+	for (int i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		if (ph->p_type == PT_LOAD && f->off >= ph->p_offset &&
+		    f->off < ph->p_offset + ph->p_filesz) {
+			f->addr = info->dlpi_addr + ph->p_vaddr + (f->off - ph->p_offset);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* PATH:OFFSET: the address of the file offset in the loaded object whose
+ * file is PATH (same inode), or 0. */
+static uintptr_t file_offset_addr(const char *path, uint64_t off)
+{
+	struct stat want, st;
+	if (stat(path, &want) != 0)
+		return 0;
+	uint32_t nr = smp_load_acquire(&uft_ftrace_nr_objs);
+	for (uint32_t i = 0; i < nr; i++) {
+		const struct uft_ftrace_obj *o = &uft_ftrace_objs[i];
+		if (o->gone || stat(o->path, &st) != 0 || st.st_ino != want.st_ino ||
+		    st.st_dev != want.st_dev)
+			continue;
+		struct foffs f = {.base = o->base, .off = off};
+		dl_iterate_phdr(foffs_one, &f);
+		return f.addr;
+	}
+	return 0;
+}
+
+int uft_dprobe_resolve(const struct uft_probe_def *d, struct uft_ftrace_site **site)
+{
+	if (d->is_return || d->kind == UFT_PROBE_EPROBE)
+		return -EOPNOTSUPP;
+	uft_ftrace_scan();
+	if (d->kind == UFT_PROBE_UPROBE) {
+		/* A file offset: the site whose function starts there. */
+		uintptr_t a =
+		    d->lib && !d->symbol ? file_offset_addr(d->lib, (uint64_t)d->offset) : 0;
+		uint32_t nr = smp_load_acquire(&uft_ftrace_nr_objs);
+		for (uint32_t i = 0; a && i < nr; i++) {
+			struct uft_ftrace_obj *o = &uft_ftrace_objs[i];
+			for (uint32_t k = 0; !o->gone && k < o->nr; k++)
+				if (o->sites[k].func == a && o->sites[k].addr == a) {
+					*site = &o->sites[k];
+					return 0;
+				}
+		}
+		return a ? -EOPNOTSUPP : -ENOENT;
+	}
+	if (!d->has_addr && !d->symbol)
+		return -EOPNOTSUPP;
+	uint32_t nr = smp_load_acquire(&uft_ftrace_nr_objs);
+	bool named = false;
+	for (uint32_t i = 0; i < nr; i++) {
+		struct uft_ftrace_obj *o = &uft_ftrace_objs[i];
+		if (o->gone || (!d->has_addr && !obj_matches(o, d->lib)))
+			continue;
+		for (uint32_t k = 0; k < o->nr; k++) {
+			struct uft_ftrace_site *s = &o->sites[k];
+			bool hit = d->has_addr ? s->func == d->addr
+					       : s->name && strcmp(s->name, d->symbol) == 0;
+			if (!hit)
+				continue;
+			named = true;
+			/* Only the entry: SYMBOL+0 is where the sled is. */
+			if (d->offset != 0 || s->addr != s->func)
+				return -EOPNOTSUPP;
+			*site = s;
+			return 0;
+		}
+	}
+	if (named)
+		return -EOPNOTSUPP;
+	uintptr_t start;
+	size_t size;
+	if (!d->has_addr && uft_symbol_by_name(d->symbol, &start, &size) == 0)
+		return -EOPNOTSUPP; /* a function without a sled */
+	return -ENOENT;
+}
+
+int uft_dprobe_create(struct uft_probe_def *def, struct uft_ftrace_site *site)
+{
+	if (uft_dprobe_find(def->group, def->event))
+		return -EEXIST;
+	uint32_t slot = 0;
+	while (slot < DPROBE_MAX && hooks[slot])
+		slot++;
+	if (slot == DPROBE_MAX)
+		return -ENOSPC;
+	if (uft_array_reserve(all, cap_all, nr_all + 1, 8))
+		return -ENOMEM;
+	struct uft_dprobe *p = calloc(1, sizeof(*p));
+	if (!p)
+		return -ENOMEM;
+	p->def = *def;
+	memset(def, 0, sizeof(*def));
+	p->site = site;
+	p->slot = slot;
+	p->fields = uft_probe_fields(&p->def, &p->nr_fields);
+	p->listing = uft_probe_listing(&p->def);
+	p->ev.print_fmt = uft_probe_print_fmt(&p->def);
+	if (!p->fields || !p->listing || !p->ev.print_fmt) {
+		dprobe_free(p);
+		return -ENOMEM;
+	}
+	p->ev.magic = UFT_EVENT_MAGIC;
+	p->ev.style = UFT_STYLE_STRUCT;
+	p->ev.gate = &p->gate;
+	p->ev.system = p->def.group;
+	p->ev.name = p->def.event;
+	p->ev.fields = p->fields;
+	p->ev.nr_fields = p->nr_fields;
+	p->ev.fixed_size = p->def.fixed_size;
+	p->ev.file = p->def.kind == UFT_PROBE_UPROBE ? "uprobe_events" : "kprobe_events";
+	int rc = uft_registry_add_dynamic(&p->ev);
+	if (rc) {
+		dprobe_free(p);
+		return rc;
+	}
+	all[nr_all++] = p;
+	smp_store_release(&hooks[slot], p);
+	if (slot >= nr_hooks)
+		smp_store_release(&nr_hooks, slot + 1);
+	return 0;
+}
+
+struct uft_dprobe *uft_dprobe_find(const char *group, const char *event)
+{
+	for (uint32_t i = 0; i < nr_all; i++)
+		if ((!group || strcmp(all[i]->def.group, group) == 0) &&
+		    strcmp(all[i]->def.event, event) == 0)
+			return all[i];
+	return NULL;
+}
+
+/* Whether a site still has an attached probe other than p. */
+static bool site_shared(const struct uft_dprobe *p)
+{
+	for (uint32_t i = 0; i < nr_all; i++)
+		if (all[i] != p && all[i]->attached && all[i]->site == p->site)
+			return true;
+	return false;
+}
+
+static void detach(struct uft_dprobe *p)
+{
+	if (!p->attached)
+		return;
+	if (!site_shared(p))
+		WRITE_ONCE(p->site->want, p->site->want & ~UFT_WANT_DPROBE);
+	p->attached = false;
+}
+
+static void drop(uint32_t i)
+{
+	struct uft_dprobe *p = all[i];
+	uft_registry_remove_dynamic(&p->ev, false);
+	WRITE_ONCE(hooks[p->slot], NULL);
+	detach(p);
+	memmove(&all[i], &all[i + 1], (nr_all - i - 1) * sizeof(*all));
+	nr_all--;
+	uft_grace_defer(p, dprobe_free);
+}
+
+int uft_dprobe_delete(struct uft_dprobe *p)
+{
+	int rc = uft_registry_remove_dynamic(&p->ev, true);
+	if (rc)
+		return rc;
+	for (uint32_t i = 0; i < nr_all; i++)
+		if (all[i] == p) {
+			drop(i);
+			break;
+		}
+	return uft_ftrace_apply(false, NULL, NULL);
+}
+
+int uft_dprobe_delete_kind(int kind, bool check_only)
+{
+	for (uint32_t i = 0; i < nr_all; i++)
+		if ((kind < 0 || all[i]->def.kind == kind) &&
+		    uft_registry_remove_dynamic(&all[i]->ev, true))
+			return -EBUSY;
+	if (check_only)
+		return 0;
+	for (uint32_t i = nr_all; i-- > 0;)
+		if (kind < 0 || all[i]->def.kind == kind)
+			drop(i);
+	return uft_ftrace_apply(false, NULL, NULL);
+}
+
+void uft_dprobe_each(void (*fn)(void *ctx, const struct uft_dprobe *p), void *ctx)
+{
+	for (uint32_t i = 0; i < nr_all; i++)
+		fn(ctx, all[i]);
+}
+
+int uft_dprobe_sync(void)
+{
+	bool change = false;
+	for (uint32_t i = 0; i < nr_all; i++) {
+		struct uft_dprobe *p = all[i];
+		bool on = READ_ONCE(p->gate) != 0;
+		if (on == p->attached)
+			continue;
+		change = true;
+		if (on) {
+			p->attached = true;
+			WRITE_ONCE(p->site->want, p->site->want | UFT_WANT_DPROBE);
+		} else {
+			detach(p);
+		}
+	}
+	return change ? uft_ftrace_apply(false, NULL, NULL) : 0;
+}
+
+static int sym_name(void *ctx, uint64_t addr, char *buf, size_t len)
+{
+	struct uft_symbol s;
+	if (uft_symbol_find((uintptr_t)addr, &s) != 0)
+		return -1;
+	snprintf(buf, len, "%s+0x%llx/0x%llx", s.name, (unsigned long long)(addr - s.start),
+		 (unsigned long long)s.size);
+	return 0;
+}
+
+void uft_ftrace_dprobe_hit(const struct uft_ftrace_site *s, uintptr_t *slot, const uint64_t *saved)
+{
+	struct uft_probe_regs r;
+	memset(&r, 0, sizeof(r));
+	r.r[UFT_REG_DI] = saved[0];
+	r.r[UFT_REG_SI] = saved[1];
+	r.r[UFT_REG_DX] = saved[2];
+	r.r[UFT_REG_CX] = saved[3];
+	r.r[UFT_REG_R8] = saved[4];
+	r.r[UFT_REG_R9] = saved[5];
+	r.r[UFT_REG_AX] = saved[6];
+	r.r[UFT_REG_R10] = saved[7];
+	r.r[UFT_REG_R11] = saved[8];
+	r.r[UFT_REG_BX] = saved[26];
+	r.r[UFT_REG_R12] = saved[27];
+	r.r[UFT_REG_R13] = saved[28];
+	r.r[UFT_REG_R14] = saved[29];
+	r.r[UFT_REG_R15] = saved[30];
+	r.r[UFT_REG_BP] = slot[-2]; /* the trampoline pushed it below our return */
+	r.r[UFT_REG_SP] = (uintptr_t)slot;
+	r.r[UFT_REG_IP] = s->func;
+	struct uft_probe_ctx c = {
+	    .regs = &r, .entry_regs = &r, .ip = s->func, .sym_name = sym_name};
+	uint8_t buf[DPROBE_REC] __attribute__((aligned(8)));
+	uft_grace_enter();
+	uint32_t n = smp_load_acquire(&nr_hooks);
+	for (uint32_t i = 0; i < n; i++) {
+		struct uft_dprobe *p = smp_load_acquire(&hooks[i]);
+		if (!p || p->site != s || !uft_event_targets(&p->ev))
+			continue;
+		uft_add_return_relaxed(&p->hits, 1);
+		uint32_t len = uft_probe_record_fill(&p->def, &c, buf, sizeof(buf));
+		struct uft_rsv rsv;
+		for (char *rec = uft_reserve(&rsv, &p->ev, len); rec;
+		     rec = uft_reserve_next(&rsv)) {
+			memcpy(rec + UFT_COMMON_HDR_SIZE, buf + UFT_COMMON_HDR_SIZE,
+			       len - UFT_COMMON_HDR_SIZE);
+			uft_commit(&rsv);
+		}
+	}
+	uft_grace_exit();
+}
+
+static const struct uft_dprobe *probe_of_type(uint16_t type)
+{
+	for (uint32_t i = 0; i < nr_all; i++)
+		if (uft_event_id(&all[i]->ev) == type)
+			return all[i];
+	return NULL;
+}
+
+int uft_dprobe_render(FILE *f, const void *data, uint32_t len,
+		      int (*sym)(uint64_t addr, char *buf, size_t len))
+{
+	if (len < UFT_COMMON_HDR_SIZE)
+		return 0;
+	const struct uft_dprobe *p = probe_of_type(((const struct uft_common_entry *)data)->type);
+	if (!p || len < p->def.fixed_size || p->def.head_size < 16)
+		return 0;
+	uint64_t ip;
+	memcpy(&ip, (const uint8_t *)data + 8, 8);
+	char where[300];
+	/* A uprobe names its address as the kernel's does, in hex. */
+	if (p->def.kind == UFT_PROBE_UPROBE || sym(ip, where, sizeof(where)) != 0)
+		snprintf(where, sizeof(where), "0x%llx", (unsigned long long)ip);
+	char args[4096];
+	uft_probe_args_text(&p->def, data, len, args, sizeof(args));
+	fprintf(f, "%s: (%s)%s", p->def.event, where, args);
+	return 1;
+}

@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Live dynamic probes (issue 18): definitions of the probe engine made
+ * through dynamic_events, kprobe_events or uprobe_events, each an event of
+ * its own in the registry, attached to a function's patchable-entry sled
+ * while the event is enabled somewhere. */
+#ifndef UFT_LIB_FTRACE_PROBE_H
+#define UFT_LIB_FTRACE_PROBE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "engine/probe/probe.h"
+#include "runtime/ftrace/ftrace.h"
+#include <uft/event.h>
+
+struct uft_dprobe {
+	struct uft_event ev; /* the registry's descriptor */
+	struct uft_probe_def def;
+	struct uft_field *fields;
+	uint32_t nr_fields;
+	char *listing; /* the normalised definition, no newline */
+	volatile uint16_t gate;
+	struct uft_ftrace_site *site; /* the sled it is attached to */
+	bool attached;		      /* the site's UFT_WANT_DPROBE counts it */
+	uint32_t slot;		      /* in the hooks' table */
+	uint64_t hits;		      /* kprobe_profile's: hits while enabled (relaxed adds) */
+};
+
+/* Everything but the hit runs under the tree's lock (tfs_lock). */
+
+/* Where a definition can go: 0 with *site set, -ENOENT (no such function
+ * loaded) or -EOPNOTSUPP (not a sled function's entry, or a kind not
+ * attached yet). */
+int uft_dprobe_resolve(const struct uft_probe_def *d, struct uft_ftrace_site **site);
+/* Creates the event of a resolved definition, taking the definition over.
+ * 0, -EEXIST, -ENOSPC (too many probes) or -ENOMEM. */
+int uft_dprobe_create(struct uft_probe_def *def, struct uft_ftrace_site *site);
+/* The live probe GROUP/EVENT (group NULL: any), or NULL. */
+struct uft_dprobe *uft_dprobe_find(const char *group, const char *event);
+/* Deletes one: 0 or -EBUSY while it is enabled or has triggers. */
+int uft_dprobe_delete(struct uft_dprobe *p);
+/* Deletes all probes of a kind (-1: every kind), or none (-EBUSY); with
+ * check_only, only says whether it could. */
+int uft_dprobe_delete_kind(int kind, bool check_only);
+/* Calls fn for each live probe in creation order. */
+void uft_dprobe_each(void (*fn)(void *ctx, const struct uft_dprobe *p), void *ctx);
+/* Patches the sleds of probes whose event was enabled or disabled since the
+ * last call. 0 or -errno. */
+int uft_dprobe_sync(void);
+
+/* The hit, from uft_ftrace_entry: `saved` is the trampoline's register
+ * frame (rdi rsi rdx rcx r8 r9 rax r10 r11, then rbx r12-r15 at word 26). */
+void uft_ftrace_dprobe_hit(const struct uft_ftrace_site *s, uintptr_t *slot, const uint64_t *saved);
+
+/* The trace text of a probe record ("NAME: (sym+0x0/0x20) a=1"), 1 when it
+ * is one, else 0. */
+int uft_dprobe_render(FILE *f, const void *data, uint32_t len,
+		      int (*sym)(uint64_t addr, char *buf, size_t len));
+
+#endif
