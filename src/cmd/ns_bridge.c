@@ -41,6 +41,9 @@ struct conv {
 		int comm, pid;
 	} names[4];
 	int nr_names;
+	/* sched_process_exec's filename: the name the task takes (the kernel
+	 * sets comm to its last part before the event), -1 for other events */
+	int exec_file;
 };
 
 struct ns_bridge {
@@ -170,6 +173,12 @@ static int add_event(struct ns_bridge *b, const char *sys, const char *name)
 	}
 	v.fixed = UFT_INJECT_ALIGN(v.fixed);
 	find_names(&v);
+	v.exec_file = -1;
+	if (strcmp(name, "sched_process_exec") == 0) {
+		int f = kfield(&v.kf, "filename");
+		if (f >= 0 && v.kf.fields[f].kind == UFT_FIELD_DYN && v.kf.fields[f].size == 4)
+			v.exec_file = f;
+	}
 	void *p = realloc(b->cv, (b->nr_cv + 1) * sizeof(*b->cv));
 	if (!p) {
 		conv_free(&v);
@@ -259,6 +268,29 @@ static void note(struct ns_bridge *b, int pid, const char *comm)
 	b->comms[i].pid = pid;
 	memset(b->comms[i].comm, 0, 16);
 	memcpy(b->comms[i].comm, comm, strnlen(comm, 16));
+}
+
+/* The name an exec gives its task: the file name's last part, 15 bytes
+ * at most, as the kernel's exec sets comm; a task that has exited by the
+ * time its records are read has no /proc entry to ask. */
+static void note_exec(struct ns_bridge *b, const struct conv *v, int pid, const uint8_t *rec,
+		      uint32_t len)
+{
+	const struct uft_field *f = &v->kf.fields[v->exec_file];
+	uint32_t loc;
+	if (f->offset + 4 > len)
+		return;
+	memcpy(&loc, rec + f->offset, 4);
+	uint32_t off = loc & 0xffff, n = loc >> 16;
+	if (off > len || n > len - off || n == 0)
+		return;
+	const char *s = (const char *)rec + off;
+	size_t l = strnlen(s, n);
+	const char *slash = memrchr(s, '/', l);
+	const char *base = slash ? slash + 1 : s;
+	char comm[16] = {0};
+	memcpy(comm, base, (size_t)(s + l - base) < 15 ? (size_t)(s + l - base) : 15);
+	note(b, pid, comm);
 }
 
 static void comm_of(struct ns_bridge *b, int pid, char out[16])
@@ -413,6 +445,8 @@ static void emit(void *ctx, uint32_t cpu, uint64_t ts, uint8_t *rec, uint32_t le
 		memcpy(&who, rec + p->offset, 4);
 		note(b, who, comm);
 	}
+	if (v->exec_file >= 0)
+		note_exec(b, v, pid, rec, len);
 	uint32_t room = UFT_CTL_MAX_IO - UFT_INJECT_HDR_SIZE;
 	if (b->blen + UFT_INJECT_HDR_SIZE + v->fixed + len + 8 > UFT_CTL_MAX_IO)
 		flush_batch(b);
