@@ -307,6 +307,20 @@ static void *caller(void *arg)
 	return NULL;
 }
 
+/* Under ASan each round's stop of the three busy threads is far slower
+ * (20 rounds: 4.5 s plain, 6 min with ASan on 2 loaded CPUs): fewer rounds
+ * there, where the point is memory errors. */
+#if defined(__SANITIZE_ADDRESS__)
+#define CHURN_ROUNDS 5
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define CHURN_ROUNDS 5
+#endif
+#endif
+#ifndef CHURN_ROUNDS
+#define CHURN_ROUNDS 20
+#endif
+
 static void test_churn_under_threads(void **state)
 {
 	(void)state;
@@ -316,13 +330,13 @@ static void test_churn_under_threads(void **state)
 	WRITE_ONCE(running, 1);
 	for (int i = 0; i < 3; i++)
 		assert_int_equal(pthread_create(&th[i], NULL, caller, NULL), 0);
-	for (int round = 0; round < 20; round++) {
+	for (int round = 0; round < CHURN_ROUNDS; round++) {
 		assert_int_equal(tfs_echo("dynamic_events", PROBE, A), 0);
 		assert_int_equal(tfs_echo("events/kprobes/myprobe/enable", "1", W), 0);
 		struct timespec ms = {0, 1000000};
 		nanosleep(&ms, NULL);
 		assert_int_equal(tfs_echo("events/kprobes/myprobe/enable", "0", W), 0);
-		if (round == 19) {
+		if (round == CHURN_ROUNDS - 1) {
 			/* The records are read while their event exists. */
 			char *s = rd("trace");
 			assert_true(tfs_count(s, ") path=\"/thread\" len=7\n") > 0);
