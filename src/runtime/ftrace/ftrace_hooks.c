@@ -78,6 +78,9 @@ static void free_list_unlock(const sigset_t *old)
 
 static __attribute__((noinline)) struct fstack *new_thread_stack(void)
 {
+	/* A thread's first traced call, perhaps inside a signal handler: the
+	 * program's errno stays as it was. */
+	int saved = errno;
 	struct fstack *s = NULL;
 	sigset_t old;
 	free_list_lock(&old);
@@ -88,12 +91,14 @@ static __attribute__((noinline)) struct fstack *new_thread_stack(void)
 	if (!s) {
 		void *p = mmap(NULL, sizeof(*s), PROT_READ | PROT_WRITE,
 			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		errno = saved;
 		if (p == MAP_FAILED)
 			return NULL;
 		s = p;
 	}
 	memset(s, 0, offsetof(struct fstack, e));
 	uft_ftrace_stack = s;
+	errno = saved;
 	return s;
 }
 
