@@ -16,8 +16,9 @@ done
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
 	echo "uft: installing:$missing"
 	export DEBIAN_FRONTEND=noninteractive
-	apt-get update -qq >/dev/null
-	apt-get install -y -qq --no-install-recommends $missing >/dev/null
+	# Another apt run (an unattended upgrade) holding the lock is waited for.
+	apt-get -o DPkg::Lock::Timeout=600 update -qq >/dev/null
+	apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends $missing >/dev/null
 else
 	echo "uft: missing Debian packages:$missing" >&2
 	echo "uft: install them with: sudo apt-get install$missing" >&2

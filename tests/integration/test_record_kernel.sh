@@ -9,7 +9,8 @@
 # a filter the kernel refuses (exit 2, its message, nothing run); a clock
 # that cannot agree refused; the same with uft stream and with -p process
 # (launched and -P, the ptrace and the kernel backend) and -p function;
-# SIGINT; not root, the reason; no instance left. Exit 0 pass, 77 skip, else fail.
+# SIGINT; not root, the reason; tracefs read-only, the reason (exit 2);
+# no instance left. Exit 0 pass, 77 skip, else fail.
 source "$(dirname "$0")/lib/file.sh"
 source "$(dirname "$0")/lib/proc.sh"
 source "$(dirname "$0")/lib/tracecmd.sh"
@@ -185,5 +186,18 @@ if command -v setpriv >/dev/null; then
 	[ $rc = 1 ] || fail "not root: exit $rc, not 1: $(cat "$tmp/n.out")"
 	grep_q "no event matches 'sched:sched_switch' (if it is a kernel event: .*root" "$tmp/n.out" ||
 		fail "not root: no reason given: $(cat "$tmp/n.out")"
+fi
+
+# tracefs that can be listed but not written (read-only in a private mount
+# namespace): exit 2 with the reason, the program never started
+if command -v unshare >/dev/null && unshare -m true 2>/dev/null; then
+	rm -f "$tmp/ro.started"
+	unshare -m sh -c 'mount -o remount,bind,ro "$1" && exec "$2" record -o "$3" -e sched:sched_switch -- touch "$4"' \
+		sh "$T" "$UFT" "$tmp/ro.dat" "$tmp/ro.started" >"$tmp/ro.out" 2>&1
+	rc=$?
+	[ $rc = 2 ] || fail "read-only tracefs: exit $rc, not 2: $(cat "$tmp/ro.out")"
+	grep_q "sched:sched_switch is a kernel event, which cannot be recorded here: .*not writable" "$tmp/ro.out" ||
+		fail "read-only tracefs: no reason given: $(cat "$tmp/ro.out")"
+	[ ! -e "$tmp/ro.started" ] || fail "read-only tracefs: the program ran"
 fi
 echo "ok"
