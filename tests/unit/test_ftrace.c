@@ -1658,8 +1658,9 @@ static int (*volatile call_churn_leaf)(int) = churn_leaf;
 
 static void churn_signal(int sig)
 {
-	(void)sig;
+	int saved = errno; /* the tracer's hook may make system calls */
 	call_churn_leaf(sig);
+	errno = saved;
 }
 
 static void *churn_worker(void *arg)
