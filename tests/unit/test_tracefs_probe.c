@@ -334,7 +334,7 @@ static void test_churn_under_threads(void **state)
 		assert_int_equal(tfs_echo("dynamic_events", PROBE, A), 0);
 		/* The last round's records alone are searched (a sanitizer's
 		 * strstr over the whole ring takes minutes). */
-		if (round == 19)
+		if (round == CHURN_ROUNDS - 1)
 			assert_int_equal(tfs_echo("trace", "", W), 0);
 		assert_int_equal(tfs_echo("events/kprobes/myprobe/enable", "1", W), 0);
 		struct timespec ms = {0, 1000000};
