@@ -41,6 +41,13 @@
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wunused-parameter"
 
+/* A custom event is laid out as an event (stages 1 to 5); stage 6 gives
+ * it its own descriptor and hook, stage 7 nothing: it has no call site. */
+#undef UFT_CUSTOM_EVENT
+#define UFT_CUSTOM_EVENT(evn, orig, proto, args, tstruct, assign, print)                           \
+	UFT_EVENT(evn, UFT_PROTO(proto), UFT_ARGS(args), UFT_STRUCT(tstruct), UFT_ASSIGN(assign),  \
+		  print)
+
 /* ---- stage 1: the record layout ---- */
 #undef UFT_EVENT
 #define __field(type, item) type item;
@@ -230,14 +237,15 @@
 
 #ifdef UFT_CREATE_EVENTS
 /* ---- stage 6: descriptor, gate and the out-of-line writers ---- */
-#define UFT_EVENT(evn, proto, args, tstruct, assign, print)                                        \
-	volatile unsigned short UFT__GATE(UFT_SYSTEM, evn) UFT__GATE_SECTION;                      \
+/* The descriptor of an event whose gate is `gate` (a custom event's is its
+ * tracepoint's). */
+#define UFT__DESCRIPTOR(evn, gatevar)                                                               \
 	struct uft_event_state uft_event_state_##evn;                                              \
 	struct uft_event uft_event_##evn = {                                                       \
 	    .size = sizeof(struct uft_event),                                                      \
 	    .magic = UFT_EVENT_MAGIC,                                                              \
 	    .state = &uft_event_state_##evn,                                                       \
-	    .gate = &UFT__GATE(UFT_SYSTEM, evn),                                                   \
+	    .gate = &(gatevar),                                                                    \
 	    .system = UFT__XSTR1(UFT_SYSTEM),                                                      \
 	    .name = #evn,                                                                          \
 	    .style = UFT_STYLE_STRUCT,                                                             \
@@ -248,9 +256,14 @@
 	    .line = __LINE__,                                                                      \
 	};                                                                                         \
 	static struct uft_event *const uft__ptr_##evn                                              \
-	    __attribute__((section(UFT_SECTION), used)) = &uft_event_##evn;                        \
-	/* Everything the fast path does not do: instances, nesting, a page                        \
-	 * switch, a new thread. */                                                                \
+	    __attribute__((section(UFT_SECTION), used)) = &uft_event_##evn;
+/* The writers every event has: uft__reserve_trace_<event>, everything the
+ * fast path does not do (instances, nesting, a page switch, a new thread);
+ * uft__filtered_trace_<event>, filtered and global buffer only: the fast
+ * reservation, then the filter, optimised for speed (not cold) since it is
+ * every filtered event's path; else the hint stays for the former; and
+ * uft__write_<event>, the whole record write (fast path first). */
+#define UFT__WRITERS(evn, proto, args, tstruct, assign)                                            \
 	static UFT_NOTRACE __attribute__((noinline, cold)) void uft__reserve_trace_##evn(proto)    \
 	{                                                                                          \
 		uint64_t uft__tsc = uft_fast_take_hint(); /* passed on to uft_reserve() */         \
@@ -272,9 +285,6 @@
 			tstruct assign uft_commit(&__rsv);                                         \
 		}                                                                                  \
 	}                                                                                          \
-	/* Filtered, global buffer only: the fast reservation, then the filter,                    \
-	 * optimised for speed (not cold) since it is every filtered event's path;                 \
-	 * else the hint stays for uft__reserve_trace_<event>(). */                                \
 	static UFT_NOTRACE inline                                                                  \
 	    __attribute__((always_inline)) int uft__filtered_trace_##evn(proto)                    \
 	{                                                                                          \
@@ -306,17 +316,10 @@
 		else uft_fast_discard();                                                           \
 		return 1;                                                                          \
 	}                                                                                          \
-	UFT_NOTRACE __attribute__((noinline)) void uft__slow_trace_##evn(proto)                    \
+	static UFT_NOTRACE inline __attribute__((always_inline)) void uft__write_##evn(proto)      \
 	{                                                                                          \
-		UFT__SDT_PROBE(UFT_SYSTEM, evn, args);                                             \
-		if (!uft__filtered_trace_##evn(args))                                              \
-			uft__reserve_trace_##evn(args);                                            \
-	}                                                                                          \
-	UFT_NOTRACE __attribute__((noinline)) void uft__do_trace_##evn(proto)                      \
-	{                                                                                          \
-		UFT__SDT_PROBE(UFT_SYSTEM, evn, args);                                             \
-		/* Off (the gate may be up for an SDT tracer alone) or not for the fast            \
-		 * path: the slow path sorts it out. */                                            \
+		/* Off (the gate may be up for an SDT tracer or a custom event                     \
+		 * alone) or not for the fast path: the slow path sorts it out. */                 \
 		struct uft_data_offsets_##evn __data_offsets;                                      \
 		uint32_t __data_size = uft__get_offsets_##evn(&__data_offsets, args);              \
 		UFT__FAST_BEGIN(evn)                                                               \
@@ -328,9 +331,71 @@
 		}                                                                                  \
 		tstruct assign uft_fast_commit(&__frsv);                                           \
 	}
+/* The custom events attached to the tracepoint, each with the tracepoint's
+ * arguments; their gate is the tracepoint's, so they cost nothing while
+ * the gate is down. */
+#define UFT__RUN_CUSTOMS(evn, proto, args)                                                         \
+	for (const struct uft_custom_hook *uft__h =                                                \
+		 __atomic_load_n(&uft__customs_##evn, __ATOMIC_ACQUIRE);                           \
+	     __builtin_expect(uft__h != 0, 0);                                                     \
+	     uft__h = __atomic_load_n(&uft__h->next, __ATOMIC_ACQUIRE))                            \
+	((void (*)(proto))uft__h->fn)(args)
+#define UFT_EVENT(evn, proto, args, tstruct, assign, print)                                        \
+	volatile unsigned short UFT__GATE(UFT_SYSTEM, evn) UFT__GATE_SECTION;                      \
+	/* Named without the system, for the custom events that share the gate. */                 \
+	extern volatile unsigned short uft__gate_##evn                                             \
+	    __attribute__((alias(UFT__XSTR1(UFT__GATE(UFT_SYSTEM, evn)))));                        \
+	struct uft_custom_hook *uft__customs_##evn;                                                \
+	UFT__DESCRIPTOR(evn, UFT__GATE(UFT_SYSTEM, evn))                                           \
+	UFT__WRITERS(evn, UFT_PROTO(proto), UFT_ARGS(args), UFT_STRUCT(tstruct),                   \
+		     UFT_ASSIGN(assign))                                                           \
+	UFT_NOTRACE __attribute__((noinline)) void uft__slow_trace_##evn(proto)                    \
+	{                                                                                          \
+		UFT__SDT_PROBE(UFT_SYSTEM, evn, args);                                             \
+		if (!uft__filtered_trace_##evn(args))                                              \
+			uft__reserve_trace_##evn(args);                                            \
+		UFT__RUN_CUSTOMS(evn, UFT_PROTO(proto), UFT_ARGS(args));                                                \
+	}                                                                                          \
+	UFT_NOTRACE __attribute__((noinline)) void uft__do_trace_##evn(proto)                      \
+	{                                                                                          \
+		UFT__SDT_PROBE(UFT_SYSTEM, evn, args);                                             \
+		uft__write_##evn(args);                                                            \
+		UFT__RUN_CUSTOMS(evn, UFT_PROTO(proto), UFT_ARGS(args));                                                \
+	}
+#undef UFT_CUSTOM_EVENT
+/* A custom event: its own descriptor and writers, on its tracepoint's gate,
+ * and a hook on the tracepoint's list that its constructor links in and its
+ * destructor takes out. */
+#define UFT_CUSTOM_EVENT(evn, orig, proto, args, tstruct, assign, print)                           \
+	extern volatile unsigned short uft__gate_##orig;                                           \
+	extern struct uft_custom_hook *uft__customs_##orig;                                        \
+	UFT__DESCRIPTOR(evn, uft__gate_##orig)                                                     \
+	UFT__WRITERS(evn, UFT_PROTO(proto), UFT_ARGS(args), UFT_STRUCT(tstruct),                   \
+		     UFT_ASSIGN(assign))                                                           \
+	static UFT_NOTRACE __attribute__((noinline)) void uft__custom_trace_##evn(proto)           \
+	{                                                                                          \
+		if (__builtin_expect(uft_event_state_##evn.enabled != 0, 0))                       \
+			uft__write_##evn(args);                                                    \
+	}                                                                                          \
+	static struct uft_custom_hook uft__hook_##evn = {                                          \
+	    0, (void (*)(void))uft__custom_trace_##evn, &uft_event_##evn};                         \
+	static UFT_NOTRACE __attribute__((constructor)) void uft__hook_on_##evn(void)              \
+	{                                                                                          \
+		uft__custom_attach(&uft__customs_##orig, &uft__hook_##evn);                        \
+	}                                                                                          \
+	static UFT_NOTRACE __attribute__((destructor)) void uft__hook_off_##evn(void)              \
+	{                                                                                          \
+		uft__custom_detach(&uft__customs_##orig, &uft__hook_##evn);                        \
+	}
 #include UFT_INCLUDE_FILE
 #undef UFT_EVENT
+#undef UFT_CUSTOM_EVENT
+#undef UFT__RUN_CUSTOMS
+#undef UFT__WRITERS
+#undef UFT__DESCRIPTOR
 #endif /* UFT_CREATE_EVENTS */
+#undef UFT_CUSTOM_EVENT
+#define UFT_CUSTOM_EVENT(evn, orig, proto, args, tstruct, assign, print)
 
 #ifdef UFT__INLINE
 /* ---- stage 7: trace_<event>(), the common case inline ---- */

@@ -189,6 +189,21 @@ struct uft_event {
 	uint32_t rec_size;
 };
 
+/**
+ * struct uft_custom_hook - a custom event on its tracepoint's list
+ * @next: the next hook, NULL after the last
+ * @fn: the custom event's writer, of the tracepoint's prototype
+ * @ev: the custom event's descriptor
+ *
+ * UFT_CUSTOM_EVENT() emits one; the tracepoint's out-of-line writers call
+ * every @fn on the list with their arguments.
+ */
+struct uft_custom_hook {
+	struct uft_custom_hook *volatile next;
+	void (*fn)(void);
+	struct uft_event *ev;
+};
+
 /* The id of a registered descriptor (common_type), 0 when it is not. */
 static inline uint16_t uft_event_id(const struct uft_event *ev)
 {

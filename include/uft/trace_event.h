@@ -164,4 +164,24 @@
  */
 #define UFT_EVENT(name, proto, args, tstruct, assign, print)                                       \
 	UFT__EVENT_DECLARE(name, UFT_PROTO(proto), UFT_ARGS(args))
+#undef UFT_CUSTOM_EVENT
+/**
+ * UFT_CUSTOM_EVENT() - attach an event of its own to an existing UFT_EVENT tracepoint
+ * @name: the custom event's name; UFT_SYSTEM (of the custom header) is its system
+ * @orig: the UFT_EVENT() whose trace_<orig>() calls fire it
+ * @proto: UFT_PROTO(...), exactly @orig's parameters
+ * @args: UFT_ARGS(...), their names
+ * @tstruct: UFT_STRUCT(...), the custom event's own fields
+ * @assign: UFT_ASSIGN(...), how @orig's parameters fill them
+ * @print: UFT_PRINT(fmt, args...), its own print format
+ *
+ * The kernel's TRACE_CUSTOM_EVENT: every trace_<orig>() call records the
+ * custom event too while it is enabled, whether @orig is or not. It has its
+ * own id, events/ directory, enable, filter, trigger and hist; it shares
+ * @orig's gate, so a call site still costs one predicted branch while
+ * neither is enabled. The header is written as an event header and created
+ * (UFT_CREATE_EVENTS) in one file of an object that links with @orig's;
+ * it declares no trace_<name>().
+ */
+#define UFT_CUSTOM_EVENT(name, orig, proto, args, tstruct, assign, print)
 #endif

@@ -143,6 +143,22 @@ UFT_EXPORT void uft__register_section(struct uft_event *const *start,
 UFT_EXPORT void uft__unregister_section(struct uft_event *const *start,
 					struct uft_event *const *stop);
 /**
+ * uft__custom_attach() - link a custom event's hook onto its tracepoint's list
+ * @head: the tracepoint's list (uft__customs_<event>)
+ * @hook: the custom event's hook
+ *
+ * Called by the constructor UFT_CUSTOM_EVENT() emits.
+ */
+UFT_EXPORT void uft__custom_attach(struct uft_custom_hook **head, struct uft_custom_hook *hook);
+/**
+ * uft__custom_detach() - take a custom event's hook off its tracepoint's list
+ * @head: the tracepoint's list
+ * @hook: the custom event's hook
+ *
+ * Called by the matching destructor.
+ */
+UFT_EXPORT void uft__custom_detach(struct uft_custom_hook **head, struct uft_custom_hook *hook);
+/**
  * uft__trace_printf() - write one record of a printf-style tracepoint
  * @ev: the tracepoint's descriptor
  * @args: the arguments, each widened to 64 bits
