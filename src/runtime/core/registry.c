@@ -43,6 +43,7 @@ static uint32_t cap_events;
 static struct reg_section *sections;
 static uint32_t nr_sections, cap_sections;
 static uint32_t next_id = UFT_ID_FIRST_DYNAMIC;
+void (*uft_registry_enable_hook)(const struct uft_event *d, bool on);
 /* What must outlive every writer: kept for good. */
 static void **retired;
 static uint32_t nr_retired, cap_retired;
@@ -153,9 +154,13 @@ void reg_publish_targets(struct reg_event *e)
 		if (n && !st->enabled) {
 			st->enabled = 1;
 			uft_add_return_relaxed(d->gate, 1);
+			if (uft_registry_enable_hook)
+				uft_registry_enable_hook(d, true);
 		} else if (!n && st->enabled) {
 			st->enabled = 0;
 			uft_sub_return_relaxed(d->gate, 1);
+			if (uft_registry_enable_hook)
+				uft_registry_enable_hook(d, false);
 		}
 		uint64_t ft = n && !slow ? st->id : 0;
 		struct uft_event_priv *p = desc_priv(d);

@@ -56,6 +56,11 @@ int uft_registry_add_dynamic(struct uft_event *d);
  * only says whether it could. */
 int uft_registry_remove_dynamic(struct uft_event *d, bool check_only);
 
+/* Set once by whoever needs it (user events): called with the registry's
+ * lock held whenever a descriptor starts or stops being recorded anywhere
+ * (its state's enabled flag flips); must not call back into the registry. */
+extern void (*uft_registry_enable_hook)(const struct uft_event *d, bool on);
+
 /* For rendering a record of type id: the event's name and compiled print
  * format (compiled on first use; NULL when it cannot be). */
 const struct uft_print_fmt *uft_registry_print_fmt(uint16_t id, const char **system,

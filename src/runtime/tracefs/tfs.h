@@ -133,6 +133,12 @@ extern const struct tfs_file tfs_trigger_files[];
 extern const struct tfs_file tfs_hist_files[];
 extern const struct tfs_file tfs_ftrace_pid_files[];
 extern const struct tfs_file tfs_synth_files[];
+extern const struct tfs_file tfs_user_files[];
+/* tfs_user.c: dynamic_events' user-event lines (`u:`, `-:` of one) and
+ * their listing. */
+bool tfs_user_owns(const char *line);
+int tfs_user_line(char *line);
+void tfs_user_show(FILE *out);
 extern const struct tfs_file tfs_probe_files[];
 extern const struct tfs_file tfs_ftrace_files[];
 extern const struct tfs_file tfs_cpumask_files[];

@@ -13,6 +13,7 @@
 #include <uft/uft.h>
 
 #include "runtime/core/synth_live.h"
+#include "runtime/core/user_events.h"
 #include "runtime/ftrace/ftrace_probe.h"
 #include "runtime/tracefs/tfs.h"
 
@@ -26,6 +27,8 @@ static int run_line(char *line, bool dyn)
 	char *hash = strchr(line, '#');
 	if (hash)
 		*hash = 0;
+	if (dyn && tfs_user_owns(line))
+		return tfs_user_line(line);
 	if (dyn && tfs_probe_owns(line))
 		return tfs_probe_line(line, UFT_PROBE_SRC_DYNAMIC);
 	struct uft_synth_cmd c;
@@ -85,6 +88,7 @@ static int show_dyn(const struct tfs_node *n, FILE *out)
 	void *ctx[2] = {out, "s:" UFT_SYNTH_SYSTEM "/"};
 	uft_synth_each(show_one, ctx);
 	tfs_probe_show(out, UFT_PROBE_SRC_DYNAMIC);
+	tfs_user_show(out);
 	return 0;
 }
 
@@ -102,7 +106,11 @@ static int open_dyn(struct uft_tfs_handle *h)
 		return 0;
 	int rc = uft_dprobe_delete_kind(-1, true);
 	if (rc == 0)
+		rc = uft_user_event_delete_all(true);
+	if (rc == 0)
 		rc = uft_synth_delete_all();
+	if (rc == 0)
+		rc = uft_user_event_delete_all(false);
 	return rc ? rc : uft_dprobe_delete_kind(-1, false);
 }
 
