@@ -372,6 +372,13 @@ static int32_t helper(struct cc *c, const char *name)
 			return -1;
 		return i;
 	}
+	if (!strcmp(name, "__get_rel_str")) {
+		/* A __rel_loc string: its offset counts from the end of its field. */
+		if (!expect(c, "(") || (i = field_ref(c, N_STR)) < 0 || !expect(c, ")"))
+			return -1;
+		c->pf->nodes[i].val = 1;
+		return i;
+	}
 	if (!strcmp(name, "__print_symbolic") || !strcmp(name, "__print_flags")) {
 		bool flags = name[8] == 'f';
 		if (!expect(c, "(") || !numeric(c, a = expr(c)))

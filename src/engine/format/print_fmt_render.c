@@ -111,6 +111,8 @@ static const uint8_t *array_at(const struct pf_node *n, const uint8_t *rec, uint
 		return NULL;
 	uint32_t loc = (uint32_t)read_num(rec, len, n->off, 4);
 	uint32_t off = loc & 0xffff, sz = loc >> 16;
+	if (n->op == N_STR && n->val) /* __get_rel_str() */
+		off += n->off + 4;
 	if (off > len)
 		return NULL;
 	*size = sz < len - off ? sz : len - off;
