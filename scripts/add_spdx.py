@@ -44,6 +44,7 @@ RULES = [
     ("cmake/", LGPL),
     ("uft.pc.in", LGPL),
     ("examples/", LGPL),
+    ("python/", LGPL),
     ("tests/", GPL),
     ("fuzz/", GPL),
     ("bench/", GPL),

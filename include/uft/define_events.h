@@ -239,7 +239,7 @@
 /* ---- stage 6: descriptor, gate and the out-of-line writers ---- */
 /* The descriptor of an event whose gate is `gate` (a custom event's is its
  * tracepoint's). */
-#define UFT__DESCRIPTOR(evn, gatevar)                                                               \
+#define UFT__DESCRIPTOR(evn, gatevar)                                                              \
 	struct uft_event_state uft_event_state_##evn;                                              \
 	struct uft_event uft_event_##evn = {                                                       \
 	    .size = sizeof(struct uft_event),                                                      \
@@ -354,13 +354,13 @@
 		UFT__SDT_PROBE(UFT_SYSTEM, evn, args);                                             \
 		if (!uft__filtered_trace_##evn(args))                                              \
 			uft__reserve_trace_##evn(args);                                            \
-		UFT__RUN_CUSTOMS(evn, UFT_PROTO(proto), UFT_ARGS(args));                                                \
+		UFT__RUN_CUSTOMS(evn, UFT_PROTO(proto), UFT_ARGS(args));                           \
 	}                                                                                          \
 	UFT_NOTRACE __attribute__((noinline)) void uft__do_trace_##evn(proto)                      \
 	{                                                                                          \
 		UFT__SDT_PROBE(UFT_SYSTEM, evn, args);                                             \
 		uft__write_##evn(args);                                                            \
-		UFT__RUN_CUSTOMS(evn, UFT_PROTO(proto), UFT_ARGS(args));                                                \
+		UFT__RUN_CUSTOMS(evn, UFT_PROTO(proto), UFT_ARGS(args));                           \
 	}
 #undef UFT_CUSTOM_EVENT
 /* A custom event: its own descriptor and writers, on its tracepoint's gate,

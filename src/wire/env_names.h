@@ -34,7 +34,9 @@
  * below wire). */
 #define UFT_ENV_DEBUG_ROOT "UFT_DEBUG_ROOT" /* instead of /usr/lib/debug */
 #define UFT_ENV_BOOTCONFIG "UFT_BOOTCONFIG" /* a bootconfig file applied at start */
-#define UFT_ENV_USER_EVENTS_KERNEL "UFT_USER_EVENTS_KERNEL" /* 1: user events to the kernel too */
+
+/* Read by libuft: 1 sends events defined at run time to the kernel too. */
+#define UFT_ENV_USER_EVENTS_KERNEL "UFT_USER_EVENTS_KERNEL"
 
 /* The tool's own knobs. */
 #define UFT_ENV_SQLHIST_SEED "UFT_SQLHIST_SEED" /* sqlhist's random names */

@@ -33,8 +33,7 @@ struct payload {
 } __attribute__((packed));
 
 /* A payload with msg's data right after the fixed fields. */
-static size_t build(struct payload *p, uint32_t count, const char *tag, const char *msg,
-		    int64_t v)
+static size_t build(struct payload *p, uint32_t count, const char *tag, const char *msg, int64_t v)
 {
 	memset(p, 0, sizeof(*p));
 	p->count = count;
@@ -120,9 +119,10 @@ static void test_register_format_listing(void **state)
 	/* The same definition joins the event; other fields are refused. */
 	uint32_t w2 = 0;
 	int i2 = -1;
-	assert_int_equal(uft_user_event_register("test  u32 count;char[8] tag; __data_loc char[] msg;s64 v;",
-						 &w2, 0, &i2),
-			 0);
+	assert_int_equal(
+	    uft_user_event_register("test  u32 count;char[8] tag; __data_loc char[] msg;s64 v;",
+				    &w2, 0, &i2),
+	    0);
 	assert_int_equal(i2, idx);
 	assert_int_equal(uft_user_event_register("test u32 count", &w2, 1, &i2), -EADDRINUSE);
 	/* One word and bit once. */
@@ -137,18 +137,18 @@ static void test_bad_definitions(void **state)
 	uint32_t w = 0;
 	int i;
 	const char *bad[] = {
-	    "",			       /* no name */
-	    "1abc u32 a",	       /* bad name */
-	    "x long a",		       /* long is not a type */
-	    "x u32",		       /* no field name */
-	    "x u32 a 4",	       /* only a struct takes a size */
-	    "x struct foo a",	       /* a struct needs its size */
-	    "x struct foo a 0",	       /* ... not 0 */
-	    "x __data_loc char msg",   /* a dynamic type ends in [] */
-	    "x u32 a; u8 a",	       /* duplicate field */
-	    "x:BOGUS u32 a",	       /* no flag is known */
-	    "x char[0] a",	       /* empty array */
-	    "x u32 a-b",	       /* bad field name */
+	    "",			     /* no name */
+	    "1abc u32 a",	     /* bad name */
+	    "x long a",		     /* long is not a type */
+	    "x u32",		     /* no field name */
+	    "x u32 a 4",	     /* only a struct takes a size */
+	    "x struct foo a",	     /* a struct needs its size */
+	    "x struct foo a 0",	     /* ... not 0 */
+	    "x __data_loc char msg", /* a dynamic type ends in [] */
+	    "x u32 a; u8 a",	     /* duplicate field */
+	    "x:BOGUS u32 a",	     /* no flag is known */
+	    "x char[0] a",	     /* empty array */
+	    "x u32 a-b",	     /* bad field name */
 	};
 	for (size_t k = 0; k < sizeof(bad) / sizeof(bad[0]); k++) {
 		int rc = uft_user_event_register(bad[k], &w, 0, &i);
@@ -221,8 +221,8 @@ static void test_write_records(void **state)
 			     "test: count=8 tag=abcdefgh msg= v=1099511627776\n");
 
 	/* A filter on its fields. */
-	assert_int_equal(tfs_echo("events/user_events/test/filter", "count > 10 && msg ~ \"h*\"", W),
-			 0);
+	assert_int_equal(
+	    tfs_echo("events/user_events/test/filter", "count > 10 && msg ~ \"h*\"", W), 0);
 	n = build(&p, 5, "a", "hi", 0);
 	uft_user_event_write_buf(idx, &p, n);
 	n = build(&p, 50, "a", "hi", 0);
@@ -265,8 +265,9 @@ static void test_hostile_payloads(void **state)
 	/* msg's data past the end, inside the fixed part, without its NUL,
 	 * empty, and a size that wraps. */
 	uint32_t good = p.msg_loc;
-	uint32_t locs[] = {good + 1, (good & 0xffff0000u) | 8u, (good & 0xffff) | (5u << 16),
-			   (good & 0xffff), 0xffffffffu, (good & 0xffff) | (7u << 16)};
+	uint32_t locs[] = {
+	    good + 1,	 (good & 0xffff0000u) | 8u,   (good & 0xffff) | (5u << 16), (good & 0xffff),
+	    0xffffffffu, (good & 0xffff) | (7u << 16)};
 	for (size_t k = 0; k < sizeof(locs) / sizeof(locs[0]); k++) {
 		p.msg_loc = locs[k];
 		if (uft_user_event_write_buf(idx, &p, n) != -EFAULT)

@@ -19,9 +19,9 @@ static const struct {
 	uint8_t size;
 	const char *conv;
 } num_types[] = {
-    {"s64", 8, "%lld"}, {"u64", 8, "%llu"},	  {"s32", 4, "%d"},	     {"u32", 4, "%u"},
-    {"int", 4, "%d"},	{"unsigned int", 4, "%u"}, {"s16", 2, "%d"},	     {"u16", 2, "%u"},
-    {"short", 2, "%d"}, {"unsigned short", 2, "%u"}, {"s8", 1, "%d"},	     {"u8", 1, "%u"},
+    {"s64", 8, "%lld"}, {"u64", 8, "%llu"},	     {"s32", 4, "%d"}, {"u32", 4, "%u"},
+    {"int", 4, "%d"},	{"unsigned int", 4, "%u"},   {"s16", 2, "%d"}, {"u16", 2, "%u"},
+    {"short", 2, "%d"}, {"unsigned short", 2, "%u"}, {"s8", 1, "%d"},  {"u8", 1, "%u"},
     {"char", 1, "%d"},	{"unsigned char", 1, "%u"},
 };
 
@@ -268,7 +268,8 @@ static char *text_done(struct uft_text *t)
 }
 
 /* Runs fill twice: to measure, then into a buffer of that size. */
-static char *make_text(const struct uft_uev_def *d, void (*fill)(struct uft_text *, const struct uft_uev_def *))
+static char *make_text(const struct uft_uev_def *d,
+		       void (*fill)(struct uft_text *, const struct uft_uev_def *))
 {
 	struct uft_text m = {0};
 	fill(&m, d);
@@ -363,7 +364,7 @@ struct uft_field *uft_uev_fields(const struct uft_uev_def *d)
 			o->kind = f->kind == UFT_UEV_DATA_LOC || f->kind == UFT_UEV_REL_LOC
 				      ? UFT_FIELD_DYN
 				  : f->kind == UFT_UEV_STRUCT && f->size > 8 ? UFT_FIELD_ARRAY
-									      : UFT_FIELD_SCALAR;
+									     : UFT_FIELD_SCALAR;
 			if (o->kind == UFT_FIELD_DYN || o->kind == UFT_FIELD_ARRAY)
 				o->elem_size = 1;
 		}

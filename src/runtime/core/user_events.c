@@ -143,9 +143,8 @@ static void kernel_unregister(struct uev *u)
 {
 	if (u->kindex < 0 || kfd < 0)
 		return;
-	struct kuser_unreg r = {.size = sizeof(r),
-				.disable_bit = 0,
-				.disable_addr = (uint64_t)(uintptr_t)&u->kword};
+	struct kuser_unreg r = {
+	    .size = sizeof(r), .disable_bit = 0, .disable_addr = (uint64_t)(uintptr_t)&u->kword};
 	ioctl(kfd, KDIAG_IOCSUNREG, &r);
 	ioctl(kfd, KDIAG_IOCSDEL, u->def.name);
 }

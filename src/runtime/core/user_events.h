@@ -23,7 +23,6 @@ int uft_user_event_define(const char *def, struct uev **out, const char **why);
 int uft_user_event_delete_all(bool check_only);
 bool uft_user_event_exists(const char *name);
 /* Calls fn for each event, in index order, under the events' lock. */
-void uft_user_event_each(void (*fn)(void *ctx, const struct uft_user_event_info *info),
-			 void *ctx);
+void uft_user_event_each(void (*fn)(void *ctx, const struct uft_user_event_info *info), void *ctx);
 
 #endif

@@ -34,7 +34,7 @@ static pthread_once_t tfs_once = PTHREAD_ONCE_INIT;
 static const struct tfs_file *const file_tables[] = {
     tfs_core_files,    tfs_event_files,	   tfs_trace_files,  tfs_option_files, tfs_marker_files,
     tfs_trigger_files, tfs_hist_files,	   tfs_synth_files,  tfs_ftrace_files, tfs_ftrace_pid_files,
-    tfs_cpumask_files, tfs_fprofile_files, tfs_fstack_files, tfs_probe_files, tfs_user_files};
+    tfs_cpumask_files, tfs_fprofile_files, tfs_fstack_files, tfs_probe_files,  tfs_user_files};
 
 /* Threads joining and leaving the pid lists (thread_follow.c). A new thread
  * never waits for the tree: its creator waits for it and may hold the
