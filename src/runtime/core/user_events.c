@@ -329,7 +329,7 @@ UFT_EXPORT int uft_user_event_unregister(uint32_t *enable_word, int bit)
 	return rc;
 }
 
-UFT_EXPORT int uft_user_event_delete(const char *name)
+int uft_user_event_remove(const char *name)
 {
 	if (!name)
 		return -EINVAL;
@@ -353,6 +353,13 @@ UFT_EXPORT int uft_user_event_delete(const char *name)
 	return rc;
 }
 
+UFT_EXPORT int uft_user_event_delete(const char *name)
+{
+	int rc = uft_user_event_remove(name);
+	uft_grace_reclaim(false); /* the end of this control operation */
+	return rc;
+}
+
 int uft_user_event_delete_all(bool check_only)
 {
 	int rc = 0;
@@ -373,7 +380,7 @@ int uft_user_event_delete_all(bool check_only)
 		return rc;
 	for (int i = 0; i < UEV_MAX; i++) {
 		struct uev *u = table[i];
-		if (u && (rc = uft_user_event_delete(u->def.name)) != 0)
+		if (u && (rc = uft_user_event_remove(u->def.name)) != 0)
 			return rc;
 	}
 	return 0;

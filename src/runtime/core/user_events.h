@@ -18,6 +18,9 @@ struct uft_user_event_info {
  * finds the same one: 0 or the errors of uft_user_event_register(), *why
  * naming a syntax error. */
 int uft_user_event_define(const char *def, struct uev **out, const char **why);
+/* uft_user_event_delete() for the tree, whose operation ends later (the
+ * event is freed after the grace period that follows it). */
+int uft_user_event_remove(const char *name);
 /* Deletes every event, or none (-EBUSY) when one is in use; with check_only,
  * only says whether it could. */
 int uft_user_event_delete_all(bool check_only);

@@ -12,7 +12,6 @@
 #include "engine/uevent/uevent.h"
 #include "runtime/core/user_events.h"
 #include "runtime/tracefs/tfs.h"
-#include <uft/user_events.h>
 
 /* NAME of a `-:NAME` or `-:user_events/NAME` line, in buf; NULL otherwise. */
 static const char *deletion_name(const char *line, char *buf, size_t len)
@@ -52,7 +51,7 @@ int tfs_user_line(char *line)
 	}
 	char buf[2 * UFT_UEV_NAME_MAX + 2];
 	const char *name = deletion_name(line, buf, sizeof(buf));
-	return name ? uft_user_event_delete(name) : -ENOENT;
+	return name ? uft_user_event_remove(name) : -ENOENT;
 }
 
 static void show_one(void *ctx, const struct uft_user_event_info *info)
