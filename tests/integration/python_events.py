@@ -7,6 +7,7 @@ defines the event and emits a fixed series while it is enabled (under
 import os
 import subprocess
 import sys
+import time
 
 import uft_events
 
@@ -38,8 +39,19 @@ def want_lines():
     return "".join("pyev: n=%d delta=%d tag=%s msg=%s note=%s\n" % r for r in ROWS)
 
 
+def wait_for_socket():
+    """The control socket is made by a thread libuft starts when loaded."""
+    for _ in range(300):
+        r = subprocess.run([UFT, "ctl", "-p", str(os.getpid()), "ls"], capture_output=True)
+        if r.returncode == 0:
+            return
+        time.sleep(0.1)
+    sys.exit("FAIL: no control socket after 30 s")
+
+
 def check():
     ev = uft_events.Event(DEF)
+    wait_for_socket()
     expect("enabled before", ev.enabled, False)
     fmt = ctl("cat", "events/user_events/pyev/format")
     evid = ctl("cat", "events/user_events/pyev/id").strip()
