@@ -196,6 +196,8 @@ $(BUILD)/lib/pkgconfig/uft.pc: uft.pc.in VERSION
 # test_events also has call sites in files that do not create the events.
 TEST_EXTRA_test_events := tests/unit/tev_calls_inline.c tests/unit/tev_calls_outline.c
 $(BUILD)/tests/test_events: $(TEST_EXTRA_test_events) tests/unit/tev_calls.h
+TEST_EXTRA_test_custom_events := tests/unit/cev_calls_outline.c
+$(BUILD)/tests/test_custom_events: $(TEST_EXTRA_test_custom_events) tests/unit/cev_events.h
 
 $(BUILD)/tests/%: tests/unit/%.c $(LIBUFT_A) $(LIBTOOLS_A)
 	@mkdir -p $(dir $@)

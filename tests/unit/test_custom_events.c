@@ -19,20 +19,31 @@
 #include "tfs_cmocka.h"
 #include <uft/uft.h>
 
-/* The lines of `trace` after the header, each from its event name on. */
+void cev_call_outline(int status, const char *path, long bytes);
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The lines of `trace` after the header, each from its event name on, in
+ * sorted order: the custom events of one call run in the order their
+ * constructors linked them. */
 static char *bodies(void)
 {
 	char *t = rd("trace");
-	size_t cap = strlen(t) + 1, n = 0;
+	size_t cap = strlen(t) + 1, n = 0, nl = 0;
 	char *out = calloc(1, cap);
+	char **lines = calloc(cap, sizeof(*lines));
 	for (char *line = strtok(t, "\n"); line; line = strtok(NULL, "\n")) {
-		if (line[0] == '#')
-			continue;
-		char *ev = strstr(line, ": cev_");
-		if (!ev)
-			continue;
-		n += (size_t)snprintf(out + n, cap - n, "%s\n", ev + 2);
+		char *ev = line[0] == '#' ? NULL : strstr(line, ": cev_");
+		if (ev)
+			lines[nl++] = ev + 2;
 	}
+	qsort(lines, nl, sizeof(*lines), cmp_str);
+	for (size_t i = 0; i < nl; i++)
+		n += (size_t)snprintf(out + n, cap - n, "%s\n", lines[i]);
+	free(lines);
 	free(t);
 	return out;
 }
@@ -132,7 +143,15 @@ static void test_enable_independently(void **state)
 	expect_trace("cev_req: status=201 path=/z bytes=2048\n"
 		     "cev_req_path: p=/z\n"
 		     "cev_req_slim: kb=2 st=201\n");
+	/* An outline call site: the tracepoint's whole writer runs them too. */
+	cev_call_outline(202, "/o", 4096);
+	expect_trace("cev_req: status=202 path=/o bytes=4096\n"
+		     "cev_req_path: p=/o\n"
+		     "cev_req_slim: kb=4 st=202\n");
 	assert_int_equal(tfs_echo("events/cevo/cev_req/enable", "0", W), 0);
+	cev_call_outline(203, "/p", 0);
+	expect_trace("cev_req_path: p=/p\n"
+		     "cev_req_slim: kb=0 st=203\n");
 	assert_int_equal(tfs_echo("events/custom/enable", "0", W), 0);
 	assert_int_equal(cevo_cev_req_semaphore, 0);
 	trace_cev_req(201, "/z", 2048);
@@ -148,8 +167,8 @@ static void test_filter_trigger_hist(void **state)
 	trace_cev_req(200, "/small", 1024);
 	trace_cev_req(200, "/big", 8192);
 	/* The tracepoint's event has no filter: both calls. */
-	expect_trace("cev_req: status=200 path=/small bytes=1024\n"
-		     "cev_req: status=200 path=/big bytes=8192\n"
+	expect_trace("cev_req: status=200 path=/big bytes=8192\n"
+		     "cev_req: status=200 path=/small bytes=1024\n"
 		     "cev_req_slim: kb=8 st=200\n");
 	assert_int_equal(tfs_echo("events/custom/cev_req_slim/filter", "0", W), 0);
 	assert_int_equal(tfs_echo("events/cevo/cev_req/enable", "0", W), 0);
