@@ -65,6 +65,11 @@ static int spool_open(struct collect *c)
 	return 0;
 }
 
+uint64_t collect_spooled_bytes(const struct collect *c)
+{
+	return (c->spool_len > SPOOL_HOLE ? c->spool_len - SPOOL_HOLE : 0) + c->spool_used;
+}
+
 uint8_t *collect_spool_room(struct collect *c)
 {
 	if (spool_open(c) || (SPOOL_BUF - c->spool_used < c->page_size && spool_flush(c)))
