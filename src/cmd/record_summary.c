@@ -91,9 +91,10 @@ void record_print_loss(const char *name, const struct collect *c, long buffer_kb
 			"KiB), fewer events (-e, -f; -l, -n or --max-graph-depth for the function "
 			"tracers)%s%s\n",
 			name, more, kb,
-			t->overrun && overwrite ? ", -M block to have a thread wait for the recorder "
-						  "on a full buffer"
-						: "",
+			t->overrun && overwrite
+			    ? ", -M block to have a thread wait for the recorder "
+			      "on a full buffer"
+			    : "",
 			t->overrun && !discard ? ", or -M discard to keep the first events instead "
 						 "of the last"
 					       : "");

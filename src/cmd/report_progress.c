@@ -43,8 +43,8 @@ static void *show(void *arg)
 	return NULL;
 }
 
-void report_progress_start(struct report_progress *rp, const struct tracedat *td,
-			   uint64_t *extra, bool on)
+void report_progress_start(struct report_progress *rp, const struct tracedat *td, uint64_t *extra,
+			   bool on)
 {
 	*rp = (struct report_progress){.extra = extra};
 	progress_init(&rp->pr, "uft report", on);

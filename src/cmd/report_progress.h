@@ -14,7 +14,7 @@
 
 struct report_progress {
 	struct progress pr;
-	uint64_t total; /* bytes of pages in the file, every instance's */
+	uint64_t total;	 /* bytes of pages in the file, every instance's */
 	uint64_t *extra; /* more bytes read, by another iterator (NULL: none) */
 	pthread_t th;
 	bool running;
@@ -22,8 +22,8 @@ struct report_progress {
 };
 
 /* Starts the display when `on` and standard error is a terminal. */
-void report_progress_start(struct report_progress *rp, const struct tracedat *td,
-			   uint64_t *extra, bool on);
+void report_progress_start(struct report_progress *rp, const struct tracedat *td, uint64_t *extra,
+			   bool on);
 /* Stops it and erases its line. */
 void report_progress_stop(struct report_progress *rp);
 

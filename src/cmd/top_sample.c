@@ -158,9 +158,9 @@ static void map_region(struct top_proc *p)
 /* ---- names ---- */
 
 static const char *const ftrace_names[] = {
-    [1] = "function",	     [2] = "context_switch",   [3] = "wakeup", [4] = "kernel_stack",
-    [5] = "print",	     [6] = "bprint",	       [10] = "funcgraph_exit",
-    [11] = "funcgraph_entry", [12] = "user_stack",      [14] = "bputs", [15] = "raw_data",
+    [1] = "function",	 [2] = "context_switch", [3] = "wakeup",	  [4] = "kernel_stack",
+    [5] = "print",	 [6] = "bprint",	 [10] = "funcgraph_exit", [11] = "funcgraph_entry",
+    [12] = "user_stack", [14] = "bputs",	 [15] = "raw_data",
 };
 
 /* The name of event id from the region's format records, else the

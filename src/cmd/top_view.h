@@ -15,10 +15,10 @@ enum top_sort { TOP_SORT_RATE, TOP_SORT_TOTAL, TOP_SORT_NAME, TOP_SORT_NR };
 struct top_view {
 	enum top_sort sort;
 	bool paused;
-	bool keys;	     /* the terminal view: the keys line */
-	int max_rows;	     /* rows per table, 0: all */
-	double every;	     /* -d */
-	const char *notes;   /* lines about processes gone, or NULL */
+	bool keys;	   /* the terminal view: the keys line */
+	int max_rows;	   /* rows per table, 0: all */
+	double every;	   /* -d */
+	const char *notes; /* lines about processes gone, or NULL */
 };
 
 /* The column's name in the header. */
