@@ -358,7 +358,9 @@ static void sample_ring(struct top *t, struct top_proc *p, uint64_t off, struct 
 	}
 	uint64_t written = uft_ring_written(r, &st->g);
 	struct peek_ctx c = {t, p, st, !p->baseline, 0, 0};
-	uft_ring_peek_geom(r, &st->g, on_record, &c);
+	/* A thread that wrote nothing since costs one page copy, not its ring. */
+	if (fresh || written != st->written)
+		uft_ring_peek_geom(r, &st->g, on_record, &c);
 	if (smp_load_acquire(&r->generation) != gen)
 		return; /* handed to another thread meanwhile: next time */
 	if (c.newest) {
@@ -444,21 +446,35 @@ static void trim(char *s)
 		s[--n] = 0;
 }
 
+bool top_stat_line(const char *line, char name[31], uint64_t *hits, uint64_t *time_ns)
+{
+	/* "  %-30.30s  %10llu    TIME us ...": the name in fixed columns. */
+	if (strnlen(line, 34) < 34 || strncmp(line, "  Function", 10) == 0 ||
+	    strncmp(line, "  --------", 10) == 0)
+		return false;
+	memcpy(name, line + 2, 30);
+	name[30] = 0;
+	trim(name);
+	char *end;
+	errno = 0;
+	unsigned long long h = strtoull(line + 32, &end, 10);
+	if (!name[0] || end == line + 32 || errno)
+		return false;
+	double us = strtod(end, NULL);
+	*hits = h;
+	*time_ns = us > 0 && us < 1e12 ? (uint64_t)(us * 1000.0) : 0;
+	return true;
+}
+
 /* One trace_stat/functionN into the profile's counts of this sample. */
 static void prof_parse(struct top_proc *p, char *text)
 {
 	char *save = NULL;
 	for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		if (strlen(line) < 34 || strncmp(line, "  Function", 10) == 0 ||
-		    strncmp(line, "  --------", 10) == 0)
-			continue;
 		char name[31];
-		memcpy(name, line + 2, 30);
-		name[30] = 0;
-		trim(name);
-		char *end;
-		unsigned long long hits = strtoull(line + 32, &end, 10);
-		double us = strtod(end, NULL);
+		uint64_t hits, ns;
+		if (!top_stat_line(line, name, &hits, &ns))
+			continue;
 		size_t i = 0;
 		while (i < p->nr_prof && strcmp(p->prof[i].name, name) != 0)
 			i++;
@@ -477,7 +493,7 @@ static void prof_parse(struct top_proc *p, char *text)
 			f->time_ns = 0;
 		}
 		f->hits += hits;
-		f->time_ns += (uint64_t)(us * 1000.0);
+		f->time_ns += ns;
 	}
 }
 

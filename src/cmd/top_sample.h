@@ -99,5 +99,9 @@ void top_sample(struct top *t, double interval);
 /* Whether the process has exited (gone, or a zombie). */
 bool top_proc_exited(const struct top_proc *p);
 void top_free(struct top *t);
+/* One line of trace_stat/functionN: the function's name (its first 30
+ * characters, as the file prints it), its hits and total time. False for
+ * the header lines and anything else. */
+bool top_stat_line(const char *line, char name[31], uint64_t *hits, uint64_t *time_ns);
 
 #endif

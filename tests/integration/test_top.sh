@@ -122,6 +122,24 @@ grep -q '^note: some events were overwritten' "$tmp/l.out" || fail "no partial-c
 kill "$top"
 wait "$top" 2>/dev/null
 
+# -a: every traceable process as they come and go; one that exits is noted
+# and dropped, and top goes on.
+start_prog
+p1=$pid
+u top -a -b -d 0.2 >"$tmp/a.out" 2>&1 &
+top=$!
+pids+=("$top")
+wait_for "$tmp/a.out" '^uft top - frame 1,'
+grep -q "^PID $p1 (top_prog): " "$tmp/a.out" || fail "-a: no line for $p1: $(cat "$tmp/a.out")"
+start_prog
+p2=$pid
+wait_for "$tmp/a.out" "^PID $p2 (top_prog): "
+kill -TERM "$p2"
+wait_for "$tmp/a.out" "^process $p2 (top_prog) exited$"
+kill -0 "$top" 2>/dev/null || fail "-a: uft top ended with a process"
+kill "$top"
+wait "$top" 2>/dev/null
+
 # ---- the terminal view under tmux ----
 if ! command -v tmux >/dev/null; then
 	echo "skip (tmux part): no tmux (scripts/deps.sh installs it)"
