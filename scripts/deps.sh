@@ -6,9 +6,10 @@ set -e
 # libc6-dbg: libc's local symbols (start_thread) for the tests of stack frames.
 # protobuf-compiler: the export tests read Perfetto files back with protoc --decode_raw;
 # chromium: test_export_html.sh opens the HTML report in it, headless.
+# tmux, bsdutils (script): test_top.sh and test_progress.sh run uft top and uft record on a terminal.
 PKGS="gcc g++ clang clang-format make pkg-config libtraceevent-dev libtracecmd-dev libtracefs-dev trace-cmd \
 libcmocka-dev systemtap-sdt-dev libfuse3-dev fuse3 libelf-dev libzstd-dev zlib1g-dev cmake \
-libc6-dbg protobuf-compiler chromium"
+libc6-dbg protobuf-compiler chromium tmux bsdutils"
 [ -n "$UFT_EXTRA_PKGS" ] && PKGS="$PKGS $UFT_EXTRA_PKGS"
 missing=""
 for p in $PKGS; do

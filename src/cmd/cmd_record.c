@@ -13,6 +13,7 @@
 #include "cmd/cli.h"
 #include "cmd/commands.h"
 #include "cmd/record_run.h"
+#include "cmd/record_progress.h"
 #include "cmd/record_summary.h"
 #include "recorder/collect.h"
 
@@ -154,7 +155,10 @@ int cmd_record(int argc, char **argv)
 		rc = CLI_USAGE;
 	if (rc == CLI_OK) {
 		struct recording r;
-		rc = record_run(&r, &o.r, NULL, setup, &o);
+		struct record_progress rp;
+		record_progress_init(&rp, &r.c, !o.r.quiet);
+		const struct record_output out = {record_progress_drained, &rp};
+		rc = record_run(&r, &o.r, &out, setup, &o);
 		if (rc == 0) {
 			rc = finish(&r, &o);
 			collect_free(&r.c);

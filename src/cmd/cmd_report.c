@@ -14,12 +14,14 @@
 #include "wire/page.h"
 #include "cmd/cli.h"
 #include "cmd/commands.h"
+#include "cmd/report_progress.h"
 #include "export/formats.h"
 #include "export/html.h"
 #include "report/output.h"
 #include "report/report_ftrace.h"
 #include "report/report_hist.h"
 #include "tracedat/trace_file.h"
+#include "util/atomics.h"
 
 struct cpu_cursor {
 	const struct tracedat_cpu *cpu;
@@ -29,8 +31,12 @@ struct cpu_cursor {
 	struct uft_page_rec rec;
 	bool have;
 	bool started;
+	bool counts;	 /* adds its pages to print_bytes (a look-ahead copy does not) */
 	uint64_t missed; /* announced by the current page */
 };
+
+/* Bytes of pages the printer's passes entered, for the progress display. */
+static uint64_t print_bytes;
 
 static bool cursor_next(struct cpu_cursor *c, uint32_t page_size)
 {
@@ -47,6 +53,8 @@ static bool cursor_next(struct cpu_cursor *c, uint32_t page_size)
 			return false;
 		}
 		uft_page_iter_init(&c->it, c->cpu->data + c->page_off, page_size);
+		if (c->counts)
+			WRITE_ONCE(print_bytes, READ_ONCE(print_bytes) + page_size);
 		c->missed =
 		    c->it.missed ? (c->it.missed_stored ? c->it.missed_count : UINT64_MAX) : 0;
 	}
@@ -262,6 +270,8 @@ static int printer_init(struct printer *p, struct trace_file *tf, const struct r
 			p->cur[n].buffer = td->instances[k].name;
 			p->cur[n++].cpu = &td->instances[k].cpus[i];
 		}
+	for (size_t i = 0; i < n; i++)
+		p->cur[i].counts = true;
 	if (report_ftrace_init(&p->rf, tf, p->flags) != 0) {
 		free(p->cur);
 		return -1;
@@ -280,7 +290,7 @@ static void print_header(struct printer *p)
 	for (size_t i = 0; i < p->n; i++) {
 		if (!cpu_selected(p->sel, p->cur[i].cpu->cpu))
 			continue;
-		struct cpu_cursor c = {.cpu = p->cur[i].cpu};
+		struct cpu_cursor c = {.cpu = p->cur[i].cpu, .counts = true};
 		while (cursor_next(&c, psz)) {
 			entries++;
 			report_ftrace_note(&p->rf, c.rec.data, c.rec.len);
@@ -332,6 +342,7 @@ static void print_records(struct printer *p)
 					   best->rec.len};
 		/* The next record of the same CPU, for function_graph's leaves. */
 		struct cpu_cursor peek = *best;
+		peek.counts = false;
 		bool more = p->rf.graph && cursor_next(&peek, psz);
 		struct uft_out_record nx = {peek.cpu->cpu, peek.rec.ts, peek.rec.data,
 					    peek.rec.len};
@@ -487,11 +498,17 @@ int cmd_report(int argc, char **argv)
 			rc = cli_error(&report_cli, "%s", err);
 		} else {
 			rc = check_cpus(&o, tf.td);
+			/* Progress on a terminal, unless the output goes to it too. */
+			bool to_file = o.format && o.out && strcmp(o.out, "-") != 0;
+			struct report_progress rp;
+			report_progress_start(&rp, tf.td, &print_bytes,
+					      rc == CLI_OK && (to_file || !isatty(STDOUT_FILENO)));
 			if (rc == CLI_OK && o.format)
 				rc = run_export(&tf, &o);
 			else if (rc == CLI_OK)
 				rc = o.nr_hists && !o.trace ? report_hist(&tf, &ho, stdout, stderr)
 							    : print_trace(&tf, &o, &ho);
+			report_progress_stop(&rp);
 			trace_file_close(&tf);
 		}
 	}

@@ -22,6 +22,8 @@ int cmd_show(int argc, char **argv);
 int cmd_reset(int argc, char **argv);
 int cmd_extract(int argc, char **argv);
 int cmd_stat(int argc, char **argv);
+/* A live view of running traced processes. */
+int cmd_top(int argc, char **argv);
 /* Loading libuft into a running process started without it. */
 int cmd_attach(int argc, char **argv);
 /* The latency measurements, rtla's top and hist. */

@@ -26,6 +26,7 @@ static void usage(FILE *f)
 		   "  reset    disable events and filters, clear buffers, remove instances\n"
 		   "  extract  write a running process's buffer into trace.dat\n"
 		   "  stat     show what is enabled, buffer sizes, drops and overruns\n"
+		   "  top      a live view of traced processes: event rates, functions, loss\n"
 		   "  attach   load libuft into a running process started without it\n"
 		   "  timerlat the timer latency of a thread per CPU (top, hist)\n"
 		   "  osnoise  the noise a busy thread per CPU suffers (top, hist)\n"
@@ -47,7 +48,8 @@ int main(int argc, char **argv)
 		    {"sqlhist", cmd_sqlhist}, {"start", cmd_start},	  {"stop", cmd_stop},
 		    {"restart", cmd_restart}, {"show", cmd_show},	  {"reset", cmd_reset},
 		    {"extract", cmd_extract}, {"stat", cmd_stat},	  {"attach", cmd_attach},
-		    {"stream", cmd_stream},   {"timerlat", cmd_timerlat}, {"osnoise", cmd_osnoise}};
+		    {"stream", cmd_stream},   {"timerlat", cmd_timerlat}, {"osnoise", cmd_osnoise},
+		    {"top", cmd_top}};
 	const char *cmd = argv[1];
 	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
 		if (strcmp(cmd, cmds[i].name) == 0)

@@ -852,8 +852,7 @@ int record_status(const struct recording *r)
 	const struct collect *c = &r->c;
 	const struct record_opts *o = r->o;
 	record_print_refused(o->cli->name, c);
-	record_print_loss(o->cli->name, c, o->buffer_kb,
-			  o->mode && strcmp(o->mode, "discard") == 0);
+	record_print_loss(o->cli->name, c, o->buffer_kb, o->mode);
 	if (r->running && !o->quiet)
 		fprintf(o->info ? o->info : stdout, "%s (pid %d) left running\n", o->cmd[0],
 			(int)r->child);

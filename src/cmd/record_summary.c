@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #include <stdbool.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "cmd/record_summary.h"
 #include "wire/shm_layout.h"
@@ -55,8 +56,10 @@ struct record_loss record_loss(const struct collect *c)
 	return l;
 }
 
-void record_print_loss(const char *name, const struct collect *c, long buffer_kb, bool discard)
+void record_print_loss(const char *name, const struct collect *c, long buffer_kb, const char *mode)
 {
+	bool discard = mode && strcmp(mode, "discard") == 0;
+	bool overwrite = !mode || strcmp(mode, "overwrite") == 0; /* stream's default */
 	struct record_loss l = record_loss(c);
 	if (!l.missing)
 		return;
@@ -86,8 +89,12 @@ void record_print_loss(const char *name, const struct collect *c, long buffer_kb
 		fprintf(stderr,
 			"%s: to keep them: a larger buffer per thread (-b %ld; it was %ld "
 			"KiB), fewer events (-e, -f; -l, -n or --max-graph-depth for the function "
-			"tracers)%s\n",
+			"tracers)%s%s\n",
 			name, more, kb,
+			t->overrun && overwrite
+			    ? ", -M block to have a thread wait for the recorder "
+			      "on a full buffer"
+			    : "",
 			t->overrun && !discard ? ", or -M discard to keep the first events instead "
 						 "of the last"
 					       : "");

@@ -20,7 +20,7 @@ void record_print_summary(const struct collect *c, const char *path, uint64_t si
 void record_print_refused(const char *name, const struct collect *c);
 struct record_loss record_loss(const struct collect *c);
 /* The loss, its share and the remedies on stderr, when any was lost.
- * buffer_kb and discard: the recording's -b (0: the default) and -M. */
-void record_print_loss(const char *name, const struct collect *c, long buffer_kb, bool discard);
+ * buffer_kb and mode: the recording's -b (0: the default) and -M. */
+void record_print_loss(const char *name, const struct collect *c, long buffer_kb, const char *mode);
 
 #endif

@@ -197,6 +197,8 @@ uint8_t *collect_spool_room(struct collect *c, int cpu);
  * goes (before anything else is spooled); NULL if no copy can be made. */
 uint8_t *collect_spool_unplace(struct collect *c, uint8_t *page, uint32_t size);
 void collect_seg_free(struct collect_seg *s);
+/* Bytes of pages spooled so far (a progress display's "written"). */
+uint64_t collect_spooled_bytes(const struct collect *c);
 int collect_pages_done(struct collect *c, struct tracedat_writer *w);
 int collect_write_cpu_pages(struct collect *c, struct tracedat_writer *w, int cpu,
 			    uint32_t page_size);

@@ -132,6 +132,14 @@ static int spool_open(struct collect *c)
 	return 0;
 }
 
+uint64_t collect_spooled_bytes(const struct collect *c)
+{
+	uint64_t n = 0;
+	for (uint32_t i = 0; i < c->nr_regions; i++)
+		n += c->regions[i].len + c->regions[i].used;
+	return n;
+}
+
 /* The region a page of `cpu` goes to, with its buffer; NULL without memory. */
 static struct collect_region *region_for(struct collect *c, int cpu, uint32_t page_size)
 {

@@ -48,7 +48,7 @@ static bool header_ok(const struct uft_shm_header *h, uint64_t size, struct shm_
 	       out->rings_off <= size;
 }
 
-int shm_check_region(int fd, struct shm_region *out, enum shm_drop *why)
+static int check_region(int fd, int prot, struct shm_region *out, enum shm_drop *why)
 {
 	struct stat st;
 	*why = SHM_DROP_REGION;
@@ -64,7 +64,7 @@ int shm_check_region(int fd, struct shm_region *out, enum shm_drop *why)
 	if (!S_ISREG(st.st_mode) || (uint64_t)st.st_size < UFT_SHM_HDR_SIZE)
 		return -EINVAL;
 	size_t len = (size_t)st.st_size;
-	void *m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_NORESERVE, fd, 0);
+	void *m = mmap(NULL, len, prot, MAP_SHARED | MAP_NORESERVE, fd, 0);
 	if (m == MAP_FAILED)
 		return -errno;
 	if (!header_ok(m, len, out)) {
@@ -74,6 +74,16 @@ int shm_check_region(int fd, struct shm_region *out, enum shm_drop *why)
 	out->hdr = m;
 	out->map_len = len;
 	return 0;
+}
+
+int shm_check_region(int fd, struct shm_region *out, enum shm_drop *why)
+{
+	return check_region(fd, PROT_READ | PROT_WRITE, out, why);
+}
+
+int shm_check_region_ro(int fd, struct shm_region *out, enum shm_drop *why)
+{
+	return check_region(fd, PROT_READ, out, why);
 }
 
 bool shm_check_ring(const struct shm_region *s, uint64_t off, struct uft_ring_geom *g)

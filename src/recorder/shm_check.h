@@ -37,6 +37,8 @@ struct shm_region {
 /* Checks the fd is a sealed memfd (it cannot shrink), maps it and checks its
  * header. 0, or -errno with *why set to the reason to count. */
 int shm_check_region(int fd, struct shm_region *out, enum shm_drop *why);
+/* The same, mapped read-only (an observer that consumes nothing: uft top). */
+int shm_check_region_ro(int fd, struct shm_region *out, enum shm_drop *why);
 /* Checks ring offset `off` (from ring_off[]) and the ring there; on success
  * fills its geometry, to be used from then on. */
 bool shm_check_ring(const struct shm_region *s, uint64_t off, struct uft_ring_geom *g);

@@ -6,6 +6,10 @@
 #include <errno.h>
 #include <stdlib.h>
 
+#include "util/atomics.h"
+
+uint64_t record_iter_bytes;
+
 struct record_iter_cpu {
 	const struct tracedat_cpu *cpu;
 	uint64_t page_off;
@@ -30,6 +34,7 @@ static void advance(struct record_iter *ri, struct record_iter_cpu *c, uint32_t 
 			return;
 		}
 		uft_page_iter_init(&c->it, c->cpu->data + c->page_off, page_size);
+		WRITE_ONCE(record_iter_bytes, READ_ONCE(record_iter_bytes) + page_size);
 		if (c->it.missed && c->it.missed_stored)
 			ri->lost += c->it.missed_count;
 		else if (c->it.missed)

@@ -24,6 +24,11 @@ struct record_iter {
 	bool lost_uncounted;
 };
 
+/* Bytes of pages every iterator of this process has entered, for a
+ * progress display (uft report's): written by the iterating thread alone,
+ * read with READ_ONCE from another. */
+extern uint64_t record_iter_bytes;
+
 /* 0, or -ENOMEM. */
 int record_iter_init(struct record_iter *it, const struct tracedat *td);
 /* The next record (payload, length, timestamp) and its CPU; false at the end. */

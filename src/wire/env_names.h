@@ -40,5 +40,7 @@
 
 /* The tool's own knobs. */
 #define UFT_ENV_SQLHIST_SEED "UFT_SQLHIST_SEED" /* sqlhist's random names */
+/* Seconds before a progress line first shows (default 1; cmd/progress.c). */
+#define UFT_ENV_PROGRESS_DELAY "UFT_PROGRESS_DELAY"
 
 #endif

@@ -463,13 +463,20 @@ static uint64_t first_page(struct uft_ring *r, const struct uft_ring_geom *g, ui
 
 long uft_ring_peek(struct uft_ring *r, uft_ring_record_fn fn, void *ctx)
 {
+	struct uft_ring_geom g;
+	if (!geom_of(r, NULL, &g))
+		return 0;
+	return uft_ring_peek_geom(r, &g, fn, ctx);
+}
+
+long uft_ring_peek_geom(struct uft_ring *r, const struct uft_ring_geom *geom, uft_ring_record_fn fn,
+			void *ctx)
+{
 	static __thread struct page_copy pc = {.slot = PC_PEEK};
 	struct uft_ring_cursor c = {0};
 	long total = 0;
 	bool stop = false;
-	struct uft_ring_geom g;
-	if (!geom_of(r, NULL, &g))
-		return 0;
+	struct uft_ring_geom g = *geom;
 	uft_ring_cursor_init(&c, r);
 	uint64_t p = smp_load_acquire(&r->produced);
 	uint64_t start = first_page(r, &g, p);

@@ -103,6 +103,10 @@ long uft_ring_drain_pages(struct uft_ring *r, struct uft_ring_cursor *c, bool pa
  * view): from the oldest unread page to what is committed of the current one,
  * nothing before the ring's clear point. */
 long uft_ring_peek(struct uft_ring *r, uft_ring_record_fn fn, void *ctx);
+/* The same with a geometry checked by the caller (shm_check_ring), for a
+ * reader mapping another process's region (uft top). */
+long uft_ring_peek_geom(struct uft_ring *r, const struct uft_ring_geom *g, uft_ring_record_fn fn,
+			void *ctx);
 /* Hides everything committed so far from every reader and hands the complete
  * pages back to the writer (`echo > trace`). */
 void uft_ring_clear(struct uft_ring *r);

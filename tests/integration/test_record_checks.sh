@@ -125,7 +125,7 @@ grep_q ', 2 processes$' "$tmp/out" || fail "launcher + libuft.a program: $(cat "
 expect 0 "$UFT" record -q -M overwrite -b 16 -p function_graph -o "$tmp/l.dat" -- "$tmp/fib" 20
 grep_q '^uft record: lost [0-9]* of [0-9]* events ([0-9.]*%); [0-9]* overwritten before they were read$' \
 	"$tmp/err" || fail "no loss line: $(cat "$tmp/err")"
-grep_q '^uft record: to keep them: a larger buffer per thread (-b [0-9]*; it was 16 KiB), fewer events (-e, -f; -l, -n or --max-graph-depth for the function tracers), or -M discard to keep the first events instead of the last$' \
+grep_q '^uft record: to keep them: a larger buffer per thread (-b [0-9]*; it was 16 KiB), fewer events (-e, -f; -l, -n or --max-graph-depth for the function tracers), -M block to have a thread wait for the recorder on a full buffer, or -M discard to keep the first events instead of the last$' \
 	"$tmp/err" || fail "no remedy line: $(cat "$tmp/err")"
 expect 3 "$UFT" record -q -M overwrite -b 16 --max-loss 1 -p function_graph -o "$tmp/l.dat" -- "$tmp/fib" 20
 grep_q '^uft record: more than 1% lost (--max-loss)$' "$tmp/err" || fail "--max-loss: $(cat "$tmp/err")"
