@@ -53,6 +53,10 @@ static inline bool uft_csect_mutex_on(void)
 /* options/lock-holdtime of `buffer`. */
 void uft_csect_set_mutex(uint32_t buffer, bool on);
 
+/* display-graph and function-trace both set for `buffer`: a section's ends
+ * are graph leaves, the max restarts and the max trace goes. */
+void uft_csect_set_graph(uint32_t buffer, bool on);
+
 /* One record of a max trace, as the thread's ring held it. */
 struct uft_csect_rec {
 	uint64_t ts;

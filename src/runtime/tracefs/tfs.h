@@ -202,6 +202,9 @@ void tfs_ftrace_pids_reset(uint32_t b);
 /* Patches the sleds again after a change of what they are to hold (the
  * func_stack_trace option). */
 int tfs_ftrace_repatch(void);
+/* display-graph of a section tracer's buffer switched: its calls are
+ * patched in the graph's form or back, the buffer and the max restart. */
+int tfs_ftrace_display_graph(struct tfs_inst *in, bool on);
 /* Tells pthread_create whether any instance has event-fork or
  * function-fork set. */
 void tfs_follow_refresh(void);

@@ -194,8 +194,10 @@ static int update_sites_sync(bool sync, void (*stopped)(void *), void *ctx)
 		 * (its max trace keeps those made inside the section). */
 		bool sect_fn = (csect_kinds[tracer[b]] & UFT_CSECT_SECTIONS) && tfs_insts[b] &&
 			       tfs_opt(tfs_insts[b], "function-trace");
-		fnb |= (uint32_t)(tracer[b] == TRACER_FUNCTION || sect_fn) << b;
-		grb |= (tracer[b] == TRACER_GRAPH) << b;
+		/* with display-graph, in the graph's form (entries and exits) */
+		bool sect_gr = sect_fn && tfs_opt(tfs_insts[b], "display-graph");
+		fnb |= (uint32_t)(tracer[b] == TRACER_FUNCTION || (sect_fn && !sect_gr)) << b;
+		grb |= (uint32_t)(tracer[b] == TRACER_GRAPH || sect_gr) << b;
 	}
 	for (uint32_t i = 0; i < nr_refs; i++) {
 		struct uft_ftrace_site *s = refs[i].s;
@@ -240,6 +242,20 @@ int tfs_ftrace_repatch(void)
 {
 	int rc = refresh();
 	return rc ? rc : update_sites();
+}
+
+static void clear_for_new_tracer(void *ctx);
+
+int tfs_ftrace_display_graph(struct tfs_inst *in, bool on)
+{
+	uint32_t b = in->buffer;
+	if (!(csect_kinds[tracer[b]] & UFT_CSECT_SECTIONS))
+		return 0;
+	uft_csect_set_graph(b, on);
+	int rc = refresh();
+	/* The kernel's irqsoff_display_graph() resets the buffer: no exit
+	 * is written there whose entry was a function record. */
+	return rc ? rc : update_sites_sync(true, clear_for_new_tracer, &b);
 }
 
 static void clear_one_ring(void *ctx, struct uft_ring *r, uint32_t slot)
@@ -306,6 +322,8 @@ int tfs_set_tracer(struct tfs_inst *in, const char *name)
 	/* One buffer runs a section tracer at a time, as in the kernel. */
 	if (csect_kinds[t] && uft_csect_set(b, csect_kinds[t]) != 0)
 		return -EBUSY;
+	if (csect_kinds[t] & UFT_CSECT_SECTIONS)
+		uft_csect_set_graph(b, tfs_opt(in, "display-graph"));
 	if (!csect_kinds[t] && csect_kinds[old])
 		uft_csect_set(b, 0);
 	tracer[b] = (uint8_t)t;

@@ -306,11 +306,11 @@ static bool graph_plain(void *ctx, const struct uft_ftrace_rec *r)
 
 static struct uft_symbol sym_buf; /* under tfs_lock */
 
-static void view_graph(struct tfs_view *v)
+static void view_graph_flags(struct tfs_view *v, unsigned flags)
 {
 	v->graph = true;
 	v->g = (struct uft_graph){
-	    .flags = graph_flags(v->in),
+	    .flags = flags,
 	    .nr_cpus = tfs_nr_cpus(),
 	    .id_function = UFT_ID_FUNCTION,
 	    .id_entry = UFT_ID_FUNCGRAPH_ENTRY,
@@ -323,6 +323,22 @@ static void view_graph(struct tfs_view *v)
 	    .plain = graph_plain,
 	};
 	v->graph_ready = uft_graph_init(&v->g) == 0;
+}
+
+static void view_graph(struct tfs_view *v)
+{
+	view_graph_flags(v, graph_flags(v->in));
+}
+
+void tfs_view_max_graph(struct tfs_view *v)
+{
+	/* The kernel's GRAPH_TRACER_FLAGS of the latency tracers, whatever the
+	 * funcgraph-* options say. */
+	unsigned flags = UFT_GRAPH_CPU | UFT_GRAPH_PROC | UFT_GRAPH_ABSTIME | UFT_GRAPH_DURATION |
+			 UFT_GRAPH_LATENCY;
+	if (!tfs_opt(v->in, "context-info"))
+		flags |= UFT_GRAPH_NO_CONTEXT;
+	view_graph_flags(v, flags);
 }
 
 void tfs_view_init(struct tfs_view *v, const struct tfs_inst *in, const char *tracer)
