@@ -47,7 +47,9 @@ struct tracedat_writer {
 	struct wformat *fmts;
 	size_t nr_fmts, cap_fmts;
 	struct wbuf cmdlines, options, kallsyms, printk;
-	enum td_comp comp; /* TD_COMP_NONE: version 6 */
+	struct wbuf latency; /* a latency tracer's `trace` text */
+	bool has_latency;    /* then the file holds it instead of pages */
+	enum td_comp comp;   /* TD_COMP_NONE: version 6 */
 };
 
 static inline void wb_put(struct wbuf *b, const void *data, size_t len)

@@ -112,6 +112,9 @@ void uft_csect_offer(uint32_t buffer, uint32_t gen, uint64_t delta, struct uft_c
 void uft_csect_trace_free(struct uft_csect_trace *tr);
 /* The calling thread's task line (comm, tid, CPU, uid, nice, policy). */
 void uft_csect_describe(struct uft_csect_info *in);
+/* Sends the top buffer's `trace` text to the recorder on sock when a max
+ * tracer runs there (max_send.c, at the process's end). */
+void uft_csect_send_max(int sock);
 /* tracing_thresh in µs (tfs_core.c). */
 extern unsigned long uft_tracing_thresh_us __attribute__((visibility("hidden")));
 
