@@ -69,6 +69,7 @@ __attribute__((noinline)) void csect_sigs_2ms(void)
 	csect_block_sigs();
 	wait_ms(2);
 	csect_unblock_sigs();
+	__asm__ volatile("" ::: "memory"); /* a call, not a tail jump */
 }
 
 __attribute__((noinline)) void csect_sigs_5ms(void)
@@ -76,6 +77,7 @@ __attribute__((noinline)) void csect_sigs_5ms(void)
 	csect_block_sigs();
 	wait_ms(5);
 	csect_unblock_sigs();
+	__asm__ volatile("" ::: "memory"); /* a call, not a tail jump */
 }
 
 __attribute__((noinline)) void csect_sigs_3ms(void)
@@ -83,6 +85,7 @@ __attribute__((noinline)) void csect_sigs_3ms(void)
 	csect_block_sigs();
 	wait_ms(3);
 	csect_unblock_sigs();
+	__asm__ volatile("" ::: "memory"); /* a call, not a tail jump */
 }
 
 static void crit_ms(int ms)
@@ -197,6 +200,12 @@ static void test_irqsoff_max(void **state)
 	/* the section's own lines: the blocking and the unblocking call */
 	assert_has(s, "sigprocmask <-csect_block_sigs");
 	assert_has(s, "sigprocmask <-csect_unblock_sigs");
+	/* With functions to patch, the calls inside are listed: the unblocking
+	 * call made by csect_sigs_5ms says the max is the 5 ms section. */
+	char *tracers = cat("available_tracers");
+	if (strstr(tracers, "function "))
+		assert_has(s, ": csect_unblock_sigs <-csect_sigs_5ms");
+	free(tracers);
 	free(s);
 
 	/* The max buffer is taken: snapshot is busy both ways. */
