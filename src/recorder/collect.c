@@ -27,6 +27,7 @@ void collect_init(struct collect *c)
 	long cpus = sysconf(_SC_NPROCESSORS_CONF);
 	c->max_cpus = cpus > 0 && cpus < 4096 ? (uint32_t)cpus : 4096;
 	c->spool_fd = -1;
+	c->spool_direct = -1;
 }
 
 void collect_free(struct collect *c)
@@ -50,6 +51,8 @@ void collect_free(struct collect *c)
 	free(c->cpus);
 	if (c->spool_fd >= 0)
 		close(c->spool_fd);
+	if (c->spool_direct >= 0)
+		close(c->spool_direct);
 	free(c->spool_buf);
 	free(c->scratch);
 	free(c->latency);

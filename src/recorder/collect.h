@@ -99,6 +99,7 @@ struct collect {
 	const char *spool_path; /* a file on the output's file system (NULL: /tmp) */
 	int spool_fd;		/* -1 until the first page */
 	int spool_rd;		/* the spool, once the writer owns it */
+	int spool_direct;	/* the spool opened again with O_DIRECT, or -1 */
 	uint8_t *spool_buf;
 	size_t spool_used;
 	uint64_t spool_len; /* bytes written to spool_fd */

@@ -9,6 +9,7 @@
  * new pages. Memory stays a page per open segment plus 8 bytes per page. */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,10 +26,53 @@
  * (tracedat_writer_adopt_spool_hole); a hole costs no disk. */
 #define SPOOL_HOLE (64ull << 20)
 
+/* Writes whole pages past the page cache when the file system allows it:
+ * the pages are not read back soon, and a buffered write costs the CPU a
+ * copy into newly allocated cache pages (most of a recording's CPU time on
+ * the recorder's side), where a direct write hands the buffer to the device.
+ * Only aligned offsets and lengths go this way; the first refusal turns it
+ * off for the rest of the recording (a file system without O_DIRECT). */
+#define DIRECT_ALIGN 4096u
+
+static bool spool_write_direct(struct collect *c, size_t n)
+{
+	if (c->spool_direct < 0 || n % DIRECT_ALIGN || c->spool_len % DIRECT_ALIGN)
+		return false;
+	const uint8_t *p = c->spool_buf;
+	off_t off = (off_t)c->spool_len;
+	while (n) {
+		ssize_t w = pwrite(c->spool_direct, p, n, off);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0 || (size_t)w % DIRECT_ALIGN) {
+			/* Refused (or cut short at an odd size): buffered from
+			 * here on; what was written directly stays. */
+			close(c->spool_direct);
+			c->spool_direct = -1;
+			c->spool_used = n;
+			if (p != c->spool_buf)
+				memmove(c->spool_buf, p, n);
+			c->spool_len = (uint64_t)off;
+			return false;
+		}
+		p += w;
+		off += w;
+		n -= (size_t)w;
+	}
+	return true;
+}
+
 static int spool_flush(struct collect *c)
 {
 	if (!c->spool_used)
 		return 0;
+	if (spool_write_direct(c, c->spool_used)) {
+		c->spool_len += c->spool_used;
+		c->spool_used = 0;
+		return 0;
+	}
+	if (lseek(c->spool_fd, (off_t)c->spool_len, SEEK_SET) < 0)
+		return -errno;
 	const char *p = (const char *)c->spool_buf;
 	size_t n = c->spool_used;
 	while (n) {
@@ -56,11 +100,14 @@ static int spool_open(struct collect *c)
 		if (lseek(c->spool_fd, (off_t)SPOOL_HOLE, SEEK_SET) < 0)
 			return -errno;
 		c->spool_len = SPOOL_HOLE;
+		c->spool_direct = tracedat_reopen_direct(c->spool_fd, O_WRONLY);
 	}
 	if (!c->spool_buf) {
-		c->spool_buf = malloc(SPOOL_BUF);
-		if (!c->spool_buf)
+		/* Aligned for direct writes. */
+		if (posix_memalign((void **)&c->spool_buf, DIRECT_ALIGN, SPOOL_BUF)) {
+			c->spool_buf = NULL;
 			return -ENOMEM;
+		}
 	}
 	return 0;
 }
@@ -442,6 +489,10 @@ int collect_pages_done(struct collect *c, struct tracedat_writer *w)
 		return rc;
 	free(c->spool_buf);
 	c->spool_buf = NULL;
+	if (c->spool_direct >= 0) {
+		close(c->spool_direct);
+		c->spool_direct = -1;
+	}
 	/* The writer appends merged pages after ours and copies from it. */
 	rc = tracedat_writer_adopt_spool_hole(w, c->spool_fd, SPOOL_HOLE, c->spool_len);
 	if (!rc) {
