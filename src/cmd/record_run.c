@@ -96,14 +96,15 @@ static int check_tracer_opts(const char *name, struct tracer_opts *t)
 		return -1;
 	}
 	static const char *const known[] = {"function",	  "function_graph", "nop",    "irqsoff",
-					    "preemptoff", "preemptirqsoff", "wakeup", "wakeup_rt"};
+					    "preemptoff", "preemptirqsoff", "wakeup", "wakeup_rt",
+					    "timerlat",	  "osnoise"};
 	bool found = !t->tracer;
 	for (size_t i = 0; !found && i < sizeof(known) / sizeof(known[0]); i++)
 		found = strcmp(t->tracer, known[i]) == 0;
 	if (!found) {
 		fprintf(stderr,
 			"%s: unknown tracer '%s' (function, function_graph, nop, irqsoff, "
-			"preemptoff, preemptirqsoff, wakeup, wakeup_rt)\n",
+			"preemptoff, preemptirqsoff, wakeup, wakeup_rt, timerlat, osnoise)\n",
 			name, t->tracer);
 		return -1;
 	}

@@ -61,6 +61,7 @@ enum tfs_dir {
 	TFS_D_PER_CPU,	  /* per_cpu/ */
 	TFS_D_CPU,	  /* per_cpu/cpuN/ */
 	TFS_D_TRACE_STAT, /* trace_stat/ (the top only) */
+	TFS_D_OSNOISE,	  /* osnoise/ (the top only) */
 };
 
 struct tfs_file;
@@ -138,6 +139,7 @@ extern const struct tfs_file tfs_ftrace_files[];
 extern const struct tfs_file tfs_cpumask_files[];
 extern const struct tfs_file tfs_fprofile_files[];
 extern const struct tfs_file tfs_fstack_files[];
+extern const struct tfs_file tfs_osnoise_files[];
 
 /* Probe definitions (tfs_probe.c): whether a dynamic_events line is a
  * probe's (not a synthetic event's), running one line written to a file

@@ -20,6 +20,7 @@
 #include "runtime/core/synth_live.h"
 #include "runtime/ftrace/ftrace_probe.h"
 #include "runtime/latency/csect.h"
+#include "runtime/latency/osn_tracer.h"
 #include "runtime/latency/wakeup.h"
 #include <uft/event.h>
 
@@ -194,6 +195,14 @@ void tfs_text_header(FILE *f, const struct tfs_view *v, uint64_t entries, uint64
 			latency_block(f, v, entries, overrun, first);
 		}
 		uft_graph_header(f, v->g.flags);
+		return;
+	}
+	/* timerlat and osnoise print their own header in every text form, as
+	 * the kernel's print_header. */
+	int osn = uft_osn_kind(tracer);
+	if (osn && plain_text(in)) {
+		fprintf(f, "# tracer: %s\n#\n", tracer);
+		uft_osn_header(f, osn);
 		return;
 	}
 	/* Binary and hex forms carry no header; neither does a header-less view. */
@@ -383,6 +392,7 @@ static void body_text(FILE *f, const struct tfs_inst *in, const struct tfs_rec *
 		return;
 	}
 	if (tfs_marker_render(f, r->data, r->len) || uft_wake_render(f, r->data, r->len) ||
+	    uft_osn_render(f, r->data, r->len) ||
 	    uft_stack_render(f, r->data, r->len, sym_lookup, &sym_buf) ||
 	    uft_synth_render(f, r->data, r->len, pS) || uft_dprobe_render(f, r->data, r->len, pS)) {
 		fputc('\n', f);
