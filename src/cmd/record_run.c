@@ -97,14 +97,15 @@ static int check_tracer_opts(const char *name, struct tracer_opts *t)
 	}
 	static const char *const known[] = {"function",	  "function_graph", "nop",    "irqsoff",
 					    "preemptoff", "preemptirqsoff", "wakeup", "wakeup_rt",
-					    "timerlat",	  "osnoise"};
+					    "wakeup_dl",  "timerlat",	    "osnoise"};
 	bool found = !t->tracer;
 	for (size_t i = 0; !found && i < sizeof(known) / sizeof(known[0]); i++)
 		found = strcmp(t->tracer, known[i]) == 0;
 	if (!found) {
 		fprintf(stderr,
 			"%s: unknown tracer '%s' (function, function_graph, nop, irqsoff, "
-			"preemptoff, preemptirqsoff, wakeup, wakeup_rt, timerlat, osnoise)\n",
+			"preemptoff, preemptirqsoff, wakeup, wakeup_rt, wakeup_dl, timerlat, "
+			"osnoise)\n",
 			name, t->tracer);
 		return -1;
 	}

@@ -21,8 +21,9 @@ enum {
 	/* preemptoff with options/lock-holdtime: a held pthread mutex is a
 	 * critical section (never set without UFT_CSECT_CRIT) */
 	UFT_CSECT_MUTEX = 1u << 4,
+	UFT_CSECT_WAKE_DL = 1u << 5, /* wakeup_dl: woken SCHED_DEADLINE threads */
 	UFT_CSECT_SECTIONS = UFT_CSECT_SIGS | UFT_CSECT_CRIT,
-	UFT_CSECT_WAKES = UFT_CSECT_WAKE | UFT_CSECT_WAKE_RT,
+	UFT_CSECT_WAKES = UFT_CSECT_WAKE | UFT_CSECT_WAKE_RT | UFT_CSECT_WAKE_DL,
 };
 
 /* The kinds of section measured now; 0 when no such tracer is current (the

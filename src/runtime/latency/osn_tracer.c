@@ -41,7 +41,7 @@ struct osn_rec {
 struct tl_rec {
 	struct uft_common_entry common;
 	uint32_t seqnum;
-	int32_t context; /* 0 irq, 1 thread, 2 user-ret */
+	int32_t context;	/* 0 irq, 1 thread, 2 user-ret */
 	uint64_t timer_latency; /* ns */
 };
 
@@ -161,7 +161,8 @@ static void osn_period(void *ctx, int cpu, const struct osnoise_period *p)
 	r.softirq_count = (uint32_t)p->sirq;
 	r.thread_count = (uint32_t)p->thread;
 	uft_write_to_buffer(b, &osn_ev, &r, sizeof(r), NULL, 0);
-	uint64_t stop = READ_ONCE(uft_osn_cfg.stop_us), total = READ_ONCE(uft_osn_cfg.stop_total_us);
+	uint64_t stop = READ_ONCE(uft_osn_cfg.stop_us),
+		 total = READ_ONCE(uft_osn_cfg.stop_total_us);
 	if ((stop && p->max_single > stop * 1000) || (total && p->noise > total * 1000))
 		stop_tracing(b);
 }
@@ -319,27 +320,32 @@ bool uft_osn_render(FILE *f, const void *data, uint32_t len)
 void uft_osn_header(FILE *f, int kind)
 {
 	if (kind == UFT_OSN_OSNOISE)
-		fputs(
-	      "#                                _-----=> irqs-off\n"
-	      "#                               / _----=> need-resched\n"
-	      "#                              | / _---=> hardirq/softirq\n"
-	      "#                              || / _--=> preempt-depth\n"
-	      "#                              ||| / _-=> migrate-disable                         MAX\n"
-	      "#                              |||| /     delay                                   SINGLE      Interference counters:\n"
-	      "#                              |||||               RUNTIME      NOISE  %% OF CPU  NOISE    +-----------------------------+\n"
-	      "#           TASK-PID      CPU# |||||   TIMESTAMP    IN US       IN US  AVAILABLE  IN US     HW    NMI    IRQ   SIRQ THREAD\n"
-	      "#              | |         |   |||||      |           |             |    |            |      |      |      |      |      |\n",
-		    f);
+		fputs("#                                _-----=> irqs-off\n"
+		      "#                               / _----=> need-resched\n"
+		      "#                              | / _---=> hardirq/softirq\n"
+		      "#                              || / _--=> preempt-depth\n"
+		      "#                              ||| / _-=> migrate-disable                   "
+		      "      MAX\n"
+		      "#                              |||| /     delay                             "
+		      "      SINGLE      Interference counters:\n"
+		      "#                              |||||               RUNTIME      NOISE  %% "
+		      "OF CPU  NOISE    +-----------------------------+\n"
+		      "#           TASK-PID      CPU# |||||   TIMESTAMP    IN US       IN US  "
+		      "AVAILABLE  IN US     HW    NMI    IRQ   SIRQ THREAD\n"
+		      "#              | |         |   |||||      |           |             |    |  "
+		      "          |      |      |      |      |      |\n",
+		      f);
 	else
-		fputs(
-	      "#                                _-----=> irqs-off\n"
-	      "#                               / _----=> need-resched\n"
-	      "#                              | / _---=> hardirq/softirq\n"
-	      "#                              || / _--=> preempt-depth\n"
-	      "#                              ||| / _-=> migrate-disable\n"
-	      "#                              |||| /     delay\n"
-	      "#                              |||||            ACTIVATION\n"
-	      "#           TASK-PID      CPU# |||||   TIMESTAMP   ID            CONTEXT                 LATENCY\n"
-	      "#              | |         |   |||||      |         |                  |                       |\n",
-		    f);
+		fputs("#                                _-----=> irqs-off\n"
+		      "#                               / _----=> need-resched\n"
+		      "#                              | / _---=> hardirq/softirq\n"
+		      "#                              || / _--=> preempt-depth\n"
+		      "#                              ||| / _-=> migrate-disable\n"
+		      "#                              |||| /     delay\n"
+		      "#                              |||||            ACTIVATION\n"
+		      "#           TASK-PID      CPU# |||||   TIMESTAMP   ID            CONTEXT    "
+		      "             LATENCY\n"
+		      "#              | |         |   |||||      |         |                  |    "
+		      "                   |\n",
+		      f);
 }

@@ -37,11 +37,12 @@ enum {
 	TRACER_WAKEUP,
 	TRACER_WAKEUP_RT,
 	TRACER_TIMERLAT,
-	TRACER_OSNOISE
+	TRACER_OSNOISE,
+	TRACER_WAKEUP_DL
 };
 static const char *const tracer_names[] = {
     "nop",    "function",  "function_graph", "irqsoff", "preemptoff", "preemptirqsoff",
-    "wakeup", "wakeup_rt", "timerlat",	     "osnoise"};
+    "wakeup", "wakeup_rt", "timerlat",	     "osnoise", "wakeup_dl"};
 #define NR_TRACERS (sizeof(tracer_names) / sizeof(tracer_names[0]))
 /* The section tracers' kinds (runtime/latency/csect.h), by tracer. */
 static const uint32_t csect_kinds[NR_TRACERS] = {
@@ -50,6 +51,7 @@ static const uint32_t csect_kinds[NR_TRACERS] = {
     [TRACER_PIRQSOFF] = UFT_CSECT_SIGS | UFT_CSECT_CRIT,
     [TRACER_WAKEUP] = UFT_CSECT_WAKE,
     [TRACER_WAKEUP_RT] = UFT_CSECT_WAKE | UFT_CSECT_WAKE_RT,
+    [TRACER_WAKEUP_DL] = UFT_CSECT_WAKE | UFT_CSECT_WAKE_DL,
 };
 
 static uint8_t tracer[UFT_MAX_BUFFERS];
@@ -299,9 +301,10 @@ int tfs_show_available_tracers(const struct tfs_node *n, FILE *out)
 	/* timerlat and osnoise measure threads of their own: always there,
 	 * first, as in the kernel's list. */
 	fputs(have_sites()
-		  ? "timerlat osnoise function_graph wakeup_rt wakeup preemptirqsoff "
+		  ? "timerlat osnoise function_graph wakeup_dl wakeup_rt wakeup preemptirqsoff "
 		    "preemptoff irqsoff function nop\n"
-		  : "timerlat osnoise wakeup_rt wakeup preemptirqsoff preemptoff irqsoff nop\n",
+		  : "timerlat osnoise wakeup_dl wakeup_rt wakeup preemptirqsoff preemptoff irqsoff "
+		    "nop\n",
 	      out);
 	return 0;
 }

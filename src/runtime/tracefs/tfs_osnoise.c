@@ -147,7 +147,11 @@ static int write_options(const struct tfs_node *n, char *buf, size_t len, unsign
 	return 0;
 }
 
-#define KNOB(nm) {.name = nm, .dir = TFS_D_OSNOISE, .mode = 0644, .show = show_knob, .write = write_knob}
+#define KNOB(nm)                                                                                   \
+	{                                                                                          \
+		.name = nm, .dir = TFS_D_OSNOISE, .mode = 0644, .show = show_knob,                 \
+		.write = write_knob                                                                \
+	}
 
 const struct tfs_file tfs_osnoise_files[] = {
     {.name = "cpus", .dir = TFS_D_OSNOISE, .mode = 0644, .show = show_cpus, .write = write_cpus},
