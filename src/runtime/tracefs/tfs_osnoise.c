@@ -10,6 +10,7 @@
 
 #include "runtime/latency/osn_tracer.h"
 #include "runtime/tracefs/tfs.h"
+#include "util/atomics.h"
 #include "util/cpulist.h"
 #include "util/util.h"
 
@@ -52,7 +53,7 @@ static int write_knob(const struct tfs_node *n, char *buf, size_t len, unsigned 
 	uint64_t *k = knob(n);
 	if (*k == v)
 		return 0;
-	*k = v;
+	WRITE_ONCE(*k, v); /* the thresholds are read by the measuring threads */
 	/* the thresholds are read at each sample; the rest starts anew */
 	if (k == &c->stop_us || k == &c->stop_total_us || k == &c->print_stack)
 		return 0;
