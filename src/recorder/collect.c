@@ -53,7 +53,9 @@ void collect_free(struct collect *c)
 		close(c->spool_fd);
 	if (c->spool_direct >= 0)
 		close(c->spool_direct);
-	free(c->spool_buf);
+	for (uint32_t i = 0; i < c->nr_regions; i++)
+		free(c->regions[i].buf);
+	free(c->regions);
 	free(c->scratch);
 	free(c->latency);
 	for (size_t i = 0; i < c->nr_formats; i++) {
@@ -539,8 +541,12 @@ static uint8_t *page_room(void *arg, uint32_t size)
 {
 	struct drain_ctx *d = arg;
 	struct collect *c = d->c;
-	/* Only where a page could be taken: a file page holds it. */
-	return c->sink || size > c->page_size ? NULL : collect_spool_room(c);
+	/* Only where a page could be taken: a file page holds it. In the
+	 * buffer of the CPU the ring's last events ran on, where it most
+	 * likely goes. */
+	if (c->sink || size > c->page_size)
+		return NULL;
+	return collect_spool_room(c, d->cr->seg ? d->cr->seg->cpu : (int)d->cr->cur.cpu);
 }
 
 static const struct uft_ring_page_ops page_ops = {on_page, page_room};

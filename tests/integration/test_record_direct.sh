@@ -49,6 +49,8 @@ if [ "$(nproc)" -gt 1 ]; then
 	check moved
 	check moved-no-open LD_PRELOAD="$SHIM" UFT_TEST_NO_DIRECT=open
 	check moved-no-write LD_PRELOAD="$SHIM" UFT_TEST_NO_DIRECT=write:12
+	# A file size limit too small for a spool region per CPU: one region.
+	(ulimit -f $((512 * 1024)) && check moved-fsize) || exit 1
 fi
 # The first run did try direct I/O (whether this file system took it or not).
 if command -v strace >/dev/null; then
