@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -159,6 +160,19 @@ static void test_timerlat(void **state)
 	assert_true(count_re(s, "^ +timerlat/0-[0-9]+ +\\[000\\] \\.{5} +[0-9]+\\.[0-9]{6}: "
 				"#1     context thread timer_latency +[0-9]+ ns$") == 1);
 	free(s);
+	/* A fork child has none of the threads: changing its tracer joins
+	 * nothing (no hang) and it measures when set anew. */
+	pid_t child = fork();
+	assert_true(child >= 0);
+	if (child == 0) {
+		int ok = tfs_echo("current_tracer", "nop", UFT_TFS_TRUNC) == 0 &&
+			 tfs_echo("current_tracer", "timerlat", UFT_TFS_TRUNC) == 0 &&
+			 tfs_echo("current_tracer", "nop", UFT_TFS_TRUNC) == 0;
+		_exit(ok ? 0 : 1);
+	}
+	int st = 0;
+	assert_int_equal(waitpid(child, &st, 0), child);
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
 	/* One buffer at a time, as in the kernel. */
 	assert_int_equal(uft_tracefs_mkdir("instances/osn"), 0);
 	assert_int_equal(tfs_echo("instances/osn/current_tracer", "osnoise", UFT_TFS_TRUNC),

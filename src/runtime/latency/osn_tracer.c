@@ -220,12 +220,33 @@ static int start_locked(void)
 	return rc;
 }
 
+/* A fork child has none of its parent's threads: they are forgotten (never
+ * joined), and the child measures once its tracer is set again. */
+static void after_fork_child(void)
+{
+	pthread_mutex_init(&osn_lock, NULL);
+	if (!running)
+		return;
+	if (cur_kind == UFT_OSN_TIMERLAT) {
+		for (unsigned i = 0; i < tl.n; i++)
+			tl.cpu[i].started = false;
+		timerlat_free(&tl);
+	} else {
+		for (unsigned i = 0; i < on.n; i++)
+			on.cpu[i].started = false;
+		osnoise_free(&on);
+	}
+	running = false;
+	cur_kind = UFT_OSN_NONE;
+}
+
 static void cfg_init(void)
 {
 	static bool done;
 	if (done)
 		return;
 	done = true;
+	pthread_atfork(NULL, NULL, after_fork_child);
 	unsigned n = nr_cpu_bits();
 	for (unsigned i = 0; i < n; i++)
 		uft_osn_cfg.cpus[i / 8] |= (uint8_t)(1u << i % 8);
