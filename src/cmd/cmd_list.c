@@ -290,8 +290,8 @@ static int list(const struct list_opts *po, int argc, char **argv, int first, co
 			return 0;
 	} else if (o.tracers) {
 		/* what uft has */
-		printf("function_graph wakeup_rt wakeup preemptirqsoff preemptoff irqsoff function "
-		       "nop\n");
+		printf("timerlat osnoise function_graph wakeup_dl wakeup_rt wakeup preemptirqsoff "
+		       "preemptoff irqsoff function nop\n");
 		if (!o.events && !o.file)
 			return 0;
 	}

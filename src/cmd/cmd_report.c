@@ -372,7 +372,10 @@ static int print_trace(struct trace_file *tf, const struct report_opts *o,
 	}
 	if (tf->td->latency) {
 		replay_free(rp);
+		/* as trace-cmd report prints a latency file */
+		printf("cpus=%d\n", tf->td->nr_cpus);
 		fwrite(tf->td->latency_text, 1, tf->td->latency_len, stdout);
+		putchar('\n');
 		return 0;
 	}
 	if (printer_init(&p, tf, o) != 0) {

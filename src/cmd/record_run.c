@@ -96,14 +96,16 @@ static int check_tracer_opts(const char *name, struct tracer_opts *t)
 		return -1;
 	}
 	static const char *const known[] = {"function",	  "function_graph", "nop",    "irqsoff",
-					    "preemptoff", "preemptirqsoff", "wakeup", "wakeup_rt"};
+					    "preemptoff", "preemptirqsoff", "wakeup", "wakeup_rt",
+					    "wakeup_dl",  "timerlat",	    "osnoise"};
 	bool found = !t->tracer;
 	for (size_t i = 0; !found && i < sizeof(known) / sizeof(known[0]); i++)
 		found = strcmp(t->tracer, known[i]) == 0;
 	if (!found) {
 		fprintf(stderr,
 			"%s: unknown tracer '%s' (function, function_graph, nop, irqsoff, "
-			"preemptoff, preemptirqsoff, wakeup, wakeup_rt)\n",
+			"preemptoff, preemptirqsoff, wakeup, wakeup_rt, wakeup_dl, timerlat, "
+			"osnoise)\n",
 			name, t->tracer);
 		return -1;
 	}
@@ -401,8 +403,51 @@ static void take_report(struct recording *r, struct collect_proc *p, char *text)
 	}
 }
 
-/* Reads what each process with input sent: a report, a request to drain,
- * or its end. */
+/* A process's max trace (UFT_MSG_LATENCY): the memfd's text, kept for the
+ * file. */
+static void take_latency(struct recording *r, int fd)
+{
+	struct stat st;
+	if (fstat(fd, &st) != 0 || st.st_size <= 0 || st.st_size > (1 << 30))
+		return;
+	char *text = malloc((size_t)st.st_size);
+	size_t got = 0;
+	while (text && got < (size_t)st.st_size) {
+		ssize_t k = pread(fd, text + got, (size_t)st.st_size - got, (off_t)got);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			break;
+		got += (size_t)k;
+	}
+	if (!text || got != (size_t)st.st_size) {
+		free(text);
+		return;
+	}
+	lock(r);
+	free(r->c.latency);
+	r->c.latency = text;
+	r->c.latency_len = got;
+	unlock(r);
+}
+
+/* One message of a process, with the descriptor it may carry (-1: none). */
+static ssize_t recv_msg(int conn, char *buf, size_t len, int *fd)
+{
+	char cbuf[CMSG_SPACE(sizeof(int))];
+	struct iovec iov = {buf, len};
+	struct msghdr msg = {
+	    .msg_iov = &iov, .msg_iovlen = 1, .msg_control = cbuf, .msg_controllen = sizeof(cbuf)};
+	*fd = -1;
+	ssize_t n = recvmsg(conn, &msg, MSG_DONTWAIT | MSG_CMSG_CLOEXEC);
+	struct cmsghdr *cm = n >= 0 ? CMSG_FIRSTHDR(&msg) : NULL;
+	if (cm && cm->cmsg_level == SOL_SOCKET && cm->cmsg_type == SCM_RIGHTS)
+		memcpy(fd, CMSG_DATA(cm), sizeof(int));
+	return n;
+}
+
+/* Reads what each process with input sent: a report, a max trace, a
+ * request to drain, or its end. */
 static void serve_conns(struct recording *r, const struct pollfd *pfd, size_t nfds)
 {
 	static char buf[UFT_MSG_REPORT_MAX + 1];
@@ -411,7 +456,14 @@ static void serve_conns(struct recording *r, const struct pollfd *pfd, size_t nf
 		struct collect_proc *p = c->procs[i];
 		if (p->conn < 0 || !pfd[1 + i].revents)
 			continue;
-		ssize_t n = recv(p->conn, buf, sizeof(buf) - 1, MSG_DONTWAIT);
+		int fd;
+		ssize_t n = recv_msg(p->conn, buf, sizeof(buf) - 1, &fd);
+		if (fd >= 0) {
+			if (n > 0 && buf[0] == UFT_MSG_LATENCY)
+				take_latency(r, fd);
+			close(fd);
+			continue;
+		}
 		if (n > 0 && buf[0] == UFT_MSG_REPORT) {
 			buf[n] = 0;
 			take_report(r, p, buf + 1);

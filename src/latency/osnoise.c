@@ -95,6 +95,17 @@ static void *osnoise_thread(void *arg)
 		if (now < end && !osnoise_stopped(n))
 			break;
 		account(c, &d, now - start, c->sum.irq_known ? &a : NULL, &b, sw);
+		if (o->period) {
+			struct osnoise_period p = {now - start, d.noise, d.max_single,
+						   d.count,	0,	 0,
+						   0,		sw,	 c->sum.irq_known};
+			if (p.irq_known) {
+				p.nmi = b.nmi - a.nmi;
+				p.irq = b.irq - a.irq;
+				p.sirq = b.sirq - a.sirq;
+			}
+			o->period(o->ctx, c->cpu, &p);
+		}
 		if (o->stop_total_ns && d.noise > o->stop_total_ns)
 			stop_at(n, c->cpu);
 		sleep_until(n, start + o->period_ns);

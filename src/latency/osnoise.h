@@ -14,6 +14,8 @@
 #include "latency/lat_stats.h"
 #include "latency/lat_thread.h"
 
+struct osnoise_period;
+
 struct osnoise_opts {
 	const uint8_t *cpus; /* byte bitmap of nbits CPUs */
 	unsigned nbits;
@@ -24,6 +26,17 @@ struct osnoise_opts {
 	uint64_t stop_total_ns; /* a period's total noise above it stops; 0: never */
 	uint32_t hist_unit_ns, hist_bucket, hist_entries; /* of noise samples; 0: none */
 	bool no_irq_counts; /* leave /proc out (its reads cost a few µs a period) */
+	/* Called by the CPU's thread at the end of each period (NULL: none):
+	 * the runtime's osnoise tracer writes its records there. */
+	void (*period)(void *ctx, int cpu, const struct osnoise_period *p);
+	void *ctx;
+};
+
+/* One period, as the kernel's osnoise record holds it (ns). */
+struct osnoise_period {
+	uint64_t runtime, noise, max_single, count;
+	uint64_t nmi, irq, sirq, thread;
+	bool irq_known;
 };
 
 /* The sums over the periods ended so far (written by the CPU's thread). */

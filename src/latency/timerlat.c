@@ -30,6 +30,8 @@ static void *timerlat_thread(void *arg)
 			continue;
 		uint64_t lat = now - next;
 		lat_stats_add(&c->st, lat);
+		if (t->o.sample)
+			t->o.sample(t->o.ctx, c->cpu, lat);
 		if (t->o.stop_ns && lat > t->o.stop_ns) {
 			int none = -1;
 			uft_try_cmpxchg(&t->stop_cpu, &none, c->cpu);

@@ -19,6 +19,10 @@ struct timerlat_opts {
 	struct lat_sched sched;
 	uint64_t stop_ns; /* a latency above it stops every thread; 0: never */
 	uint32_t hist_unit_ns, hist_bucket, hist_entries; /* entries 0: no histogram */
+	/* Called by the CPU's thread after each wake-up (NULL: none): the
+	 * runtime's timerlat tracer writes its records there. */
+	void (*sample)(void *ctx, int cpu, uint64_t lat_ns);
+	void *ctx;
 };
 
 struct timerlat_cpu {

@@ -57,6 +57,7 @@ void collect_free(struct collect *c)
 		free(c->regions[i].buf);
 	free(c->regions);
 	free(c->scratch);
+	free(c->latency);
 	for (size_t i = 0; i < c->nr_formats; i++) {
 		free(c->formats[i].system);
 		free(c->formats[i].name);
@@ -800,6 +801,8 @@ int collect_write(struct collect *c, const char *path, uint64_t *file_size)
 		rc = tracedat_writer_add_uname(w);
 	if (!rc && c->file_clock == COLLECT_CLOCK_TSC)
 		rc = add_tsc2nsec(c, w);
+	if (!rc && c->latency)
+		rc = tracedat_writer_set_latency(w, c->latency, c->latency_len);
 	if (!rc)
 		rc = c->io_error ? c->io_error : collect_pages_done(c, w);
 	for (int cpu = 0; cpu < nr_cpus && !rc; cpu++)

@@ -132,6 +132,10 @@ struct collect {
 	int clock_id;
 	/* "zstd" or "zlib": a compressed version 7 file; NULL or "none": version 6. */
 	const char *compression;
+	/* A latency tracer's `trace` text a process sent at its end (the last
+	 * one wins): the file is then trace-cmd's latency file. */
+	char *latency;
+	size_t latency_len;
 	/* Function symbols of the traced processes, for kallsyms (NULL: only
 	 * the marker's symbol is written). */
 	struct proc_syms *syms;

@@ -66,6 +66,10 @@ int tracedat_writer_add_uname(struct tracedat_writer *w);
 /* /proc/kallsyms- and printk_formats-style texts (replace earlier ones). */
 int tracedat_writer_set_kallsyms(struct tracedat_writer *w, const char *text, size_t len);
 int tracedat_writer_set_printk(struct tracedat_writer *w, const char *text, size_t len);
+/* A latency tracer's `trace` text: the file is then trace-cmd's latency
+ * file (version 6, "latency" and the text where the CPU tables would be,
+ * whatever the compression asked), and the pages added are left out. */
+int tracedat_writer_set_latency(struct tracedat_writer *w, const char *text, size_t len);
 /* One whole sub-buffer of `page_size` bytes; in order within a CPU. */
 int tracedat_writer_add_page(struct tracedat_writer *w, int cpu, const void *page);
 /* An anonymous temporary file on the file system of `path` (else in the

@@ -361,9 +361,13 @@ static void put_metadata(struct tracedat_writer *w, struct wbuf *m, const uint64
 	wb_put(m, "options  ", 10);
 	struct wbuf clk = {0};
 	tdw_put_clock_list(&clk, w->clock);
-	wb_u16(m, TRACEDAT_OPT_TRACECLOCK);
-	wb_u32(m, (uint32_t)clk.len);
-	wb_put(m, clk.p, clk.len);
+	/* Not in a latency file: trace-cmd would read a "[clock]" block
+	 * after its "latency" tag then, as after a flyrecord's CPU table. */
+	if (!w->has_latency) {
+		wb_u16(m, TRACEDAT_OPT_TRACECLOCK);
+		wb_u32(m, (uint32_t)clk.len);
+		wb_put(m, clk.p, clk.len);
+	}
 	m->oom |= clk.oom;
 	wb_free(&clk);
 	wb_u16(m, TRACEDAT_OPT_CPUCOUNT);
@@ -372,6 +376,11 @@ static void put_metadata(struct tracedat_writer *w, struct wbuf *m, const uint64
 	wb_put(m, w->options.p, w->options.len);
 	wb_u16(m, TRACEDAT_OPT_DONE);
 
+	if (w->has_latency) { /* trace-cmd's latency file: the text, no pages */
+		wb_put(m, "latency  ", 10);
+		wb_put(m, w->latency.p, w->latency.len);
+		return;
+	}
 	wb_put(m, "flyrecord", 10);
 	size_t clock_len = strlen(w->clock) + 2;
 	uint64_t off = m->len + (uint64_t)w->nr_cpus * 16 + 8 + clock_len;
@@ -552,6 +561,7 @@ static void free_writer(struct tracedat_writer *w)
 	wb_free(&w->options);
 	wb_free(&w->kallsyms);
 	wb_free(&w->printk);
+	wb_free(&w->latency);
 	free(w->path);
 	free(w);
 }
@@ -564,12 +574,14 @@ int tracedat_writer_close(struct tracedat_writer *w)
 	int rc = 0;
 	if (w->options.oom || w->cmdlines.oom || w->kallsyms.oom || w->printk.oom)
 		rc = -ENOMEM;
-	if (!rc && w->comp != TD_COMP_NONE) {
+	if (w->latency.oom)
+		rc = -ENOMEM;
+	if (!rc && w->comp != TD_COMP_NONE && !w->has_latency) {
 		rc = tdw_write_v7(w);
-	} else if (!rc && (rc = spool_in_place(w)) == 1) {
+	} else if (!rc && (w->has_latency || (rc = spool_in_place(w)) == 1)) {
 		put_metadata(w, &m, NULL);
 		rc = m.oom ? -ENOMEM : tdw_write_all(w->fd, m.p, m.len);
-		if (!rc)
+		if (!rc && !w->has_latency)
 			rc = copy_pages(w);
 	}
 	wb_free(&m);
@@ -594,6 +606,14 @@ void tracedat_writer_abort(struct tracedat_writer *w)
 	if (w->created)
 		unlink(w->path);
 	free_writer(w);
+}
+
+int tracedat_writer_set_latency(struct tracedat_writer *w, const char *text, size_t len)
+{
+	w->latency.len = 0;
+	wb_put(&w->latency, text, len);
+	w->has_latency = true;
+	return w->latency.oom ? -ENOMEM : 0;
 }
 
 int tracedat_writer_add_uname(struct tracedat_writer *w)

@@ -49,7 +49,9 @@ struct tracedat_writer {
 	struct wformat *fmts;
 	size_t nr_fmts, cap_fmts;
 	struct wbuf cmdlines, options, kallsyms, printk;
-	enum td_comp comp; /* TD_COMP_NONE: version 6 */
+	struct wbuf latency; /* a latency tracer's `trace` text */
+	bool has_latency;    /* then the file holds it instead of pages */
+	enum td_comp comp;   /* TD_COMP_NONE: version 6 */
 	/* Direct I/O for page runs copied from the spool (direct_io.c). */
 	int spool_direct, out_direct;
 	uint8_t *direct_buf;

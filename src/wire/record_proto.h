@@ -28,5 +28,9 @@ struct uft_hello {
 #define UFT_ACK_CHECK 'K'	  /* report it and stop on an error */
 #define UFT_MSG_REPORT 'R'	  /* then start_report.c's text */
 #define UFT_MSG_REPORT_MAX 16384u /* the longest report sent */
+/* At its end, a process whose tracer keeps a max trace (irqsoff, wakeup,
+ * ...) sends this byte with a memfd (SCM_RIGHTS) holding its `trace` text,
+ * which the recorder stores as trace-cmd's latency file. */
+#define UFT_MSG_LATENCY 'L'
 
 #endif

@@ -4,8 +4,8 @@
 # irqsoff and preemptoff keep the 5 ms section of csect_prog's 2, 5 and 3 ms
 # ones (generous bounds, never a timing), trace shows it in the latency
 # format with the functions that started and ended it, snapshot is busy,
-# bad writes get the kernel's errno, and `uft record -p irqsoff` records the
-# sections' ends. Exit 0 pass, 77 skip, else fail.
+# bad writes get the kernel's errno, and `uft record -p irqsoff` keeps the
+# max trace in trace-cmd's latency file. Exit 0 pass, 77 skip, else fail.
 source "$(dirname "$0")/lib/file.sh"
 PROG=$B/tests/csect_prog
 need "$PROG"
@@ -60,10 +60,23 @@ m=$(ctl cat tracing_max_latency)
 ctl write current_tracer nop || fail "current_tracer nop"
 ctl cat snapshot >/dev/null || fail "snapshot with nop"
 
-# uft record -p: the sections' ends are in the file.
+# uft record -p: the file is trace-cmd's latency file holding the max trace
+# (the 5 ms section), which uft report and trace-cmd report print alike.
 "$UFT" record -p irqsoff -o "$tmp/x.dat" -- "$PROG" once >"$tmp/rec" 2>&1 || fail "record: $(cat "$tmp/rec")"
 "$UFT" report -i "$tmp/x.dat" >"$tmp/rep" 2>&1 || fail "report: $(cat "$tmp/rep")"
+head -3 "$tmp/rep" | tr '\n' '|' | grep_q -E '^cpus=[0-9]+\|# tracer: irqsoff\|#\|$' || fail "recorded header: $(head "$tmp/rep")"
+grep_q -x "# irqsoff latency trace v1.1.5 on uft-.*" "$tmp/rep" || fail "recorded latency header: $(cat "$tmp/rep")"
+lat=$(sed -n 's/^# latency: \([0-9]*\) us, .*/\1/p' "$tmp/rep")
+[ -n "$lat" ] && [ "$lat" -ge 5000 ] && [ "$lat" -lt 50000 ] || fail "recorded latency: $(cat "$tmp/rep")"
+from=csect_prog_block to=csect_prog_unblock
+sanitizer_build && from="(csect_prog_block|__interceptor_[a-z_]+)" && to="(csect_prog_unblock|__interceptor_[a-z_]+)"
+grep_q -E "^#  => started at: $from$" "$tmp/rep" || fail "recorded started at: $(cat "$tmp/rep")"
+grep_q -E "^#  => ended at:   $to$" "$tmp/rep" || fail "recorded ended at: $(cat "$tmp/rep")"
 ends='sigprocmask <-csect_prog_block'
 sanitizer_build && ends='sigprocmask <-(csect_prog_block|__interceptor_sigprocmask)'
-grep_q -E "$ends" "$tmp/rep" || fail "recorded ends: $(head -30 "$tmp/rep")"
+grep_q -E "$ends" "$tmp/rep" || fail "recorded ends: $(cat "$tmp/rep")"
+if command -v trace-cmd >/dev/null 2>&1; then
+	trace-cmd report -i "$tmp/x.dat" >"$tmp/tc" 2>&1 || fail "trace-cmd report: $(cat "$tmp/tc")"
+	cmp -s "$tmp/rep" "$tmp/tc" || fail "trace-cmd report differs: $(diff "$tmp/rep" "$tmp/tc")"
+fi
 exit 0

@@ -30,12 +30,12 @@ LIB=$(realpath "$B/lib")
 "$CC" -Iinclude -I"$B/gen" -o "$tmp/plain" "$tmp/plain.c" -L"$LIB" -luft -Wl,-rpath,"$LIB" ||
 	fail "cannot build the plain program"
 
-[ "$("$UFT" list -t)" = "function_graph wakeup_rt wakeup preemptirqsoff preemptoff irqsoff function nop" ] || fail "uft list -t: $("$UFT" list -t)"
-[ "$("$UFT" list -t "$DEMO")" = "function_graph wakeup_rt wakeup preemptirqsoff preemptoff irqsoff function nop" ] ||
+[ "$("$UFT" list -t)" = "timerlat osnoise function_graph wakeup_dl wakeup_rt wakeup preemptirqsoff preemptoff irqsoff function nop" ] || fail "uft list -t: $("$UFT" list -t)"
+[ "$("$UFT" list -t "$DEMO")" = "timerlat osnoise function_graph wakeup_dl wakeup_rt wakeup preemptirqsoff preemptoff irqsoff function nop" ] ||
 	fail "uft list -t demo: $("$UFT" list -t "$DEMO")"
-[ "$("$UFT" list -t "$tmp/plain")" = "wakeup_rt wakeup preemptirqsoff preemptoff irqsoff nop" ] || fail "uft list -t plain: $("$UFT" list -t "$tmp/plain")"
+[ "$("$UFT" list -t "$tmp/plain")" = "timerlat osnoise wakeup_dl wakeup_rt wakeup preemptirqsoff preemptoff irqsoff nop" ] || fail "uft list -t plain: $("$UFT" list -t "$tmp/plain")"
 # A dynamic program without libuft gets it preloaded, and has nothing to patch.
-[ "$("$UFT" list -t true)" = "wakeup_rt wakeup preemptirqsoff preemptoff irqsoff nop" ] || fail "uft list -t true: $("$UFT" list -t true 2>&1)"
+[ "$("$UFT" list -t true)" = "timerlat osnoise wakeup_dl wakeup_rt wakeup preemptirqsoff preemptoff irqsoff nop" ] || fail "uft list -t true: $("$UFT" list -t true 2>&1)"
 
 "$UFT" record -p function_graph -o "$tmp/x.dat" -- "$tmp/plain" >"$tmp/out" 2>&1
 grep -q 'function_graph: no function of this program can be traced: .*-fpatchable-function-entry=5' \
@@ -49,7 +49,7 @@ for _ in $(seq 200); do
 	[ -S "$UFT_RUNDIR/$pid.sock" ] && break
 	sleep 0.05
 done
-[ "$("$UFT" ctl -p $pid cat available_tracers)" = "wakeup_rt wakeup preemptirqsoff preemptoff irqsoff nop" ] || fail "available_tracers of the plain program"
+[ "$("$UFT" ctl -p $pid cat available_tracers)" = "timerlat osnoise wakeup_dl wakeup_rt wakeup preemptirqsoff preemptoff irqsoff nop" ] || fail "available_tracers of the plain program"
 "$UFT" ctl -p $pid write current_tracer function 2>"$tmp/err" && fail "current_tracer=function accepted"
 grep_q 'Invalid argument' "$tmp/err" || fail "current_tracer=function: $(cat "$tmp/err")"
 [ "$("$UFT" ctl -p $pid cat current_tracer)" = nop ] || fail "current_tracer changed"

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <stdbool.h>
 #include <pthread.h>
+#include <regex.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -68,6 +69,7 @@ __attribute__((noinline)) void csect_sigs_2ms(void)
 	csect_block_sigs();
 	wait_ms(2);
 	csect_unblock_sigs();
+	__asm__ volatile("" ::: "memory"); /* a call, not a tail jump */
 }
 
 __attribute__((noinline)) void csect_sigs_5ms(void)
@@ -75,6 +77,7 @@ __attribute__((noinline)) void csect_sigs_5ms(void)
 	csect_block_sigs();
 	wait_ms(5);
 	csect_unblock_sigs();
+	__asm__ volatile("" ::: "memory"); /* a call, not a tail jump */
 }
 
 __attribute__((noinline)) void csect_sigs_3ms(void)
@@ -82,6 +85,7 @@ __attribute__((noinline)) void csect_sigs_3ms(void)
 	csect_block_sigs();
 	wait_ms(3);
 	csect_unblock_sigs();
+	__asm__ volatile("" ::: "memory"); /* a call, not a tail jump */
 }
 
 static void crit_ms(int ms)
@@ -111,6 +115,27 @@ static void assert_has(const char *text, const char *needle)
 {
 	if (!strstr(text, needle)) {
 		fprintf(stderr, "missing \"%s\" in:\n%s\n", needle, text);
+		fail();
+	}
+}
+
+/* The number of lines of text matching the extended regex re is n. */
+static void assert_line_re(const char *text, const char *re, int n)
+{
+	regex_t rx;
+	assert_int_equal(regcomp(&rx, re, REG_EXTENDED | REG_NEWLINE | REG_NOSUB), 0);
+	int found = 0;
+	for (const char *p = text; *p;) {
+		const char *e = strchr(p, '\n');
+		size_t len = e ? (size_t)(e - p) : strlen(p);
+		char *line = strndup(p, len);
+		found += regexec(&rx, line, 0, NULL, 0) == 0;
+		free(line);
+		p += len + (e != NULL);
+	}
+	regfree(&rx);
+	if (found != n) {
+		fprintf(stderr, "%d lines match \"%s\" (not %d) in:\n%s\n", found, re, n, text);
 		fail();
 	}
 }
@@ -175,6 +200,12 @@ static void test_irqsoff_max(void **state)
 	/* the section's own lines: the blocking and the unblocking call */
 	assert_has(s, "sigprocmask <-csect_block_sigs");
 	assert_has(s, "sigprocmask <-csect_unblock_sigs");
+	/* With functions to patch, the calls inside are listed (which section
+	 * won is not asserted: a loaded machine may stretch a shorter one). */
+	char *tracers = cat("available_tracers");
+	if (strstr(tracers, "function "))
+		assert_has(s, ": csect_unblock_sigs <-csect_sigs_");
+	free(tracers);
 	free(s);
 
 	/* The max buffer is taken: snapshot is busy both ways. */
@@ -231,6 +262,77 @@ static void test_function_trace(void **state)
 	assert_has(s, "#  => started at: csect_block_sigs\n");
 	free(s);
 	assert_int_equal(tfs_echo("options/function-trace", "1", UFT_TFS_TRUNC), 0);
+}
+
+/* display-graph: the max trace in the graph's form with the kernel's
+ * fixed columns; the section's ends are leaf calls of no duration. */
+static void test_display_graph(void **state)
+{
+	(void)state;
+	char *s = cat("available_tracers");
+	bool patchable = strstr(s, "function ") != NULL;
+	free(s);
+	if (!patchable)
+		skip();
+	assert_int_equal(tfs_echo("current_tracer", "irqsoff", UFT_TFS_TRUNC), 0);
+	assert_int_equal(tfs_echo("options/display-graph", "1", UFT_TFS_TRUNC), 0);
+	s = cat("trace");
+	assert_string_equal(s, "# tracer: irqsoff\n#\n");
+	free(s);
+	csect_sigs_5ms();
+	s = cat("trace");
+	assert_has(s, "# tracer: irqsoff\n#\n# irqsoff latency trace v1.1.5 on uft-");
+	assert_has(s, "#  => started at: csect_block_sigs\n"
+		      "#  => ended at:   csect_unblock_sigs\n"
+		      "#\n"
+		      "#\n"
+		      "#                                       _-----=> signals-off     \n"
+		      "#                                      / _----=> need-resched    \n"
+		      "#                                     | / _---=> signal-handler  \n"
+		      "#                                     || / _--=> nesting-depth   \n"
+		      "#                                     ||| /                      \n"
+		      "#     TIME        CPU  TASK/PID       ||||     DURATION                  "
+		      "FUNCTION CALLS\n"
+		      "#      |          |     |    |        ||||      |   |                     "
+		      "|   |   |   |\n");
+	/* The start leaf (signals blocked by then), the calls inside with
+	 * their depth, the end leaf (unblocked): the kernel's line layout. */
+	const char *pre = "^ *[0-9]+\\.[0-9]{6} \\| +[0-9]+\\) +test_cs-[0-9]+ +\\|  ";
+	char re[256];
+	snprintf(re, sizeof(re), "%sd\\.\\.\\.\\. \\|   0\\.000 us    \\|  sigprocmask\\(\\);$",
+		 pre);
+	assert_line_re(s, re, 1);
+	snprintf(re, sizeof(re),
+		 "%sd\\.\\.\\.\\. \\|               \\|    csect_unblock_sigs\\(\\) \\{$", pre);
+	assert_line_re(s, re, 1);
+	snprintf(re, sizeof(re), "%s\\.\\.\\.\\.\\. \\|   0\\.000 us    \\|  sigprocmask\\(\\);$",
+		 pre);
+	assert_line_re(s, re, 1);
+	free(s);
+
+	/* Without function-trace: the two leaves alone. */
+	assert_int_equal(tfs_echo("options/function-trace", "0", UFT_TFS_TRUNC), 0);
+	assert_int_equal(tfs_echo("tracing_max_latency", "0", UFT_TFS_TRUNC), 0);
+	csect_sigs_3ms();
+	s = cat("trace");
+	assert_has(s, "#4/4");
+	snprintf(re, sizeof(re), "%s[d.]\\.\\.\\.\\. \\|   0\\.000 us    \\|  sigprocmask\\(\\);$",
+		 pre);
+	assert_line_re(s, re, 2);
+	free(s);
+	assert_int_equal(tfs_echo("options/function-trace", "1", UFT_TFS_TRUNC), 0);
+
+	/* Switching back restarts the max and empties the buffer, as the
+	 * kernel's irqsoff_display_graph(); the plain lines return. */
+	assert_int_equal(tfs_echo("options/display-graph", "0", UFT_TFS_TRUNC), 0);
+	assert_int_equal(max_latency(), 0);
+	s = cat("trace");
+	assert_string_equal(s, "# tracer: irqsoff\n#\n");
+	free(s);
+	csect_sigs_2ms();
+	s = cat("trace");
+	assert_has(s, "sigprocmask <-csect_block_sigs");
+	free(s);
 }
 
 /* Every section over tracing_thresh is recorded in turn, each replacing the
@@ -505,6 +607,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_listed, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_irqsoff_max, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_function_trace, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_display_graph, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_thresh, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_preemptoff, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_preemptirqsoff, setup, teardown),

@@ -367,9 +367,9 @@ static void big_rings(void)
 
 static void test_tracers_listed(void **state)
 {
-	expect_file(
-	    "available_tracers",
-	    "function_graph wakeup_rt wakeup preemptirqsoff preemptoff irqsoff function nop\n");
+	expect_file("available_tracers",
+		    "timerlat osnoise function_graph wakeup_dl wakeup_rt wakeup "
+		    "preemptirqsoff preemptoff irqsoff function nop\n");
 	expect_file("current_tracer", "nop\n");
 	assert_int_equal(echo("current_tracer", "function", W), 0);
 	expect_file("current_tracer", "function\n");
@@ -378,7 +378,8 @@ static void test_tracers_listed(void **state)
 	assert_int_equal(uft_tracefs_mkdir("instances/ft"), 0);
 	expect_file(
 	    "instances/ft/available_tracers",
-	    "function_graph wakeup_rt wakeup preemptirqsoff preemptoff irqsoff function nop\n");
+	    "timerlat osnoise function_graph wakeup_dl wakeup_rt wakeup preemptirqsoff preemptoff "
+	    "irqsoff function nop\n");
 	assert_int_equal(echo("instances/ft/current_tracer", "function_graph", W), 0);
 	expect_file("instances/ft/current_tracer", "function_graph\n");
 	assert_int_equal(echo("instances/ft/current_tracer", "function", W), 0);

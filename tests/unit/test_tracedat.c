@@ -589,6 +589,47 @@ static void test_parse_errors(void **state)
 /* Pages in raw cycles with TSC2NSEC and OFFSET: our parser gives every
  * record the time libtracecmd gives it. 64 ns a cycle makes each converted
  * delta need a TIME_EXTEND, so a full page of cycles becomes two of ns. */
+/* A latency file: the text after "latency", no pages, no clock option
+ * (trace-cmd would read a clock block after the tag), even when a
+ * compression was asked; the parser gives the text back whole. */
+static void test_latency(void **state)
+{
+	(void)state;
+	static const char text[] = "# tracer: irqsoff\n#\n# irqsoff latency trace v1.1.5 on x\n";
+	char path[160];
+	snprintf(path, sizeof(path), "%s/lat.dat", tmpdir);
+	struct tracedat_writer *w = tracedat_writer_open(path, 2, PS, "local");
+	assert_non_null(w);
+	assert_int_equal(tracedat_writer_set_compression(w, "zlib"), 0);
+	static uint8_t page[PS];
+	assert_int_equal(tracedat_writer_add_page(w, 0, page), 0); /* left out */
+	assert_int_equal(tracedat_writer_set_latency(w, text, strlen(text)), 0);
+	assert_int_equal(tracedat_writer_close(w), 0);
+	char err[256];
+	struct tracedat *td = tracedat_open(path, err, sizeof(err));
+	assert_non_null(td);
+	assert_int_equal(td->version, 6);
+	assert_true(td->latency);
+	assert_int_equal(td->latency_len, strlen(text));
+	assert_memory_equal(td->latency_text, text, strlen(text));
+	assert_null(tracedat_find_option(td, TRACEDAT_OPT_TRACECLOCK));
+	tracedat_free(td);
+	/* trace-cmd prints "cpus=N", the text and a new line. */
+	char cmd[400];
+	snprintf(cmd, sizeof(cmd), "trace-cmd report -i %s 2>/dev/null", path);
+	if (system("command -v trace-cmd >/dev/null 2>&1") != 0)
+		return;
+	FILE *f = popen(cmd, "r");
+	assert_non_null(f);
+	char out[512] = {0};
+	size_t n = fread(out, 1, sizeof(out) - 1, f);
+	pclose(f);
+	char want[512];
+	snprintf(want, sizeof(want), "cpus=2\n%s\n", text);
+	assert_int_equal(n, strlen(want));
+	assert_string_equal(out, want);
+}
+
 static void test_tsc2nsec(void **state)
 {
 	enum { NREC = 300, MULT = 64u << 22, SHIFT = 22 };
@@ -672,7 +713,7 @@ int main(void)
 	    cmocka_unit_test(test_trace_cmd_report), cmocka_unit_test(test_v7),
 	    cmocka_unit_test(test_headers),	     cmocka_unit_test(test_writer_errors),
 	    cmocka_unit_test(test_parse_errors),     cmocka_unit_test(test_compressed),
-	    cmocka_unit_test(test_tsc2nsec),
+	    cmocka_unit_test(test_tsc2nsec),	     cmocka_unit_test(test_latency),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -49,9 +49,9 @@ static int setup(void **state)
 
 static void test_tracers_and_tracing_on(void **state)
 {
-	expect_file(
-	    "available_tracers",
-	    "function_graph wakeup_rt wakeup preemptirqsoff preemptoff irqsoff function nop\n");
+	expect_file("available_tracers",
+		    "timerlat osnoise function_graph wakeup_dl wakeup_rt wakeup "
+		    "preemptirqsoff preemptoff irqsoff function nop\n");
 	expect_file("current_tracer", "nop\n");
 	assert_int_equal(tfs_echo("current_tracer", "nop", UFT_TFS_TRUNC), 0);
 	assert_int_equal(tfs_echo("current_tracer", "bogus", UFT_TFS_TRUNC), -EINVAL);

@@ -20,6 +20,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 #include <time.h>
 
 #include <cmocka.h>
@@ -69,7 +71,19 @@ struct pair {
 	bool use_sem;
 	bool fifo; /* the waiter asks for SCHED_FIFO 5 */
 	bool fifo_ok;
+	bool dl, dl_ok; /* the waiter asks for SCHED_DEADLINE */
 	sem_t ready;
+};
+
+/* The next pair_start's waiter asks for SCHED_DEADLINE. */
+static bool next_dl;
+
+struct dl_attr {
+	uint32_t size, sched_policy;
+	uint64_t sched_flags;
+	int32_t sched_nice;
+	uint32_t sched_priority;
+	uint64_t sched_runtime, sched_deadline, sched_period;
 };
 
 static void *waiter(void *arg)
@@ -79,6 +93,14 @@ static void *waiter(void *arg)
 	if (p->fifo) {
 		struct sched_param sp = {.sched_priority = 5};
 		p->fifo_ok = pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp) == 0;
+	}
+	if (p->dl) { /* 1 ms every 10 ms: enough to wait and return */
+		struct dl_attr a = {.size = sizeof(a),
+				    .sched_policy = 6,
+				    .sched_runtime = 1000000,
+				    .sched_deadline = 10000000,
+				    .sched_period = 10000000};
+		p->dl_ok = syscall(SYS_sched_setattr, 0, &a, 0) == 0;
 	}
 	sem_post(&p->ready);
 	for (int i = 0; i < p->rounds; i++) {
@@ -106,6 +128,8 @@ static void pair_start(struct pair *p, pthread_t *th, int rounds, bool use_sem, 
 	p->rounds = rounds;
 	p->use_sem = use_sem;
 	p->fifo = fifo;
+	p->dl = next_dl;
+	next_dl = false;
 	assert_int_equal(pthread_create(th, NULL, waiter, p), 0);
 	while (sem_wait(&p->ready) != 0)
 		;
@@ -293,6 +317,38 @@ static void test_rt(void **state)
 	free(s);
 }
 
+/* wakeup_dl: only SCHED_DEADLINE threads' wakes, the kernel's prio -1
+ * printed as its unsigned char (255), policy 6 (needs the right to use
+ * SCHED_DEADLINE). */
+static void test_dl(void **state)
+{
+	(void)state;
+	assert_int_equal(tfs_echo("current_tracer", "wakeup_dl", UFT_TFS_TRUNC), 0);
+	struct pair p;
+	pthread_t th;
+	pair_start(&p, &th, 1, false, false);
+	wake_holding(&p, 2);
+	pair_end(&p, th);
+	assert_int_equal(max_latency(), 0);
+	char *s = cat("trace");
+	assert_string_equal(s, "# tracer: wakeup_dl\n#\n");
+	free(s);
+	next_dl = true;
+	pair_start(&p, &th, 1, false, false);
+	bool dl = p.dl_ok;
+	wake_holding(&p, 2);
+	pair_end(&p, th);
+	if (!dl)
+		skip(); /* SCHED_DEADLINE refused here */
+	assert_true(max_latency() >= 2000);
+	s = cat("trace");
+	assert_has(s, "# wakeup_dl latency trace v1.1.5");
+	assert_has(s, "policy:6 rt_prio:0)");
+	assert_has(s, ":255:R uft-woken\n");
+	assert_has(s, ":255:S ==> [");
+	free(s);
+}
+
 /* Several threads at once: four waiters on one condition variable woken by
  * broadcasts, and two semaphore pairs, while the max moves; the trace stays
  * whole (two lines, the woken thread's task line). */
@@ -408,6 +464,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_sem, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_timeout, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_rt, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_dl, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_many, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_off, setup, teardown),
 	};

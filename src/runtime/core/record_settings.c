@@ -68,10 +68,12 @@ void uft_record_tracer_apply(struct uft_start_report *r)
 	    {UFT_ENV_GRAPH_FUNCTION, "set_graph_function"},
 	};
 	int rc;
-	/* The max-latency tracers measure without functions to patch. */
+	/* The max-latency tracers, timerlat and osnoise measure without
+	 * functions to patch. */
 	bool sections = strcmp(tracer, "irqsoff") == 0 || strcmp(tracer, "preemptoff") == 0 ||
 			strcmp(tracer, "preemptirqsoff") == 0 || strcmp(tracer, "wakeup") == 0 ||
-			strcmp(tracer, "wakeup_rt") == 0;
+			strcmp(tracer, "wakeup_rt") == 0 || strcmp(tracer, "wakeup_dl") == 0 ||
+			strcmp(tracer, "timerlat") == 0 || strcmp(tracer, "osnoise") == 0;
 	if (strcmp(tracer, "nop") != 0 && !sections && uft_ftrace_scan() <= 0) {
 		uft_start_report_add(
 		    r, true,

@@ -23,6 +23,7 @@
 #include "runtime/core/grace.h"
 #include "runtime/core/runtime.h"
 #include "runtime/core/secure_env.h"
+#include "runtime/latency/csect.h"
 #include "runtime/tracefs/tracefs.h"
 #include "util/atomics.h"
 #include "wire/env_names.h"
@@ -326,5 +327,8 @@ void uft_flush(void)
 
 __attribute__((destructor)) static void uft_lib_fini(void)
 {
+	/* a max tracer's recording: its max trace, as trace-cmd keeps it */
+	if (record_sock[0])
+		uft_csect_send_max(uft_sess.notify_fd);
 	uft_writer_thread_exit();
 }

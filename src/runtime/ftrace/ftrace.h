@@ -189,6 +189,10 @@ void uft_ftrace_events_init(void);
  * the record's TSC when the inline path wrote it, else 0. */
 uint64_t uft_ftrace_write_fn(uint32_t buffer, uintptr_t ip, uintptr_t parent);
 
+/* A leaf graph call of ip (entry and exit, no time) into a buffer: the
+ * section tracers' ends with display-graph. */
+void uft_ftrace_write_leaf(uint32_t buffer, uintptr_t ip);
+
 /* The signal that stops threads while sleds change. */
 #define UFT_FTRACE_STOP_SIG (SIGRTMAX - 1)
 

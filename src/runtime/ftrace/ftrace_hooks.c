@@ -272,6 +272,18 @@ uint64_t uft_ftrace_write_fn(uint32_t buffer, uintptr_t ip, uintptr_t parent)
 	return 0;
 }
 
+/* A call of ip as the graph's leaf at depth 0 that took no time (an entry
+ * and its exit, calltime = rettime): the section tracers' ends with
+ * display-graph, as the kernel's trace_graph_function(). */
+void uft_ftrace_write_leaf(uint32_t buffer, uintptr_t ip)
+{
+	struct uft_rec_funcgraph_entry en = {{0, 0, 0, 0}, ip, 0, 0};
+	uft_write_to_buffer(buffer, &ent_ev, &en, sizeof(en), NULL, 0);
+	uint64_t now = uft_clock_now((enum uft_clock)uft_buffers[buffer].clock);
+	struct uft_rec_funcgraph_exit ex = {{0, 0, 0, 0}, ip, 0, 0, 0, now, now};
+	uft_write_to_buffer(buffer, &ret_ev, &ex, sizeof(ex), NULL, 0);
+}
+
 /* The entry record in the global buffer by the inline path: its TSC, or 0
  * when that path cannot take it. */
 static uint64_t fast_entry(uintptr_t func, int32_t depth)

@@ -45,6 +45,7 @@ static uint32_t csect_gen;
 
 static pthread_mutex_t max_lock = PTHREAD_MUTEX_INITIALIZER;
 static bool mutex_opt[UFT_MAX_BUFFERS]; /* options/lock-holdtime */
+static bool graph_opt[UFT_MAX_BUFFERS]; /* display-graph with function-trace */
 static uint64_t max_ns[UFT_MAX_BUFFERS];
 static struct uft_csect_trace *max_tr[UFT_MAX_BUFFERS];
 
@@ -324,6 +325,18 @@ bool uft_csect_wants(uint32_t b, uint64_t delta)
 	return report(b, delta);
 }
 
+/* A section's start or end line: `ip <-caller` as the function tracer's,
+ * or with display-graph the graph's leaf call of ip, as the kernel's
+ * __trace_function(). Returns the record's TSC when known, else 0. */
+static uint64_t end_record(uint32_t b, uintptr_t ip, uintptr_t caller)
+{
+	if (!READ_ONCE(graph_opt[b]))
+		return uft_ftrace_write_fn(b, ip, caller);
+	uint64_t t = now_ticks();
+	uft_ftrace_write_leaf(b, ip);
+	return uft_tsc.usable ? t : 0;
+}
+
 void uft_csect_update(uintptr_t ip, uintptr_t caller)
 {
 	struct uft_tls *t = &uft_tls;
@@ -345,11 +358,11 @@ void uft_csect_update(uintptr_t ip, uintptr_t caller)
 		cs.start_ip = caller;
 		cs.entries0 = own_entries(b);
 		/* the record's own TSC when it has one: no second read */
-		uint64_t ts = uft_ftrace_write_fn(b, ip, caller);
+		uint64_t ts = end_record(b, ip, caller);
 		cs.t0 = ts && uft_tsc.usable ? ts : now_ticks();
 	} else {
 		cs.in = false;
-		uint64_t t1 = uft_ftrace_write_fn(b, ip, caller);
+		uint64_t t1 = end_record(b, ip, caller);
 		if (!t1 || !uft_tsc.usable)
 			t1 = now_ticks();
 		section_end(b, gen, ticks_to_ns(t1 - cs.t0), caller);
@@ -410,6 +423,21 @@ void uft_csect_set_mutex(uint32_t buffer, bool on)
 		WRITE_ONCE(uft_csect_type, with_mutex(buffer, cur & ~UFT_CSECT_MUTEX));
 	}
 	pthread_mutex_unlock(&max_lock);
+}
+
+void uft_csect_set_graph(uint32_t buffer, bool on)
+{
+	pthread_mutex_lock(&max_lock);
+	WRITE_ONCE(graph_opt[buffer], on);
+	/* The kernel's irqsoff_display_graph(): the max restarts (the caller
+	 * empties the buffer), and a running section is not measured. */
+	WRITE_ONCE(max_ns[buffer], 0);
+	WRITE_ONCE(csect_gen, csect_gen + 1);
+	struct uft_csect_trace *old = max_tr[buffer];
+	max_tr[buffer] = NULL;
+	pthread_mutex_unlock(&max_lock);
+	uft_csect_trace_free(old);
+	free_deferred();
 }
 
 int uft_csect_set(uint32_t buffer, uint32_t type)

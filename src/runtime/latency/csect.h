@@ -21,8 +21,9 @@ enum {
 	/* preemptoff with options/lock-holdtime: a held pthread mutex is a
 	 * critical section (never set without UFT_CSECT_CRIT) */
 	UFT_CSECT_MUTEX = 1u << 4,
+	UFT_CSECT_WAKE_DL = 1u << 5, /* wakeup_dl: woken SCHED_DEADLINE threads */
 	UFT_CSECT_SECTIONS = UFT_CSECT_SIGS | UFT_CSECT_CRIT,
-	UFT_CSECT_WAKES = UFT_CSECT_WAKE | UFT_CSECT_WAKE_RT,
+	UFT_CSECT_WAKES = UFT_CSECT_WAKE | UFT_CSECT_WAKE_RT | UFT_CSECT_WAKE_DL,
 };
 
 /* The kinds of section measured now; 0 when no such tracer is current (the
@@ -52,6 +53,10 @@ static inline bool uft_csect_mutex_on(void)
 }
 /* options/lock-holdtime of `buffer`. */
 void uft_csect_set_mutex(uint32_t buffer, bool on);
+
+/* display-graph and function-trace both set for `buffer`: a section's ends
+ * are graph leaves, the max restarts and the max trace goes. */
+void uft_csect_set_graph(uint32_t buffer, bool on);
 
 /* One record of a max trace, as the thread's ring held it. */
 struct uft_csect_rec {
@@ -108,6 +113,9 @@ void uft_csect_offer(uint32_t buffer, uint32_t gen, uint64_t delta, struct uft_c
 void uft_csect_trace_free(struct uft_csect_trace *tr);
 /* The calling thread's task line (comm, tid, CPU, uid, nice, policy). */
 void uft_csect_describe(struct uft_csect_info *in);
+/* Sends the top buffer's `trace` text to the recorder on sock when a max
+ * tracer runs there (max_send.c, at the process's end). */
+void uft_csect_send_max(int sock);
 /* tracing_thresh in µs (tfs_core.c). */
 extern unsigned long uft_tracing_thresh_us __attribute__((visibility("hidden")));
 

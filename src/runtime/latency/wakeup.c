@@ -141,11 +141,21 @@ static uint64_t mono_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-/* The kernel's p->prio: 99 - rt_priority for SCHED_FIFO/RR, 120 + nice else. */
+/* The kernel's p->prio: -1 for SCHED_DEADLINE (255 in the records' unsigned
+ * char, as the kernel's), 99 - rt_priority for SCHED_FIFO/RR, 120 + nice
+ * else. *rt as the kernel's rt_task(): deadline threads too. */
+#ifndef SCHED_DEADLINE
+#define SCHED_DEADLINE 6
+#endif
+#define DL_PRIO 255u
 static uint32_t own_prio(bool *rt)
 {
 	int pol = sched_getscheduler(0);
 	struct sched_param sp;
+	if (pol == SCHED_DEADLINE) {
+		*rt = true;
+		return DL_PRIO;
+	}
 	*rt = (pol == SCHED_FIFO || pol == SCHED_RR) && sched_getparam(0, &sp) == 0;
 	if (*rt)
 		return (uint32_t)(99 - sp.sched_priority);
@@ -236,8 +246,10 @@ void uft_wake_note(uintptr_t obj, bool all)
 	}
 	slot_unlock(s, q);
 	/* The kernel writes it when a task is woken: here when one waits. */
-	bool rt_only = READ_ONCE(uft_csect_type) & UFT_CSECT_WAKE_RT;
-	if (waiting && r.next_pid && (!rt_only || r.next_prio < 100))
+	uint32_t type = READ_ONCE(uft_csect_type);
+	bool rt_only = type & UFT_CSECT_WAKE_RT, dl_only = type & UFT_CSECT_WAKE_DL;
+	bool next_dl = r.next_prio == DL_PRIO, next_rt = r.next_prio < 100 || next_dl;
+	if (waiting && r.next_pid && (!rt_only || next_rt) && (!dl_only || next_dl))
 		uft_write_to_buffer(b, &wake_ev, &r, sizeof(r), NULL, 0);
 	errno = saved;
 }
@@ -333,7 +345,8 @@ void uft_wait_end(struct uft_wait *w, bool woken)
 		goto out;
 	bool rt;
 	uint32_t prio = own_prio(&rt);
-	if ((READ_ONCE(uft_csect_type) & UFT_CSECT_WAKE_RT) && !rt)
+	uint32_t type = READ_ONCE(uft_csect_type);
+	if (((type & UFT_CSECT_WAKE_RT) && !rt) || ((type & UFT_CSECT_WAKE_DL) && prio != DL_PRIO))
 		goto out;
 	uint64_t delta = t1 - mono;
 	uint32_t cpu = own_cpu();

@@ -61,6 +61,7 @@ enum tfs_dir {
 	TFS_D_PER_CPU,	  /* per_cpu/ */
 	TFS_D_CPU,	  /* per_cpu/cpuN/ */
 	TFS_D_TRACE_STAT, /* trace_stat/ (the top only) */
+	TFS_D_OSNOISE,	  /* osnoise/ (the top only) */
 };
 
 struct tfs_file;
@@ -144,6 +145,7 @@ extern const struct tfs_file tfs_ftrace_files[];
 extern const struct tfs_file tfs_cpumask_files[];
 extern const struct tfs_file tfs_fprofile_files[];
 extern const struct tfs_file tfs_fstack_files[];
+extern const struct tfs_file tfs_osnoise_files[];
 
 /* Probe definitions (tfs_probe.c): whether a dynamic_events line is a
  * probe's (not a synthetic event's), running one line written to a file
@@ -208,6 +210,9 @@ void tfs_ftrace_pids_reset(uint32_t b);
 /* Patches the sleds again after a change of what they are to hold (the
  * func_stack_trace option). */
 int tfs_ftrace_repatch(void);
+/* display-graph of a section tracer's buffer switched: its calls are
+ * patched in the graph's form or back, the buffer and the max restart. */
+int tfs_ftrace_display_graph(struct tfs_inst *in, bool on);
 /* Tells pthread_create whether any instance has event-fork or
  * function-fork set. */
 void tfs_follow_refresh(void);

@@ -23,6 +23,7 @@
 #include "runtime/tracefs/tfs.h"
 #include "runtime/core/trigger_run.h"
 #include "runtime/latency/csect.h"
+#include "runtime/latency/osn_tracer.h"
 #include "util/atomics.h"
 #include "util/util.h"
 
@@ -34,11 +35,14 @@ enum {
 	TRACER_PREEMPTOFF,
 	TRACER_PIRQSOFF,
 	TRACER_WAKEUP,
-	TRACER_WAKEUP_RT
+	TRACER_WAKEUP_RT,
+	TRACER_TIMERLAT,
+	TRACER_OSNOISE,
+	TRACER_WAKEUP_DL
 };
-static const char *const tracer_names[] = {"nop",     "function",   "function_graph",
-					   "irqsoff", "preemptoff", "preemptirqsoff",
-					   "wakeup",  "wakeup_rt"};
+static const char *const tracer_names[] = {
+    "nop",    "function",  "function_graph", "irqsoff", "preemptoff", "preemptirqsoff",
+    "wakeup", "wakeup_rt", "timerlat",	     "osnoise", "wakeup_dl"};
 #define NR_TRACERS (sizeof(tracer_names) / sizeof(tracer_names[0]))
 /* The section tracers' kinds (runtime/latency/csect.h), by tracer. */
 static const uint32_t csect_kinds[NR_TRACERS] = {
@@ -47,6 +51,7 @@ static const uint32_t csect_kinds[NR_TRACERS] = {
     [TRACER_PIRQSOFF] = UFT_CSECT_SIGS | UFT_CSECT_CRIT,
     [TRACER_WAKEUP] = UFT_CSECT_WAKE,
     [TRACER_WAKEUP_RT] = UFT_CSECT_WAKE | UFT_CSECT_WAKE_RT,
+    [TRACER_WAKEUP_DL] = UFT_CSECT_WAKE | UFT_CSECT_WAKE_DL,
 };
 
 static uint8_t tracer[UFT_MAX_BUFFERS];
@@ -194,8 +199,10 @@ static int update_sites_sync(bool sync, void (*stopped)(void *), void *ctx)
 		 * (its max trace keeps those made inside the section). */
 		bool sect_fn = (csect_kinds[tracer[b]] & UFT_CSECT_SECTIONS) && tfs_insts[b] &&
 			       tfs_opt(tfs_insts[b], "function-trace");
-		fnb |= (uint32_t)(tracer[b] == TRACER_FUNCTION || sect_fn) << b;
-		grb |= (tracer[b] == TRACER_GRAPH) << b;
+		/* with display-graph, in the graph's form (entries and exits) */
+		bool sect_gr = sect_fn && tfs_opt(tfs_insts[b], "display-graph");
+		fnb |= (uint32_t)(tracer[b] == TRACER_FUNCTION || (sect_fn && !sect_gr)) << b;
+		grb |= (uint32_t)(tracer[b] == TRACER_GRAPH || sect_gr) << b;
 	}
 	for (uint32_t i = 0; i < nr_refs; i++) {
 		struct uft_ftrace_site *s = refs[i].s;
@@ -242,6 +249,20 @@ int tfs_ftrace_repatch(void)
 	return rc ? rc : update_sites();
 }
 
+static void clear_for_new_tracer(void *ctx);
+
+int tfs_ftrace_display_graph(struct tfs_inst *in, bool on)
+{
+	uint32_t b = in->buffer;
+	if (!(csect_kinds[tracer[b]] & UFT_CSECT_SECTIONS))
+		return 0;
+	uft_csect_set_graph(b, on);
+	int rc = refresh();
+	/* The kernel's irqsoff_display_graph() resets the buffer: no exit
+	 * is written there whose entry was a function record. */
+	return rc ? rc : update_sites_sync(true, clear_for_new_tracer, &b);
+}
+
 static void clear_one_ring(void *ctx, struct uft_ring *r, uint32_t slot)
 {
 	uft_ring_clear(r);
@@ -277,9 +298,13 @@ int tfs_show_available_tracers(const struct tfs_node *n, FILE *out)
 	/* Both function tracers run in instances too, as in the kernel (6.9+),
 	 * and only where there is something to patch. */
 	/* The section tracers measure with or without functions to patch. */
-	fputs(have_sites() ? "function_graph wakeup_rt wakeup preemptirqsoff preemptoff irqsoff "
-			     "function nop\n"
-			   : "wakeup_rt wakeup preemptirqsoff preemptoff irqsoff nop\n",
+	/* timerlat and osnoise measure threads of their own: always there,
+	 * first, as in the kernel's list. */
+	fputs(have_sites()
+		  ? "timerlat osnoise function_graph wakeup_dl wakeup_rt wakeup preemptirqsoff "
+		    "preemptoff irqsoff function nop\n"
+		  : "timerlat osnoise wakeup_dl wakeup_rt wakeup preemptirqsoff preemptoff irqsoff "
+		    "nop\n",
 	      out);
 	return 0;
 }
@@ -290,7 +315,8 @@ int tfs_set_tracer(struct tfs_inst *in, const char *name)
 	for (int i = 0; i < (int)NR_TRACERS; i++)
 		if (strcmp(name, tracer_names[i]) == 0)
 			t = i;
-	if (t < 0 || (t != TRACER_NOP && !csect_kinds[t] && !have_sites()))
+	bool osn = t == TRACER_TIMERLAT || t == TRACER_OSNOISE;
+	if (t < 0 || (t != TRACER_NOP && !csect_kinds[t] && !osn && !have_sites()))
 		return -EINVAL; /* not among available_tracers */
 	if (t == TRACER_GRAPH && prof_on)
 		return -EBUSY; /* one user of the return hooks, as in 6.1 */
@@ -306,13 +332,34 @@ int tfs_set_tracer(struct tfs_inst *in, const char *name)
 	/* One buffer runs a section tracer at a time, as in the kernel. */
 	if (csect_kinds[t] && uft_csect_set(b, csect_kinds[t]) != 0)
 		return -EBUSY;
+	if (csect_kinds[t] & UFT_CSECT_SECTIONS)
+		uft_csect_set_graph(b, tfs_opt(in, "display-graph"));
+	/* One buffer runs timerlat or osnoise at a time, as in the kernel;
+	 * their threads start once the buffer is cleared for them. */
+	int osn_kind = t == TRACER_TIMERLAT  ? UFT_OSN_TIMERLAT
+		       : t == TRACER_OSNOISE ? UFT_OSN_OSNOISE
+					     : 0;
+	if (osn_kind || old == TRACER_TIMERLAT || old == TRACER_OSNOISE) {
+		rc = uft_osn_set(b, UFT_OSN_NONE);
+		if (rc == 0 && osn_kind)
+			rc = uft_osn_claim(b);
+		if (rc) {
+			if (csect_kinds[t])
+				uft_csect_set(b, csect_kinds[old]);
+			return rc;
+		}
+	}
 	if (!csect_kinds[t] && csect_kinds[old])
 		uft_csect_set(b, 0);
 	tracer[b] = (uint8_t)t;
 	/* The buffer starts empty for the new tracer: cleared while no hook
 	 * runs. Readers of trace_pipe keep what they had already taken. */
 	rc = update_sites_sync(true, clear_for_new_tracer, &b);
+	if (!rc && osn_kind)
+		rc = uft_osn_set(b, osn_kind);
 	if (rc) {
+		if (osn_kind)
+			uft_osn_set(b, UFT_OSN_NONE);
 		tracer[b] = old;
 		uft_csect_set(b, csect_kinds[old]);
 		update_sites();
@@ -326,6 +373,8 @@ void tfs_ftrace_instance_gone(struct tfs_inst *in)
 	uint32_t b = in->buffer;
 	if (csect_kinds[tracer[b]])
 		uft_csect_set(b, 0);
+	if (tracer[b] == TRACER_TIMERLAT || tracer[b] == TRACER_OSNOISE)
+		uft_osn_set(b, 0);
 	tracer[b] = TRACER_NOP;
 	nr_filter[b] = 0;
 	pends_drop(&pending_mods, SET_FILTER, b);

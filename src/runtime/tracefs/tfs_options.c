@@ -41,6 +41,7 @@ static const struct option options[] = {
     {"event-fork", false, NULL},
     {"function-trace", true, NULL},
     {"function-fork", false, NULL},
+    {"display-graph", false, NULL},
     {"stacktrace", false, NULL},
     {"func_stack_trace", false, "function"},
     {"funcgraph-overrun", false, "function_graph"},
@@ -162,6 +163,15 @@ int tfs_option_set(struct tfs_inst *in, int i, bool on)
 		int rc = tfs_ftrace_repatch();
 		if (rc) {
 			in->opts = before;
+			return rc;
+		}
+	}
+	if (before != in->opts && strcmp(options[i].name, "display-graph") == 0 &&
+	    uft_csect_owns(in->buffer)) {
+		int rc = tfs_ftrace_display_graph(in, on);
+		if (rc) {
+			in->opts = before;
+			tfs_ftrace_display_graph(in, !on);
 			return rc;
 		}
 	}

@@ -20,6 +20,7 @@
 #include "runtime/core/synth_live.h"
 #include "runtime/ftrace/ftrace_probe.h"
 #include "runtime/latency/csect.h"
+#include "runtime/latency/osn_tracer.h"
 #include "runtime/latency/wakeup.h"
 #include <uft/event.h>
 
@@ -196,6 +197,14 @@ void tfs_text_header(FILE *f, const struct tfs_view *v, uint64_t entries, uint64
 		uft_graph_header(f, v->g.flags);
 		return;
 	}
+	/* timerlat and osnoise print their own header in every text form, as
+	 * the kernel's print_header. */
+	int osn = uft_osn_kind(tracer);
+	if (osn && plain_text(in)) {
+		fprintf(f, "# tracer: %s\n#\n", tracer);
+		uft_osn_header(f, osn);
+		return;
+	}
 	/* Binary and hex forms carry no header; neither does a header-less view. */
 	if (!plain_text(in) || !tfs_opt(in, "context-info")) {
 		if (plain_text(in))
@@ -306,11 +315,11 @@ static bool graph_plain(void *ctx, const struct uft_ftrace_rec *r)
 
 static struct uft_symbol sym_buf; /* under tfs_lock */
 
-static void view_graph(struct tfs_view *v)
+static void view_graph_flags(struct tfs_view *v, unsigned flags)
 {
 	v->graph = true;
 	v->g = (struct uft_graph){
-	    .flags = graph_flags(v->in),
+	    .flags = flags,
 	    .nr_cpus = tfs_nr_cpus(),
 	    .id_function = UFT_ID_FUNCTION,
 	    .id_entry = UFT_ID_FUNCGRAPH_ENTRY,
@@ -323,6 +332,22 @@ static void view_graph(struct tfs_view *v)
 	    .plain = graph_plain,
 	};
 	v->graph_ready = uft_graph_init(&v->g) == 0;
+}
+
+static void view_graph(struct tfs_view *v)
+{
+	view_graph_flags(v, graph_flags(v->in));
+}
+
+void tfs_view_max_graph(struct tfs_view *v)
+{
+	/* The kernel's GRAPH_TRACER_FLAGS of the latency tracers, whatever the
+	 * funcgraph-* options say. */
+	unsigned flags = UFT_GRAPH_CPU | UFT_GRAPH_PROC | UFT_GRAPH_ABSTIME | UFT_GRAPH_DURATION |
+			 UFT_GRAPH_LATENCY;
+	if (!tfs_opt(v->in, "context-info"))
+		flags |= UFT_GRAPH_NO_CONTEXT;
+	view_graph_flags(v, flags);
 }
 
 void tfs_view_init(struct tfs_view *v, const struct tfs_inst *in, const char *tracer)
@@ -367,6 +392,7 @@ static void body_text(FILE *f, const struct tfs_inst *in, const struct tfs_rec *
 		return;
 	}
 	if (tfs_marker_render(f, r->data, r->len) || uft_wake_render(f, r->data, r->len) ||
+	    uft_osn_render(f, r->data, r->len) ||
 	    uft_stack_render(f, r->data, r->len, sym_lookup, &sym_buf) ||
 	    uft_synth_render(f, r->data, r->len, pS) || uft_dprobe_render(f, r->data, r->len, pS)) {
 		fputc('\n', f);

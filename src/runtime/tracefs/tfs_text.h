@@ -58,6 +58,9 @@ void tfs_view_init(struct tfs_view *v, const struct tfs_inst *in, const char *tr
 /* With the "nop" tracer, a record of a function tracer names the tracer. */
 void tfs_view_note(struct tfs_view *v, const struct tfs_rec *r);
 void tfs_view_free(struct tfs_view *v);
+/* A max tracer's view with display-graph: the graph's lines with the
+ * kernel's fixed columns (abstime, CPU, task, latency flags, duration). */
+void tfs_view_max_graph(struct tfs_view *v);
 
 /* The file header; first is the oldest record shown (NULL if none). */
 void tfs_text_header(FILE *f, const struct tfs_view *v, uint64_t entries, uint64_t overrun,

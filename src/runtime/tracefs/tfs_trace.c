@@ -436,7 +436,14 @@ static int show_max_trace(const struct tfs_node *n, FILE *out)
 	struct tfs_comms cm;
 	struct tfs_view v;
 	tfs_comms_load(&cm, lat.buffer);
-	view_for(&v, &lat, &m.rs);
+	if (tfs_opt(&lat, "display-graph")) {
+		char tracer[32];
+		tfs_current_tracer(&lat, tracer, sizeof(tracer));
+		tfs_view_init(&v, &lat, tracer);
+		tfs_view_max_graph(&v);
+	} else {
+		view_for(&v, &lat, &m.rs);
+	}
 	v.sect = m.rs.n ? &m.info : NULL;
 	tfs_text_header(out, &v, m.rs.n, 0, m.rs.n ? &m.rs.v[0] : NULL);
 	print_lines(out, &v, &cm, &m.rs);

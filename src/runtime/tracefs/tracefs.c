@@ -22,6 +22,7 @@
 #include "runtime/tracefs/tfs.h"
 #include "runtime/tracefs/tfs_marker.h"
 #include "runtime/core/stack_event.h"
+#include "runtime/latency/osn_tracer.h"
 #include "runtime/latency/wakeup.h"
 #include "util/atomics.h"
 #include "util/util.h"
@@ -32,9 +33,10 @@ static struct tfs_inst top_inst;
 static pthread_once_t tfs_once = PTHREAD_ONCE_INIT;
 
 static const struct tfs_file *const file_tables[] = {
-    tfs_core_files,    tfs_event_files,	   tfs_trace_files,  tfs_option_files, tfs_marker_files,
-    tfs_trigger_files, tfs_hist_files,	   tfs_synth_files,  tfs_ftrace_files, tfs_ftrace_pid_files,
-    tfs_cpumask_files, tfs_fprofile_files, tfs_fstack_files, tfs_probe_files,  tfs_user_files};
+    tfs_core_files,   tfs_event_files,	    tfs_trace_files,   tfs_option_files,
+    tfs_marker_files, tfs_trigger_files,    tfs_hist_files,    tfs_synth_files,
+    tfs_ftrace_files, tfs_ftrace_pid_files, tfs_cpumask_files, tfs_fprofile_files,
+    tfs_fstack_files, tfs_probe_files,	    tfs_user_files,    tfs_osnoise_files};
 
 /* Threads joining and leaving the pid lists (thread_follow.c). A new thread
  * never waits for the tree: its creator waits for it and may hold the
@@ -193,6 +195,7 @@ static void tfs_setup(void)
 	uft_stack_event_init();
 	uft_ftrace_events_init();
 	uft_wakeup_events_init();
+	uft_osn_events_init();
 	tfs_insts[0] = &top_inst;
 }
 
@@ -354,6 +357,8 @@ static int resolve(const char *path, struct tfs_node *n)
 				n->dir = TFS_D_INSTANCES;
 			else if (top && strcmp(c, "trace_stat") == 0)
 				n->dir = TFS_D_TRACE_STAT;
+			else if (top && strcmp(c, "osnoise") == 0)
+				n->dir = TFS_D_OSNOISE;
 			else
 				return -ENOENT;
 			break;
@@ -496,6 +501,8 @@ int uft_tracefs_readdir(const char *path, uft_tfs_dirent_fn fn, void *ctx)
 			list_add(&l, "instances", UFT_TFS_DIR);
 		if (top)
 			list_add(&l, "trace_stat", UFT_TFS_DIR);
+		if (top)
+			list_add(&l, "osnoise", UFT_TFS_DIR);
 		break;
 	case TFS_D_INSTANCES:
 		for (int i = 1; i < UFT_MAX_BUFFERS; i++)

@@ -1,0 +1,372 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* timerlat and osnoise as tracers of the process's tree (osn_tracer.h): the
+ * engine's threads (src/latency/) measure, and their per-sample and
+ * per-period callbacks write the kernel's records into the tracer's buffer.
+ * A stop threshold crossed turns that buffer's tracing off and keeps what it
+ * holds, as the kernel's stop_tracing_us does; the threads go on measuring
+ * until the tracer changes. */
+#define _GNU_SOURCE
+#include "runtime/latency/osn_tracer.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <unistd.h>
+
+#include "latency/osn_detect.h"
+#include "latency/osnoise.h"
+#include "latency/timerlat.h"
+#include "runtime/core/buffer.h"
+#include "runtime/core/registry.h"
+#include "runtime/core/runtime.h"
+#include "runtime/latency/csect.h"
+#include "util/atomics.h"
+
+struct uft_osn_cfg uft_osn_cfg = {
+    .period_us = 1000000,
+    .runtime_us = 1000000,
+    .timerlat_period_us = 1000,
+    .options = UFT_OSN_OPT_DEFAULTS,
+};
+
+/* ---- records: the kernel's struct osnoise_entry and timerlat_entry ---- */
+
+struct osn_rec {
+	struct uft_common_entry common;
+	uint64_t noise, runtime, max_sample; /* us */
+	uint32_t hw_count, nmi_count, irq_count, softirq_count, thread_count;
+};
+struct tl_rec {
+	struct uft_common_entry common;
+	uint32_t seqnum;
+	int32_t context;	/* 0 irq, 1 thread, 2 user-ret */
+	uint64_t timer_latency; /* ns */
+};
+
+static volatile uint16_t osn_gate, tl_gate;
+static const struct uft_field osn_fields[] = {
+    {"u64", "noise", 8, 8, 0, UFT_FIELD_SCALAR, 0},
+    {"u64", "runtime", 16, 8, 0, UFT_FIELD_SCALAR, 0},
+    {"u64", "max_sample", 24, 8, 0, UFT_FIELD_SCALAR, 0},
+    {"unsigned int", "hw_count", 32, 4, 0, UFT_FIELD_SCALAR, 0},
+    {"unsigned int", "nmi_count", 36, 4, 0, UFT_FIELD_SCALAR, 0},
+    {"unsigned int", "irq_count", 40, 4, 0, UFT_FIELD_SCALAR, 0},
+    {"unsigned int", "softirq_count", 44, 4, 0, UFT_FIELD_SCALAR, 0},
+    {"unsigned int", "thread_count", 48, 4, 0, UFT_FIELD_SCALAR, 0},
+};
+static const struct uft_field tl_fields[] = {
+    {"unsigned int", "seqnum", 8, 4, 0, UFT_FIELD_SCALAR, 0},
+    {"int", "context", 12, 4, 1, UFT_FIELD_SCALAR, 0},
+    {"u64", "timer_latency", 16, 8, 0, UFT_FIELD_SCALAR, 0},
+};
+static struct uft_event osn_ev = {
+    .magic = UFT_EVENT_MAGIC,
+    .style = UFT_STYLE_STRUCT,
+    .gate = &osn_gate,
+    .system = "ftrace",
+    .name = "osnoise",
+    .fields = osn_fields,
+    .nr_fields = sizeof(osn_fields) / sizeof(osn_fields[0]),
+    .fixed_size = sizeof(struct osn_rec),
+    .print_fmt = "\"noise:%llu\\tmax_sample:%llu\\thw:%u\\tnmi:%u\\tirq:%u\\tsoftirq:%u\\tthread:%u"
+		 "\\n\", REC->noise, REC->max_sample, REC->hw_count, REC->nmi_count, "
+		 "REC->irq_count, REC->softirq_count, REC->thread_count",
+    .file = __FILE__,
+    .line = __LINE__,
+};
+static struct uft_event tl_ev = {
+    .magic = UFT_EVENT_MAGIC,
+    .style = UFT_STYLE_STRUCT,
+    .gate = &tl_gate,
+    .system = "ftrace",
+    .name = "timerlat",
+    .fields = tl_fields,
+    .nr_fields = sizeof(tl_fields) / sizeof(tl_fields[0]),
+    .fixed_size = sizeof(struct tl_rec),
+    .print_fmt = "\"seq:%u\\tcontext:%d\\ttimer_latency:%llu\\n\", REC->seqnum, REC->context, "
+		 "REC->timer_latency",
+    .file = __FILE__,
+    .line = __LINE__,
+};
+
+void uft_osn_events_init(void)
+{
+	uft_registry_add_fixed(&osn_ev, UFT_ID_OSNOISE);
+	uft_registry_add_fixed(&tl_ev, UFT_ID_TIMERLAT);
+}
+
+/* ---- the running tracer ---- */
+
+static pthread_mutex_t osn_lock = PTHREAD_MUTEX_INITIALIZER;
+static int cur_kind;
+static uint32_t cur_buffer;
+static bool running; /* threads started (not with NO_OSNOISE_WORKLOAD) */
+static struct timerlat tl;
+static struct osnoise on;
+static __thread uint32_t seqnum;
+static __thread bool named;
+
+/* The kernel's thread names, set before the thread's first record so the
+ * buffer's comm is it. */
+static void name_thread(const char *kind, int cpu)
+{
+	if (named)
+		return;
+	char name[16];
+	snprintf(name, sizeof(name), "%s/%d", kind, cpu);
+	prctl(PR_SET_NAME, name, 0, 0, 0);
+	named = true;
+}
+
+static void stop_tracing(uint32_t b)
+{
+	uft_store_seq_cst(&uft_buffers[b].on, 0);
+	if (b == 0)
+		uft_buffer_update_fast();
+}
+
+static void tl_sample(void *ctx, int cpu, uint64_t lat_ns)
+{
+	(void)ctx;
+	name_thread("timerlat", cpu);
+	uint32_t b = READ_ONCE(cur_buffer);
+	struct tl_rec r;
+	memset(&r, 0, sizeof(r));
+	r.common.type = UFT_ID_TIMERLAT;
+	r.seqnum = ++seqnum;
+	r.context = 1;
+	r.timer_latency = lat_ns;
+	uft_write_to_buffer(b, &tl_ev, &r, sizeof(r), NULL, 0);
+	/* the thread latency's limit, as the kernel's stop_tracing_total_us */
+	uint64_t stop = READ_ONCE(uft_osn_cfg.stop_total_us);
+	if (stop && lat_ns > stop * 1000)
+		stop_tracing(b);
+}
+
+static void osn_period(void *ctx, int cpu, const struct osnoise_period *p)
+{
+	(void)ctx;
+	name_thread("osnoise", cpu);
+	uint32_t b = READ_ONCE(cur_buffer);
+	struct osn_rec r;
+	memset(&r, 0, sizeof(r));
+	r.common.type = UFT_ID_OSNOISE;
+	r.noise = p->noise / 1000;
+	r.runtime = p->runtime / 1000;
+	r.max_sample = p->max_single / 1000;
+	r.nmi_count = (uint32_t)p->nmi;
+	r.irq_count = (uint32_t)p->irq;
+	r.softirq_count = (uint32_t)p->sirq;
+	r.thread_count = (uint32_t)p->thread;
+	uft_write_to_buffer(b, &osn_ev, &r, sizeof(r), NULL, 0);
+	uint64_t stop = READ_ONCE(uft_osn_cfg.stop_us),
+		 total = READ_ONCE(uft_osn_cfg.stop_total_us);
+	if ((stop && p->max_single > stop * 1000) || (total && p->noise > total * 1000))
+		stop_tracing(b);
+}
+
+static unsigned nr_cpu_bits(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_CONF);
+	if (n < 1)
+		n = 1;
+	return n > UFT_OSN_MAX_CPUS ? UFT_OSN_MAX_CPUS : (unsigned)n;
+}
+
+static void stop_locked(void)
+{
+	if (!running)
+		return;
+	if (cur_kind == UFT_OSN_TIMERLAT) {
+		timerlat_stop(&tl);
+		timerlat_free(&tl);
+	} else {
+		osnoise_stop(&on);
+		osnoise_free(&on);
+	}
+	running = false;
+}
+
+static int start_locked(void)
+{
+	const struct uft_osn_cfg *c = &uft_osn_cfg;
+	if (!(c->options & UFT_OSN_OPT_WORKLOAD))
+		return 0; /* the workload is the user's (NO_OSNOISE_WORKLOAD) */
+	int rc;
+	if (cur_kind == UFT_OSN_TIMERLAT) {
+		struct timerlat_opts o = {
+		    .cpus = c->cpus,
+		    .nbits = nr_cpu_bits(),
+		    .period_ns = c->timerlat_period_us * 1000,
+		    .sched = {SCHED_FIFO, 95}, /* the kernel's timerlat threads */
+		    .sample = tl_sample,
+		};
+		rc = timerlat_start(&tl, &o);
+	} else {
+		struct osnoise_opts o = {
+		    .cpus = c->cpus,
+		    .nbits = nr_cpu_bits(),
+		    .period_ns = c->period_us * 1000,
+		    .runtime_ns = c->runtime_us * 1000,
+		    .thresh_ns = (uint64_t)READ_ONCE(uft_tracing_thresh_us) * 1000,
+		    .sched = {SCHED_OTHER, 0},
+		    .period = osn_period,
+		};
+		rc = osnoise_start(&on, &o);
+	}
+	running = rc == 0;
+	return rc;
+}
+
+/* A fork child has none of its parent's threads: they are forgotten (never
+ * joined), and the child measures once its tracer is set again. */
+static void after_fork_child(void)
+{
+	pthread_mutex_init(&osn_lock, NULL);
+	if (!running)
+		return;
+	if (cur_kind == UFT_OSN_TIMERLAT) {
+		for (unsigned i = 0; i < tl.n; i++)
+			tl.cpu[i].started = false;
+		timerlat_free(&tl);
+	} else {
+		for (unsigned i = 0; i < on.n; i++)
+			on.cpu[i].started = false;
+		osnoise_free(&on);
+	}
+	running = false;
+	cur_kind = UFT_OSN_NONE;
+}
+
+static void cfg_init(void)
+{
+	static bool done;
+	if (done)
+		return;
+	done = true;
+	pthread_atfork(NULL, NULL, after_fork_child);
+	unsigned n = nr_cpu_bits();
+	for (unsigned i = 0; i < n; i++)
+		uft_osn_cfg.cpus[i / 8] |= (uint8_t)(1u << i % 8);
+}
+
+int uft_osn_set(uint32_t buffer, int kind)
+{
+	pthread_mutex_lock(&osn_lock);
+	cfg_init();
+	if (cur_kind && cur_buffer != buffer) {
+		pthread_mutex_unlock(&osn_lock);
+		return kind ? -EBUSY : 0;
+	}
+	stop_locked();
+	cur_kind = kind;
+	WRITE_ONCE(cur_buffer, buffer);
+	int rc = kind ? start_locked() : 0;
+	if (rc)
+		cur_kind = UFT_OSN_NONE;
+	pthread_mutex_unlock(&osn_lock);
+	return rc;
+}
+
+int uft_osn_claim(uint32_t buffer)
+{
+	pthread_mutex_lock(&osn_lock);
+	int rc = cur_kind && cur_buffer != buffer ? -EBUSY : 0;
+	pthread_mutex_unlock(&osn_lock);
+	return rc;
+}
+
+int uft_osn_restart(void)
+{
+	pthread_mutex_lock(&osn_lock);
+	int rc = 0;
+	if (cur_kind) {
+		stop_locked();
+		rc = start_locked();
+	}
+	pthread_mutex_unlock(&osn_lock);
+	return rc;
+}
+
+void uft_osn_cfg_init(void)
+{
+	pthread_mutex_lock(&osn_lock);
+	cfg_init();
+	pthread_mutex_unlock(&osn_lock);
+}
+
+int uft_osn_kind(const char *tracer)
+{
+	if (strcmp(tracer, "timerlat") == 0)
+		return UFT_OSN_TIMERLAT;
+	if (strcmp(tracer, "osnoise") == 0)
+		return UFT_OSN_OSNOISE;
+	return UFT_OSN_NONE;
+}
+
+/* ---- text ---- */
+
+bool uft_osn_render(FILE *f, const void *data, uint32_t len)
+{
+	const struct uft_common_entry *e = data;
+	if (len < sizeof(*e))
+		return false;
+	if (e->type == UFT_ID_TIMERLAT && len >= sizeof(struct tl_rec)) {
+		struct tl_rec r;
+		memcpy(&r, data, sizeof(r));
+		static const char *const ctx[] = {"irq", "thread", "user-ret"};
+		const char *c = r.context >= 0 && r.context < 3 ? ctx[r.context] : "?";
+		fprintf(f, "#%-5u context %6s timer_latency %9llu ns", r.seqnum, c,
+			(unsigned long long)r.timer_latency);
+		return true;
+	}
+	if (e->type == UFT_ID_OSNOISE && len >= sizeof(struct osn_rec)) {
+		struct osn_rec r;
+		memcpy(&r, data, sizeof(r));
+		uint64_t e5 = osn_available_e5(r.runtime, r.noise);
+		fprintf(f, "%llu %10llu %3llu.%05llu %7llu", (unsigned long long)r.runtime,
+			(unsigned long long)r.noise, (unsigned long long)(e5 / 100000),
+			(unsigned long long)(e5 % 100000), (unsigned long long)r.max_sample);
+		fprintf(f, " %6u %6u %6u %6u %6u", r.hw_count, r.nmi_count, r.irq_count,
+			r.softirq_count, r.thread_count);
+		return true;
+	}
+	return false;
+}
+
+/* The kernel's headers (non-RT), byte for byte: the osnoise one prints its
+ * "%%" as the kernel's seq_puts() does. */
+void uft_osn_header(FILE *f, int kind)
+{
+	if (kind == UFT_OSN_OSNOISE)
+		fputs("#                                _-----=> irqs-off\n"
+		      "#                               / _----=> need-resched\n"
+		      "#                              | / _---=> hardirq/softirq\n"
+		      "#                              || / _--=> preempt-depth\n"
+		      "#                              ||| / _-=> migrate-disable                   "
+		      "      MAX\n"
+		      "#                              |||| /     delay                             "
+		      "      SINGLE      Interference counters:\n"
+		      "#                              |||||               RUNTIME      NOISE  %% "
+		      "OF CPU  NOISE    +-----------------------------+\n"
+		      "#           TASK-PID      CPU# |||||   TIMESTAMP    IN US       IN US  "
+		      "AVAILABLE  IN US     HW    NMI    IRQ   SIRQ THREAD\n"
+		      "#              | |         |   |||||      |           |             |    |  "
+		      "          |      |      |      |      |      |\n",
+		      f);
+	else
+		fputs("#                                _-----=> irqs-off\n"
+		      "#                               / _----=> need-resched\n"
+		      "#                              | / _---=> hardirq/softirq\n"
+		      "#                              || / _--=> preempt-depth\n"
+		      "#                              ||| / _-=> migrate-disable\n"
+		      "#                              |||| /     delay\n"
+		      "#                              |||||            ACTIVATION\n"
+		      "#           TASK-PID      CPU# |||||   TIMESTAMP   ID            CONTEXT    "
+		      "             LATENCY\n"
+		      "#              | |         |   |||||      |         |                  |    "
+		      "                   |\n",
+		      f);
+}

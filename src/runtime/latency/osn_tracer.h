@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* The kernel's timerlat and osnoise tracers in a process's own tree: the
+ * measuring threads of src/latency/ run inside the process and write the
+ * kernel's ftrace:timerlat and ftrace:osnoise records into the buffer whose
+ * current_tracer names them; the osnoise/ directory holds their knobs
+ * (docs/design/latency.md, "timerlat and osnoise in the tree"). */
+#ifndef UFT_LIB_OSN_TRACER_H
+#define UFT_LIB_OSN_TRACER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define UFT_ID_OSNOISE 17
+#define UFT_ID_TIMERLAT 18
+
+enum { UFT_OSN_NONE, UFT_OSN_TIMERLAT, UFT_OSN_OSNOISE };
+
+/* Registers the two records' events (tracefs.c at start-up). */
+void uft_osn_events_init(void);
+/* Makes `buffer` run kind (UFT_OSN_*; NONE stops): the threads start or
+ * stop. -EBUSY when another buffer runs one (one workload at a time, as the
+ * kernel's), else 0 or -errno with nothing running. */
+int uft_osn_set(uint32_t buffer, int kind);
+/* -EBUSY when another buffer than `buffer` runs one of the two. */
+int uft_osn_claim(uint32_t buffer);
+/* The record's text after the line's prefix (false: not one of the two). */
+bool uft_osn_render(FILE *f, const void *data, uint32_t len);
+/* The tracers' own column header after "# tracer: NAME\n#\n". */
+void uft_osn_header(FILE *f, int kind);
+/* The osnoise/ knobs (microseconds), as the kernel's defaults; changed
+ * under tfs_lock, then uft_osn_restart() applies them. */
+#define UFT_OSN_MAX_CPUS 1024
+struct uft_osn_cfg {
+	uint8_t cpus[UFT_OSN_MAX_CPUS / 8]; /* osnoise/cpus */
+	uint64_t period_us, runtime_us;
+	uint64_t stop_us, stop_total_us;
+	uint64_t timerlat_period_us;
+	uint64_t print_stack;
+	uint32_t options; /* UFT_OSN_OPT_* */
+};
+enum {
+	UFT_OSN_OPT_WORKLOAD = 1u << 0,
+	UFT_OSN_OPT_PANIC_ON_STOP = 1u << 1,
+	UFT_OSN_OPT_PREEMPT_DISABLE = 1u << 2,
+	UFT_OSN_OPT_IRQ_DISABLE = 1u << 3,
+	UFT_OSN_OPT_DEFAULTS = UFT_OSN_OPT_WORKLOAD,
+};
+extern struct uft_osn_cfg uft_osn_cfg __attribute__((visibility("hidden")));
+/* osnoise/cpus starts as every CPU of the machine. */
+void uft_osn_cfg_init(void);
+/* The running tracer's threads start again with the knobs' new values. */
+int uft_osn_restart(void);
+/* Which of the two a tracer name is (UFT_OSN_NONE: neither). */
+int uft_osn_kind(const char *tracer);
+
+#endif
