@@ -6,9 +6,12 @@ set -e
 # libc6-dbg: libc's local symbols (start_thread) for the tests of stack frames.
 # protobuf-compiler: the export tests read Perfetto files back with protoc --decode_raw;
 # chromium: test_export_html.sh opens the HTML report in it, headless.
+# kernelshark ... imagemagick: test_kernelshark.sh loads files with libkshark
+# and opens them in kernelshark under Xvfb (also `make viewer-deps`).
 PKGS="gcc g++ clang clang-format make pkg-config libtraceevent-dev libtracecmd-dev libtracefs-dev trace-cmd \
 libcmocka-dev systemtap-sdt-dev libfuse3-dev fuse3 libelf-dev libzstd-dev zlib1g-dev cmake \
-libc6-dbg protobuf-compiler chromium"
+libc6-dbg protobuf-compiler chromium \
+kernelshark libkshark-dev libjson-c-dev xvfb xauth xdotool imagemagick"
 [ -n "$UFT_EXTRA_PKGS" ] && PKGS="$PKGS $UFT_EXTRA_PKGS"
 missing=""
 for p in $PKGS; do
