@@ -130,22 +130,26 @@ static int send_full(int fd, const void *buf, size_t len)
 	return 0;
 }
 
-/* Waits for the peer to close after everything sent was read; anything it
- * sends meanwhile is ignored. 0, -ETIMEDOUT, -errno. */
-static int wait_close(int fd, long ms)
+/* Waits for the peer to close after everything sent was read: 0,
+ * -ETIMEDOUT, -errno, or -EPROTO when it sent anything first (with `quiet`;
+ * a CPU reader sends nothing, the listener only NOT_SUPP for messages it
+ * did not take). */
+static int wait_close(int fd, long ms, bool quiet)
 {
 	struct timespec end;
 	deadline(&end, ms);
 	char buf[512];
+	bool said = false;
 	for (;;) {
 		int w = wait_fd(fd, POLLIN, &end);
 		if (w <= 0)
 			return w ? w : -ETIMEDOUT;
 		ssize_t r = recv(fd, buf, sizeof(buf), 0);
-		if (r == 0)
-			return 0;
+		if (r == 0 || (r < 0 && errno == ECONNRESET))
+			return quiet && said ? -EPROTO : 0;
 		if (r < 0 && errno != EINTR && errno != EAGAIN)
-			return errno == ECONNRESET ? 0 : -errno;
+			return -errno;
+		said |= r > 0;
 	}
 }
 
@@ -309,7 +313,7 @@ static int send_cpu(const char *host, uint16_t port, const uint8_t *data, uint64
 	if (!rc && shutdown(fd, SHUT_WR) != 0)
 		rc = -errno;
 	if (!rc)
-		rc = wait_close(fd, DRAIN_MS);
+		rc = wait_close(fd, DRAIN_MS, false);
 	close(fd);
 	return rc;
 }
@@ -330,6 +334,26 @@ static int send_data_msgs(int fd, const uint8_t *p, uint64_t len)
 	}
 	tcmsg_put_hdr(hdr, TCMSG_FIN_DATA, 0);
 	return send_full(fd, hdr, sizeof(hdr));
+}
+
+/* After FIN_DATA: an empty SEND_DATA, which the listener, now waiting for
+ * CLOSE, answers with NOT_SUPP — once it has read everything before it.
+ * Until then no CPU reader may end: its SIGCHLD would cut the listener's
+ * read of the metadata short (and the client's sends are done long before
+ * the listener has read them, the socket buffers holding the rest). */
+static int wait_metadata_read(int fd)
+{
+	uint8_t msg[TCMSG_HDR_LEN];
+	tcmsg_put_hdr(msg, TCMSG_SEND_DATA, 0);
+	int rc = send_full(fd, msg, sizeof(msg));
+	struct tcmsg_hdr h;
+	if (!rc)
+		rc = read_full(fd, msg, sizeof(msg), DRAIN_MS);
+	if (!rc)
+		rc = tcmsg_parse_hdr(msg, &h);
+	if (!rc && (h.cmd != TCMSG_NOT_SUPP || h.size != TCMSG_HDR_LEN))
+		rc = -EPROTO;
+	return rc;
 }
 
 static const char *what(int rc)
@@ -378,8 +402,10 @@ static int send_td(struct net_send *n, const struct tracedat *td, const uint8_t 
 	}
 	/* v3: the metadata and FIN_DATA first, while the listener reads
 	 * messages with a time limit and no tolerance for signals — a reader
-	 * that ends sends it SIGCHLD; then the pages, each reader waited for
-	 * while the listener waits for CLOSE with neither. v1: the pages, the
+	 * that ends sends it SIGCHLD; once it has read them all, the pages,
+	 * each reader waited for while the listener waits for CLOSE with
+	 * neither. Had it stopped reading early, it answers the messages left
+	 * with NOT_SUPP, seen before its close. v1: the pages, the
 	 * connections held open (a reader that ends would interrupt the
 	 * listener's read of the metadata), then the metadata, whose end makes
 	 * the listener stop its readers after a second and put the file
@@ -387,6 +413,8 @@ static int send_td(struct net_send *n, const struct tracedat *td, const uint8_t 
 	if (!rc && n->proto == 3) {
 		stage = "metadata";
 		rc = send_data_msgs(n->fd, file, td->v6_data_at); /* it adds the CPU data */
+		if (!rc)
+			rc = wait_metadata_read(n->fd);
 	}
 	int *held = calloc(cpus, sizeof(*held));
 	if (!held)
@@ -424,7 +452,7 @@ static int send_td(struct net_send *n, const struct tracedat *td, const uint8_t 
 	}
 	if (!rc) {
 		stage = "closing";
-		rc = wait_close(n->fd, DRAIN_MS);
+		rc = wait_close(n->fd, DRAIN_MS, true);
 	}
 	for (uint32_t cpu = 0; held && cpu < cpus; cpu++)
 		if (held[cpu] > 0)
