@@ -105,7 +105,7 @@ FIXTURES := $(patsubst tests/fixtures/%.c,$(BUILD)/tests/lib%.so,$(FIXTURE_SRC))
 RPATH := -Wl,-rpath,'$$ORIGIN/../lib'
 LIB_LDLIBS := -lpthread -ldl
 
-.PHONY: all demo test check deps bench bench-real clean format format-check fuzz fuzzers conformance
+.PHONY: all demo test check deps viewer-deps bench bench-real clean format format-check fuzz fuzzers conformance
 all: $(LIBUFT_SO) $(BUILD)/lib/$(LIBUFT_SONAME) $(LIBUFT_A) $(LIBUFT_FUSE) $(UFT) $(EXAMPLES) $(BUILD)/lib/pkgconfig/uft.pc
 
 $(BUILD)/obj/%.o: %.c
@@ -367,6 +367,12 @@ uninstall:
 
 deps:
 	@scripts/deps.sh
+
+# KernelShark to look at a trace.dat, with Xvfb and what its test needs
+# (tests/integration/test_kernelshark.sh); `make deps` installs them too.
+VIEWER_PKGS := kernelshark libkshark-dev libjson-c-dev xvfb xauth xdotool imagemagick
+viewer-deps:
+	@UFT_EXTRA_PKGS="$(VIEWER_PKGS)" scripts/deps.sh
 
 # The kernel's ftrace selftests on a traced program (docs/CONFORMANCE.md):
 # root only, a few minutes, not part of `make test`.

@@ -7,9 +7,12 @@ set -e
 # protobuf-compiler: the export tests read Perfetto files back with protoc --decode_raw;
 # chromium: test_export_html.sh opens the HTML report in it, headless.
 # tmux, bsdutils (script): test_top.sh and test_progress.sh run uft top and uft record on a terminal.
+# kernelshark ... imagemagick: test_kernelshark.sh loads files with libkshark
+# and opens them in kernelshark under Xvfb (also `make viewer-deps`).
 PKGS="gcc g++ clang clang-format make pkg-config libtraceevent-dev libtracecmd-dev libtracefs-dev trace-cmd \
 libcmocka-dev systemtap-sdt-dev libfuse3-dev fuse3 libelf-dev libzstd-dev zlib1g-dev cmake \
-libc6-dbg protobuf-compiler chromium tmux bsdutils"
+libc6-dbg protobuf-compiler chromium tmux bsdutils \
+kernelshark libkshark-dev libjson-c-dev xvfb xauth xdotool imagemagick"
 [ -n "$UFT_EXTRA_PKGS" ] && PKGS="$PKGS $UFT_EXTRA_PKGS"
 missing=""
 for p in $PKGS; do

@@ -16,6 +16,7 @@
 #include "cmd/record_progress.h"
 #include "cmd/record_summary.h"
 #include "recorder/collect.h"
+#include "recorder/net_send.h"
 
 static const char usage[] =
     "usage: uft record [-e EVENT [-f FILTER]]... [-p TRACER [-l GLOB]... [-n GLOB]... "
@@ -24,8 +25,10 @@ static const char usage[] =
     "                  [--max-graph-depth N] [--func-stack]] [-o FILE] [-b KB]\n"
     "                  [--subbuf-size KB] [-C CLOCK] [-M block|overwrite|discard]\n"
     "                  [--compression ALG] [--max-loss PCT] [--keep-running]\n"
-    "                  [--bootconfig FILE] [-q] -- CMD [ARGS]\n" RECORD_USAGE_EVENTS
+    "                  [--bootconfig FILE] [-N HOST:PORT] [-q] -- CMD [ARGS]\n" RECORD_USAGE_EVENTS
     "  -o FILE    output file (default trace.dat)\n"
+    "  -N HOST:PORT  send the recording to a trace-cmd listen collector\n"
+    "             (no local file unless -o is given)\n"
     "  --compression ALG  zstd or zlib: a compressed trace.dat version 7;\n"
     "             none (default): version 6\n" RECORD_USAGE_END(
 	"recording", "record") "  -q         no summary\n"
@@ -34,7 +37,11 @@ static const char usage[] =
 struct file_opts {
 	struct record_opts r;
 	const char *out, *compression;
-	char *tmp_out; /* the file written, renamed to out at the end */
+	char *tmp_out;	      /* the file written, renamed to out at the end */
+	const char *net_spec; /* -N */
+	bool out_given;
+	struct net_send net;
+	char *net_dir; /* -N without -o: where the file is made before it is sent */
 };
 
 static const struct cli record_cli;
@@ -45,6 +52,12 @@ static int take(void *opts, int opt, char *arg)
 	switch (opt) {
 	case 'o':
 		o->out = arg;
+		o->out_given = true;
+		return CLI_OK;
+	case 'N':
+		if (net_send_parse(&o->net, arg) != 0)
+			return cli_error(&record_cli, "bad -N '%s' (HOST:PORT)", arg);
+		o->net_spec = arg;
 		return CLI_OK;
 	case 'Z':
 		if (strcmp(arg, "zstd") != 0 && strcmp(arg, "zlib") != 0 &&
@@ -63,7 +76,7 @@ static const struct option record_longopts[] = {
     {NULL, 0, NULL, 0},
 };
 static const struct cli record_cli = {"uft record", usage,
-				      "+e:f:o:b:C:M:qhp:l:n:g:P:", record_longopts, take};
+				      "+e:f:o:b:C:M:qhp:l:n:g:P:N:", record_longopts, take};
 
 static int parse(struct file_opts *o, int argc, char **argv)
 {
@@ -116,8 +129,24 @@ static int finish(struct recording *r, struct file_opts *o)
 		fprintf(stderr, "uft record: writing %s: %s\n", o->out, strerror(-rc));
 		return 1;
 	}
+	const char *shown = o->out;
+	char label[300];
+	if (o->net_spec) {
+		char err[512];
+		if (net_send_file(&o->net, o->out, err, sizeof(err)) != 0) {
+			fprintf(stderr, "uft record: -N %s: %s%s\n", o->net_spec, err,
+				o->out_given ? "" : " (nothing kept)");
+			return 1;
+		}
+		snprintf(label, sizeof(label), "sent to trace-cmd listen at %s (protocol v%d)",
+			 o->net_spec, o->net.proto);
+		if (!o->out_given)
+			shown = label;
+		else if (!o->r.quiet)
+			printf("%s\n", label);
+	}
 	if (!o->r.quiet) {
-		record_print_summary(c, o->out, size);
+		record_print_summary(c, shown, size);
 		if (o->r.popts.on)
 			printf("process tracer: %llu events\n",
 			       (unsigned long long)proc_tracer_kept());
@@ -125,6 +154,35 @@ static int finish(struct recording *r, struct file_opts *o)
 			printf("kernel events: %llu\n", (unsigned long long)r->kernel_kept);
 	}
 	return record_status(r);
+}
+
+/* -N: the collector is reached before anything runs; without -o the file
+ * is made in a private temporary directory and removed once sent. */
+static int net_open(struct file_opts *o)
+{
+	if (o->compression) {
+		fprintf(stderr, "uft record: -N sends an uncompressed trace.dat (version 6); "
+				"drop --compression\n");
+		return -1;
+	}
+	char err[512];
+	if (net_send_connect(&o->net, err, sizeof(err)) != 0) {
+		fprintf(stderr, "uft record: -N %s: %s\n", o->net_spec, err);
+		return -1;
+	}
+	if (o->out_given)
+		return 0;
+	const char *tmp = getenv("TMPDIR");
+	char *out = NULL;
+	if (asprintf(&o->net_dir, "%s/uft-net.XXXXXX", tmp && *tmp ? tmp : "/tmp") < 0 ||
+	    !mkdtemp(o->net_dir) || asprintf(&out, "%s/trace.dat", o->net_dir) < 0) {
+		fprintf(stderr, "uft record: temporary directory: %s\n", strerror(errno));
+		free(o->net_dir);
+		o->net_dir = NULL;
+		return -1;
+	}
+	o->out = out;
+	return 0;
 }
 
 static void setup(void *ctx, struct collect *c)
@@ -139,6 +197,7 @@ int cmd_record(int argc, char **argv)
 	/* A file is the whole run: writers wait for the recorder rather than
 	 * overwrite (docs/design/recording.md, "Losing nothing"). */
 	struct file_opts o = {.out = "trace.dat",
+			      .net = {.fd = -1},
 			      .r = {.cli = &record_cli, .max_loss = -1, .mode = "block"}};
 	int rc = parse(&o, argc, argv);
 	/* The function tracers write tens of millions of events a second: a
@@ -151,6 +210,8 @@ int cmd_record(int argc, char **argv)
 		o.r.buffer_kb = RECORD_FTRACE_BUFFER_KB;
 	if (rc == CLI_OK)
 		rc = record_preflight(&o.r);
+	if (rc == CLI_OK && o.net_spec && net_open(&o) != 0)
+		rc = 1;
 	if (rc == CLI_OK && make_tmp_out(&o) != 0)
 		rc = CLI_USAGE;
 	if (rc == CLI_OK) {
@@ -167,6 +228,13 @@ int cmd_record(int argc, char **argv)
 	if (o.tmp_out)
 		unlink(o.tmp_out); /* renamed away when written */
 	free(o.tmp_out);
+	net_send_close(&o.net);
+	if (o.net_dir) {
+		unlink(o.out);
+		rmdir(o.net_dir);
+		free((char *)o.out);
+		free(o.net_dir);
+	}
 	record_opts_free(&o.r);
 	return rc;
 }

@@ -167,6 +167,11 @@ struct tracedat {
 	size_t nr_options;
 	struct tracedat_instance *instances; /* other instances, each with its pages */
 	size_t nr_instances;
+	/* Version 6: where the CPU count and the "flyrecord" (or "latency") tag
+	 * start; what precedes each is what a trace-cmd listen client sends
+	 * (protocol v1 and v3: src/recorder/net_send.c). */
+	uint64_t v6_cpu_count_at;
+	uint64_t v6_data_at;
 	char compression[16]; /* "zstd", "zlib"; "" when uncompressed */
 	char compression_version[32];
 	/* private */

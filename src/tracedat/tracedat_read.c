@@ -434,7 +434,10 @@ static bool parse_v6(struct cur *c, struct tracedat *td)
 	    !parse_event_formats(c, td) ||
 	    !parse_text32(c, &td->kallsyms, &td->kallsyms_len, "kallsyms") ||
 	    !parse_text32(c, &td->printk, &td->printk_len, "printk formats") ||
-	    !parse_cmdlines(c, td) || !rd32(c, &cpus, "CPU count"))
+	    !parse_cmdlines(c, td))
+		return false;
+	td->v6_cpu_count_at = c->pos;
+	if (!rd32(c, &cpus, "CPU count"))
 		return false;
 	if (cpus > INT_MAX)
 		return fail(c, "bad CPU count %u", cpus);
@@ -443,6 +446,7 @@ static bool parse_v6(struct cur *c, struct tracedat *td)
 		if (!need(c, 10, "options/flyrecord/latency tag"))
 			return false;
 		const char *tag = (const char *)c->base + c->pos;
+		td->v6_data_at = c->pos;
 		c->pos += 10;
 		if (memcmp(tag, "options  ", 10) == 0) {
 			if (!parse_v6_options(c, td))
