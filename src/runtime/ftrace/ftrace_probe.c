@@ -105,7 +105,7 @@ static uintptr_t file_offset_addr(const char *path, uint64_t off)
 
 int uft_dprobe_resolve(const struct uft_probe_def *d, struct uft_ftrace_site **site)
 {
-	if (d->is_return || d->kind == UFT_PROBE_EPROBE)
+	if (d->kind == UFT_PROBE_EPROBE)
 		return -EOPNOTSUPP;
 	uft_ftrace_scan();
 	if (d->kind == UFT_PROBE_UPROBE) {
@@ -171,6 +171,7 @@ int uft_dprobe_create(struct uft_probe_def *def, struct uft_ftrace_site *site)
 	p->def = *def;
 	memset(def, 0, sizeof(*def));
 	p->site = site;
+	p->func = site->func;
 	p->slot = slot;
 	p->fields = uft_probe_fields(&p->def, &p->nr_fields);
 	p->listing = uft_probe_listing(&p->def);
@@ -209,11 +210,19 @@ struct uft_dprobe *uft_dprobe_find(const char *group, const char *event)
 	return NULL;
 }
 
-/* Whether a site still has an attached probe other than p. */
+/* The site's bit a probe sets: entry probes run at the call, return
+ * probes hook the return. */
+static uint8_t want_bit(const struct uft_dprobe *p)
+{
+	return p->def.is_return ? UFT_WANT_RPROBE : UFT_WANT_DPROBE;
+}
+
+/* Whether a site still has an attached probe of p's bit other than p. */
 static bool site_shared(const struct uft_dprobe *p)
 {
 	for (uint32_t i = 0; i < nr_all; i++)
-		if (all[i] != p && all[i]->attached && all[i]->site == p->site)
+		if (all[i] != p && all[i]->attached && all[i]->site == p->site &&
+		    want_bit(all[i]) == want_bit(p))
 			return true;
 	return false;
 }
@@ -223,7 +232,7 @@ static void detach(struct uft_dprobe *p)
 	if (!p->attached)
 		return;
 	if (!site_shared(p))
-		WRITE_ONCE(p->site->want, p->site->want & ~UFT_WANT_DPROBE);
+		WRITE_ONCE(p->site->want, p->site->want & ~want_bit(p));
 	p->attached = false;
 }
 
@@ -282,7 +291,7 @@ int uft_dprobe_sync(void)
 		change = true;
 		if (on) {
 			p->attached = true;
-			WRITE_ONCE(p->site->want, p->site->want | UFT_WANT_DPROBE);
+			WRITE_ONCE(p->site->want, p->site->want | want_bit(p));
 		} else {
 			detach(p);
 		}
@@ -321,17 +330,24 @@ void uft_ftrace_dprobe_hit(const struct uft_ftrace_site *s, uintptr_t *slot, con
 	r.r[UFT_REG_BP] = slot[-2]; /* the trampoline pushed it below our return */
 	r.r[UFT_REG_SP] = (uintptr_t)slot;
 	r.r[UFT_REG_IP] = s->func;
-	struct uft_probe_ctx c = {
-	    .regs = &r, .entry_regs = &r, .ip = s->func, .sym_name = sym_name};
+	struct uft_probe_ctx c = {.regs = &r, .entry_regs = &r, .ip = s->func};
+	uft_dprobe_emit(s, 0, &c);
+}
+
+void uft_dprobe_emit(const struct uft_ftrace_site *s, uintptr_t func, struct uft_probe_ctx *c)
+{
 	uint8_t buf[DPROBE_REC] __attribute__((aligned(8)));
+	c->sym_name = sym_name;
 	uft_grace_enter();
 	uint32_t n = smp_load_acquire(&nr_hooks);
 	for (uint32_t i = 0; i < n; i++) {
 		struct uft_dprobe *p = smp_load_acquire(&hooks[i]);
-		if (!p || p->site != s || !uft_event_targets(&p->ev))
+		if (!p ||
+		    (s ? p->site != s || p->def.is_return : p->func != func || !p->def.is_return) ||
+		    !uft_event_targets(&p->ev))
 			continue;
 		uft_add_return_relaxed(&p->hits, 1);
-		uint32_t len = uft_probe_record_fill(&p->def, &c, buf, sizeof(buf));
+		uint32_t len = uft_probe_record_fill(&p->def, c, buf, sizeof(buf));
 		struct uft_rsv rsv;
 		for (char *rec = uft_reserve(&rsv, &p->ev, len); rec;
 		     rec = uft_reserve_next(&rsv)) {
@@ -339,6 +355,18 @@ void uft_ftrace_dprobe_hit(const struct uft_ftrace_site *s, uintptr_t *slot, con
 			       len - UFT_COMMON_HDR_SIZE);
 			uft_commit(&rsv);
 		}
+	}
+	uft_grace_exit();
+}
+
+void uft_dprobe_missed(uintptr_t func)
+{
+	uft_grace_enter();
+	uint32_t n = smp_load_acquire(&nr_hooks);
+	for (uint32_t i = 0; i < n; i++) {
+		struct uft_dprobe *p = smp_load_acquire(&hooks[i]);
+		if (p && p->def.is_return && p->func == func && uft_event_targets(&p->ev))
+			uft_add_return_relaxed(&p->misses, 1);
 	}
 	uft_grace_exit();
 }
@@ -361,10 +389,25 @@ int uft_dprobe_render(FILE *f, const void *data, uint32_t len,
 		return 0;
 	uint64_t ip;
 	memcpy(&ip, (const uint8_t *)data + 8, 8);
-	char where[300];
+	char where[620];
 	/* A uprobe names its address as the kernel's does, in hex. */
-	if (p->def.kind == UFT_PROBE_UPROBE || sym(ip, where, sizeof(where)) != 0)
+	bool hex = p->def.kind == UFT_PROBE_UPROBE;
+	if (hex || sym(ip, where, sizeof(where)) != 0)
 		snprintf(where, sizeof(where), "0x%llx", (unsigned long long)ip);
+	if (p->def.is_return && p->def.head_size >= 24) {
+		/* (where it returns to <- the function by its name alone), as
+		 * print_kretprobe_event: ip is __probe_func, then __probe_ret_ip. */
+		uint64_t ret;
+		memcpy(&ret, (const uint8_t *)data + 16, 8);
+		char fn[300];
+		memcpy(fn, where, sizeof(fn));
+		fn[sizeof(fn) - 1] = 0;
+		if (!hex)
+			fn[strcspn(fn, "+")] = 0;
+		if (hex || sym(ret, where, 300) != 0)
+			snprintf(where, 300, "0x%llx", (unsigned long long)ret);
+		snprintf(where + strlen(where), sizeof(where) - strlen(where), " <- %s", fn);
+	}
 	char args[4096];
 	uft_probe_args_text(&p->def, data, len, args, sizeof(args));
 	fprintf(f, "%s: (%s)%s", p->def.event, where, args);

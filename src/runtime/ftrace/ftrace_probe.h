@@ -22,16 +22,19 @@ struct uft_dprobe {
 	char *listing; /* the normalised definition, no newline */
 	volatile uint16_t gate;
 	struct uft_ftrace_site *site; /* the sled it is attached to */
+	uintptr_t func;		      /* its function, which a return is matched by */
 	bool attached;		      /* the site's UFT_WANT_DPROBE counts it */
 	uint32_t slot;		      /* in the hooks' table */
 	uint64_t hits;		      /* kprobe_profile's: hits while enabled (relaxed adds) */
+	uint64_t misses;	      /* return probes: calls whose return could not be hooked */
 };
 
 /* Everything but the hit runs under the tree's lock (tfs_lock). */
 
 /* Where a definition can go: 0 with *site set, -ENOENT (no such function
  * loaded) or -EOPNOTSUPP (not a sled function's entry, or a kind not
- * attached yet). */
+ * attached yet). A return probe goes on its function's sled too: the
+ * entry hooks the return as the graph tracer does (ftrace_shadow.h). */
 int uft_dprobe_resolve(const struct uft_probe_def *d, struct uft_ftrace_site **site);
 /* Creates the event of a resolved definition, taking the definition over.
  * 0, -EEXIST, -ENOSPC (too many probes) or -ENOMEM. */
@@ -53,8 +56,15 @@ int uft_dprobe_sync(void);
  * frame (rdi rsi rdx rcx r8 r9 rax r10 r11, then rbx r12-r15 at word 26). */
 void uft_ftrace_dprobe_hit(const struct uft_ftrace_site *s, uintptr_t *slot, const uint64_t *saved);
 
-/* The trace text of a probe record ("NAME: (sym+0x0/0x20) a=1"), 1 when it
- * is one, else 0. */
+/* Writes the records of the enabled probes of a hit: the entry probes of
+ * site s, or (s NULL) the return probes of func. Sets c->sym_name. */
+void uft_dprobe_emit(const struct uft_ftrace_site *s, uintptr_t func, struct uft_probe_ctx *c);
+/* A call of func whose return could not be hooked (the thread's shadow
+ * stack full): a miss for its enabled return probes (kprobe_profile). */
+void uft_dprobe_missed(uintptr_t func);
+
+/* The trace text of a probe record ("NAME: (sym+0x0/0x20) a=1", a return's
+ * "NAME: (caller+0x1c/0x40 <- sym) a=1"), 1 when it is one, else 0. */
 int uft_dprobe_render(FILE *f, const void *data, uint32_t len,
 		      int (*sym)(uint64_t addr, char *buf, size_t len));
 

@@ -224,7 +224,7 @@ static int update_sites_sync(bool sync, void (*stopped)(void *), void *ctx)
 			want |= s->prof ? UFT_WANT_PROF : 0;
 		}
 		/* The dynamic probes' bit is theirs (ftrace_probe.c). */
-		WRITE_ONCE(s->want, want | (s->want & UFT_WANT_DPROBE));
+		WRITE_ONCE(s->want, want | (s->want & (UFT_WANT_DPROBE | UFT_WANT_RPROBE)));
 	}
 	WRITE_ONCE(uft_ftrace_fn_buffers, fnb);
 	WRITE_ONCE(uft_ftrace_graph_buffers, grb);
