@@ -103,6 +103,16 @@ static uintptr_t file_offset_addr(const char *path, uint64_t off)
 	return 0;
 }
 
+/* Whether a call reaches the sled with nothing done yet: the sled at the
+ * entry, or after a short jump over data (clang's -fsanitize=function puts
+ * the function's type signature there). */
+static bool entry_sled(const struct uft_ftrace_site *s)
+{
+	const uint8_t *c = (const uint8_t *)s->func;
+	return s->addr == s->func ||
+	       (s->addr - s->func <= 16 && c[0] == 0xeb && s->func + 2 + c[1] == s->addr);
+}
+
 int uft_dprobe_resolve(const struct uft_probe_def *d, struct uft_ftrace_site **site)
 {
 	if (d->kind == UFT_PROBE_EPROBE)
@@ -139,7 +149,7 @@ int uft_dprobe_resolve(const struct uft_probe_def *d, struct uft_ftrace_site **s
 				continue;
 			named = true;
 			/* Only the entry: SYMBOL+0 is where the sled is. */
-			if (d->offset != 0 || s->addr != s->func)
+			if (d->offset != 0 || !entry_sled(s))
 				return -EOPNOTSUPP;
 			*site = s;
 			return 0;
