@@ -164,6 +164,8 @@ int uft_dprobe_resolve(const struct uft_probe_def *d, struct uft_ftrace_site **s
 	return -ENOENT;
 }
 
+static void libs_update(void);
+
 int uft_dprobe_create(struct uft_probe_def *def, struct uft_ftrace_site *site)
 {
 	if (uft_dprobe_find(def->group, def->event))
@@ -180,8 +182,8 @@ int uft_dprobe_create(struct uft_probe_def *def, struct uft_ftrace_site *site)
 		return -ENOMEM;
 	p->def = *def;
 	memset(def, 0, sizeof(*def));
-	p->site = site;
-	p->func = site->func;
+	p->site = site; /* NULL: its library is not loaded yet */
+	p->func = site ? site->func : 0;
 	p->slot = slot;
 	p->fields = uft_probe_fields(&p->def, &p->nr_fields);
 	p->listing = uft_probe_listing(&p->def);
@@ -205,10 +207,82 @@ int uft_dprobe_create(struct uft_probe_def *def, struct uft_ftrace_site *site)
 		return rc;
 	}
 	all[nr_all++] = p;
+	libs_update();
 	smp_store_release(&hooks[slot], p);
 	if (slot >= nr_hooks)
 		smp_store_release(&nr_hooks, slot + 1);
 	return 0;
+}
+
+static void detach(struct uft_dprobe *p);
+
+/* Whether the object of a site was unloaded. */
+static bool site_gone(const struct uft_ftrace_site *s)
+{
+	uint32_t nr = smp_load_acquire(&uft_ftrace_nr_objs);
+	for (uint32_t i = 0; i < nr; i++) {
+		const struct uft_ftrace_obj *o = &uft_ftrace_objs[i];
+		if (s >= o->sites && s < o->sites + o->nr)
+			return o->gone;
+	}
+	return true;
+}
+
+bool uft_dprobe_may_wait(const struct uft_probe_def *d)
+{
+	if (!d->lib || d->has_addr || d->kind == UFT_PROBE_EPROBE)
+		return false;
+	uint32_t nr = smp_load_acquire(&uft_ftrace_nr_objs);
+	if (d->kind == UFT_PROBE_UPROBE) {
+		/* PATH:OFFSET: an existing file, not mapped now (the kernel's
+		 * uprobe is the inode's, whoever maps it later). */
+		struct stat want, st;
+		if (d->symbol || stat(d->lib, &want) != 0 || !S_ISREG(want.st_mode))
+			return false;
+		for (uint32_t i = 0; i < nr; i++) {
+			const struct uft_ftrace_obj *o = &uft_ftrace_objs[i];
+			if (!o->gone && stat(o->path, &st) == 0 && st.st_ino == want.st_ino &&
+			    st.st_dev == want.st_dev)
+				return false;
+		}
+		return true;
+	}
+	/* LIB:SYMBOL with no such library loaded, as a kprobe on a module. */
+	for (uint32_t i = 0; i < nr; i++)
+		if (!uft_ftrace_objs[i].gone && obj_matches(&uft_ftrace_objs[i], d->lib))
+			return false;
+	return true;
+}
+
+bool uft_dprobe_libs;
+
+/* uft_dprobe_libs after a probe came or went. */
+static void libs_update(void)
+{
+	bool any = false;
+	for (uint32_t i = 0; i < nr_all && !any; i++)
+		any = !all[i]->site || all[i]->def.lib;
+	WRITE_ONCE(uft_dprobe_libs, any);
+}
+
+int uft_dprobe_rescan(void)
+{
+	for (uint32_t i = 0; i < nr_all; i++) {
+		struct uft_dprobe *p = all[i];
+		if (p->site && site_gone(p->site)) {
+			/* Its library went: waiting again, from no site. */
+			detach(p);
+			WRITE_ONCE(p->site, NULL);
+			WRITE_ONCE(p->func, 0);
+		}
+		struct uft_ftrace_site *s;
+		if (!p->site && p->def.lib && uft_dprobe_resolve(&p->def, &s) == 0) {
+			WRITE_ONCE(p->func, s->func);
+			WRITE_ONCE(p->site, s);
+		}
+	}
+	libs_update();
+	return uft_dprobe_sync();
 }
 
 struct uft_dprobe *uft_dprobe_find(const char *group, const char *event)
@@ -254,6 +328,7 @@ static void drop(uint32_t i)
 	detach(p);
 	memmove(&all[i], &all[i + 1], (nr_all - i - 1) * sizeof(*all));
 	nr_all--;
+	libs_update();
 	uft_grace_defer(p, dprobe_free);
 }
 
@@ -295,7 +370,7 @@ int uft_dprobe_sync(void)
 	bool change = false;
 	for (uint32_t i = 0; i < nr_all; i++) {
 		struct uft_dprobe *p = all[i];
-		bool on = READ_ONCE(p->gate) != 0;
+		bool on = READ_ONCE(p->gate) != 0 && p->site;
 		if (on == p->attached)
 			continue;
 		change = true;
@@ -353,7 +428,8 @@ void uft_dprobe_emit(const struct uft_ftrace_site *s, uintptr_t func, struct uft
 	for (uint32_t i = 0; i < n; i++) {
 		struct uft_dprobe *p = smp_load_acquire(&hooks[i]);
 		if (!p ||
-		    (s ? p->site != s || p->def.is_return : p->func != func || !p->def.is_return) ||
+		    (s ? READ_ONCE(p->site) != s || p->def.is_return
+		       : READ_ONCE(p->func) != func || !p->def.is_return) ||
 		    !uft_event_targets(&p->ev))
 			continue;
 		uft_add_return_relaxed(&p->hits, 1);
@@ -375,7 +451,8 @@ void uft_dprobe_missed(uintptr_t func)
 	uint32_t n = smp_load_acquire(&nr_hooks);
 	for (uint32_t i = 0; i < n; i++) {
 		struct uft_dprobe *p = smp_load_acquire(&hooks[i]);
-		if (p && p->def.is_return && p->func == func && uft_event_targets(&p->ev))
+		if (p && p->def.is_return && READ_ONCE(p->func) == func &&
+		    uft_event_targets(&p->ev))
 			uft_add_return_relaxed(&p->misses, 1);
 	}
 	uft_grace_exit();

@@ -21,7 +21,7 @@ struct uft_dprobe {
 	uint32_t nr_fields;
 	char *listing; /* the normalised definition, no newline */
 	volatile uint16_t gate;
-	struct uft_ftrace_site *site; /* the sled it is attached to */
+	struct uft_ftrace_site *site; /* its sled; NULL while its library is not loaded */
 	uintptr_t func;		      /* its function, which a return is matched by */
 	bool attached;		      /* the site's UFT_WANT_DPROBE counts it */
 	uint32_t slot;		      /* in the hooks' table */
@@ -36,7 +36,19 @@ struct uft_dprobe {
  * attached yet). A return probe goes on its function's sled too: the
  * entry hooks the return as the graph tracer does (ftrace_shadow.h). */
 int uft_dprobe_resolve(const struct uft_probe_def *d, struct uft_ftrace_site **site);
-/* Creates the event of a resolved definition, taking the definition over.
+/* Whether a definition resolve() did not find names a library not loaded
+ * now (LIB:SYMBOL, or PATH:OFFSET of an existing file): the probe then
+ * waits for it (created with no site), as the kernel's on a module. */
+bool uft_dprobe_may_wait(const struct uft_probe_def *d);
+/* Whether some probe is in a library (waiting or attached): the dlopen and
+ * dlclose hooks then rescan (tfs_ftrace.c). Read without the lock. */
+extern bool uft_dprobe_libs;
+/* After objects came or went (uft_ftrace_scan() run): probes whose library
+ * went wait again, waiting ones whose library came get their site, and the
+ * sleds follow (uft_dprobe_sync). 0 or -errno. */
+int uft_dprobe_rescan(void);
+/* Creates the event of a resolved definition (site NULL: waiting for its
+ * library), taking the definition over.
  * 0, -EEXIST, -ENOSPC (too many probes) or -ENOMEM. */
 int uft_dprobe_create(struct uft_probe_def *def, struct uft_ftrace_site *site);
 /* The live probe GROUP/EVENT (group NULL: any), or NULL. */

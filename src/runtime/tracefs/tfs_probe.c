@@ -149,6 +149,8 @@ static int create_cmd(char *line, struct uft_probe_cmd *c)
 	}
 	struct uft_ftrace_site *site = NULL;
 	int rc = uft_dprobe_resolve(d, &site);
+	if (rc == -ENOENT && uft_dprobe_may_wait(d))
+		rc = 0; /* attached when its library is loaded */
 	if (rc) {
 		log_attach(line, d, rc);
 		return rc;
