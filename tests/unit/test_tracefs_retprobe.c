@@ -3,7 +3,7 @@
  * exits and uprobe returns on sled functions, their format, listing and
  * trace text, known return values and $argN at the return, an entry and a
  * return probe on one function beside the function and graph tracers, a
- * long jump out of probed functions, a probe inside a signal handler, and
+ * long jump out of probed functions, a tail call, a probe inside a signal handler, and
  * definitions made, enabled and deleted while threads run through the
  * function. */
 #define _GNU_SOURCE
@@ -11,6 +11,7 @@
 #include <link.h>
 #include <pthread.h>
 #include <setjmp.h>
+#include <stdbool.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -286,6 +287,39 @@ static void test_longjmp(void **state)
 	assert_int_equal(tfs_echo("dynamic_events", "", W), 0);
 }
 
+/* A tail call (the compiler makes one of a call in return position at
+ * -O1 and above): the callee returns into the caller's hook, both return
+ * probes fire, and the callee's names the caller's real return site. */
+__attribute__((noinline, used)) long tail_add(long a, long b, long c)
+{
+	return call_add3(a, b, c);
+}
+
+static long (*volatile call_tail)(long, long, long) = tail_add;
+
+static void test_tail_call(void **state)
+{
+	(void)state;
+	assert_int_equal(tfs_echo("dynamic_events", "r:ta add3 $retval:s64", A), 0);
+	assert_int_equal(tfs_echo("dynamic_events", "r:tt tail_add $retval:s64", A), 0);
+	assert_int_equal(tfs_echo("events/kprobes/enable", "1", W), 0);
+	assert_int_equal(call_tail(1, 2, 3), 6);
+	assert_int_equal(tfs_echo("events/kprobes/enable", "0", W), 0);
+	expect_in("trace", " <- add3) arg1=6\n", 1);
+	expect_in("trace", " <- tail_add) arg1=6\n", 1);
+	/* add3 returns to tail_add's caller (a tail call) or into tail_add. */
+	char *t = rd("trace");
+	char *ta = strstr(t, "ta: ("), *tt = strstr(t, "tt: (");
+	assert_non_null(ta);
+	assert_non_null(tt);
+	bool same = strncmp(ta + 5, tt + 5, strcspn(tt + 5, " ")) == 0;
+	bool inside = strncmp(ta + 5, "tail_add+", 9) == 0;
+	if (!(same || inside))
+		fail_msg("tail call returns: %s", t);
+	free(t);
+	assert_int_equal(tfs_echo("dynamic_events", "", W), 0);
+}
+
 /* A return probe inside a signal handler, and on the function the signal
  * interrupted. */
 static void on_usr1(int sig)
@@ -392,6 +426,7 @@ int main(void)
 	    cmocka_unit_test_setup(test_uretprobe, setup),
 	    cmocka_unit_test_setup(test_pair_with_tracers, setup),
 	    cmocka_unit_test_setup(test_longjmp, setup),
+	    cmocka_unit_test_setup(test_tail_call, setup),
 	    cmocka_unit_test_setup(test_signal_handler, setup),
 	    cmocka_unit_test_setup(test_churn_under_threads, setup),
 	};
