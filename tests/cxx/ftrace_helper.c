@@ -20,6 +20,17 @@ int ftx_echo(const char *path, const char *text)
 	return w < 0 ? (int)w : 0;
 }
 
+int ftx_append(const char *path, const char *text)
+{
+	struct uft_tfs_handle *h;
+	int rc = uft_tracefs_open(path, UFT_TFS_WRITE | UFT_TFS_APPEND, &h);
+	if (rc)
+		return rc;
+	ssize_t w = uft_tracefs_write(h, text, strlen(text), 0);
+	uft_tracefs_release(h);
+	return w < 0 ? (int)w : 0;
+}
+
 struct check {
 	uint64_t open[256];
 	int32_t depth[256];
@@ -66,4 +77,37 @@ long ftx_check(long *entries)
 	pthread_mutex_unlock(&tfs_lock);
 	*entries = c.entries;
 	return c.bad ? -1 : c.exits;
+}
+
+/* How many times needle is in the file. */
+long ftx_count(const char *path, const char *needle)
+{
+	struct uft_tfs_handle *h;
+	if (uft_tracefs_open(path, UFT_TFS_READ | UFT_TFS_NONBLOCK, &h))
+		return -1;
+	size_t cap = 1 << 16, len = 0;
+	char *buf = malloc(cap);
+	for (ssize_t n; buf; len += (size_t)n) {
+		if (cap - len < 4096) {
+			char *more = realloc(buf, cap *= 2);
+			if (!more) {
+				free(buf);
+				buf = NULL;
+				break;
+			}
+			buf = more;
+		}
+		n = uft_tracefs_read(h, buf + len, cap - len - 1, len);
+		if (n <= 0)
+			break;
+	}
+	uft_tracefs_release(h);
+	if (!buf)
+		return -1;
+	buf[len] = 0;
+	long k = 0;
+	for (const char *p = buf; (p = strstr(p, needle)); p++)
+		k++;
+	free(buf);
+	return k;
 }

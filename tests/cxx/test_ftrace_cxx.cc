@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 // C++ exceptions under the function_graph tracer: a throw through traced
 // frames (with a cleanup on the way and a rethrow) lands in its catch, and
-// tracing goes on afterwards with well-formed records.
+// tracing goes on afterwards with well-formed records. Then the same with
+// return probes alone: the calls running at a throw give no record, the
+// others their return values.
 #include <cstdio>
 #include <stdexcept>
 #include <string>
@@ -9,6 +11,8 @@
 extern "C" {
 int ftx_echo(const char *path, const char *text);
 long ftx_check(long *entries);
+long ftx_count(const char *path, const char *needle);
+int ftx_append(const char *path, const char *text);
 }
 
 #define NOINLINE __attribute__((noinline))
@@ -68,6 +72,25 @@ int main()
 	CHECK(entries == 40);
 	CHECK(exits == 3 * 4);
 	CHECK(ftx_echo("current_tracer", "nop\n") == 0);
+
+	CHECK(ftx_echo("trace", "") == 0);
+	CHECK(ftx_echo("tracing_on", "1\n") == 0);
+	CHECK(ftx_append("dynamic_events", "r:cxc _Z10cx_catcheri $retval:s32\n") == 0);
+	CHECK(ftx_append("dynamic_events", "r:cxm _Z9cx_middlei $retval:s32\n") == 0);
+	CHECK(ftx_echo("events/kprobes/enable", "1\n") == 0);
+	sum = 0;
+	for (int i = 9; i >= 0; i--)
+		sum += cx_catcher(i);
+	CHECK(sum == -7 + (0 + 40) + (1 + 41) + (2 + 42));
+	CHECK(ftx_echo("events/kprobes/enable", "0\n") == 0);
+	// As the graph tracer's exits: a throw gives up every hooked return of
+	// the thread, the catcher's too; the calls that did not throw return.
+	CHECK(ftx_count("trace", "cxc: (") == 3);
+	CHECK(ftx_count("trace", " <- _Z10cx_catcheri) arg1=-1\n") == 0);
+	CHECK(ftx_count("trace", " <- _Z10cx_catcheri) arg1=42\n") == 1);
+	CHECK(ftx_count("trace", "cxm: (") == 3);
+	CHECK(ftx_count("trace", " <- _Z9cx_middlei) arg1=44\n") == 1);
+	CHECK(ftx_echo("dynamic_events", "") == 0);
 	std::printf("test_ftrace_cxx: ok\n");
 	return 0;
 }

@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Dynamic probes on a running process through its tree (uft ctl): a probe on
 # a sled function with string and register args, the calls in `trace`, a
-# filter and a hist on its fields, the kernel's errors, deletion, and the
-# function's code bytes back as they were. Exit 0 pass, 77 skip, else fail.
+# filter and a hist on its fields, the kernel's errors, a return probe,
+# deletion, and the function's code bytes back as they were. Exit 0 pass, 77 skip, else fail.
 source "$(dirname "$0")/lib/live.sh"
 
 TARGET=$B/tests/probe_target
@@ -58,7 +58,19 @@ ctl cat events/kprobes/myprobe/hist | grep_q '{ path: /api/users *} hitcount: *[
 ctl write -a dynamic_events '-:myprobe' 2>/dev/null && fail "deleted while enabled"
 ctl write -a kprobe_events 'p:bad parse_request x=%zz' 2>/dev/null && fail "bad register taken"
 ctl cat error_log | grep_q 'trace_kprobe: error: Invalid register name' || fail "error_log"
-ctl write -a kprobe_events 'r:bad parse_request $retval' 2>/dev/null && fail "return probe taken"
+
+# A return probe on the same sled: the return value, $argN read at the
+# return from the registers saved at the entry, the kernel's text.
+ctl write -a kprobe_events 'r:rp parse_request ret=$retval:u32 p=+0($arg1):string' ||
+	fail "return probe"
+ctl write events/kprobes/rp/enable 1 || fail "enable rp"
+ctl write trace '' || fail "clear"
+sleep 0.2
+ctl cat trace >"$tmp/trace"
+grep_q 'rp: (main+0x[0-9a-f]*/0x[0-9a-f]* <- parse_request) ret=10 p="/api/users"$' "$tmp/trace" ||
+	fail "return trace: $(head -20 "$tmp/trace")"
+ctl write events/kprobes/rp/enable 0 || fail "disable rp"
+ctl write -a kprobe_events '-:rp' || fail "delete rp"
 
 ctl write events/kprobes/myprobe/trigger '!hist:keys=path' || fail "hist off"
 ctl write events/kprobes/myprobe/enable 0 || fail "disable"

@@ -228,9 +228,10 @@ static void test_errors(void **state)
 	expect_error("kprobe_events", "p:bad parse_request+4", -EOPNOTSUPP,
 		     LOG("trace_kprobe", "Failed to register probe event", "p:bad parse_request+4",
 			 SP11 "      "));
-	expect_error("kprobe_events", "r:bad parse_request $retval", -EOPNOTSUPP,
-		     LOG("trace_kprobe", "Failed to register probe event",
-			 "r:bad parse_request $retval", SP11 "      "));
+	/* A return probe needs a sled too. */
+	expect_error("kprobe_events", "r:bad abort $retval", -EOPNOTSUPP,
+		     LOG("trace_kprobe", "Failed to register probe event", "r:bad abort $retval",
+			 SP11 "      "));
 	/* A function without a patchable entry (libc's). */
 	expect_error(
 	    "kprobe_events", "p:bad abort", -EOPNOTSUPP,

@@ -202,6 +202,7 @@ uft_ftrace_return:
 	movdqa %xmm1, 32(%rsp)
 	leaq 8(%rbp), %rdi
 	movq 0(%rsp), %rsi
+	movq 8(%rsp), %rdx	/* rdx too, for the return probes' %dx */
 	call uft_ftrace_exit
 	movdqa 16(%rsp), %xmm0
 	movdqa 32(%rsp), %xmm1

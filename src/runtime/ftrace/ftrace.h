@@ -38,7 +38,12 @@ struct uft_ftrace_site {
 };
 
 /* What the tracers that write no records want of a site (its `want`). */
-enum { UFT_WANT_STACK = 1, UFT_WANT_PROF = 2, UFT_WANT_DPROBE = 4 /* ftrace_probe.c */ };
+enum {
+	UFT_WANT_STACK = 1,
+	UFT_WANT_PROF = 2,
+	UFT_WANT_DPROBE = 4, /* entry probes (ftrace_probe.c) */
+	UFT_WANT_RPROBE = 8, /* return probes: the return hooked */
+};
 
 /* The function profiler's counts of one function on one CPU (trace_stat/
  * functionN): hits, and the time spent in it and its square (ns). */

@@ -65,6 +65,7 @@ uintptr_t uft_ftrace_graph_fast(uintptr_t in_stub, uintptr_t *slot)
 	e->gen = READ_ONCE(uft_ftrace_graph_gen);
 	e->kind = KIND_TRACED;
 	e->start = 0;
+	e->rprobe = 0;
 	e->c0 = UFT_CLOCK_LOCAL;
 	e->c1 = NO_CLOCK;
 	barrier();
@@ -93,7 +94,7 @@ uintptr_t uft_ftrace_exit_fast(uintptr_t sp, uintptr_t retval)
 	uft_ftrace_busy = 1; /* before the settings are read, as above */
 	barrier();
 	struct shadow *e = &st->e[st->top - 1];
-	if (e->slot != slot || e->mask != GLOBAL || e->c0 != UFT_CLOCK_LOCAL ||
+	if (e->slot != slot || e->mask != GLOBAL || e->c0 != UFT_CLOCK_LOCAL || e->rprobe ||
 	    e->gen != READ_ONCE(uft_ftrace_graph_gen) ||
 	    !(READ_ONCE(uft_ftrace_graph_buffers) & GLOBAL))
 		goto general;

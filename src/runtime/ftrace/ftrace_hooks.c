@@ -373,6 +373,20 @@ static bool graph_entry(struct uft_tls *t, struct fstack *st, struct uft_ftrace_
 	return true;
 }
 
+/* Runs a probe hook in a grace section that a long jump out of a signal
+ * handler interrupting it leaves (uft_ftrace_after_jump). */
+#define probe_section(call)                                                                        \
+	do {                                                                                       \
+		struct uft_grace_rec *r_ = uft_grace_me;                                           \
+		hook_section = (r_ ? r_->depth : 0) + 1;                                           \
+		barrier();                                                                         \
+		uft_grace_enter();                                                                 \
+		call;                                                                              \
+		uft_grace_exit();                                                                  \
+		barrier();                                                                         \
+		hook_section = 0;                                                                  \
+	} while (0)
+
 /* What every tracer wants of a call of site s: its function records, its
  * graph entry (the return hooked by `hook`: whether it was) and its
  * commands, whose stack traces start at `ra`. */
@@ -434,8 +448,14 @@ void uft_ftrace_entry(uintptr_t sled_end, uintptr_t *slot, const uint64_t *saved
 	struct fstack *st = thread_stack();
 	struct uft_ftrace_site *s = site_of(st, sled_end);
 	if (s && __builtin_expect(READ_ONCE(s->want) & UFT_WANT_DPROBE, 0))
-		uft_ftrace_dprobe_hit(s, slot, saved);
-	if (s && on_call(t, st, s, slot, (uintptr_t)uft_ftrace_return, __builtin_return_address(0)))
+		probe_section(uft_ftrace_dprobe_hit(s, slot, saved));
+	bool hooked =
+	    s && on_call(t, st, s, slot, (uintptr_t)uft_ftrace_return, __builtin_return_address(0));
+	/* Return probes ride the graph tracer's entry when it pushed one. */
+	if (s && __builtin_expect(READ_ONCE(s->want) & UFT_WANT_RPROBE, 0) &&
+	    uft_ftrace_rprobe_entry(t, st, s, slot, (uintptr_t)uft_ftrace_return, saved, hooked))
+		hooked = true;
+	if (hooked)
 		*slot = (uintptr_t)uft_ftrace_return;
 	barrier();
 	uft_ftrace_busy = 0;
@@ -464,9 +484,9 @@ uintptr_t uft_ftrace_graph_entry(uintptr_t in_stub, uintptr_t *slot)
 }
 
 /* Called by uft_ftrace_return with the stack pointer after the return and
- * the function's return value register: writes the exit record, pops the
+ * the function's return value registers (rax, rdx): writes the exit record, pops the
  * entry and gives the real return address. */
-uintptr_t uft_ftrace_exit(uintptr_t sp, uintptr_t retval)
+uintptr_t uft_ftrace_exit(uintptr_t sp, uintptr_t retval, uintptr_t retval2)
 {
 	uintptr_t *slot = (uintptr_t *)sp - 1;
 	struct uft_tls *t = &uft_tls;
@@ -491,6 +511,9 @@ uintptr_t uft_ftrace_exit(uintptr_t sp, uintptr_t retval)
 	const struct shadow *e = &st->e[i - 1];
 	if (e->kind == KIND_PROF)
 		uft_ftrace_prof_exit(st, i - 1);
+	/* Not inside another hook: its grace section is its own. */
+	if (e->rprobe && !was_uft_ftrace_busy && !t->notrace)
+		probe_section(uft_ftrace_rprobe_exit(st, i - 1, sp, retval, retval2));
 	uint32_t mask = e->mask & READ_ONCE(uft_ftrace_graph_buffers);
 	if (t->notrace)
 		mask = 0;

@@ -103,9 +103,19 @@ static uintptr_t file_offset_addr(const char *path, uint64_t off)
 	return 0;
 }
 
+/* Whether a call reaches the sled with nothing done yet: the sled at the
+ * entry, or after a short jump over data (clang's -fsanitize=function puts
+ * the function's type signature there). */
+static bool entry_sled(const struct uft_ftrace_site *s)
+{
+	const uint8_t *c = (const uint8_t *)s->func;
+	return s->addr == s->func ||
+	       (s->addr - s->func <= 16 && c[0] == 0xeb && s->func + 2 + c[1] == s->addr);
+}
+
 int uft_dprobe_resolve(const struct uft_probe_def *d, struct uft_ftrace_site **site)
 {
-	if (d->is_return || d->kind == UFT_PROBE_EPROBE)
+	if (d->kind == UFT_PROBE_EPROBE)
 		return -EOPNOTSUPP;
 	uft_ftrace_scan();
 	if (d->kind == UFT_PROBE_UPROBE) {
@@ -139,7 +149,7 @@ int uft_dprobe_resolve(const struct uft_probe_def *d, struct uft_ftrace_site **s
 				continue;
 			named = true;
 			/* Only the entry: SYMBOL+0 is where the sled is. */
-			if (d->offset != 0 || s->addr != s->func)
+			if (d->offset != 0 || !entry_sled(s))
 				return -EOPNOTSUPP;
 			*site = s;
 			return 0;
@@ -153,6 +163,8 @@ int uft_dprobe_resolve(const struct uft_probe_def *d, struct uft_ftrace_site **s
 		return -EOPNOTSUPP; /* a function without a sled */
 	return -ENOENT;
 }
+
+static void libs_update(void);
 
 int uft_dprobe_create(struct uft_probe_def *def, struct uft_ftrace_site *site)
 {
@@ -170,7 +182,8 @@ int uft_dprobe_create(struct uft_probe_def *def, struct uft_ftrace_site *site)
 		return -ENOMEM;
 	p->def = *def;
 	memset(def, 0, sizeof(*def));
-	p->site = site;
+	p->site = site; /* NULL: its library is not loaded yet */
+	p->func = site ? site->func : 0;
 	p->slot = slot;
 	p->fields = uft_probe_fields(&p->def, &p->nr_fields);
 	p->listing = uft_probe_listing(&p->def);
@@ -194,10 +207,82 @@ int uft_dprobe_create(struct uft_probe_def *def, struct uft_ftrace_site *site)
 		return rc;
 	}
 	all[nr_all++] = p;
+	libs_update();
 	smp_store_release(&hooks[slot], p);
 	if (slot >= nr_hooks)
 		smp_store_release(&nr_hooks, slot + 1);
 	return 0;
+}
+
+static void detach(struct uft_dprobe *p);
+
+/* Whether the object of a site was unloaded. */
+static bool site_gone(const struct uft_ftrace_site *s)
+{
+	uint32_t nr = smp_load_acquire(&uft_ftrace_nr_objs);
+	for (uint32_t i = 0; i < nr; i++) {
+		const struct uft_ftrace_obj *o = &uft_ftrace_objs[i];
+		if (s >= o->sites && s < o->sites + o->nr)
+			return o->gone;
+	}
+	return true;
+}
+
+bool uft_dprobe_may_wait(const struct uft_probe_def *d)
+{
+	if (!d->lib || d->has_addr || d->kind == UFT_PROBE_EPROBE)
+		return false;
+	uint32_t nr = smp_load_acquire(&uft_ftrace_nr_objs);
+	if (d->kind == UFT_PROBE_UPROBE) {
+		/* PATH:OFFSET: an existing file, not mapped now (the kernel's
+		 * uprobe is the inode's, whoever maps it later). */
+		struct stat want, st;
+		if (d->symbol || stat(d->lib, &want) != 0 || !S_ISREG(want.st_mode))
+			return false;
+		for (uint32_t i = 0; i < nr; i++) {
+			const struct uft_ftrace_obj *o = &uft_ftrace_objs[i];
+			if (!o->gone && stat(o->path, &st) == 0 && st.st_ino == want.st_ino &&
+			    st.st_dev == want.st_dev)
+				return false;
+		}
+		return true;
+	}
+	/* LIB:SYMBOL with no such library loaded, as a kprobe on a module. */
+	for (uint32_t i = 0; i < nr; i++)
+		if (!uft_ftrace_objs[i].gone && obj_matches(&uft_ftrace_objs[i], d->lib))
+			return false;
+	return true;
+}
+
+bool uft_dprobe_libs;
+
+/* uft_dprobe_libs after a probe came or went. */
+static void libs_update(void)
+{
+	bool any = false;
+	for (uint32_t i = 0; i < nr_all && !any; i++)
+		any = !all[i]->site || all[i]->def.lib;
+	WRITE_ONCE(uft_dprobe_libs, any);
+}
+
+int uft_dprobe_rescan(void)
+{
+	for (uint32_t i = 0; i < nr_all; i++) {
+		struct uft_dprobe *p = all[i];
+		if (p->site && site_gone(p->site)) {
+			/* Its library went: waiting again, from no site. */
+			detach(p);
+			WRITE_ONCE(p->site, NULL);
+			WRITE_ONCE(p->func, 0);
+		}
+		struct uft_ftrace_site *s;
+		if (!p->site && p->def.lib && uft_dprobe_resolve(&p->def, &s) == 0) {
+			WRITE_ONCE(p->func, s->func);
+			WRITE_ONCE(p->site, s);
+		}
+	}
+	libs_update();
+	return uft_dprobe_sync();
 }
 
 struct uft_dprobe *uft_dprobe_find(const char *group, const char *event)
@@ -209,11 +294,19 @@ struct uft_dprobe *uft_dprobe_find(const char *group, const char *event)
 	return NULL;
 }
 
-/* Whether a site still has an attached probe other than p. */
+/* The site's bit a probe sets: entry probes run at the call, return
+ * probes hook the return. */
+static uint8_t want_bit(const struct uft_dprobe *p)
+{
+	return p->def.is_return ? UFT_WANT_RPROBE : UFT_WANT_DPROBE;
+}
+
+/* Whether a site still has an attached probe of p's bit other than p. */
 static bool site_shared(const struct uft_dprobe *p)
 {
 	for (uint32_t i = 0; i < nr_all; i++)
-		if (all[i] != p && all[i]->attached && all[i]->site == p->site)
+		if (all[i] != p && all[i]->attached && all[i]->site == p->site &&
+		    want_bit(all[i]) == want_bit(p))
 			return true;
 	return false;
 }
@@ -223,7 +316,7 @@ static void detach(struct uft_dprobe *p)
 	if (!p->attached)
 		return;
 	if (!site_shared(p))
-		WRITE_ONCE(p->site->want, p->site->want & ~UFT_WANT_DPROBE);
+		WRITE_ONCE(p->site->want, p->site->want & ~want_bit(p));
 	p->attached = false;
 }
 
@@ -235,6 +328,7 @@ static void drop(uint32_t i)
 	detach(p);
 	memmove(&all[i], &all[i + 1], (nr_all - i - 1) * sizeof(*all));
 	nr_all--;
+	libs_update();
 	uft_grace_defer(p, dprobe_free);
 }
 
@@ -276,13 +370,13 @@ int uft_dprobe_sync(void)
 	bool change = false;
 	for (uint32_t i = 0; i < nr_all; i++) {
 		struct uft_dprobe *p = all[i];
-		bool on = READ_ONCE(p->gate) != 0;
+		bool on = READ_ONCE(p->gate) != 0 && p->site;
 		if (on == p->attached)
 			continue;
 		change = true;
 		if (on) {
 			p->attached = true;
-			WRITE_ONCE(p->site->want, p->site->want | UFT_WANT_DPROBE);
+			WRITE_ONCE(p->site->want, p->site->want | want_bit(p));
 		} else {
 			detach(p);
 		}
@@ -321,17 +415,25 @@ void uft_ftrace_dprobe_hit(const struct uft_ftrace_site *s, uintptr_t *slot, con
 	r.r[UFT_REG_BP] = slot[-2]; /* the trampoline pushed it below our return */
 	r.r[UFT_REG_SP] = (uintptr_t)slot;
 	r.r[UFT_REG_IP] = s->func;
-	struct uft_probe_ctx c = {
-	    .regs = &r, .entry_regs = &r, .ip = s->func, .sym_name = sym_name};
+	struct uft_probe_ctx c = {.regs = &r, .entry_regs = &r, .ip = s->func};
+	uft_dprobe_emit(s, 0, &c);
+}
+
+void uft_dprobe_emit(const struct uft_ftrace_site *s, uintptr_t func, struct uft_probe_ctx *c)
+{
 	uint8_t buf[DPROBE_REC] __attribute__((aligned(8)));
+	c->sym_name = sym_name;
 	uft_grace_enter();
 	uint32_t n = smp_load_acquire(&nr_hooks);
 	for (uint32_t i = 0; i < n; i++) {
 		struct uft_dprobe *p = smp_load_acquire(&hooks[i]);
-		if (!p || p->site != s || !uft_event_targets(&p->ev))
+		if (!p ||
+		    (s ? READ_ONCE(p->site) != s || p->def.is_return
+		       : READ_ONCE(p->func) != func || !p->def.is_return) ||
+		    !uft_event_targets(&p->ev))
 			continue;
 		uft_add_return_relaxed(&p->hits, 1);
-		uint32_t len = uft_probe_record_fill(&p->def, &c, buf, sizeof(buf));
+		uint32_t len = uft_probe_record_fill(&p->def, c, buf, sizeof(buf));
 		struct uft_rsv rsv;
 		for (char *rec = uft_reserve(&rsv, &p->ev, len); rec;
 		     rec = uft_reserve_next(&rsv)) {
@@ -339,6 +441,19 @@ void uft_ftrace_dprobe_hit(const struct uft_ftrace_site *s, uintptr_t *slot, con
 			       len - UFT_COMMON_HDR_SIZE);
 			uft_commit(&rsv);
 		}
+	}
+	uft_grace_exit();
+}
+
+void uft_dprobe_missed(uintptr_t func)
+{
+	uft_grace_enter();
+	uint32_t n = smp_load_acquire(&nr_hooks);
+	for (uint32_t i = 0; i < n; i++) {
+		struct uft_dprobe *p = smp_load_acquire(&hooks[i]);
+		if (p && p->def.is_return && READ_ONCE(p->func) == func &&
+		    uft_event_targets(&p->ev))
+			uft_add_return_relaxed(&p->misses, 1);
 	}
 	uft_grace_exit();
 }
@@ -361,10 +476,25 @@ int uft_dprobe_render(FILE *f, const void *data, uint32_t len,
 		return 0;
 	uint64_t ip;
 	memcpy(&ip, (const uint8_t *)data + 8, 8);
-	char where[300];
+	char where[620];
 	/* A uprobe names its address as the kernel's does, in hex. */
-	if (p->def.kind == UFT_PROBE_UPROBE || sym(ip, where, sizeof(where)) != 0)
+	bool hex = p->def.kind == UFT_PROBE_UPROBE;
+	if (hex || sym(ip, where, sizeof(where)) != 0)
 		snprintf(where, sizeof(where), "0x%llx", (unsigned long long)ip);
+	if (p->def.is_return && p->def.head_size >= 24) {
+		/* (where it returns to <- the function by its name alone), as
+		 * print_kretprobe_event: ip is __probe_func, then __probe_ret_ip. */
+		uint64_t ret;
+		memcpy(&ret, (const uint8_t *)data + 16, 8);
+		char fn[300];
+		memcpy(fn, where, sizeof(fn));
+		fn[sizeof(fn) - 1] = 0;
+		if (!hex)
+			fn[strcspn(fn, "+")] = 0;
+		if (hex || sym(ret, where, 300) != 0)
+			snprintf(where, 300, "0x%llx", (unsigned long long)ret);
+		snprintf(where + strlen(where), sizeof(where) - strlen(where), " <- %s", fn);
+	}
 	char args[4096];
 	uft_probe_args_text(&p->def, data, len, args, sizeof(args));
 	fprintf(f, "%s: (%s)%s", p->def.event, where, args);

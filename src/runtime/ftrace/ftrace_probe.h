@@ -21,19 +21,34 @@ struct uft_dprobe {
 	uint32_t nr_fields;
 	char *listing; /* the normalised definition, no newline */
 	volatile uint16_t gate;
-	struct uft_ftrace_site *site; /* the sled it is attached to */
+	struct uft_ftrace_site *site; /* its sled; NULL while its library is not loaded */
+	uintptr_t func;		      /* its function, which a return is matched by */
 	bool attached;		      /* the site's UFT_WANT_DPROBE counts it */
 	uint32_t slot;		      /* in the hooks' table */
 	uint64_t hits;		      /* kprobe_profile's: hits while enabled (relaxed adds) */
+	uint64_t misses;	      /* return probes: calls whose return could not be hooked */
 };
 
 /* Everything but the hit runs under the tree's lock (tfs_lock). */
 
 /* Where a definition can go: 0 with *site set, -ENOENT (no such function
  * loaded) or -EOPNOTSUPP (not a sled function's entry, or a kind not
- * attached yet). */
+ * attached yet). A return probe goes on its function's sled too: the
+ * entry hooks the return as the graph tracer does (ftrace_shadow.h). */
 int uft_dprobe_resolve(const struct uft_probe_def *d, struct uft_ftrace_site **site);
-/* Creates the event of a resolved definition, taking the definition over.
+/* Whether a definition resolve() did not find names a library not loaded
+ * now (LIB:SYMBOL, or PATH:OFFSET of an existing file): the probe then
+ * waits for it (created with no site), as the kernel's on a module. */
+bool uft_dprobe_may_wait(const struct uft_probe_def *d);
+/* Whether some probe is in a library (waiting or attached): the dlopen and
+ * dlclose hooks then rescan (tfs_ftrace.c). Read without the lock. */
+extern bool uft_dprobe_libs;
+/* After objects came or went (uft_ftrace_scan() run): probes whose library
+ * went wait again, waiting ones whose library came get their site, and the
+ * sleds follow (uft_dprobe_sync). 0 or -errno. */
+int uft_dprobe_rescan(void);
+/* Creates the event of a resolved definition (site NULL: waiting for its
+ * library), taking the definition over.
  * 0, -EEXIST, -ENOSPC (too many probes) or -ENOMEM. */
 int uft_dprobe_create(struct uft_probe_def *def, struct uft_ftrace_site *site);
 /* The live probe GROUP/EVENT (group NULL: any), or NULL. */
@@ -53,8 +68,15 @@ int uft_dprobe_sync(void);
  * frame (rdi rsi rdx rcx r8 r9 rax r10 r11, then rbx r12-r15 at word 26). */
 void uft_ftrace_dprobe_hit(const struct uft_ftrace_site *s, uintptr_t *slot, const uint64_t *saved);
 
-/* The trace text of a probe record ("NAME: (sym+0x0/0x20) a=1"), 1 when it
- * is one, else 0. */
+/* Writes the records of the enabled probes of a hit: the entry probes of
+ * site s, or (s NULL) the return probes of func. Sets c->sym_name. */
+void uft_dprobe_emit(const struct uft_ftrace_site *s, uintptr_t func, struct uft_probe_ctx *c);
+/* A call of func whose return could not be hooked (the thread's shadow
+ * stack full): a miss for its enabled return probes (kprobe_profile). */
+void uft_dprobe_missed(uintptr_t func);
+
+/* The trace text of a probe record ("NAME: (sym+0x0/0x20) a=1", a return's
+ * "NAME: (caller+0x1c/0x40 <- sym) a=1"), 1 when it is one, else 0. */
 int uft_dprobe_render(FILE *f, const void *data, uint32_t len,
 		      int (*sym)(uint64_t addr, char *buf, size_t len));
 

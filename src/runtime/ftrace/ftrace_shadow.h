@@ -13,8 +13,9 @@
 
 enum {
 	KIND_TRACED,
-	KIND_SKIP, /* set_graph_notrace: it and its callees */
-	KIND_PROF, /* the profiler's: no record, its time counted */
+	KIND_SKIP,   /* set_graph_notrace: it and its callees */
+	KIND_PROF,   /* the profiler's: no record, its time counted */
+	KIND_RPROBE, /* return probes alone: no record, no depth (ftrace_probe.c) */
 };
 
 /* c0/c1 of an entry without a calltime in that slot. */
@@ -31,7 +32,26 @@ struct shadow {
 	uint32_t siglvl; /* signal handlers running when it was pushed */
 	uint32_t gen;	 /* the graph tracer's run it belongs to */
 	uint8_t kind, start, c0, c1;
+	uint8_t rprobe; /* return probes want this exit: its registers in fstack.rregs */
 	const struct uft_ftrace_site *site; /* KIND_PROF: whose counts */
+};
+
+/* What a return probe keeps of a call's entry: the argument registers
+ * ($argN at return) and the callee-saved ones (the same at the return). */
+enum {
+	RREG_DI,
+	RREG_SI,
+	RREG_DX,
+	RREG_CX,
+	RREG_R8,
+	RREG_R9,
+	RREG_BX,
+	RREG_BP,
+	RREG_R12,
+	RREG_R13,
+	RREG_R14,
+	RREG_R15,
+	RREG_NR
 };
 
 /* The thread's sites found last, by the sled's end, for the generation of
@@ -53,6 +73,8 @@ struct fstack {
 	struct fstack *next_free;
 	struct site_slot cache[SITE_CACHE];
 	struct shadow e[SHADOW_MAX];
+	/* Last: its pages are touched only by return probes. */
+	uint64_t rregs[SHADOW_MAX][RREG_NR];
 };
 
 /* Set while the thread is in a hook: nothing it calls is traced. */
@@ -85,7 +107,7 @@ static inline __attribute__((always_inline)) void shadow_pop(struct fstack *st)
 		st->starts--;
 	if (e->kind == KIND_SKIP)
 		st->skips--;
-	else
+	else if (e->kind != KIND_RPROBE)
 		st->depth--;
 	barrier();
 	st->top--;
@@ -130,6 +152,7 @@ static inline struct shadow *shadow_next(struct fstack *st, uintptr_t *slot, uin
 	e->siglvl = siglvl;
 	e->gen = READ_ONCE(uft_ftrace_graph_gen);
 	e->c0 = e->c1 = NO_CLOCK;
+	e->rprobe = 0;
 	return e;
 }
 
@@ -142,6 +165,16 @@ bool uft_ftrace_prof_entry(struct uft_tls *t, struct fstack *st, const struct uf
 void uft_ftrace_prof_exit(struct fstack *st, uint32_t e) FTRACE_HIDDEN;
 /* The stack tracer at a call whose return address is at `slot`; `ra` is
  * the hook's return address into the trampoline, `ip` the sled's end. */
+/* Return probes: at a call of s whose return address is at `slot` (the
+ * entry's registers in `saved`, the trampoline's frame), marks the entry
+ * just pushed for it (hooked) or pushes one: whether the return is hooked
+ * now (ftrace_probe.c). At the return, with the entry still on the stack:
+ * the probes' records (index i, `sp` after the return, rax and rdx). */
+bool uft_ftrace_rprobe_entry(struct uft_tls *t, struct fstack *st, const struct uft_ftrace_site *s,
+			     uintptr_t *slot, uintptr_t hook, const uint64_t *saved,
+			     bool hooked) FTRACE_HIDDEN;
+void uft_ftrace_rprobe_exit(struct fstack *st, uint32_t i, uintptr_t sp, uint64_t ax,
+			    uint64_t dx) FTRACE_HIDDEN;
 void uft_ftrace_stack_check(struct uft_tls *t, struct fstack *st, uintptr_t *slot, uintptr_t ip,
 			    void *ra) FTRACE_HIDDEN;
 

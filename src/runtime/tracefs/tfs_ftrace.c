@@ -16,6 +16,7 @@
 #include "runtime/core/grace.h"
 #include "runtime/core/interpose.h"
 #include "runtime/ftrace/ftrace.h"
+#include "runtime/ftrace/ftrace_probe.h"
 #include "runtime/ftrace/ftrace_shadow.h"
 #include "runtime/core/registry.h"
 #include "runtime/core/runtime.h"
@@ -231,7 +232,7 @@ static int update_sites_sync(bool sync, void (*stopped)(void *), void *ctx)
 			want |= s->prof ? UFT_WANT_PROF : 0;
 		}
 		/* The dynamic probes' bit is theirs (ftrace_probe.c). */
-		WRITE_ONCE(s->want, want | (s->want & UFT_WANT_DPROBE));
+		WRITE_ONCE(s->want, want | (s->want & (UFT_WANT_DPROBE | UFT_WANT_RPROBE)));
 	}
 	WRITE_ONCE(uft_ftrace_fn_buffers, fnb);
 	WRITE_ONCE(uft_ftrace_graph_buffers, grb);
@@ -408,14 +409,32 @@ void *dlopen(const char *file, int mode)
 		      READ_ONCE(uft_ftrace_prof_on);
 	for (uint32_t b = 0; !active && b < UFT_MAX_BUFFERS; b++)
 		active = READ_ONCE(probes[b]) != NULL;
-	if (h && active && pthread_mutex_trylock(&tfs_lock) == 0) {
+	bool dprobes = READ_ONCE(uft_dprobe_libs);
+	if (h && (active || dprobes) && pthread_mutex_trylock(&tfs_lock) == 0) {
 		if (refresh() == 0) {
 			apply_pending();
 			update_sites();
+			if (dprobes)
+				uft_dprobe_rescan();
 		}
 		tfs_unlock();
 	}
 	return h;
+}
+
+/* A library unloaded: the dynamic probes in it wait for it again. */
+int dlclose(void *h)
+{
+	static int (*real)(void *);
+	if (!real)
+		real = (int (*)(void *))dlsym(RTLD_NEXT, "dlclose");
+	int rc = real ? real(h) : -1;
+	if (rc == 0 && READ_ONCE(uft_dprobe_libs) && pthread_mutex_trylock(&tfs_lock) == 0) {
+		if (refresh() == 0)
+			uft_dprobe_rescan();
+		tfs_unlock();
+	}
+	return rc;
 }
 
 /* ---- available_filter_functions ---- */

@@ -149,6 +149,8 @@ static int create_cmd(char *line, struct uft_probe_cmd *c)
 	}
 	struct uft_ftrace_site *site = NULL;
 	int rc = uft_dprobe_resolve(d, &site);
+	if (rc == -ENOENT && uft_dprobe_may_wait(d))
+		rc = 0; /* attached when its library is loaded */
 	if (rc) {
 		log_attach(line, d, rc);
 		return rc;
@@ -252,7 +254,8 @@ static int show_uprobe(const struct tfs_node *n, FILE *out)
 	return 0;
 }
 
-/* kprobe_profile: name, hits, misses (none: a hit is never missed);
+/* kprobe_profile: name, hits, misses (a return the thread's shadow stack
+ * had no room to hook; an entry hit is never missed);
  * uprobe_profile: file, name, hits. */
 static void profile_one(void *ctx, const struct uft_dprobe *p)
 {
@@ -260,7 +263,8 @@ static void profile_one(void *ctx, const struct uft_dprobe *p)
 	int src = *(const int *)((void **)ctx)[1];
 	unsigned long hits = (unsigned long)READ_ONCE(p->hits);
 	if (src == UFT_PROBE_SRC_KPROBE && p->def.kind == UFT_PROBE_KPROBE)
-		fprintf(out, "  %-44s %15lu %15lu\n", p->def.event, hits, 0ul);
+		fprintf(out, "  %-44s %15lu %15lu\n", p->def.event, hits,
+			(unsigned long)READ_ONCE(p->misses));
 	else if (src == UFT_PROBE_SRC_UPROBE && p->def.kind == UFT_PROBE_UPROBE)
 		fprintf(out, "  %s %-44s %15lu\n", p->def.lib, p->def.event, hits);
 }
