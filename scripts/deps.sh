@@ -5,10 +5,11 @@
 set -e
 # libc6-dbg: libc's local symbols (start_thread) for the tests of stack frames.
 # protobuf-compiler: the export tests read Perfetto files back with protoc --decode_raw;
-# chromium: test_export_html.sh opens the HTML report in it, headless.
+# chromium: test_export_html.sh opens the HTML report in it, headless;
+# libcapstone-dev: the instruction decoder of probes off the sleds (dlopen()ed, headers at build).
 PKGS="gcc g++ clang clang-format make pkg-config libtraceevent-dev libtracecmd-dev libtracefs-dev trace-cmd \
 libcmocka-dev systemtap-sdt-dev libfuse3-dev fuse3 libelf-dev libzstd-dev zlib1g-dev cmake \
-libc6-dbg protobuf-compiler chromium"
+libc6-dbg protobuf-compiler chromium libcapstone-dev"
 [ -n "$UFT_EXTRA_PKGS" ] && PKGS="$PKGS $UFT_EXTRA_PKGS"
 missing=""
 for p in $PKGS; do
