@@ -159,7 +159,7 @@ static void test_mid_function_regs(void **state)
 	define_enable("p:mid it_sum+10 a=%di:s64 sum=%ax:s64 dx=%dx:u64 ip=%ip:x64", "mid");
 	memcpy(on, (const void *)it_sum, 21);
 	assert_memory_not_equal(before + 10, on + 10, 5);
-	assert_memory_equal(before, on, 10);	       /* only the displaced bytes change */
+	assert_memory_equal(before, on, 10);	      /* only the displaced bytes change */
 	assert_memory_equal(before + 17, on + 17, 4); /* mov (3) + imul (4) displaced */
 	assert_int_equal(call_sum(3, 4), sum_ref(3, 4));
 	assert_int_equal(call_sum(-5, 2), sum_ref(-5, 2));
@@ -307,6 +307,7 @@ static void test_refusals(void **state)
  * back exactly. */
 static volatile int running;
 static volatile int wrong;
+static uint64_t calls; /* the callers' rounds */
 
 static void *caller(void *arg)
 {
@@ -314,6 +315,7 @@ static void *caller(void *arg)
 	while (READ_ONCE(running)) {
 		if (call_sum(k, 5) != sum_ref(k, 5) || call_sign(k) != 1 || call_loop(2, 3) != 6)
 			WRITE_ONCE(wrong, 1);
+		uft_fetch_add(&calls, 1);
 	}
 	return NULL;
 }
@@ -331,7 +333,8 @@ static void test_churn_under_threads(void **state)
 	pthread_t th[3];
 	WRITE_ONCE(running, 1);
 	for (int i = 0; i < 3; i++)
-		assert_int_equal(pthread_create(&th[i], NULL, caller, (void *)(intptr_t)(i + 1)), 0);
+		assert_int_equal(pthread_create(&th[i], NULL, caller, (void *)(intptr_t)(i + 1)),
+				 0);
 	for (int round = 0; round < CHURN_ROUNDS; round++) {
 		assert_int_equal(tfs_echo("dynamic_events", "p:cs it_sum+6 b=%si:s64", A), 0);
 		assert_int_equal(tfs_echo("dynamic_events", "p:cg it_sign", A), 0);
@@ -339,8 +342,15 @@ static void test_churn_under_threads(void **state)
 		if (round == CHURN_ROUNDS - 1)
 			assert_int_equal(tfs_echo("trace", "", W), 0);
 		assert_int_equal(tfs_echo("events/kprobes/enable", "1", W), 0);
-		struct timespec ms = {0, 1000000};
-		nanosleep(&ms, NULL);
+		/* At least a millisecond, and in the last round until the callers
+		 * went through the points while they were patched. */
+		uint64_t start = uft_load_seq_cst(&calls);
+		for (int ms = 0; ms < 10000; ms++) {
+			struct timespec one = {0, 1000000};
+			nanosleep(&one, NULL);
+			if (round < CHURN_ROUNDS - 1 || uft_load_seq_cst(&calls) > start + 100)
+				break;
+		}
 		assert_int_equal(tfs_echo("events/kprobes/enable", "0", W), 0);
 		if (round == CHURN_ROUNDS - 1) {
 			char *s = rd("trace");

@@ -122,7 +122,8 @@ static uintptr_t seg_of_offset(const struct dl_phdr_info *info, uint64_t off, bo
 {
 	for (int i = 0; i < info->dlpi_phnum; i++) {
 		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-		if (ph->p_type == PT_LOAD && off >= ph->p_offset && off < ph->p_offset + ph->p_filesz) {
+		if (ph->p_type == PT_LOAD && off >= ph->p_offset &&
+		    off < ph->p_offset + ph->p_filesz) {
 			*exec = ph->p_flags & PF_X;
 			return info->dlpi_addr + ph->p_vaddr + (off - ph->p_offset);
 		}
@@ -137,8 +138,8 @@ static int find_one(struct dl_phdr_info *info, size_t size, void *arg)
 	const char *path = info->dlpi_name && *info->dlpi_name ? info->dlpi_name : NULL;
 	if (f->file) {
 		struct stat st;
-		if (stat(path ? path : "/proc/self/exe", &st) != 0 || st.st_ino != f->file->st_ino ||
-		    st.st_dev != f->file->st_dev)
+		if (stat(path ? path : "/proc/self/exe", &st) != 0 ||
+		    st.st_ino != f->file->st_ino || st.st_dev != f->file->st_dev)
 			return 0;
 		f->addr = seg_of_offset(info, f->off, &f->exec);
 		return 1;
@@ -392,8 +393,8 @@ static int slot_fill(struct point *p, uintptr_t slot)
 	};
 	_Static_assert(SLOT_CODE + sizeof(pre) == SLOT_RELOC, "stub layout");
 	memcpy(code + SLOT_CODE, pre, sizeof(pre));
-	int n = uft_insn_relocate(&p->plan, slot + SLOT_RELOC, code + SLOT_RELOC,
-				  SLOT - SLOT_RELOC, p->soff);
+	int n = uft_insn_relocate(&p->plan, slot + SLOT_RELOC, code + SLOT_RELOC, SLOT - SLOT_RELOC,
+				  p->soff);
 	if (n < 0)
 		return -1;
 	p->back = (uint16_t)(n - UFT_INSN_ABS_JMP);
@@ -620,8 +621,8 @@ void uft_insn_probe_hit(uint64_t *f)
 	if (!prev) {
 		const struct point *p = *(struct point *const *)(f[16] - SLOT_RET);
 		static const uint8_t at[16] = {
-		    UFT_REG_R15, UFT_REG_R14, UFT_REG_R13, UFT_REG_R12, UFT_REG_BP, UFT_REG_BX,
-		    UFT_REG_R11, UFT_REG_R10, UFT_REG_R9,  UFT_REG_R8,  UFT_REG_DI, UFT_REG_SI,
+		    UFT_REG_R15, UFT_REG_R14, UFT_REG_R13, UFT_REG_R12,	 UFT_REG_BP, UFT_REG_BX,
+		    UFT_REG_R11, UFT_REG_R10, UFT_REG_R9,  UFT_REG_R8,	 UFT_REG_DI, UFT_REG_SI,
 		    UFT_REG_DX,	 UFT_REG_CX,  UFT_REG_AX,  UFT_REG_FLAGS};
 		struct uft_probe_regs r;
 		for (int i = 0; i < 16; i++)

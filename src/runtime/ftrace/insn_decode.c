@@ -255,7 +255,8 @@ int uft_insn_relocate(const struct uft_insn_plan *plan, uintptr_t at, uint8_t *o
 			memcpy(p, src + in->off, in->size);
 			int32_t d;
 			memcpy(&d, p + in->disp, 4);
-			int64_t nd = (int64_t)d + (int64_t)(plan->point + in->off) - (int64_t)(at + w);
+			int64_t nd =
+			    (int64_t)d + (int64_t)(plan->point + in->off) - (int64_t)(at + w);
 			if (nd != (int32_t)nd)
 				return -1;
 			d = (int32_t)nd;

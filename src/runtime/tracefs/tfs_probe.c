@@ -107,7 +107,7 @@ static void log_attach(const char *line, const struct uft_probe_def *d, int rc)
 	char *cmd = joined(line, &pos);
 	if (!cmd)
 		return;
-	const char *msg = rc == -ENOENT	   ? "Invalid probed address or symbol"
+	const char *msg = rc == -ENOENT	  ? "Invalid probed address or symbol"
 			  : rc == -EILSEQ ? "Probe point is not an instruction boundary"
 					  : "Failed to register probe event";
 	/* An instruction-boundary probe refused says why (uft's addition). */
