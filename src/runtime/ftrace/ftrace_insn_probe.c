@@ -399,9 +399,7 @@ static int slot_fill(struct point *p, uintptr_t slot)
 		return -1;
 	p->back = (uint16_t)(n - UFT_INSN_ABS_JMP);
 	/* The page stays executable: other slots on it may be running. */
-	volatile uint8_t *dst = (volatile uint8_t *)slot;
-	for (size_t i = 0; i < SLOT; i++)
-		dst[i] = code[i];
+	memcpy((void *)slot, code, SLOT);
 	__builtin_ia32_mfence();
 	return 0;
 }
@@ -459,9 +457,7 @@ static void write_code(uintptr_t a, const uint8_t *bytes, size_t len)
 	uintptr_t lo = a & ~(uintptr_t)4095, hi = (a + len + 4095) & ~(uintptr_t)4095;
 	if (mprotect((void *)lo, hi - lo, PROT_READ | PROT_WRITE | PROT_EXEC) != 0)
 		return;
-	volatile uint8_t *d = (volatile uint8_t *)a;
-	for (size_t i = 0; i < len; i++)
-		d[i] = bytes[i];
+	memcpy((void *)a, bytes, len);
 	mprotect((void *)lo, hi - lo, PROT_READ | PROT_EXEC);
 }
 
