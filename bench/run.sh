@@ -4,7 +4,8 @@
 # loop with nothing in it, with the physical floor (a TSC read plus a 32-byte
 # store), with uft tracepoints off and on (also with a hist trigger), with
 # LTTng-UST off and on, the rate at which `uft record` turns events into
-# trace.dat, and the rate of `uft report --hist` over a large kernel file.
+# trace.dat, the rate of `uft report --hist` over a large kernel file, and
+# (with the function tracing rows) what a dynamic probe costs per hit.
 #
 #   bench/run.sh BUILD_DIR
 #
