@@ -18,6 +18,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include <uft/fastpath.h>
 #include <uft/uft.h>
 
 #include "engine/format/format.h"
@@ -389,6 +390,16 @@ void uft_dprobe_fire(const struct uft_ftrace_site *s, const struct uft_probe_reg
 			continue;
 		uft_add_return_relaxed(&p->hits, 1);
 		uint32_t len = uft_probe_record_fill(&p->def, &c, buf, sizeof(buf));
+		/* The global buffer alone, no filter: the inline reservation. */
+		struct uft_fast_rsv frsv;
+		char *frec = uft_fast_reserve(p->ev.state, len, &frsv);
+		if (frec) {
+			memcpy(frec + UFT_COMMON_HDR_SIZE, buf + UFT_COMMON_HDR_SIZE,
+			       len - UFT_COMMON_HDR_SIZE);
+			uft_fast_commit(&frsv);
+			continue;
+		}
+		uft_fast_hint(&frsv);
 		struct uft_rsv rsv;
 		for (char *rec = uft_reserve(&rsv, &p->ev, len); rec;
 		     rec = uft_reserve_next(&rsv)) {
