@@ -176,6 +176,29 @@ static void test_mid_function_regs(void **state)
 	assert_int_equal(call_sum(3, 4), sum_ref(3, 4));
 }
 
+/* A filter and a hist trigger on an instruction probe's fields (the
+ * reservation's slow path), then the inline one again without them. */
+static void test_filter_hist(void **state)
+{
+	(void)state;
+	define_enable("p:fh it_sum+6 a=%di:s64 b=%si:s64", "fh");
+	assert_int_equal(tfs_echo("events/kprobes/fh/filter", "a > 0", W), 0);
+	assert_int_equal(tfs_echo("events/kprobes/fh/trigger", "hist:keys=b", W), 0);
+	call_sum(3, 4);
+	call_sum(-5, 4);
+	call_sum(2, 9);
+	expect_in("trace", "fh: (it_sum+0x6/0x15) a=", 2);
+	expect_in("trace", "a=-5", 0);
+	/* The trigger sees every hit, the filter keeps the buffer's records. */
+	expect_in("events/kprobes/fh/hist", "{ b:          4 } hitcount:          2\n", 1);
+	expect_in("events/kprobes/fh/hist", "{ b:          9 } hitcount:          1\n", 1);
+	assert_int_equal(tfs_echo("events/kprobes/fh/trigger", "!hist:keys=b", W), 0);
+	assert_int_equal(tfs_echo("events/kprobes/fh/filter", "0", W), 0);
+	call_sum(-5, 4);
+	expect_in("trace", "fh: (it_sum+0x6/0x15) a=-5 b=4\n", 1);
+	disable_delete("fh");
+}
+
 /* A %rip-relative load, a jcc and a call among the displaced instructions. */
 static void test_relocated_kinds(void **state)
 {
@@ -373,6 +396,7 @@ int main(void)
 	uft_session_start();
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test_setup(test_mid_function_regs, setup),
+	    cmocka_unit_test_setup(test_filter_hist, setup),
 	    cmocka_unit_test_setup(test_relocated_kinds, setup),
 	    cmocka_unit_test_setup(test_loop_and_stack, setup),
 	    cmocka_unit_test_setup(test_libc, setup),
