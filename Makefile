@@ -261,6 +261,12 @@ $(BUILD)/tests/proctrace_run: tests/helpers/proctrace_run.c $(LIBTOOLS_A)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) $(PKG_CFLAGS) -o $@ $< $(LIBTOOLS_A) $(LDFLAGS_ALL) $(PKG_LIBS) -lpthread -lm
 
+# Libraries the integration tests preload into uft's tools.
+TEST_HELPERS += $(patsubst tests/preload/%.c,$(BUILD)/tests/%.so,$(wildcard tests/preload/*.c))
+$(BUILD)/tests/%.so: tests/preload/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(filter-out -fsanitize%,$(CFLAGS_ALL)) -fPIC -shared -o $@ $< -ldl
+
 # Traced programs the integration tests run, linked with libuft as the examples.
 TRACED_HELPERS := $(patsubst tests/traced/%.c,$(BUILD)/tests/%,$(wildcard tests/traced/*.c))
 $(BUILD)/tests/%: tests/traced/%.c $(LIBUFT_SO) $(BUILD)/lib/$(LIBUFT_SONAME)

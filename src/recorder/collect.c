@@ -27,6 +27,7 @@ void collect_init(struct collect *c)
 	long cpus = sysconf(_SC_NPROCESSORS_CONF);
 	c->max_cpus = cpus > 0 && cpus < 4096 ? (uint32_t)cpus : 4096;
 	c->spool_fd = -1;
+	c->spool_direct = -1;
 }
 
 void collect_free(struct collect *c)
@@ -50,7 +51,11 @@ void collect_free(struct collect *c)
 	free(c->cpus);
 	if (c->spool_fd >= 0)
 		close(c->spool_fd);
-	free(c->spool_buf);
+	if (c->spool_direct >= 0)
+		close(c->spool_direct);
+	for (uint32_t i = 0; i < c->nr_regions; i++)
+		free(c->regions[i].buf);
+	free(c->regions);
 	free(c->scratch);
 	for (size_t i = 0; i < c->nr_formats; i++) {
 		free(c->formats[i].system);
@@ -535,8 +540,12 @@ static uint8_t *page_room(void *arg, uint32_t size)
 {
 	struct drain_ctx *d = arg;
 	struct collect *c = d->c;
-	/* Only where a page could be taken: a file page holds it. */
-	return c->sink || size > c->page_size ? NULL : collect_spool_room(c);
+	/* Only where a page could be taken: a file page holds it. In the
+	 * buffer of the CPU the ring's last events ran on, where it most
+	 * likely goes. */
+	if (c->sink || size > c->page_size)
+		return NULL;
+	return collect_spool_room(c, d->cr->seg ? d->cr->seg->cpu : (int)d->cr->cur.cpu);
 }
 
 static const struct uft_ring_page_ops page_ops = {on_page, page_room};

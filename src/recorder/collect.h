@@ -33,6 +33,14 @@ struct collect_seg {
 	uint64_t pending_missed;
 };
 
+/* A run of the spool that pages are appended to through a buffer. */
+struct collect_region {
+	uint8_t *buf;  /* NULL until its first page */
+	size_t used;   /* bytes in buf */
+	uint64_t base; /* where the region starts in the spool */
+	uint64_t len;  /* bytes written from base */
+};
+
 struct collect_ring {
 	uint64_t off;		    /* ring offset in the region */
 	struct uft_ring_cursor cur; /* its geometry: checked when first seen */
@@ -99,12 +107,17 @@ struct collect {
 	const char *spool_path; /* a file on the output's file system (NULL: /tmp) */
 	int spool_fd;		/* -1 until the first page */
 	int spool_rd;		/* the spool, once the writer owns it */
-	uint8_t *spool_buf;
-	size_t spool_used;
-	uint64_t spool_len; /* bytes written to spool_fd */
-	uint8_t *scratch;   /* a page, for a page copied into the spool's buffer
-			       that must wait for its segment's open page */
-	int io_error;	    /* the first failure to spool (-errno): the file is not written */
+	int spool_direct;	/* the spool opened again with O_DIRECT, or -1 */
+	/* A region of the spool per CPU that can exist, then one for pages
+	 * that do not fit theirs (collect_pages.c); one region for all when
+	 * the file system cannot hold a file that large. */
+	struct collect_region *regions;
+	uint32_t nr_regions;
+	uint64_t region_size; /* 0: one region */
+	uint32_t room_region; /* where collect_spool_room last gave room */
+	uint8_t *scratch;     /* a page, for a page copied into the spool's buffer
+				 that must wait for its segment's open page */
+	int io_error;	      /* the first failure to spool (-errno): the file is not written */
 	struct collect_format *formats;
 	size_t nr_formats;
 	struct {
@@ -175,10 +188,11 @@ int collect_seg_close(struct collect *c, struct collect_seg *s);
 int collect_seg_add_page(struct collect *c, struct collect_seg *s, uint8_t *page, uint32_t size,
 			 uint32_t commit, uint64_t missed, uint64_t first, uint64_t last,
 			 uint64_t n);
-/* Where the spool's next page goes in its buffer (room for c->page_size
- * bytes): a ring page copied there and added with collect_seg_add_page is
- * not copied again. NULL on failure. */
-uint8_t *collect_spool_room(struct collect *c);
+/* Where the spool's next page of `cpu` goes in its buffer (room for
+ * c->page_size bytes): a ring page copied there and added with
+ * collect_seg_add_page to a segment of that CPU is not copied again. NULL
+ * on failure. */
+uint8_t *collect_spool_room(struct collect *c, int cpu);
 /* `page` itself, or a copy of it when it lies where the spool's next page
  * goes (before anything else is spooled); NULL if no copy can be made. */
 uint8_t *collect_spool_unplace(struct collect *c, uint8_t *page, uint32_t size);

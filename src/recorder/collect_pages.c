@@ -1,17 +1,24 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Streaming a recording to disk as it is drained. Each ring's events on one
  * CPU are already in time order, so they are packed into file pages as they
- * arrive (a segment per ring and CPU) and the full pages go, through one
- * buffer, to a spool file beside the output. At the end a CPU whose segments
- * do not overlap in time (the usual case: one thread at a time on a CPU)
- * gets its pages by reference, copied into the output by the kernel
- * (copy_file_range); overlapping segments are merged record by record into
- * new pages. Memory stays a page per open segment plus 8 bytes per page. */
+ * arrive (a segment per ring and CPU) and the full pages go, through a
+ * buffer per CPU, to that CPU's region of a spool file beside the output.
+ * At the end the regions are pushed together (the holes between them
+ * collapsed), so that a CPU whose segments follow one another in time (the
+ * usual case: one thread at a time on a CPU, including a thread that moved
+ * between CPUs) has its pages in one run, and the spool can become the
+ * file. Otherwise a CPU whose segments do not overlap gets its pages by
+ * reference, copied into the output; overlapping segments are merged record
+ * by record into new pages. Memory stays a buffer per CPU, a page per open
+ * segment plus 8 bytes per page. */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "recorder/collect.h"
@@ -19,62 +26,151 @@
 #include "util/util.h"
 #include "wire/page.h"
 
-#define SPOOL_BUF (1u << 20)
+#define SPOOL_BUF (256u << 10) /* per region */
 /* The spool's pages start after a hole the file's metadata is written into
  * at the end, so that the spool can become the file without a copy
  * (tracedat_writer_adopt_spool_hole); a hole costs no disk. */
 #define SPOOL_HOLE (64ull << 20)
+/* A CPU's region: as large as the file system lets a file of one per CPU
+ * be (ext4: 16 TiB in all), at most this, at least REGION_MIN. */
+#define REGION_MAX (256ull << 30)
+#define REGION_MIN (1ull << 30)
 
-static int spool_flush(struct collect *c)
+/* Writes whole pages past the page cache when the file system allows it:
+ * the pages are not read back soon, and a buffered write costs the CPU a
+ * copy into newly allocated cache pages (most of a recording's CPU time on
+ * the recorder's side), where a direct write hands the buffer to the device.
+ * Only aligned offsets and lengths go this way; the first refusal turns it
+ * off for the rest of the recording (a file system without O_DIRECT). */
+#define DIRECT_ALIGN 4096u
+
+static bool spool_write_direct(struct collect *c, struct collect_region *r)
 {
-	if (!c->spool_used)
-		return 0;
-	const char *p = (const char *)c->spool_buf;
-	size_t n = c->spool_used;
+	size_t n = r->used;
+	uint64_t at = r->base + r->len;
+	if (c->spool_direct < 0 || n % DIRECT_ALIGN || at % DIRECT_ALIGN)
+		return false;
+	const uint8_t *p = r->buf;
 	while (n) {
-		ssize_t w = write(c->spool_fd, p, n);
+		ssize_t w = pwrite(c->spool_direct, p, n, (off_t)at);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0 || (size_t)w % DIRECT_ALIGN) {
+			/* Refused (or cut short at an odd size): buffered from
+			 * here on; what was written directly stays. */
+			close(c->spool_direct);
+			c->spool_direct = -1;
+			if (p != r->buf)
+				memmove(r->buf, p, n);
+			r->used = n;
+			r->len = at - r->base;
+			return false;
+		}
+		p += w;
+		at += (uint64_t)w;
+		n -= (size_t)w;
+	}
+	r->len += r->used;
+	r->used = 0;
+	return true;
+}
+
+static int region_flush(struct collect *c, struct collect_region *r)
+{
+	if (!r->used || spool_write_direct(c, r))
+		return 0;
+	const uint8_t *p = r->buf;
+	size_t n = r->used;
+	uint64_t at = r->base + r->len;
+	while (n) {
+		ssize_t w = pwrite(c->spool_fd, p, n, (off_t)at);
 		if (w < 0 && errno == EINTR)
 			continue;
 		if (w <= 0)
 			return w < 0 ? -errno : -EIO;
 		p += w;
+		at += (uint64_t)w;
 		n -= (size_t)w;
 	}
-	c->spool_len += c->spool_used;
-	c->spool_used = 0;
+	r->len += r->used;
+	r->used = 0;
 	return 0;
 }
 
-/* Appends a finished page (`size` bytes, zeroes after it up to the
- * segment's page size) to the spool; its offset joins the segment. */
+/* The largest region size (a power of two) such that a file holding every
+ * region can exist on the spool's file system; 0 if not even REGION_MIN. */
+static uint64_t pick_region_size(int fd, uint32_t regions)
+{
+	/* A file size limit (ulimit -f) answers EFBIG, not SIGXFSZ's death. */
+	struct sigaction ign = {.sa_handler = SIG_IGN}, old;
+	sigaction(SIGXFSZ, &ign, &old);
+	uint64_t found = 0;
+	for (uint64_t size = REGION_MAX; size >= REGION_MIN && !found; size /= 2)
+		if (size <= (UINT64_MAX / 2 - SPOOL_HOLE) / regions &&
+		    ftruncate(fd, (off_t)(SPOOL_HOLE + regions * size)) == 0)
+			found = ftruncate(fd, 0) == 0 ? size : 0;
+	sigaction(SIGXFSZ, &old, NULL);
+	return found;
+}
+
 static int spool_open(struct collect *c)
 {
-	if (c->spool_fd < 0) {
-		c->spool_fd = tracedat_open_spool(c->spool_path ? c->spool_path : "/tmp/x");
-		if (c->spool_fd < 0)
-			return -errno;
-		if (lseek(c->spool_fd, (off_t)SPOOL_HOLE, SEEK_SET) < 0)
-			return -errno;
-		c->spool_len = SPOOL_HOLE;
-	}
-	if (!c->spool_buf) {
-		c->spool_buf = malloc(SPOOL_BUF);
-		if (!c->spool_buf)
-			return -ENOMEM;
-	}
+	if (c->spool_fd >= 0)
+		return 0;
+	c->spool_fd = tracedat_open_spool(c->spool_path ? c->spool_path : "/tmp/x");
+	if (c->spool_fd < 0)
+		return -errno;
+	uint32_t cpus = c->max_cpus ? c->max_cpus : 1;
+	c->region_size = cpus > 1 ? pick_region_size(c->spool_fd, cpus + 1) : 0;
+	c->nr_regions = c->region_size ? cpus + 1 : 1;
+	c->regions = calloc(c->nr_regions, sizeof(*c->regions));
+	if (!c->regions)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < c->nr_regions; i++)
+		c->regions[i].base = SPOOL_HOLE + i * c->region_size;
+	c->spool_direct = tracedat_reopen_direct(c->spool_fd, O_WRONLY);
 	return 0;
 }
 
-uint8_t *collect_spool_room(struct collect *c)
+/* The region a page of `cpu` goes to, with its buffer; NULL without memory. */
+static struct collect_region *region_for(struct collect *c, int cpu, uint32_t page_size)
 {
-	if (spool_open(c) || (SPOOL_BUF - c->spool_used < c->page_size && spool_flush(c)))
+	uint32_t i = 0;
+	if (c->region_size && cpu >= 0 && (uint32_t)cpu < c->nr_regions - 1) {
+		i = (uint32_t)cpu;
+		const struct collect_region *r = &c->regions[i];
+		if (r->len + r->used + page_size > c->region_size)
+			i = c->nr_regions - 1; /* full: the shared one past them */
+	} else if (c->region_size) {
+		i = c->nr_regions - 1;
+	}
+	struct collect_region *r = &c->regions[i];
+	if (!r->buf) {
+		/* Aligned for direct writes. */
+		if (posix_memalign((void **)&r->buf, DIRECT_ALIGN, SPOOL_BUF)) {
+			r->buf = NULL;
+			return NULL;
+		}
+	}
+	return r;
+}
+
+uint8_t *collect_spool_room(struct collect *c, int cpu)
+{
+	if (spool_open(c))
 		return NULL;
-	return c->spool_buf + c->spool_used;
+	struct collect_region *r = region_for(c, cpu, c->page_size);
+	if (!r || (SPOOL_BUF - r->used < c->page_size && region_flush(c, r)))
+		return NULL;
+	c->room_region = (uint32_t)(r - c->regions);
+	return r->buf + r->used;
 }
 
 uint8_t *collect_spool_unplace(struct collect *c, uint8_t *page, uint32_t size)
 {
-	if (!c->spool_buf || page != c->spool_buf + c->spool_used)
+	const struct collect_region *r =
+	    c->room_region < c->nr_regions ? &c->regions[c->room_region] : NULL;
+	if (!r || !r->buf || page != r->buf + r->used)
 		return page;
 	if (!c->scratch && !(c->scratch = malloc(UFT_SUBBUF_MAX)))
 		return NULL;
@@ -88,21 +184,26 @@ static int spool_page_from(struct collect *c, struct collect_seg *s, const uint8
 	int rc = spool_open(c);
 	if (rc)
 		return rc;
-	/* A page already in place (collect_spool_room) is not moved. */
-	bool in_place = src == c->spool_buf + c->spool_used;
-	if (!in_place && SPOOL_BUF - c->spool_used < s->page_size) {
-		rc = spool_flush(c);
+	struct collect_region *r = region_for(c, s->cpu, s->page_size);
+	if (!r)
+		return -ENOMEM;
+	/* A page already in place (collect_spool_room) is not moved. A page
+	 * given room in another CPU's buffer is copied from there: that room
+	 * is only taken by this copy or the next page. */
+	bool in_place = src == r->buf + r->used;
+	if (!in_place && SPOOL_BUF - r->used < s->page_size) {
+		rc = region_flush(c, r);
 		if (rc)
 			return rc;
 	}
 	if (uft_array_reserve(s->pages, s->cap, s->nr_pages + 1, 64) != 0)
 		return -ENOMEM;
-	s->pages[s->nr_pages++] = c->spool_len + c->spool_used;
+	s->pages[s->nr_pages++] = r->base + r->len + r->used;
 	if (!in_place)
-		memcpy(c->spool_buf + c->spool_used, src, size);
+		memcpy(r->buf + r->used, src, size);
 	if (size < s->page_size)
-		memset(c->spool_buf + c->spool_used + size, 0, s->page_size - size);
-	c->spool_used += s->page_size;
+		memset(r->buf + r->used + size, 0, s->page_size - size);
+	r->used += s->page_size;
 	return 0;
 }
 
@@ -427,6 +528,59 @@ int collect_write_cpu_pages(struct collect *c, struct tracedat_writer *w, int cp
 	return rc;
 }
 
+/* Every page offset at or past `from` moves back by `by` (a collapsed gap). */
+static void shift_pages(struct collect *c, uint64_t from, uint64_t by)
+{
+	for (int i = 0; i < c->nr_cpus; i++)
+		for (size_t k = 0; k < c->cpus[i].nr_segs; k++) {
+			struct collect_seg *s = c->cpus[i].segs[k];
+			for (size_t j = 0; j < s->nr_pages; j++)
+				if (s->pages[j] >= from)
+					s->pages[j] -= by;
+		}
+}
+
+/* Pushes the regions together, the last first, by collapsing the holes
+ * between them (ext4 and XFS move extents, no data). Returns the spool's
+ * length; where a hole cannot be collapsed (a file system without it, a
+ * length not a multiple of its blocks) the regions stay apart, which only
+ * keeps the spool from becoming the file. */
+static uint64_t regions_close_up(struct collect *c)
+{
+	uint64_t end = 0;
+	for (uint32_t i = 0; i < c->nr_regions; i++)
+		if (c->regions[i].len && c->regions[i].base + c->regions[i].len > end)
+			end = c->regions[i].base + c->regions[i].len;
+	struct stat st;
+	if (c->nr_regions < 2 || fstat(c->spool_fd, &st) != 0 || st.st_blksize <= 0)
+		return end ? end : SPOOL_HOLE;
+	uint64_t blk = (uint64_t)st.st_blksize;
+	/* The data below each hole ends at `prev`; the hole runs to the next
+	 * region that holds anything. */
+	for (uint32_t i = c->nr_regions; i-- > 0;) {
+		const struct collect_region *r = &c->regions[i];
+		if (!r->len)
+			continue;
+		uint64_t prev = SPOOL_HOLE;
+		for (uint32_t k = i; k-- > 0;)
+			if (c->regions[k].len) {
+				prev = c->regions[k].base + c->regions[k].len;
+				break;
+			}
+		uint64_t gap = r->base - prev;
+		if (!gap)
+			continue;
+		if (prev % blk || gap % blk ||
+		    fallocate(c->spool_fd, FALLOC_FL_COLLAPSE_RANGE, (off_t)prev, (off_t)gap) != 0)
+			break;
+		shift_pages(c, r->base, gap);
+		for (uint32_t k = i; k < c->nr_regions; k++)
+			c->regions[k].base -= gap;
+		end -= gap;
+	}
+	return end ? end : SPOOL_HOLE;
+}
+
 int collect_pages_done(struct collect *c, struct tracedat_writer *w)
 {
 	for (int i = 0; i < c->nr_cpus; i++)
@@ -437,13 +591,20 @@ int collect_pages_done(struct collect *c, struct tracedat_writer *w)
 		}
 	if (c->spool_fd < 0)
 		return 0;
-	int rc = spool_flush(c);
-	if (rc)
-		return rc;
-	free(c->spool_buf);
-	c->spool_buf = NULL;
+	for (uint32_t i = 0; i < c->nr_regions; i++) {
+		int rc = region_flush(c, &c->regions[i]);
+		if (rc)
+			return rc;
+		free(c->regions[i].buf);
+		c->regions[i].buf = NULL;
+	}
+	if (c->spool_direct >= 0) {
+		close(c->spool_direct);
+		c->spool_direct = -1;
+	}
+	uint64_t len = regions_close_up(c);
 	/* The writer appends merged pages after ours and copies from it. */
-	rc = tracedat_writer_adopt_spool_hole(w, c->spool_fd, SPOOL_HOLE, c->spool_len);
+	int rc = tracedat_writer_adopt_spool_hole(w, c->spool_fd, SPOOL_HOLE, len);
 	if (!rc) {
 		c->spool_rd = c->spool_fd; /* the writer's now; still read by merges */
 		c->spool_fd = -1;

@@ -72,6 +72,9 @@ int tracedat_writer_add_page(struct tracedat_writer *w, int cpu, const void *pag
  * temporary directory): pages spooled there reach the output by
  * copy_file_range. A file descriptor, or -1. */
 int tracedat_open_spool(const char *path);
+/* fd's file opened again with O_DIRECT and flags (O_RDONLY, O_WRONLY): -1
+ * where the file system has no direct I/O. */
+int tracedat_reopen_direct(int fd, int flags);
 /* Takes `fd`, whose first `len` bytes hold pages written elsewhere, as the
  * spool (before any page is added): later pages are appended after them. */
 int tracedat_writer_adopt_spool(struct tracedat_writer *w, int fd, uint64_t len);

@@ -68,6 +68,7 @@ struct tracedat_writer *tracedat_writer_open(const char *path, int nr_cpus, uint
 	if (!w)
 		return NULL;
 	w->fd = w->spool = -1;
+	w->spool_direct = w->out_direct = -1;
 	w->nr_cpus = nr_cpus;
 	w->page_size = page_size;
 	strcpy(w->clock, clock);
@@ -191,6 +192,7 @@ int tracedat_writer_adopt_spool(struct tracedat_writer *w, int fd, uint64_t len)
 	if (fd < 0 || w->spooled)
 		return -EINVAL;
 	close(w->spool);
+	tdw_direct_close(w);
 	w->spool = fd;
 	w->spooled = len;
 	return 0;
@@ -395,6 +397,7 @@ static int copy_span(struct tracedat_writer *w, uint8_t *buf, size_t cap, uint64
 		     uint64_t len)
 {
 	static bool no_cfr;
+	tdw_copy_direct(w, &off, &len);
 	while (len && !no_cfr) {
 		loff_t in = (loff_t)off;
 		ssize_t n = copy_file_range(w->spool, &in, w->fd, NULL, len, 0);
@@ -530,6 +533,7 @@ static int spool_in_place(struct tracedat_writer *w)
 
 static void free_writer(struct tracedat_writer *w)
 {
+	tdw_direct_close(w);
 	if (w->fd >= 0)
 		close(w->fd);
 	if (w->spool >= 0)

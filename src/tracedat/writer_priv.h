@@ -15,6 +15,8 @@
 
 #define MAX_CPUS 65536
 #define COPY_CHUNK (256u * 1024u)
+#define TDW_DIRECT_ALIGN 4096u
+#define TDW_DIRECT_CHUNK (1u << 20)
 
 struct wbuf {
 	uint8_t *p;
@@ -48,7 +50,16 @@ struct tracedat_writer {
 	size_t nr_fmts, cap_fmts;
 	struct wbuf cmdlines, options, kallsyms, printk;
 	enum td_comp comp; /* TD_COMP_NONE: version 6 */
+	/* Direct I/O for page runs copied from the spool (direct_io.c). */
+	int spool_direct, out_direct;
+	uint8_t *direct_buf;
+	bool no_direct;
 };
+
+/* Copies what it can of *len bytes of the spool at *off to the output's
+ * position with direct I/O, advancing both; the rest is the caller's. */
+void tdw_copy_direct(struct tracedat_writer *w, uint64_t *off, uint64_t *len);
+void tdw_direct_close(struct tracedat_writer *w);
 
 static inline void wb_put(struct wbuf *b, const void *data, size_t len)
 {

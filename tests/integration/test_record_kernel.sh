@@ -192,7 +192,10 @@ fi
 # namespace): exit 2 with the reason, the program never started
 if command -v unshare >/dev/null && unshare -m true 2>/dev/null; then
 	rm -f "$tmp/ro.started"
-	unshare -m sh -c 'mount -o remount,bind,ro "$1" && exec "$2" record -o "$3" -e sched:sched_switch -- touch "$4"' \
+	# debugfs hidden too: its tracing directory is the other place uft looks
+	unshare -m sh -c 'mount -o remount,bind,ro "$1" &&
+		{ [ ! -d /sys/kernel/debug ] || mount -t tmpfs -o ro none /sys/kernel/debug; } &&
+		exec "$2" record -o "$3" -e sched:sched_switch -- touch "$4"' \
 		sh "$T" "$UFT" "$tmp/ro.dat" "$tmp/ro.started" >"$tmp/ro.out" 2>&1
 	rc=$?
 	[ $rc = 2 ] || fail "read-only tracefs: exit $rc, not 2: $(cat "$tmp/ro.out")"

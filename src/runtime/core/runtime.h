@@ -168,7 +168,9 @@ void uft_session_wake(void);
 bool uft_session_wake_wait(void);
 
 /* shm.c */
-struct uft_shm_header *uft_shm_create(uint64_t size, int *memfd_out);
+/* A region of `size` bytes, less under a file size limit but never under
+ * `least`; NULL (errno) when it cannot be made. */
+struct uft_shm_header *uft_shm_create(uint64_t size, uint64_t least, int *memfd_out);
 /* Whether ring offset `off` and the ring's geometry there lie inside the
  * region as this process created it (consumers may rewrite both). */
 bool uft_shm_ring_ok(const struct uft_shm_header *h, uint64_t off);
@@ -176,6 +178,8 @@ bool uft_shm_ring_ok(const struct uft_shm_header *h, uint64_t off);
  * ring_pages (never less than UFT_SHM_DEFAULT_SIZE; pages are touched only
  * when used). */
 uint64_t uft_shm_size_for(uint32_t ring_pages);
+/* The same without the default's floor: the least a region may be. */
+uint64_t uft_shm_least_for(uint32_t ring_pages);
 /* A ring of g->nr_pages in g->mode for a thread at a nesting level (sets
  * g->hdr_size);
  * NULL when the region has none to give (docs/design/ring-buffer.md). */

@@ -83,8 +83,9 @@ static int session_create_ack(char *ack)
 	if (uft_sess.hdr)
 		return 0;
 	int memfd;
+	uint32_t pages = uft_buffers[0].ring_pages;
 	struct uft_shm_header *h =
-	    uft_shm_create(uft_shm_size_for(uft_buffers[0].ring_pages), &memfd);
+	    uft_shm_create(uft_shm_size_for(pages), uft_shm_least_for(pages), &memfd);
 	if (!h)
 		return -1;
 	uft_sess.memfd = memfd;

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "runtime/core/runtime.h"
@@ -19,8 +20,28 @@
  * never from the header a consumer could rewrite. */
 static uint64_t region_size;
 
-struct uft_shm_header *uft_shm_create(uint64_t size, int *memfd_out)
+/* A file size limit (ulimit -f) bounds a memfd too, and growing one past it
+ * kills the program with SIGXFSZ: the region is made to fit the limit, or
+ * not made at all (tracing off) when not even `least` fits. */
+static bool fit_size_limit(uint64_t *size, uint64_t least)
 {
+	struct rlimit fl;
+	if (getrlimit(RLIMIT_FSIZE, &fl) != 0 || fl.rlim_cur == RLIM_INFINITY ||
+	    *size <= (uint64_t)fl.rlim_cur)
+		return true;
+	uint64_t cap = (uint64_t)fl.rlim_cur & ~(uint64_t)(sysconf(_SC_PAGESIZE) - 1);
+	if (cap < least) {
+		errno = EFBIG;
+		return false;
+	}
+	*size = cap;
+	return true;
+}
+
+struct uft_shm_header *uft_shm_create(uint64_t size, uint64_t least, int *memfd_out)
+{
+	if (!fit_size_limit(&size, least))
+		return NULL;
 	char name[32];
 	snprintf(name, sizeof(name), "uft-%d", (int)getpid());
 	int fd = memfd_create(name, MFD_CLOEXEC | MFD_ALLOW_SEALING);
@@ -135,11 +156,16 @@ static bool ring_fits(struct uft_shm_header *h, struct uft_ring *r, uint64_t tot
 	return READ_ONCE(r->total_size) >= total && off + total <= region_size;
 }
 
-uint64_t uft_shm_size_for(uint32_t ring_pages)
+uint64_t uft_shm_least_for(uint32_t ring_pages)
 {
 	uint32_t hdr_size;
-	uint64_t need = UFT_SHM_HDR_SIZE + UFT_SHM_FORMATS_CAP +
-			UFT_SHM_MIN_RINGS * ring_bytes(ring_pages, UFT_SUBBUF_SIZE, &hdr_size);
+	return UFT_SHM_HDR_SIZE + UFT_SHM_FORMATS_CAP +
+	       UFT_SHM_MIN_RINGS * ring_bytes(ring_pages, UFT_SUBBUF_SIZE, &hdr_size);
+}
+
+uint64_t uft_shm_size_for(uint32_t ring_pages)
+{
+	uint64_t need = uft_shm_least_for(ring_pages);
 	return need > UFT_SHM_DEFAULT_SIZE ? need : UFT_SHM_DEFAULT_SIZE;
 }
 
