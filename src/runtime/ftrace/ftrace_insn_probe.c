@@ -45,6 +45,7 @@
 #include "runtime/core/symtab.h"
 #include "runtime/ftrace/insn_decode.h"
 #include "util/atomics.h"
+#include "util/safe_read.h"
 
 #define POINTS_MAX 256
 #define SLOT 256
@@ -541,6 +542,19 @@ static bool any_quarantined(void)
 	return false;
 }
 
+/* Whether the point's code is still what uft left there (its library may
+ * have been unloaded, and something else mapped at the address). */
+static bool code_intact(const struct point *p)
+{
+	uint8_t now[UFT_INSN_RANGE];
+	if (uft_safe_read(now, (const void *)p->site.addr, p->plan.len) != p->plan.len)
+		return false;
+	if (p->state == P_IDLE)
+		return memcmp(now, p->orig, p->plan.len) == 0;
+	int32_t rel = (int32_t)((long)(p->slot + SLOT_CODE) - (long)(p->site.addr + UFT_INSN_JUMP));
+	return now[0] == 0xe9 && memcmp(now + 1, &rel, 4) == 0;
+}
+
 int uft_insn_sync(void)
 {
 	int rc = 0;
@@ -550,6 +564,10 @@ int uft_insn_sync(void)
 		if (p->state == P_FREE)
 			continue;
 		bool want = READ_ONCE(p->site.want) & UFT_WANT_DPROBE;
+		if (want != (p->state == P_PATCHED) && !code_intact(p)) {
+			rc = -EFAULT; /* left alone: neither patched nor restored */
+			continue;
+		}
 		if (want && p->state == P_IDLE) {
 			uintptr_t slot = slot_alloc(p->site.addr);
 			if (!slot || slot_fill(p, slot) != 0) {
