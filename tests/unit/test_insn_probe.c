@@ -36,6 +36,9 @@
  * it_call(x) = it_twice(x) + 1: +0 sub $8,%rsp  +4 call  +9 add $8,%rsp  +13 add $1  +17 ret
  * it_loop(x, n) = x * n (n > 0): +0 xor  +2 add %rdi,%rax  +5 dec %rsi  +8 jnz +2  +10 ret
  * it_stack(x): pushes x, +5 reads it back (a $stack fetch)
+ * it_spin() loops while it_spinning: +0 xor  +2 add $1,%rcx  +6 mov %rcx,%rax
+ *	+9 cmpl $0,it_spinning(%rip)  +16 jne +2  +18 ret (most of its time in the
+ *	displaced add and mov of a point at +2)
  * it_sys(): mov %edi,%eax; syscall; ret
  * it_tiny: ret */
 __asm__(".text\n"
@@ -59,6 +62,9 @@ __asm__(".text\n"
 	"mov %edi,%eax\nsyscall\nret\n.size it_sys,.-it_sys\n"
 	".globl it_icall\n.type it_icall,@function\nit_icall:\n"
 	"mov %rdi,%rax\ncall *%rsi\nret\n.size it_icall,.-it_icall\n"
+	".globl it_spin\n.type it_spin,@function\nit_spin:\n"
+	"xor %ecx,%ecx\n3: add $1,%rcx\nmov %rcx,%rax\ncmpl $0,it_spinning(%rip)\njne 3b\nret\n"
+	".size it_spin,.-it_spin\n"
 	".globl it_tiny\n.type it_tiny,@function\nit_tiny:\nret\n.size it_tiny,.-it_tiny\n");
 
 long it_sum(long a, long b);
@@ -68,6 +74,8 @@ long it_call(long x);
 long it_loop(long x, long n);
 long it_stack(long x);
 long it_tiny(void);
+long it_spin(void);
+__attribute__((used)) volatile int it_spinning;
 __attribute__((used)) long it_value = 1000;
 
 static long (*volatile call_sum)(long, long) = it_sum;
@@ -332,6 +340,12 @@ static volatile int running;
 static volatile int wrong;
 static uint64_t calls; /* the callers' rounds */
 
+static void *spinner(void *arg)
+{
+	*(long *)arg = it_spin();
+	return NULL;
+}
+
 static void *caller(void *arg)
 {
 	long k = (long)(intptr_t)arg;
@@ -353,15 +367,23 @@ static void test_churn_under_threads(void **state)
 	memcpy(sum, (const void *)it_sum, sizeof(sum));
 	memcpy(sign, (const void *)it_sign, sizeof(sign));
 	memcpy(loop, (const void *)it_loop, sizeof(loop));
-	pthread_t th[3];
+	uint8_t spin[18];
+	memcpy(spin, (const void *)it_spin, sizeof(spin));
+	pthread_t th[3], sp;
+	long spins = 0;
 	WRITE_ONCE(running, 1);
+	WRITE_ONCE(it_spinning, 1);
 	for (int i = 0; i < 3; i++)
 		assert_int_equal(pthread_create(&th[i], NULL, caller, (void *)(intptr_t)(i + 1)),
 				 0);
+	/* A thread that the stops mostly catch inside the displaced bytes (or
+	 * their copy in the stub): it is moved each time. */
+	assert_int_equal(pthread_create(&sp, NULL, spinner, &spins), 0);
 	for (int round = 0; round < CHURN_ROUNDS; round++) {
 		assert_int_equal(tfs_echo("dynamic_events", "p:cs it_sum+6 b=%si:s64", A), 0);
 		assert_int_equal(tfs_echo("dynamic_events", "p:cg it_sign", A), 0);
 		assert_int_equal(tfs_echo("dynamic_events", "p:cl it_loop+2", A), 0);
+		assert_int_equal(tfs_echo("dynamic_events", "p:cp it_spin+2 n=%cx:u64", A), 0);
 		if (round == CHURN_ROUNDS - 1)
 			assert_int_equal(tfs_echo("trace", "", W), 0);
 		assert_int_equal(tfs_echo("events/kprobes/enable", "1", W), 0);
@@ -383,8 +405,12 @@ static void test_churn_under_threads(void **state)
 		assert_int_equal(tfs_echo("dynamic_events", "", W), 0);
 	}
 	WRITE_ONCE(running, 0);
+	WRITE_ONCE(it_spinning, 0);
 	for (int i = 0; i < 3; i++)
 		pthread_join(th[i], NULL);
+	pthread_join(sp, NULL);
+	assert_true(spins > 0);
+	assert_memory_equal(spin, (const void *)it_spin, sizeof(spin));
 	assert_int_equal(wrong, 0);
 	assert_memory_equal(sum, (const void *)it_sum, sizeof(sum));
 	assert_memory_equal(sign, (const void *)it_sign, sizeof(sign));
