@@ -4,7 +4,8 @@
 # loop with nothing in it, with the physical floor (a TSC read plus a 32-byte
 # store), with uft tracepoints off and on (also with a hist trigger), with
 # LTTng-UST off and on, the rate at which `uft record` turns events into
-# trace.dat, and the rate of `uft report --hist` over a large kernel file.
+# trace.dat, the rate of `uft report --hist` over a large kernel file, and
+# (with the function tracing rows) what a dynamic probe costs per hit.
 #
 #   bench/run.sh BUILD_DIR
 #
@@ -302,6 +303,33 @@ END {
 			ns["ow_hist"] - ns["ow_ints"], ns["ow_hist"] / ns["ow_ints"], ns["ow_histonly"]
 	if (tsc > 0) printf "(TSC %.3f GHz; TSC cycles are reference cycles, not core cycles)\n", tsc
 }' "$RES"
+
+# Dynamic probes: ns per call of a small function with nothing on it, with
+# the function tracer, with probes of several kinds, and with the kernel's
+# uprobe, and the overhead over the untraced call (bench/bench_probe.c); the
+# kernel's uprobe gets fewer calls (microseconds each).
+if [ -x "$B/bench_probe" ]; then
+	echo
+	echo "-- dynamic probes (ns per call; overhead over the same call untraced)"
+	PB=$TMP/probe.log
+	UFT_CTL=0 UFT_MODE=overwrite "${PIN_W[@]}" "$B/bench_probe" "$ITERS" "$REPS" 20000 >"$PB" ||
+		echo "bench: bench_probe exited with status $?"
+	grep -v '^PROBE_ROW ' "$PB"
+	awk '
+	$1 == "PROBE_ROW" { o[$2] = $3 }
+	function ratio(a, b, label, target) {
+		if ((a in o) && (b in o) && o[b] > 0)
+			printf "  %-34s %8.2f   %s\n", label, o[a] / o[b], target
+	}
+	END {
+		ratio("sled", "function", "sled probe / function tracer", "[<= 2]")
+		if ("mid" in o) printf "  %-34s %8.2f   %s\n", "instruction probe, ns per hit", o["mid"], "[<= 50]"
+		ratio("kernel_uprobe", "sled", "kernel uprobe / sled probe", "[>= 100]")
+		ratio("kernel_uprobe", "mid", "kernel uprobe / instruction probe", "[>= 100]")
+		ratio("kernel_uprobe", "malloc", "kernel uprobe / malloc probe", "[>= 100]")
+		ratio("kernel_uprobe", "entry_return", "kernel uprobe / entry+return", "[>= 100]")
+	}' "$PB"
+fi
 
 # The max-latency tracers: ns per pair, with no tracer, another one, and the
 # one that measures it (bench/bench_csect.c).

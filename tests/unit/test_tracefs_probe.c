@@ -228,14 +228,14 @@ static void test_errors(void **state)
 	expect_error("kprobe_events", "p:bad parse_request+4", -EOPNOTSUPP,
 		     LOG("trace_kprobe", "Failed to register probe event", "p:bad parse_request+4",
 			 SP11 "      "));
-	/* A return probe needs a sled too. */
+	/* A return probe needs a sled. */
 	expect_error("kprobe_events", "r:bad abort $retval", -EOPNOTSUPP,
 		     LOG("trace_kprobe", "Failed to register probe event", "r:bad abort $retval",
 			 SP11 "      "));
-	/* A function without a patchable entry (libc's). */
-	expect_error(
-	    "kprobe_events", "p:bad abort", -EOPNOTSUPP,
-	    LOG("trace_kprobe", "Failed to register probe event", "p:bad abort", SP11 "      "));
+	/* A function without a patchable entry (libc's) takes an instruction
+	 * probe (test_insn_probe). */
+	assert_int_equal(tfs_echo("kprobe_events", "p:bad abort", A), 0);
+	assert_int_equal(tfs_echo("kprobe_events", "-:bad", A), 0);
 	expect_error("dynamic_events", "x:bad parse_request", -EINVAL, "");
 	/* An eprobe on an existing event parses, and is not attached yet. */
 	expect_error("dynamic_events", "e:ep ftrace.print", -EOPNOTSUPP,

@@ -12,6 +12,7 @@
 
 #include <signal.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "arch/arch.h"
@@ -106,6 +107,10 @@ __attribute__((visibility("hidden"))) struct uft_ftrace_site *uft_ftrace_site_at
  * while they are: it must not allocate or lock. 0 or -errno (-EBUSY: a
  * thread could not be stopped; nothing changed). */
 int uft_ftrace_apply(bool sync, void (*stopped)(void *ctx), void *ctx);
+/* Inside `stopped`: the interrupted contexts (ucontext_t) of the threads
+ * stopped in the stop handler, NULL for one stopped as it left a hook; the
+ * count. A context may be changed: the thread resumes with it. */
+size_t uft_ftrace_stopped_contexts(void ***ucs);
 /* Moves a signal context whose program counter is strictly inside a sled
  * to the sled's end (which skips only NOPs, or one traced call): a thread
  * must never resume between gcc's one-byte NOPs once they may have become

@@ -35,6 +35,7 @@
 #include <unistd.h>
 
 #include "runtime/ftrace/ftrace.h"
+#include "runtime/ftrace/ftrace_insn_probe.h"
 #include "util/atomics.h"
 
 struct change {
@@ -54,6 +55,9 @@ static uint32_t session; /* odd while threads are to stop */
  * for no later one. arrived_tid[i]: the i-th arrival, tagged the same way. */
 static uint64_t arrival;
 static uint64_t arrived_tid[MAX_THREADS];
+/* arrived_uc[i]: the interrupted context of the i-th arrival (NULL: it
+ * stopped as it left a hook), for the instruction probes' patching. */
+static void *arrived_uc[MAX_THREADS];
 /* the session this thread last stopped for */
 static __thread uint32_t stopped_in __attribute__((tls_model("initial-exec")));
 
@@ -63,7 +67,7 @@ static long futex(uint32_t *w, int op, uint32_t val)
 }
 
 /* Waits, stopped, until session s ends. */
-static void stop_wait(uint32_t s)
+static void stop_wait(uint32_t s, void *uc)
 {
 	stopped_in = s;
 	uint64_t v = uft_load_seq_cst(&arrival);
@@ -71,8 +75,10 @@ static void stop_wait(uint32_t s)
 		if (uft_try_cmpxchg(&arrival, &v, v + 1)) {
 			uint32_t i = (uint32_t)v;
 			uint64_t me = (uint64_t)s << 32 | (uint32_t)syscall(SYS_gettid);
-			if (i < MAX_THREADS)
+			if (i < MAX_THREADS) {
+				arrived_uc[i] = uc;
 				smp_store_release(&arrived_tid[i], me);
+			}
 			break;
 		}
 	}
@@ -82,6 +88,7 @@ static void stop_wait(uint32_t s)
 
 void uft_ftrace_skip_sled(void *uc)
 {
+	uft_insn_skip(uc);
 	if (!smp_load_acquire(&uft_ftrace_nr_objs))
 		return;
 	/* Strictly inside a sled: its end is 1 to 4 bytes ahead. */
@@ -116,7 +123,7 @@ static void stop_handler(int sig, siginfo_t *si, void *ucv)
 		errno = saved;
 		return;
 	}
-	stop_wait(s);
+	stop_wait(s, ucv);
 	errno = saved;
 }
 
@@ -129,7 +136,7 @@ void uft_ftrace_stop_now(void)
 	/* The handler may have stopped this thread since (it found the hook
 	 * left): then the session is over or this thread is marked. */
 	if (uft_load_seq_cst(&session) == s && stopped_in != s)
-		stop_wait(s);
+		stop_wait(s, NULL);
 	errno = saved;
 }
 
@@ -373,6 +380,20 @@ static int stop_threads(void)
 		if (!added)
 			return 0; /* everyone seen is stopped or parked */
 	}
+}
+
+size_t uft_ftrace_stopped_contexts(void ***ucs)
+{
+	uint64_t v = uft_load_seq_cst(&arrival);
+	uint32_t s = (uint32_t)(v >> 32), n = (uint32_t)v;
+	if (n > MAX_THREADS)
+		n = MAX_THREADS;
+	/* An arrival is counted before its context is stored: wait for it. */
+	for (uint32_t i = 0; i < n; i++)
+		while ((uint32_t)(smp_load_acquire(&arrived_tid[i]) >> 32) != s)
+			sched_yield();
+	*ucs = arrived_uc;
+	return n;
 }
 
 static int write_changes(void)

@@ -18,6 +18,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include <uft/fastpath.h>
 #include <uft/uft.h>
 
 #include "engine/format/format.h"
@@ -25,6 +26,7 @@
 #include "runtime/core/registry.h"
 #include "runtime/core/runtime.h"
 #include "runtime/core/symtab.h"
+#include "runtime/ftrace/ftrace_insn_probe.h"
 #include "util/atomics.h"
 #include "util/util.h"
 
@@ -131,7 +133,8 @@ int uft_dprobe_resolve(const struct uft_probe_def *d, struct uft_ftrace_site **s
 					return 0;
 				}
 		}
-		return a ? -EOPNOTSUPP : -ENOENT;
+		/* Not a sled: an instruction-boundary probe (ftrace_insn_probe.c). */
+		return uft_insn_resolve(d, site);
 	}
 	if (!d->has_addr && !d->symbol)
 		return -EOPNOTSUPP;
@@ -148,20 +151,19 @@ int uft_dprobe_resolve(const struct uft_probe_def *d, struct uft_ftrace_site **s
 			if (!hit)
 				continue;
 			named = true;
-			/* Only the entry: SYMBOL+0 is where the sled is. */
+			/* The entry is the sled's; past the sled, an instruction. */
 			if (d->offset != 0 || !entry_sled(s))
-				return -EOPNOTSUPP;
+				return d->offset > 0 && s->func + (uintptr_t)d->offset <
+							    s->addr + UFT_FTRACE_SLED
+					   ? -EOPNOTSUPP
+					   : uft_insn_resolve(d, site);
 			*site = s;
 			return 0;
 		}
 	}
 	if (named)
 		return -EOPNOTSUPP;
-	uintptr_t start;
-	size_t size;
-	if (!d->has_addr && uft_symbol_by_name(d->symbol, &start, &size) == 0)
-		return -EOPNOTSUPP; /* a function without a sled */
-	return -ENOENT;
+	return uft_insn_resolve(d, site); /* a function without a sled, an address */
 }
 
 static void libs_update(void);
@@ -207,6 +209,7 @@ int uft_dprobe_create(struct uft_probe_def *def, struct uft_ftrace_site *site)
 		return rc;
 	}
 	all[nr_all++] = p;
+	uft_insn_ref(site, 1);
 	libs_update();
 	smp_store_release(&hooks[slot], p);
 	if (slot >= nr_hooks)
@@ -272,6 +275,7 @@ int uft_dprobe_rescan(void)
 		if (p->site && site_gone(p->site)) {
 			/* Its library went: waiting again, from no site. */
 			detach(p);
+			uft_insn_ref(p->site, -1);
 			WRITE_ONCE(p->site, NULL);
 			WRITE_ONCE(p->func, 0);
 		}
@@ -279,6 +283,7 @@ int uft_dprobe_rescan(void)
 		if (!p->site && p->def.lib && uft_dprobe_resolve(&p->def, &s) == 0) {
 			WRITE_ONCE(p->func, s->func);
 			WRITE_ONCE(p->site, s);
+			uft_insn_ref(s, 1);
 		}
 	}
 	libs_update();
@@ -326,6 +331,7 @@ static void drop(uint32_t i)
 	uft_registry_remove_dynamic(&p->ev, false);
 	WRITE_ONCE(hooks[p->slot], NULL);
 	detach(p);
+	uft_insn_ref(p->site, -1);
 	memmove(&all[i], &all[i + 1], (nr_all - i - 1) * sizeof(*all));
 	nr_all--;
 	libs_update();
@@ -381,7 +387,9 @@ int uft_dprobe_sync(void)
 			detach(p);
 		}
 	}
-	return change ? uft_ftrace_apply(false, NULL, NULL) : 0;
+	int rc = change ? uft_ftrace_apply(false, NULL, NULL) : 0;
+	int insn = change ? uft_insn_sync() : 0; /* the points off the sleds */
+	return rc ? rc : insn;
 }
 
 static int sym_name(void *ctx, uint64_t addr, char *buf, size_t len)
@@ -499,4 +507,38 @@ int uft_dprobe_render(FILE *f, const void *data, uint32_t len,
 	uft_probe_args_text(&p->def, data, len, args, sizeof(args));
 	fprintf(f, "%s: (%s)%s", p->def.event, where, args);
 	return 1;
+}
+
+void uft_dprobe_fire(const struct uft_ftrace_site *s, const struct uft_probe_regs *r)
+{
+	struct uft_probe_ctx c = {
+	    .regs = r, .entry_regs = r, .ip = r->r[UFT_REG_IP], .sym_name = sym_name};
+	uint8_t buf[DPROBE_REC] __attribute__((aligned(8)));
+	uft_grace_enter();
+	uint32_t n = smp_load_acquire(&nr_hooks);
+	for (uint32_t i = 0; i < n; i++) {
+		struct uft_dprobe *p = smp_load_acquire(&hooks[i]);
+		if (!p || p->site != s || !uft_event_targets(&p->ev))
+			continue;
+		uft_add_return_relaxed(&p->hits, 1);
+		uint32_t len = uft_probe_record_fill(&p->def, &c, buf, sizeof(buf));
+		/* The global buffer alone, no filter: the inline reservation. */
+		struct uft_fast_rsv frsv;
+		char *frec = uft_fast_reserve(p->ev.state, len, &frsv);
+		if (frec) {
+			memcpy(frec + UFT_COMMON_HDR_SIZE, buf + UFT_COMMON_HDR_SIZE,
+			       len - UFT_COMMON_HDR_SIZE);
+			uft_fast_commit(&frsv);
+			continue;
+		}
+		uft_fast_hint(&frsv);
+		struct uft_rsv rsv;
+		for (char *rec = uft_reserve(&rsv, &p->ev, len); rec;
+		     rec = uft_reserve_next(&rsv)) {
+			memcpy(rec + UFT_COMMON_HDR_SIZE, buf + UFT_COMMON_HDR_SIZE,
+			       len - UFT_COMMON_HDR_SIZE);
+			uft_commit(&rsv);
+		}
+	}
+	uft_grace_exit();
 }

@@ -16,6 +16,7 @@
 
 #include "runtime/core/registry.h"
 #include "runtime/core/symtab.h"
+#include "runtime/ftrace/ftrace_insn_probe.h"
 #include "runtime/ftrace/ftrace_probe.h"
 #include "runtime/tracefs/tfs.h"
 #include "util/atomics.h"
@@ -106,10 +107,17 @@ static void log_attach(const char *line, const struct uft_probe_def *d, int rc)
 	char *cmd = joined(line, &pos);
 	if (!cmd)
 		return;
-	tfs_log_error(tfs_insts[0], locs[d->kind & 3], cmd,
-		      rc == -ENOENT ? "Invalid probed address or symbol"
-				    : "Failed to register probe event",
-		      pos);
+	const char *msg = rc == -ENOENT	  ? "Invalid probed address or symbol"
+			  : rc == -EILSEQ ? "Probe point is not an instruction boundary"
+					  : "Failed to register probe event";
+	/* An instruction-boundary probe refused says why (uft's addition). */
+	const char *why = uft_insn_why_take();
+	char full[320];
+	if (why && rc != -ENOENT && rc != -EILSEQ) {
+		snprintf(full, sizeof(full), "%s: %s", msg, why);
+		msg = full;
+	}
+	tfs_log_error(tfs_insts[0], locs[d->kind & 3], cmd, msg, pos);
 	free(cmd);
 }
 
