@@ -230,8 +230,9 @@ static void test_errors(void **state)
 			 SP11 "      "));
 	/* A return probe needs a sled. */
 	expect_error("kprobe_events", "r:bad abort $retval", -EOPNOTSUPP,
-		     LOG("trace_kprobe", "Failed to register probe event", "r:bad abort $retval",
-			 SP11 "      "));
+		     LOG("trace_kprobe",
+			 "Failed to register probe event: a return probe needs a patchable entry",
+			 "r:bad abort $retval", SP11 "      "));
 	/* A function without a patchable entry (libc's) takes an instruction
 	 * probe (test_insn_probe). */
 	assert_int_equal(tfs_echo("kprobe_events", "p:bad abort", A), 0);

@@ -234,12 +234,14 @@ static void gc_points(void)
 int uft_insn_resolve(const struct uft_probe_def *d, struct uft_ftrace_site **site)
 {
 	why = NULL;
-	if (d->is_return || d->kind == UFT_PROBE_EPROBE)
+	if (d->kind == UFT_PROBE_EPROBE)
 		return -EOPNOTSUPP;
 	bool exec = false;
 	uintptr_t a = point_address(d, &exec);
 	if (!a)
-		return -ENOENT;
+		return -ENOENT; /* in a library not loaded yet, it may wait */
+	if (d->is_return)
+		return refuse(-EOPNOTSUPP, "%s", "a return probe needs a patchable entry");
 	if (!exec)
 		return refuse(-EOPNOTSUPP, "%s is not in an executable segment", "the address");
 	struct uft_symbol fn;
