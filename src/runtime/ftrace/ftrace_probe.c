@@ -442,6 +442,16 @@ void uft_dprobe_emit(const struct uft_ftrace_site *s, uintptr_t func, struct uft
 			continue;
 		uft_add_return_relaxed(&p->hits, 1);
 		uint32_t len = uft_probe_record_fill(&p->def, c, buf, sizeof(buf));
+		/* The global buffer alone, no filter: the inline reservation. */
+		struct uft_fast_rsv frsv;
+		char *frec = uft_fast_reserve(p->ev.state, len, &frsv);
+		if (frec) {
+			memcpy(frec + UFT_COMMON_HDR_SIZE, buf + UFT_COMMON_HDR_SIZE,
+			       len - UFT_COMMON_HDR_SIZE);
+			uft_fast_commit(&frsv);
+			continue;
+		}
+		uft_fast_hint(&frsv);
 		struct uft_rsv rsv;
 		for (char *rec = uft_reserve(&rsv, &p->ev, len); rec;
 		     rec = uft_reserve_next(&rsv)) {
@@ -511,34 +521,6 @@ int uft_dprobe_render(FILE *f, const void *data, uint32_t len,
 
 void uft_dprobe_fire(const struct uft_ftrace_site *s, const struct uft_probe_regs *r)
 {
-	struct uft_probe_ctx c = {
-	    .regs = r, .entry_regs = r, .ip = r->r[UFT_REG_IP], .sym_name = sym_name};
-	uint8_t buf[DPROBE_REC] __attribute__((aligned(8)));
-	uft_grace_enter();
-	uint32_t n = smp_load_acquire(&nr_hooks);
-	for (uint32_t i = 0; i < n; i++) {
-		struct uft_dprobe *p = smp_load_acquire(&hooks[i]);
-		if (!p || p->site != s || !uft_event_targets(&p->ev))
-			continue;
-		uft_add_return_relaxed(&p->hits, 1);
-		uint32_t len = uft_probe_record_fill(&p->def, &c, buf, sizeof(buf));
-		/* The global buffer alone, no filter: the inline reservation. */
-		struct uft_fast_rsv frsv;
-		char *frec = uft_fast_reserve(p->ev.state, len, &frsv);
-		if (frec) {
-			memcpy(frec + UFT_COMMON_HDR_SIZE, buf + UFT_COMMON_HDR_SIZE,
-			       len - UFT_COMMON_HDR_SIZE);
-			uft_fast_commit(&frsv);
-			continue;
-		}
-		uft_fast_hint(&frsv);
-		struct uft_rsv rsv;
-		for (char *rec = uft_reserve(&rsv, &p->ev, len); rec;
-		     rec = uft_reserve_next(&rsv)) {
-			memcpy(rec + UFT_COMMON_HDR_SIZE, buf + UFT_COMMON_HDR_SIZE,
-			       len - UFT_COMMON_HDR_SIZE);
-			uft_commit(&rsv);
-		}
-	}
-	uft_grace_exit();
+	struct uft_probe_ctx c = {.regs = r, .entry_regs = r, .ip = r->r[UFT_REG_IP]};
+	uft_dprobe_emit(s, 0, &c);
 }
