@@ -19,6 +19,7 @@
 #include "bench_time.h"
 #include "probe_fn.h"
 #include "runtime/tracefs/tracefs.h"
+#include "../tests/unit/file_offset.h"
 
 typedef unsigned (*fn_t)(unsigned, unsigned);
 static fn_t volatile call_sled = bp_sled, call_mid = bp_mid;
@@ -97,21 +98,6 @@ static double uft_probe(const char *def, const char *event, unsigned (*fn)(unsig
 }
 
 /* The kernel's: the same function by its file offset. */
-static int foff_one(struct dl_phdr_info *info, size_t size, void *arg)
-{
-	uint64_t *io = arg; /* in: the address, out: the file offset */
-	(void)size;
-	for (int i = 0; i < info->dlpi_phnum; i++) {
-		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-		uint64_t v = *io - info->dlpi_addr;
-		if (ph->p_type == PT_LOAD && v >= ph->p_vaddr && v < ph->p_vaddr + ph->p_filesz) {
-			*io = v - ph->p_vaddr + ph->p_offset;
-			return 1;
-		}
-	}
-	return 0;
-}
-
 static int kwrite(const char *path, const char *text, int flags)
 {
 	int fd = open(path, O_WRONLY | flags);

@@ -28,6 +28,7 @@
 #include "tfs_helpers.h"
 #include "util/atomics.h"
 #include <uft/uft.h>
+#include "file_offset.h"
 
 /* The probed functions: built with patchable entries, as every test is. */
 __attribute__((noinline, used)) unsigned parse_request(const char *path, unsigned len)
@@ -247,22 +248,6 @@ static void test_errors(void **state)
 	assert_int_equal(tfs_echo("dynamic_events", "p:kprobes/one parse_request", A), 0);
 	assert_int_equal(tfs_echo("dynamic_events", "p:kprobes/one parse_request", A), -EEXIST);
 	assert_int_equal(tfs_echo("kprobe_events", "-:kprobes/one", A), 0);
-}
-
-/* The file offset of a function of the program, as uprobe_events takes it. */
-static int foff_one(struct dl_phdr_info *info, size_t size, void *arg)
-{
-	uint64_t *io = arg; /* in: the address, out: the file offset */
-	(void)size;
-	for (int i = 0; i < info->dlpi_phnum; i++) {
-		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-		uint64_t v = *io - info->dlpi_addr;
-		if (ph->p_type == PT_LOAD && v >= ph->p_vaddr && v < ph->p_vaddr + ph->p_filesz) {
-			*io = v - ph->p_vaddr + ph->p_offset;
-			return 1;
-		}
-	}
-	return 0;
 }
 
 static void test_uprobe_file_offset(void **state)

@@ -22,6 +22,7 @@
 #include "tfs_cmocka.h"
 #include "tfs_helpers.h"
 #include <uft/uft.h>
+#include "file_offset.h"
 
 static char lib[4096];
 
@@ -100,21 +101,6 @@ static void test_lib_symbol(void **state)
 	assert_memory_equal(orig, (const void *)mul, 5);
 	assert_int_equal(tfs_echo("dynamic_events", "", W), 0);
 	assert_int_equal(dlclose(h), 0);
-}
-
-static int foff_one(struct dl_phdr_info *info, size_t size, void *arg)
-{
-	uint64_t *io = arg; /* in: the address, out: the file offset */
-	(void)size;
-	for (int i = 0; i < info->dlpi_phnum; i++) {
-		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-		uint64_t v = *io - info->dlpi_addr;
-		if (ph->p_type == PT_LOAD && v >= ph->p_vaddr && v < ph->p_vaddr + ph->p_filesz) {
-			*io = v - ph->p_vaddr + ph->p_offset;
-			return 1;
-		}
-	}
-	return 0;
 }
 
 /* PATH:OFFSET of a file not mapped now: the uprobe waits for it. */

@@ -30,6 +30,7 @@
 #include "tfs_helpers.h"
 #include "util/atomics.h"
 #include <uft/uft.h>
+#include "file_offset.h"
 
 /* The probed functions: built with patchable entries, as every test is. */
 __attribute__((noinline, used)) unsigned parse_request(const char *path, unsigned len)
@@ -148,21 +149,6 @@ static void test_fprobe_exit(void **state)
 	expect_in("trace", " <- parse_request) arg1=42\n", 1);
 	assert_int_equal(tfs_echo("events/fprobes/enable", "0", W), 0);
 	assert_int_equal(tfs_echo("dynamic_events", "", W), 0);
-}
-
-static int foff_one(struct dl_phdr_info *info, size_t size, void *arg)
-{
-	uint64_t *io = arg; /* in: the address, out: the file offset */
-	(void)size;
-	for (int i = 0; i < info->dlpi_phnum; i++) {
-		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-		uint64_t v = *io - info->dlpi_addr;
-		if (ph->p_type == PT_LOAD && v >= ph->p_vaddr && v < ph->p_vaddr + ph->p_filesz) {
-			*io = v - ph->p_vaddr + ph->p_offset;
-			return 1;
-		}
-	}
-	return 0;
 }
 
 /* A uprobe's return: addresses in hex, the return site first. */
