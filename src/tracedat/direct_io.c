@@ -23,24 +23,12 @@ int tracedat_reopen_direct(int fd, int flags)
 	return open(self, flags | O_DIRECT | O_CLOEXEC);
 }
 
-/* One direct transfer of n bytes; false when refused or cut short. */
-static bool pread_full(int fd, uint8_t *buf, size_t n, off_t off)
+/* One direct transfer of n bytes, a read or a write; false when refused or
+ * cut short. */
+static bool transfer(int fd, uint8_t *buf, size_t n, off_t off, bool write)
 {
 	while (n) {
-		ssize_t k = pread(fd, buf, n, off);
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k <= 0 || (size_t)k % TDW_DIRECT_ALIGN)
-			return false;
-		buf += k, off += k, n -= (size_t)k;
-	}
-	return true;
-}
-
-static bool pwrite_full(int fd, const uint8_t *buf, size_t n, off_t off)
-{
-	while (n) {
-		ssize_t k = pwrite(fd, buf, n, off);
+		ssize_t k = write ? pwrite(fd, buf, n, off) : pread(fd, buf, n, off);
 		if (k < 0 && errno == EINTR)
 			continue;
 		if (k <= 0 || (size_t)k % TDW_DIRECT_ALIGN)
@@ -88,8 +76,8 @@ void tdw_copy_direct(struct tracedat_writer *w, uint64_t *off, uint64_t *len)
 	uint64_t whole = *len / TDW_DIRECT_ALIGN * TDW_DIRECT_ALIGN;
 	while (whole) {
 		size_t k = whole < TDW_DIRECT_CHUNK ? (size_t)whole : TDW_DIRECT_CHUNK;
-		if (!pread_full(w->spool_direct, w->direct_buf, k, (off_t)*off) ||
-		    !pwrite_full(w->out_direct, w->direct_buf, k, pos)) {
+		if (!transfer(w->spool_direct, w->direct_buf, k, (off_t)*off, false) ||
+		    !transfer(w->out_direct, w->direct_buf, k, pos, true)) {
 			/* The chunk is written again the buffered way. */
 			give_up(w);
 			break;
