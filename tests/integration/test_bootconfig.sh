@@ -59,6 +59,10 @@ ftrace {
 			enable
 			hist { keys = id; var.t0 = common_timestamp.usecs }
 		}
+		kprobes.bc_probe {
+			probes = "bc_round n=%di:u32"
+			enable
+		}
 		bc.run.hist {
 			keys = seq
 			var.lat = common_timestamp.usecs - $t0
@@ -69,7 +73,8 @@ ftrace {
 		events = "bc:run"
 		trace_clock = global
 		buffer_size = 2MB
-		event.kprobes.win_on { probes = "FUNC"; actions = "traceon" }
+		event.kprobes.win_on { probes = "bc_round%return"; actions = "traceon" }
+		event.uprobes.nosuch { probes = "x" }
 	}
 	bogus = 1
 }
@@ -97,18 +102,27 @@ want='hist:keys=seq:vals=hitcount:lat=common_timestamp.usecs-$t0:sort=hitcount:s
 u ctl -p "$pid" cat instances/other/trace_clock | grep_q '\[global\]' || fail "instance clock"
 [ "$(u ctl -p "$pid" cat options/irq-info)" = 0 ] || fail "options = noirq-info"
 for w in "$good:3: kernel.tp_printk: no meaning in uft, ignored" \
-	"$good:27: ftrace.instance.other.event.kprobes.win_on.probes: not available in this uft" \
-	"$good:27: ftrace.instance.other.event.kprobes.win_on.actions: not available in this uft" \
-	"$good:29: ftrace.bogus: unknown key, ignored"; do
+	"$good:32: ftrace.instance.other.event.uprobes.nosuch.probes: not available in this uft" \
+	"$good:34: ftrace.bogus: unknown key, ignored"; do
 	grep_q -F "uft: bootconfig $w" "$tmp/err" || fail "no notice '$w': $(cat "$tmp/err")"
 done
-[ "$(wc -l <"$tmp/err")" = 4 ] || fail "stderr: $(cat "$tmp/err")"
+[ "$(wc -l <"$tmp/err")" = 3 ] || fail "stderr: $(cat "$tmp/err")"
+# event.kprobes: defined before main(), enabled, one hit per round; the
+# instance's return probe defined and its trigger set.
+[ "$(u ctl -p "$pid" cat trace | grep -c -E ' bc_probe: \(bc_round\+0x0/0x[0-9a-f]+\) n=[0-4]$')" = 5 ] ||
+	fail "kprobe not traced: $(u ctl -p "$pid" cat trace)"
+u ctl -p "$pid" cat dynamic_events >"$tmp/dyn"
+grep -E '^[pr]:' "$tmp/dyn" | cmp -s - <(printf '%s\n' 'p:kprobes/bc_probe bc_round n=%di:u32' \
+	'r:kprobes/win_on bc_round') || fail "dynamic_events: $(cat "$tmp/dyn")"
+u ctl -p "$pid" cat instances/other/events/kprobes/win_on/trigger | grep_q '^traceon' ||
+	fail "win_on trigger: $(u ctl -p "$pid" cat instances/other/events/kprobes/win_on/trigger)"
 stop_bc
 
 # Untraced: no event enabled, no trigger, no synthetic event, no instance.
 untraced() {
 	[ -z "$(u ctl -p "$pid" cat set_event)" ] || fail "$1: events enabled: $(u ctl -p "$pid" cat set_event)"
 	[ -z "$(u ctl -p "$pid" cat synthetic_events)" ] || fail "$1: synthetic events left"
+	[ -z "$(u ctl -p "$pid" cat dynamic_events)" ] || fail "$1: probes left: $(u ctl -p "$pid" cat dynamic_events)"
 	[ -z "$(u ctl -p "$pid" ls instances)" ] || fail "$1: instances left"
 	[ "$(u ctl -p "$pid" cat events/bc/wake/filter)" = none ] || fail "$1: filter left"
 	u ctl -p "$pid" cat events/bc/wake/trigger | grep_q '^hist' && fail "$1: trigger left"
@@ -131,7 +145,7 @@ stop_bc
 refused=$tmp/refused.conf
 sed 's/^\t\t\tkeys = seq$/\t\t\tkeys = nosuch/' "$good" >"$refused"
 start_bc "$refused"
-grep_q -F "uft: bootconfig $refused:17: ftrace.event.bc.run.hist: events/bc/run/trigger: cannot write 'hist:keys=nosuch:" "$tmp/err" ||
+grep_q -F "uft: bootconfig $refused:21: ftrace.event.bc.run.hist: events/bc/run/trigger: cannot write 'hist:keys=nosuch:" "$tmp/err" ||
 	fail "apply error: $(cat "$tmp/err")"
 grep_q -F 'error: Couldn'"'"'t find field' "$tmp/err" || fail "no error_log text: $(cat "$tmp/err")"
 grep_q -x -F "uft: bootconfig $refused: nothing applied, the program runs untraced" "$tmp/err" ||
@@ -197,13 +211,21 @@ printf 'wake: id=%s\n' 0 1 2 | cmp -s - "$tmp/rec.ev" ||
 	fail "recorded: $(cat "$tmp/rec.txt")"
 [ "$(grep -c -E ' bc_lat: lat=[0-9]+ seq=[0-4]$' "$tmp/rec.txt")" = 5 ] ||
 	fail "recorded synthetic events: $(cat "$tmp/rec.txt")"
+# The kprobe the file defines is recorded too, and trace-cmd reads it alike.
+grep -o -E 'bc_probe: .*' "$tmp/rec.txt" >"$tmp/rec.kp"
+[ "$(grep -c -E '^bc_probe: \([0-9a-f]+\) n=[0-4]$' "$tmp/rec.kp")" = 5 ] ||
+	fail "recorded kprobe: $(cat "$tmp/rec.txt")"
+if command -v trace-cmd >/dev/null; then
+	trace-cmd report -i "$tmp/rec.dat" 2>/dev/null | grep -o -E 'bc_probe: .*' | tr -s ' ' |
+		cmp -s - "$tmp/rec.kp" || fail "trace-cmd reads the kprobe otherwise"
+fi
 # Under uft record a file that cannot be applied is a refused argument: the
 # program stops before main, exit 2, no file.
 rc=0
 "$UFT" record --bootconfig "$refused" -o "$tmp/refused.dat" -- "$BCW" 1 >"$tmp/rec.out" \
 	2>"$tmp/rec.err" || rc=$?
 [ $rc = 2 ] || fail "record --bootconfig of a refused file exited $rc: $(cat "$tmp/rec.err")"
-grep_q -F "bootconfig $refused:17: ftrace.event.bc.run.hist: events/bc/run/trigger: cannot write 'hist:keys=nosuch:" "$tmp/rec.err" ||
+grep_q -F "bootconfig $refused:21: ftrace.event.bc.run.hist: events/bc/run/trigger: cannot write 'hist:keys=nosuch:" "$tmp/rec.err" ||
 	fail "record --bootconfig error: $(cat "$tmp/rec.err")"
 grep_q -x -F "uft record: nothing recorded: $BCW was stopped before main" "$tmp/rec.err" ||
 	fail "record --bootconfig: not stopped: $(cat "$tmp/rec.err")"

@@ -334,7 +334,8 @@ static void put_options(struct apply *a, struct uft_bc_node *k, const char *pref
 	}
 }
 
-/* Keys of uft's absent probe kinds: one notice each, nothing applied. */
+/* Keys of probe kinds the kernel's bootconfig does not define (uprobes,
+ * eprobes): one notice each, nothing applied. */
 static void not_available(struct apply *a, struct uft_bc_node *n)
 {
 	n->used = true;
@@ -346,8 +347,33 @@ static void not_available(struct apply *a, struct uft_bc_node *n)
 
 static bool is_probe_group(const struct uft_bc_node *g)
 {
-	return strcmp(g->word, "kprobes") == 0 || strcmp(g->word, "uprobes") == 0 ||
-	       strcmp(g->word, "eprobes") == 0;
+	return strcmp(g->word, "uprobes") == 0 || strcmp(g->word, "eprobes") == 0;
+}
+
+/* event.kprobes.EVENT.probes = PROBE[, PROBE] of one instance node: global
+ * definitions, `p:kprobes/EVENT PROBE` each (SYM%return a return probe);
+ * the event's other keys are an event's like any other. */
+static void define_kprobes(struct apply *a, struct uft_bc_node *inst)
+{
+	struct uft_bc_node *s = uft_bc_find(inst, "event.kprobes");
+	for (struct uft_bc_node *e = s ? s->child : NULL; e && !a->rc; e = e->next) {
+		struct uft_bc_node *k = take(e, "probes");
+		for (uint32_t i = 0; k && i < k->nr_vals && !a->rc; i++) {
+			char *def;
+			if (asprintf(&def, "p:kprobes/%s %s", e->word, k->vals[i]) < 0) {
+				a->rc = -ENOMEM;
+				return;
+			}
+			if (put(a, k, "", "dynamic_events", def, PUT_RAW) == 0 && i == 0) {
+				char *un;
+				if (asprintf(&un, "-:kprobes/%s", e->word) >= 0) {
+					note(a, UNDO_APPEND, "dynamic_events", un);
+					free(un);
+				}
+			}
+			free(def);
+		}
+	}
 }
 
 /* event.synthetic.NAME.fields of one instance node: global definitions. */
@@ -650,6 +676,10 @@ int uft_bootconfig_apply(struct uft_bc_tree *t, const char *file)
 		define_synthetics(&a, top);
 	for (struct uft_bc_node *i = insts ? insts->child : NULL; i && !a.rc; i = i->next)
 		define_synthetics(&a, i);
+	if (top && !a.rc)
+		define_kprobes(&a, top);
+	for (struct uft_bc_node *i = insts ? insts->child : NULL; i && !a.rc; i = i->next)
+		define_kprobes(&a, i);
 	if (top && !a.rc) {
 		top->used = true;
 		apply_instance(&a, top, "");
