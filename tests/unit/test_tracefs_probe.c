@@ -357,6 +357,48 @@ static void test_with_synthetic(void **state)
 	check("dynamic_events", "");
 }
 
+/* A thread that runs with every signal blocked cannot be stopped: enabling
+ * a probe then fails with EBUSY (after the stop's bound) and leaves the code
+ * as it was; once the thread is gone, the tree's next operation attaches it. */
+static int spin_stop;
+static void *spin_blocked(void *arg)
+{
+	sigset_t all;
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, NULL);
+	WRITE_ONCE(*(int *)arg, 1);
+	while (!READ_ONCE(spin_stop))
+		__asm__ volatile("pause" ::: "memory");
+	return NULL;
+}
+
+static void test_enable_when_threads_do_not_stop(void **state)
+{
+	(void)state;
+	uint8_t before[5];
+	memcpy(before, (const void *)parse_request, 5);
+	assert_int_equal(tfs_echo("dynamic_events", PROBE, A), 0);
+	int ready = 0;
+	WRITE_ONCE(spin_stop, 0);
+	pthread_t t;
+	assert_int_equal(pthread_create(&t, NULL, spin_blocked, &ready), 0);
+	while (!READ_ONCE(ready))
+		sched_yield();
+	assert_int_equal(tfs_echo("events/kprobes/myprobe/enable", "1", W), -EBUSY);
+	assert_memory_equal(before, (const void *)parse_request, 5);
+	call_parse("/x", 2);
+	expect_in("trace", "myprobe:", 0);
+	WRITE_ONCE(spin_stop, 1);
+	pthread_join(t, NULL);
+	check("kprobe_events", LISTING); /* any operation of the tree tries again */
+	assert_memory_not_equal(before, (const void *)parse_request, 5);
+	call_parse("/y", 2);
+	expect_in("trace", ") path=\"/y\" len=2\n", 1);
+	assert_int_equal(tfs_echo("events/kprobes/myprobe/enable", "0", W), 0);
+	assert_memory_equal(before, (const void *)parse_request, 5);
+	assert_int_equal(tfs_echo("dynamic_events", "-:myprobe", A), 0);
+}
+
 int main(void)
 {
 	uft_session_start();
@@ -369,6 +411,7 @@ int main(void)
 	    cmocka_unit_test_setup(test_uprobe_file_offset, setup),
 	    cmocka_unit_test_setup(test_churn_under_threads, setup),
 	    cmocka_unit_test_setup(test_with_synthetic, setup),
+	    cmocka_unit_test_setup(test_enable_when_threads_do_not_stop, setup),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

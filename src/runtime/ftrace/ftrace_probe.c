@@ -373,7 +373,7 @@ void uft_dprobe_each(void (*fn)(void *ctx, const struct uft_dprobe *p), void *ct
 
 int uft_dprobe_sync(void)
 {
-	bool change = false;
+	bool change = false, attaching[DPROBE_MAX] = {false};
 	for (uint32_t i = 0; i < nr_all; i++) {
 		struct uft_dprobe *p = all[i];
 		bool on = READ_ONCE(p->gate) != 0 && p->site;
@@ -382,14 +382,22 @@ int uft_dprobe_sync(void)
 		change = true;
 		if (on) {
 			p->attached = true;
+			attaching[i] = true;
 			WRITE_ONCE(p->site->want, p->site->want | want_bit(p));
 		} else {
 			detach(p);
 		}
 	}
 	int rc = change ? uft_ftrace_apply(false, NULL, NULL) : 0;
-	int insn = change ? uft_insn_sync() : 0; /* the points off the sleds */
-	return rc ? rc : insn;
+	if (rc) {
+		/* Nothing was patched (threads did not stop): the probes wait,
+		 * unattached, and the next change of the tree tries again. */
+		for (uint32_t i = 0; i < nr_all; i++)
+			if (attaching[i])
+				detach(all[i]);
+		return rc;
+	}
+	return change ? uft_insn_sync() : 0; /* the points off the sleds */
 }
 
 static int sym_name(void *ctx, uint64_t addr, char *buf, size_t len)

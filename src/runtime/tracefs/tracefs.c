@@ -206,12 +206,16 @@ static void tfs_enter(void)
 	tfs_triggers_service();
 }
 
-static void tfs_leave(void)
+/* Returns what patching the probes' code gave: 0, or -errno when the
+ * threads could not be stopped (nothing patched, tried again at the next
+ * operation). */
+static int tfs_leave(void)
 {
 	/* Probes whose event an operation enabled or disabled get their sleds
 	 * patched or restored. */
-	uft_dprobe_sync();
+	int rc = uft_dprobe_sync();
 	tfs_unlock();
+	return rc;
 }
 
 int tfs_nr_cpus(void)
@@ -633,7 +637,11 @@ ssize_t uft_tracefs_write(struct uft_tfs_handle *h, const char *buf, size_t len,
 	copy[len] = 0;
 	tfs_enter();
 	int rc = f->write(&h->n, copy, len, h->flags);
-	tfs_leave();
+	/* A probe the write enabled whose code could not be patched: the
+	 * write says so (EBUSY) rather than leave the probe silently off. */
+	int patched = tfs_leave();
+	if (rc >= 0 && patched < 0)
+		rc = patched;
 	free(copy);
 	return rc < 0 ? rc : rc > 0 ? (ssize_t)rc : (ssize_t)len;
 }
