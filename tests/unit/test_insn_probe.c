@@ -26,6 +26,7 @@
 #include "tfs_helpers.h"
 #include "util/atomics.h"
 #include <uft/uft.h>
+#include "probe_tree.h"
 
 /* Functions without a sled, their offsets known:
  * it_sum(a, b) = (a + b) + (a + b + 16) * b
@@ -119,27 +120,6 @@ static long sum_ref(long a, long b)
 {
 	return (a + b) + (a + b + 16) * b;
 }
-
-static void expect_in(const char *path, const char *needle, int times)
-{
-	char *s = rd(path);
-	if (tfs_count(s, needle) != times)
-		fail_msg("%s: '%s' expected %d times in:\n%s", path, needle, times, s);
-	free(s);
-}
-
-static void expect_error(const char *file, const char *cmd, int err, const char *log)
-{
-	assert_int_equal(tfs_echo("error_log", "", W), 0);
-	assert_int_equal(tfs_echo(file, cmd, A), err);
-	char *got = tfs_strip_stamps(rd("error_log"));
-	if (strcmp(got, log) != 0)
-		fail_msg("%s <- '%s':\n--- got\n%s--- expected\n%s---", file, cmd, got, log);
-	free(got);
-}
-
-#define LOG(loc, msg, cmd, caret) loc ": error: " msg "\n  Command: " cmd "\n" caret "^\n"
-#define SP11 "           "
 
 static int setup(void **state)
 {

@@ -29,6 +29,7 @@
 #include "util/atomics.h"
 #include <uft/uft.h>
 #include "file_offset.h"
+#include "probe_tree.h"
 
 /* The probed functions: built with patchable entries, as every test is. */
 __attribute__((noinline, used)) unsigned parse_request(const char *path, unsigned len)
@@ -47,27 +48,6 @@ __attribute__((noinline, used)) long add3(long a, long b, long c)
  * drops them. */
 static unsigned (*volatile call_parse)(const char *, unsigned) = parse_request;
 static long (*volatile call_add3)(long, long, long) = add3;
-
-static void expect_in(const char *path, const char *needle, int times)
-{
-	char *s = rd(path);
-	if (tfs_count(s, needle) != times)
-		fail_msg("%s: '%s' expected %d times in:\n%s", path, needle, times, s);
-	free(s);
-}
-
-static void expect_error(const char *file, const char *cmd, int err, const char *log)
-{
-	assert_int_equal(tfs_echo("error_log", "", W), 0);
-	assert_int_equal(tfs_echo(file, cmd, A), err);
-	char *got = tfs_strip_stamps(rd("error_log"));
-	if (strcmp(got, log) != 0)
-		fail_msg("%s <- '%s':\n--- got\n%s--- expected\n%s---", file, cmd, got, log);
-	free(got);
-}
-
-#define LOG(loc, msg, cmd, caret) loc ": error: " msg "\n  Command: " cmd "\n" caret "^\n"
-#define SP11 "           "
 
 static int setup(void **state)
 {

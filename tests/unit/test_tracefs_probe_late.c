@@ -23,17 +23,9 @@
 #include "tfs_helpers.h"
 #include <uft/uft.h>
 #include "file_offset.h"
+#include "probe_tree.h"
 
 static char lib[4096];
-
-static void expect_in(const char *path, const char *needle, int times)
-{
-	char *s = rd(path);
-	int n = tfs_count(s, needle);
-	if (n != times)
-		fail_msg("%s: '%s' expected %d times in:\n%s", path, needle, times, s);
-	free(s);
-}
 
 static int setup(void **state)
 {

@@ -31,6 +31,7 @@
 #include "util/atomics.h"
 #include <uft/uft.h>
 #include "file_offset.h"
+#include "probe_tree.h"
 
 /* The probed functions: built with patchable entries, as every test is. */
 __attribute__((noinline, used)) unsigned parse_request(const char *path, unsigned len)
@@ -57,14 +58,6 @@ __attribute__((noinline, used)) long via_add3(long a, long b, long c)
 }
 
 static long (*volatile call_via)(long, long, long) = via_add3;
-
-static void expect_in(const char *path, const char *needle, int times)
-{
-	char *s = rd(path);
-	if (tfs_count(s, needle) != times)
-		fail_msg("%s: '%s' expected %d times in:\n%s", path, needle, times, s);
-	free(s);
-}
 
 static int setup(void **state)
 {
