@@ -51,6 +51,15 @@ if [ "$(nproc)" -gt 1 ]; then
 	check moved-no-write LD_PRELOAD="$SHIM" UFT_TEST_NO_DIRECT=write:12
 	# A file size limit too small for a spool region per CPU: one region.
 	(ulimit -f $((512 * 1024)) && check moved-fsize) || exit 1
+	# A file system without FALLOC_FL_COLLAPSE_RANGE (tmpfs): the regions
+	# stay apart and the pages are copied into the file.
+	if [ "$(stat -f -c %T /dev/shm 2>/dev/null)" = tmpfs ] && [ -w /dev/shm ]; then
+		shm=$(mktemp -d /dev/shm/uft-direct.XXXXXX)
+		(tmp=$shm && check moved-tmpfs)
+		rc=$?
+		rm -rf "$shm"
+		[ $rc = 0 ] || exit 1
+	fi
 fi
 # The first run did try direct I/O (whether this file system took it or not).
 if command -v strace >/dev/null; then

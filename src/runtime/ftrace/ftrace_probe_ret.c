@@ -81,14 +81,11 @@ void uft_ftrace_rprobe_exit(struct fstack *st, uint32_t i, uintptr_t sp, uint64_
 	in.r[UFT_REG_SP] = (uintptr_t)e->slot;
 	in.r[UFT_REG_IP] = e->func;
 	/* At the return: the callee-saved registers are the entry's again,
-	 * rax and rdx the values; the others are the callee's scratch, 0. */
-	memset(&out, 0, sizeof(out));
-	out.r[UFT_REG_BX] = rr[RREG_BX];
-	out.r[UFT_REG_BP] = rr[RREG_BP];
-	out.r[UFT_REG_R12] = rr[RREG_R12];
-	out.r[UFT_REG_R13] = rr[RREG_R13];
-	out.r[UFT_REG_R14] = rr[RREG_R14];
-	out.r[UFT_REG_R15] = rr[RREG_R15];
+	 * rax and rdx the values; the argument registers are the callee's
+	 * scratch, 0. */
+	out = in;
+	out.r[UFT_REG_DI] = out.r[UFT_REG_SI] = out.r[UFT_REG_CX] = 0;
+	out.r[UFT_REG_R8] = out.r[UFT_REG_R9] = 0;
 	out.r[UFT_REG_AX] = ax;
 	out.r[UFT_REG_DX] = dx;
 	out.r[UFT_REG_SP] = sp;
