@@ -171,8 +171,10 @@ static uint64_t tsc_at(const struct now *n, uint64_t mono)
 
 /* ---- writing ---- */
 
-static void write_one(const struct ev_slot *s, const uint8_t *rec, uint32_t len, uint64_t tsc)
+/* Writes the record to every buffer that takes it; whether one did. */
+static bool write_one(const struct ev_slot *s, const uint8_t *rec, uint32_t len, uint64_t tsc)
 {
+	bool any = false;
 	struct uft_tls *t = &uft_tls;
 	/* A door thread never traces; these writes are on purpose. */
 	uint32_t nest = t->nest, notrace = t->notrace;
@@ -186,10 +188,12 @@ static void write_one(const struct ev_slot *s, const uint8_t *rec, uint32_t len,
 		memcpy(r + 4, rec + 4, len - 4);
 		uft_commit(&rsv);
 		t->tsc_hint = tsc;
+		any = true;
 	}
 	t->tsc_hint = 0;
 	t->nest = nest;
 	t->notrace = notrace;
+	return any;
 }
 
 static void follow(const struct ev_slot *s, const uint8_t *rec)
@@ -240,11 +244,13 @@ int64_t uft_tracefs_inject(const uint8_t *buf, size_t len)
 		char comm[17];
 		memcpy(comm, h.comm, 16);
 		comm[16] = 0;
-		if (pid > 0 && comm[0])
-			save_comm(pid, h.comm);
 		follow(s, rec);
 		uft_inject_comm = comm;
-		write_one(s, rec, h.len, tsc_at(&now, h.mono_ns));
+		/* Only a task whose record some buffer took is named, as the
+		 * kernel saves a cmdline when it records: the tasks every
+		 * filter drops would push the traced ones out of the table. */
+		if (write_one(s, rec, h.len, tsc_at(&now, h.mono_ns)) && pid > 0 && comm[0])
+			save_comm(pid, h.comm);
 		uft_inject_comm = NULL;
 		taken++;
 	}
