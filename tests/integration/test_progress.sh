@@ -22,7 +22,8 @@ export UFT_PROGRESS_DELAY=0
 on_tty() {
 	local cmd
 	printf -v cmd '%q ' "$@"
-	script -qec "$cmd" "$tmp/tty.log" >/dev/null 2>&1
+	# script runs the command with $SHELL: bash's quoting needs bash.
+	SHELL=/bin/bash script -qec "$cmd" "$tmp/tty.log" >/dev/null 2>&1
 	local rc=$?
 	# script's own first and last lines out.
 	grep -av '^Script \(started\|done\) on ' "$tmp/tty.log" >"$tmp/tty"
