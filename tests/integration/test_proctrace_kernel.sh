@@ -136,8 +136,8 @@ ts=$((10#$ts))
 
 # attach to a running process: both threads followed; SIGINT ends the
 # driver, which removes its instance; the process runs on
-wait_for() { # wait_for FILE PATTERN: up to 10 s
-	for _ in $(seq 100); do
+wait_for() { # wait_for FILE PATTERN: up to 30 s (a loaded machine)
+	for _ in $(seq 300); do
 		grep_q -E "$2" "$1" 2>/dev/null && return 0
 		sleep 0.1
 	done
@@ -165,10 +165,12 @@ kill -9 "$wl"
 wait "$wl" 2>/dev/null
 
 # SIGINT while a launched command runs: the instance goes too
-"$RUN" --backend kernel -o "$tmp/l" -- "$WL" loop "$tmp/ticks2" &
+"$RUN" --backend kernel -o "$tmp/l" -- "$WL" loop "$tmp/ticks2" 2>"$tmp/l.err" &
 drv=$!
 pids+=("$drv")
-wait_for "$tmp/l" 'syscalls:sys_exit_getppid' || fail "no events of the launched loop"
+wait_for "$tmp/l" 'syscalls:sys_exit_getppid' ||
+	fail "no events of the launched loop (driver $(kill -0 $drv 2>/dev/null && echo running || echo gone)," \
+		"$(wc -l <"$tmp/ticks2" 2>/dev/null) ticks): $(cat "$tmp/l.err"; head -5 "$tmp/l")"
 wl=$(awk '/sched_process_exec/ {print $1; exit}' "$tmp/l")
 pids+=("$wl")
 kill -INT "$drv"
