@@ -219,10 +219,10 @@ static void test_errors(void **state)
 	assert_int_equal(tfs_echo("kprobe_events", "p:bad abort", A), 0);
 	assert_int_equal(tfs_echo("kprobe_events", "-:bad", A), 0);
 	expect_error("dynamic_events", "x:bad parse_request", -EINVAL, "");
-	/* An eprobe on an existing event parses, and is not attached yet. */
-	expect_error("dynamic_events", "e:ep ftrace.print", -EOPNOTSUPP,
-		     LOG("event_probe", "Failed to register probe event", "e:ep ftrace.print",
-			 SP11 "     "));
+	/* The ftrace entries are no eprobe source (test_tracefs_eprobe). */
+	expect_error(
+	    "dynamic_events", "e:ep ftrace.print", -EINVAL,
+	    LOG("event_probe", "Attached event does not exist", "e:ep ftrace.print", SP11 "     "));
 	check("dynamic_events", "");
 	/* The name of another event. */
 	assert_int_equal(tfs_echo("dynamic_events", "p:kprobes/one parse_request", A), 0);

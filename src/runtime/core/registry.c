@@ -534,10 +534,10 @@ static void unregister_desc(struct uft_event *d, bool dynamic)
 	}
 }
 
-/* Enabled or in soft mode anywhere, or holding triggers. */
+/* Enabled or in soft mode anywhere, holding triggers, or used by an eprobe. */
 static bool event_busy(const struct reg_event *e)
 {
-	if (e->on_mask)
+	if (e->on_mask || e->users)
 		return true;
 	for (uint32_t b = 0; b < UFT_MAX_BUFFERS; b++)
 		if (e->sm_ref[b] || e->nr_trig[b])
@@ -567,6 +567,27 @@ int uft_registry_remove_dynamic(struct uft_event *d, bool check_only)
 	}
 	pthread_mutex_unlock(&reg_lock);
 	return rc;
+}
+
+int uft_registry_use(const char *system, const char *name, int delta)
+{
+	pthread_mutex_lock(&reg_lock);
+	struct reg_event *e = reg_find_event(system, name);
+	if (e)
+		e->users += (uint32_t)delta;
+	pthread_mutex_unlock(&reg_lock);
+	return e ? 0 : -ENOENT;
+}
+
+uint32_t uft_registry_on_mask(const struct uft_event *d)
+{
+	uint32_t mask = 0;
+	pthread_mutex_lock(&reg_lock);
+	for (uint32_t i = 0; i < reg_nr_events && !mask; i++)
+		if (reg_events[i].live && reg_events[i].nr_descs && reg_events[i].descs[0] == d)
+			mask = reg_events[i].on_mask;
+	pthread_mutex_unlock(&reg_lock);
+	return mask;
 }
 
 void uft__unregister_section(struct uft_event *const *start, struct uft_event *const *stop)

@@ -56,6 +56,14 @@ int uft_registry_add_dynamic(struct uft_event *d);
  * only says whether it could. */
 int uft_registry_remove_dynamic(struct uft_event *d, bool check_only);
 
+/* An eprobe takes (delta 1) or drops (-1) a use of its source event, which
+ * uft_registry_remove_dynamic() then refuses with -EBUSY, as the kernel's
+ * reference on the attached event. 0 or -ENOENT. */
+int uft_registry_use(const char *system, const char *name, int delta);
+/* The buffers a registered descriptor is enabled in, soft mode included
+ * (0 when it is not registered). */
+uint32_t uft_registry_on_mask(const struct uft_event *d);
+
 /* Set once by whoever needs it (user events): called with the registry's
  * lock held whenever a descriptor starts or stops being recorded anywhere
  * (its state's enabled flag flips); must not call back into the registry. */
@@ -90,7 +98,16 @@ int uft_registry_trigger_add(uint32_t buffer, const char *system, const char *na
  * target). */
 int uft_registry_trigger_remove(uint32_t buffer, const char *system, const char *name,
 				const struct uft_trig_spec *sp);
-/* The trigger file's lines (malloc'd), or NULL when none is installed. */
+/* Eprobes (ftrace/eprobe.c): the internal trigger of eprobe `probe` on its
+ * source event in one buffer, the event put in soft mode as any trigger
+ * does. `filter` (NULL: none) is the eprobe's "if" part, on the source's
+ * fields. Attach: 0, -ENOENT, -EINVAL (fe set) or -ENOMEM; detach: 0 (also
+ * when it is not there: an instance's reset took it). */
+int uft_registry_eprobe_attach(uint32_t buffer, const char *system, const char *name, void *probe,
+			       const char *filter, struct uft_filter_error *fe);
+int uft_registry_eprobe_detach(uint32_t buffer, const char *system, const char *name, void *probe);
+/* The trigger file's lines (malloc'd), or NULL when none is installed
+ * (eprobes' triggers are not listed, as the kernel's). */
 char *uft_registry_trigger_text(uint32_t buffer, const char *system, const char *name);
 
 /* The function commands enable_event/disable_event (tfs_ftrace.c): the

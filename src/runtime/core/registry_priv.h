@@ -47,6 +47,7 @@ struct reg_event {
 	uint32_t format_len;
 	struct uft_event **descs;
 	uint32_t nr_descs, cap_descs;
+	uint32_t users; /* eprobes attached to it: it cannot be removed */
 };
 
 extern pthread_mutex_t reg_lock;

@@ -155,8 +155,8 @@ static struct uft_trig_list *trig_list(struct uft_trig **v, uint32_t n, int *err
 	l->nr = n;
 	for (uint32_t i = 0; i < n; i++) {
 		l->t[i] = v[i];
-		if (v[i]->filter || v[i]->cmd == UFT_TRIG_TRACEOFF)
-			l->cond = true;
+		if (v[i]->filter || v[i]->cmd == UFT_TRIG_TRACEOFF || v[i]->cmd == UFT_TRIG_EPROBE)
+			l->cond = true; /* an eprobe reads the record's fields */
 		if (v[i]->filter && (uft_filter_needs(v[i]->filter) & UFT_FILTER_NEEDS_COMM))
 			l->needs_comm = true;
 		if (v[i]->hist) {
@@ -424,6 +424,67 @@ out:
 	return rc;
 }
 
+int uft_registry_eprobe_attach(uint32_t buffer, const char *system, const char *name, void *probe,
+			       const char *filter, struct uft_filter_error *fe)
+{
+	if (buffer >= UFT_MAX_BUFFERS)
+		return -ENOENT;
+	if (uft_session_start() != 0)
+		return -ENOMEM;
+	struct uft_trig *t = NULL;
+	struct uft_filter *f = NULL;
+	int rc = 0;
+	pthread_mutex_lock(&reg_lock);
+	struct reg_event *e = reg_find_event(system, name);
+	if (!e || !e->nr_descs) {
+		rc = -ENOENT;
+		goto out;
+	}
+	if (filter) {
+		const struct uft_event *d = reg_view(e->descs[0]);
+		rc = uft_filter_compile_syms(filter, d->fields, d->nr_fields, &uft_proc_filter_syms,
+					     &f, fe);
+		if (rc < 0 || rc == UFT_FILTER_CLEAR) {
+			rc = rc == -ENOMEM ? -ENOMEM : -EINVAL;
+			goto out;
+		}
+	}
+	t = calloc(1, sizeof(*t));
+	if (!t) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	t->cmd = UFT_TRIG_EPROBE;
+	t->buffer = buffer;
+	WRITE_ONCE(t->count, UFT_TRIG_UNLIMITED);
+	t->filter = f;
+	t->eprobe = probe;
+	if ((rc = reg_trig_insert(e, buffer, t, NULL)) == 0)
+		t = NULL, f = NULL;
+out:
+	pthread_mutex_unlock(&reg_lock);
+	free(t);
+	uft_filter_free(f);
+	return rc;
+}
+
+int uft_registry_eprobe_detach(uint32_t buffer, const char *system, const char *name, void *probe)
+{
+	if (buffer >= UFT_MAX_BUFFERS)
+		return 0;
+	int rc = 0;
+	pthread_mutex_lock(&reg_lock);
+	struct reg_event *e = reg_find_event(system, name);
+	for (uint32_t i = 0; e && i < e->nr_trig[buffer]; i++)
+		if (e->trig[buffer][i]->cmd == UFT_TRIG_EPROBE &&
+		    e->trig[buffer][i]->eprobe == probe) {
+			rc = reg_trig_remove_at(e, buffer, i, NULL);
+			break;
+		}
+	pthread_mutex_unlock(&reg_lock);
+	return rc;
+}
+
 /* A hist trigger's line in the trigger file. */
 static void hist_info(FILE *m, const struct uft_hist *h)
 {
@@ -442,13 +503,16 @@ char *uft_registry_trigger_text(uint32_t buffer, const char *system, const char 
 		return NULL;
 	pthread_mutex_lock(&reg_lock);
 	struct reg_event *e = reg_find_event(system, name);
-	if (e && e->nr_trig[buffer]) {
+	uint32_t shown = 0;
+	for (uint32_t i = 0; e && i < e->nr_trig[buffer]; i++)
+		shown += e->trig[buffer][i]->cmd != UFT_TRIG_EPROBE;
+	if (shown) {
 		FILE *m = open_memstream(&s, &len);
 		if (m) {
 			/* The list's order: newest first, hist triggers at the tail. */
 			for (uint32_t i = 0; i < e->nr_trig[buffer]; i++) {
 				struct uft_trig *t = e->trig[buffer][i];
-				if (!t->hist)
+				if (!t->hist && t->cmd != UFT_TRIG_EPROBE)
 					uft_trigger_print(m, t->cmd, t->tsys, t->tname,
 							  uft_load_seq_cst(&t->count),
 							  t->filter_text);

@@ -197,6 +197,10 @@ unsigned uft_trig_run_cond(const struct uft_trig_list *l, const void *rec, uint3
 		}
 		if (t->filter && !uft_filter_match(t->filter, rec, len, cpu, comm))
 			continue;
+		if (t->cmd == UFT_TRIG_EPROBE) {
+			uft_eprobe_fire(t->eprobe, t->buffer, rec, len, comm);
+			continue;
+		}
 		if (t->cmd == UFT_TRIG_TRACEOFF || t->cmd == UFT_TRIG_SNAPSHOT ||
 		    t->cmd == UFT_TRIG_STACKTRACE) {
 			if (n < UFT_TRIG_MAX_POST)

@@ -26,6 +26,15 @@ struct uft_evstate {
 	struct uft_trig_list *list;
 };
 
+/* The internal trigger an enabled eprobe puts on its source event
+ * (kernel/trace/trace_eprobe.c): it needs the record, is never listed in
+ * the trigger file, and writes the eprobe's record (ftrace/eprobe.c). */
+#define UFT_TRIG_EPROBE 64
+
+/* Writes the record of eprobe `probe` in buffer b from its source's record
+ * (rec, len; comm the writer's name or NULL). ftrace/eprobe.c. */
+void uft_eprobe_fire(void *probe, uint32_t b, const void *rec, uint32_t len, const char *comm);
+
 /* An installed trigger. Replaced lists may still be read by a writer, so a
  * removed trigger is retired, never freed. */
 struct uft_trig {
@@ -39,6 +48,7 @@ struct uft_trig {
 	/* hist: the table, its own filter inside; lock-free for any number of
 	 * writers, signal handlers included. */
 	struct uft_hist *hist;
+	void *eprobe; /* UFT_TRIG_EPROBE: its struct uft_dprobe */
 };
 
 /* The triggers of one event in one buffer, in install order, immutable. */

@@ -26,6 +26,7 @@
 #include "runtime/core/registry.h"
 #include "runtime/core/runtime.h"
 #include "runtime/core/symtab.h"
+#include "runtime/ftrace/eprobe.h"
 #include "runtime/ftrace/ftrace_insn_probe.h"
 #include "util/atomics.h"
 #include "util/util.h"
@@ -264,7 +265,7 @@ static void libs_update(void)
 {
 	bool any = false;
 	for (uint32_t i = 0; i < nr_all && !any; i++)
-		any = !all[i]->site || all[i]->def.lib;
+		any = (!all[i]->site && all[i]->def.kind != UFT_PROBE_EPROBE) || all[i]->def.lib;
 	WRITE_ONCE(uft_dprobe_libs, any);
 }
 
@@ -332,6 +333,7 @@ static void drop(uint32_t i)
 	WRITE_ONCE(hooks[p->slot], NULL);
 	detach(p);
 	uft_insn_ref(p->site, -1);
+	uft_eprobe_forget(p);
 	memmove(&all[i], &all[i + 1], (nr_all - i - 1) * sizeof(*all));
 	nr_all--;
 	libs_update();

@@ -16,6 +16,7 @@
 
 #include "runtime/core/registry.h"
 #include "runtime/core/symtab.h"
+#include "runtime/ftrace/eprobe.h"
 #include "runtime/ftrace/ftrace_insn_probe.h"
 #include "runtime/ftrace/ftrace_probe.h"
 #include "runtime/tracefs/tfs.h"
@@ -59,12 +60,18 @@ static int fields_one(void *ctx, const struct uft_reg_view *v)
 	return 1;
 }
 
-/* An eprobe's source event: its fields, as the registry sees them. */
+/* An eprobe's source event: its fields, as the registry sees them. The
+ * ftrace entries and other eprobes are no source, as the kernel's
+ * find_and_get_event skips them (uft takes kprobes and uprobes, which the
+ * kernel skips too: a user-space probe is as cheap as a tracepoint). */
 static const struct uft_field *event_fields(void *ctx, const char *sys, const char *event,
 					    uint32_t *nr)
 {
 	static const struct uft_field none;
 	(void)ctx;
+	const struct uft_dprobe *p = uft_dprobe_find(sys, event);
+	if (strcmp(sys, "ftrace") == 0 || (p && p->def.kind == UFT_PROBE_EPROBE))
+		return NULL;
 	struct fields_q q = {.sys = sys, .event = event};
 	uft_registry_visit(fields_one, &q);
 	if (!q.found)
@@ -154,6 +161,17 @@ static int create_cmd(char *line, struct uft_probe_cmd *c)
 				      e.pos);
 		free(cmd);
 		return rc;
+	}
+	if (d->kind == UFT_PROBE_EPROBE) {
+		/* The "if" part must compile on the source's fields: the
+		 * filter's own error_log entry, as the kernel's. */
+		struct uft_filter_error fe = {0, 0};
+		int rc = uft_eprobe_check_filter(d, &fe);
+		if (rc == -EINVAL)
+			tfs_log_error(tfs_insts[0], UFT_FILTER_ERR_LOC, d->filter,
+				      uft_filter_strerror(fe.code),
+				      fe.code > 0 && fe.pos > 0 ? (unsigned)fe.pos : 0);
+		return rc ? rc : uft_eprobe_create(d);
 	}
 	struct uft_ftrace_site *site = NULL;
 	int rc = uft_dprobe_resolve(d, &site);

@@ -14,6 +14,7 @@
 
 #include "runtime/core/synth_live.h"
 #include "runtime/core/user_events.h"
+#include "runtime/ftrace/eprobe.h"
 #include "runtime/ftrace/ftrace_probe.h"
 #include "runtime/tracefs/tfs.h"
 
@@ -104,13 +105,20 @@ static int open_dyn(struct uft_tfs_handle *h)
 {
 	if (!(h->flags & UFT_TFS_WRITE) || !(h->flags & UFT_TFS_TRUNC))
 		return 0;
-	int rc = uft_dprobe_delete_kind(-1, true);
+	/* The eprobes go too: their sources are not kept busy by them. */
+	int rc = uft_dprobe_delete_kind(UFT_PROBE_EPROBE, true);
+	if (rc)
+		return rc;
+	uft_eprobe_uses_all(1);
+	rc = uft_dprobe_delete_kind(-1, true);
 	if (rc == 0)
 		rc = uft_user_event_delete_all(true);
 	if (rc == 0)
 		rc = uft_synth_delete_all();
 	if (rc == 0)
 		rc = uft_user_event_delete_all(false);
+	if (rc)
+		uft_eprobe_uses_all(0);
 	return rc ? rc : uft_dprobe_delete_kind(-1, false);
 }
 

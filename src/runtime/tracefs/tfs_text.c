@@ -18,6 +18,7 @@
 #include "runtime/core/stack_event.h"
 #include "runtime/core/symtab.h"
 #include "runtime/core/synth_live.h"
+#include "runtime/ftrace/eprobe.h"
 #include "runtime/ftrace/ftrace_probe.h"
 #include "runtime/latency/csect.h"
 #include "runtime/latency/osn_tracer.h"
@@ -394,7 +395,8 @@ static void body_text(FILE *f, const struct tfs_inst *in, const struct tfs_rec *
 	if (tfs_marker_render(f, r->data, r->len) || uft_wake_render(f, r->data, r->len) ||
 	    uft_osn_render(f, r->data, r->len) ||
 	    uft_stack_render(f, r->data, r->len, sym_lookup, &sym_buf) ||
-	    uft_synth_render(f, r->data, r->len, pS) || uft_dprobe_render(f, r->data, r->len, pS)) {
+	    uft_synth_render(f, r->data, r->len, pS) || uft_dprobe_render(f, r->data, r->len, pS) ||
+	    uft_eprobe_render(f, r->data, r->len)) {
 		fputc('\n', f);
 		return;
 	}

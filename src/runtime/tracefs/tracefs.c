@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "runtime/ftrace/ftrace.h"
+#include "runtime/ftrace/eprobe.h"
 #include "runtime/ftrace/ftrace_probe.h"
 #include "runtime/core/grace.h"
 #include "runtime/core/registry.h"
@@ -214,6 +215,7 @@ static int tfs_leave(void)
 	/* Probes whose event an operation enabled or disabled get their sleds
 	 * patched or restored. */
 	int rc = uft_dprobe_sync();
+	uft_eprobe_sync(); /* eprobes' triggers follow their events' enables */
 	tfs_unlock();
 	return rc;
 }
