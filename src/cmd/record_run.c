@@ -252,6 +252,18 @@ int record_take_opt(struct record_opts *o, int opt, char *arg)
 	case 'K':
 		o->keep_running = true;
 		return CLI_OK;
+	case RECORD_OPT_PROBE: {
+		/* One line each: a definition cannot hold a newline. */
+		if (!*arg || strchr(arg, '\n'))
+			return cli_error(cli, "--probe: one definition without a newline");
+		char *all;
+		if (asprintf(&all, "%s%s%s", o->probes ? o->probes : "", o->probes ? "\n" : "",
+			     arg) < 0)
+			return CLI_USAGE;
+		free(o->probes);
+		o->probes = all;
+		return CLI_OK;
+	}
 	case 'B':
 		free(o->bootconfig);
 		if (!(o->bootconfig = realpath(arg, NULL)))
@@ -637,12 +649,18 @@ static void set_traced_env(const struct record_opts *o, const char *sock)
 		free(ev);
 		ev = NULL;
 	}
-	/* Likewise a bootconfig file: it says what is traced. */
+	/* Likewise a bootconfig file or probes: they say what is traced. */
 	if (!o->popts.on)
-		setenv(UFT_ENV_EVENTS, o->nr_events ? ev : fn || o->bootconfig ? "!all" : "all", 1);
+		setenv(UFT_ENV_EVENTS,
+		       o->nr_events			  ? ev
+		       : fn || o->bootconfig || o->probes ? "!all"
+							  : "all",
+		       1);
 	free(ev);
 	if (o->bootconfig)
 		setenv(UFT_ENV_BOOTCONFIG, o->bootconfig, 1);
+	if (o->probes)
+		setenv(UFT_ENV_PROBES, o->probes, 1);
 	if (o->buffer_kb) {
 		char b[32];
 		snprintf(b, sizeof(b), "%ld", o->buffer_kb);
@@ -781,6 +799,7 @@ void record_opts_free(struct record_opts *o)
 {
 	free(o->path);
 	free(o->bootconfig);
+	free(o->probes);
 	free_tracer_opts(&o->topts);
 	free(o->popts.libuft_events);
 	free(o->popts.name_buf[0]);

@@ -44,7 +44,10 @@ struct kernel_source;
 	"  --keep-running  on SIGINT or SIGTERM stop " VERB " and leave CMD running\n"             \
 	"             (default: pass a signal sent to uft " CMDNAME " on to CMD)\n"                \
 	"  --bootconfig FILE  apply FILE's bootconfig tracing keys at the program's\n"             \
-	"             start (UFT_BOOTCONFIG); without -e it enables no other event\n"
+	"             start (UFT_BOOTCONFIG); without -e it enables no other event\n"              \
+	"  --probe DEF  define the probe DEF (dynamic_events grammar: p: r: f: e:) before\n"       \
+	"             main and record its event; repeatable; without -e no other event\n"
+#define RECORD_OPT_PROBE 0x1a0
 /* clang-format off */
 #define RECORD_LONGOPTS                                                                            \
 	{"help", no_argument, NULL, 'h'},                                                          \
@@ -54,6 +57,7 @@ struct kernel_source;
 	{"max-loss", required_argument, NULL, 'X'},                                                \
 	{"keep-running", no_argument, NULL, 'K'},                                                  \
 	{"bootconfig", required_argument, NULL, 'B'},                                              \
+	{"probe", required_argument, NULL, RECORD_OPT_PROBE},                                      \
 	PROC_LONGOPTS
 /* clang-format on */
 
@@ -87,6 +91,7 @@ struct record_opts {
 	bool keep_running;
 	char **cmd;		/* the program and its arguments */
 	char *bootconfig;	/* --bootconfig, absolute */
+	char *probes;		/* --probe definitions, one a line (UFT_PROBES) */
 	char *path;		/* where cmd[0] was found */
 	enum program_kind kind; /* and what it is */
 	FILE *info;		/* where the program's end is told: stdout or stderr */

@@ -34,6 +34,9 @@
  * below wire). */
 #define UFT_ENV_DEBUG_ROOT "UFT_DEBUG_ROOT" /* instead of /usr/lib/debug */
 #define UFT_ENV_BOOTCONFIG "UFT_BOOTCONFIG" /* a bootconfig file applied at start */
+/* Read by libuft: dynamic_events lines (one a line) defined and enabled at
+ * start, before main() (`uft record --probe`). */
+#define UFT_ENV_PROBES "UFT_PROBES"
 
 /* Read by libuft: 1 sends events defined at run time to the kernel too. */
 #define UFT_ENV_USER_EVENTS_KERNEL "UFT_USER_EVENTS_KERNEL"

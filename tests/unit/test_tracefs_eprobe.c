@@ -51,7 +51,8 @@ static void test_static_source(void **state)
 	assert_int_equal(tfs_echo("dynamic_events",
 				  "e:myep tfst.ping num=$n:s32 str=$s:string c=+0($s):char", A),
 			 0);
-	check("dynamic_events", "e:eprobes/myep tfst.ping num=$n:s32 str=$s:string c=+0($s):char\n");
+	check("dynamic_events",
+	      "e:eprobes/myep tfst.ping num=$n:s32 str=$s:string c=+0($s):char\n");
 	check("kprobe_events", "");
 	char *fmt = rd("events/eprobes/myep/format");
 	assert_non_null(strstr(fmt, "name: myep\n"));
@@ -224,9 +225,9 @@ static void test_errors(void **state)
 		     LOG("event_probe", "No filter rule after 'if'", "e:ep tfst.ping $n if",
 			 SP11 "                  "));
 	/* A filter that does not compile on the source: the filter's entry. */
-	expect_error("dynamic_events", "e:ep tfst.ping $n if nosuch == 1", -EINVAL,
-		     LOG("event filter parse error", "Field not found", "nosuch == 1",
-			 SP11 "       "));
+	expect_error(
+	    "dynamic_events", "e:ep tfst.ping $n if nosuch == 1", -EINVAL,
+	    LOG("event filter parse error", "Field not found", "nosuch == 1", SP11 "       "));
 	/* Eprobes and the ftrace entries are no source. */
 	assert_int_equal(tfs_echo("dynamic_events", "e:one tfst.ping $n", A), 0);
 	expect_error("dynamic_events", "e:two eprobes.one $num", -EINVAL,

@@ -71,6 +71,7 @@ static const struct {
     {UFT_ENV_LIST_FORMATS, false},
     {UFT_ENV_LIST_TRACERS, false},
     {UFT_ENV_BOOTCONFIG, false},
+    {UFT_ENV_PROBES, false},
     {UFT_ENV_USER_EVENTS_KERNEL, false},
     {UFT_ENV_EVENTS, false},
     {UFT_ENV_FILTERS, false},

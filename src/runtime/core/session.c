@@ -21,6 +21,7 @@
 #include "runtime/ftrace/ftrace.h"
 #include "runtime/core/bootconfig_apply.h"
 #include "runtime/core/grace.h"
+#include "runtime/core/probes_env.h"
 #include "runtime/core/runtime.h"
 #include "runtime/core/secure_env.h"
 #include "runtime/latency/csect.h"
@@ -230,16 +231,17 @@ static void send_report(struct uft_start_report *r, bool checked)
 		_exit(2);
 }
 
-/* `uft record --bootconfig`: the file applied after the recorder's settings,
- * what it says reported with them (a file not applied is an error). */
-static void add_bootconfig(struct uft_start_report *r)
+/* `uft record --bootconfig` and `--probe`: the file applied (the probes
+ * defined or enabled) around the recorder's settings, what it says
+ * reported with them (a refusal is an error). */
+static void add_applied(struct uft_start_report *r, int (*apply)(FILE *out))
 {
 	char *text = NULL;
 	size_t len = 0;
 	FILE *m = open_memstream(&text, &len);
 	if (!m)
 		return;
-	int rc = uft_bootconfig_apply_env_to(m);
+	int rc = apply(m);
 	fclose(m);
 	/* One message, its lines without libuft's own "uft: ". */
 	char *o = text;
@@ -265,8 +267,12 @@ static void start_recorded(void)
 	char ack;
 	session_create_ack(&ack);
 	struct uft_start_report r = {0};
+	/* Probes are made before the -e that may name them, and enabled after
+	 * it (its "!all" turns every event off). */
+	add_applied(&r, uft_probes_define_env_to);
 	uft_record_settings_apply(&r);
-	add_bootconfig(&r);
+	add_applied(&r, uft_probes_enable_env_to);
+	add_applied(&r, uft_bootconfig_apply_env_to);
 	/* A process with nothing to trace (a shell that starts the program)
 	 * has nothing to say about events, unless it is the one checked. */
 	if (traceable || ack == UFT_ACK_CHECK)
@@ -302,7 +308,7 @@ static void do_init(void)
 		list_tracers(atoi(list)); /* `uft list -t`: its tracers, then stop */
 	if (record_sock[0])
 		start_recorded();
-	else
+	else if (uft_probes_define_env_to(stderr) == 0 && uft_probes_enable_env_to(stderr) == 0)
 		uft_bootconfig_apply_env();
 	uft_ctl_server_start();
 	uft_fuse_door_start();

@@ -89,9 +89,8 @@ int uft_eprobe_create(struct uft_probe_def *d)
 	if (rc)
 		return rc;
 	struct uft_dprobe *p = uft_dprobe_find(group, event);
-	eps[nr_eps++] = (struct ep_state){.p = p,
-					  .holds = uft_registry_use(p->def.sys, p->def.sys_event,
-								    1) == 0};
+	eps[nr_eps++] = (struct ep_state){
+	    .p = p, .holds = uft_registry_use(p->def.sys, p->def.sys_event, 1) == 0};
 	return 0;
 }
 
