@@ -7,6 +7,7 @@
  * ring passed half full), and drains one last time when the connection closes
  * — which happens however the process ends, SIGKILL included. */
 #define _GNU_SOURCE
+#include "engine/probe/probe.h"
 #include "cmd/record_run.h"
 
 #include <errno.h>
@@ -191,6 +192,43 @@ static int take_tracer_opt(const struct cli *cli, struct tracer_opts *t, int opt
 	return CLI_OK;
 }
 
+static int any_sym(void *ctx, const char *lib, const char *sym, uint64_t *addr)
+{
+	(void)ctx;
+	(void)lib;
+	(void)sym;
+	*addr = 0;
+	return 0;
+}
+
+/* --probe: the grammar checked before anything runs, with the kernel's
+ * message and caret as the tree's error_log would give them. What needs
+ * the program (its symbols, an eprobe's source event) is checked there,
+ * before main. */
+static int probe_check(const struct cli *cli, const char *def)
+{
+	const char *w = def + strspn(def, " \t");
+	if (*w == 'e' || (*w == '-' && w[1] == ':'))
+		return *w == '-' ? cli_error(cli, "--probe: a definition, not a deletion") : 0;
+	struct uft_probe_env env = {.src = UFT_PROBE_SRC_DYNAMIC, .sym_addr = any_sym};
+	struct uft_probe_cmd c;
+	struct uft_probe_error e = {0};
+	memset(&c, 0, sizeof(c));
+	int rc = uft_probe_parse(def, &env, &c, &e);
+	if (rc == 0 && c.op != UFT_PROBE_OP_CREATE)
+		rc = -EINVAL;
+	if (rc) {
+		if (e.msg && e.cmd)
+			fprintf(stderr, "%s: --probe: %s: error: %s\n  Command: %s\n%*s^\n",
+				cli->name, e.loc, e.msg, e.cmd, (int)(e.pos + 11), "");
+		else
+			fprintf(stderr, "%s: --probe '%s': %s\n", cli->name, def, strerror(-rc));
+	}
+	uft_probe_error_free(&e);
+	uft_probe_cmd_free(&c);
+	return rc;
+}
+
 int record_take_opt(struct record_opts *o, int opt, char *arg)
 {
 	const struct cli *cli = o->cli;
@@ -256,6 +294,8 @@ int record_take_opt(struct record_opts *o, int opt, char *arg)
 		/* One line each: a definition cannot hold a newline. */
 		if (!*arg || strchr(arg, '\n'))
 			return cli_error(cli, "--probe: one definition without a newline");
+		if (probe_check(cli, arg) != 0)
+			return CLI_USAGE;
 		char *all;
 		if (asprintf(&all, "%s%s%s", o->probes ? o->probes : "", o->probes ? "\n" : "",
 			     arg) < 0)

@@ -132,4 +132,13 @@ printf '%s\n' 'trace_kprobe: error: Invalid probed address or symbol' \
 grep_q -x -F "uft record: nothing recorded: $PR was stopped before main" "$tmp/bad.out" ||
 	fail "not stopped before main: $(cat "$tmp/bad.out")"
 [ ! -e "$tmp/bad.dat" ] || fail "a refused probe wrote a file"
+# A definition that does not parse fails before anything runs.
+rc=0
+"$UFT" record --probe 'p:bad pr_request x=%zz' -o "$tmp/syn.dat" -- "$PR" 1 >"$tmp/syn.out" 2>&1 ||
+	rc=$?
+[ $rc = 2 ] || fail "record of a bad definition exited $rc: $(cat "$tmp/syn.out")"
+printf '%s\n' 'uft record: --probe: trace_kprobe: error: Invalid register name' \
+	'  Command: p:bad pr_request x=%zz' '                              ^' | cmp -s - "$tmp/syn.out" ||
+	fail "bad definition's message: $(cat "$tmp/syn.out")"
+[ ! -e "$tmp/syn.dat" ] || fail "a bad definition wrote a file"
 echo "ok: eprobes live and recorded, uft record --probe"
