@@ -14,6 +14,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pthread.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -25,6 +27,8 @@
 #include "tfs_cmocka.h"
 #include "tfs_helpers.h"
 #include <uft/uft.h>
+#include <uft/user_events.h>
+#include "util/atomics.h"
 #include "probe_tree.h"
 
 __attribute__((noinline, used)) unsigned ep_request(const char *path, unsigned len)
@@ -188,6 +192,72 @@ static void test_synth_source(void **state)
 	assert_int_equal(tfs_echo("dynamic_events", "-:synthetic/mysyn", A), 0);
 }
 
+/* A user event as the source: the eprobe arms it (its enable bit set) and
+ * takes its payloads; it cannot be deleted while the eprobe exists. */
+static void test_user_event_source(void **state)
+{
+	(void)state;
+	uint32_t word = 0;
+	int idx = -1;
+	assert_int_equal(uft_user_event_register("ue_src u32 v", &word, 2, &idx), 0);
+	assert_int_equal(tfs_echo("dynamic_events", "e:fromue user_events.ue_src val=$v:u32", A),
+			 0);
+	assert_int_equal(tfs_echo("events/eprobes/fromue/enable", "1", W), 0);
+	assert_true(__atomic_load_n(&word, __ATOMIC_RELAXED) & (1u << 2));
+	uint32_t v = 77;
+	assert_int_equal(uft_user_event_write_buf(idx, &v, sizeof(v)), (ssize_t)sizeof(v));
+	expect_in("trace", "fromue: (user_events.ue_src) val=77\n", 1);
+	expect_in("trace", " ue_src: ", 0);
+	assert_int_equal(tfs_echo("events/eprobes/fromue/enable", "0", W), 0);
+	assert_int_equal(uft_user_event_unregister(&word, 2), 0);
+	assert_int_equal(uft_user_event_delete("ue_src"), -EBUSY);
+	assert_int_equal(tfs_echo("dynamic_events", "-:fromue", A), 0);
+	assert_int_equal(uft_user_event_delete("ue_src"), 0);
+}
+
+/* Define, enable, disable and delete while threads fire the source: each
+ * eprobe record is whole, and nothing is left behind. */
+static volatile int churn_stop;
+
+static void *churn_thread(void *arg)
+{
+	(void)arg;
+	while (!READ_ONCE(churn_stop))
+		trace_ping(3, "churn");
+	return NULL;
+}
+
+static void test_churn_under_threads(void **state)
+{
+	(void)state;
+	pthread_t t[3];
+	WRITE_ONCE(churn_stop, 0);
+	for (int i = 0; i < 3; i++)
+		assert_int_equal(pthread_create(&t[i], NULL, churn_thread, NULL), 0);
+	int total = 0;
+	for (int round = 0; round < 20; round++) {
+		assert_int_equal(tfs_echo("trace", "", W), 0);
+		assert_int_equal(
+		    tfs_echo("dynamic_events", "e:ch tfst.ping num=$n:s32 s=$s:string", A), 0);
+		assert_int_equal(tfs_echo("events/eprobes/ch/enable", "1", W), 0);
+		usleep(2000);
+		assert_int_equal(tfs_echo("events/eprobes/ch/enable", "0", W), 0);
+		char *tr = rd("trace");
+		int all = tfs_count(tr, " ch: ");
+		int whole = tfs_count(tr, " ch: (tfst.ping) num=3 s=\"churn\"\n");
+		free(tr);
+		assert_int_equal(all, whole);
+		total += all;
+		assert_int_equal(tfs_echo("dynamic_events", "-:ch", A), 0);
+	}
+	WRITE_ONCE(churn_stop, 1);
+	for (int i = 0; i < 3; i++)
+		pthread_join(t[i], NULL);
+	check("events/tfst/ping/enable", "0\n");
+	check("dynamic_events", "");
+	assert_true(total > 0);
+}
+
 static void test_instance(void **state)
 {
 	(void)state;
@@ -251,6 +321,8 @@ int main(void)
 	    cmocka_unit_test_setup(test_probe_source, setup),
 	    cmocka_unit_test_setup(test_filters_hist, setup),
 	    cmocka_unit_test_setup(test_synth_source, setup),
+	    cmocka_unit_test_setup(test_user_event_source, setup),
+	    cmocka_unit_test_setup(test_churn_under_threads, setup),
 	    cmocka_unit_test_setup(test_instance, setup),
 	    cmocka_unit_test_setup(test_errors, setup),
 	};
