@@ -25,8 +25,8 @@ static const char usage[] =
     "                  [--max-graph-depth N] [--func-stack]] [-o FILE] [-b KB]\n"
     "                  [--subbuf-size KB] [-C CLOCK] [-M block|overwrite|discard]\n"
     "                  [--compression ALG] [--max-loss PCT] [--keep-running]\n"
-    "                  [--bootconfig FILE] [-N HOST:PORT] [-q] -- CMD [ARGS]\n" RECORD_USAGE_EVENTS
-    "  -o FILE    output file (default trace.dat)\n"
+    "                  [--bootconfig FILE] [--probe DEF]... [-N HOST:PORT] [-q] -- CMD "
+    "[ARGS]\n" RECORD_USAGE_EVENTS "  -o FILE    output file (default trace.dat)\n"
     "  -N HOST:PORT  send the recording to a trace-cmd listen collector\n"
     "             (no local file unless -o is given)\n"
     "  --compression ALG  zstd or zlib: a compressed trace.dat version 7;\n"

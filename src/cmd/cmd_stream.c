@@ -18,7 +18,7 @@ static const char usage[] =
     "                  [-p process [-P PID] [--syscalls SET] [--no-lifecycle] ...]\n"
     "                  [--max-graph-depth N] [--func-stack]] [-b KB] [--subbuf-size KB]\n"
     "                  [-C CLOCK] [-M overwrite|discard|block] [--max-loss PCT] [--keep-running]\n"
-    "                  [--bootconfig FILE] [-q] -- CMD [ARGS]\n"
+    "                  [--bootconfig FILE] [--probe DEF]... [-q] -- CMD [ARGS]\n"
     "  prints the events of CMD as trace_pipe lines while it runs (no file)\n" RECORD_USAGE_EVENTS
 	RECORD_USAGE_END(
 	    "streaming",
