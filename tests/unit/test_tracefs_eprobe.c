@@ -128,9 +128,10 @@ static void test_probe_source(void **state)
 	/* The source cannot go while the eprobe exists, enabled or not. */
 	assert_int_equal(tfs_echo("dynamic_events", "-:kprobes/req", A), -EBUSY);
 	assert_int_equal(tfs_echo("kprobe_events", "", W), -EBUSY);
+	/* The enable alone attaches the probe (no other tree operation between). */
 	assert_int_equal(tfs_echo("events/eprobes/short/enable", "1", W), 0);
-	check("events/kprobes/req/enable", "0*\n");
 	assert_int_equal(call_req("/index.html", 11), 12);
+	check("events/kprobes/req/enable", "0*\n");
 	expect_in("trace", "short: (kprobes.req) path=\"/index.html\" n=11\n", 1);
 	expect_in("trace", " req: ", 0);
 	assert_int_equal(tfs_echo("events/eprobes/short/enable", "0", W), 0);

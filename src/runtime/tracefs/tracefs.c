@@ -214,8 +214,10 @@ static int tfs_leave(void)
 {
 	/* Probes whose event an operation enabled or disabled get their sleds
 	 * patched or restored. */
+	/* Eprobes' triggers follow their events' enables first: one on a
+	 * probe puts that probe in soft mode, which its sled must follow. */
+	uft_eprobe_sync();
 	int rc = uft_dprobe_sync();
-	uft_eprobe_sync(); /* eprobes' triggers follow their events' enables */
 	tfs_unlock();
 	return rc;
 }
