@@ -179,10 +179,16 @@ static void test_names_as_registers(void **state)
 		 offsetof(struct req, vals) + 2 * sizeof(int), offsetof(struct req, id),
 		 offsetof(struct req, col), offsetof(struct req, sc), offsetof(struct req, ok),
 		 offsetof(struct req, path), offsetof(struct req, next));
-	assert_int_equal(tfs_echo("dynamic_events", NAMED, A), 0);
+	/* libdw is mapped by the first definition that uses a name. */
 	assert_int_equal(tfs_echo("dynamic_events", regs, A), 0);
+	assert_null(dlopen("libdw.so.1", RTLD_NOW | RTLD_NOLOAD));
+	assert_int_equal(tfs_echo("dynamic_events", NAMED, A), 0);
+	void *dw = dlopen("libdw.so.1", RTLD_NOW | RTLD_NOLOAD);
+	assert_non_null(dw);
+	dlclose(dw);
 	/* The listing keeps the names, which parse back to the same probe. */
 	char *l = rd("dynamic_events");
+	assert_non_null(strstr(l, "p:kprobes/rg handle count=%di:s32 "));
 	assert_non_null(strstr(l, "p:kprobes/nm handle count=count arg2=req->path:string "
 				  "arg3=req->hdr.len arg4=req->hdr.delta arg5=req->hdr.kind "
 				  "arg6=req->name:string arg7=req->next->hdr.len "
