@@ -60,15 +60,15 @@ struct big {
 };
 
 /* The probed functions: built with patchable entries and -g, as every test. */
-__attribute__((noinline, used)) int handle(int count, struct req *req, const char *tag,
-					   long big, unsigned char small, short neg)
+__attribute__((noinline, used)) int handle(int count, struct req *req, const char *tag, long big,
+					   unsigned char small, short neg)
 {
 	__asm__ volatile("" ::"r"(req), "r"(tag) : "memory");
 	return count * 2 + (int)big + small + neg;
 }
 
-__attribute__((noinline, used)) long many(double d, long a, long b, long c, long e, long f,
-					  long g, long h)
+__attribute__((noinline, used)) long many(double d, long a, long b, long c, long e, long f, long g,
+					  long h)
 {
 	__asm__ volatile("" ::: "memory");
 	return (long)d + a + b + c + e + f + g + h;
@@ -267,8 +267,8 @@ static void test_abi_places(void **state)
 {
 	(void)state;
 	assert_int_equal(tfs_echo("dynamic_events", "p:mn many h a g", A), 0);
-	assert_int_equal(
-	    tfs_echo("dynamic_events", "p:mr many h=$arg7:s64 a=%di:s64 g=%r9:s64", A), 0);
+	assert_int_equal(tfs_echo("dynamic_events", "p:mr many h=$arg7:s64 a=%di:s64 g=%r9:s64", A),
+			 0);
 	assert_int_equal(tfs_echo("dynamic_events", "p:pn bypair z pr", A), 0);
 	assert_int_equal(tfs_echo("dynamic_events", "p:pr bypair z=%dx:s64 pr=%di", A), 0);
 	assert_int_equal(tfs_echo("dynamic_events", "p:bn bybig z bg", A), 0);
@@ -374,8 +374,8 @@ static void test_errors(void **state)
 		"$arg* must be an independent parameter without name etc.", "$arg*");
 	refused(FP, "f:e handle $arg* count", -EINVAL, "This argument name is already used",
 		"count");
-	refused(KP, "p:e handle+4 $arg*", -EINVAL, "$arg* can be used only on function entry or exit",
-		"$arg*");
+	refused(KP, "p:e handle+4 $arg*", -EINVAL,
+		"$arg* can be used only on function entry or exit", "$arg*");
 	refused(KP, "p:e handle req->path]", -EINVAL, "Invalid fetch argument", "]");
 }
 

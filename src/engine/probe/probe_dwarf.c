@@ -51,15 +51,18 @@ static struct {
 } dw;
 #undef FN
 
-#define SYM(x) {(void **)&dw.x, "dwarf_" #x}
+#define SYM(x)                                                                                     \
+	{                                                                                          \
+		(void **)&dw.x, "dwarf_" #x                                                        \
+	}
 static const struct {
 	void **slot;
 	const char *name;
 } syms[] = {
-    SYM(begin),	    SYM(end),		 SYM(nextcu),	     SYM(offdie),
-    SYM(tag),	    SYM(child),		 SYM(siblingof),     SYM(diename),
-    SYM(attr_integrate), SYM(formref_die), SYM(formudata),   SYM(peel_type),
-    SYM(aggregate_size), SYM(haspc),	 SYM(getscopes),     SYM(getlocation),
+    SYM(begin),	      SYM(end),	      SYM(nextcu),	   SYM(offdie),		SYM(tag),
+    SYM(child),	      SYM(siblingof), SYM(diename),	   SYM(attr_integrate), SYM(formref_die),
+    SYM(formudata),   SYM(peel_type), SYM(aggregate_size), SYM(haspc),		SYM(getscopes),
+    SYM(getlocation),
 };
 #undef SYM
 
@@ -128,8 +131,7 @@ static bool is_ptr(Dwarf_Die *t)
 static bool is_aggr(Dwarf_Die *t)
 {
 	int tag = dw.tag(t);
-	return tag == DW_TAG_structure_type || tag == DW_TAG_union_type ||
-	       tag == DW_TAG_class_type;
+	return tag == DW_TAG_structure_type || tag == DW_TAG_union_type || tag == DW_TAG_class_type;
 }
 
 static uint64_t size_of(Dwarf_Die *t)
@@ -568,8 +570,8 @@ int uft_probe_dwarf_expr(struct uft_probe_dwfunc *f, const char *s, bool retval,
 				Dwarf_Die pt;
 				if (!is_ptr(&t) || !type_of(&t, &pt) || !is_aggr(&pt))
 					return fail(ep, base + last, E_NO_PTR_STRCT, -EINVAL);
-				if (inmem &&
-				    (rc = put(&w, (struct uft_probe_op){.op = UFT_POP_DEREF, .imm = off})))
+				if (inmem && (rc = put(&w, (struct uft_probe_op){
+							       .op = UFT_POP_DEREF, .imm = off})))
 					return rc;
 				t = pt;
 				inmem = true;
@@ -594,7 +596,8 @@ int uft_probe_dwarf_expr(struct uft_probe_dwfunc *f, const char *s, bool retval,
 			unsigned at = (unsigned)i + 1;
 			const char *close = strchr(s + i, ']');
 			if (!close)
-				return fail(ep, base + (unsigned)strlen(s), E_ARRAY_NO_CLOSE, -EINVAL);
+				return fail(ep, base + (unsigned)strlen(s), E_ARRAY_NO_CLOSE,
+					    -EINVAL);
 			char num[24], *end;
 			size_t nl = (size_t)(close - s) - at;
 			if (nl == 0 || nl >= sizeof(num) || !isdigit((unsigned char)s[at]))
@@ -612,8 +615,8 @@ int uft_probe_dwarf_expr(struct uft_probe_dwfunc *f, const char *s, bool retval,
 			    !(es = size_of(&et)) || (array && !inmem))
 				return fail(ep, base + (unsigned)i, E_NOT_ARRAY, -EINVAL);
 			if (!array) {
-				if (inmem &&
-				    (rc = put(&w, (struct uft_probe_op){.op = UFT_POP_DEREF, .imm = off})))
+				if (inmem && (rc = put(&w, (struct uft_probe_op){
+							       .op = UFT_POP_DEREF, .imm = off})))
 					return rc;
 				inmem = true;
 				off = 0;
@@ -648,8 +651,7 @@ int uft_probe_dwarf_expr(struct uft_probe_dwfunc *f, const char *s, bool retval,
 	return 0;
 }
 
-int uft_probe_dwarf_ctx(struct uft_probe_argctx *ctx, struct uft_probe_dwfunc **f,
-			const char **msg)
+int uft_probe_dwarf_ctx(struct uft_probe_argctx *ctx, struct uft_probe_dwfunc **f, const char **msg)
 {
 	if (!ctx->dw_tried) {
 		const struct uft_probe_env *env = ctx->env;
@@ -666,8 +668,8 @@ int uft_probe_dwarf_ctx(struct uft_probe_argctx *ctx, struct uft_probe_dwfunc **
 		} else {
 			ctx->dw_rc = uft_probe_dwarf_open(path, vaddr, &ctx->dw);
 			ctx->dw_msg = ctx->dw_rc == -EOPNOTSUPP ? E_NOSUP_BTFARG
-				      : ctx->dw_rc == -ENOENT	 ? E_NO_BTF_ENTRY
-								 : NULL;
+				      : ctx->dw_rc == -ENOENT	? E_NO_BTF_ENTRY
+								: NULL;
 		}
 	}
 	*f = ctx->dw;

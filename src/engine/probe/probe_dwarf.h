@@ -30,8 +30,8 @@ const char *uft_probe_dwarf_param(const struct uft_probe_dwfunc *f, uint32_t i);
  * whose text starts at `base` in its word, into ops[] (*nops set, at most
  * max) and *out. 0, or -EINVAL/-ENOENT/-EOPNOTSUPP with ep's message and
  * offset set. is_return: a return probe (the return value's type). */
-int uft_probe_dwarf_expr(struct uft_probe_dwfunc *f, const char *expr, bool retval,
-			 unsigned base, struct uft_probe_op *ops, unsigned max, unsigned *nops,
+int uft_probe_dwarf_expr(struct uft_probe_dwfunc *f, const char *expr, bool retval, unsigned base,
+			 struct uft_probe_op *ops, unsigned max, unsigned *nops,
 			 struct uft_probe_dwname *out, struct uft_probe_errpos *ep);
 
 /* The function of a definition's args, opened the first time one needs it

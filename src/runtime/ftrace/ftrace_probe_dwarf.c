@@ -24,8 +24,8 @@ static bool lib_is(const char *path, const char *mod, const char *lib)
 	const char *base = strrchr(path, '/');
 	base = base ? base + 1 : path;
 	size_t n = strlen(lib);
-	return (mod && strcmp(mod, lib) == 0) || strcmp(path, lib) == 0 ||
-	       strcmp(base, lib) == 0 || (strncmp(base, lib, n) == 0 && base[n] == '.');
+	return (mod && strcmp(mod, lib) == 0) || strcmp(path, lib) == 0 || strcmp(base, lib) == 0 ||
+	       (strncmp(base, lib, n) == 0 && base[n] == '.');
 }
 
 struct where {
