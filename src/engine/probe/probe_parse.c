@@ -367,7 +367,9 @@ static int expand_args(struct uft_words *w, int nargs, struct uft_probe_argctx *
 		       const char ***texts, int **from, uint32_t *n, struct uft_probe_errpos *ep)
 {
 	int star = -1;
-	for (int i = 2; i < nargs; i++) {
+	/* The kernel expands it for kprobes and fprobes; eprobes and file
+	 * offsets read "$arg*" as a bad variable. */
+	for (int i = 2; i < nargs && ctx->kind != UFT_PROBE_EPROBE && !ctx->file; i++) {
 		const char *v = w->v[i];
 		if (strncmp(v, "$arg", 4) != 0 || v[4] != '*')
 			continue;
@@ -383,11 +385,7 @@ static int expand_args(struct uft_words *w, int nargs, struct uft_probe_argctx *
 	struct uft_probe_dwfunc *f = NULL;
 	if (star >= 0) {
 		const char *msg;
-		int rc = ctx->kind == UFT_PROBE_EPROBE || ctx->file
-			     ? -EINVAL
-			     : uft_probe_dwarf_ctx(ctx, &f, &msg);
-		if (rc == -EINVAL)
-			msg = E_NOSUP_BTFARG;
+		int rc = uft_probe_dwarf_ctx(ctx, &f, &msg);
 		if (rc)
 			return msg ? (fail(ep, star, 0, msg), rc) : rc;
 		np = uft_probe_dwarf_nparams(f);
