@@ -271,16 +271,24 @@ static void test_abi_places(void **state)
 			 0);
 	assert_int_equal(tfs_echo("dynamic_events", "p:pn bypair z pr", A), 0);
 	assert_int_equal(tfs_echo("dynamic_events", "p:pr bypair z=%dx:s64 pr=%di", A), 0);
+	/* An index through a pointer: the element it points at. */
+	char def[160];
+	assert_int_equal(tfs_echo("dynamic_events", "p:ix handle req[0].vals[3] tag[1]", A), 0);
+	snprintf(def, sizeof(def), "p:ir handle arg1=+%zu(%%si):s32 arg2=+1(%%dx):s8",
+		 offsetof(struct req, vals) + 3 * sizeof(int));
+	assert_int_equal(tfs_echo("dynamic_events", def, A), 0);
 	assert_int_equal(tfs_echo("dynamic_events", "p:bn bybig z bg", A), 0);
 	assert_int_equal(tfs_echo("dynamic_events", "p:br bybig z=%di:s64 bg=$arg7", A), 0);
 	assert_int_equal(tfs_echo("events/enable", "1", W), 0);
 	assert_int_equal(call_many(0.5, 1, 2, 3, 4, 5, -6, 7), 16);
 	assert_int_equal(call_bypair((struct pair){11, 12}, -13), 10);
 	assert_int_equal(call_bybig((struct big){21, 22, 23}, 24), 90);
+	call_handle(1, &req1, "-z", 0, 0, 0);
 	assert_int_equal(tfs_echo("events/enable", "0", W), 0);
 	same("mn", "mr", 0, "h=7 a=1 g=-6");
 	same("pn", "pr", 0, "z=-13 pr=0xb");
 	same("bn", "br", 0, "z=24 bg=0x15");
+	same("ix", "ir", 0, "arg1=40 arg2=122");
 }
 
 /* $arg*: every parameter by name, typed, in its place among the others. */

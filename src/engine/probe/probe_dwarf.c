@@ -614,6 +614,8 @@ int uft_probe_dwarf_expr(struct uft_probe_dwfunc *f, const char *s, bool retval,
 			if (bsize || (!array && !is_ptr(&t)) || !type_of(&t, &et) ||
 			    !(es = size_of(&et)) || (array && !inmem))
 				return fail(ep, base + (unsigned)i, E_NOT_ARRAY, -EINVAL);
+			if (idx && es > INT32_MAX / idx)
+				return fail(ep, base + at, E_BAD_INDEX, -EINVAL);
 			if (!array) {
 				if (inmem && (rc = put(&w, (struct uft_probe_op){
 							       .op = UFT_POP_DEREF, .imm = off})))
