@@ -219,6 +219,18 @@ $(BUILD)/tests/lib%.so: tests/fixtures/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) $(TRACED_CFLAGS) -shared -Itests/fixtures -o $@ $<
 
+# Probe args by DWARF name (test_tracefs_probe_dwarf): a library without
+# debug information, and one whose debug file is found by its build-id
+# under $(BUILD)/tests/debugroot (the test's UFT_DEBUG_ROOT).
+$(BUILD)/tests/libprobe_nodebug.so: CFLAGS_ALL += -g0
+$(BUILD)/tests/libprobe_split.so: tests/fixtures/probe_split.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) $(TRACED_CFLAGS) -shared -Wl,--build-id -o $@.full $<
+	id=$$(readelf -n $@.full | sed -n 's/.*Build ID: *//p'); rest=$${id#??}; \
+	d=$(BUILD)/tests/debugroot/.build-id/$${id%"$$rest"}; mkdir -p $$d; \
+	objcopy --only-keep-debug $@.full $$d/$$rest.debug && objcopy --strip-debug $@.full $@
+	rm -f $@.full
+
 $(BUILD)/fuzz/%: fuzz/%.c fuzz/standalone_main.c $(LIBTOOLS_A)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) $(PKG_CFLAGS) -o $@ $< fuzz/standalone_main.c $(LIBTOOLS_A) \

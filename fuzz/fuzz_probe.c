@@ -2,8 +2,15 @@
 /* Fuzzes probe definitions: a line either fails with a message whose caret
  * lies inside the logged command, or gives a definition whose layout holds
  * together, whose listing parses back to the same listing, and whose
- * record can be filled from arbitrary registers without a crash. */
+ * record can be filled from arbitrary registers without a crash. Args by
+ * DWARF name are compiled against this program's own debug information
+ * (fz_target). */
+#define _GNU_SOURCE
 #include <errno.h>
+#include <link.h>
+#include <limits.h>
+#include <stdio.h>
+#include <unistd.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +33,50 @@ static int sym_addr(void *ctx, const char *lib, const char *sym, uint64_t *addr)
 	if (strcmp(sym, "gvar") != 0)
 		return -ENOENT;
 	*addr = (uintptr_t)data_sym;
+	return 0;
+}
+
+struct fz_hdr {
+	unsigned short len;
+	unsigned bits : 5;
+};
+struct fz_req {
+	const char *path;
+	struct fz_hdr hdr;
+	char name[8];
+	struct fz_req *next;
+	int vals[3];
+	union {
+		long id;
+		double score;
+	};
+};
+__attribute__((noinline, used)) int fz_target(int count, struct fz_req *req, double d,
+					      const char *tag)
+{
+	__asm__ volatile("" ::"r"(req), "r"(tag) : "memory");
+	return count + (int)d;
+}
+
+static int bias_one(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	(void)size;
+	*(uintptr_t *)arg = info->dlpi_addr; /* the first is the program */
+	return 1;
+}
+
+static int func_file(void *ctx, const char *lib, const char *sym, char *path, size_t len,
+		     uint64_t *vaddr)
+{
+	uintptr_t bias = 0;
+	if (lib || strcmp(sym, "fz_target") != 0 || len < 2)
+		return -ENOENT;
+	ssize_t n = readlink("/proc/self/exe", path, len - 1);
+	if (n <= 0)
+		return -ENOENT;
+	path[n] = 0;
+	dl_iterate_phdr(bias_one, &bias);
+	*vaddr = (uintptr_t)fz_target - bias;
 	return 0;
 }
 
@@ -106,12 +157,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (int src = 0; src < 3; src++) {
 		struct uft_probe_env env = {.src = (enum uft_probe_src)src,
 					    .sym_addr = sym_addr,
-					    .event_fields = event_fields};
+					    .event_fields = event_fields,
+					    .func_file = func_file};
 		struct uft_probe_cmd c;
 		struct uft_probe_error e;
 		int rc = uft_probe_parse(text, &env, &c, &e);
 		if (rc) {
-			CHECK(rc == -EINVAL || rc == -ENOMEM || rc == -E2BIG || rc == -EEXIST);
+			CHECK(rc == -EINVAL || rc == -ENOMEM || rc == -E2BIG || rc == -EEXIST ||
+			      rc == -ENOENT || rc == -EOPNOTSUPP);
 			if (e.msg) {
 				CHECK(e.cmd && e.loc);
 				CHECK(e.pos <= strlen(e.cmd));

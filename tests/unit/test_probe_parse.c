@@ -353,6 +353,18 @@ static void test_arg_errors(void **state)
 	expect_err("p main +0($comm)", "$comm can not be dereferenced", "          ^");
 	expect_err("p main 1abc", "Invalid fetch argument", "       ^");
 	expect_err("p main foo", "BTF is not available or not supported", "       ^");
+	/* Names and $arg* without a way to read DWARF (probe_dwarf.c has its
+	 * own tests through the tree); eprobes and file offsets never expand
+	 * $arg*. */
+	expect_err("f main x=a->b", "BTF is not available or not supported", "         ^");
+	expect_err("p main $arg*", "BTF is not available or not supported", "       ^");
+	expect_err("p main+4 $arg*", "$arg* can be used only on function entry or exit",
+		   "         ^");
+	expect_err("p main $arg* $arg*", "$arg* can be used only once in the parameters",
+		   "             ^");
+	expect_err("e sched.sched_switch $arg*", "Invalid $-valiable specified",
+		   "                     ^");
+	expect_err("p /bin/sh:0x10 $arg*", "Invalid $-valiable specified", "               ^");
 	expect_err("p main +0(%di):u8[3", "Array is not closed", "                   ^");
 	expect_err("p main +0(%di):u8[3]x", "Array has wrong suffix", "                    ^");
 	expect_err("p main +0(%di):u8[0]", "Invalid array size", "                  ^");

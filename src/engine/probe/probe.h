@@ -174,6 +174,11 @@ struct uft_probe_env {
 	/* eprobe: the fields of the attached event, or NULL when it does not exist. */
 	const struct uft_field *(*event_fields)(void *ctx, const char *sys, const char *event,
 						uint32_t *nr);
+	/* Args by DWARF name: the ELF file holding function sym (in lib
+	 * when set) and its address in that file's own terms. 0 or -ENOENT.
+	 * NULL: names are refused ("BTF is not available or not supported"). */
+	int (*func_file)(void *ctx, const char *lib, const char *sym, char *path, size_t len,
+			 uint64_t *vaddr);
 };
 
 /* Parses one line (no newline, comment removed). Returns 0 with c set (op

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/probe/probe_dwarf.h"
 #include "engine/probe/probe_impl.h"
 #include "util/util.h"
 
@@ -91,6 +92,8 @@ static int emit(struct pstate *s, struct uft_probe_op op)
 	return 0;
 }
 
+static int parse_name(struct pstate *s, const char *arg, bool retval);
+
 static int parse_vars(struct pstate *s, const char *arg)
 {
 	struct uft_probe_argctx *ctx = s->ctx;
@@ -112,9 +115,13 @@ static int parse_vars(struct pstate *s, const char *arg)
 			return emit(s, (struct uft_probe_op){.op = UFT_POP_COMM});
 		return err(s->ep, 0, E_BAD_VAR);
 	}
-	if (strcmp(v, "retval") == 0) {
+	if (strncmp(v, "retval", 6) == 0 && (!v[6] || strchr("-.[", v[6]))) {
 		if (!ctx->is_return)
 			return err(s->ep, ctx->offset, E_RETVAL_ON_PROBE);
+		/* Typed from DWARF in a definition that uses names, as the
+		 * kernel's with BTF; a member of it always. */
+		if (v[6] || ctx->dwarf)
+			return parse_name(s, arg, true);
 		return emit(s, (struct uft_probe_op){.op = UFT_POP_RETVAL});
 	}
 	if (strncmp(v, "stack", 5) == 0) {
@@ -211,6 +218,7 @@ static int parse_deref(struct pstate *s, char *arg)
 	if (rc)
 		return rc;
 	ctx->offset = cur;
+	ctx->dw_set = false; /* a name's type is not the dereference's */
 	uint8_t last = s->a->ops[s->a->nops - 1].op;
 	if (last == UFT_POP_COMM || last == UFT_POP_DATA)
 		return err(s->ep, ctx->offset, E_COMM_CANT_DEREF);
@@ -266,9 +274,37 @@ static int parse_one(struct pstate *s, char *arg)
 		return parse_imm(s, arg);
 	default:
 		if (isalpha((unsigned char)arg[0]) || arg[0] == '_')
-			return err(s->ep, ctx->offset, E_NOSUP_BTFARG);
+			return parse_name(s, arg, false);
 		return err(s->ep, ctx->offset, E_BAD_FETCH_ARG);
 	}
+}
+
+/* A parameter by name, members, elements (probe_dwarf.c), or $retval's.
+ * Only at a function's entry or return of a probe on a symbol, as the
+ * kernel's BTF args. */
+static int parse_name(struct pstate *s, const char *arg, bool retval)
+{
+	struct uft_probe_argctx *ctx = s->ctx;
+	if (ctx->kind == UFT_PROBE_EPROBE || ctx->file || (!ctx->fentry && !ctx->is_return))
+		return err(s->ep, ctx->offset, E_NOSUP_BTFARG);
+	struct uft_probe_dwfunc *f;
+	const char *msg;
+	int rc = uft_probe_dwarf_ctx(ctx, &f, &msg);
+	if (rc) {
+		if (msg) {
+			s->ep->msg = msg;
+			s->ep->offset = ctx->offset;
+		}
+		return rc;
+	}
+	struct uft_probe_op ops[UFT_PROBE_OPS_MAX];
+	unsigned n;
+	rc = uft_probe_dwarf_expr(f, arg, retval, ctx->offset, ops, UFT_PROBE_OPS_MAX, &n,
+				  &ctx->dwlast, s->ep);
+	for (unsigned i = 0; rc == 0 && i < n; i++)
+		rc = emit(s, ops[i]);
+	ctx->dw_set = rc == 0;
+	return rc;
 }
 
 /* The type of "b<W>@<O>/<C>": the container's unsigned type. */
@@ -311,6 +347,30 @@ static int parse_bitfield(struct uft_probe_arg *a, const char *t)
 static bool last_op_is(const struct uft_probe_arg *a, uint8_t op)
 {
 	return a->nops && a->ops[a->nops - 1].op == op;
+}
+
+/* A name's DWARF type when none is written (the kernel's BTF rules);
+ * with :string, a char pointer is read through and a char array read in
+ * place, anything else refused. */
+static int dwarf_type(struct pstate *s, const char *t)
+{
+	struct uft_probe_argctx *ctx = s->ctx;
+	struct uft_probe_arg *a = s->a;
+	const struct uft_probe_dwname *dn = &ctx->dwlast;
+	if (!t) {
+		if (dn->type)
+			a->type = uft_probe_type_find(dn->type);
+		a->bf_width = dn->bf_width;
+		a->bf_shift = dn->bf_shift;
+		return 0;
+	}
+	if (!a->type->is_string || strcmp(a->type->name, "symstr") == 0)
+		return 0;
+	if (dn->str == UFT_DW_STR_PTR)
+		return emit(s, (struct uft_probe_op){.op = UFT_POP_DEREF});
+	if (dn->str == UFT_DW_STR_ARRAY)
+		return 0;
+	return err(s->ep, dn->str_off, E_BAD_TYPE4STR);
 }
 
 /* The fetch arg after "NAME=": its type, its program, its store. */
@@ -359,10 +419,13 @@ static int parse_body(char *arg, struct pstate *s)
 	if (!a->type)
 		return err(s->ep, base + toff, E_BAD_TYPE);
 
+	ctx->dw_set = false;
 	int rc = parse_one(s, arg);
 	if (rc)
 		return rc;
 	ctx->offset = base;
+	if (ctx->dw_set && (rc = dwarf_type(s, t)))
+		return rc;
 
 	uint8_t last = a->ops[a->nops - 1].op;
 	/* An eprobe's $comm (when no field is called comm) is a string. */
@@ -427,8 +490,13 @@ int uft_probe_arg_parse(struct uft_probe_def *d, uint32_t i, const char *text,
 		a->name = strndup(text, (size_t)(body - text));
 		body++;
 	} else {
-		if (asprintf(&a->name, "arg%u", i + 1) < 0)
-			a->name = NULL;
+		/* A C name is its own arg's name (a DWARF name), as the kernel's. */
+		a->name = strndup(text, strcspn(text, ":"));
+		if (a->name && !uft_probe_good_name(a->name)) {
+			free(a->name);
+			if (asprintf(&a->name, "arg%u", i + 1) < 0)
+				a->name = NULL;
+		}
 		body = text;
 	}
 	a->comm = strdup(body);

@@ -54,6 +54,21 @@
 #define E_NO_ARG_BODY "No argument expression"
 #define E_NEED_STRING_TYPE "$comm and immediate-string only accepts string type"
 #define E_NOSUP_BTFARG "BTF is not available or not supported"
+#define E_NO_BTFARG "This variable is not found at this probe point"
+#define E_NO_BTF_ENTRY "No BTF entry for this probe point"
+#define E_BAD_VAR_ARGS "$arg* must be an independent parameter without name etc."
+#define E_DOUBLE_ARGS "$arg* can be used only once in the parameters"
+#define E_ARGS_2LONG "$arg* failed because the argument list is too long"
+#define E_NO_RETVAL "This function returns 'void' type"
+#define E_NO_PTR_STRCT "This is not a pointer to union/structure."
+#define E_NOSUP_DAT_ARG "Non pointer structure/union argument is not supported."
+#define E_BAD_HYPHEN "Failed to parse single hyphen. Forgot '>'?"
+#define E_NO_BTF_FIELD "This field is not found."
+#define E_BAD_BTF_TID "Failed to get BTF type info."
+#define E_BAD_TYPE4STR "This type does not fit for string."
+/* uft's own: the kernel's BTF args have no index. */
+#define E_BAD_INDEX "Invalid array index"
+#define E_NOT_ARRAY "This is not an array or a pointer."
 #define E_TOO_MANY_ARGS "Too many arguments are specified"
 #define E_BAD_UPROBE_OFFS "Invalid uprobe offset"
 #define E_BAD_REFCNT "Invalid reference counter offset"
@@ -73,6 +88,19 @@ struct uft_probe_errpos {
 	unsigned offset;
 };
 
+/* What a name compiled from DWARF leaves for the type: the fetch type its
+ * DWARF type gives (NULL: the default x64), a bitfield, and what `:string`
+ * makes of it (probe_dwarf.c). */
+enum { UFT_DW_STR_NO, UFT_DW_STR_PTR, UFT_DW_STR_ARRAY };
+struct uft_probe_dwname {
+	const char *type;
+	uint8_t bf_width, bf_shift;
+	uint8_t str;	  /* UFT_DW_STR_*: a char pointer is read through */
+	unsigned str_off; /* the caret of a type that does not fit a string */
+};
+
+struct uft_probe_dwfunc;
+
 /* What the kind of probe allows its args. */
 struct uft_probe_argctx {
 	const struct uft_probe_env *env;
@@ -84,6 +112,17 @@ struct uft_probe_argctx {
 	const struct uft_field *fields; /* eprobe: the attached event's */
 	uint32_t nr_fields;
 	unsigned offset; /* of the text being parsed in its word */
+	/* DWARF names (probe_dwarf.c): the probed function, whether the
+	 * definition uses names ($retval is then typed too), the function
+	 * opened on the first name, and what the last name gave the type. */
+	const char *symbol;
+	bool dwarf;
+	bool dw_tried;
+	int dw_rc;
+	const char *dw_msg;
+	struct uft_probe_dwfunc *dw;
+	bool dw_set;
+	struct uft_probe_dwname dwlast;
 };
 
 /* Compiles arg i ("[NAME=]FETCHARG[:TYPE]", index i among args) into

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/probe/probe_dwarf.h"
 #include "engine/probe/probe_impl.h"
 #include "util/util.h"
 #include "util/words.h"
@@ -359,6 +360,92 @@ static int parse_fprobe_loc(struct uft_words *w, struct uft_probe_def *d,
 	return 0;
 }
 
+/* $arg*: every parameter of the function by its DWARF name, in its place
+ * (traceprobe_expand_meta_args). *texts and *from (the word each arg came
+ * from) malloc'd; *n their number. */
+static int expand_args(struct uft_words *w, int nargs, struct uft_probe_argctx *ctx,
+		       const char ***texts, int **from, uint32_t *n, struct uft_probe_errpos *ep)
+{
+	int star = -1;
+	/* The kernel expands it for kprobes and fprobes; eprobes and file
+	 * offsets read "$arg*" as a bad variable. */
+	for (int i = 2; i < nargs && ctx->kind != UFT_PROBE_EPROBE && !ctx->file; i++) {
+		const char *v = w->v[i];
+		if (strncmp(v, "$arg", 4) != 0 || v[4] != '*')
+			continue;
+		if (!ctx->fentry && !ctx->is_return)
+			return fail(ep, i, 0, E_NOFENTRY_ARGS);
+		if (v[5])
+			return fail(ep, i, 0, E_BAD_VAR_ARGS);
+		if (star >= 0)
+			return fail(ep, i, 0, E_DOUBLE_ARGS);
+		star = i;
+	}
+	uint32_t np = 0;
+	struct uft_probe_dwfunc *f = NULL;
+	if (star >= 0) {
+		const char *msg;
+		int rc = uft_probe_dwarf_ctx(ctx, &f, &msg);
+		if (rc)
+			return msg ? (fail(ep, star, 0, msg), rc) : rc;
+		np = uft_probe_dwarf_nparams(f);
+		if (np == 0)
+			return fail(ep, star, 0, E_NOSUP_BTFARG);
+		if (nargs - 3 + np > UFT_PROBE_ARGS_MAX) {
+			fail(ep, star, 0, E_ARGS_2LONG);
+			return -E2BIG;
+		}
+	}
+	*n = (uint32_t)(nargs - 2) + (star >= 0 ? np - 1 : 0);
+	*texts = calloc(*n ? *n : 1, sizeof(**texts));
+	*from = calloc(*n ? *n : 1, sizeof(**from));
+	if (!*texts || !*from)
+		return -ENOMEM;
+	uint32_t j = 0;
+	for (int i = 2; i < nargs; i++) {
+		if (i != star) {
+			(*from)[j] = i;
+			(*texts)[j++] = w->v[i];
+			continue;
+		}
+		for (uint32_t k = 0; k < np; k++) {
+			(*from)[j] = i;
+			if (!((*texts)[j++] = uft_probe_dwarf_param(f, k)))
+				return fail(ep, star, 0, E_NO_BTF_ENTRY);
+		}
+	}
+	return 0;
+}
+
+/* The fetch args, after $arg* is expanded. */
+static int parse_args(struct uft_words *w, int nargs, struct uft_probe_def *d,
+		      struct uft_probe_argctx *ctx, struct uft_probe_errpos *ep)
+{
+	const char **texts = NULL;
+	int *from = NULL;
+	uint32_t n = 0;
+	for (int i = 2; i < nargs && !ctx->dwarf; i++)
+		ctx->dwarf = uft_probe_dwarf_wanted(w->v[i]);
+	int rc = expand_args(w, nargs, ctx, &texts, &from, &n, ep);
+	if (rc == 0) {
+		d->nr_args = n;
+		d->args = calloc(n ? n : 1, sizeof(*d->args));
+		rc = d->args ? 0 : -ENOMEM;
+	}
+	for (uint32_t i = 0; rc == 0 && i < n; i++) {
+		rc = uft_probe_arg_parse(d, i, texts[i], ctx, ep);
+		if (rc) {
+			ep->index = from[i];
+			/* An arg $arg* made: the caret at $arg*. */
+			if (texts[i] != w->v[from[i]])
+				ep->offset = 0;
+		}
+	}
+	free(texts);
+	free(from);
+	return rc;
+}
+
 static int parse_create(struct uft_words *w, const struct uft_probe_env *env,
 			struct uft_probe_def *d, struct uft_probe_errpos *ep, const char **loc_name)
 {
@@ -458,17 +545,11 @@ static int parse_create(struct uft_words *w, const struct uft_probe_env *env,
 
 	ctx.is_return = d->is_return;
 	ctx.lib = d->lib;
-	d->nr_args = (uint32_t)(nargs - 2);
-	d->args = calloc(d->nr_args ? d->nr_args : 1, sizeof(*d->args));
-	if (!d->args)
-		return -ENOMEM;
-	for (uint32_t i = 0; i < d->nr_args; i++) {
-		rc = uft_probe_arg_parse(d, i, w->v[i + 2], &ctx, ep);
-		if (rc) {
-			ep->index = (int)i + 2;
-			return rc;
-		}
-	}
+	ctx.symbol = d->has_addr ? NULL : d->symbol;
+	rc = parse_args(w, nargs, d, &ctx, ep);
+	uft_probe_dwarf_close(ctx.dw);
+	if (rc)
+		return rc;
 	layout(d);
 	return 0;
 }

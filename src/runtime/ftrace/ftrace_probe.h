@@ -75,6 +75,12 @@ void uft_dprobe_emit(const struct uft_ftrace_site *s, uintptr_t func, struct uft
  * stack full): a miss for its enabled return probes (kprobe_profile). */
 void uft_dprobe_missed(uintptr_t func);
 
+/* The probe engine's env->func_file (ftrace_probe_dwarf.c): the file of
+ * the loaded function LIB:SYM or SYM and its address in that file, for the
+ * args by DWARF name. 0 or -ENOENT. */
+int uft_dprobe_func_file(void *ctx, const char *lib, const char *sym, char *path, size_t len,
+			 uint64_t *vaddr);
+
 /* The trace text of a probe record ("NAME: (sym+0x0/0x20) a=1", a return's
  * "NAME: (caller+0x1c/0x40 <- sym) a=1"), 1 when it is one, else 0. */
 int uft_dprobe_render(FILE *f, const void *data, uint32_t len,

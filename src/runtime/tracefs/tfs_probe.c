@@ -189,7 +189,8 @@ int tfs_probe_line(char *line, int src)
 	struct uft_probe_env env = {.src = (enum uft_probe_src)src,
 				    .exists = exists,
 				    .sym_addr = sym_addr,
-				    .event_fields = event_fields};
+				    .event_fields = event_fields,
+				    .func_file = uft_dprobe_func_file};
 	struct uft_probe_cmd c;
 	struct uft_probe_error e = {0};
 	memset(&c, 0, sizeof(c));
