@@ -22,12 +22,20 @@ struct timerlat_opts {
 	/* Called by the CPU's thread after each wake-up (NULL: none): the
 	 * runtime's timerlat tracer writes its records there. */
 	void (*sample)(void *ctx, int cpu, uint64_t lat_ns);
+	/* The kernel's IRQ context, seen from user space (0: not measured): the
+	 * period is a POSIX timer that sends signal irq_signo to the CPU's
+	 * thread, waiting in ppoll() with it unblocked; the handler's clock read
+	 * is the IRQ latency, the thread's after ppoll() returns the thread
+	 * latency. irq_sample gets the former, before sample gets the latter. */
+	int irq_signo;
+	void (*irq_sample)(void *ctx, int cpu, uint64_t lat_ns);
 	void *ctx;
 };
 
 struct timerlat_cpu {
 	int cpu;
 	struct lat_stats st;
+	struct lat_stats irq_st; /* with irq_signo */
 	struct timerlat *t;
 	pthread_t th;
 	bool started;

@@ -22,6 +22,7 @@
 #include "runtime/core/registry.h"
 #include "runtime/core/runtime.h"
 #include "runtime/latency/csect.h"
+#include "runtime/latency/osn_events.h"
 #include "util/atomics.h"
 
 struct uft_osn_cfg uft_osn_cfg = {
@@ -95,6 +96,7 @@ void uft_osn_events_init(void)
 {
 	uft_registry_add_fixed(&osn_ev, UFT_ID_OSNOISE);
 	uft_registry_add_fixed(&tl_ev, UFT_ID_TIMERLAT);
+	uft_osn_noise_events_init();
 }
 
 /* ---- the running tracer ---- */
@@ -106,7 +108,7 @@ static bool running; /* threads started (not with NO_OSNOISE_WORKLOAD) */
 static struct timerlat tl;
 static struct osnoise on;
 static __thread uint32_t seqnum;
-static __thread bool named;
+static __thread bool named, irq_done; /* this activation's irq record written */
 
 /* The kernel's thread names, set before the thread's first record so the
  * buffer's comm is it. */
@@ -127,18 +129,41 @@ static void stop_tracing(uint32_t b)
 		uft_buffer_update_fast();
 }
 
+static void tl_write(uint32_t b, int32_t context, uint64_t lat_ns)
+{
+	struct tl_rec r;
+	memset(&r, 0, sizeof(r));
+	r.common.type = UFT_ID_TIMERLAT;
+	r.seqnum = seqnum;
+	r.context = context;
+	r.timer_latency = lat_ns;
+	uft_write_to_buffer(b, &tl_ev, &r, sizeof(r), NULL, 0);
+}
+
+/* The activation's first record, from the handler's clock read: the
+ * kernel's context irq, with its own limit, stop_tracing_us. */
+static void tl_irq_sample(void *ctx, int cpu, uint64_t lat_ns)
+{
+	(void)ctx;
+	name_thread("timerlat", cpu);
+	uint32_t b = READ_ONCE(cur_buffer);
+	++seqnum;
+	irq_done = true;
+	tl_write(b, 0, lat_ns);
+	uint64_t stop = READ_ONCE(uft_osn_cfg.stop_us);
+	if (stop && lat_ns > stop * 1000)
+		stop_tracing(b);
+}
+
 static void tl_sample(void *ctx, int cpu, uint64_t lat_ns)
 {
 	(void)ctx;
 	name_thread("timerlat", cpu);
 	uint32_t b = READ_ONCE(cur_buffer);
-	struct tl_rec r;
-	memset(&r, 0, sizeof(r));
-	r.common.type = UFT_ID_TIMERLAT;
-	r.seqnum = ++seqnum;
-	r.context = 1;
-	r.timer_latency = lat_ns;
-	uft_write_to_buffer(b, &tl_ev, &r, sizeof(r), NULL, 0);
+	if (!irq_done)
+		++seqnum; /* no irq record (the signal was lost): a new activation */
+	irq_done = false;
+	tl_write(b, 1, lat_ns);
 	/* the thread latency's limit, as the kernel's stop_tracing_total_us */
 	uint64_t stop = READ_ONCE(uft_osn_cfg.stop_total_us);
 	if (stop && lat_ns > stop * 1000)
@@ -165,6 +190,16 @@ static void osn_period(void *ctx, int cpu, const struct osnoise_period *p)
 		 total = READ_ONCE(uft_osn_cfg.stop_total_us);
 	if ((stop && p->max_single > stop * 1000) || (total && p->noise > total * 1000))
 		stop_tracing(b);
+}
+
+/* Each noise sample, as the kernel's osnoise:sample_threshold; its
+ * interference count is the thread's preemptions inside the gap (the
+ * interrupts in it cannot be told from user space). */
+static void osn_noise(void *ctx, int cpu, uint64_t start, uint64_t gap, uint64_t switches)
+{
+	(void)ctx;
+	name_thread("osnoise", cpu);
+	uft_osn_sample_threshold(READ_ONCE(cur_buffer), start, gap, switches);
 }
 
 static unsigned nr_cpu_bits(void)
@@ -202,6 +237,8 @@ static int start_locked(void)
 		    .period_ns = c->timerlat_period_us * 1000,
 		    .sched = {SCHED_FIFO, 95}, /* the kernel's timerlat threads */
 		    .sample = tl_sample,
+		    .irq_signo = UFT_TIMERLAT_SIG,
+		    .irq_sample = tl_irq_sample,
 		};
 		rc = timerlat_start(&tl, &o);
 	} else {
@@ -213,6 +250,7 @@ static int start_locked(void)
 		    .thresh_ns = (uint64_t)READ_ONCE(uft_tracing_thresh_us) * 1000,
 		    .sched = {SCHED_OTHER, 0},
 		    .period = osn_period,
+		    .noise = osn_noise,
 		};
 		rc = osnoise_start(&on, &o);
 	}

@@ -7,12 +7,16 @@
 #ifndef UFT_LIB_OSN_TRACER_H
 #define UFT_LIB_OSN_TRACER_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
 #define UFT_ID_OSNOISE 17
 #define UFT_ID_TIMERLAT 18
+/* The signal of timerlat's per-thread timers (its handler is the IRQ
+ * context; docs/design/latency.md): next to the ftrace stop signal. */
+#define UFT_TIMERLAT_SIG (SIGRTMAX - 2)
 
 enum { UFT_OSN_NONE, UFT_OSN_TIMERLAT, UFT_OSN_OSNOISE };
 
