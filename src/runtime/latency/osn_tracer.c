@@ -21,6 +21,7 @@
 #include "runtime/core/buffer.h"
 #include "runtime/core/registry.h"
 #include "runtime/core/runtime.h"
+#include "runtime/core/stack_event.h"
 #include "runtime/latency/csect.h"
 #include "runtime/latency/osn_events.h"
 #include "util/atomics.h"
@@ -155,6 +156,13 @@ static void tl_irq_sample(void *ctx, int cpu, uint64_t lat_ns)
 		stop_tracing(b);
 }
 
+/* The stack from the measuring thread's loop outwards (the frames above
+ * tl_sample's). */
+static __attribute__((noinline)) void record_stack(uint32_t b)
+{
+	uft_stack_record(b, __builtin_return_address(0));
+}
+
 static void tl_sample(void *ctx, int cpu, uint64_t lat_ns)
 {
 	(void)ctx;
@@ -164,6 +172,13 @@ static void tl_sample(void *ctx, int cpu, uint64_t lat_ns)
 		++seqnum; /* no irq record (the signal was lost): a new activation */
 	irq_done = false;
 	tl_write(b, 1, lat_ns);
+	/* print_stack: the kernel's stack record after the thread record of
+	 * an activation above it. What the kernel saves is the IRQ-time stack
+	 * of the code the timer interrupted; here it is the measuring thread's
+	 * own, from its wait (the code that delayed it ran elsewhere). */
+	uint64_t ps = READ_ONCE(uft_osn_cfg.print_stack);
+	if (ps && lat_ns > ps * 1000)
+		record_stack(b);
 	/* the thread latency's limit, as the kernel's stop_tracing_total_us */
 	uint64_t stop = READ_ONCE(uft_osn_cfg.stop_total_us);
 	if (stop && lat_ns > stop * 1000)
