@@ -45,14 +45,14 @@ static const struct uft_field thr_fields[] = {
     {"pid_t", "pid", 40, 4, 1, UFT_FIELD_SCALAR, 0},
 };
 
-#define OSN_EVENT(var, evname, flds, size, fmt)                                                  \
+#define OSN_EVENT(var, evname, flds, size, fmt)                                                    \
 	static struct uft_event var = {                                                            \
 	    .magic = UFT_EVENT_MAGIC,                                                              \
 	    .style = UFT_STYLE_STRUCT,                                                             \
 	    .gate = &var##_gate,                                                                   \
 	    .system = "osnoise",                                                                   \
 	    .name = evname,                                                                        \
-	    .fields = flds,                                                                      \
+	    .fields = flds,                                                                        \
 	    .nr_fields = sizeof(flds) / sizeof(flds[0]),                                           \
 	    .fixed_size = size,                                                                    \
 	    .print_fmt = fmt,                                                                      \
