@@ -10,10 +10,11 @@ set -e
 # kernelshark ... imagemagick: test_kernelshark.sh loads files with libkshark
 # and opens them in kernelshark under Xvfb (also `make viewer-deps`).
 # libcapstone-dev: the instruction decoder of probes off the sleds (dlopen()ed, headers at build).
+# rtla: test_rtla.sh runs the kernel's rtla on a traced program's tree (uft ns).
 PKGS="gcc g++ clang clang-format make pkg-config libtraceevent-dev libtracecmd-dev libtracefs-dev trace-cmd \
 libcmocka-dev systemtap-sdt-dev libfuse3-dev fuse3 libelf-dev libzstd-dev zlib1g-dev cmake \
 libc6-dbg protobuf-compiler chromium tmux bsdutils libcapstone-dev \
-kernelshark libkshark-dev libjson-c-dev xvfb xauth xdotool imagemagick"
+kernelshark libkshark-dev libjson-c-dev xvfb xauth xdotool imagemagick rtla"
 [ -n "$UFT_EXTRA_PKGS" ] && PKGS="$PKGS $UFT_EXTRA_PKGS"
 missing=""
 for p in $PKGS; do

@@ -78,7 +78,18 @@ fi
 # uft record -p timerlat: the records, which trace-cmd decodes.
 "$UFT" record -p timerlat -o "$tmp/t.dat" -- "$B/tests/wake_prog" once >"$tmp/rec" 2>&1 || fail "record: $(cat "$tmp/rec")"
 if [ -s "$tmp/t.dat" ] && command -v trace-cmd >/dev/null 2>&1; then
-	trace-cmd report -i "$tmp/t.dat" 2>&1 | grep_q -E 'timerlat: +seq:[0-9]+	context:1	timer_latency:[0-9]+$' ||
-		fail "trace-cmd report: $(trace-cmd report -i "$tmp/t.dat" 2>&1 | head)"
+	trace-cmd report -i "$tmp/t.dat" >"$tmp/t.txt" 2>&1
+	grep_q -E 'timerlat: +seq:[0-9]+	context:1	timer_latency:[0-9]+$' "$tmp/t.txt" ||
+		fail "trace-cmd report: $(head "$tmp/t.txt")"
+	# Each activation's irq record (context 0) comes before its thread
+	# record, with the same seq, on the same CPU.
+	grep_q -E 'timerlat: +seq:1	context:0	timer_latency:[0-9]+$' "$tmp/t.txt" ||
+		fail "trace-cmd report: no context irq record: $(head "$tmp/t.txt")"
+	awk '/timerlat: +seq:/ {
+		match($0, /\[[0-9]+\]/); cpu = substr($0, RSTART, RLENGTH)
+		split($0, f, "seq:"); split(f[2], g, "\t"); seq = g[1]; ctx = g[2]
+		if (ctx == "context:0") { if (cpu in open) bad = 1; open[cpu] = seq }
+		else if (ctx == "context:1") { if (!(cpu in open) || open[cpu] != seq) bad = 1; delete open[cpu] }
+	} END { exit bad }' "$tmp/t.txt" || fail "trace-cmd report: irq and thread records out of pairs"
 fi
 exit 0
