@@ -119,6 +119,31 @@ static void *timerlat_thread(void *arg)
 	return NULL;
 }
 
+int timerlat_irq_install(int signo)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = irq_handler;
+	sigemptyset(&sa.sa_mask);
+	return sigaction(signo, &sa, NULL) ? -errno : 0;
+}
+
+int timerlat_irq_wait(int signo, uint64_t next, uint64_t *irq_ns)
+{
+	sigset_t one, open;
+	sigemptyset(&one);
+	sigaddset(&one, signo);
+	syscall(SYS_rt_sigprocmask, SIG_BLOCK, &one, &open, _NSIG / 8);
+	sigdelset(&open, signo);
+	timer_t tm;
+	if (!irq_timer(signo, &tm))
+		return -errno;
+	bool seen = irq_wait(tm, next, &open);
+	timer_delete(tm);
+	*irq_ns = irq_seen;
+	return seen ? 0 : -ETIMEDOUT;
+}
+
 int timerlat_start(struct timerlat *t, const struct timerlat_opts *o)
 {
 	memset(t, 0, sizeof(*t));
@@ -144,14 +169,10 @@ int timerlat_start(struct timerlat *t, const struct timerlat_opts *o)
 		}
 	}
 	if (o->irq_signo) {
-		struct sigaction sa;
-		memset(&sa, 0, sizeof(sa));
-		sa.sa_handler = irq_handler;
-		sigemptyset(&sa.sa_mask);
-		if (sigaction(o->irq_signo, &sa, NULL)) {
-			int e = errno;
+		int rc = timerlat_irq_install(o->irq_signo);
+		if (rc) {
 			timerlat_free(t);
-			return -e;
+			return rc;
 		}
 	}
 	for (unsigned i = 0; i < t->n; i++) {

@@ -50,6 +50,15 @@ struct timerlat {
 	bool fell_back; /* the policy was refused: default policy instead */
 };
 
+/* The IRQ context for a thread of the caller's (the tree's timerlat_fd
+ * readers): timerlat_irq_install() sets the handler of signo once, then
+ * timerlat_irq_wait() arms a timer sending it to the calling thread for
+ * next (CLOCK_MONOTONIC ns) and waits as the engine's threads do: 0 with the
+ * handler's clock read in *irq_ns, or a negative errno (-ETIMEDOUT: no
+ * handler ran within a second past next). */
+int timerlat_irq_install(int signo);
+int timerlat_irq_wait(int signo, uint64_t next, uint64_t *irq_ns);
+
 /* Starts the threads; 0, or a negative errno with nothing left running. */
 int timerlat_start(struct timerlat *t, const struct timerlat_opts *o);
 /* Whether a threshold stopped it (t->stop_cpu says where). */

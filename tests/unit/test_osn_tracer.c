@@ -296,6 +296,48 @@ static void test_osnoise(void **state)
 	free(s);
 }
 
+/* osnoise/per_cpu/cpuN/timerlat_fd: the kernel's user-space workload. */
+static void test_timerlat_fd(void **state)
+{
+	(void)state;
+	const char *fd0 = "osnoise/per_cpu/cpu0/timerlat_fd";
+	struct uft_tfs_handle *h = NULL, *h2 = NULL;
+	/* only with timerlat set and NO_OSNOISE_WORKLOAD */
+	assert_int_equal(uft_tracefs_open(fd0, UFT_TFS_READ, &h), -EINVAL);
+	assert_int_equal(tfs_echo("osnoise/options", "NO_OSNOISE_WORKLOAD", UFT_TFS_TRUNC), 0);
+	assert_int_equal(uft_tracefs_open(fd0, UFT_TFS_READ, &h), -EINVAL);
+	assert_int_equal(tfs_echo("current_tracer", "timerlat", UFT_TFS_TRUNC), 0);
+	assert_int_equal(uft_tracefs_open(fd0, UFT_TFS_READ, &h), 0);
+	/* one reader per CPU */
+	assert_int_equal(uft_tracefs_open(fd0, UFT_TFS_READ, &h2), -EBUSY);
+	char buf[8];
+	for (int i = 0; i < 3; i++)
+		assert_int_equal(uft_tracefs_read(h, buf, sizeof(buf), 0), 0);
+	uft_tracefs_release(h);
+	char *s = cat("trace");
+	/* per activation: irq, thread, and at the next read the return from
+	 * user space; on the file's CPU */
+	const char *ctx[] = {"   irq", "thread", "user-ret"};
+	for (int a = 1; a <= 2; a++)
+		for (int c = 0; c < 3; c++) {
+			char re[160];
+			snprintf(re, sizeof(re),
+				 "^ +.+-[0-9]+ +\\[000\\] \\.{5} +[0-9.]+: #%d +context %s "
+				 "timer_latency +[0-9]+ ns$",
+				 a, ctx[c]);
+			assert_int_equal(count_re(s, re), 1);
+		}
+	assert_int_equal(count_re(s, "#3 +context user-ret"), 0);
+	free(s);
+	/* released: the CPU's file opens again */
+	assert_int_equal(uft_tracefs_open(fd0, UFT_TFS_READ, &h), 0);
+	uft_tracefs_release(h);
+	/* the tree's own threads back: the file is theirs */
+	assert_int_equal(tfs_echo("osnoise/options", "DEFAULTS", UFT_TFS_TRUNC), 0);
+	assert_int_equal(uft_tracefs_open(fd0, UFT_TFS_READ, &h), -EINVAL);
+	assert_int_equal(tfs_echo("current_tracer", "nop", UFT_TFS_TRUNC), 0);
+}
+
 int main(void)
 {
 	uft_session_start();
@@ -304,6 +346,7 @@ int main(void)
 	    cmocka_unit_test(test_knobs),
 	    cmocka_unit_test(test_timerlat),
 	    cmocka_unit_test(test_osnoise),
+	    cmocka_unit_test(test_timerlat_fd),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

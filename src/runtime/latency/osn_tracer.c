@@ -130,15 +130,20 @@ static void stop_tracing(uint32_t b)
 		uft_buffer_update_fast();
 }
 
-static void tl_write(uint32_t b, int32_t context, uint64_t lat_ns)
+static void tl_write_seq(uint32_t b, uint32_t seq, int32_t context, uint64_t lat_ns)
 {
 	struct tl_rec r;
 	memset(&r, 0, sizeof(r));
 	r.common.type = UFT_ID_TIMERLAT;
-	r.seqnum = seqnum;
+	r.seqnum = seq;
 	r.context = context;
 	r.timer_latency = lat_ns;
 	uft_write_to_buffer(b, &tl_ev, &r, sizeof(r), NULL, 0);
+}
+
+static void tl_write(uint32_t b, int32_t context, uint64_t lat_ns)
+{
+	tl_write_seq(b, seqnum, context, lat_ns);
 }
 
 /* The activation's first record, from the handler's clock read: the
@@ -357,6 +362,92 @@ int uft_osn_kind(const char *tracer)
 	if (strcmp(tracer, "osnoise") == 0)
 		return UFT_OSN_OSNOISE;
 	return UFT_OSN_NONE;
+}
+
+/* ---- osnoise/per_cpu/cpuN/timerlat_fd: the workload left to user space ---- */
+
+/* One reader per CPU, as the kernel's osn_var->pid. */
+static struct {
+	bool open, reading, sampling;
+	uint32_t count;
+	uint64_t abs_period; /* ns */
+} fd_cpu[UFT_OSN_MAX_CPUS];
+
+int uft_osn_fd_open(int cpu)
+{
+	if (cpu < 0 || cpu >= UFT_OSN_MAX_CPUS)
+		return -EINVAL;
+	pthread_mutex_lock(&osn_lock);
+	int rc = 0;
+	/* timerlat set and NO_OSNOISE_WORKLOAD, as the kernel asks */
+	if (cur_kind != UFT_OSN_TIMERLAT || (uft_osn_cfg.options & UFT_OSN_OPT_WORKLOAD))
+		rc = -EINVAL;
+	else if (fd_cpu[cpu].open)
+		rc = -EBUSY;
+	else
+		rc = timerlat_irq_install(UFT_TIMERLAT_SIG);
+	if (rc == 0) {
+		memset(&fd_cpu[cpu], 0, sizeof(fd_cpu[cpu]));
+		fd_cpu[cpu].open = true;
+	}
+	pthread_mutex_unlock(&osn_lock);
+	return rc;
+}
+
+void uft_osn_fd_release(int cpu)
+{
+	pthread_mutex_lock(&osn_lock);
+	memset(&fd_cpu[cpu], 0, sizeof(fd_cpu[cpu]));
+	pthread_mutex_unlock(&osn_lock);
+}
+
+/* The kernel's timerlat_fd_read(): the return from the previous activation
+ * (user-ret), then the wait for the next period and its irq and thread
+ * records. The waiting thread is the tree's (the door's) and the reader
+ * resumes when the read returns: it is pinned to the CPU for the wait, so
+ * the records carry the CPU as the kernel's do. */
+ssize_t uft_osn_fd_read(int cpu)
+{
+	if (uft_xchg(&fd_cpu[cpu].reading, true))
+		return -EBUSY; /* one read at a time on a CPU's file */
+	uint32_t b = READ_ONCE(cur_buffer);
+	uint64_t period = READ_ONCE(uft_osn_cfg.timerlat_period_us) * 1000;
+	uint64_t now = lat_now_ns(), total = READ_ONCE(uft_osn_cfg.stop_total_us);
+	if (fd_cpu[cpu].sampling) {
+		uint64_t diff = now - fd_cpu[cpu].abs_period;
+		tl_write_seq(b, fd_cpu[cpu].count, 2, diff);
+		if (total && diff >= total * 1000)
+			stop_tracing(b);
+	} else {
+		fd_cpu[cpu].abs_period = now;
+		fd_cpu[cpu].sampling = true;
+	}
+	cpu_set_t was, one;
+	bool pinned = sched_getaffinity(0, sizeof(was), &was) == 0;
+	CPU_ZERO(&one);
+	CPU_SET(cpu, &one);
+	pinned = pinned && sched_setaffinity(0, sizeof(one), &one) == 0;
+	uint64_t next = fd_cpu[cpu].abs_period + period;
+	while (next < now)
+		next += period;
+	fd_cpu[cpu].abs_period = next;
+	uint32_t seq = ++fd_cpu[cpu].count;
+	uint64_t irq;
+	int rc = timerlat_irq_wait(UFT_TIMERLAT_SIG, next, &irq);
+	now = lat_now_ns();
+	if (pinned)
+		sched_setaffinity(0, sizeof(was), &was);
+	if (rc == 0) {
+		uint64_t stop = READ_ONCE(uft_osn_cfg.stop_us);
+		tl_write_seq(b, seq, 0, irq - next);
+		if (stop && irq - next >= stop * 1000)
+			stop_tracing(b);
+		tl_write_seq(b, seq, 1, now - next);
+		if (total && now - next >= total * 1000)
+			stop_tracing(b);
+	}
+	uft_store_seq_cst(&fd_cpu[cpu].reading, false);
+	return rc == -ETIMEDOUT ? 0 : rc;
 }
 
 /* ---- text ---- */

@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #define UFT_ID_OSNOISE 17
 #define UFT_ID_TIMERLAT 18
@@ -55,6 +56,12 @@ extern struct uft_osn_cfg uft_osn_cfg __attribute__((visibility("hidden")));
 void uft_osn_cfg_init(void);
 /* The running tracer's threads start again with the knobs' new values. */
 int uft_osn_restart(void);
+/* osnoise/per_cpu/cpuN/timerlat_fd: open (-EINVAL unless timerlat runs
+ * with NO_OSNOISE_WORKLOAD, -EBUSY when the CPU's file is open), each read
+ * one activation (returns 0 bytes, or -errno), release. */
+int uft_osn_fd_open(int cpu);
+ssize_t uft_osn_fd_read(int cpu);
+void uft_osn_fd_release(int cpu);
 /* Which of the two a tracer name is (UFT_OSN_NONE: neither). */
 int uft_osn_kind(const char *tracer);
 
