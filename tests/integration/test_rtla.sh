@@ -13,7 +13,8 @@ command -v rtla >/dev/null || {
 	exit 77
 }
 start_server
-cpus=$(nproc)
+# rtla prints a row for each configured CPU (sysconf(_SC_NPROCESSORS_CONF)).
+cpus=$(getconf _NPROCESSORS_CONF)
 # rtla's tables without its colour escapes.
 run_rtla() {
 	timeout 120 "$UFT" ns -p "$pid" -- rtla "$@" >"$tmp/raw" 2>&1
