@@ -274,6 +274,27 @@ static void test_osnoise(void **state)
 				"interference [0-9]+$") >= 1);
 	free(s);
 	assert_int_equal(tfs_echo("current_tracer", "nop", UFT_TFS_TRUNC), 0);
+	/* stop_tracing_us (1 us): tracing stops at the first sample over it,
+	 * whose event is the buffer's last osnoise one */
+	assert_int_equal(tfs_echo("osnoise/stop_tracing_us", "1", UFT_TFS_TRUNC), 0);
+	assert_int_equal(tfs_echo("tracing_thresh", "1", UFT_TFS_TRUNC), 0);
+	assert_int_equal(tfs_echo("current_tracer", "osnoise", UFT_TFS_TRUNC), 0);
+	for (int i = 0; i < 1000; i++) {
+		char *on = cat("tracing_on");
+		bool off = strcmp(on, "0\n") == 0;
+		free(on);
+		if (off)
+			break;
+		struct timespec ts = {0, 10000000};
+		nanosleep(&ts, NULL);
+	}
+	expect("tracing_on", "0\n");
+	s = cat("trace");
+	assert_true(count_re(s, "sample_threshold: start [0-9.]+ duration [0-9]{4,} ns") >= 1);
+	free(s);
+	assert_int_equal(tfs_echo("current_tracer", "nop", UFT_TFS_TRUNC), 0);
+	assert_int_equal(tfs_echo("osnoise/stop_tracing_us", "0", UFT_TFS_TRUNC), 0);
+	assert_int_equal(tfs_echo("tracing_on", "1", UFT_TFS_TRUNC), 0);
 	assert_int_equal(tfs_echo("events/osnoise/sample_threshold/enable", "0", UFT_TFS_TRUNC), 0);
 	assert_int_equal(tfs_echo("tracing_thresh", "0", UFT_TFS_TRUNC), 0);
 	/* The osnoise:* formats, byte for byte the kernel's. */

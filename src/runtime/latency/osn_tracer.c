@@ -206,9 +206,10 @@ static void osn_period(void *ctx, int cpu, const struct osnoise_period *p)
 	r.softirq_count = (uint32_t)p->sirq;
 	r.thread_count = (uint32_t)p->thread;
 	uft_write_to_buffer(b, &osn_ev, &r, sizeof(r), NULL, 0);
-	uint64_t stop = READ_ONCE(uft_osn_cfg.stop_us),
-		 total = READ_ONCE(uft_osn_cfg.stop_total_us);
-	if ((stop && p->max_single > stop * 1000) || (total && p->noise > total * 1000))
+	/* the period's total, at its end as the kernel's (the single sample's
+	 * limit is checked at the sample, osn_noise()) */
+	uint64_t total = READ_ONCE(uft_osn_cfg.stop_total_us);
+	if (total && p->noise > total * 1000)
 		stop_tracing(b);
 }
 
@@ -219,7 +220,12 @@ static void osn_noise(void *ctx, int cpu, uint64_t start, uint64_t gap, uint64_t
 {
 	(void)ctx;
 	name_thread("osnoise", cpu);
-	uft_osn_sample_threshold(READ_ONCE(cur_buffer), start, gap, switches);
+	uint32_t b = READ_ONCE(cur_buffer);
+	uft_osn_sample_threshold(b, start, gap, switches);
+	/* stop_tracing_us: at the sample, after its event, as the kernel's */
+	uint64_t stop = READ_ONCE(uft_osn_cfg.stop_us);
+	if (stop && gap > stop * 1000)
+		stop_tracing(b);
 }
 
 static unsigned nr_cpu_bits(void)
