@@ -188,6 +188,22 @@ static void test_timerlat(void **state)
 	assert_int_equal(uft_tracefs_mkdir("instances/osn"), 0);
 	assert_int_equal(tfs_echo("instances/osn/current_tracer", "osnoise", UFT_TFS_TRUNC),
 			 -EBUSY);
+	/* the same tracer in another instance shares the threads, and both
+	 * buffers get the records (rtla's -t instance beside its own) */
+	assert_int_equal(tfs_echo("instances/osn/current_tracer", "timerlat", UFT_TFS_TRUNC), 0);
+	for (int i = 0; i < 1000; i++) {
+		s = cat("instances/osn/trace");
+		bool got = count_re(s, "context thread timer_latency") > 0;
+		free(s);
+		if (got)
+			break;
+		struct timespec ts = {0, 10000000};
+		nanosleep(&ts, NULL);
+	}
+	s = cat("instances/osn/trace");
+	assert_true(count_re(s, "context thread timer_latency") > 0);
+	free(s);
+	assert_int_equal(tfs_echo("instances/osn/current_tracer", "nop", UFT_TFS_TRUNC), 0);
 	assert_int_equal(uft_tracefs_rmdir("instances/osn"), 0);
 
 	/* A latency over stop_tracing_total_us (1 us: the first) stops

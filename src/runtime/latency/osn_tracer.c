@@ -104,7 +104,13 @@ void uft_osn_events_init(void)
 
 static pthread_mutex_t osn_lock = PTHREAD_MUTEX_INITIALIZER;
 static int cur_kind;
-static uint32_t cur_buffer;
+static uint32_t cur_mask; /* the buffers running cur_kind (one bit each) */
+
+/* The lowest buffer of a non-empty mask. */
+static inline uint32_t first_buffer(uint32_t mask)
+{
+	return (uint32_t)__builtin_ctz(mask);
+}
 static bool running; /* threads started (not with NO_OSNOISE_WORKLOAD) */
 static struct timerlat tl;
 static struct osnoise on;
@@ -123,11 +129,16 @@ static void name_thread(const char *kind, int cpu)
 	named = true;
 }
 
-static void stop_tracing(uint32_t b)
+/* A stop threshold crossed: every buffer running the tracer stops, as the
+ * kernel's osnoise_stop_tracing() stops every instance registered. */
+static void stop_tracing(uint32_t mask)
 {
-	uft_store_seq_cst(&uft_buffers[b].on, 0);
-	if (b == 0)
-		uft_buffer_update_fast();
+	for (uint32_t m = mask; m; m &= m - 1) {
+		uint32_t b = first_buffer(m);
+		uft_store_seq_cst(&uft_buffers[b].on, 0);
+		if (b == 0)
+			uft_buffer_update_fast();
+	}
 }
 
 static void tl_write_seq(uint32_t b, uint32_t seq, int32_t context, uint64_t lat_ns)
@@ -138,7 +149,8 @@ static void tl_write_seq(uint32_t b, uint32_t seq, int32_t context, uint64_t lat
 	r.seqnum = seq;
 	r.context = context;
 	r.timer_latency = lat_ns;
-	uft_write_to_buffer(b, &tl_ev, &r, sizeof(r), NULL, 0);
+	for (uint32_t m = b; m; m &= m - 1)
+		uft_write_to_buffer(first_buffer(m), &tl_ev, &r, sizeof(r), NULL, 0);
 }
 
 static void tl_write(uint32_t b, int32_t context, uint64_t lat_ns)
@@ -152,7 +164,7 @@ static void tl_irq_sample(void *ctx, int cpu, uint64_t lat_ns)
 {
 	(void)ctx;
 	name_thread("timerlat", cpu);
-	uint32_t b = READ_ONCE(cur_buffer);
+	uint32_t b = READ_ONCE(cur_mask);
 	++seqnum;
 	irq_done = true;
 	tl_write(b, 0, lat_ns);
@@ -165,14 +177,15 @@ static void tl_irq_sample(void *ctx, int cpu, uint64_t lat_ns)
  * tl_sample's). */
 static __attribute__((noinline)) void record_stack(uint32_t b)
 {
-	uft_stack_record(b, __builtin_return_address(0));
+	for (uint32_t m = b; m; m &= m - 1)
+		uft_stack_record(first_buffer(m), __builtin_return_address(0));
 }
 
 static void tl_sample(void *ctx, int cpu, uint64_t lat_ns)
 {
 	(void)ctx;
 	name_thread("timerlat", cpu);
-	uint32_t b = READ_ONCE(cur_buffer);
+	uint32_t b = READ_ONCE(cur_mask);
 	if (!irq_done)
 		++seqnum; /* no irq record (the signal was lost): a new activation */
 	irq_done = false;
@@ -194,7 +207,7 @@ static void osn_period(void *ctx, int cpu, const struct osnoise_period *p)
 {
 	(void)ctx;
 	name_thread("osnoise", cpu);
-	uint32_t b = READ_ONCE(cur_buffer);
+	uint32_t b = READ_ONCE(cur_mask);
 	struct osn_rec r;
 	memset(&r, 0, sizeof(r));
 	r.common.type = UFT_ID_OSNOISE;
@@ -205,7 +218,8 @@ static void osn_period(void *ctx, int cpu, const struct osnoise_period *p)
 	r.irq_count = (uint32_t)p->irq;
 	r.softirq_count = (uint32_t)p->sirq;
 	r.thread_count = (uint32_t)p->thread;
-	uft_write_to_buffer(b, &osn_ev, &r, sizeof(r), NULL, 0);
+	for (uint32_t m = b; m; m &= m - 1)
+		uft_write_to_buffer(first_buffer(m), &osn_ev, &r, sizeof(r), NULL, 0);
 	/* the period's total, at its end as the kernel's (the single sample's
 	 * limit is checked at the sample, osn_noise()) */
 	uint64_t total = READ_ONCE(uft_osn_cfg.stop_total_us);
@@ -220,8 +234,9 @@ static void osn_noise(void *ctx, int cpu, uint64_t start, uint64_t gap, uint64_t
 {
 	(void)ctx;
 	name_thread("osnoise", cpu);
-	uint32_t b = READ_ONCE(cur_buffer);
-	uft_osn_sample_threshold(b, start, gap, switches);
+	uint32_t b = READ_ONCE(cur_mask);
+	for (uint32_t m = b; m; m &= m - 1)
+		uft_osn_sample_threshold(first_buffer(m), start, gap, switches);
 	/* stop_tracing_us: at the sample, after its event, as the kernel's */
 	uint64_t stop = READ_ONCE(uft_osn_cfg.stop_us);
 	if (stop && gap > stop * 1000)
@@ -318,26 +333,43 @@ static void cfg_init(void)
 
 int uft_osn_set(uint32_t buffer, int kind)
 {
+	uint32_t bit = 1u << buffer;
 	pthread_mutex_lock(&osn_lock);
 	cfg_init();
-	if (cur_kind && cur_buffer != buffer) {
-		pthread_mutex_unlock(&osn_lock);
-		return kind ? -EBUSY : 0;
+	int rc = 0;
+	if (!kind) {
+		/* the buffer leaves; the threads stop with the last one */
+		if (cur_mask & bit) {
+			WRITE_ONCE(cur_mask, cur_mask & ~bit);
+			if (!cur_mask) {
+				stop_locked();
+				cur_kind = UFT_OSN_NONE;
+			}
+		}
+	} else if (cur_kind && cur_kind != kind && (cur_mask & ~bit)) {
+		rc = -EBUSY; /* the other one runs elsewhere: one workload */
+	} else if (cur_kind == kind && (cur_mask & ~bit)) {
+		/* another instance of the same tracer shares the threads and
+		 * gets their records too, as the kernel's registered instances */
+		WRITE_ONCE(cur_mask, cur_mask | bit);
+	} else {
+		stop_locked();
+		cur_kind = kind;
+		WRITE_ONCE(cur_mask, bit);
+		rc = start_locked();
+		if (rc) {
+			cur_kind = UFT_OSN_NONE;
+			WRITE_ONCE(cur_mask, 0);
+		}
 	}
-	stop_locked();
-	cur_kind = kind;
-	WRITE_ONCE(cur_buffer, buffer);
-	int rc = kind ? start_locked() : 0;
-	if (rc)
-		cur_kind = UFT_OSN_NONE;
 	pthread_mutex_unlock(&osn_lock);
 	return rc;
 }
 
-int uft_osn_claim(uint32_t buffer)
+int uft_osn_claim(uint32_t buffer, int kind)
 {
 	pthread_mutex_lock(&osn_lock);
-	int rc = cur_kind && cur_buffer != buffer ? -EBUSY : 0;
+	int rc = cur_kind && cur_kind != kind && (cur_mask & ~(1u << buffer)) ? -EBUSY : 0;
 	pthread_mutex_unlock(&osn_lock);
 	return rc;
 }
@@ -416,7 +448,7 @@ ssize_t uft_osn_fd_read(int cpu)
 {
 	if (uft_xchg(&fd_cpu[cpu].reading, true))
 		return -EBUSY; /* one read at a time on a CPU's file */
-	uint32_t b = READ_ONCE(cur_buffer);
+	uint32_t b = READ_ONCE(cur_mask);
 	uint64_t period = READ_ONCE(uft_osn_cfg.timerlat_period_us) * 1000;
 	uint64_t now = lat_now_ns(), total = READ_ONCE(uft_osn_cfg.stop_total_us);
 	if (fd_cpu[cpu].sampling) {

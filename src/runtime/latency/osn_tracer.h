@@ -23,12 +23,14 @@ enum { UFT_OSN_NONE, UFT_OSN_TIMERLAT, UFT_OSN_OSNOISE };
 
 /* Registers the two records' events (tracefs.c at start-up). */
 void uft_osn_events_init(void);
-/* Makes `buffer` run kind (UFT_OSN_*; NONE stops): the threads start or
- * stop. -EBUSY when another buffer runs one (one workload at a time, as the
- * kernel's), else 0 or -errno with nothing running. */
+/* Makes `buffer` run kind (UFT_OSN_*; NONE: it leaves): the threads start
+ * with the first buffer and stop with the last; buffers running the same
+ * one share them and each gets every record. -EBUSY when another buffer
+ * runs the other one (one workload at a time, as the kernel's), else 0 or
+ * -errno with nothing running. */
 int uft_osn_set(uint32_t buffer, int kind);
-/* -EBUSY when another buffer than `buffer` runs one of the two. */
-int uft_osn_claim(uint32_t buffer);
+/* -EBUSY when another buffer than `buffer` runs the other of the two. */
+int uft_osn_claim(uint32_t buffer, int kind);
 /* The record's text after the line's prefix (false: not one of the two). */
 bool uft_osn_render(FILE *f, const void *data, uint32_t len);
 /* The tracers' own column header after "# tracer: NAME\n#\n". */
