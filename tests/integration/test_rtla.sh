@@ -3,7 +3,8 @@
 # The kernel's own rtla, unchanged, on a traced program's tree (`uft ns`):
 # timerlat top/hist and osnoise top/hist print their tables from uft's
 # measuring threads (ftrace:timerlat records of both contexts,
-# ftrace:osnoise records, osnoise:sample_threshold events), and rtla's
+# ftrace:osnoise records, osnoise:sample_threshold events), `-a` stops
+# and saves its trace instance with the stack record, and rtla's
 # thread latencies agree with `uft timerlat top` run the same way. Bounds
 # are generous: the machine may be loaded. Root only. Exit 0 pass, 77 skip.
 source "$(dirname "$0")/lib/live.sh"
@@ -79,6 +80,19 @@ run_rtla osnoise hist -d 3s
 grep -E '^count:' "$tmp/out" | awk -v want="$cpus" '{ exit !(NF - 1 == want) }' ||
 	fail "osnoise hist: $(grep -E '^(Index|count:)' "$tmp/out")"
 echo "rtla osnoise hist: $(grep -E '^count:' "$tmp/out")"
+
+# 6. timerlat top -a 1: rtla's second instance (its trace) beside its own,
+# both running timerlat; the first IRQ latency of 1 us or more stops both
+# (-a sets stop_tracing_us, stop_tracing_total_us and print_stack), after
+# the stack record, and rtla saves the trace.
+cd "$tmp" || exit 1
+timeout 120 "$UFT" ns -p "$pid" -- rtla timerlat top -a 1 -d 10s -q >"$tmp/raw" 2>&1
+sed 's/\x1b\[[0-9;]*m//g' "$tmp/raw" >"$tmp/out"
+grep_q '^rtla timerlat hit stop tracing' "$tmp/out" || fail "timerlat top -a: $(tail -5 "$tmp/out")"
+grep_q -E '^ +timerlat/[0-9]+-[0-9]+ +\[[0-9]{3}\] \.{5} +[0-9.]+: #[0-9]+ +context +(irq|thread) timer_latency +[0-9]+ ns$' \
+	timerlat_trace.txt || fail "timerlat_trace.txt: $(tail -5 timerlat_trace.txt)"
+grep_q -E '^ => timerlat_thread$' timerlat_trace.txt || fail "no stack in timerlat_trace.txt: $(tail -5 timerlat_trace.txt)"
+echo "rtla timerlat top -a: stopped, trace saved"
 
 # rtla removed its instances; the program still runs.
 "$UFT" ns -p "$pid" -- ls /sys/kernel/tracing/instances >"$tmp/inst" || fail "ls instances"

@@ -158,8 +158,19 @@ static void tl_write(uint32_t b, int32_t context, uint64_t lat_ns)
 	tl_write_seq(b, seqnum, context, lat_ns);
 }
 
+/* The stack from the measuring thread's loop outwards (the frames above
+ * the caller's). */
+static __attribute__((noinline)) void record_stack(uint32_t b)
+{
+	for (uint32_t m = b; m; m &= m - 1)
+		uft_stack_record(first_buffer(m), __builtin_return_address(0));
+}
+
 /* The activation's first record, from the handler's clock read: the
- * kernel's context irq, with its own limit, stop_tracing_us. */
+ * kernel's context irq, with its own limit, stop_tracing_us; crossing it
+ * stops tracing there, after the stack when print_stack asks for it at
+ * that latency (the kernel's timerlat_irq()). The kernel compares whole
+ * microseconds with >=, as here. */
 static void tl_irq_sample(void *ctx, int cpu, uint64_t lat_ns)
 {
 	(void)ctx;
@@ -168,17 +179,12 @@ static void tl_irq_sample(void *ctx, int cpu, uint64_t lat_ns)
 	++seqnum;
 	irq_done = true;
 	tl_write(b, 0, lat_ns);
-	uint64_t stop = READ_ONCE(uft_osn_cfg.stop_us);
-	if (stop && lat_ns > stop * 1000)
+	uint64_t stop = READ_ONCE(uft_osn_cfg.stop_us), ps = READ_ONCE(uft_osn_cfg.print_stack);
+	if (stop && lat_ns / 1000 >= stop) {
+		if (ps && stop <= ps)
+			record_stack(b);
 		stop_tracing(b);
-}
-
-/* The stack from the measuring thread's loop outwards (the frames above
- * tl_sample's). */
-static __attribute__((noinline)) void record_stack(uint32_t b)
-{
-	for (uint32_t m = b; m; m &= m - 1)
-		uft_stack_record(first_buffer(m), __builtin_return_address(0));
+	}
 }
 
 static void tl_sample(void *ctx, int cpu, uint64_t lat_ns)
@@ -195,11 +201,11 @@ static void tl_sample(void *ctx, int cpu, uint64_t lat_ns)
 	 * of the code the timer interrupted; here it is the measuring thread's
 	 * own, from its wait (the code that delayed it ran elsewhere). */
 	uint64_t ps = READ_ONCE(uft_osn_cfg.print_stack);
-	if (ps && lat_ns > ps * 1000)
+	if (ps && lat_ns / 1000 >= ps)
 		record_stack(b);
 	/* the thread latency's limit, as the kernel's stop_tracing_total_us */
 	uint64_t stop = READ_ONCE(uft_osn_cfg.stop_total_us);
-	if (stop && lat_ns > stop * 1000)
+	if (stop && lat_ns / 1000 >= stop)
 		stop_tracing(b);
 }
 
@@ -454,7 +460,7 @@ ssize_t uft_osn_fd_read(int cpu)
 	if (fd_cpu[cpu].sampling) {
 		uint64_t diff = now - fd_cpu[cpu].abs_period;
 		tl_write_seq(b, fd_cpu[cpu].count, 2, diff);
-		if (total && diff >= total * 1000)
+		if (total && diff / 1000 >= total)
 			stop_tracing(b);
 	} else {
 		fd_cpu[cpu].abs_period = now;
@@ -478,10 +484,10 @@ ssize_t uft_osn_fd_read(int cpu)
 	if (rc == 0) {
 		uint64_t stop = READ_ONCE(uft_osn_cfg.stop_us);
 		tl_write_seq(b, seq, 0, irq - next);
-		if (stop && irq - next >= stop * 1000)
+		if (stop && (irq - next) / 1000 >= stop)
 			stop_tracing(b);
 		tl_write_seq(b, seq, 1, now - next);
-		if (total && now - next >= total * 1000)
+		if (total && (now - next) / 1000 >= total)
 			stop_tracing(b);
 	}
 	uft_store_seq_cst(&fd_cpu[cpu].reading, false);
