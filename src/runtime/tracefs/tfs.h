@@ -52,18 +52,18 @@ extern struct tfs_inst *tfs_insts[UFT_MAX_BUFFERS]; /* [0] the top */
 
 /* Directory kinds. */
 enum tfs_dir {
-	TFS_D_ROOT = 1,	   /* the top, or an instance's directory */
-	TFS_D_INSTANCES,   /* instances/ */
-	TFS_D_EVENTS,	   /* events/ */
-	TFS_D_SYS,	   /* events/SYSTEM/ */
-	TFS_D_EVENT,	   /* events/SYSTEM/EVENT/ */
-	TFS_D_OPTIONS,	   /* options/ */
-	TFS_D_PER_CPU,	   /* per_cpu/ */
-	TFS_D_CPU,	   /* per_cpu/cpuN/ */
-	TFS_D_TRACE_STAT,  /* trace_stat/ (the top only) */
-	TFS_D_OSNOISE,	   /* osnoise/ (the top only) */
-	TFS_D_OSN_PER_CPU, /* osnoise/per_cpu/ */
-	TFS_D_OSN_CPU,	   /* osnoise/per_cpu/cpuN/ */
+	TFS_D_ROOT = 1,	  /* the top, or an instance's directory */
+	TFS_D_INSTANCES,  /* instances/ */
+	TFS_D_EVENTS,	  /* events/ */
+	TFS_D_SYS,	  /* events/SYSTEM/ */
+	TFS_D_EVENT,	  /* events/SYSTEM/EVENT/ */
+	TFS_D_OPTIONS,	  /* options/ */
+	TFS_D_PER_CPU,	  /* per_cpu/ */
+	TFS_D_CPU,	  /* per_cpu/cpuN/ */
+	TFS_D_TRACE_STAT, /* trace_stat/ (the top only) */
+	TFS_D_OSNOISE,	  /* osnoise/ (the top only) */
+	TFS_D_OSN_CPUS,	  /* osnoise/per_cpu/ */
+	TFS_D_OSN_CPU,	  /* osnoise/per_cpu/cpuN/ */
 };
 
 struct tfs_file;

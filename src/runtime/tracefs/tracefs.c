@@ -395,9 +395,9 @@ static int resolve(const char *path, struct tfs_node *n)
 		case TFS_D_OSNOISE:
 			if (strcmp(c, "per_cpu") != 0)
 				return -ENOENT;
-			n->dir = TFS_D_OSN_PER_CPU;
+			n->dir = TFS_D_OSN_CPUS;
 			break;
-		case TFS_D_OSN_PER_CPU:
+		case TFS_D_OSN_CPUS:
 		case TFS_D_PER_CPU: {
 			char *end;
 			if (strncmp(c, "cpu", 3) != 0 || c[3] < '0' || c[3] > '9')
@@ -533,7 +533,7 @@ int uft_tracefs_readdir(const char *path, uft_tfs_dirent_fn fn, void *ctx)
 	case TFS_D_OSNOISE:
 		list_add(&l, "per_cpu", UFT_TFS_DIR);
 		break;
-	case TFS_D_OSN_PER_CPU:
+	case TFS_D_OSN_CPUS:
 	case TFS_D_PER_CPU:
 		for (int c = 0; c < tfs_nr_cpus(); c++) {
 			char name[16];
