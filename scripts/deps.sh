@@ -11,9 +11,10 @@ set -e
 # and opens them in kernelshark under Xvfb (also `make viewer-deps`).
 # libcapstone-dev: the instruction decoder of probes off the sleds (dlopen()ed, headers at build).
 # libdw-dev: probe args by DWARF name (libdw dlopen()ed on first use, headers at build).
+# rtla: test_rtla.sh runs the kernel's rtla on a traced program's tree (uft ns).
 PKGS="gcc g++ clang clang-format make pkg-config libtraceevent-dev libtracecmd-dev libtracefs-dev trace-cmd \
 libcmocka-dev systemtap-sdt-dev libfuse3-dev fuse3 libelf-dev libzstd-dev zlib1g-dev cmake \
-libc6-dbg protobuf-compiler chromium tmux bsdutils libcapstone-dev libdw-dev \
+libc6-dbg protobuf-compiler chromium tmux bsdutils libcapstone-dev libdw-dev rtla \
 kernelshark libkshark-dev libjson-c-dev xvfb xauth xdotool imagemagick"
 [ -n "$UFT_EXTRA_PKGS" ] && PKGS="$PKGS $UFT_EXTRA_PKGS"
 missing=""

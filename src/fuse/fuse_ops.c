@@ -69,6 +69,7 @@ struct uft_fuse_fs {
 	gid_t gid;
 	bool shared; /* allow_other */
 	struct timespec t0;
+	int releasing; /* op_release() calls under way (op_rmdir) */
 };
 
 static __thread bool thread_ready;
@@ -500,7 +501,10 @@ static void op_write(fuse_req_t req, fuse_ino_t ino, const char *buf, size_t siz
 
 static void op_release(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 {
-	close_file(fs_of(req), (struct file *)(uintptr_t)fi->fh);
+	struct uft_fuse_fs *fs = fs_of(req);
+	__atomic_add_fetch(&fs->releasing, 1, __ATOMIC_SEQ_CST);
+	close_file(fs, (struct file *)(uintptr_t)fi->fh);
+	__atomic_sub_fetch(&fs->releasing, 1, __ATOMIC_SEQ_CST);
 	fuse_reply_err(req, 0);
 }
 
@@ -589,6 +593,17 @@ static void op_rmdir(fuse_req_t req, fuse_ino_t parent, const char *name)
 	int rc = child_path(fs, parent, name, path);
 	if (rc == 0)
 		rc = fs->be->rmdir(fs->be->ctx, path);
+	/* The kernel's close() has released the instance's file when it
+	 * returns; FUSE sends the release without waiting, so an rmdir right
+	 * after it (rtla's) can overtake it on another loop thread. The
+	 * releases under way are waited for, and 20 ms for one not yet
+	 * picked up, before the instance is called busy. */
+	for (int ms = 0; rc == -EBUSY && ms < 2000; ms++) {
+		if (ms >= 20 && !__atomic_load_n(&fs->releasing, __ATOMIC_SEQ_CST))
+			break;
+		nanosleep(&(struct timespec){0, 1000000}, NULL);
+		rc = fs->be->rmdir(fs->be->ctx, path);
+	}
 	fuse_reply_err(req, -rc);
 }
 

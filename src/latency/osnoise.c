@@ -73,12 +73,18 @@ static void *osnoise_thread(void *arg)
 	while (!READ_ONCE(n->stop)) {
 		if (c->sum.irq_known)
 			cpu_irqs_read(c->cpu, &a);
-		uint64_t sw = nivcsw();
+		uint64_t sw = nivcsw(), seen = sw;
 		uint64_t start = lat_now_ns(), now = start, end = start + o->runtime_ns;
 		osn_begin(&d, start);
 		while (now < end) {
 			now = lat_now_ns();
 			uint64_t gap = osn_feed(&d, now);
+			if (unlikely(gap) && o->noise) {
+				uint64_t cur = nivcsw();
+				o->noise(o->ctx, c->cpu, now - gap, gap, cur - seen);
+				seen = cur;
+				d.last = now = lat_now_ns();
+			}
 			if (unlikely(gap) && o->stop_ns && gap > o->stop_ns) {
 				stop_at(n, c->cpu);
 				break;

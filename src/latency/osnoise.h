@@ -29,6 +29,12 @@ struct osnoise_opts {
 	/* Called by the CPU's thread at the end of each period (NULL: none):
 	 * the runtime's osnoise tracer writes its records there. */
 	void (*period)(void *ctx, int cpu, const struct osnoise_period *p);
+	/* Called by the CPU's thread after each noise sample (NULL: none), with
+	 * the gap's start (CLOCK_MONOTONIC ns), its length and the thread's
+	 * involuntary switches since the previous sample, which can only have
+	 * happened inside a gap (the loop makes no system call). The time the
+	 * call takes is not noise: the next gap starts after it. */
+	void (*noise)(void *ctx, int cpu, uint64_t start_ns, uint64_t gap_ns, uint64_t switches);
 	void *ctx;
 };
 

@@ -4,7 +4,8 @@
 # control socket and, where FUSE mounts, a mounted tree (cat and echo as on
 # tracefs): the osnoise/ knobs and their EINVAL, the lines of the measuring
 # threads, stop_tracing_total_us stopping tracing with the buffer kept, and
-# `uft record -p timerlat` recording the records trace-cmd reads. Shapes
+# `uft record -p timerlat` (both contexts) and `-p osnoise -e
+# osnoise:sample_threshold` recording the records trace-cmd reads. Shapes
 # only, never a timing. Exit 0 pass, 77 skip, else fail.
 source "$(dirname "$0")/lib/live.sh"
 
@@ -78,7 +79,32 @@ fi
 # uft record -p timerlat: the records, which trace-cmd decodes.
 "$UFT" record -p timerlat -o "$tmp/t.dat" -- "$B/tests/wake_prog" once >"$tmp/rec" 2>&1 || fail "record: $(cat "$tmp/rec")"
 if [ -s "$tmp/t.dat" ] && command -v trace-cmd >/dev/null 2>&1; then
-	trace-cmd report -i "$tmp/t.dat" 2>&1 | grep_q -E 'timerlat: +seq:[0-9]+	context:1	timer_latency:[0-9]+$' ||
-		fail "trace-cmd report: $(trace-cmd report -i "$tmp/t.dat" 2>&1 | head)"
+	trace-cmd report -i "$tmp/t.dat" >"$tmp/t.txt" 2>&1
+	grep_q -E 'timerlat: +seq:[0-9]+	context:1	timer_latency:[0-9]+$' "$tmp/t.txt" ||
+		fail "trace-cmd report: $(head "$tmp/t.txt")"
+	# Each activation's irq record (context 0) comes before its thread
+	# record, with the same seq, on the same CPU.
+	grep_q -E 'timerlat: +seq:1	context:0	timer_latency:[0-9]+$' "$tmp/t.txt" ||
+		fail "trace-cmd report: no context irq record: $(head "$tmp/t.txt")"
+	awk '/timerlat: +seq:/ {
+		match($0, /\[[0-9]+\]/); cpu = substr($0, RSTART, RLENGTH)
+		split($0, f, "seq:"); split(f[2], g, "\t"); seq = g[1]; ctx = g[2]
+		if (ctx == "context:0") { if (cpu in open) bad = 1; open[cpu] = seq }
+		else if (ctx == "context:1") { if (!(cpu in open) || open[cpu] != seq) bad = 1; delete open[cpu] }
+	} END { exit bad }' "$tmp/t.txt" || fail "trace-cmd report: irq and thread records out of pairs"
+fi
+
+# uft record -p osnoise -e osnoise:sample_threshold: the kernel's noise
+# event, which uft report and trace-cmd (libtraceevent, through the format's
+# print fmt) print alike.
+"$UFT" record -p osnoise -e osnoise:sample_threshold -o "$tmp/o.dat" -- "$B/tests/wake_prog" once >"$tmp/rec" 2>&1 ||
+	fail "record osnoise: $(cat "$tmp/rec")"
+st='sample_threshold: +start [0-9]+\.[0-9]{9} duration [0-9]+ ns interference [0-9]+$'
+"$UFT" report "$tmp/o.dat" >"$tmp/o.txt" 2>&1
+grep_q -E "^ +osnoise/[0-9]+-[0-9]+ +\[[0-9]{3}\] \.{5} +[0-9.]+: $st" "$tmp/o.txt" ||
+	fail "uft report: no sample_threshold: $(head "$tmp/o.txt")"
+if command -v trace-cmd >/dev/null 2>&1; then
+	trace-cmd report -i "$tmp/o.dat" 2>&1 | grep_q -E "osnoise/[0-9]+-[0-9]+ +\[[0-9]{3}\] +[0-9.]+: $st" ||
+		fail "trace-cmd report: $(trace-cmd report -i "$tmp/o.dat" 2>&1 | head)"
 fi
 exit 0

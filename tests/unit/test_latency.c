@@ -2,7 +2,8 @@
 /* The latency engine's arithmetic (src/latency/): statistics, histogram
  * buckets and percentiles, the osnoise noise detector fed a made-up clock,
  * the % available, the /proc interrupt counts, and the commands' argument
- * forms (duration, policy, CPU list) and duration text. No timing. */
+ * forms (duration, policy, CPU list) and duration text, and the order of
+ * timerlat's two contexts. No timing. */
 #define _GNU_SOURCE
 #include <sched.h>
 #include <setjmp.h>
@@ -10,8 +11,10 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <cmocka.h>
 
@@ -19,6 +22,7 @@
 #include "latency/cpu_irqs.h"
 #include "latency/lat_stats.h"
 #include "latency/osn_detect.h"
+#include "latency/timerlat.h"
 #include "util/util.h"
 
 static void test_stats(void **state)
@@ -233,13 +237,74 @@ static void test_sched_and_cpus(void **state)
 	assert_false(lat_parse_cpus("abc", &m, &nbits, err, sizeof(err)));
 }
 
+/* timerlat's IRQ context: each activation's handler read comes first and
+ * is never later than the thread's (an order, not a timing). */
+struct irq_seen {
+	uint64_t irq, pairs, disorder, unpaired;
+	int pending;
+};
+
+static void irq_cb(void *ctx, int cpu, uint64_t lat)
+{
+	(void)cpu;
+	struct irq_seen *s = ctx;
+	s->unpaired += s->pending;
+	s->irq = lat;
+	s->pending = 1;
+}
+
+static void thread_cb(void *ctx, int cpu, uint64_t lat)
+{
+	(void)cpu;
+	struct irq_seen *s = ctx;
+	if (!s->pending)
+		s->unpaired++;
+	s->disorder += lat < s->irq;
+	s->pairs++;
+	s->pending = 0;
+}
+
+static void test_timerlat_irq(void **state)
+{
+	cpu_set_t allowed;
+	assert_int_equal(sched_getaffinity(0, sizeof(allowed), &allowed), 0);
+	int first = 0;
+	while (!CPU_ISSET(first, &allowed))
+		first++;
+	uint8_t cpus[128] = {0};
+	cpus[first / 8] = (uint8_t)(1u << first % 8);
+	struct irq_seen seen = {0};
+	struct timerlat_opts o = {.cpus = cpus,
+				  .nbits = (unsigned)first + 1,
+				  .period_ns = 1000000,
+				  .sched = {SCHED_OTHER, 0},
+				  .sample = thread_cb,
+				  .irq_signo = SIGRTMIN + 3,
+				  .irq_sample = irq_cb,
+				  .ctx = &seen};
+	struct timerlat t;
+	assert_int_equal(timerlat_start(&t, &o), 0);
+	struct timespec ts = {0, 100000000};
+	while (nanosleep(&ts, &ts))
+		;
+	timerlat_stop(&t);
+	assert_true(seen.pairs >= 1);
+	assert_int_equal(seen.unpaired, 0);
+	assert_int_equal(seen.disorder, 0);
+	assert_int_equal(t.cpu[0].irq_st.count, t.cpu[0].st.count);
+	assert_true(t.cpu[0].irq_st.min <= t.cpu[0].st.min);
+	timerlat_free(&t);
+	(void)state;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_stats),      cmocka_unit_test(test_hist_buckets),
-	    cmocka_unit_test(test_percentile), cmocka_unit_test(test_detector),
-	    cmocka_unit_test(test_available),  cmocka_unit_test(test_irqs),
-	    cmocka_unit_test(test_duration),   cmocka_unit_test(test_sched_and_cpus),
+	    cmocka_unit_test(test_stats),	 cmocka_unit_test(test_hist_buckets),
+	    cmocka_unit_test(test_percentile),	 cmocka_unit_test(test_detector),
+	    cmocka_unit_test(test_available),	 cmocka_unit_test(test_irqs),
+	    cmocka_unit_test(test_duration),	 cmocka_unit_test(test_sched_and_cpus),
+	    cmocka_unit_test(test_timerlat_irq),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -159,7 +159,21 @@ static void test_timerlat(void **state)
 	assert_memory_equal(s, tl_header, strlen(tl_header));
 	assert_true(count_re(s, "^ +timerlat/0-[0-9]+ +\\[000\\] \\.{5} +[0-9]+\\.[0-9]{6}: "
 				"#1     context thread timer_latency +[0-9]+ ns$") == 1);
+	/* the irq context (the timer signal's handler) comes first, with the
+	 * activation's number */
+	assert_true(count_re(s, "^ +timerlat/0-[0-9]+ +\\[000\\] \\.{5} +[0-9]+\\.[0-9]{6}: "
+				"#1     context    irq timer_latency +[0-9]+ ns$") == 1);
+	assert_true(strstr(s, "#1     context    irq") < strstr(s, "#1     context thread"));
 	free(s);
+
+	/* print_stack (1 us: every activation): the kernel's stack record
+	 * after the thread record, from the measuring thread's loop. */
+	assert_int_equal(tfs_echo("osnoise/print_stack", "1", UFT_TFS_TRUNC), 0);
+	s = wait_for("^ => timerlat_thread$");
+	assert_true(count_re(s, "^ +timerlat/[0-9]+-[0-9]+ +\\[[0-9]{3}\\] \\.{5} +[0-9.]+: "
+				"<stack trace>$") >= 1);
+	free(s);
+	assert_int_equal(tfs_echo("osnoise/print_stack", "0", UFT_TFS_TRUNC), 0);
 	/* A fork child has none of the threads: changing its tracer joins
 	 * nothing (no hang). It starts none here (TSan refuses threads made
 	 * after a multi-threaded fork). */
@@ -174,6 +188,22 @@ static void test_timerlat(void **state)
 	assert_int_equal(uft_tracefs_mkdir("instances/osn"), 0);
 	assert_int_equal(tfs_echo("instances/osn/current_tracer", "osnoise", UFT_TFS_TRUNC),
 			 -EBUSY);
+	/* the same tracer in another instance shares the threads, and both
+	 * buffers get the records (rtla's -t instance beside its own) */
+	assert_int_equal(tfs_echo("instances/osn/current_tracer", "timerlat", UFT_TFS_TRUNC), 0);
+	for (int i = 0; i < 1000; i++) {
+		s = cat("instances/osn/trace");
+		bool got = count_re(s, "context thread timer_latency") > 0;
+		free(s);
+		if (got)
+			break;
+		struct timespec ts = {0, 10000000};
+		nanosleep(&ts, NULL);
+	}
+	s = cat("instances/osn/trace");
+	assert_true(count_re(s, "context thread timer_latency") > 0);
+	free(s);
+	assert_int_equal(tfs_echo("instances/osn/current_tracer", "nop", UFT_TFS_TRUNC), 0);
 	assert_int_equal(uft_tracefs_rmdir("instances/osn"), 0);
 
 	/* A latency over stop_tracing_total_us (1 us: the first) stops
@@ -197,13 +227,54 @@ static void test_timerlat(void **state)
 	assert_int_equal(tfs_echo("tracing_on", "1", UFT_TFS_TRUNC), 0);
 }
 
+#define COMMON                                                                                     \
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"                     \
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"                     \
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"             \
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
+#define START_DURATION                                                                             \
+	"\tfield:u64 start;\toffset:8;\tsize:8;\tsigned:0;\n"                                      \
+	"\tfield:u64 duration;\toffset:16;\tsize:8;\tsigned:0;\n"
+#define NS_SECS "(REC->start) / 1000000000UL, (REC->start) % 1000000000UL"
+static const struct {
+	const char *name, *format;
+} noise_formats[] = {
+    {"sample_threshold", COMMON START_DURATION
+     "\tfield:u64 interference;\toffset:24;\tsize:8;\tsigned:0;\n\n"
+     "print fmt: \"start %llu.%09u duration %llu ns interference %llu\", " NS_SECS
+     ", REC->duration, REC->interference\n"},
+    {"nmi_noise", COMMON START_DURATION
+     "\nprint fmt: \"start %llu.%09u duration %llu ns\", " NS_SECS ", REC->duration\n"},
+    {"irq_noise", COMMON START_DURATION
+     "\tfield:__data_loc char[] desc;\toffset:24;\tsize:4;\tsigned:1;\n"
+     "\tfield:int vector;\toffset:28;\tsize:4;\tsigned:1;\n\n"
+     "print fmt: \"%s:%d start %llu.%09u duration %llu ns\", __get_str(desc), "
+     "REC->vector, " NS_SECS ", REC->duration\n"},
+    {"softirq_noise", COMMON START_DURATION
+     "\tfield:int vector;\toffset:24;\tsize:4;\tsigned:1;\n\n"
+     "print fmt: \"%8s:%d start %llu.%09u duration %llu ns\", "
+     "__print_symbolic(REC->vector, { 0, \"HI\" }, { 1, \"TIMER\" }, { 2, "
+     "\"NET_TX\" }, { 3, \"NET_RX\" }, { 4, \"BLOCK\" }, { 5, \"IRQ_POLL\" }, "
+     "{ 6, \"TASKLET\" }, { 7, \"SCHED\" }, { 8, \"HRTIMER\" }, { 9, \"RCU\" }), "
+     "REC->vector, " NS_SECS ", REC->duration\n"},
+    {"thread_noise",
+     COMMON "\tfield:char comm[16];\toffset:8;\tsize:16;\tsigned:0;\n"
+	    "\tfield:u64 start;\toffset:24;\tsize:8;\tsigned:0;\n"
+	    "\tfield:u64 duration;\toffset:32;\tsize:8;\tsigned:0;\n"
+	    "\tfield:pid_t pid;\toffset:40;\tsize:4;\tsigned:1;\n\n"
+	    "print fmt: \"%8s:%d start %llu.%09u duration %llu ns\", REC->comm, REC->pid, " NS_SECS
+	    ", REC->duration\n"},
+};
+
 static void test_osnoise(void **state)
 {
 	(void)state;
 	assert_int_equal(tfs_echo("osnoise/runtime_us", "20000", UFT_TFS_TRUNC), 0);
 	assert_int_equal(tfs_echo("osnoise/period_us", "50000", UFT_TFS_TRUNC), 0);
+	assert_int_equal(tfs_echo("tracing_thresh", "1", UFT_TFS_TRUNC), 0);
+	assert_int_equal(tfs_echo("events/osnoise/sample_threshold/enable", "1", UFT_TFS_TRUNC), 0);
 	assert_int_equal(tfs_echo("current_tracer", "osnoise", UFT_TFS_TRUNC), 0);
-	char *s = wait_for("^ +osnoise/0-");
+	char *s = wait_for("^ +osnoise/0-[0-9]+ .*[0-9]+ +[0-9]+ +[0-9]{1,3}\\.[0-9]{5} ");
 	assert_memory_equal(s, osn_header, strlen(osn_header));
 	/* runtime, noise, % available with five decimals, max single noise,
 	 * then the five counters, as the kernel prints them */
@@ -211,7 +282,47 @@ static void test_osnoise(void **state)
 				"+[0-9]+ +[0-9]{1,3}\\.[0-9]{5} +[0-9]+ +0 +[0-9]+ +[0-9]+ +[0-9]+ "
 				"+[0-9]+$") >= 1);
 	free(s);
+	/* every noise sample, as the kernel's osnoise:sample_threshold (a
+	 * sample above 1 us comes within seconds on any machine) */
+	s = wait_for("sample_threshold: start");
+	assert_true(count_re(s, "^ +osnoise/[0-9]+-[0-9]+ +\\[[0-9]{3}\\] \\.{5} +[0-9.]+: "
+				"sample_threshold: start [0-9]+\\.[0-9]{9} duration [0-9]+ ns "
+				"interference [0-9]+$") >= 1);
+	free(s);
 	assert_int_equal(tfs_echo("current_tracer", "nop", UFT_TFS_TRUNC), 0);
+	/* stop_tracing_us (1 us): tracing stops at the first sample over it,
+	 * whose event is the buffer's last osnoise one */
+	assert_int_equal(tfs_echo("osnoise/stop_tracing_us", "1", UFT_TFS_TRUNC), 0);
+	assert_int_equal(tfs_echo("tracing_thresh", "1", UFT_TFS_TRUNC), 0);
+	assert_int_equal(tfs_echo("current_tracer", "osnoise", UFT_TFS_TRUNC), 0);
+	for (int i = 0; i < 1000; i++) {
+		char *on = cat("tracing_on");
+		bool off = strcmp(on, "0\n") == 0;
+		free(on);
+		if (off)
+			break;
+		struct timespec ts = {0, 10000000};
+		nanosleep(&ts, NULL);
+	}
+	expect("tracing_on", "0\n");
+	s = cat("trace");
+	assert_true(count_re(s, "sample_threshold: start [0-9.]+ duration [0-9]{4,} ns") >= 1);
+	free(s);
+	assert_int_equal(tfs_echo("current_tracer", "nop", UFT_TFS_TRUNC), 0);
+	assert_int_equal(tfs_echo("osnoise/stop_tracing_us", "0", UFT_TFS_TRUNC), 0);
+	assert_int_equal(tfs_echo("tracing_on", "1", UFT_TFS_TRUNC), 0);
+	assert_int_equal(tfs_echo("events/osnoise/sample_threshold/enable", "0", UFT_TFS_TRUNC), 0);
+	assert_int_equal(tfs_echo("tracing_thresh", "0", UFT_TFS_TRUNC), 0);
+	/* The osnoise:* formats, byte for byte the kernel's. */
+	for (size_t i = 0; i < sizeof(noise_formats) / sizeof(noise_formats[0]); i++) {
+		char path[128];
+		snprintf(path, sizeof(path), "events/osnoise/%s/format", noise_formats[i].name);
+		s = cat(path);
+		const char *body = strstr(s, "\nformat:\n");
+		assert_non_null(body);
+		assert_string_equal(body + 9, noise_formats[i].format);
+		free(s);
+	}
 	/* The record's format is the kernel's ftrace:osnoise. */
 	s = cat("events/ftrace/osnoise/format");
 	assert_non_null(strstr(s, "\tfield:u64 noise;\toffset:8;\tsize:8;\tsigned:0;\n"));
@@ -222,6 +333,48 @@ static void test_osnoise(void **state)
 	free(s);
 }
 
+/* osnoise/per_cpu/cpuN/timerlat_fd: the kernel's user-space workload. */
+static void test_timerlat_fd(void **state)
+{
+	(void)state;
+	const char *fd0 = "osnoise/per_cpu/cpu0/timerlat_fd";
+	struct uft_tfs_handle *h = NULL, *h2 = NULL;
+	/* only with timerlat set and NO_OSNOISE_WORKLOAD */
+	assert_int_equal(uft_tracefs_open(fd0, UFT_TFS_READ, &h), -EINVAL);
+	assert_int_equal(tfs_echo("osnoise/options", "NO_OSNOISE_WORKLOAD", UFT_TFS_TRUNC), 0);
+	assert_int_equal(uft_tracefs_open(fd0, UFT_TFS_READ, &h), -EINVAL);
+	assert_int_equal(tfs_echo("current_tracer", "timerlat", UFT_TFS_TRUNC), 0);
+	assert_int_equal(uft_tracefs_open(fd0, UFT_TFS_READ, &h), 0);
+	/* one reader per CPU */
+	assert_int_equal(uft_tracefs_open(fd0, UFT_TFS_READ, &h2), -EBUSY);
+	char buf[8];
+	for (int i = 0; i < 3; i++)
+		assert_int_equal(uft_tracefs_read(h, buf, sizeof(buf), 0), 0);
+	uft_tracefs_release(h);
+	char *s = cat("trace");
+	/* per activation: irq, thread, and at the next read the return from
+	 * user space; on the file's CPU */
+	const char *ctx[] = {"   irq", "thread", "user-ret"};
+	for (int a = 1; a <= 2; a++)
+		for (int c = 0; c < 3; c++) {
+			char re[160];
+			snprintf(re, sizeof(re),
+				 "^ +.+-[0-9]+ +\\[000\\] \\.{5} +[0-9.]+: #%d +context %s "
+				 "timer_latency +[0-9]+ ns$",
+				 a, ctx[c]);
+			assert_int_equal(count_re(s, re), 1);
+		}
+	assert_int_equal(count_re(s, "#3 +context user-ret"), 0);
+	free(s);
+	/* released: the CPU's file opens again */
+	assert_int_equal(uft_tracefs_open(fd0, UFT_TFS_READ, &h), 0);
+	uft_tracefs_release(h);
+	/* the tree's own threads back: the file is theirs */
+	assert_int_equal(tfs_echo("osnoise/options", "DEFAULTS", UFT_TFS_TRUNC), 0);
+	assert_int_equal(uft_tracefs_open(fd0, UFT_TFS_READ, &h), -EINVAL);
+	assert_int_equal(tfs_echo("current_tracer", "nop", UFT_TFS_TRUNC), 0);
+}
+
 int main(void)
 {
 	uft_session_start();
@@ -230,6 +383,7 @@ int main(void)
 	    cmocka_unit_test(test_knobs),
 	    cmocka_unit_test(test_timerlat),
 	    cmocka_unit_test(test_osnoise),
+	    cmocka_unit_test(test_timerlat_fd),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

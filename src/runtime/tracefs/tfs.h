@@ -62,6 +62,8 @@ enum tfs_dir {
 	TFS_D_CPU,	  /* per_cpu/cpuN/ */
 	TFS_D_TRACE_STAT, /* trace_stat/ (the top only) */
 	TFS_D_OSNOISE,	  /* osnoise/ (the top only) */
+	TFS_D_OSN_CPUS,	  /* osnoise/per_cpu/ */
+	TFS_D_OSN_CPU,	  /* osnoise/per_cpu/cpuN/ */
 };
 
 struct tfs_file;

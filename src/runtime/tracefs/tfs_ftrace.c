@@ -335,15 +335,16 @@ int tfs_set_tracer(struct tfs_inst *in, const char *name)
 		return -EBUSY;
 	if (csect_kinds[t] & UFT_CSECT_SECTIONS)
 		uft_csect_set_graph(b, tfs_opt(in, "display-graph"));
-	/* One buffer runs timerlat or osnoise at a time, as in the kernel;
-	 * their threads start once the buffer is cleared for them. */
+	/* timerlat and osnoise are not run at once, as in the kernel (several
+	 * buffers may run the same one); their threads start once the buffer
+	 * is cleared for them. */
 	int osn_kind = t == TRACER_TIMERLAT  ? UFT_OSN_TIMERLAT
 		       : t == TRACER_OSNOISE ? UFT_OSN_OSNOISE
 					     : 0;
 	if (osn_kind || old == TRACER_TIMERLAT || old == TRACER_OSNOISE) {
 		rc = uft_osn_set(b, UFT_OSN_NONE);
 		if (rc == 0 && osn_kind)
-			rc = uft_osn_claim(b);
+			rc = uft_osn_claim(b, osn_kind);
 		if (rc) {
 			if (csect_kinds[t])
 				uft_csect_set(b, csect_kinds[old]);

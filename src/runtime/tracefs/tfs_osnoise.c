@@ -148,6 +148,28 @@ static int write_options(const struct tfs_node *n, char *buf, size_t len, unsign
 	return 0;
 }
 
+static int fd_open(struct uft_tfs_handle *h)
+{
+	int rc = uft_osn_fd_open(h->n.cpu);
+	if (rc == 0)
+		h->priv = h; /* opened: release lets the CPU go */
+	return rc;
+}
+
+static ssize_t fd_read(struct uft_tfs_handle *h, char *buf, size_t len)
+{
+	(void)buf;
+	(void)len;
+	return uft_osn_fd_read(h->n.cpu);
+}
+
+static void fd_release(struct uft_tfs_handle *h)
+{
+	if (h->priv)
+		uft_osn_fd_release(h->n.cpu);
+	h->priv = NULL;
+}
+
 #define KNOB(nm)                                                                                   \
 	{                                                                                          \
 		.name = nm, .dir = TFS_D_OSNOISE, .mode = 0644, .show = show_knob,                 \
@@ -167,5 +189,11 @@ const struct tfs_file tfs_osnoise_files[] = {
      .mode = 0644,
      .show = show_options,
      .write = write_options},
+    {.name = "timerlat_fd",
+     .dir = TFS_D_OSN_CPU,
+     .mode = 0444,
+     .open = fd_open,
+     .read = fd_read,
+     .release = fd_release},
     {0},
 };

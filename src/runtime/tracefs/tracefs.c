@@ -396,6 +396,12 @@ static int resolve(const char *path, struct tfs_node *n)
 			n->file = star_file(TFS_D_OPTIONS);
 			break;
 		}
+		case TFS_D_OSNOISE:
+			if (strcmp(c, "per_cpu") != 0)
+				return -ENOENT;
+			n->dir = TFS_D_OSN_CPUS;
+			break;
+		case TFS_D_OSN_CPUS:
 		case TFS_D_PER_CPU: {
 			char *end;
 			if (strncmp(c, "cpu", 3) != 0 || c[3] < '0' || c[3] > '9')
@@ -404,7 +410,7 @@ static int resolve(const char *path, struct tfs_node *n)
 			if (*end || cpu >= tfs_nr_cpus())
 				return -ENOENT;
 			n->cpu = (int)cpu;
-			n->dir = TFS_D_CPU;
+			n->dir = n->dir == TFS_D_PER_CPU ? TFS_D_CPU : TFS_D_OSN_CPU;
 			break;
 		}
 		case TFS_D_TRACE_STAT: {
@@ -528,6 +534,10 @@ int uft_tracefs_readdir(const char *path, uft_tfs_dirent_fn fn, void *ctx)
 		for (int i = 0; i < tfs_option_count(); i++)
 			list_add(&l, tfs_option_name(i), UFT_TFS_FILE);
 		break;
+	case TFS_D_OSNOISE:
+		list_add(&l, "per_cpu", UFT_TFS_DIR);
+		break;
+	case TFS_D_OSN_CPUS:
 	case TFS_D_PER_CPU:
 		for (int c = 0; c < tfs_nr_cpus(); c++) {
 			char name[16];
