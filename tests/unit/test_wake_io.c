@@ -34,9 +34,8 @@
 #include "tfs_helpers.h"
 
 enum kind { K_FUTEX, K_EVFD, K_EVFD_LIB, K_PIPE, K_POLL, NR_KINDS };
-static const char *const kind_name[NR_KINDS] = {"io_wait_futex", "io_wait_evfd",
-						"io_wait_evfd_lib", "io_wait_pipe",
-						"io_wait_poll"};
+static const char *const kind_name[NR_KINDS] = {"io_wait_futex", "io_wait_evfd", "io_wait_evfd_lib",
+						"io_wait_pipe", "io_wait_poll"};
 
 struct io {
 	enum kind k;
@@ -309,7 +308,8 @@ static void test_wakeup_rt(void **state)
 			skip(); /* no CAP_SYS_NICE nor RLIMIT_RTPRIO here */
 		unsigned long m = max_latency();
 		if (m < 3000) {
-			fprintf(stderr, "%s: max %lu us, below the waker's 3 ms\n", kind_name[k], m);
+			fprintf(stderr, "%s: max %lu us, below the waker's 3 ms\n", kind_name[k],
+				m);
 			fail();
 		}
 		check_trace("wakeup_rt", (enum kind)k, " 94");

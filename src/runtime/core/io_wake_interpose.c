@@ -18,10 +18,13 @@
  * apart within the process; a dup of it is another object). Keys of
  * descriptors have the top bits set, so they never equal an address.
  *
- * This file does not include <unistd.h>: syscall() is defined here with
- * fixed arguments (the caller's variadic call passes them in the same
- * registers, and the sixth on the stack, which glibc's own syscall() reads
- * too), so the fast path forwards them untouched. */
+ * syscall() is a few instructions of assembly (x86-64) in front of a C
+ * function with fixed arguments: the caller's variadic call passes them in
+ * the same registers, and the sixth on the stack, where glibc's own
+ * syscall() reads it too; the entry tests and jumps, so the fast path
+ * forwards registers and stack untouched (a C definition moves the sixth
+ * argument about). This file does not include <unistd.h>, which declares
+ * syscall() variadic. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
@@ -42,8 +45,11 @@
 
 UFT_EXPORT ssize_t write(int fd, const void *buf, size_t n);
 UFT_EXPORT ssize_t read(int fd, void *buf, size_t n);
-UFT_EXPORT long uft_syscall_wrapper(long nr, long a1, long a2, long a3, long a4, long a5,
-				    long a6) __asm__("syscall");
+UFT_EXPORT int eventfd_write(int fd, eventfd_t v);
+UFT_EXPORT int eventfd_read(int fd, eventfd_t *v);
+UFT_EXPORT int poll(struct pollfd *fds, nfds_t nfds, int timeout);
+/* the assembly entry below, by its exported name */
+extern void uft_syscall_entry(void) __asm__("syscall");
 
 typedef ssize_t (*write_fn)(int, const void *, size_t);
 typedef ssize_t (*read_fn)(int, void *, size_t);
@@ -58,8 +64,9 @@ static struct {
 	evw_fn evwrite;
 	evr_fn evread;
 	poll_fn poll;
-	sys_fn sys;
 } real;
+/* libc's syscall(), read by the assembly entry: out of `real` to be named */
+sys_fn uft_real_syscall __attribute__((visibility("hidden")));
 
 UFT_DECLARE_ICPT(ssize_t, write, int, const void *, size_t);
 UFT_DECLARE_ICPT(ssize_t, read, int, void *, size_t);
@@ -79,7 +86,7 @@ __attribute__((constructor(101))) static void resolve(void)
 	smp_store_release(&real.evwrite, (evw_fn)NEXT(eventfd_write, &eventfd_write));
 	smp_store_release(&real.evread, (evr_fn)NEXT(eventfd_read, &eventfd_read));
 	smp_store_release(&real.poll, (poll_fn)NEXT(poll, &poll));
-	smp_store_release(&real.sys, (sys_fn)NEXT(syscall, &uft_syscall_wrapper));
+	smp_store_release(&uft_real_syscall, (sys_fn)NEXT(syscall, &uft_syscall_entry));
 }
 
 static inline void *real_of(void *const *slot)
@@ -232,10 +239,16 @@ int poll(struct pollfd *fds, nfds_t nfds, int timeout)
 
 /* ---- syscall(SYS_futex, ...) ---- */
 
-static __attribute__((noinline)) long sys_slow(long nr, long a1, long a2, long a3, long a4,
-					       long a5, long a6, uintptr_t ra)
+long uft_syscall_slow(long nr, long a1, long a2, long a3, long a4, long a5, long a6)
+    __attribute__((visibility("hidden"), used));
+
+long uft_syscall_slow(long nr, long a1, long a2, long a3, long a4, long a5, long a6)
 {
-	sys_fn f = REAL(sys);
+	sys_fn f = smp_load_acquire(&uft_real_syscall);
+	if (__builtin_expect(f == NULL, 0)) {
+		resolve();
+		f = smp_load_acquire(&uft_real_syscall);
+	}
 	if (nr != SYS_futex || !uft_wake_on() || !a1)
 		return f(nr, a1, a2, a3, a4, a5, a6);
 	int cmd = (int)a2 & FUTEX_CMD_MASK;
@@ -251,7 +264,8 @@ static __attribute__((noinline)) long sys_slow(long nr, long a1, long a2, long a
 	case FUTEX_WAIT:
 	case FUTEX_WAIT_BITSET: {
 		struct uft_wait w;
-		uft_wait_begin(&w, (uintptr_t)a1, ra);
+		/* entered by a jump: this returns to syscall()'s caller */
+		uft_wait_begin(&w, (uintptr_t)a1, (uintptr_t)__builtin_return_address(0));
 		long rc = f(nr, a1, a2, a3, a4, a5, a6);
 		uft_wait_end(&w, rc == 0);
 		return rc;
@@ -261,10 +275,29 @@ static __attribute__((noinline)) long sys_slow(long nr, long a1, long a2, long a
 	}
 }
 
-long uft_syscall_wrapper(long nr, long a1, long a2, long a3, long a4, long a5, long a6)
-{
-	sys_fn f = smp_load_acquire(&real.sys);
-	if (__builtin_expect(f != NULL, 1) && !uft_wake_on())
-		return f(nr, a1, a2, a3, a4, a5, a6);
-	return sys_slow(nr, a1, a2, a3, a4, a5, a6, (uintptr_t)__builtin_return_address(0));
-}
+/* The entry: libc's syscall() when it is resolved and no wakeup tracer is
+ * current (one load of each, two predicted branches), else the C function
+ * above, the arguments as they came. */
+#define WAKES_MASK 0x2c
+_Static_assert(WAKES_MASK == UFT_CSECT_WAKES, "the entry's test of uft_csect_type");
+#ifdef __CET__
+#define ENDBR "	endbr64\n"
+#else
+#define ENDBR ""
+#endif
+#define STR_(x) #x
+#define STR(x) STR_(x)
+__asm__(".text\n"
+	".globl syscall\n"
+	".type syscall, @function\n"
+	".p2align 4\n"
+	"syscall:\n"
+	"	.cfi_startproc\n" ENDBR "	movq uft_real_syscall(%rip), %rax\n"
+	"	testq %rax, %rax\n"
+	"	jz 1f\n"
+	"	testl $" STR(WAKES_MASK) ", uft_csect_type(%rip)\n"
+					 "	jnz 1f\n"
+					 "	jmp *%rax\n"
+					 "1:	jmp uft_syscall_slow\n"
+					 "	.cfi_endproc\n"
+					 ".size syscall, .-syscall\n");
