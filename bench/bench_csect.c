@@ -6,8 +6,8 @@
  * with no tracer, with irqsoff current when it measures something else, and
  * under the tracer that measures it (irqsoff, preemptoff, preemptoff with
  * lock-holdtime, wakeup); and libc's mutex pair, syscall and write past
- * libuft's wrappers. In-process buffer, overwrite mode; the median of the
- * timed runs. Never checks a timing.
+ * libuft's wrappers, and two TSC reads (the two records' stamps). In-process buffer, overwrite
+ * mode; the median of the timed runs. Never checks a timing.
  *
  *   bench_csect [N] [REPS] [ROW]   (ROW: only the rows whose name holds it,
  *                                   e.g. for callgrind) */
@@ -23,6 +23,7 @@
 #include <sys/eventfd.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+#include <x86intrin.h>
 
 #include "bench_time.h"
 #include "runtime/tracefs/tracefs.h"
@@ -92,6 +93,15 @@ static void pair_evwrite_libc(void)
 }
 
 static double run(void (*fn)(void), long n, int reps);
+/* Two TSC reads: a traced pair's floor (each end's record is stamped). */
+static volatile uint64_t tsc_sink;
+
+static void pair_tsc(void)
+{
+	tsc_sink += __rdtsc();
+	tsc_sink += __rdtsc();
+}
+
 static const char *only; /* the ROW argument */
 
 static bool wanted(const char *name)
@@ -138,6 +148,7 @@ int main(int argc, char **argv)
 	if (reps < 1 || reps > 32)
 		reps = 7;
 	only = argc > 3 ? argv[3] : NULL;
+	setvbuf(stdout, NULL, _IOLBF, 0);
 	evfd = eventfd(0, EFD_CLOEXEC);
 	sigfillset(&all);
 	sigemptyset(&none);
@@ -147,6 +158,7 @@ int main(int argc, char **argv)
 	libc_write = (ssize_t(*)(int, const void *, size_t))dlsym(RTLD_NEXT, "write");
 	if (libc_lock && libc_unlock)
 		row("csect: pthread_mutex_lock/unlock pair, libc's", pair_mutex_libc, n, reps);
+	row("csect: two TSC reads (a traced pair's floor)", pair_tsc, n, reps);
 	if (libc_syscall)
 		row("csect: syscall(SYS_getppid), libc's", pair_syscall_libc, n, reps);
 	if (libc_write && evfd >= 0)

@@ -23,8 +23,8 @@
  * the same registers, and the sixth on the stack, where glibc's own
  * syscall() reads it too; the entry tests and jumps, so the fast path
  * forwards registers and stack untouched (a C definition moves the sixth
- * argument about). This file does not include <unistd.h>, which declares
- * syscall() variadic. */
+ * argument about). This file does not include unistd's header, which
+ * declares syscall() variadic. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
