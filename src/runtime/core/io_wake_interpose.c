@@ -40,6 +40,7 @@
 
 #include "runtime/core/interpose.h"
 #include "runtime/core/interpose_next.h"
+#include "runtime/core/runtime.h"
 #include "util/atomics.h"
 #include "runtime/latency/wakeup.h"
 
@@ -104,6 +105,13 @@ static inline void *real_of(void *const *slot)
  * and reads of descriptors are not the program's wakes). */
 static __thread int busy __attribute__((tls_model("initial-exec")));
 
+/* Whether the calling thread's descriptors are worth a look: not inside a
+ * wrapper, not one of libuft's own threads (which never record). */
+static inline bool may_look(void)
+{
+	return !busy && !uft_tls.notrace;
+}
+
 #define KEY_PIPE (UINT64_C(0x8) << 60)
 #define KEY_EVFD (UINT64_C(0xc) << 60)
 #define KEY_MASK ((UINT64_C(1) << 60) - 1)
@@ -129,7 +137,7 @@ static uintptr_t fd_key(int fd, size_t len)
 
 static void note_fd(int fd, size_t len)
 {
-	if (busy)
+	if (!may_look())
 		return;
 	busy = 1;
 	uintptr_t k = fd_key(fd, len);
@@ -157,7 +165,7 @@ ssize_t write(int fd, const void *buf, size_t n)
 
 static __attribute__((noinline)) ssize_t read_slow(int fd, void *buf, size_t n, uintptr_t ra)
 {
-	uintptr_t k = uft_wake_on() && !busy ? fd_key(fd, n) : 0;
+	uintptr_t k = uft_wake_on() && may_look() ? fd_key(fd, n) : 0;
 	if (!k)
 		return REAL(read)(fd, buf, n);
 	struct uft_wait w;
@@ -208,7 +216,7 @@ int eventfd_read(int fd, eventfd_t *v)
 
 int poll(struct pollfd *fds, nfds_t nfds, int timeout)
 {
-	if (!uft_wake_on() || busy || !fds)
+	if (!uft_wake_on() || !may_look() || !fds)
 		return REAL(poll)(fds, nfds, timeout);
 	struct uft_wait w[POLL_WAITS];
 	nfds_t at[POLL_WAITS];
