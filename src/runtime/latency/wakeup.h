@@ -4,7 +4,8 @@
  * signalled or broadcast, a semaphore posted, a futex woken, an eventfd or a
  * pipe written), to the woken thread returning
  * from its wait. Each wait and wake names its object (the condition
- * variable's or semaphore's address): the waker stamps the object's slot, the
+ * variable's, semaphore's or futex word's address, or a key of a pipe or an
+ * eventfd, io_wake_interpose.c): the waker stamps the object's slot, the
  * woken thread reads the stamp when its wait returns. The longest is kept as
  * the buffer's max trace through csect.c, which also owns the choice of
  * buffer and the generation. */
