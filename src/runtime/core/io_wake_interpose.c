@@ -135,9 +135,26 @@ static uintptr_t fd_key(int fd, size_t len)
 	return 0;
 }
 
+/* Waits on descriptors under way in the process: while there are none, a
+ * write wakes nobody and is not looked at (no fstat). A write racing with a
+ * wait's start is then not measured, as a wake whose slot is busy. */
+static int32_t fd_waits;
+
+static void fd_wait_begin(struct uft_wait *w, uintptr_t k, uintptr_t ra)
+{
+	uft_add_return_relaxed(&fd_waits, 1);
+	uft_wait_begin(w, k, ra);
+}
+
+static void fd_wait_end(struct uft_wait *w, bool woken)
+{
+	uft_wait_end(w, woken);
+	uft_sub_return_relaxed(&fd_waits, 1);
+}
+
 static void note_fd(int fd, size_t len)
 {
-	if (!may_look())
+	if (!may_look() || READ_ONCE(fd_waits) <= 0)
 		return;
 	busy = 1;
 	uintptr_t k = fd_key(fd, len);
@@ -170,11 +187,11 @@ static __attribute__((noinline)) ssize_t read_slow(int fd, void *buf, size_t n, 
 		return REAL(read)(fd, buf, n);
 	struct uft_wait w;
 	busy = 1;
-	uft_wait_begin(&w, k, ra);
+	fd_wait_begin(&w, k, ra);
 	busy = 0; /* a handler's write meanwhile is a wake */
 	ssize_t rc = REAL(read)(fd, buf, n);
 	busy = 1;
-	uft_wait_end(&w, rc > 0);
+	fd_wait_end(&w, rc > 0);
 	busy = 0;
 	return rc;
 }
@@ -192,7 +209,7 @@ ssize_t read(int fd, void *buf, size_t n)
 
 int eventfd_write(int fd, eventfd_t v)
 {
-	if (uft_wake_on() && fd >= 0)
+	if (uft_wake_on() && fd >= 0 && READ_ONCE(fd_waits) > 0)
 		uft_wake_note((uintptr_t)(KEY_EVFD | ((uint64_t)(unsigned)fd << 3)), false);
 	return REAL(evwrite)(fd, v);
 }
@@ -202,10 +219,10 @@ int eventfd_read(int fd, eventfd_t *v)
 	if (!uft_wake_on() || fd < 0)
 		return REAL(evread)(fd, v);
 	struct uft_wait w;
-	uft_wait_begin(&w, (uintptr_t)(KEY_EVFD | ((uint64_t)(unsigned)fd << 3)),
-		       (uintptr_t)__builtin_return_address(0));
+	fd_wait_begin(&w, (uintptr_t)(KEY_EVFD | ((uint64_t)(unsigned)fd << 3)),
+		      (uintptr_t)__builtin_return_address(0));
 	int rc = REAL(evread)(fd, v);
-	uft_wait_end(&w, rc == 0);
+	fd_wait_end(&w, rc == 0);
 	return rc;
 }
 
@@ -230,7 +247,7 @@ int poll(struct pollfd *fds, nfds_t nfds, int timeout)
 		if (!k)
 			continue;
 		at[nw] = i;
-		uft_wait_begin(&w[nw++], k, ra);
+		fd_wait_begin(&w[nw++], k, ra);
 	}
 	busy = 0;
 	int rc = REAL(poll)(fds, nfds, timeout);
@@ -238,7 +255,7 @@ int poll(struct pollfd *fds, nfds_t nfds, int timeout)
 	busy = 1;
 	for (int j = 0; j < nw; j++) {
 		bool ready = rc > 0 && (fds[at[j]].revents & (POLLIN | POLLRDNORM));
-		uft_wait_end(&w[j], ready && !taken);
+		fd_wait_end(&w[j], ready && !taken);
 		taken |= ready;
 	}
 	busy = 0;
