@@ -31,7 +31,7 @@ done
 [ "$m" -ge 5000 ] && [ "$m" -lt 50000 ] || fail "wakeup: tracing_max_latency $m"
 ctl cat trace >"$tmp/trace" || fail "trace"
 grep_q -x "# wakeup latency trace v1.1.5 on uft-.*" "$tmp/trace" || fail "header: $(cat "$tmp/trace")"
-grep_q -E "^# latency: [0-9]+ us, #2/2, CPU#[0-9]+ \| \(M:preempt VP:0, KP:0, SP:0 HP:0 #P:[0-9]+\)$" \
+grep_q -E "^# latency: [0-9]+ us, #3/3, CPU#[0-9]+ \| \(M:preempt VP:0, KP:0, SP:0 HP:0 #P:[0-9]+\)$" \
 	"$tmp/trace" || fail "latency line: $(cat "$tmp/trace")"
 grep_q -E "^#    \| task: wake_waiter-[0-9]+ \(uid:[0-9]+ nice:-?[0-9]+ policy:0 rt_prio:0\)$" \
 	"$tmp/trace" || fail "task line: $(cat "$tmp/trace")"
@@ -41,8 +41,11 @@ grep_q '+ \[[[:digit:]]*\]' "$tmp/trace" || fail "no wakeup line: $(cat "$tmp/tr
 grep_q '==> \[[[:digit:]]*\]' "$tmp/trace" || fail "no switch line: $(cat "$tmp/trace")"
 grep_q -E "^wake_pro-$pid +[0-9]+\.\.\.\.\. +0us.: +$pid:120:R   \+ \[[0-9]{3}\] +[0-9]+:120:R wake_waiter$" \
 	"$tmp/trace" || fail "wakeup line: $(cat "$tmp/trace")"
-grep_q -E "^wake_wai-[0-9]+ +[0-9]+\.\.\.\.\. +[0-9]+us : +([0-9]+):120:S ==> \[[0-9]{3}\] +[0-9]+:120:R wake_waiter$" \
+grep_q -E "^wake_wai-[0-9]+ +[0-9]+\.\.\.\.\. +[0-9]+us.: +([0-9]+):120:S ==> \[[0-9]{3}\] +[0-9]+:120:R wake_waiter$" \
 	"$tmp/trace" || fail "switch line: $(cat "$tmp/trace")"
+# the kernel's closing stack: the woken thread's, from its wait
+grep -A1 -E "^wake_wai-[0-9]+ +[0-9]+\.{5} +[0-9]+us : <stack trace>$" "$tmp/trace" | tail -1 |
+	grep_q -E '^ => [a-z_]+' || fail "stack trace: $(cat "$tmp/trace")"
 ctl cat snapshot 2>"$tmp/err" && fail "snapshot read"
 grep_q 'Device or resource busy' "$tmp/err" || fail "snapshot: $(cat "$tmp/err")"
 
@@ -61,7 +64,7 @@ head -3 "$tmp/rep" | tr '\n' '|' | grep_q -E '^cpus=[0-9]+\|# tracer: wakeup\|#\
 grep_q -x "# wakeup latency trace v1.1.5 on uft-.*" "$tmp/rep" || fail "recorded latency header: $(cat "$tmp/rep")"
 grep_q -E "^#    \| task: wake_waiter-[0-9]+ \(uid:[0-9]+ nice:-?[0-9]+ policy:[0-9]+ rt_prio:[0-9]+\)$" "$tmp/rep" ||
 	fail "recorded task line: $(cat "$tmp/rep")"
-grep_q -E "^wake_wai-[0-9]+ +[0-9]\.{5} +[0-9]+us : +[0-9]+:120:S ==> \[[0-9]{3}\] +[0-9]+:120:R wake_waiter$" "$tmp/rep" ||
+grep_q -E "^wake_wai-[0-9]+ +[0-9]\.{5} +[0-9]+us.: +[0-9]+:120:S ==> \[[0-9]{3}\] +[0-9]+:120:R wake_waiter$" "$tmp/rep" ||
 	fail "recorded switch: $(cat "$tmp/rep")"
 if command -v trace-cmd >/dev/null 2>&1; then
 	trace-cmd report -i "$tmp/x.dat" >"$tmp/tc" 2>&1 || fail "trace-cmd report: $(cat "$tmp/tc")"

@@ -256,10 +256,13 @@ static void test_function_trace(void **state)
 	assert_int_equal(tfs_echo("tracing_max_latency", "0", UFT_TFS_TRUNC), 0);
 	csect_sigs_3ms();
 	s = cat("trace");
-	assert_has(s, "#2/2"); /* its two ends only */
+	assert_has(s, "#3/3"); /* its two ends and the closing stack only */
 	assert_null(strstr(s, ": csect_unblock_sigs <-"));
 	assert_has(s, "sigprocmask <-csect_unblock_sigs");
 	assert_has(s, "#  => started at: csect_block_sigs\n");
+	/* the kernel's closing stack: the ending thread's, from the function
+	 * that ended the section */
+	assert_has(s, "us : <stack trace>\n => csect_unblock_sigs\n => csect_sigs_3ms\n");
 	free(s);
 	assert_int_equal(tfs_echo("options/function-trace", "1", UFT_TFS_TRUNC), 0);
 }
@@ -315,7 +318,8 @@ static void test_display_graph(void **state)
 	assert_int_equal(tfs_echo("tracing_max_latency", "0", UFT_TFS_TRUNC), 0);
 	csect_sigs_3ms();
 	s = cat("trace");
-	assert_has(s, "#4/4");
+	assert_has(s, "#5/5"); /* two leaves, and the stack as a plain line */
+	assert_has(s, "us : <stack trace>\n => csect_unblock_sigs\n");
 	snprintf(re, sizeof(re), "%s[d.]\\.\\.\\.\\. \\|   0\\.000 us    \\|  sigprocmask\\(\\);$",
 		 pre);
 	assert_line_re(s, re, 2);

@@ -218,7 +218,7 @@ static void test_cond_max(void **state)
 	char *s = cat("trace");
 	assert_has(s, "# tracer: wakeup\n#\n# wakeup latency trace v1.1.5 on uft-");
 	char line[128];
-	snprintf(line, sizeof(line), "# latency: %lu us, #2/2, CPU#", m);
+	snprintf(line, sizeof(line), "# latency: %lu us, #3/3, CPU#", m);
 	assert_has(s, line);
 	assert_has(s, "#    | task: uft-woken-");
 	assert_has(s, " policy:0 rt_prio:0)\n#    -----------------\n#\n#  ");
@@ -226,6 +226,8 @@ static void test_cond_max(void **state)
 	assert_has(s, ":120:R   + [");
 	assert_has(s, ":120:R uft-woken\n");
 	assert_has(s, ":120:S ==> [");
+	/* the kernel's closing stack: the woken thread's, from its wait */
+	assert_has(s, "us : <stack trace>\n => waiter\n");
 	free(s);
 	/* The reset: a shorter wake wins. */
 	assert_int_equal(tfs_echo("tracing_max_latency", "0", UFT_TFS_TRUNC), 0);
@@ -436,7 +438,7 @@ static void test_many(void **state)
 	assert_true(max_latency() > 0);
 	char *s = cat("trace");
 	assert_has(s, "# wakeup latency trace v1.1.5");
-	assert_has(s, ", #2/2, CPU#");
+	assert_has(s, ", #3/3, CPU#");
 	assert_has(s, "   + [");
 	assert_has(s, " ==> [");
 	free(s);

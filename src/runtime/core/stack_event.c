@@ -31,6 +31,7 @@ struct stack_rec {
 	uint32_t pad;
 	uint64_t caller[STACK_ENTRIES];
 };
+_Static_assert(sizeof(struct stack_rec) == UFT_STACK_REC_SIZE, "kernel_stack");
 
 static volatile uint16_t stack_gate;
 
@@ -97,6 +98,30 @@ void uft_stack_record(uint32_t buffer, void *ra)
 	memset(&rec, 0, sizeof(rec));
 	rec.size = (int32_t)uft_stack_capture(ra, rec.caller, STACK_ENTRIES);
 	uft_write_to_buffer(buffer, &stack_event, &rec, sizeof(rec), NULL, 0);
+}
+
+void uft_stack_fill(void *out, uintptr_t from)
+{
+	struct stack_rec rec;
+	void *frames[STACK_CAPTURE];
+	memset(&rec, 0, sizeof(rec));
+	rec.c.type = UFT_ID_KERNEL_STACK;
+	int n = backtrace(frames, STACK_CAPTURE);
+	int start = 1; /* not found: above this function */
+	for (int i = 0; from && i < n; i++) {
+		if ((uintptr_t)frames[i] == from) {
+			start = i;
+			break;
+		}
+	}
+	for (int i = start; i < n && rec.size < STACK_ENTRIES; i++)
+		rec.caller[rec.size++] = (uint64_t)(uintptr_t)frames[i];
+	memcpy(out, &rec, sizeof(rec));
+}
+
+int uft_stack_write(uint32_t buffer, const void *rec)
+{
+	return uft_write_to_buffer(buffer, &stack_event, rec, sizeof(struct stack_rec), NULL, 0);
 }
 
 int uft_stack_render(FILE *f, const void *data, uint32_t len, uft_sym_fn sym, void *ctx)

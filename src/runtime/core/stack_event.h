@@ -20,6 +20,15 @@ void uft_stack_record(uint32_t buffer, void *ra);
  * (all of them when ra is NULL or not found), at most max into pcs,
  * innermost first; their number. Safe at event time once prepared. */
 uint32_t uft_stack_capture(void *ra, uint64_t *pcs, uint32_t max);
+/* The size of a kernel_stack record. */
+#define UFT_STACK_REC_SIZE 80
+/* Fills rec (UFT_STACK_REC_SIZE bytes) with a kernel_stack record of the
+ * calling thread's stack, from the function that `from` (a return address
+ * into it) is in, outward; above the caller when `from` is not found. The
+ * common part holds the id only. Safe at event time once prepared. */
+void uft_stack_fill(void *rec, uintptr_t from);
+/* Writes such a record into `buffer` (0, or -EBUSY as uft_write_to_buffer). */
+int uft_stack_write(uint32_t buffer, const void *rec);
 /* Prints a kernel_stack record's body as the kernel's trace file does
  * (uft_stack_text), names from sym; returns 0 for any other record. */
 int uft_stack_render(FILE *f, const void *data, uint32_t len, uft_sym_fn sym, void *ctx);

@@ -95,7 +95,7 @@ static void begin_cond_wait(struct uft_wait *w, pthread_cond_t *c, uintptr_t ip,
 	if (uft_csect_mutex_on())
 		uft_csect_mutex_given(ip, caller);
 	if (uft_wake_on())
-		uft_wait_begin(w, (uintptr_t)c);
+		uft_wait_begin(w, (uintptr_t)c, caller);
 }
 
 static void end_cond_wait(struct uft_wait *w, int rc, uintptr_t ip, uintptr_t caller)
@@ -157,7 +157,7 @@ int sem_wait(sem_t *s)
 	if (!uft_wake_on())
 		return REAL(swait)(s);
 	struct uft_wait w;
-	uft_wait_begin(&w, (uintptr_t)s);
+	uft_wait_begin(&w, (uintptr_t)s, (uintptr_t)__builtin_return_address(0));
 	int rc = REAL(swait)(s);
 	uft_wait_end(&w, rc == 0);
 	return rc;
@@ -168,7 +168,7 @@ int sem_timedwait(sem_t *s, const struct timespec *at)
 	if (!uft_wake_on())
 		return REAL(stimedwait)(s, at);
 	struct uft_wait w;
-	uft_wait_begin(&w, (uintptr_t)s);
+	uft_wait_begin(&w, (uintptr_t)s, (uintptr_t)__builtin_return_address(0));
 	int rc = REAL(stimedwait)(s, at);
 	uft_wait_end(&w, rc == 0);
 	return rc;
@@ -179,7 +179,7 @@ int sem_clockwait(sem_t *s, clockid_t clk, const struct timespec *at)
 	if (!uft_wake_on())
 		return REAL(sclockwait)(s, clk, at);
 	struct uft_wait w;
-	uft_wait_begin(&w, (uintptr_t)s);
+	uft_wait_begin(&w, (uintptr_t)s, (uintptr_t)__builtin_return_address(0));
 	int rc = REAL(sclockwait)(s, clk, at);
 	uft_wait_end(&w, rc == 0);
 	return rc;

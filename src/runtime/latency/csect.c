@@ -33,6 +33,7 @@
 #include <unistd.h>
 
 #include "runtime/core/runtime.h"
+#include "runtime/core/stack_event.h"
 #include "runtime/core/trace_clock.h"
 #include "runtime/ftrace/ftrace.h"
 #include "util/atomics.h"
@@ -275,7 +276,13 @@ static void section_end(uint32_t b, uint32_t gen, uint64_t delta, uintptr_t end_
 {
 	if (!report(b, delta))
 		return;
-	/* The records from the start record to the end record. */
+	/* The kernel's closing <stack trace> of the thread ending a max
+	 * section (check_critical_timing's __trace_stack): from the function
+	 * that ended it. */
+	char stack[UFT_STACK_REC_SIZE];
+	uft_stack_fill(stack, end_ip);
+	uft_stack_write(b, stack);
+	/* The records from the start record to the stack record. */
 	uint64_t end = own_entries(b);
 	struct uft_csect_trace *tr = capture(b, end >= cs.entries0 ? end - cs.entries0 : end);
 	if (tr) {
@@ -442,6 +449,8 @@ void uft_csect_set_graph(uint32_t buffer, bool on)
 
 int uft_csect_set(uint32_t buffer, uint32_t type)
 {
+	if (type) /* a section's end takes its stack, maybe in a handler */
+		uft_stack_prepare();
 	pthread_mutex_lock(&max_lock);
 	uint32_t cur = READ_ONCE(uft_csect_type);
 	if (cur && csect_buffer != buffer) {

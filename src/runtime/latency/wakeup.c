@@ -28,6 +28,7 @@
 #include "runtime/core/buffer.h"
 #include "runtime/core/registry.h"
 #include "runtime/core/runtime.h"
+#include "runtime/core/stack_event.h"
 #include "runtime/core/trace_clock.h"
 #include "util/atomics.h"
 
@@ -254,7 +255,7 @@ void uft_wake_note(uintptr_t obj, bool all)
 	errno = saved;
 }
 
-void uft_wait_begin(struct uft_wait *w, uintptr_t obj)
+void uft_wait_begin(struct uft_wait *w, uintptr_t obj, uintptr_t ra)
 {
 	struct uft_tls *t = &uft_tls;
 	w->on = !t->notrace;
@@ -262,6 +263,7 @@ void uft_wait_begin(struct uft_wait *w, uintptr_t obj)
 		return;
 	int saved = errno;
 	w->obj = obj;
+	w->ra = ra;
 	w->gen = uft_csect_gen();
 	w->t0 = mono_ns();
 	bool rt;
@@ -307,12 +309,12 @@ static bool slot_read(struct wslot *s, uintptr_t obj, uint64_t *mono, uint64_t *
 	return false;
 }
 
-static struct uft_csect_rec rec_copy(uint64_t ts, uint32_t cpu, const struct uft_rec_ctx *r)
+static struct uft_csect_rec rec_copy(uint64_t ts, uint32_t cpu, const void *r, uint32_t len)
 {
-	char *d = malloc(sizeof(*r));
+	char *d = malloc(len);
 	if (d)
-		memcpy(d, r, sizeof(*r));
-	return (struct uft_csect_rec){ts, cpu, d ? (uint32_t)sizeof(*r) : 0, d};
+		memcpy(d, r, len);
+	return (struct uft_csect_rec){ts, cpu, d ? len : 0, d};
 }
 
 void uft_wait_end(struct uft_wait *w, bool woken)
@@ -370,16 +372,26 @@ void uft_wait_end(struct uft_wait *w, bool woken)
 	wr.next_pid = (uint32_t)tid;
 	wr.next_prio = (uint8_t)prio;
 	wr.next_cpu = cpu;
+	/* The kernel's closing <stack trace> (probe_wakeup_sched_switch's
+	 * __trace_stack): the woken thread's, from the function it returns to. */
+	uint64_t ts2 = uft_clock_now((enum uft_clock)READ_ONCE(uft_buffers[b].clock));
+	char stack[UFT_STACK_REC_SIZE];
+	uft_stack_fill(stack, w->ra);
+	memcpy(stack, &sw.common, sizeof(sw.common));
+	((struct uft_common_entry *)(void *)stack)->type = UFT_ID_KERNEL_STACK;
+	uft_stack_write(b, stack);
 	struct uft_csect_trace *tr = calloc(1, sizeof(*tr));
 	if (tr)
-		tr->v = calloc(2, sizeof(*tr->v));
+		tr->v = calloc(3, sizeof(*tr->v));
 	if (!tr || !tr->v) {
 		uft_csect_trace_free(tr);
 		goto out;
 	}
-	tr->v[0] = rec_copy(ts0, wcpu, &wr);
-	tr->v[1] = rec_copy(ts1 > ts0 ? ts1 : ts0, cpu, &sw);
-	tr->n = 2;
+	ts1 = ts1 > ts0 ? ts1 : ts0;
+	tr->v[0] = rec_copy(ts0, wcpu, &wr, sizeof(wr));
+	tr->v[1] = rec_copy(ts1, cpu, &sw, sizeof(sw));
+	tr->v[2] = rec_copy(ts2 > ts1 ? ts2 : ts1, cpu, stack, sizeof(stack));
+	tr->n = 3;
 	uft_csect_describe(&tr->info);
 	tr->info.lat_ns = delta;
 	comm_save(tid, tr->info.comm);

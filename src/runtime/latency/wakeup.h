@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The wakeup and wakeup_rt tracers (docs/design/latency.md): the time from
  * a thread making another runnable, as libuft sees it (a condition variable
- * signalled or broadcast, a semaphore posted), to the woken thread returning
+ * signalled or broadcast, a semaphore posted, a futex woken, an eventfd or a
+ * pipe written), to the woken thread returning
  * from its wait. Each wait and wake names its object (the condition
- * variable's or semaphore's address): the waker stamps the object's slot, the
+ * variable's, semaphore's or futex word's address, or a key of a pipe or an
+ * eventfd, io_wake_interpose.c): the waker stamps the object's slot, the
  * woken thread reads the stamp when its wait returns. The longest is kept as
  * the buffer's max trace through csect.c, which also owns the choice of
  * buffer and the generation. */
@@ -38,7 +40,8 @@ _Static_assert(sizeof(struct uft_rec_ctx) == 24, "ctx_switch_entry");
 /* One wait of the calling thread, from its start to its return. */
 struct uft_wait {
 	uintptr_t obj;
-	uint64_t t0; /* CLOCK_MONOTONIC ns before the wait */
+	uintptr_t ra; /* where the wait returns to: the top of its stack trace */
+	uint64_t t0;  /* CLOCK_MONOTONIC ns before the wait */
 	uint32_t gen;
 	bool on;
 };
@@ -52,9 +55,10 @@ static inline bool uft_wake_on(void)
 
 /* The calling thread wakes one waiter of obj, or with `all` every one. */
 void uft_wake_note(uintptr_t obj, bool all);
-/* The calling thread starts waiting on obj; the end gets whether the wait
- * returned because of a wake (not a timeout or an error). */
-void uft_wait_begin(struct uft_wait *w, uintptr_t obj);
+/* The calling thread starts waiting on obj (`ra`: the wrapper's return
+ * address); the end gets whether the wait returned because of a wake (not a
+ * timeout or an error). */
+void uft_wait_begin(struct uft_wait *w, uintptr_t obj, uintptr_t ra);
 void uft_wait_end(struct uft_wait *w, bool woken);
 
 /* Registers the two events (once, with the tree's other ftrace events). */
