@@ -10,6 +10,10 @@
 #include "util/atomics.h"
 
 #define SHADOW_MAX 512
+#define FTRACE_HIDDEN __attribute__((visibility("hidden")))
+/* Slots of the dynamic probes' table (ftrace_probe.c): each thread counts
+ * its hits of each in its own stack. */
+#define FSTACK_PROBES 256
 
 enum {
 	KIND_TRACED,
@@ -71,11 +75,21 @@ struct fstack {
 	uint32_t overrun;    /* calls not hooked: the stack was full */
 	uintptr_t stack_top; /* the thread stack's top, 0: not known yet, 1: none */
 	struct fstack *next_free;
+	struct fstack *next_all; /* every stack ever made, never unmapped */
 	struct site_slot cache[SITE_CACHE];
 	struct shadow e[SHADOW_MAX];
-	/* Last: its pages are touched only by return probes. */
+	/* Touched only by return probes. */
 	uint64_t rregs[SHADOW_MAX][RREG_NR];
+	/* Hits of the probe in each slot by the threads that used this stack
+	 * (kprobe_profile): written only by its thread with plain adds, kept
+	 * when the stack is reused, summed by the reader. */
+	uint64_t probe_hits[FSTACK_PROBES];
 };
+
+/* The first of every stack (through next_all). */
+extern struct fstack *uft_ftrace_all_stacks FTRACE_HIDDEN;
+/* The calling thread's stack, made at its first use; NULL when no memory. */
+struct fstack *uft_ftrace_thread_stack(void) FTRACE_HIDDEN;
 
 /* Set while the thread is in a hook: nothing it calls is traced. */
 extern __thread uint32_t uft_ftrace_busy
@@ -85,7 +99,6 @@ extern __thread struct fstack *uft_ftrace_stack
 
 /* Buffers whose current tracer is function / function_graph, and the run of
  * the graph tracer (a new one at each switch of any buffer's tracer). */
-#define FTRACE_HIDDEN __attribute__((visibility("hidden")))
 extern uint32_t uft_ftrace_fn_buffers FTRACE_HIDDEN;
 extern uint32_t uft_ftrace_graph_buffers FTRACE_HIDDEN;
 extern uint32_t uft_ftrace_graph_gen FTRACE_HIDDEN;
