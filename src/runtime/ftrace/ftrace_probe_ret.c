@@ -9,10 +9,12 @@
  * level), long jumps (the dead entries dropped, their probes not fired, as
  * the kernel's), tail calls (both returns, the tail callee's reporting the
  * caller's real return address), exceptions (ftrace_unwind.c puts the
- * returns back). */
+ * returns back). A function without a sled gets the same from the
+ * instruction probe at its first instruction (uft_ftrace_rprobe_hook). */
 #define _GNU_SOURCE
 #include <string.h>
 
+#include "arch/arch.h"
 #include "runtime/core/runtime.h"
 #include "runtime/ftrace/ftrace_probe.h"
 #include "runtime/ftrace/ftrace_shadow.h"
@@ -52,6 +54,41 @@ bool uft_ftrace_rprobe_entry(struct uft_tls *t, struct fstack *st, const struct 
 		st->top++;
 		barrier();
 	}
+	return true;
+}
+
+bool uft_ftrace_rprobe_hook(const struct uft_ftrace_site *s, const struct uft_probe_regs *r)
+{
+	struct fstack *st = uft_ftrace_thread_stack();
+	struct uft_tls *t = &uft_tls;
+	uintptr_t *slot = (uintptr_t *)r->r[UFT_REG_SP];
+	if (!st) {
+		uft_dprobe_missed(s->func);
+		return false;
+	}
+	shadow_drop_dead(st, slot, t->in_signal);
+	struct shadow *e =
+	    shadow_next(st, slot, (uintptr_t)uft_ftrace_return, s->func, t->in_signal);
+	if (!e) {
+		uft_dprobe_missed(s->func);
+		return false;
+	}
+	e->kind = KIND_RPROBE;
+	e->start = 0;
+	e->mask = 0;
+	uint64_t *rr = st->rregs[e - st->e];
+	static const uint8_t from[RREG_NR] = {
+	    [RREG_DI] = UFT_REG_DI,   [RREG_SI] = UFT_REG_SI,	[RREG_DX] = UFT_REG_DX,
+	    [RREG_CX] = UFT_REG_CX,   [RREG_R8] = UFT_REG_R8,	[RREG_R9] = UFT_REG_R9,
+	    [RREG_BX] = UFT_REG_BX,   [RREG_BP] = UFT_REG_BP,	[RREG_R12] = UFT_REG_R12,
+	    [RREG_R13] = UFT_REG_R13, [RREG_R14] = UFT_REG_R14, [RREG_R15] = UFT_REG_R15};
+	for (int i = 0; i < RREG_NR; i++)
+		rr[i] = r->r[from[i]];
+	e->rprobe = 1;
+	barrier();
+	st->top++;
+	barrier();
+	*slot = (uintptr_t)uft_ftrace_return;
 	return true;
 }
 

@@ -75,7 +75,6 @@ struct fstack {
 	uint32_t overrun;    /* calls not hooked: the stack was full */
 	uintptr_t stack_top; /* the thread stack's top, 0: not known yet, 1: none */
 	struct fstack *next_free;
-	struct fstack *next_all; /* every stack ever made, never unmapped */
 	struct site_slot cache[SITE_CACHE];
 	struct shadow e[SHADOW_MAX];
 	/* Touched only by return probes. */
@@ -84,6 +83,9 @@ struct fstack {
 	 * (kprobe_profile): written only by its thread with plain adds, kept
 	 * when the stack is reused, summed by the reader. */
 	uint64_t probe_hits[FSTACK_PROBES];
+	/* Every stack ever made (never unmapped); past the part cleared at
+	 * each reuse, as probe_hits. */
+	struct fstack *next_all;
 };
 
 /* The first of every stack (through next_all). */
@@ -170,6 +172,7 @@ static inline struct shadow *shadow_next(struct fstack *st, uintptr_t *slot, uin
 }
 
 struct uft_tls;
+struct uft_probe_regs;
 /* The profiler at a call: counts the hit and, with a shadow entry, hooks
  * the return (whether it did: the caller puts `hook` in place). */
 bool uft_ftrace_prof_entry(struct uft_tls *t, struct fstack *st, const struct uft_ftrace_site *s,
@@ -186,6 +189,12 @@ void uft_ftrace_prof_exit(struct fstack *st, uint32_t e) FTRACE_HIDDEN;
 bool uft_ftrace_rprobe_entry(struct uft_tls *t, struct fstack *st, const struct uft_ftrace_site *s,
 			     uintptr_t *slot, uintptr_t hook, const uint64_t *saved,
 			     bool hooked) FTRACE_HIDDEN;
+/* Return probes on a function without a sled: at the instruction probe on
+ * its first instruction (r: the registers there, the return address at
+ * the stack pointer), pushes an entry of its own and hooks the return.
+ * Whether it did (else a miss is counted). The thread's hooks are held. */
+bool uft_ftrace_rprobe_hook(const struct uft_ftrace_site *s,
+			    const struct uft_probe_regs *r) FTRACE_HIDDEN;
 void uft_ftrace_rprobe_exit(struct fstack *st, uint32_t i, uintptr_t sp, uint64_t ax,
 			    uint64_t dx) FTRACE_HIDDEN;
 void uft_ftrace_stack_check(struct uft_tls *t, struct fstack *st, uintptr_t *slot, uintptr_t ip,
