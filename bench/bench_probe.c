@@ -3,8 +3,9 @@
  * with nothing on it, with the function tracer, with a probe of two
  * register args on its sled, with an entry and a return probe, an
  * instruction-boundary probe inside another function, a probe on libc's
- * malloc (against malloc+free alone), and the kernel's uprobe on the same
- * function through /sys/kernel/tracing/uprobe_events when it can be written.
+ * malloc (against malloc+free alone) and an entry and a return probe on it,
+ * and the kernel's uprobe on the same function through
+ * /sys/kernel/tracing/uprobe_events when it can be written.
  * Prints ns per call (median of the timed runs) and the overhead over the
  * untraced call; rows that cannot run say why. Never checks a timing. */
 #define _GNU_SOURCE
@@ -139,8 +140,9 @@ static double kernel_uprobe(long n, int reps, char *why, size_t len)
 	return t;
 }
 
-/* A fifth argument runs that row alone (after the untraced ones), for a
- * profiler: function, sled, entry_return, mid, malloc, malloc_return. */
+/* A fourth argument runs that row alone (after the untraced ones), for a
+ * profiler: function, sled, entry_return, mid, malloc, malloc_return,
+ * kernel_uprobe. */
 static const char *only;
 
 static bool want(const char *key)
@@ -215,6 +217,20 @@ int main(int argc, char **argv)
 		skipped("probe: libc malloc, size=%di", strerror(-err));
 	else
 		row("malloc", "probe: libc malloc, size=%di", t, m0);
+	if (want("malloc_return")) {
+		/* Entry and return on a function without a sled: the return is
+		 * hooked from the instruction probe at its entry. */
+		put("dynamic_events", "p:mle libc:malloc size=%di:u64", UFT_TFS_APPEND);
+		put("events/kprobes/mle/enable", "1", UFT_TFS_TRUNC);
+		t = uft_probe("r:mlr libc:malloc ret=$retval:x64", "mlr", do_malloc, n / 10, reps,
+			      &err);
+		put("events/kprobes/mle/enable", "0", UFT_TFS_TRUNC);
+		put("dynamic_events", "", UFT_TFS_TRUNC);
+		if (t < 0)
+			skipped("probe: libc malloc, entry + return", strerror(-err));
+		else
+			row("malloc_return", "probe: libc malloc, entry + return", t, m0);
+	}
 	t = want("kernel_uprobe") ? kernel_uprobe(kn, reps < 3 ? reps : 3, why, sizeof(why)) : 0;
 	if (!want("kernel_uprobe")) {
 	} else if (t < 0)
