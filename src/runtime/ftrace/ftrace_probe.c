@@ -594,7 +594,11 @@ static void emit(const struct uft_ftrace_site *s, uintptr_t func, struct uft_pro
 void uft_ftrace_dprobe_hit(const struct uft_ftrace_site *s, uintptr_t *slot, const uint64_t *saved)
 {
 	struct sled_frame f = {saved, slot, s->func};
-	struct uft_probe_ctx c = {.ip = s->func};
+	/* Copied from a zero one: an initializer becomes a `rep stos`, whose
+	 * start-up costs more than the few vector stores of a copy. */
+	static const struct uft_probe_ctx zero;
+	struct uft_probe_ctx c = zero;
+	c.ip = s->func;
 	emit(s, 0, &c, &f);
 }
 
@@ -661,6 +665,9 @@ int uft_dprobe_render(FILE *f, const void *data, uint32_t len,
 
 void uft_dprobe_fire(const struct uft_ftrace_site *s, const struct uft_probe_regs *r)
 {
-	struct uft_probe_ctx c = {.regs = r, .entry_regs = r, .ip = r->r[UFT_REG_IP]};
+	static const struct uft_probe_ctx zero;
+	struct uft_probe_ctx c = zero; /* not an initializer: see uft_ftrace_dprobe_hit */
+	c.regs = c.entry_regs = r;
+	c.ip = r->r[UFT_REG_IP];
 	uft_dprobe_emit(s, 0, &c);
 }
