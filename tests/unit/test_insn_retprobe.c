@@ -143,8 +143,8 @@ static void test_values(void **state)
 	assert_int_equal(tfs_echo("kprobe_events", "", W), 0);
 }
 
-/* malloc: the kprobe form with %return, the uprobe form by file offset,
- * its entry and return together. */
+/* malloc: the kprobe forms (LIB:SYMBOL%return, r: SYMBOL), the uprobe
+ * form by file offset, its entry and return together. */
 static void test_libc_malloc(void **state)
 {
 	(void)state;
@@ -158,6 +158,7 @@ static void test_libc_malloc(void **state)
 	    tfs_echo("dynamic_events", "p:mr libc:malloc%return ret=$retval:x64 size=$arg1:u64", A),
 	    0);
 	assert_int_equal(tfs_echo("dynamic_events", "p:me libc:malloc size=%di:u64", A), 0);
+	assert_int_equal(tfs_echo("dynamic_events", "r:mret malloc $retval", A), 0);
 	Dl_info di;
 	assert_true(dladdr(m, &di) && di.dli_fname);
 	uint64_t off = (uintptr_t)m;
@@ -173,6 +174,7 @@ static void test_libc_malloc(void **state)
 	assert_int_equal(tfs_echo("events/uprobes/enable", "0", W), 0);
 	expect_fmt("trace", 1, " <- malloc) ret=0x%lx size=12345\n", (unsigned long)(uintptr_t)mem);
 	expect_fmt("trace", 1, ") ret=0x%lx\n", (unsigned long)(uintptr_t)mem);
+	expect_fmt("trace", 1, "malloc) arg1=0x%lx\n", (unsigned long)(uintptr_t)mem);
 	expect_in("trace", " size=12345\n", 2);
 	free(mem);
 	assert_int_equal(tfs_echo("dynamic_events", "", W), 0);
