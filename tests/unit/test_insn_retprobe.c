@@ -6,7 +6,8 @@
  * uprobe (PATH:OFFSET) forms, a long jump out of a probed function, a tail
  * call into one, a signal handler, probes made and removed while threads
  * run the function, the code bytes back exactly; and kprobe_profile's hits
- * of threads that have exited. */
+ * of threads that have exited; a sled probe of registers alone (written
+ * without the engine) against the engine's record of the same args. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
@@ -366,6 +367,39 @@ static void test_profile_threads(void **state)
 	}
 }
 
+/* A sled probe of registers alone is written without the engine: the same
+ * values, sizes and signs as the engine's (the second probe has a string,
+ * which takes the engine's path). */
+static void test_regs_only_record(void **state)
+{
+	(void)state;
+	const char *args = "a=%di:u8 b=%di:s16 c=$arg1:x32 d=%di:s64 e=%di:x64";
+	char def[160];
+	snprintf(def, sizeof(def), "p:fast counted %s", args);
+	assert_int_equal(tfs_echo("dynamic_events", def, A), 0);
+	snprintf(def, sizeof(def), "p:slow counted %s n=$comm", args);
+	assert_int_equal(tfs_echo("dynamic_events", def, A), 0);
+	assert_int_equal(tfs_echo("events/kprobes/enable", "1", W), 0);
+	assert_int_equal(call_counted(-2), -1);
+	assert_int_equal(call_counted(0x12345), 0x12346);
+	assert_int_equal(tfs_echo("events/kprobes/enable", "0", W), 0);
+	expect_in("trace", "fast: (counted+0x0/0x", 2);
+	expect_in("trace", "slow: (counted+0x0/0x", 2);
+	static const char *const want[] = {
+	    " a=254 b=-2 c=0xfffffffe d=-2 e=0xfffffffffffffffe",
+	    " a=69 b=9029 c=0x12345 d=74565 e=0x12345",
+	};
+	for (int i = 0; i < 2; i++) {
+		char line[200];
+		char *t = rd("trace");
+		assert_int_equal(tfs_count(t, want[i]), 2); /* fast's and slow's */
+		snprintf(line, sizeof(line), "%s\n", want[i]);
+		assert_int_equal(tfs_count(t, line), 1); /* fast's ends there */
+		free(t);
+	}
+	assert_int_equal(tfs_echo("dynamic_events", "", W), 0);
+}
+
 int main(void)
 {
 	uft_session_start();
@@ -377,6 +411,7 @@ int main(void)
 	    cmocka_unit_test_setup(test_signal_handler, setup),
 	    cmocka_unit_test_setup(test_churn_under_threads, setup),
 	    cmocka_unit_test_setup(test_profile_threads, setup),
+	    cmocka_unit_test_setup(test_regs_only_record, setup),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
