@@ -551,7 +551,7 @@ static void emit(const struct uft_ftrace_site *s, uintptr_t func, struct uft_pro
 		    !uft_event_targets(&p->ev))
 			continue;
 		count_hit(st, p);
-		if (!p->regs_only && !c->regs) {
+		if (!p->regs_only && !c->regs && f) {
 			for (unsigned k = 0; k < UFT_REG_NR; k++)
 				r.r[k] = sled_reg(f, k);
 			c->regs = c->entry_regs = &r;
