@@ -3,12 +3,14 @@
  * with nothing on it, with the function tracer, with a probe of two
  * register args on its sled, with an entry and a return probe, an
  * instruction-boundary probe inside another function, a probe on libc's
- * malloc (against malloc+free alone), and the kernel's uprobe on the same
- * function through /sys/kernel/tracing/uprobe_events when it can be written.
+ * malloc (against malloc+free alone) and an entry and a return probe on it,
+ * and the kernel's uprobe on the same function through
+ * /sys/kernel/tracing/uprobe_events when it can be written.
  * Prints ns per call (median of the timed runs) and the overhead over the
  * untraced call; rows that cannot run say why. Never checks a timing. */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <link.h>
 #include <stdio.h>
@@ -138,8 +140,19 @@ static double kernel_uprobe(long n, int reps, char *why, size_t len)
 	return t;
 }
 
+/* A fourth argument runs that row alone (after the untraced ones), for a
+ * profiler: function, sled, entry_return, mid, malloc, malloc_return,
+ * kernel_uprobe. */
+static const char *only;
+
+static bool want(const char *key)
+{
+	return !only || strcmp(only, key) == 0;
+}
+
 int main(int argc, char **argv)
 {
+	only = argc > 4 ? argv[4] : NULL;
 	long n = argc > 1 ? atol(argv[1]) : 10000000;
 	int reps = argc > 2 ? atoi(argv[2]) : 7;
 	long kn = argc > 3 ? atol(argv[3]) : 20000; /* the kernel's uprobe: µs each */
@@ -148,28 +161,34 @@ int main(int argc, char **argv)
 	int err;
 	char why[160];
 	printf("%-44s %9s %9s\n", "row", "ns/call", "overhead");
-	double base = run(do_sled, n, reps);
+	long n0 = only ? n / 10 : n; /* a row alone: its untraced call as often as it */
+	double base = run(do_sled, n0, reps);
 	row("none", "probe: call, nothing on it", base, base);
-	double mid0 = run(do_mid, n, reps);
+	double mid0 = run(do_mid, n0, reps);
 	row("mid_none", "probe: call of bp_mid, nothing on it", mid0, mid0);
-	double m0 = run(do_malloc, n, reps);
+	double m0 = run(do_malloc, n0, reps);
 	row("malloc_none", "probe: malloc+free, nothing on it", m0, m0);
-	if (put("set_ftrace_filter", "bp_sled\n", UFT_TFS_TRUNC) ||
-	    put("current_tracer", "function\n", UFT_TFS_TRUNC)) {
+	if (!want("function")) {
+	} else if (put("set_ftrace_filter", "bp_sled\n", UFT_TFS_TRUNC) ||
+		   put("current_tracer", "function\n", UFT_TFS_TRUNC)) {
 		skipped("probe: function tracer on it", "the function tracer cannot start");
 	} else {
 		row("function", "probe: function tracer on it", run(do_sled, n / 10, reps), base);
 		put("current_tracer", "nop\n", UFT_TFS_TRUNC);
 		put("set_ftrace_filter", "", UFT_TFS_TRUNC);
 	}
-	double t = uft_probe("p:bp bp_sled a=%di:u32 b=%si:u32", "bp", do_sled, n / 10, reps, &err);
-	if (t < 0)
+	double t = !want("sled") ? 0
+				 : uft_probe("p:bp bp_sled a=%di:u32 b=%si:u32", "bp", do_sled,
+					     n / 10, reps, &err);
+	if (!want("sled")) {
+	} else if (t < 0)
 		skipped("probe: sled, 2 register args", strerror(-err));
 	else
 		row("sled", "probe: sled, 2 register args", t, base);
 	int rerr = put("dynamic_events", "r:bpr bp_sled ret=$retval:u32", UFT_TFS_APPEND);
 	put("dynamic_events", "", UFT_TFS_TRUNC);
-	if (rerr) {
+	if (!want("entry_return")) {
+	} else if (rerr) {
 		skipped("probe: sled, entry + return", "return probes refused");
 	} else {
 		put("dynamic_events", "p:bpe bp_sled a=%di:u32 b=%si:u32", UFT_TFS_APPEND);
@@ -184,18 +203,37 @@ int main(int argc, char **argv)
 	}
 	char def[96];
 	snprintf(def, sizeof(def), "p:bm bp_mid+%d a=%%di:u32 b=%%si:u32", BP_MID_POINT);
-	t = uft_probe(def, "bm", do_mid, n / 10, reps, &err);
-	if (t < 0)
+	t = want("mid") ? uft_probe(def, "bm", do_mid, n / 10, reps, &err) : 0;
+	if (!want("mid")) {
+	} else if (t < 0)
 		skipped("probe: mid-function, 2 register args", strerror(-err));
 	else
 		row("mid", "probe: mid-function, 2 register args", t, mid0);
-	t = uft_probe("p:ml libc:malloc size=%di:u64", "ml", do_malloc, n / 10, reps, &err);
-	if (t < 0)
+	t = want("malloc")
+		? uft_probe("p:ml libc:malloc size=%di:u64", "ml", do_malloc, n / 10, reps, &err)
+		: 0;
+	if (!want("malloc")) {
+	} else if (t < 0)
 		skipped("probe: libc malloc, size=%di", strerror(-err));
 	else
 		row("malloc", "probe: libc malloc, size=%di", t, m0);
-	t = kernel_uprobe(kn, reps < 3 ? reps : 3, why, sizeof(why));
-	if (t < 0)
+	if (want("malloc_return")) {
+		/* Entry and return on a function without a sled: the return is
+		 * hooked from the instruction probe at its entry. */
+		put("dynamic_events", "p:mle libc:malloc size=%di:u64", UFT_TFS_APPEND);
+		put("events/kprobes/mle/enable", "1", UFT_TFS_TRUNC);
+		t = uft_probe("r:mlr libc:malloc ret=$retval:x64", "mlr", do_malloc, n / 10, reps,
+			      &err);
+		put("events/kprobes/mle/enable", "0", UFT_TFS_TRUNC);
+		put("dynamic_events", "", UFT_TFS_TRUNC);
+		if (t < 0)
+			skipped("probe: libc malloc, entry + return", strerror(-err));
+		else
+			row("malloc_return", "probe: libc malloc, entry + return", t, m0);
+	}
+	t = want("kernel_uprobe") ? kernel_uprobe(kn, reps < 3 ? reps : 3, why, sizeof(why)) : 0;
+	if (!want("kernel_uprobe")) {
+	} else if (t < 0)
 		skipped("probe: kernel uprobe on it", why);
 	else
 		row("kernel_uprobe", "probe: kernel uprobe on it", t, base);

@@ -109,7 +109,8 @@ if [ "${UFT_SKIP_SAN:-0}" != 1 ]; then
 		build/tsan/tests/test_tracefs build/tsan/tests/test_tracefs_triggers \
 		build/tsan/tests/test_tracefs_hist build/tsan/tests/test_tracefs_hist_shards \
 		build/tsan/tests/test_ftrace build/tsan/tests/test_reclaim build/tsan/tests/test_csect \
-		build/tsan/tests/test_osn_tracer build/tsan/tests/test_insn_probe build/tsan/tests/test_wake_io; do
+		build/tsan/tests/test_osn_tracer build/tsan/tests/test_insn_probe build/tsan/tests/test_wake_io \
+		build/tsan/tests/test_insn_retprobe build/tsan/tests/test_tracefs_retprobe; do
 		[ -x "$t" ] || continue
 		run "tsan:$(basename "$t")" env UFT_BUILD=build/tsan "$t"
 	done

@@ -3,7 +3,8 @@
 # Instruction-boundary probes on a running process through its tree (uft
 # ctl), libuft as a shared library: a probe on libc's nanosleep (no sled) with
 # a memory fetch, a uprobe by file offset on the call inside it (a relocated
-# call), the code bytes in the process patched and then equal to the file's,
+# call), a return probe on nanosleep, the code bytes in the process patched
+# and then equal to the file's,
 # and a point that is not an instruction boundary refused with the kernel's
 # error_log line. Exit 0 pass, 77 skip, else fail.
 source "$(dirname "$0")/lib/live.sh"
@@ -62,6 +63,18 @@ if [ -n "$call_at" ]; then
 	ctl write -a uprobe_events '-:nc' || fail "uprobe delete"
 	[ "$(mem $cip)" = "$(file $coff)" ] || fail "call bytes: $(mem $cip) vs $(file $coff)"
 fi
+
+# A return probe on the same function (no sled): its return hooked from
+# the same point, the entry's argument read at the return.
+ctl write -a dynamic_events 'r:nsr libc:nanosleep ret=$retval:s32 req=$arg1:x64' ||
+	fail "return probe define"
+ctl write events/kprobes/nsr/enable 1 || fail "return probe enable"
+sleep 0.3
+ctl write events/kprobes/nsr/enable 0 || fail "return probe disable"
+ctl cat trace >"$tmp/trace"
+grep_q ' nsr: (.* <- [_a-z]*nanosleep) ret=0 req=0x[0-9a-f]*$' "$tmp/trace" ||
+	fail "return probe trace: $(grep nsr "$tmp/trace" | head -5)"
+ctl write -a dynamic_events '-:nsr' || fail "return probe delete"
 
 # Not an instruction boundary: the kernel's errno and message.
 ctl write -a kprobe_events 'p:bad libc:nanosleep+1' 2>/dev/null && fail "mid-instruction taken"

@@ -209,11 +209,10 @@ static void test_errors(void **state)
 	expect_error("kprobe_events", "p:bad parse_request+4", -EOPNOTSUPP,
 		     LOG("trace_kprobe", "Failed to register probe event", "p:bad parse_request+4",
 			 SP11 "      "));
-	/* A return probe needs a sled. */
-	expect_error("kprobe_events", "r:bad abort $retval", -EOPNOTSUPP,
-		     LOG("trace_kprobe",
-			 "Failed to register probe event: a return probe needs a patchable entry",
-			 "r:bad abort $retval", SP11 "      "));
+	/* A return probe off the sleds hooks the return from an instruction
+	 * probe at the function's entry (test_insn_retprobe). */
+	assert_int_equal(tfs_echo("kprobe_events", "r:bad abort $retval", A), 0);
+	assert_int_equal(tfs_echo("kprobe_events", "-:bad", A), 0);
 	/* A function without a patchable entry (libc's) takes an instruction
 	 * probe (test_insn_probe). */
 	assert_int_equal(tfs_echo("kprobe_events", "p:bad abort", A), 0);

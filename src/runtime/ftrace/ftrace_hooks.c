@@ -95,6 +95,11 @@ static __attribute__((noinline)) struct fstack *new_thread_stack(void)
 		if (p == MAP_FAILED)
 			return NULL;
 		s = p;
+		struct fstack *head = __atomic_load_n(&uft_ftrace_all_stacks, __ATOMIC_RELAXED);
+		do
+			s->next_all = head;
+		while (!__atomic_compare_exchange_n(&uft_ftrace_all_stacks, &head, s, true,
+						    __ATOMIC_RELEASE, __ATOMIC_RELAXED));
 	}
 	memset(s, 0, offsetof(struct fstack, e));
 	uft_ftrace_stack = s;
@@ -106,6 +111,13 @@ static inline struct fstack *thread_stack(void)
 {
 	struct fstack *s = uft_ftrace_stack;
 	return __builtin_expect(s != NULL, 1) ? s : new_thread_stack();
+}
+
+struct fstack *uft_ftrace_all_stacks;
+
+struct fstack *uft_ftrace_thread_stack(void)
+{
+	return thread_stack();
 }
 
 void uft_ftrace_thread_exit(void)

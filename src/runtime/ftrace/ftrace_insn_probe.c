@@ -43,6 +43,7 @@
 
 #include "runtime/core/grace.h"
 #include "runtime/core/symtab.h"
+#include "runtime/ftrace/ftrace_shadow.h"
 #include "runtime/ftrace/insn_decode.h"
 #include "util/atomics.h"
 #include "util/safe_read.h"
@@ -240,8 +241,6 @@ int uft_insn_resolve(const struct uft_probe_def *d, struct uft_ftrace_site **sit
 	uintptr_t a = point_address(d, &exec);
 	if (!a)
 		return -ENOENT; /* in a library not loaded yet, it may wait */
-	if (d->is_return)
-		return refuse(-EOPNOTSUPP, "%s", "a return probe needs a patchable entry");
 	if (!exec)
 		return refuse(-EOPNOTSUPP, "%s is not in an executable segment", "the address");
 	struct uft_symbol fn;
@@ -249,6 +248,8 @@ int uft_insn_resolve(const struct uft_probe_def *d, struct uft_ftrace_site **sit
 		return refuse(-EOPNOTSUPP, "%s", "no function with a known size holds the address");
 	if (in_libuft(a))
 		return refuse(-EOPNOTSUPP, "%s", "the address is uft's own code");
+	if (d->is_return && a != fn.start)
+		return refuse(-EOPNOTSUPP, "%s", "a return probe goes on a function's entry");
 	gc_points();
 	struct point *free_p = NULL;
 	for (uint32_t i = 0; i < POINTS_MAX; i++) {
@@ -565,7 +566,7 @@ int uft_insn_sync(void)
 		struct point *p = &points[i];
 		if (p->state == P_FREE)
 			continue;
-		bool want = READ_ONCE(p->site.want) & UFT_WANT_DPROBE;
+		bool want = READ_ONCE(p->site.want) & (UFT_WANT_DPROBE | UFT_WANT_RPROBE);
 		if (want != (p->state == P_PATCHED) && !code_intact(p)) {
 			rc = -EFAULT; /* left alone: neither patched nor restored */
 			continue;
@@ -645,7 +646,13 @@ void uft_insn_probe_hit(uint64_t *f)
 			r.r[at[i]] = f[i];
 		r.r[UFT_REG_SP] = (uintptr_t)(f + 17) + 128;
 		r.r[UFT_REG_IP] = p->site.addr;
-		uft_dprobe_fire(&p->site, &r);
+		uint8_t want = READ_ONCE(p->site.want);
+		if (want & UFT_WANT_DPROBE)
+			uft_dprobe_fire(&p->site, &r);
+		/* A return probe's point is its function's first instruction:
+		 * the return address is at the stack pointer. */
+		if (want & UFT_WANT_RPROBE)
+			uft_ftrace_rprobe_hook(&p->site, &r);
 	}
 	uft_ftrace_unhold(prev);
 	uft_grace_exit();

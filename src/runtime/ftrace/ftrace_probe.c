@@ -28,20 +28,38 @@
 #include "runtime/core/symtab.h"
 #include "runtime/ftrace/eprobe.h"
 #include "runtime/ftrace/ftrace_insn_probe.h"
+#include "runtime/ftrace/ftrace_shadow.h"
 #include "util/atomics.h"
 #include "util/util.h"
 
-#define DPROBE_MAX 256	/* live probes */
-#define DPROBE_REC 2048 /* a hit's record at most: strings are cut to fit */
+#define DPROBE_MAX FSTACK_PROBES /* live probes */
+#define DPROBE_REC 2048		 /* a hit's record at most: strings are cut to fit */
 
 static struct uft_dprobe *hooks[DPROBE_MAX]; /* read by the hits */
-static uint32_t nr_hooks;		     /* slots ever used: what a hit scans */
-static struct uft_dprobe **all;		     /* creation order */
+/* A slot is taken from its probe's creation until it is freed, after a
+ * grace period: no hit of an earlier probe counts in its slot then. */
+static bool slot_taken[DPROBE_MAX];
+static uint32_t nr_hooks;	/* slots ever used: what a hit scans */
+static struct uft_dprobe **all; /* creation order */
 static uint32_t nr_all, cap_all;
+
+static uint64_t slot_hits(uint32_t slot)
+{
+	uint64_t n = 0;
+	for (struct fstack *st = smp_load_acquire(&uft_ftrace_all_stacks); st; st = st->next_all)
+		n += __atomic_load_n(&st->probe_hits[slot], __ATOMIC_RELAXED);
+	return n;
+}
+
+uint64_t uft_dprobe_hits(const struct uft_dprobe *p)
+{
+	return slot_hits(p->slot) - p->hits_base + __atomic_load_n(&p->hits, __ATOMIC_RELAXED);
+}
 
 static void dprobe_free(void *arg)
 {
 	struct uft_dprobe *p = arg;
+	WRITE_ONCE(slot_taken[p->slot], false);
 	uft_probe_fields_free(p->fields, p->nr_fields);
 	free(p->listing);
 	free((char *)p->ev.print_fmt);
@@ -168,13 +186,14 @@ int uft_dprobe_resolve(const struct uft_probe_def *d, struct uft_ftrace_site **s
 }
 
 static void libs_update(void);
+static bool regs_only(const struct uft_probe_def *d);
 
 int uft_dprobe_create(struct uft_probe_def *def, struct uft_ftrace_site *site)
 {
 	if (uft_dprobe_find(def->group, def->event))
 		return -EEXIST;
 	uint32_t slot = 0;
-	while (slot < DPROBE_MAX && hooks[slot])
+	while (slot < DPROBE_MAX && READ_ONCE(slot_taken[slot]))
 		slot++;
 	if (slot == DPROBE_MAX)
 		return -ENOSPC;
@@ -188,6 +207,12 @@ int uft_dprobe_create(struct uft_probe_def *def, struct uft_ftrace_site *site)
 	p->site = site; /* NULL: its library is not loaded yet */
 	p->func = site ? site->func : 0;
 	p->slot = slot;
+	p->hits_base = slot_hits(slot);
+	p->fixed = true;
+	for (uint32_t i = 0; i < p->def.nr_args; i++)
+		if (p->def.args[i].type->is_string)
+			p->fixed = false;
+	p->regs_only = regs_only(&p->def);
 	p->fields = uft_probe_fields(&p->def, &p->nr_fields);
 	p->listing = uft_probe_listing(&p->def);
 	p->ev.print_fmt = uft_probe_print_fmt(&p->def);
@@ -210,6 +235,7 @@ int uft_dprobe_create(struct uft_probe_def *def, struct uft_ftrace_site *site)
 		return rc;
 	}
 	all[nr_all++] = p;
+	WRITE_ONCE(slot_taken[slot], true);
 	uft_insn_ref(site, 1);
 	libs_update();
 	smp_store_release(&hooks[slot], p);
@@ -412,36 +438,112 @@ static int sym_name(void *ctx, uint64_t addr, char *buf, size_t len)
 	return 0;
 }
 
-void uft_ftrace_dprobe_hit(const struct uft_ftrace_site *s, uintptr_t *slot, const uint64_t *saved)
+/* The sled trampoline's frame (rdi rsi rdx rcx r8 r9 rax r10 r11 at 0-8,
+ * rbx r12-r15 at 26-30; rbp pushed just below the return address), read
+ * register by register: a probe of register args copies only those. */
+struct sled_frame {
+	const uint64_t *saved;
+	uintptr_t *slot;
+	uintptr_t func;
+};
+
+enum { FR_BP = -1, FR_SP = -2, FR_IP = -3, FR_FLAGS = -4 };
+static const int8_t sled_at[UFT_REG_NR] = {
+    [UFT_REG_DI] = 0,	  [UFT_REG_SI] = 1,	     [UFT_REG_DX] = 2,	   [UFT_REG_CX] = 3,
+    [UFT_REG_R8] = 4,	  [UFT_REG_R9] = 5,	     [UFT_REG_AX] = 6,	   [UFT_REG_R10] = 7,
+    [UFT_REG_R11] = 8,	  [UFT_REG_BX] = 26,	     [UFT_REG_R12] = 27,   [UFT_REG_R13] = 28,
+    [UFT_REG_R14] = 29,	  [UFT_REG_R15] = 30,	     [UFT_REG_BP] = FR_BP, [UFT_REG_SP] = FR_SP,
+    [UFT_REG_IP] = FR_IP, [UFT_REG_FLAGS] = FR_FLAGS};
+
+static inline uint64_t sled_reg(const struct sled_frame *f, unsigned reg)
 {
-	struct uft_probe_regs r;
-	memset(&r, 0, sizeof(r));
-	r.r[UFT_REG_DI] = saved[0];
-	r.r[UFT_REG_SI] = saved[1];
-	r.r[UFT_REG_DX] = saved[2];
-	r.r[UFT_REG_CX] = saved[3];
-	r.r[UFT_REG_R8] = saved[4];
-	r.r[UFT_REG_R9] = saved[5];
-	r.r[UFT_REG_AX] = saved[6];
-	r.r[UFT_REG_R10] = saved[7];
-	r.r[UFT_REG_R11] = saved[8];
-	r.r[UFT_REG_BX] = saved[26];
-	r.r[UFT_REG_R12] = saved[27];
-	r.r[UFT_REG_R13] = saved[28];
-	r.r[UFT_REG_R14] = saved[29];
-	r.r[UFT_REG_R15] = saved[30];
-	r.r[UFT_REG_BP] = slot[-2]; /* the trampoline pushed it below our return */
-	r.r[UFT_REG_SP] = (uintptr_t)slot;
-	r.r[UFT_REG_IP] = s->func;
-	struct uft_probe_ctx c = {.regs = &r, .entry_regs = &r, .ip = s->func};
-	uft_dprobe_emit(s, 0, &c);
+	int k = sled_at[reg];
+	switch (k) {
+	case FR_BP:
+		return f->slot[-2];
+	case FR_SP:
+		return (uintptr_t)f->slot;
+	case FR_IP:
+		return f->func;
+	case FR_FLAGS:
+		return 0;
+	default:
+		return f->saved[k];
+	}
 }
 
-void uft_dprobe_emit(const struct uft_ftrace_site *s, uintptr_t func, struct uft_probe_ctx *c)
+/* SysV x86-64: $argN's registers. */
+static const uint8_t arg_regs[6] = {UFT_REG_DI, UFT_REG_SI, UFT_REG_DX,
+				    UFT_REG_CX, UFT_REG_R8, UFT_REG_R9};
+
+/* Whether an entry probe's args are registers alone, stored whole one
+ * after the other: its record is then written here without the engine. */
+static bool regs_only(const struct uft_probe_def *d)
+{
+	if (d->is_return || d->kind == UFT_PROBE_EPROBE || d->head_size != 16)
+		return false;
+	uint32_t at = d->head_size;
+	for (uint32_t i = 0; i < d->nr_args; i++) {
+		const struct uft_probe_arg *a = &d->args[i];
+		if (a->nops != 1 || a->count || a->bf_width || a->store != UFT_PST_RAW ||
+		    a->type->is_string || a->offset != at ||
+		    !(a->ops[0].op == UFT_POP_REG ||
+		      (a->ops[0].op == UFT_POP_ARG && a->ops[0].arg < 6)))
+			return false;
+		at += a->type->size;
+	}
+	return at == d->fixed_size;
+}
+
+static inline void fill_regs_only(const struct uft_probe_def *d, const struct uft_probe_ctx *c,
+				  const struct sled_frame *f, uint8_t *rec)
+{
+	memcpy(rec + 8, &c->ip, 8);
+	for (uint32_t i = 0; i < d->nr_args; i++) {
+		const struct uft_probe_arg *a = &d->args[i];
+		unsigned reg =
+		    a->ops[0].op == UFT_POP_REG ? a->ops[0].arg : arg_regs[a->ops[0].arg];
+		uint64_t v = f ? sled_reg(f, reg) : c->regs->r[reg];
+		uint8_t *out = rec + a->offset;
+		switch (a->type->size) {
+		case 1:
+			*out = (uint8_t)v;
+			break;
+		case 2:
+			memcpy(out, &v, 2);
+			break;
+		case 4:
+			memcpy(out, &v, 4);
+			break;
+		default:
+			memcpy(out, &v, 8);
+			break;
+		}
+	}
+}
+
+/* One hit of p by the calling thread: a plain add in its own stack. */
+static inline void count_hit(struct fstack *st, const struct uft_dprobe *p)
+{
+	if (__builtin_expect(st != NULL, 1)) {
+		uint64_t *h = &st->probe_hits[p->slot];
+		__atomic_store_n(h, __atomic_load_n(h, __ATOMIC_RELAXED) + 1, __ATOMIC_RELAXED);
+	} else {
+		uft_add_return_relaxed(&((struct uft_dprobe *)p)->hits, 1);
+	}
+}
+
+/* The record path of every hit; f: a sled's frame, c->regs NULL until a
+ * probe needs them all. */
+static void emit(const struct uft_ftrace_site *s, uintptr_t func, struct uft_probe_ctx *c,
+		 const struct sled_frame *f)
 {
 	uint8_t buf[DPROBE_REC] __attribute__((aligned(8)));
+	struct uft_probe_regs r;
 	c->sym_name = sym_name;
-	uft_grace_enter();
+	struct fstack *st = uft_ftrace_stack;
+	if (__builtin_expect(!st, 0))
+		st = uft_ftrace_thread_stack();
 	uint32_t n = smp_load_acquire(&nr_hooks);
 	for (uint32_t i = 0; i < n; i++) {
 		struct uft_dprobe *p = smp_load_acquire(&hooks[i]);
@@ -450,17 +552,36 @@ void uft_dprobe_emit(const struct uft_ftrace_site *s, uintptr_t func, struct uft
 		       : READ_ONCE(p->func) != func || !p->def.is_return) ||
 		    !uft_event_targets(&p->ev))
 			continue;
-		uft_add_return_relaxed(&p->hits, 1);
-		uint32_t len = uft_probe_record_fill(&p->def, c, buf, sizeof(buf));
-		/* The global buffer alone, no filter: the inline reservation. */
+		count_hit(st, p);
+		if (!p->regs_only && !c->regs && f) {
+			for (unsigned k = 0; k < UFT_REG_NR; k++)
+				r.r[k] = sled_reg(f, k);
+			c->regs = c->entry_regs = &r;
+			f = NULL;
+		}
+		/* The global buffer alone, no filter: the inline reservation,
+		 * filled in place when the record has no strings (its size is
+		 * known before the fetch). */
+		uint32_t len = p->def.fixed_size;
+		if (!p->fixed)
+			len = uft_probe_record_fill(&p->def, c, buf, sizeof(buf));
 		struct uft_fast_rsv frsv;
 		char *frec = uft_fast_reserve(p->ev.state, len, &frsv);
 		if (frec) {
-			memcpy(frec + UFT_COMMON_HDR_SIZE, buf + UFT_COMMON_HDR_SIZE,
-			       len - UFT_COMMON_HDR_SIZE);
+			if (p->regs_only)
+				fill_regs_only(&p->def, c, f, (uint8_t *)frec);
+			else if (p->fixed)
+				uft_probe_record_fill(&p->def, c, (uint8_t *)frec, len);
+			else
+				memcpy(frec + UFT_COMMON_HDR_SIZE, buf + UFT_COMMON_HDR_SIZE,
+				       len - UFT_COMMON_HDR_SIZE);
 			uft_fast_commit(&frsv);
 			continue;
 		}
+		if (p->regs_only)
+			fill_regs_only(&p->def, c, f, buf);
+		else if (p->fixed)
+			len = uft_probe_record_fill(&p->def, c, buf, sizeof(buf));
 		uft_fast_hint(&frsv);
 		struct uft_rsv rsv;
 		for (char *rec = uft_reserve(&rsv, &p->ev, len); rec;
@@ -470,7 +591,22 @@ void uft_dprobe_emit(const struct uft_ftrace_site *s, uintptr_t func, struct uft
 			uft_commit(&rsv);
 		}
 	}
-	uft_grace_exit();
+}
+
+void uft_ftrace_dprobe_hit(const struct uft_ftrace_site *s, uintptr_t *slot, const uint64_t *saved)
+{
+	struct sled_frame f = {saved, slot, s->func};
+	/* Copied from a zero one: an initializer becomes a `rep stos`, whose
+	 * start-up costs more than the few vector stores of a copy. */
+	static const struct uft_probe_ctx zero;
+	struct uft_probe_ctx c = zero;
+	c.ip = s->func;
+	emit(s, 0, &c, &f);
+}
+
+void uft_dprobe_emit(const struct uft_ftrace_site *s, uintptr_t func, struct uft_probe_ctx *c)
+{
+	emit(s, func, c, NULL);
 }
 
 void uft_dprobe_missed(uintptr_t func)
@@ -531,6 +667,9 @@ int uft_dprobe_render(FILE *f, const void *data, uint32_t len,
 
 void uft_dprobe_fire(const struct uft_ftrace_site *s, const struct uft_probe_regs *r)
 {
-	struct uft_probe_ctx c = {.regs = r, .entry_regs = r, .ip = r->r[UFT_REG_IP]};
+	static const struct uft_probe_ctx zero;
+	struct uft_probe_ctx c = zero; /* not an initializer: see uft_ftrace_dprobe_hit */
+	c.regs = c.entry_regs = r;
+	c.ip = r->r[UFT_REG_IP];
 	uft_dprobe_emit(s, 0, &c);
 }

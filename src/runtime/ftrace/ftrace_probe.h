@@ -25,7 +25,10 @@ struct uft_dprobe {
 	uintptr_t func;		      /* its function, which a return is matched by */
 	bool attached;		      /* the site's UFT_WANT_DPROBE counts it */
 	uint32_t slot;		      /* in the hooks' table */
-	uint64_t hits;		      /* kprobe_profile's: hits while enabled (relaxed adds) */
+	bool fixed;		      /* no string args: the record is fixed_size */
+	bool regs_only;		      /* entry probe of register args alone (ftrace_probe.c) */
+	uint64_t hits_base;	      /* the slot's per-thread counts at its creation */
+	uint64_t hits;		      /* hits of threads without a stack (relaxed adds) */
 	uint64_t misses;	      /* return probes: calls whose return could not be hooked */
 };
 
@@ -58,6 +61,9 @@ int uft_dprobe_delete(struct uft_dprobe *p);
 /* Deletes all probes of a kind (-1: every kind), or none (-EBUSY); with
  * check_only, only says whether it could. */
 int uft_dprobe_delete_kind(int kind, bool check_only);
+/* kprobe_profile's hits of a probe while enabled: the counts of every
+ * thread's stack (those of exited threads too) since its creation. */
+uint64_t uft_dprobe_hits(const struct uft_dprobe *p);
 /* Calls fn for each live probe in creation order. */
 void uft_dprobe_each(void (*fn)(void *ctx, const struct uft_dprobe *p), void *ctx);
 /* Patches the sleds of probes whose event was enabled or disabled since the
@@ -69,7 +75,9 @@ int uft_dprobe_sync(void);
 void uft_ftrace_dprobe_hit(const struct uft_ftrace_site *s, uintptr_t *slot, const uint64_t *saved);
 
 /* Writes the records of the enabled probes of a hit: the entry probes of
- * site s, or (s NULL) the return probes of func. Sets c->sym_name. */
+ * site s, or (s NULL) the return probes of func. Sets c->sym_name. Called
+ * inside a grace section (the hooks' probe_section, the instruction
+ * probes' hit), with the thread's hooks held. */
 void uft_dprobe_emit(const struct uft_ftrace_site *s, uintptr_t func, struct uft_probe_ctx *c);
 /* A call of func whose return could not be hooked (the thread's shadow
  * stack full): a miss for its enabled return probes (kprobe_profile). */

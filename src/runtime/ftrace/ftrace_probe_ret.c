@@ -9,10 +9,12 @@
  * level), long jumps (the dead entries dropped, their probes not fired, as
  * the kernel's), tail calls (both returns, the tail callee's reporting the
  * caller's real return address), exceptions (ftrace_unwind.c puts the
- * returns back). */
+ * returns back). A function without a sled gets the same from the
+ * instruction probe at its first instruction (uft_ftrace_rprobe_hook). */
 #define _GNU_SOURCE
 #include <string.h>
 
+#include "arch/arch.h"
 #include "runtime/core/runtime.h"
 #include "runtime/ftrace/ftrace_probe.h"
 #include "runtime/ftrace/ftrace_shadow.h"
@@ -55,6 +57,41 @@ bool uft_ftrace_rprobe_entry(struct uft_tls *t, struct fstack *st, const struct 
 	return true;
 }
 
+bool uft_ftrace_rprobe_hook(const struct uft_ftrace_site *s, const struct uft_probe_regs *r)
+{
+	struct fstack *st = uft_ftrace_thread_stack();
+	struct uft_tls *t = &uft_tls;
+	uintptr_t *slot = (uintptr_t *)r->r[UFT_REG_SP];
+	if (!st) {
+		uft_dprobe_missed(s->func);
+		return false;
+	}
+	shadow_drop_dead(st, slot, t->in_signal);
+	struct shadow *e =
+	    shadow_next(st, slot, (uintptr_t)uft_ftrace_return, s->func, t->in_signal);
+	if (!e) {
+		uft_dprobe_missed(s->func);
+		return false;
+	}
+	e->kind = KIND_RPROBE;
+	e->start = 0;
+	e->mask = 0;
+	uint64_t *rr = st->rregs[e - st->e];
+	static const uint8_t from[RREG_NR] = {
+	    [RREG_DI] = UFT_REG_DI,   [RREG_SI] = UFT_REG_SI,	[RREG_DX] = UFT_REG_DX,
+	    [RREG_CX] = UFT_REG_CX,   [RREG_R8] = UFT_REG_R8,	[RREG_R9] = UFT_REG_R9,
+	    [RREG_BX] = UFT_REG_BX,   [RREG_BP] = UFT_REG_BP,	[RREG_R12] = UFT_REG_R12,
+	    [RREG_R13] = UFT_REG_R13, [RREG_R14] = UFT_REG_R14, [RREG_R15] = UFT_REG_R15};
+	for (int i = 0; i < RREG_NR; i++)
+		rr[i] = r->r[from[i]];
+	e->rprobe = 1;
+	barrier();
+	st->top++;
+	barrier();
+	*slot = (uintptr_t)uft_ftrace_return;
+	return true;
+}
+
 void uft_ftrace_rprobe_exit(struct fstack *st, uint32_t i, uintptr_t sp, uint64_t ax, uint64_t dx)
 {
 	const struct shadow *e = &st->e[i];
@@ -64,8 +101,11 @@ void uft_ftrace_rprobe_exit(struct fstack *st, uint32_t i, uintptr_t sp, uint64_
 	uint32_t j = i;
 	while (j && st->e[j - 1].slot == e->slot && st->e[j].ret == st->e[j - 1].hook)
 		j--;
-	struct uft_probe_regs in, out;
-	memset(&in, 0, sizeof(in));
+	/* Copies of zero ones, not initializers: those become a `rep stos`,
+	 * slower to start than a few vector stores. */
+	static const struct uft_probe_regs zero_regs;
+	static const struct uft_probe_ctx zero_ctx;
+	struct uft_probe_regs in = zero_regs, out;
 	in.r[UFT_REG_DI] = rr[RREG_DI];
 	in.r[UFT_REG_SI] = rr[RREG_SI];
 	in.r[UFT_REG_DX] = rr[RREG_DX];
@@ -90,11 +130,11 @@ void uft_ftrace_rprobe_exit(struct fstack *st, uint32_t i, uintptr_t sp, uint64_
 	out.r[UFT_REG_DX] = dx;
 	out.r[UFT_REG_SP] = sp;
 	out.r[UFT_REG_IP] = st->e[j].ret;
-	struct uft_probe_ctx c = {.regs = &out,
-				  .entry_regs = &in,
-				  .retval = ax,
-				  .ip = e->func,
-				  .func = e->func,
-				  .ret_ip = st->e[j].ret};
+	struct uft_probe_ctx c = zero_ctx;
+	c.regs = &out;
+	c.entry_regs = &in;
+	c.retval = ax;
+	c.ip = c.func = e->func;
+	c.ret_ip = st->e[j].ret;
 	uft_dprobe_emit(NULL, e->func, &c);
 }

@@ -10,6 +10,10 @@
 #include "util/atomics.h"
 
 #define SHADOW_MAX 512
+#define FTRACE_HIDDEN __attribute__((visibility("hidden")))
+/* Slots of the dynamic probes' table (ftrace_probe.c): each thread counts
+ * its hits of each in its own stack. */
+#define FSTACK_PROBES 256
 
 enum {
 	KIND_TRACED,
@@ -73,9 +77,21 @@ struct fstack {
 	struct fstack *next_free;
 	struct site_slot cache[SITE_CACHE];
 	struct shadow e[SHADOW_MAX];
-	/* Last: its pages are touched only by return probes. */
+	/* Touched only by return probes. */
 	uint64_t rregs[SHADOW_MAX][RREG_NR];
+	/* Hits of the probe in each slot by the threads that used this stack
+	 * (kprobe_profile): written only by its thread with plain adds, kept
+	 * when the stack is reused, summed by the reader. */
+	uint64_t probe_hits[FSTACK_PROBES];
+	/* Every stack ever made (never unmapped); past the part cleared at
+	 * each reuse, as probe_hits. */
+	struct fstack *next_all;
 };
+
+/* The first of every stack (through next_all). */
+extern struct fstack *uft_ftrace_all_stacks FTRACE_HIDDEN;
+/* The calling thread's stack, made at its first use; NULL when no memory. */
+struct fstack *uft_ftrace_thread_stack(void) FTRACE_HIDDEN;
 
 /* Set while the thread is in a hook: nothing it calls is traced. */
 extern __thread uint32_t uft_ftrace_busy
@@ -85,7 +101,6 @@ extern __thread struct fstack *uft_ftrace_stack
 
 /* Buffers whose current tracer is function / function_graph, and the run of
  * the graph tracer (a new one at each switch of any buffer's tracer). */
-#define FTRACE_HIDDEN __attribute__((visibility("hidden")))
 extern uint32_t uft_ftrace_fn_buffers FTRACE_HIDDEN;
 extern uint32_t uft_ftrace_graph_buffers FTRACE_HIDDEN;
 extern uint32_t uft_ftrace_graph_gen FTRACE_HIDDEN;
@@ -157,6 +172,7 @@ static inline struct shadow *shadow_next(struct fstack *st, uintptr_t *slot, uin
 }
 
 struct uft_tls;
+struct uft_probe_regs;
 /* The profiler at a call: counts the hit and, with a shadow entry, hooks
  * the return (whether it did: the caller puts `hook` in place). */
 bool uft_ftrace_prof_entry(struct uft_tls *t, struct fstack *st, const struct uft_ftrace_site *s,
@@ -173,6 +189,12 @@ void uft_ftrace_prof_exit(struct fstack *st, uint32_t e) FTRACE_HIDDEN;
 bool uft_ftrace_rprobe_entry(struct uft_tls *t, struct fstack *st, const struct uft_ftrace_site *s,
 			     uintptr_t *slot, uintptr_t hook, const uint64_t *saved,
 			     bool hooked) FTRACE_HIDDEN;
+/* Return probes on a function without a sled: at the instruction probe on
+ * its first instruction (r: the registers there, the return address at
+ * the stack pointer), pushes an entry of its own and hooks the return.
+ * Whether it did (else a miss is counted). The thread's hooks are held. */
+bool uft_ftrace_rprobe_hook(const struct uft_ftrace_site *s,
+			    const struct uft_probe_regs *r) FTRACE_HIDDEN;
 void uft_ftrace_rprobe_exit(struct fstack *st, uint32_t i, uintptr_t sp, uint64_t ax,
 			    uint64_t dx) FTRACE_HIDDEN;
 void uft_ftrace_stack_check(struct uft_tls *t, struct fstack *st, uintptr_t *slot, uintptr_t ip,

@@ -288,7 +288,7 @@ static void profile_one(void *ctx, const struct uft_dprobe *p)
 {
 	FILE *out = ((void **)ctx)[0];
 	int src = *(const int *)((void **)ctx)[1];
-	unsigned long hits = (unsigned long)READ_ONCE(p->hits);
+	unsigned long hits = (unsigned long)uft_dprobe_hits(p);
 	if (src == UFT_PROBE_SRC_KPROBE && p->def.kind == UFT_PROBE_KPROBE)
 		fprintf(out, "  %-44s %15lu %15lu\n", p->def.event, hits,
 			(unsigned long)READ_ONCE(p->misses));
