@@ -44,42 +44,6 @@ struct apply {
 	int rc;
 };
 
-/* The whole text of a tree file, or NULL. */
-static char *tree_read(const char *path)
-{
-	struct uft_tfs_handle *h;
-	if (uft_tracefs_open(path, UFT_TFS_READ, &h) != 0)
-		return NULL;
-	char *text = NULL;
-	size_t len = 0, cap = 0;
-	for (;;) {
-		if (uft_array_reserve(text, cap, len + 4097, 4097)) {
-			free(text);
-			text = NULL;
-			break;
-		}
-		ssize_t n = uft_tracefs_read(h, text + len, cap - len - 1, len);
-		if (n <= 0) {
-			text[len] = 0;
-			break;
-		}
-		len += (size_t)n;
-	}
-	uft_tracefs_release(h);
-	return text;
-}
-
-static int tree_put(const char *path, const char *text, unsigned how)
-{
-	struct uft_tfs_handle *h;
-	int rc = uft_tracefs_open(path, UFT_TFS_WRITE | how, &h);
-	if (rc)
-		return rc;
-	ssize_t n = uft_tracefs_write(h, text, strlen(text), 0);
-	uft_tracefs_release(h);
-	return n < 0 ? (int)n : 0;
-}
-
 static void note(struct apply *a, enum undo_kind kind, const char *path, const char *text)
 {
 	if (uft_array_reserve(a->v, a->cap, a->n + 1, 16))
@@ -100,15 +64,16 @@ static void undo_all(struct apply *a)
 		if (u->kind == UNDO_RMDIR) {
 			uft_tracefs_rmdir(u->path);
 		} else if (u->kind == UNDO_LIST) {
-			tree_put(u->path, "", UFT_TFS_TRUNC);
+			uft_tracefs_put_text(u->path, "", UFT_TFS_TRUNC);
 			char *save = NULL;
 			for (char *l = strtok_r(u->text, "\n", &save); l;
 			     l = strtok_r(NULL, "\n", &save))
 				if (*l != '#')
-					tree_put(u->path, l, UFT_TFS_APPEND);
+					uft_tracefs_put_text(u->path, l, UFT_TFS_APPEND);
 		} else {
-			tree_put(u->path, u->text,
-				 u->kind == UNDO_APPEND ? UFT_TFS_APPEND : UFT_TFS_TRUNC);
+			uft_tracefs_put_text(u->path, u->text,
+					     u->kind == UNDO_APPEND ? UFT_TFS_APPEND
+								    : UFT_TFS_TRUNC);
 		}
 		free(u->path);
 		free(u->text);
@@ -146,7 +111,7 @@ report(struct apply *a, const struct uft_bc_node *key, const char *fmt, ...)
 /* How a setting comes back: the file's value as one writes it. */
 static char *old_value(const char *path, const char *file)
 {
-	char *t = tree_read(path);
+	char *t = uft_tracefs_read_text(path);
 	if (!t)
 		return NULL;
 	char *v = t + strspn(t, " \t\n");
@@ -179,7 +144,7 @@ static void save_list(struct apply *a, const char *path)
 	for (size_t i = 0; i < a->n; i++)
 		if (a->v[i].kind == UNDO_LIST && strcmp(a->v[i].path, path) == 0)
 			return;
-	char *old = tree_read(path);
+	char *old = uft_tracefs_read_text(path);
 	note(a, UNDO_LIST, path, old ? old : "");
 	free(old);
 }
@@ -194,17 +159,18 @@ static int put(struct apply *a, const struct uft_bc_node *key, const char *prefi
 	char path[512], log[300];
 	snprintf(path, sizeof(path), "%s%s", prefix, file);
 	errlog_of(path, log, sizeof(log));
-	char *before = tree_read(log);
+	char *before = uft_tracefs_read_text(log);
 	const char *base = strrchr(file, '/') ? strrchr(file, '/') + 1 : file;
 	char *old = NULL;
 	if (kind == PUT_SCALAR)
 		old = old_value(path, base);
 	if (kind == PUT_LIST)
 		save_list(a, path);
-	int rc = tree_put(path, text, kind == PUT_SCALAR ? UFT_TFS_TRUNC : UFT_TFS_APPEND);
+	int rc =
+	    uft_tracefs_put_text(path, text, kind == PUT_SCALAR ? UFT_TFS_TRUNC : UFT_TFS_APPEND);
 	if (rc) {
 		report(a, key, "%s: cannot write '%s': %s", path, text, strerror(-rc));
-		char *after = tree_read(log);
+		char *after = uft_tracefs_read_text(log);
 		if (after && (!before || strcmp(before, after) != 0)) {
 			/* The newest entry: from the last line that starts one. */
 			char *e = after, *l;
@@ -311,7 +277,7 @@ static void put_option(struct apply *a, struct uft_bc_node *k, const char *prefi
 	const char *name = strncmp(opt, "no", 2) == 0 ? opt + 2 : opt;
 	char path[512];
 	snprintf(path, sizeof(path), "%soptions/%s", prefix, name);
-	char *old = tree_read(path);
+	char *old = uft_tracefs_read_text(path);
 	if (put(a, k, prefix, "trace_options", opt, PUT_RAW) == 0 && old) {
 		old[strcspn(old, "\n")] = 0;
 		note(a, UNDO_WRITE, path, old);

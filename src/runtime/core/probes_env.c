@@ -19,41 +19,6 @@
 static char **made;
 static size_t nr_made, cap_made;
 
-static char *tree_read(const char *path)
-{
-	struct uft_tfs_handle *h;
-	if (uft_tracefs_open(path, UFT_TFS_READ, &h) != 0)
-		return NULL;
-	char *text = NULL;
-	size_t len = 0, cap = 0;
-	for (;;) {
-		if (uft_array_reserve(text, cap, len + 4097, 4097)) {
-			free(text);
-			text = NULL;
-			break;
-		}
-		ssize_t n = uft_tracefs_read(h, text + len, cap - len - 1, len);
-		if (n <= 0) {
-			text[len] = 0;
-			break;
-		}
-		len += (size_t)n;
-	}
-	uft_tracefs_release(h);
-	return text;
-}
-
-static int tree_put(const char *path, const char *text, unsigned how)
-{
-	struct uft_tfs_handle *h;
-	int rc = uft_tracefs_open(path, UFT_TFS_WRITE | how, &h);
-	if (rc)
-		return rc;
-	ssize_t n = uft_tracefs_write(h, text, strlen(text), 0);
-	uft_tracefs_release(h);
-	return n < 0 ? (int)n : 0;
-}
-
 /* GROUP/EVENT of the listing line of `after` that `before` does not have. */
 static char *new_event(const char *before, const char *after)
 {
@@ -80,7 +45,7 @@ static void undo(void)
 	while (nr_made) {
 		char *ev = made[--nr_made], *un;
 		if (asprintf(&un, "-:%s", ev) >= 0) {
-			tree_put("dynamic_events", un, UFT_TFS_APPEND);
+			uft_tracefs_put_text("dynamic_events", un, UFT_TFS_APPEND);
 			free(un);
 		}
 		free(ev);
@@ -90,7 +55,7 @@ static void undo(void)
 /* The newest error_log entry, as the kernel's tracing_log_err wrote it. */
 static void report_log(FILE *out)
 {
-	char *log = tree_read("error_log");
+	char *log = uft_tracefs_read_text("error_log");
 	if (!log || !*log) {
 		free(log);
 		return;
@@ -111,17 +76,17 @@ int uft_probes_define_env_to(FILE *out)
 	char *all = strdup(env);
 	if (!all)
 		return -1;
-	tree_put("error_log", "", UFT_TFS_TRUNC);
+	uft_tracefs_put_text("error_log", "", UFT_TFS_TRUNC);
 	int rc = 0;
 	for (char *line = strtok(all, "\n"); line && !rc; line = strtok(NULL, "\n")) {
-		char *before = tree_read("dynamic_events");
-		int err = tree_put("dynamic_events", line, UFT_TFS_APPEND);
+		char *before = uft_tracefs_read_text("dynamic_events");
+		int err = uft_tracefs_put_text("dynamic_events", line, UFT_TFS_APPEND);
 		if (err) {
 			fprintf(out, "uft: probe '%s': %s\n", line, strerror(-err));
 			report_log(out);
 			rc = -1;
 		} else if (uft_array_reserve(made, cap_made, nr_made + 1, 8) == 0) {
-			char *after = tree_read("dynamic_events");
+			char *after = uft_tracefs_read_text("dynamic_events");
 			char *ev = new_event(before, after);
 			if (ev)
 				made[nr_made++] = ev;
@@ -142,7 +107,7 @@ int uft_probes_enable_env_to(FILE *out)
 	for (size_t i = 0; i < nr_made; i++) {
 		char path[300];
 		snprintf(path, sizeof(path), "events/%s/enable", made[i]);
-		int err = tree_put(path, "1", UFT_TFS_TRUNC);
+		int err = uft_tracefs_put_text(path, "1", UFT_TFS_TRUNC);
 		if (err) {
 			fprintf(out, "uft: probe %s: %s: %s\n", made[i], path, strerror(-err));
 			return -1;

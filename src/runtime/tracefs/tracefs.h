@@ -52,6 +52,10 @@ int uft_tracefs_wait(struct uft_tfs_handle *h, int timeout_ms);
 /* Makes a blocked read or wait on h return (-EINTR for a read). */
 void uft_tracefs_interrupt(struct uft_tfs_handle *h);
 void uft_tracefs_release(struct uft_tfs_handle *h);
+/* tree_text.c: a file's whole text (malloc'd, NULL on error); `text` written
+ * at offset 0 with UFT_TFS_WRITE | how (0 or -errno). */
+char *uft_tracefs_read_text(const char *path);
+int uft_tracefs_put_text(const char *path, const char *text, unsigned how);
 /* Only under instances/: makes or removes an instance. */
 int uft_tracefs_mkdir(const char *path);
 /* A door refused a caller: one line in the top tree's error_log ("access"). */
