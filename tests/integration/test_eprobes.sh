@@ -18,11 +18,7 @@ PR=$B/tests/probe_rounds
 "$PR" 0 loop &
 pid=$!
 pids+=("$pid")
-for _ in $(seq 200); do
-	[ -S "$UFT_RUNDIR/$pid.sock" ] && break
-	sleep 0.05
-done
-[ -S "$UFT_RUNDIR/$pid.sock" ] || fail "no control socket"
+wait_socket "$pid"
 ctl() { "$UFT" ctl -p "$pid" "$@"; }
 # Waits until `trace` has a line matching $1.
 wait_trace() {

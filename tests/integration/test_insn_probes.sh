@@ -17,11 +17,7 @@ TARGET=$B/tests/probe_target
 "$TARGET" >"$tmp/addr" &
 pid=$!
 pids+=("$pid")
-for _ in $(seq 200); do
-	[ -S "$UFT_RUNDIR/$pid.sock" ] && break
-	sleep 0.05
-done
-[ -S "$UFT_RUNDIR/$pid.sock" ] || fail "no control socket"
+wait_socket "$pid"
 ctl() { "$UFT" ctl -p "$pid" "$@"; }
 LIBC=$(awk '$6 ~ /\/libc\.so\.6$/ {print $6; exit}' "/proc/$pid/maps")
 [ -n "$LIBC" ] || {

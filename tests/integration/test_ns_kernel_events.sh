@@ -25,11 +25,7 @@ unshare -m --propagation private sh -c "[ -d $kt/instances ] || mount -t tracefs
 "$PROG" 2000 &
 pid=$!
 pids+=("$pid")
-for _ in $(seq 200); do
-	[ -S "$UFT_RUNDIR/$pid.sock" ] && break
-	sleep 0.05
-done
-[ -S "$UFT_RUNDIR/$pid.sock" ] || fail "kernel_names has no control socket"
+wait_socket "$pid"
 
 # 1. Other tasks' events through the namespace.
 "$UFT" ns -p "$pid" -k -- sh -c '

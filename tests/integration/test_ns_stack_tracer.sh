@@ -16,11 +16,7 @@ need_uft_ns
 "$B/tests/kernel_names" &
 pid=$!
 pids+=("$pid")
-for _ in $(seq 200); do
-	[ -S "$UFT_RUNDIR/$pid.sock" ] && break
-	sleep 0.05
-done
-[ -S "$UFT_RUNDIR/$pid.sock" ] || fail "no control socket"
+wait_socket "$pid"
 sysctl=/proc/sys/kernel/stack_tracer_enabled
 kernel_before=$(cat $sysctl 2>/dev/null || echo none)
 entries_before=$(ls /proc/sys/kernel | wc -l)

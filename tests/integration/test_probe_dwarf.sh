@@ -15,11 +15,7 @@ TARGET=$B/tests/probe_target
 "$TARGET" >"$tmp/addr" &
 pid=$!
 pids+=("$pid")
-for _ in $(seq 200); do
-	[ -S "$UFT_RUNDIR/$pid.sock" ] && break
-	sleep 0.05
-done
-[ -S "$UFT_RUNDIR/$pid.sock" ] || fail "no control socket"
+wait_socket "$pid"
 ctl() { "$UFT" ctl -p "$pid" "$@"; }
 
 ctl write -a dynamic_events 'p:rg parse_request path=+0(%di):string len=%si:u32' ||

@@ -14,11 +14,7 @@ TARGET=$B/tests/probe_target
 "$TARGET" >"$tmp/addr" &
 pid=$!
 pids+=("$pid")
-for _ in $(seq 200); do
-	[ -S "$UFT_RUNDIR/$pid.sock" ] && break
-	sleep 0.05
-done
-[ -S "$UFT_RUNDIR/$pid.sock" ] || fail "no control socket"
+wait_socket "$pid"
 ctl() { "$UFT" ctl -p "$pid" "$@"; }
 # The function's first bytes (its sled), from the process's memory.
 addr=$(cat "$tmp/addr")

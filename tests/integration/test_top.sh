@@ -21,11 +21,7 @@ start_prog() {
 	"$PROG" "$rounds" &
 	pid=$!
 	pids+=("$pid")
-	for _ in $(seq 200); do
-		[ -S "$UFT_RUNDIR/$pid.sock" ] && break
-		sleep 0.05
-	done
-	[ -S "$UFT_RUNDIR/$pid.sock" ] || fail "no control socket for top_prog"
+	wait_socket "$pid"
 	u start -p "$pid" -e 'top:*' || fail "uft start"
 }
 # Waits until $1 holds the pattern $2.

@@ -32,17 +32,22 @@ fail() {
 	exit 1
 }
 
+# Waits for process $1's control socket (slow under sanitizers).
+wait_socket() {
+	for _ in $(seq 200); do
+		[ -S "$UFT_RUNDIR/$1.sock" ] && return 0
+		sleep 0.05
+	done
+	fail "no control socket $UFT_RUNDIR/$1.sock"
+}
+
 # Starts the example server (an event every 2 ms) and waits for its control
-# socket (slow under sanitizers); its pid is in $pid.
+# socket; its pid is in $pid.
 start_server() {
 	"$SERVER" 2 &
 	pid=$!
 	pids+=("$pid")
-	for _ in $(seq 200); do
-		[ -S "$UFT_RUNDIR/$pid.sock" ] && return 0
-		sleep 0.05
-	done
-	fail "no control socket $UFT_RUNDIR/$pid.sock"
+	wait_socket "$pid"
 }
 
 # Starts the example server (an event every INTERVAL ms) under
