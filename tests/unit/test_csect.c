@@ -23,17 +23,11 @@
 
 #include "runtime/core/runtime.h"
 #include "tfs_helpers.h"
+#include "lat_helpers.h"
 #include <uft/critical.h>
 #include <uft/uft.h>
 
 static __thread sigset_t saved; /* each thread restores its own mask */
-
-static void wait_ms(int ms)
-{
-	struct timespec ts = {0, (long)ms * 1000000L};
-	while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
-		;
-}
 
 /* The section's ends, each its own function so the header names them. */
 __attribute__((noinline)) void csect_block_sigs(void)
@@ -93,30 +87,6 @@ static void crit_ms(int ms)
 	csect_enter();
 	wait_ms(ms);
 	csect_leave();
-}
-
-static char *cat(const char *path)
-{
-	int err = 0;
-	char *s = tfs_cat(path, &err);
-	assert_int_equal(err, 0);
-	return s;
-}
-
-static unsigned long max_latency(void)
-{
-	char *s = cat("tracing_max_latency");
-	unsigned long v = strtoul(s, NULL, 10);
-	free(s);
-	return v;
-}
-
-static void assert_has(const char *text, const char *needle)
-{
-	if (!strstr(text, needle)) {
-		fprintf(stderr, "missing \"%s\" in:\n%s\n", needle, text);
-		fail();
-	}
 }
 
 /* The number of lines of text matching the extended regex re is n. */

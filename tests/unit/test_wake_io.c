@@ -32,6 +32,7 @@
 #include <cmocka.h>
 
 #include "tfs_helpers.h"
+#include "lat_helpers.h"
 
 enum kind { K_FUTEX, K_EVFD, K_EVFD_LIB, K_PIPE, K_POLL, NR_KINDS };
 static const char *const kind_name[NR_KINDS] = {"io_wait_futex", "io_wait_evfd", "io_wait_evfd_lib",
@@ -44,37 +45,6 @@ struct io {
 	bool fifo, fifo_ok;
 	pid_t tid; /* set when the waiter is about to wait */
 };
-
-static void wait_ms(int ms)
-{
-	struct timespec ts = {0, (long)ms * 1000000L};
-	while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
-		;
-}
-
-static char *cat(const char *path)
-{
-	int err = 0;
-	char *s = tfs_cat(path, &err);
-	assert_int_equal(err, 0);
-	return s;
-}
-
-static unsigned long max_latency(void)
-{
-	char *s = cat("tracing_max_latency");
-	unsigned long v = strtoul(s, NULL, 10);
-	free(s);
-	return v;
-}
-
-static void assert_has(const char *text, const char *needle)
-{
-	if (!strstr(text, needle)) {
-		fprintf(stderr, "missing \"%s\" in:\n%s\n", needle, text);
-		fail();
-	}
-}
 
 static __attribute__((noinline)) void io_wait_futex(struct io *io)
 {

@@ -28,38 +28,8 @@
 
 #include "runtime/core/runtime.h"
 #include "tfs_helpers.h"
+#include "lat_helpers.h"
 #include <uft/uft.h>
-
-static void wait_ms(int ms)
-{
-	struct timespec ts = {0, (long)ms * 1000000L};
-	while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
-		;
-}
-
-static char *cat(const char *path)
-{
-	int err = 0;
-	char *s = tfs_cat(path, &err);
-	assert_int_equal(err, 0);
-	return s;
-}
-
-static unsigned long max_latency(void)
-{
-	char *s = cat("tracing_max_latency");
-	unsigned long v = strtoul(s, NULL, 10);
-	free(s);
-	return v;
-}
-
-static void assert_has(const char *text, const char *needle)
-{
-	if (!strstr(text, needle)) {
-		fprintf(stderr, "missing \"%s\" in:\n%s\n", needle, text);
-		fail();
-	}
-}
 
 /* A waiter that takes `rounds` wakes, one per cond signal. */
 struct pair {
