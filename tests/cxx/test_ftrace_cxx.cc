@@ -9,6 +9,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "../unit/sanitized.h"
+
 extern "C" {
 int ftx_echo(const char *path, const char *text);
 long ftx_check(long *entries);
@@ -17,17 +19,6 @@ int ftx_append(const char *path, const char *text);
 }
 
 #define NOINLINE __attribute__((noinline))
-
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-#define SANITIZED 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-#define SANITIZED 1
-#endif
-#endif
-#ifndef SANITIZED
-#define SANITIZED 0
-#endif
 
 NOINLINE int cx_thrower(int x)
 {

@@ -27,6 +27,7 @@
 #include "util/atomics.h"
 #include <uft/uft.h>
 #include "probe_tree.h"
+#include "sanitized.h"
 
 /* Functions without a sled, their offsets known:
  * it_sum(a, b) = (a + b) + (a + b + 16) * b
@@ -86,16 +87,6 @@ static long (*volatile call_call)(long) = it_call;
 static long (*volatile call_loop)(long, long) = it_loop;
 static long (*volatile call_stack)(long) = it_stack;
 
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-#define SANITIZED 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-#define SANITIZED 1
-#endif
-#endif
-#ifndef SANITIZED
-#define SANITIZED 0
-#endif
 /* ThreadSanitizer runs a signal's handler only when the thread next goes
  * through its runtime: a thread spinning in assembly is never stopped. */
 #if defined(__SANITIZE_THREAD__)

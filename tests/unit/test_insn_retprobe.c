@@ -35,6 +35,7 @@
 #include <uft/uft.h>
 #include "file_offset.h"
 #include "probe_tree.h"
+#include "sanitized.h"
 
 /* Without a sled:
  * rt_sum(a, b) = a * 3 + b: +0 lea (%rdi,%rdi,2),%rax  +4 add %rsi,%rax  +7 ret
@@ -52,17 +53,6 @@ long rt_via(long (*fn)(long), long x);
 
 static long (*volatile call_sum)(long, long) = rt_sum;
 static long (*volatile call_via)(long (*)(long), long) = rt_via;
-
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-#define SANITIZED 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-#define SANITIZED 1
-#endif
-#endif
-#ifndef SANITIZED
-#define SANITIZED 0
-#endif
 
 /* A C caller, whose return site the records name (it has a sled). */
 __attribute__((noinline, used)) long sum_caller(long a, long b)

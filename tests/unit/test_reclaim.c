@@ -29,6 +29,7 @@
 #include "runtime/tracefs/tracefs.h"
 #include "tfs_cmocka.h"
 #include "util/atomics.h"
+#include "sanitized.h"
 
 static volatile int stop;
 static pthread_t writer;
@@ -73,14 +74,7 @@ static int teardown(void **state)
 /* Under a sanitizer freed memory waits in a quarantine and every operation
  * is slower: fewer cycles, and the growth is shown, not checked (the run
  * is there to catch a use after free). */
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-#define SANITIZED 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-#define SANITIZED 1
-#endif
-#endif
-#ifdef SANITIZED
+#if SANITIZED
 #define CYCLES(n) ((n) / 10)
 #else
 #define CYCLES(n) (n)
@@ -100,7 +94,7 @@ static void cycle(const char *what, int n, void (*op)(int))
 		op(i);
 	long end = rss_kb();
 	print_message("%s: %d cycles, RSS %ld -> %ld kB\n", what, n, start, end);
-#ifndef SANITIZED
+#if !SANITIZED
 	if (end - start > SLACK_KB)
 		fail_msg("%s: RSS grew %ld kB over %d cycles", what, end - start, n);
 #endif
@@ -235,7 +229,7 @@ static void test_synth_renamed(void **state)
 	size_t per = end > start ? (end - start) / (size_t)n : 0;
 	print_message("new name each time: %zu heap bytes a cycle, format %zu bytes\n", per,
 		      strlen(fmt));
-#ifndef SANITIZED
+#if !SANITIZED
 	if (per > 2 * strlen(fmt))
 		fail_msg("a removed synthetic event keeps %zu bytes (format: %zu)", per,
 			 strlen(fmt));

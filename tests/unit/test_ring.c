@@ -28,15 +28,9 @@
 #include "wire/ring_reader.h"
 #include "runtime/core/runtime.h"
 #include "util/atomics.h"
+#include "sanitized.h"
 
 /* Sanitizers slow the writer tenfold: fewer rounds there. */
-#if defined(__SANITIZE_THREAD__) || defined(__SANITIZE_ADDRESS__)
-#define SANITIZED 1
-#elif defined(__has_feature)
-#if __has_feature(thread_sanitizer) || __has_feature(address_sanitizer)
-#define SANITIZED 1
-#endif
-#endif
 
 /* ---- writer threads ---- */
 
@@ -551,7 +545,7 @@ static int live_cb(void *ctx, uint64_t ts, uint32_t cpu, const void *data, uint3
 static void test_concurrent_reader(void **state)
 {
 	(void)state;
-#ifdef SANITIZED
+#if SANITIZED
 	enum { ROUNDS = 12, N = 30000 };
 #else
 	enum { ROUNDS = 24, N = 150000 };

@@ -24,16 +24,10 @@
 #include "tfs_helpers.h"
 #include "runtime/core/runtime.h"
 #include "util/atomics.h"
+#include "sanitized.h"
 
 /* Sanitizers slow threads and signals tenfold: fewer rounds there, still
  * enough to fill the region. */
-#if defined(__SANITIZE_THREAD__) || defined(__SANITIZE_ADDRESS__)
-#define SANITIZED 1
-#elif defined(__has_feature)
-#if __has_feature(thread_sanitizer) || __has_feature(address_sanitizer)
-#define SANITIZED 1
-#endif
-#endif
 /* TSan holds a signal raised inside a handler until the handler returns, so
  * handlers never nest there. */
 #if defined(__SANITIZE_THREAD__)
@@ -286,7 +280,7 @@ static void test_thread_churn(void **state)
 	struct uft_shm_header *h = uft_sess.hdr;
 	/* The region holds about 4,000 rings of the default size: the first
 	 * round fills it, the second lives on recycled rings only. */
-#ifdef SANITIZED
+#if SANITIZED
 	const unsigned round = 5000;
 #else
 	const unsigned round = 6000;
@@ -301,7 +295,7 @@ static void test_thread_churn(void **state)
 	assert_true(recycled >= round - 10);
 	/* Flat: no new ring space was touched (16 MiB of slack for the rest).
 	 * A sanitizer's quarantine holds the threads' freed memory: shown only. */
-#ifdef SANITIZED
+#if SANITIZED
 	printf("rss grew %ld kB over %u thread lifetimes\n", rss1 - rss0, round);
 #else
 	assert_true(rss1 - rss0 < 16 * 1024);
