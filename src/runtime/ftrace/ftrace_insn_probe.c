@@ -223,6 +223,24 @@ static bool in_libuft(uintptr_t a)
 	return me.dli_fbase == it.dli_fbase && strstr(me.dli_fname, "libuft") != NULL;
 }
 
+/* Whether a retired slot of p is not free yet: a thread that entered it
+ * before the restore may still read p through it (its first 8 bytes), so
+ * p's memory is not reused for another point until then. */
+static bool slot_retiring(const struct point *p)
+{
+	for (uint32_t i = 0; i < nr_pages; i++)
+		for (uint32_t k = 0; k < SLOTS_PER_PAGE; k++) {
+			uint8_t st = READ_ONCE(pages[i].st[k]);
+			const struct point *owner;
+			if (st != S_GRACE && st != S_QUAR)
+				continue;
+			memcpy(&owner, (const void *)(pages[i].base + k * SLOT), sizeof(owner));
+			if (owner == p)
+				return true;
+		}
+	return false;
+}
+
 static void gc_points(void)
 {
 	for (uint32_t i = 0; i < POINTS_MAX; i++) {
@@ -255,7 +273,7 @@ int uft_insn_resolve(const struct uft_probe_def *d, struct uft_ftrace_site **sit
 	for (uint32_t i = 0; i < POINTS_MAX; i++) {
 		struct point *p = &points[i];
 		if (p->state == P_FREE) {
-			if (!free_p)
+			if (!free_p && !slot_retiring(p))
 				free_p = p;
 			continue;
 		}
