@@ -11,6 +11,10 @@
 #include <string.h>
 #include <time.h>
 
+/* The upper bound of a measured section of a few ms: a wrong unit (ns for
+ * us) goes past it, a loaded machine's slow run does not. */
+#define MAX_SANE_US 10000000UL
+
 static inline void wait_ms(int ms)
 {
 	struct timespec ts = {0, (long)ms * 1000000L};

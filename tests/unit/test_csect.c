@@ -157,7 +157,7 @@ static void test_irqsoff_max(void **state)
 	csect_sigs_5ms();
 	csect_sigs_3ms();
 	unsigned long m = max_latency();
-	assert_true(m >= 5000 && m < 50000);
+	assert_true(m >= 5000 && m < MAX_SANE_US);
 	s = cat("trace");
 	assert_has(s, "# tracer: irqsoff\n#\n# irqsoff latency trace v1.1.5 on uft-");
 	char line[128];
@@ -192,7 +192,7 @@ static void test_irqsoff_max(void **state)
 	assert_int_equal(max_latency(), 0);
 	csect_sigs_2ms();
 	m = max_latency();
-	assert_true(m >= 2000 && m < 50000);
+	assert_true(m >= 2000 && m < MAX_SANE_US);
 
 	/* `echo > trace` empties the max trace; the max stays. */
 	assert_int_equal(tfs_echo("trace", "", UFT_TFS_TRUNC), 0);
@@ -322,7 +322,7 @@ static void test_thresh(void **state)
 	for (int i = 0; i < 3; i++) {
 		fns[i]();
 		unsigned long m = max_latency();
-		assert_true(m >= ms[i] * 1000 && m < 50000);
+		assert_true(m >= ms[i] * 1000 && m < MAX_SANE_US);
 		char *s = cat("trace");
 		/* the ends are the helpers; the section's caller shows in the task's lines */
 		assert_has(s, "#  => started at: csect_block_sigs");
@@ -350,7 +350,7 @@ static void test_preemptoff(void **state)
 	crit_ms(5);
 	crit_ms(3);
 	unsigned long m = max_latency();
-	assert_true(m >= 5000 && m < 50000);
+	assert_true(m >= 5000 && m < MAX_SANE_US);
 	char *s = cat("trace");
 	assert_has(s, "# preemptoff latency trace v1.1.5 on uft-");
 	assert_has(s, "#  => started at: csect_enter\n#  => ended at:   csect_leave\n");
@@ -410,12 +410,12 @@ static void test_lock_holdtime(void **state)
 	csect_give(&mu_a);
 	/* (the tree's own locks taken by this thread while it writes the
 	 * option are short sections: well under the 2 ms) */
-	assert_true(max_latency() < 1000);
+	assert_true(max_latency() < 2000);
 	hold_ms(2);
 	hold_ms(5);
 	hold_ms(3);
 	unsigned long m = max_latency();
-	assert_true(m >= 5000 && m < 50000);
+	assert_true(m >= 5000 && m < MAX_SANE_US);
 	s = cat("trace");
 	assert_has(s, "#  => started at: csect_take\n#  => ended at:   csect_give\n");
 	assert_has(s, "pthread_mutex_lock <-csect_take");
@@ -444,7 +444,7 @@ static void test_lock_holdtime(void **state)
 	wait_ms(4);
 	csect_give(&mu_a);
 	m = max_latency();
-	assert_true(m >= 4000 && m < 50000);
+	assert_true(m >= 4000 && m < MAX_SANE_US);
 	s = cat("trace");
 	assert_has(s, "#  => started at: csect_enter\n#  => ended at:   csect_give\n");
 	free(s);
@@ -478,7 +478,7 @@ static void test_in_handler(void **state)
 	assert_int_equal(sigaction(SIGUSR1, &sa, &old), 0);
 	raise(SIGUSR1);
 	unsigned long m = max_latency();
-	assert_true(m >= 4000 && m < 50000);
+	assert_true(m >= 4000 && m < MAX_SANE_US);
 	char *s = cat("trace");
 	assert_has(s, "#  => started at: csect_enter\n#  => ended at:   csect_leave\n");
 	assert_has(s, "..h.. "); /* the signal-handler column (the kernel's hardirq) */
@@ -492,7 +492,7 @@ static void test_in_handler(void **state)
 	wait_ms(3);
 	raise(SIGUSR1);
 	m = max_latency();
-	assert_true(m >= 3000 && m < 50000);
+	assert_true(m >= 3000 && m < MAX_SANE_US);
 	assert_int_equal(sigaction(SIGUSR1, &old, NULL), 0);
 }
 
@@ -508,7 +508,7 @@ static void test_preemptirqsoff(void **state)
 	wait_ms(3);
 	csect_leave();
 	unsigned long m = max_latency();
-	assert_true(m >= 5000 && m < 50000);
+	assert_true(m >= 5000 && m < MAX_SANE_US);
 	char *s = cat("trace");
 	assert_has(s, "# preemptirqsoff latency trace v1.1.5 on uft-");
 	assert_has(s, "#  => started at: csect_block_sigs\n#  => ended at:   csect_leave\n");

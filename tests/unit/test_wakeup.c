@@ -184,7 +184,7 @@ static void test_cond_max(void **state)
 	wake_holding(&p, 3);
 	pair_end(&p, th);
 	unsigned long m = max_latency();
-	assert_true(m >= 5000 && m < 50000);
+	assert_true(m >= 5000 && m < MAX_SANE_US);
 	char *s = cat("trace");
 	assert_has(s, "# tracer: wakeup\n#\n# wakeup latency trace v1.1.5 on uft-");
 	char line[128];
@@ -205,7 +205,7 @@ static void test_cond_max(void **state)
 	wake_holding(&p, 1);
 	pair_end(&p, th);
 	m = max_latency();
-	assert_true(m >= 1000 && m < 50000);
+	assert_true(m >= 1000 && m < MAX_SANE_US);
 }
 
 /* A semaphore post is a wake too; a wait that finds the count up is not. */
@@ -228,7 +228,8 @@ static void test_sem(void **state)
 	wait_ms(20);
 	sem_post(&p.sem);
 	pair_end(&p, th);
-	assert_true(max_latency() < 50000);
+	/* not the 20 ms the waiter waited before its post */
+	assert_true(max_latency() < 20000);
 	char *t = cat("trace");
 	assert_has(t, "# wakeup latency trace v1.1.5");
 	assert_has(t, "#    | task: uft-woken-");
