@@ -57,11 +57,17 @@ static inline int tfs_echo(const char *path, const char *text, unsigned flags)
 	return w < 0 ? (int)w : 0;
 }
 
-/* Number of lines of text that contain `needle`. */
+/* Number of times `needle` occurs in text. memmem with the lengths known:
+ * a sanitizer's strstr measures the rest of the text at every call, which
+ * is quadratic on a trace of megabytes. */
 static inline int tfs_count(const char *text, const char *needle)
 {
+	if (!text)
+		return 0;
+	size_t nl = strlen(needle);
+	const char *end = text + strlen(text);
 	int n = 0;
-	for (const char *p = text; p && (p = strstr(p, needle)); p += strlen(needle))
+	for (const char *p = text; (p = memmem(p, (size_t)(end - p), needle, nl)); p += nl)
 		n++;
 	return n;
 }
