@@ -87,9 +87,15 @@ wait $k 2>/dev/null
 exit 0
 SH
 show() { # FILE PNG
-	"${as_user[@]}" env HOME="$tmp/ks/home" timeout 90 xvfb-run -a -s "-screen 0 1280x800x24" \
-		bash "$tmp/ks/show.sh" "$1" "$2" >"$tmp/show.out" 2>&1 ||
-		fail "kernelshark $1: $(cat "$tmp/show.out") $(cat "$1.err" 2>/dev/null)"
+	# xvfb-run -a may pick a display whose server is still going away (the
+	# previous run's): a program that cannot connect to it gets one more try.
+	local ok=0
+	for _ in 1 2; do
+		"${as_user[@]}" env HOME="$tmp/ks/home" timeout 90 xvfb-run -a -s "-screen 0 1280x800x24" \
+			bash "$tmp/ks/show.sh" "$1" "$2" >"$tmp/show.out" 2>&1 && ok=1 && break
+		grep_q 'could not connect to display' "$1.err" 2>/dev/null || break
+	done
+	[ $ok = 1 ] || fail "kernelshark $1: $(cat "$tmp/show.out") $(cat "$1.err" 2>/dev/null)"
 	# Only the root window (the screen's size) and KernelShark's own.
 	grep -v ' 1280x800 $' "$1.windows" >"$tmp/w"
 	[ "$(wc -l <"$tmp/w")" = 1 ] && grep_q "Kernel Shark ($1)" "$tmp/w" ||
