@@ -167,12 +167,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			      rc == -ENOENT || rc == -EOPNOTSUPP);
 			if (e.msg) {
 				CHECK(e.cmd && e.loc);
-				CHECK(e.pos <= strlen(e.cmd));
+				/* past the end: after the last word and a blank */
+				CHECK(e.pos <= strlen(e.cmd) + 1);
 			}
 		} else if (c.op == UFT_PROBE_OP_CREATE) {
 			check_def(&c.def, &env, data, size);
 		} else if (c.op == UFT_PROBE_OP_DELETE) {
-			CHECK(c.event && c.event[0]);
+			/* -:GROUP/ names every event of the group */
+			CHECK(c.event && (c.event[0] || (c.group && c.group[0])));
 		}
 		uft_probe_error_free(&e);
 		uft_probe_cmd_free(&c);

@@ -95,6 +95,66 @@ __attribute__((noinline)) long do_sys_openat2(int dfd, const char *name)
 	return -1;
 }
 
+/* The kernel's open path calls do_sys_openat2 from do_sys_open. */
+__attribute__((noinline)) long do_sys_open(int dfd, const char *name, int flags, int mode)
+{
+	return do_sys_openat2(dfd, name) + (flags & mode & 0);
+}
+
+/* Functions the probe tests define kprobes on, with the kernel's argument
+ * order, so that $argN and %di/%si name what they name there. */
+struct conf_file {
+	long f_pos;
+	char name[16];
+};
+
+__attribute__((noinline)) long vfs_read(struct conf_file *file, char *buf, size_t count, long *pos)
+{
+	size_t n = count < sizeof(file->name) ? count : sizeof(file->name);
+	for (size_t i = 0; i < n; i++)
+		buf[i] = file->name[i];
+	*pos += (long)n;
+	return (long)n;
+}
+
+__attribute__((noinline)) int vfs_open(const char *path, struct conf_file *file)
+{
+	file->f_pos = 0;
+	sink += (unsigned long)path[0];
+	return 0;
+}
+
+__attribute__((noinline)) int vfs_symlink(void *idmap, void *dir, const char *oldname)
+{
+	sink += (unsigned long)oldname[0] + (idmap == dir);
+	return 0;
+}
+
+__attribute__((noinline)) void *inet_csk_accept(void *sk, int flags, int *err, _Bool kern)
+{
+	*err = flags ? -11 : 0; /* -EAGAIN */
+	return kern ? sk : NULL;
+}
+
+__attribute__((noinline)) int wake_up_process(void *task)
+{
+	return task != NULL;
+}
+
+/* One round of the file calls above. */
+static void file_calls(void)
+{
+	static struct conf_file file = {.name = "kernel_names"};
+	char buf[16];
+	long pos = 0;
+	int err;
+	vfs_open("/etc/hostname", &file);
+	vfs_read(&file, buf, sizeof(buf), &pos);
+	vfs_symlink(NULL, &file, "foo");
+	inet_csk_accept(&file, 0, &err, 0);
+	wake_up_process(&file);
+}
+
 /* Names the function filter tests write as globs ('*pin*lock', 'mutex*unl*',
  * '[Ss]y[Ss]_*', '*lock*', 'do_execve*', scheduler_tick ...). */
 static volatile int lock_word;
@@ -179,7 +239,8 @@ int main(int argc, char **argv)
 		trace_sched_process_exec("/bin/sh", (pid_t)child);
 		do_exit(child);
 		kfree(kmalloc(64));
-		do_sys_openat2(-100, "/etc/ld.so.cache");
+		do_sys_open(-100, "/etc/ld.so.cache", 0, 0);
+		file_calls();
 		trace_signal_generate(17, "kernel_names", self);
 		sem_post(&wake_sem);
 		nanosleep(&pause, NULL);

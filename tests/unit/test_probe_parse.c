@@ -204,10 +204,14 @@ static void test_delete_and_blank(void **state)
 	assert_int_equal(uft_probe_parse("-:grp.ev", &env, &c, &e), 0);
 	assert_string_equal(c.group, "grp");
 	uft_probe_cmd_free(&c);
+	/* -:GROUP/ names every event of the group. */
+	assert_int_equal(uft_probe_parse("-:grp/", &env, &c, &e), 0);
+	assert_string_equal(c.group, "grp");
+	assert_string_equal(c.event, "");
+	uft_probe_cmd_free(&c);
 	/* Lines no kind takes: EINVAL and nothing logged. */
 	const char *bad[] = {
-	    "-",	 "-:", "-:grp/", "x:foo bar", "p", "pq main", "e5 sched.sched_switch",
-	    "rzz:x main"};
+	    "-", "-:", "-:/", "x:foo bar", "p", "pq main", "e5 sched.sched_switch", "rzz:x main"};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		assert_int_equal(uft_probe_parse(bad[i], &env, &c, &e), -EINVAL);
 		assert_null(e.msg);
@@ -314,8 +318,9 @@ static void test_fprobe_eprobe_errors(void **state)
 	expect_err("e nosys.noev", "Attached event does not exist", "  ^");
 	expect_err("e sched.sched_switch x=$nofield", "Invalid $-valiable specified",
 		   "                     ^");
+	/* The caret past "if ", as the kernel's. */
 	expect_err("e sched.sched_switch $prev_pid if", "No filter rule after 'if'",
-		   "                               ^");
+		   "                                  ^");
 	expect_err("e sched.sched_switch %di", "Invalid fetch argument", "                     ^");
 	expect_err("e:/x sched.sched_switch", "Group name is not specified", "  ^");
 }

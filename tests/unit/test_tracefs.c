@@ -585,14 +585,25 @@ static void test_readme_features(void **state)
 	    "tracing_thresh",
 	    "stack_trace_filter",
 	    "function_profile_enabled",
-	    /* dynamic probes on sled functions */
+	    /* dynamic probes: the lines ftracetest's kprobe/ and dynevent/
+	     * tests look for (docs/CONFORMANCE.md) */
 	    "kprobe_events",
 	    "uprobe_events",
 	    "<place>",
+	    "Create/append/",
+	    "r[maxactive]",
+	    "p[:[<group>/][<event>]]",
+	    "e[:[<group>/][<event>]] <attached-group>.<attached-event> [<args>] [if <filter>]",
+	    "place: [<module>:]<symbol>",
+	    "place (kretprobe): [<module>:]<symbol>[+<offset>]%return",
+	    "place (uprobe): <path>:<offset>[%return]",
+	    "+|-[u]<offset>(<fetcharg>)",
+	    "x8/16/32/64",
+	    "ustring",
+	    "$arg<N>",
+	    " <type>\\[<array-size>\\]",
 	};
 	static const char *const lack[] = {
-	    "%return",
-	    "e[:[<group>/][<event>]]",
 	    "user_events",
 	};
 	char *t = cat("README");

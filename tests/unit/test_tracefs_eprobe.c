@@ -294,7 +294,7 @@ static void test_errors(void **state)
 			 SP11 "               "));
 	expect_error("dynamic_events", "e:ep tfst.ping $n if", -EINVAL,
 		     LOG("event_probe", "No filter rule after 'if'", "e:ep tfst.ping $n if",
-			 SP11 "                  "));
+			 SP11 "                     "));
 	/* A filter that does not compile on the source: the filter's entry. */
 	expect_error(
 	    "dynamic_events", "e:ep tfst.ping $n if nosuch == 1", -EINVAL,

@@ -227,6 +227,12 @@ static void test_errors(void **state)
 	assert_int_equal(tfs_echo("dynamic_events", "p:kprobes/one parse_request", A), 0);
 	assert_int_equal(tfs_echo("dynamic_events", "p:kprobes/one parse_request", A), -EEXIST);
 	assert_int_equal(tfs_echo("kprobe_events", "-:kprobes/one", A), 0);
+	/* An append whose arg differs: the caret on that arg, as the kernel's. */
+	assert_int_equal(tfs_echo("kprobe_events", "p:kprobes/two parse_request a=\\1", A), 0);
+	expect_error("kprobe_events", "p:kprobes/two parse_request b=\\1", -EEXIST,
+		     LOG("trace_kprobe", "Argument type or name is different from existing probe",
+			 "p:kprobes/two parse_request b=\\1", SP11 "                            "));
+	assert_int_equal(tfs_echo("kprobe_events", "", W), 0);
 }
 
 static void test_uprobe_file_offset(void **state)
@@ -334,6 +340,20 @@ static void test_with_synthetic(void **state)
 	assert_int_equal(tfs_echo("dynamic_events", "s:lat u64 x", A), 0);
 	assert_int_equal(tfs_echo("dynamic_events", "", W), 0);
 	check("dynamic_events", "");
+	/* !KIND:EVENT ... deletes as -:EVENT does, synthetic events too. */
+	assert_int_equal(tfs_echo("dynamic_events", "s:lat u64 x", A), 0);
+	assert_int_equal(tfs_echo("dynamic_events", "p:px parse_request", A), 0);
+	assert_int_equal(tfs_echo("dynamic_events", "!p:px parse_request", A), 0);
+	assert_int_equal(tfs_echo("dynamic_events", "!s:lat u64 x", A), 0);
+	check("dynamic_events", "");
+	/* -:GROUP/ deletes every probe of the group, and nothing else. */
+	assert_int_equal(tfs_echo("dynamic_events", "p:grp/a parse_request", A), 0);
+	assert_int_equal(tfs_echo("dynamic_events", "r:grp/b parse_request", A), 0);
+	assert_int_equal(tfs_echo("dynamic_events", "p:other/c parse_request", A), 0);
+	assert_int_equal(tfs_echo("dynamic_events", "-:grp/", A), 0);
+	check("dynamic_events", "p:other/c parse_request\n");
+	assert_int_equal(tfs_echo("kprobe_events", "-:grp/", A), -ENOENT);
+	assert_int_equal(tfs_echo("dynamic_events", "", W), 0);
 }
 
 /* A thread that runs with every signal blocked cannot be stopped: enabling

@@ -192,7 +192,8 @@ void uft_probe_error_free(struct uft_probe_error *e);
 
 /* Whether a new definition of an existing probe event may be appended to
  * it (same kind and args, another point): 0, or -EEXIST/-EINVAL with the
- * kernel's message in e (e->cmd not set). */
+ * kernel's message in e (e->cmd not set; e->pos the index of the word the
+ * caret goes on, 0 the command's start). */
 int uft_probe_check_append(const struct uft_probe_def *old, const struct uft_probe_def *new,
 			   struct uft_probe_error *e);
 

@@ -301,8 +301,8 @@ static int parse_eprobe_head(struct uft_words *w, int *nargs, struct uft_probe_d
 	for (int i = 2; i < w->n; i++) {
 		if (strcmp(w->v[i], "if") != 0)
 			continue;
-		if (i + 1 >= w->n)
-			return fail(ep, i, 0, E_NO_EP_FILTER);
+		if (i + 1 >= w->n) /* the caret past "if ", as the kernel's */
+			return fail(ep, i, (unsigned)strlen(w->v[i]) + 1, E_NO_EP_FILTER);
 		size_t len = 0;
 		for (int k = i + 1; k < w->n; k++)
 			len += strlen(w->v[k]) + 1;
@@ -569,7 +569,7 @@ static int parse_delete(struct uft_words *w, struct uft_probe_cmd *c)
 			return -ENOMEM;
 		ev = slash + 1;
 	}
-	if (!*ev)
+	if (!*ev && (!c->group || !c->group[0])) /* -:GROUP/ is every event of the group */
 		return -EINVAL;
 	c->event = strdup(ev);
 	if (!c->event)
@@ -702,6 +702,7 @@ int uft_probe_check_append(const struct uft_probe_def *old, const struct uft_pro
 	}
 	if (!same_args(old, new, &diff)) {
 		e->msg = E_DIFF_ARG_TYPE;
+		e->pos = diff + 2; /* the first arg that differs: its word */
 		return -EEXIST;
 	}
 	if (same_point(old, new)) {

@@ -128,15 +128,64 @@ static void log_attach(const char *line, const struct uft_probe_def *d, int rc)
 	free(cmd);
 }
 
+/* Where word `index` of a command joined by single blanks starts. */
+static unsigned word_start(const char *cmd, unsigned index)
+{
+	const char *p = cmd;
+	for (; index && *p; p++)
+		if (*p == ' ')
+			index--;
+	return (unsigned)(p - cmd);
+}
+
+/* Whether a probe may be deleted through this file. */
+static bool same_src(const struct uft_dprobe *p, int src)
+{
+	return !(src == UFT_PROBE_SRC_UPROBE && p->def.kind != UFT_PROBE_UPROBE) &&
+	       !(src == UFT_PROBE_SRC_KPROBE && p->def.kind != UFT_PROBE_KPROBE);
+}
+
+struct group_q {
+	const char *group;
+	int src;
+	struct uft_dprobe *found[256];
+	unsigned n;
+};
+
+static void group_one(void *ctx, const struct uft_dprobe *p)
+{
+	struct group_q *q = ctx;
+	if (strcmp(p->def.group, q->group) == 0 && same_src(p, q->src) &&
+	    q->n < sizeof(q->found) / sizeof(q->found[0]))
+		q->found[q->n++] = (struct uft_dprobe *)p;
+}
+
+/* -:GROUP/ deletes every probe of the group, as the kernel's
+ * dyn_event_release with an empty event name: in order, the first refusal
+ * stops it. */
+static int delete_group(const char *group, int src)
+{
+	struct group_q q = {.group = group, .src = src};
+	uft_dprobe_each(group_one, &q);
+	if (!q.n)
+		return -ENOENT;
+	for (unsigned i = 0; i < q.n; i++) {
+		int rc = uft_dprobe_delete(q.found[i]);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
 static int delete_cmd(const struct uft_probe_cmd *c, int src)
 {
+	if (c->group && !c->event[0])
+		return delete_group(c->group, src);
 	struct uft_dprobe *p = uft_dprobe_find(c->group, c->event);
 	if (!p)
 		return -ENOENT;
 	/* The kind files delete their own kind only. */
-	if (src == UFT_PROBE_SRC_UPROBE && p->def.kind != UFT_PROBE_UPROBE)
-		return -ENOENT;
-	if (src == UFT_PROBE_SRC_KPROBE && p->def.kind != UFT_PROBE_KPROBE)
+	if (!same_src(p, src))
 		return -ENOENT;
 	return uft_dprobe_delete(p);
 }
@@ -158,7 +207,7 @@ static int create_cmd(char *line, struct uft_probe_cmd *c)
 		char *cmd = joined(line, &pos);
 		if (cmd && e.msg)
 			tfs_log_error(tfs_insts[0], e.loc ? e.loc : locs[d->kind & 3], cmd, e.msg,
-				      e.pos);
+				      word_start(cmd, e.pos));
 		free(cmd);
 		return rc;
 	}
@@ -221,6 +270,11 @@ bool tfs_probe_owns(const char *line)
 		char *slash = strpbrk(name, "/.");
 		if (slash)
 			*slash = 0;
+		if (slash && !slash[1]) { /* -:GROUP/: a probe's when one is in it */
+			struct group_q q = {.group = name, .src = UFT_PROBE_SRC_DYNAMIC};
+			uft_dprobe_each(group_one, &q);
+			return q.n > 0;
+		}
 		return uft_dprobe_find(slash ? name : NULL, slash ? slash + 1 : name) != NULL;
 	}
 	return line[0] && line[0] != 's' && line[0] != '-' && line[0] != '!';

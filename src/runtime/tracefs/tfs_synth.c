@@ -28,6 +28,16 @@ static int run_line(char *line, bool dyn)
 	char *hash = strchr(line, '#');
 	if (hash)
 		*hash = 0;
+	/* "!p:EVENT ..." (any kind's letter) deletes as "-:EVENT ..." does, as
+	 * the kernel's dyn_event_release. */
+	char *bang = line + strspn(line, " \t");
+	char *colon = strchr(bang, ':');
+	if (dyn && bang[0] == '!' && colon && colon - bang <= 16 &&
+	    !memchr(bang, ' ', colon - bang)) {
+		memmove(bang + 2, colon + 1, strlen(colon + 1) + 1);
+		bang[0] = '-';
+		bang[1] = ':';
+	}
 	if (dyn && tfs_user_owns(line))
 		return tfs_user_line(line);
 	if (dyn && tfs_probe_owns(line))
