@@ -11,15 +11,7 @@
 source "$(dirname "$0")/lib/live.sh"
 
 PR=$B/tests/probe_rounds
-[ -x "$PR" ] || {
-	echo "skip: build $B tests-bin first"
-	exit 77
-}
-"$PR" 0 loop &
-pid=$!
-pids+=("$pid")
-wait_socket "$pid"
-ctl() { "$UFT" ctl -p "$pid" "$@"; }
+start_live "$tmp/live.out" "$PR" 0 loop
 # Waits until `trace` has a line matching $1.
 wait_trace() {
 	for _ in $(seq 200); do

@@ -10,15 +10,7 @@
 source "$(dirname "$0")/lib/live.sh"
 
 TARGET=$B/tests/probe_target
-[ -x "$TARGET" ] || {
-	echo "skip: build $TARGET first"
-	exit 77
-}
-"$TARGET" >"$tmp/addr" &
-pid=$!
-pids+=("$pid")
-wait_socket "$pid"
-ctl() { "$UFT" ctl -p "$pid" "$@"; }
+start_live "$tmp/addr" "$TARGET"
 LIBC=$(awk '$6 ~ /\/libc\.so\.6$/ {print $6; exit}' "/proc/$pid/maps")
 [ -n "$LIBC" ] || {
 	echo "skip: no libc.so.6 in the target's maps"

@@ -8,15 +8,7 @@
 source "$(dirname "$0")/lib/live.sh"
 
 TARGET=$B/tests/probe_target
-[ -x "$TARGET" ] || {
-	echo "skip: build $TARGET first"
-	exit 77
-}
-"$TARGET" >"$tmp/addr" &
-pid=$!
-pids+=("$pid")
-wait_socket "$pid"
-ctl() { "$UFT" ctl -p "$pid" "$@"; }
+start_live "$tmp/addr" "$TARGET"
 
 ctl write -a dynamic_events 'p:rg parse_request path=+0(%di):string len=%si:u32' ||
 	fail "define by registers"

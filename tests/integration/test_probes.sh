@@ -7,15 +7,7 @@
 source "$(dirname "$0")/lib/live.sh"
 
 TARGET=$B/tests/probe_target
-[ -x "$TARGET" ] || {
-	echo "skip: build $TARGET first"
-	exit 77
-}
-"$TARGET" >"$tmp/addr" &
-pid=$!
-pids+=("$pid")
-wait_socket "$pid"
-ctl() { "$UFT" ctl -p "$pid" "$@"; }
+start_live "$tmp/addr" "$TARGET"
 # The function's first bytes (its sled), from the process's memory.
 addr=$(cat "$tmp/addr")
 [ -n "$addr" ] || fail "no address printed"

@@ -41,6 +41,23 @@ wait_socket() {
 	fail "no control socket $UFT_RUNDIR/$1.sock"
 }
 
+# Starts a traced test program, `start_live OUT PROG ARGS...` (its stdout in
+# OUT; a skip when PROG is not built), waits for its control socket and
+# defines ctl() on it; its pid is in $pid.
+start_live() {
+	local out=$1
+	shift
+	[ -x "$1" ] || {
+		echo "skip: build $1 first (make tests-bin)"
+		exit 77
+	}
+	"$@" >"$out" &
+	pid=$!
+	pids+=("$pid")
+	wait_socket "$pid"
+	ctl() { "$UFT" ctl -p "$pid" "$@"; }
+}
+
 # Starts the example server (an event every 2 ms) and waits for its control
 # socket; its pid is in $pid.
 start_server() {
