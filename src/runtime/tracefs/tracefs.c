@@ -752,8 +752,9 @@ int uft_tracefs_mkdir(const char *path)
 	in->buffer = (uint32_t)slot;
 	in->opts = tfs_option_defaults();
 	struct uft_buffer *b = &uft_buffers[slot];
-	b->ring_pages = uft_buffers[0].ring_pages;
-	b->subbuf_size = 0;
+	/* a writer still holding the removed instance's slot may read these */
+	WRITE_ONCE(b->ring_pages, uft_buffers[0].ring_pages);
+	WRITE_ONCE(b->subbuf_size, 0);
 	uft_buffer_reset_cpus(b);
 	b->mode = UFT_MODE_OVERWRITE;
 	b->clock = UFT_CLOCK_LOCAL;
